@@ -1,0 +1,226 @@
+"""Core subcommands: games, solve, show, export, chart."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import time
+from contextlib import contextmanager
+from pathlib import Path
+from typing import IO, Iterator
+
+from explorer import export
+from explorer.chart import as_records, as_text, strategy_chart
+from explorer.errors import GameGraphError, InvalidParameter
+from explorer.games import games, parse_spec
+from explorer.graph import DEFAULT_MAX_POSITIONS
+from explorer.solved import SolvedGraph, build, load_or_build
+
+
+def register(subparsers: argparse._SubParsersAction) -> None:
+    p = subparsers.add_parser("games", help="list every game, its presets and parameters")
+    p.add_argument("--format", choices=("text", "json"), default="text")
+    p.set_defaults(func=cmd_games)
+
+    p = subparsers.add_parser("solve", help="generate and solve a game; print counts, the start's value, times")
+    _add_graph_options(p)
+    p.add_argument("--format", choices=("text", "json"), default="text")
+    p.set_defaults(func=cmd_solve)
+
+    p = subparsers.add_parser("show", help="value, remoteness and every move of one position")
+    p.add_argument("spec", help="game spec, e.g. chopsticks:magic-fingers")
+    p.add_argument("position", nargs="?", help="position in the game's notation (default: the start)")
+    p.add_argument("--format", choices=("text", "json"), default="text")
+    p.add_argument("--no-symmetry", action="store_true", help="do not merge symmetric positions")
+    p.set_defaults(func=cmd_show)
+
+    p = subparsers.add_parser("export", help="write every position (or move) as jsonl/csv, or Neo4j import files")
+    _add_graph_options(p)
+    p.add_argument("--format", choices=("jsonl", "csv", "neo4j-import"), default="jsonl")
+    p.add_argument("--edges", action="store_true", help="write the moves (from, to, label, optimal) instead")
+    p.add_argument("-o", "--output", help="output file (a folder for neo4j-import); default stdout")
+    p.set_defaults(func=cmd_export)
+
+    p = subparsers.add_parser("chart", help="strategy chart of two-hand Chopsticks")
+    p.add_argument("spec")
+    p.add_argument("--format", choices=("text", "csv", "json"), default="text")
+    p.set_defaults(func=cmd_chart)
+
+
+def _add_graph_options(p: argparse.ArgumentParser) -> None:
+    p.add_argument("spec", help="game spec, e.g. chopsticks, chopsticks:magic-fingers, nim(heaps=1-3-5)")
+    p.add_argument("--start", help="generate from this position instead of the game's start")
+    p.add_argument("--no-symmetry", action="store_true", help="do not merge symmetric positions")
+    p.add_argument("--max-positions", type=_positive_int, default=DEFAULT_MAX_POSITIONS,
+                   help=f"refuse graphs larger than this (default {DEFAULT_MAX_POSITIONS:,})")
+
+
+def _positive_int(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"{value} must be at least 1")
+    return value
+
+
+def _solved(args: argparse.Namespace) -> SolvedGraph:
+    """The solved graph the options ask for: cached when it starts at the game's start."""
+    game = parse_spec(args.spec)
+    symmetry = not args.no_symmetry
+    if getattr(args, "start", None):
+        return build(game, symmetry=symmetry, start=game.parse(args.start), max_positions=args.max_positions)
+    return load_or_build(game, symmetry=symmetry, max_positions=getattr(args, "max_positions", DEFAULT_MAX_POSITIONS))
+
+
+@contextmanager
+def _output(path: str | None) -> Iterator[IO[str]]:
+    """stdout, or a file written whole or not at all (temp file + rename)."""
+    if not path:
+        yield sys.stdout
+        return
+    target = Path(path)
+    partial = target.with_name(target.name + ".partial")
+    try:
+        with open(partial, "w", encoding="utf-8", newline="") as handle:
+            yield handle
+        partial.replace(target)
+    except OSError as exc:
+        raise GameGraphError(f"cannot write {path}: {exc.strerror}") from None
+    finally:
+        partial.unlink(missing_ok=True)
+
+
+# -- games ---------------------------------------------------------------------
+def cmd_games(args: argparse.Namespace) -> int:
+    listing = []
+    for name, cls in games().items():
+        listing.append({"name": name, "description": cls.description, "notation": cls.notation_help,
+                        "presets": {p: {k: _plain(v) for k, v in values.items()} for p, values in cls.presets.items()},
+                        "parameters": [{k: v for k, v in row.items() if v is not None} for row in cls.Params.describe()]})
+    if args.format == "json":
+        print(json.dumps(listing, indent=2))
+        return 0
+    for game in listing:
+        print(f"{game['name']}: {game['description']}")
+        if game["notation"]:
+            print(f"  notation: {game['notation']}")
+        for row in game["parameters"]:
+            limits = ", ".join(filter(None, [
+                "|".join(row["choices"]) if row.get("choices") else "",
+                f">= {row['minimum']}" if row.get("minimum") is not None else "",
+                f"<= {row['maximum']}" if row.get("maximum") is not None else ""]))
+            print(f"  {row['name']} ({row['type']}{'; ' + limits if limits else ''}) [default {row['default']}]: {row['help']}")
+        for preset, values in game["presets"].items():
+            shown = ", ".join(f"{k}={_text(v)}" for k, v in values.items()) or "(defaults)"
+            print(f"  preset {game['name']}:{preset}  {shown}")
+        print()
+    return 0
+
+
+def _plain(value: object) -> object:
+    return list(value) if isinstance(value, tuple) else value
+
+
+def _text(value: object) -> str:
+    from explorer.games.base import format_value
+    return format_value(value)
+
+
+# -- solve ---------------------------------------------------------------------
+def cmd_solve(args: argparse.Namespace) -> int:
+    game = parse_spec(args.spec)
+    start = game.parse(args.start) if args.start else None
+    began = time.perf_counter()
+    variants = [False] if args.no_symmetry or not game.has_symmetry() else [True, False]
+    results = {}
+    for symmetry in variants:
+        solved = build(game, symmetry=symmetry, start=start, max_positions=args.max_positions)
+        results["reduced" if symmetry else "full"] = solved
+    total = time.perf_counter() - began
+    main = next(iter(results.values()))
+    report = {
+        "game": game.display_name, "id": game.id,
+        "start": main.graph.key(0), "value": str(main.value(0)), "remoteness": main.remoteness(0),
+        "graphs": {name: {"positions": s.graph.num_positions, "moves": s.graph.num_moves,
+                          "counts": s.solution.counts(), "on_cycle": int(s.on_cycle.sum()),
+                          "seconds": {k: round(v, 4) for k, v in s.seconds.items()}}
+                   for name, s in results.items()},
+        "seconds": round(total, 3),
+    }
+    values = {str(s.value(0)) for s in results.values()}
+    if len(values) != 1:  # the quotient graph must agree with the full one
+        raise GameGraphError(f"internal check failed: start values differ between graphs: {values}")
+    if args.format == "json":
+        print(json.dumps(report, indent=2))
+        return 0
+    remoteness = "" if report["remoteness"] is None else f" in {report['remoteness']} moves"
+    print(f"{report['game']}   [{report['id']}]")
+    print(f"start {report['start']}: {report['value']}{remoteness} for the player to move")
+    for name, g in report["graphs"].items():
+        label = "symmetry-reduced" if name == "reduced" else "without symmetry"
+        counts = "  ".join(f"{k} {v:,}" for k, v in g["counts"].items())
+        times = ", ".join(f"{k} {v:.3f}s" for k, v in g["seconds"].items())
+        print(f"{label:>17}: {g['positions']:,} positions, {g['moves']:,} moves, {g['on_cycle']:,} on cycles")
+        print(f"{'':>17}  {counts}   ({times})")
+    print(f"total {report['seconds']:.3f}s")
+    return 0
+
+
+# -- show ----------------------------------------------------------------------
+def cmd_show(args: argparse.Namespace) -> int:
+    solved = load_or_build(args.spec, symmetry=not args.no_symmetry)
+    node = solved.graph.find(args.position) if args.position else 0
+    record = solved.record(node)
+    moves = solved.moves(node)
+    if args.format == "json":
+        print(json.dumps({**record, "moves": moves}, indent=2))
+        return 0
+    remoteness = "" if record["remoteness"] is None else f" in {record['remoteness']}"
+    typed = f"   (you typed {args.position})" if args.position and args.position.strip() != record["key"] else ""
+    print(f"{solved.game.display_name}  position {record['key']}{typed}")
+    print(f"player {'AB'[record['to_move']]} to move: {record['value']}{remoteness}"
+          f"{'   (game over)' if record['terminal'] else ''}{'   (on a cycle)' if record['on_cycle'] else ''}")
+    if moves:
+        width = max(len(m["label"]) for m in moves)
+        print(f"\n  {'move'.ljust(width)}  {'result'.ljust(14)} value  remoteness")
+        for m in moves:
+            r = "" if m["remoteness"] is None else str(m["remoteness"])
+            print(f"{'*' if m['optimal'] else ' '} {m['label'].ljust(width)}  {m['to'].ljust(14)} {m['value'].ljust(5)}  {r}")
+        print("\n* optimal; value is for the player making the move")
+    return 0
+
+
+# -- export --------------------------------------------------------------------
+def cmd_export(args: argparse.Namespace) -> int:
+    solved = _solved(args)
+    if args.format == "neo4j-import":
+        if not args.output:
+            raise InvalidParameter("--format neo4j-import writes several files: give a folder with -o DIR")
+        from loaders.neo4j_import import write_neo4j_import
+        command = write_neo4j_import(solved, Path(args.output))
+        print(f"wrote Neo4j import files to {args.output}; import them with:\n{command}", file=sys.stderr)
+        return 0
+    fmt = args.format
+    with _output(args.output) as out:
+        if args.edges:
+            count = export.write(export.move_records(solved), out, fmt, export.MOVE_COLUMNS)
+        else:
+            count = export.write(export.position_records(solved), out, fmt, export.POSITION_COLUMNS)
+    if args.output:
+        print(f"wrote {count:,} {'moves' if args.edges else 'positions'} to {args.output}", file=sys.stderr)
+    return 0
+
+
+# -- chart ---------------------------------------------------------------------
+def cmd_chart(args: argparse.Namespace) -> int:
+    chart = strategy_chart(parse_spec(args.spec))
+    if args.format == "text":
+        print(as_text(chart))
+    elif args.format == "json":
+        print(json.dumps(as_records(chart), indent=1))
+    else:
+        export.write(iter(as_records(chart)), sys.stdout, "csv", ["mover", "opponent", "value", "move", "remoteness"])
+    return 0

@@ -1,0 +1,45 @@
+"""The exception hierarchy: every error a user can cause is a GameGraphError.
+
+The CLI and the UI catch GameGraphError and print its message alone, so each
+message names the bad value and, where it helps, lists what would be valid.
+"""
+
+
+class GameGraphError(Exception):
+    """Base class of every error caused by input or by the environment."""
+
+
+class UnknownGame(GameGraphError):
+    """A game, preset or parameter name that no registered game declares."""
+
+
+class InvalidParameter(GameGraphError):
+    """A parameter value that is malformed or out of range."""
+
+
+class InvalidPosition(GameGraphError):
+    """A position notation that does not parse, or names an illegal position."""
+
+
+class UnreachablePosition(GameGraphError):
+    """A legal position that is not in the graph that was generated."""
+
+
+class GraphTooLarge(GameGraphError):
+    """A graph that would not fit the memory or size limit given."""
+
+
+class Neo4jUnavailable(GameGraphError):
+    """Neo4j is not running, refused the credentials, or lacks the database."""
+
+
+class LauncherError(GameGraphError):
+    """The embedded Neo4j launcher could not start, stop or find its tools."""
+
+
+class QueryError(GameGraphError):
+    """A named query that does not exist, bad query arguments, or a write attempt."""
+
+
+class CertificateError(GameGraphError):
+    """A strategy certificate that is malformed or does not prove its claim."""

@@ -1,0 +1,241 @@
+"""The Game interface: one small module per game, registered by name.
+
+A game declares its name, a frozen parameters dataclass (the single place its
+parameters, defaults and limits are written) and its presets. Rules are pure
+functions over immutable, hashable positions. Moves alternate between the two
+players, so a move's value for the mover is its successor's value flipped.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from dataclasses import dataclass, field
+from typing import Any, ClassVar, Generic, Hashable, Iterable, Sequence, TypeVar
+
+import numpy as np
+
+from explorer.errors import InvalidParameter, InvalidPosition
+from explorer.values import Value
+
+P = TypeVar("P", bound=Hashable)
+
+
+def param(default: Any, help: str, *, choices: Sequence[str] | None = None,
+          minimum: int | None = None, maximum: int | None = None) -> Any:
+    """Declare a game parameter: its default, one-line help and its limits."""
+    return field(default=default, metadata={
+        "help": help, "choices": tuple(choices) if choices else None,
+        "minimum": minimum, "maximum": maximum})
+
+
+@dataclass(frozen=True)
+class Params:
+    """Base of every game's parameters: validates each field against its declared limits."""
+
+    def __post_init__(self) -> None:
+        for f in dataclasses.fields(self):
+            value = getattr(self, f.name)
+            meta = f.metadata
+            if meta.get("choices") and value not in meta["choices"]:
+                raise InvalidParameter(
+                    f"{f.name}={value!r} is not valid: choose one of {', '.join(meta['choices'])}")
+            if isinstance(value, bool):
+                continue
+            numbers = value if isinstance(value, tuple) else (value,)
+            for number in numbers:
+                if not isinstance(number, int):
+                    continue
+                if meta.get("minimum") is not None and number < meta["minimum"]:
+                    raise InvalidParameter(f"{f.name}={format_value(value)} is too small: the minimum is {meta['minimum']}")
+                if meta.get("maximum") is not None and number > meta["maximum"]:
+                    raise InvalidParameter(f"{f.name}={format_value(value)} is too large: the maximum is {meta['maximum']}")
+        self.validate()
+
+    def validate(self) -> None:
+        """Checks that involve several parameters; override where needed."""
+
+    @classmethod
+    def describe(cls) -> list[dict[str, Any]]:
+        """Name, type, default, help and limits of every parameter, for `gamegraph games`."""
+        rows = []
+        for f in dataclasses.fields(cls):
+            rows.append({"name": f.name, "type": type_name(f.type), "default": format_value(f.default),
+                         "help": f.metadata.get("help", ""), "choices": f.metadata.get("choices"),
+                         "minimum": f.metadata.get("minimum"), "maximum": f.metadata.get("maximum")})
+        return rows
+
+
+def type_name(annotation: Any) -> str:
+    text = annotation if isinstance(annotation, str) else getattr(annotation, "__name__", str(annotation))
+    return {"tuple[int, ...]": "list of int (a-b-c)"}.get(text, text)
+
+
+def format_value(value: Any) -> str:
+    """Text form of a parameter value, as written in a game spec."""
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, tuple):
+        return "-".join(str(v) for v in value)
+    return str(value)
+
+
+def parse_value(params_cls: type[Params], name: str, text: str) -> Any:
+    """Parse the text of parameter `name` to the type its dataclass field declares."""
+    fields = {f.name: f for f in dataclasses.fields(params_cls)}
+    kind = type_name(fields[name].type)
+    text = text.strip()
+    try:
+        if kind == "bool":
+            lowered = text.lower()
+            if lowered in ("true", "yes", "on", "1"):
+                return True
+            if lowered in ("false", "no", "off", "0"):
+                return False
+            raise ValueError
+        if kind == "int":
+            return int(text)
+        if kind.startswith("list of int"):
+            return tuple(int(part) for part in text.split("-"))
+    except ValueError:
+        raise InvalidParameter(f"{name}={text!r} is not a valid {kind}") from None
+    return text
+
+
+@dataclass(frozen=True)
+class Move(Generic[P]):
+    """A legal move: a short human label and the position it leads to."""
+
+    label: str
+    position: P
+
+
+@dataclass(frozen=True)
+class MoveBatch:
+    """Moves of many positions at once, as arrays (the fast generation path).
+
+    `source[i]` indexes the input codes, `target[i]` is the successor's canonical
+    code and `label[i]` an integer that `Game.batch_label` turns into text.
+    """
+
+    source: np.ndarray
+    target: np.ndarray
+    label: np.ndarray
+
+
+class Game(Generic[P]):
+    """A two-player game with alternating moves. Subclasses declare:
+
+    name, description, Params (a frozen Params dataclass), presets (name -> dict
+    of parameter values), and implement the rule functions below.
+    """
+
+    name: ClassVar[str]
+    description: ClassVar[str]
+    Params: ClassVar[type[Params]]
+    presets: ClassVar[dict[str, dict[str, Any]]] = {}
+    notation_help: ClassVar[str] = ""
+
+    def __init__(self, params: Params | None = None, preset: str | None = None):
+        self.params = params if params is not None else self.Params()
+        self.preset = preset
+
+    # -- identity ---------------------------------------------------------
+    @property
+    def id(self) -> str:
+        """Canonical spec: every parameter spelled out, in declaration order."""
+        parts = [f"{f.name}={format_value(getattr(self.params, f.name))}" for f in dataclasses.fields(self.params)]
+        return f"{self.name}({','.join(parts)})" if parts else self.name
+
+    @property
+    def display_name(self) -> str:
+        """Short spec for people: the preset name when the parameters match it exactly."""
+        for preset, values in self.presets.items():
+            if self.Params(**values) == self.params:
+                return self.name if preset == "default" else f"{self.name}:{preset}"
+        defaults = self.Params()
+        changed = [f"{f.name}={format_value(getattr(self.params, f.name))}" for f in dataclasses.fields(self.params)
+                   if getattr(self.params, f.name) != getattr(defaults, f.name)]
+        return f"{self.name}({','.join(changed)})" if changed else self.name
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Game) and other.id == self.id
+
+    def __hash__(self) -> int:
+        return hash(self.id)
+
+    def __repr__(self) -> str:
+        return f"<{type(self).__name__} {self.display_name}>"
+
+    # -- rules (pure functions of the position) ----------------------------
+    def start(self) -> P:
+        raise NotImplementedError
+
+    def to_move(self, position: P) -> int:
+        """0-based index of the player to move."""
+        raise NotImplementedError
+
+    def outcome(self, position: P) -> Value | None:
+        """The result for the player to move if the game is over, else None."""
+        raise NotImplementedError
+
+    def moves(self, position: P) -> list[Move[P]]:
+        """Legal moves of a position that is not over (successors not canonicalised)."""
+        raise NotImplementedError
+
+    def canonical(self, position: P) -> P:
+        """The representative of the position's symmetry class (identity by default)."""
+        return position
+
+    def has_symmetry(self) -> bool:
+        return False
+
+    # -- notation -----------------------------------------------------------
+    def format(self, position: P) -> str:
+        raise NotImplementedError
+
+    def parse(self, text: str) -> P:
+        """Inverse of `format`; raises InvalidPosition for malformed or illegal text."""
+        raise NotImplementedError
+
+    def key(self, position: P, symmetry: bool = True) -> str:
+        """The canonical key of a position: its notation after symmetry reduction."""
+        return self.format(self.canonical(position) if symmetry else position)
+
+    def fields(self, position: P) -> dict[str, Any]:
+        """Extra, game-specific properties of a position (exported and loaded)."""
+        return {}
+
+    def invalid(self, text: str, why: str) -> InvalidPosition:
+        hint = f" (notation: {self.notation_help})" if self.notation_help else ""
+        return InvalidPosition(f"invalid {self.name} position {text!r}: {why}{hint}")
+
+    # -- optional fast path -------------------------------------------------
+    # A game may encode positions as integers in range(code_space()) and generate
+    # the moves of many positions at once; the generator then builds the graph
+    # with numpy instead of one Python call per position. Both paths must agree
+    # (tests/test_generator.py checks it).
+    def code_space(self) -> int | None:
+        return None
+
+    def encode(self, position: P) -> int:
+        raise NotImplementedError
+
+    def decode(self, code: int) -> P:
+        raise NotImplementedError
+
+    def batch_moves(self, codes: np.ndarray, symmetry: bool) -> MoveBatch:
+        raise NotImplementedError
+
+    def batch_outcomes(self, codes: np.ndarray) -> np.ndarray:
+        """int8 Value of each code for the player to move, -1 where not over."""
+        raise NotImplementedError
+
+    def batch_to_move(self, codes: np.ndarray) -> np.ndarray:
+        raise NotImplementedError
+
+    def batch_label(self, label: int) -> str:
+        raise NotImplementedError
+
+    def iter_positions(self) -> Iterable[P]:
+        """Every position of the game, reachable or not (for charts); optional."""
+        raise NotImplementedError

@@ -1,0 +1,257 @@
+"""Chopsticks, the finger game, in its common rule variants.
+
+Each player has two hands holding 0..n-1 fingers (0 = dead). On a turn the
+mover either taps an opponent's hand with one of their live hands (adding the
+tapping hand's fingers to it) or splits/transfers fingers between their own
+hands. A player whose hands are both dead has lost.
+
+Notation: ``A|1-1|1-1`` = player to move (A or B), then player A's hands, then
+player B's hands, each as left-right. Symmetry reduction sorts each player's
+hands, so the canonical key of ``A|3-1|1-1`` is ``A|1-3|1-1``.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from typing import Iterator, NamedTuple
+
+import numpy as np
+
+from explorer.games.base import Game, Move, MoveBatch, Params, param
+from explorer.games.registry import register
+from explorer.values import Value
+
+HAND_NAMES = ("L", "R")
+PLAYER_NAMES = ("A", "B")
+# The array generator keeps one byte per code (2 * fingers**4 codes): 200 MB at 100 fingers.
+MAX_FINGERS = 100
+
+
+@dataclass(frozen=True)
+class ChopsticksParams(Params):
+    fingers: int = param(5, "a hand holds 0..fingers-1; reaching fingers kills it", minimum=2, maximum=MAX_FINGERS)
+    overflow: str = param("cutoff", "cutoff: a total >= fingers kills the hand; rollover: the hand keeps the total mod fingers",
+                          choices=("cutoff", "rollover"))
+    attack_dead: bool = param(False, "a live hand may tap a dead hand, reviving it with the tapper's count")
+    split: str = param("transfer", "none; even: a dead hand + an even hand split into halves; transfer: move k fingers between own hands",
+                       choices=("none", "even", "transfer"))
+    suicide: bool = param(False, "(transfer) a transfer may empty the source hand")
+    swaps: bool = param(False, "(transfer) a transfer may merely mirror the hands, e.g. 1-3 -> 3-1")
+
+
+class ChopsticksPosition(NamedTuple):
+    to_move: int
+    hands: tuple[tuple[int, int], tuple[int, int]]
+
+
+# Template order fixes which label survives when two moves reach the same position.
+TAPS = ((0, 0), (0, 1), (1, 0), (1, 1))  # (mover's hand, opponent's hand)
+_KIND = 10 ** 9  # label = kind * _KIND + payload
+
+
+@register
+class Chopsticks(Game[ChopsticksPosition]):
+    name = "chopsticks"
+    description = "The finger game: tap your opponent's hands, split your own; both hands dead loses."
+    Params = ChopsticksParams
+    presets = {
+        "standard": dict(overflow="cutoff", split="transfer", suicide=False, swaps=False, attack_dead=False),
+        "magic-fingers": dict(overflow="cutoff", split="transfer", suicide=True, swaps=False, attack_dead=False),
+        "even-split": dict(overflow="cutoff", split="even", attack_dead=False),
+        "rollover-even-split": dict(overflow="rollover", split="even", attack_dead=True),
+        "tap-dead-transfer": dict(overflow="cutoff", split="transfer", suicide=False, swaps=False, attack_dead=True),
+        "attack-only": dict(overflow="cutoff", split="none", attack_dead=False),
+        "rollover": dict(overflow="rollover", split="transfer", suicide=False, swaps=False, attack_dead=False),
+    }
+    notation_help = "MOVER|a-a|b-b, e.g. A|1-1|1-1: A or B to move, then A's and B's hands"
+
+    @property
+    def n(self) -> int:
+        return self.params.fingers
+
+    # -- rules ----------------------------------------------------------------
+    def start(self) -> ChopsticksPosition:
+        return ChopsticksPosition(0, ((1, 1), (1, 1)))
+
+    def to_move(self, position: ChopsticksPosition) -> int:
+        return position.to_move
+
+    def outcome(self, position: ChopsticksPosition) -> Value | None:
+        return Value.LOSS if position.hands[position.to_move] == (0, 0) else None
+
+    def _hit(self, total: int) -> int:
+        if self.params.overflow == "cutoff":
+            return total if total < self.n else 0
+        return total % self.n
+
+    def moves(self, position: ChopsticksPosition) -> list[Move[ChopsticksPosition]]:
+        mover, hands = position
+        mine, theirs = hands[mover], hands[1 - mover]
+        result: list[Move[ChopsticksPosition]] = []
+
+        def after(new_mine: tuple[int, int], new_theirs: tuple[int, int]) -> ChopsticksPosition:
+            pair = (new_mine, new_theirs) if mover == 0 else (new_theirs, new_mine)
+            return ChopsticksPosition(1 - mover, pair)
+
+        for i, j in TAPS:
+            if mine[i] and (theirs[j] or self.params.attack_dead):
+                hit = list(theirs)
+                hit[j] = self._hit(theirs[j] + mine[i])
+                result.append(Move(f"{HAND_NAMES[i]}>{HAND_NAMES[j]}", after(mine, (hit[0], hit[1]))))
+        if self.params.split == "even":
+            dead, live = sorted(mine)
+            if dead == 0 and live >= 2 and live % 2 == 0:
+                half = live // 2
+                result.append(Move(f"split {half}-{half}", after((half, half), theirs)))
+        elif self.params.split == "transfer":
+            for source, target in ((0, 1), (1, 0)):
+                for k in range(1, mine[source] + 1):
+                    new = [0, 0]
+                    new[source], new[target] = mine[source] - k, mine[target] + k
+                    if new[target] >= self.n:
+                        break
+                    if new[source] == 0 and not self.params.suicide:
+                        continue
+                    if new[0] == mine[1] and new[1] == mine[0] and not self.params.swaps:
+                        continue
+                    result.append(Move(f"transfer {k}: {new[0]}-{new[1]}", after((new[0], new[1]), theirs)))
+        return result
+
+    def canonical(self, position: ChopsticksPosition) -> ChopsticksPosition:
+        a, b = position.hands
+        return ChopsticksPosition(position.to_move, (tuple(sorted(a)), tuple(sorted(b))))  # type: ignore[arg-type]
+
+    def has_symmetry(self) -> bool:
+        return True
+
+    # -- notation ---------------------------------------------------------------
+    def format(self, position: ChopsticksPosition) -> str:
+        (a0, a1), (b0, b1) = position.hands
+        return f"{PLAYER_NAMES[position.to_move]}|{a0}-{a1}|{b0}-{b1}"
+
+    _NOTATION = re.compile(r"^\s*([AaBb])\s*\|\s*(\d+)\s*-\s*(\d+)\s*\|\s*(\d+)\s*-\s*(\d+)\s*$")
+
+    def parse(self, text: str) -> ChopsticksPosition:
+        match = self._NOTATION.match(text or "")
+        if not match:
+            raise self.invalid(text, "malformed")
+        a0, a1, b0, b1 = (int(g) for g in match.groups()[1:])
+        for count in (a0, a1, b0, b1):
+            if count >= self.n:
+                raise self.invalid(text, f"a hand holds 0..{self.n - 1} fingers with fingers={self.n}, not {count}")
+        mover = PLAYER_NAMES.index(match[1].upper())
+        hands = ((a0, a1), (b0, b1))
+        if hands[1 - mover] == (0, 0):
+            raise self.invalid(text, f"player {PLAYER_NAMES[1 - mover]} has no live hand, so the game ended before {PLAYER_NAMES[mover]}'s turn")
+        return ChopsticksPosition(mover, hands)
+
+    def fields(self, position: ChopsticksPosition) -> dict[str, object]:
+        return {"hands": [list(h) for h in position.hands]}
+
+    def iter_positions(self) -> Iterator[ChopsticksPosition]:
+        """Every canonical position in which both players still have a live hand."""
+        pairs = [(x, y) for x in range(self.n) for y in range(x, self.n) if y > 0]
+        for mover in (0, 1):
+            for a in pairs:
+                for b in pairs:
+                    yield ChopsticksPosition(mover, (a, b))
+
+    # -- fast path: integer codes and vectorised moves ----------------------------
+    def code_space(self) -> int:
+        return 2 * self.n ** 4
+
+    def encode(self, position: ChopsticksPosition) -> int:
+        (a0, a1), (b0, b1) = position.hands
+        n = self.n
+        return (((position.to_move * n + a0) * n + a1) * n + b0) * n + b1
+
+    def decode(self, code: int) -> ChopsticksPosition:
+        n = self.n
+        code, b1 = divmod(code, n)
+        code, b0 = divmod(code, n)
+        mover, rest = divmod(code, n * n)
+        a0, a1 = divmod(rest, n)
+        return ChopsticksPosition(mover, ((a0, a1), (b0, b1)))
+
+    def _split_codes(self, codes: np.ndarray) -> tuple[np.ndarray, ...]:
+        n = self.n
+        codes, b1 = np.divmod(codes, n)
+        codes, b0 = np.divmod(codes, n)
+        mover, rest = np.divmod(codes, n * n)
+        a0, a1 = np.divmod(rest, n)
+        return mover, a0, a1, b0, b1
+
+    def _join_codes(self, mover, a0, a1, b0, b1, symmetry: bool) -> np.ndarray:
+        if symmetry:
+            a0, a1 = np.minimum(a0, a1), np.maximum(a0, a1)
+            b0, b1 = np.minimum(b0, b1), np.maximum(b0, b1)
+        n = self.n
+        return (((mover * n + a0) * n + a1) * n + b0) * n + b1
+
+    def batch_outcomes(self, codes: np.ndarray) -> np.ndarray:
+        mover, a0, a1, b0, b1 = self._split_codes(codes.astype(np.int64))
+        dead = np.where(mover == 0, (a0 == 0) & (a1 == 0), (b0 == 0) & (b1 == 0))
+        return np.where(dead, np.int8(Value.LOSS), np.int8(-1)).astype(np.int8)
+
+    def batch_to_move(self, codes: np.ndarray) -> np.ndarray:
+        return (codes // self.n ** 4).astype(np.int8)
+
+    def batch_moves(self, codes: np.ndarray, symmetry: bool) -> MoveBatch:
+        """All moves of many positions as arrays: O(len(codes) * (4 + 2 * fingers))."""
+        n, p = self.n, self.params
+        mover, a0, a1, b0, b1 = self._split_codes(codes.astype(np.int64))
+        first = mover == 0
+        mine = (np.where(first, a0, b0), np.where(first, a1, b1))
+        theirs = (np.where(first, b0, a0), np.where(first, b1, a1))
+        rows = np.arange(len(codes), dtype=np.int64)
+        sources, targets, labels = [], [], []
+
+        def emit(valid, new_mine, new_theirs, label):
+            m0, m1 = new_mine
+            t0, t1 = new_theirs
+            na0, na1 = np.where(first, m0, t0), np.where(first, m1, t1)
+            nb0, nb1 = np.where(first, t0, m0), np.where(first, t1, m1)
+            target = self._join_codes(1 - mover, na0, na1, nb0, nb1, symmetry)
+            sources.append(rows[valid])
+            targets.append(target[valid])
+            labels.append(np.broadcast_to(label, rows.shape)[valid])
+
+        for t, (i, j) in enumerate(TAPS):
+            valid = mine[i] > 0
+            if not p.attack_dead:
+                valid &= theirs[j] > 0
+            total = theirs[j] + mine[i]
+            hit = np.where(total < n, total, 0) if p.overflow == "cutoff" else total % n
+            new_theirs = (hit, theirs[1]) if j == 0 else (theirs[0], hit)
+            emit(valid, mine, new_theirs, np.int64(t))
+        if p.split == "even":
+            live = np.maximum(mine[0], mine[1])
+            valid = (np.minimum(mine[0], mine[1]) == 0) & (live >= 2) & (live % 2 == 0)
+            half = live // 2
+            emit(valid, (half, half), theirs, _KIND + half)
+        elif p.split == "transfer":
+            for source, target in ((0, 1), (1, 0)):
+                for k in range(1, n):
+                    new = [None, None]
+                    new[source] = mine[source] - k
+                    new[target] = mine[target] + k
+                    valid = (new[source] >= 0) & (new[target] < n)
+                    if not p.suicide:
+                        valid &= new[source] > 0
+                    if not p.swaps:
+                        valid &= ~((new[0] == mine[1]) & (new[1] == mine[0]))
+                    label = 2 * _KIND + (k * n + np.maximum(new[0], 0)) * n + np.minimum(new[1], n - 1)
+                    emit(valid, (new[0], new[1]), theirs, label)
+        return MoveBatch(np.concatenate(sources), np.concatenate(targets), np.concatenate(labels))
+
+    def batch_label(self, label: int) -> str:
+        kind, payload = divmod(int(label), _KIND)
+        if kind == 0:
+            i, j = TAPS[payload]
+            return f"{HAND_NAMES[i]}>{HAND_NAMES[j]}"
+        if kind == 1:
+            return f"split {payload}-{payload}"
+        rest, new1 = divmod(payload, self.n)
+        k, new0 = divmod(rest, self.n)
+        return f"transfer {k}: {new0}-{new1}"

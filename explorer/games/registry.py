@@ -1,0 +1,72 @@
+"""The game registry and the spec language that names a game everywhere.
+
+Spec grammar:  NAME[:PRESET][(param=value,...)]
+e.g. ``chopsticks``, ``chopsticks:magic-fingers``, ``chopsticks(fingers=7,overflow=rollover)``,
+``chopsticks:even-split(fingers=6)`` (parameters override the preset), ``nim(heaps=1-3-5-7)``.
+The canonical spec (``Game.id``) spells out every parameter in declaration order.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import re
+
+from explorer.errors import InvalidParameter, UnknownGame
+from explorer.games.base import Game, parse_value
+
+_GAMES: dict[str, type[Game]] = {}
+
+_SPEC = re.compile(r"^\s*(?P<name>[A-Za-z][\w-]*)\s*(?::\s*(?P<preset>[\w-]+)\s*)?(?:\((?P<params>[^()]*)\))?\s*$")
+
+
+def register(cls: type[Game]) -> type[Game]:
+    """Class decorator: make a game available by its name."""
+    _GAMES[cls.name] = cls
+    return cls
+
+
+def games() -> dict[str, type[Game]]:
+    _load_builtin_games()
+    return dict(sorted(_GAMES.items()))
+
+
+def game_class(name: str) -> type[Game]:
+    available = games()
+    if name not in available:
+        raise UnknownGame(f"unknown game {name!r}: known games are {', '.join(available)}")
+    return available[name]
+
+
+def parse_spec(spec: str) -> Game:
+    """Turn a spec string into a Game instance, with one clear error for any mistake."""
+    match = _SPEC.match(spec or "")
+    if not match:
+        raise UnknownGame(f"malformed game spec {spec!r}: expected NAME[:PRESET][(param=value,...)], "
+                          "e.g. chopsticks:magic-fingers or nim(heaps=1-3-5-7)")
+    cls = game_class(match["name"])
+    preset = match["preset"]
+    values: dict[str, object] = {}
+    if preset:
+        if preset not in cls.presets:
+            valid = ", ".join(cls.presets) or "none"
+            raise UnknownGame(f"unknown preset {preset!r} for {cls.name}: valid presets are {valid}")
+        values.update(cls.presets[preset])
+    field_names = [f.name for f in dataclasses.fields(cls.Params)]
+    for item in filter(None, (part.strip() for part in (match["params"] or "").split(","))):
+        name, sep, text = item.partition("=")
+        name = name.strip().replace("-", "_")
+        if not sep or not text.strip():
+            raise InvalidParameter(f"parameter {item!r} in {spec!r} must be written name=value")
+        if name not in field_names:
+            raise UnknownGame(f"unknown parameter {name!r} for {cls.name}: valid parameters are {', '.join(field_names)}")
+        values[name] = parse_value(cls.Params, name, text)
+    try:
+        params = cls.Params(**values)
+    except TypeError as exc:  # a value of the wrong type that parse_value let through
+        raise InvalidParameter(f"bad parameters for {cls.name}: {exc}") from None
+    return cls(params, preset=preset)
+
+
+def _load_builtin_games() -> None:
+    # Importing the modules runs their @register decorators.
+    from explorer.games import chopsticks, nim, tictactoe  # noqa: F401

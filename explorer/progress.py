@@ -1,0 +1,26 @@
+"""Progress bars on stderr for work that takes more than a moment."""
+
+from __future__ import annotations
+
+import os
+import sys
+from contextlib import contextmanager
+from typing import Iterator
+
+from tqdm import tqdm
+
+
+def enabled() -> bool:
+    """Bars are shown on a terminal unless GAMEGRAPH_PROGRESS=0; tests and pipes stay quiet."""
+    setting = os.environ.get("GAMEGRAPH_PROGRESS")
+    if setting is not None:
+        return setting not in ("0", "false", "no")
+    return sys.stderr.isatty()
+
+
+@contextmanager
+def bar(description: str, total: int | None = None, unit: str = "pos") -> Iterator[tqdm]:
+    """A tqdm bar that appears only after half a second, so quick work prints nothing."""
+    with tqdm(total=total, desc=description, unit=unit, unit_scale=True, file=sys.stderr,
+              disable=not enabled(), delay=0.5, leave=False, dynamic_ncols=True) as progress:
+        yield progress

@@ -1,0 +1,131 @@
+"""A generated and solved game graph, and the on-disk cache that makes reopening it instant."""
+
+from __future__ import annotations
+
+import hashlib
+import time
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from explorer import settings
+from explorer.components import strongly_connected
+from explorer.games import Game, parse_spec
+from explorer.graph import DEFAULT_MAX_POSITIONS, GameGraph, generate
+from explorer.solver import Solution, solve
+from explorer.values import Value
+
+CACHE_FORMAT = 1
+
+
+@dataclass
+class SolvedGraph:
+    graph: GameGraph
+    solution: Solution
+    scc: np.ndarray        # int32[V]
+    on_cycle: np.ndarray   # bool[V]
+    seconds: dict[str, float]
+
+    @property
+    def game(self) -> Game:
+        return self.graph.game
+
+    def value(self, node: int) -> Value:
+        return Value(int(self.solution.value[node]))
+
+    def remoteness(self, node: int) -> int | None:
+        r = int(self.solution.remoteness[node])
+        return None if r < 0 else r
+
+    def record(self, node: int) -> dict[str, Any]:
+        """Everything known about one position, as plain JSON-ready values."""
+        g = self.graph
+        return {"key": g.key(node), "to_move": int(g.to_move[node]), "value": str(self.value(node)),
+                "remoteness": self.remoteness(node), "terminal": bool(g.terminal[node] >= 0),
+                "on_cycle": bool(self.on_cycle[node]), "scc": int(self.scc[node]),
+                **self.game.fields(g.position(node))}
+
+    def moves(self, node: int) -> list[dict[str, Any]]:
+        """Every move of a position with the successor's value for the mover, best first."""
+        rows = []
+        for edge in self.graph.edge_range(node):
+            child = int(self.graph.succ_indices[edge])
+            rows.append({"label": self.graph.label(edge), "to": self.graph.key(child),
+                         "value": str(self.value(child).for_previous_player()),
+                         "remoteness": self.remoteness(child), "optimal": bool(self.solution.optimal[edge])})
+        rank = {"win": 0, "tie": 1, "draw": 2, "loss": 3}
+        rows.sort(key=lambda m: (not m["optimal"], rank[m["value"]],
+                                 (m["remoteness"] or 0) * (1 if m["value"] in ("win", "tie") else -1)))
+        return rows
+
+
+def build(game: Game | str, symmetry: bool = True, start: Any = None,
+          max_positions: int = DEFAULT_MAX_POSITIONS, use_arrays: bool | None = None) -> SolvedGraph:
+    """Generate, solve and find the cycles of a game: O(V + E)."""
+    if isinstance(game, str):
+        game = parse_spec(game)
+    seconds = {}
+    t0 = time.perf_counter()
+    graph = generate(game, symmetry=symmetry, start=start, max_positions=max_positions, use_arrays=use_arrays)
+    seconds["generate"] = time.perf_counter() - t0
+    t0 = time.perf_counter()
+    solution = solve(graph)
+    seconds["solve"] = time.perf_counter() - t0
+    t0 = time.perf_counter()
+    scc, on_cycle = strongly_connected(graph)
+    seconds["cycles"] = time.perf_counter() - t0
+    return SolvedGraph(graph, solution, scc, on_cycle, seconds)
+
+
+# -- cache -------------------------------------------------------------------
+def cache_path(game: Game, symmetry: bool) -> Path:
+    digest = hashlib.sha1(f"{CACHE_FORMAT}|{game.id}|{symmetry}".encode()).hexdigest()[:16]
+    return settings.state_dir() / "graphs" / f"{game.name}-{digest}.npz"
+
+
+def load_or_build(spec: Game | str, symmetry: bool = True, max_positions: int = DEFAULT_MAX_POSITIONS) -> SolvedGraph:
+    """The solved graph from the cache when present, else built and cached (from the start only)."""
+    game = parse_spec(spec) if isinstance(spec, str) else spec
+    path = cache_path(game, symmetry and game.has_symmetry())
+    if path.exists():
+        try:
+            return _read(game, path)
+        except (OSError, KeyError, ValueError):
+            path.unlink(missing_ok=True)  # a torn or old cache file is rebuilt, never trusted
+    solved = build(game, symmetry=symmetry, max_positions=max_positions)
+    _write(solved, path)
+    return solved
+
+
+def _write(solved: SolvedGraph, path: Path) -> None:
+    g, s = solved.graph, solved.solution
+    arrays = dict(succ_indptr=g.succ_indptr, succ_indices=g.succ_indices, edge_label=g.edge_label,
+                  terminal=g.terminal, to_move=g.to_move, value=s.value, remoteness=s.remoteness,
+                  optimal=s.optimal, scc=solved.scc, on_cycle=solved.on_cycle,
+                  symmetry=np.array(g.symmetry), game_id=np.array(g.game.id))
+    if g.codes is not None:
+        arrays["codes"] = g.codes
+    else:
+        arrays["keys"] = np.array(g.keys())
+        arrays["label_names"] = np.array(g.label_names if g.label_names else [""])
+    path.parent.mkdir(parents=True, exist_ok=True)
+    partial = path.with_suffix(".partial.npz")
+    np.savez(partial, **arrays)
+    partial.replace(path)  # atomic: a reader never sees half a file
+
+
+def _read(game: Game, path: Path) -> SolvedGraph:
+    with np.load(path, allow_pickle=False) as data:
+        if str(data["game_id"]) != game.id:
+            raise ValueError("cache entry for another game")
+        codes = data["codes"] if "codes" in data else None
+        positions = [game.parse(str(k)) for k in data["keys"]] if codes is None else None
+        label_names = [str(x) for x in data["label_names"]] if codes is None else []
+        graph = GameGraph(game=game, symmetry=bool(data["symmetry"]), succ_indptr=data["succ_indptr"],
+                          succ_indices=data["succ_indices"], edge_label=data["edge_label"],
+                          terminal=data["terminal"], to_move=data["to_move"], codes=codes,
+                          positions=positions, label_names=label_names)
+        solution = Solution(data["value"], data["remoteness"], data["optimal"])
+        return SolvedGraph(graph, solution, data["scc"], data["on_cycle"], {"load": 0.0})

@@ -1,0 +1,123 @@
+"""The core CLI as a user runs it: real subprocesses, real exit codes, no tracebacks."""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+import subprocess
+import sys
+
+import pytest
+
+from explorer.games import parse_spec
+from explorer.solved import build
+
+
+def run(*args: str, home) -> subprocess.CompletedProcess:
+    env = {"GAMEGRAPH_HOME": str(home), "GAMEGRAPH_PROGRESS": "0", "PATH": "/usr/bin:/bin"}
+    import os
+    env = {**os.environ, **env}
+    return subprocess.run([sys.executable, "-m", "explorer.cli", *args], capture_output=True, text=True, env=env, timeout=120)
+
+
+@pytest.fixture
+def home(tmp_path):
+    return tmp_path / "state"
+
+
+def test_games_lists_every_game_preset_and_parameter(home):
+    out = run("games", "--format", "json", home=home)
+    assert out.returncode == 0, out.stderr
+    listing = {g["name"]: g for g in json.loads(out.stdout)}
+    assert {"chopsticks", "tictactoe", "nim"} <= set(listing)
+    assert set(listing["chopsticks"]["presets"]) == {"standard", "magic-fingers", "even-split", "rollover-even-split",
+                                                     "tap-dead-transfer", "attack-only", "rollover"}
+    assert {p["name"] for p in listing["chopsticks"]["parameters"]} == {"fingers", "overflow", "attack_dead", "split", "suicide", "swaps"}
+    text = run("games", home=home)
+    assert "chopsticks:magic-fingers" in text.stdout
+
+
+def test_solve_reports_both_graphs_and_agrees_with_library(home):
+    out = run("solve", "chopsticks:magic-fingers", "--format", "json", home=home)
+    assert out.returncode == 0, out.stderr
+    report = json.loads(out.stdout)
+    solved = build("chopsticks:magic-fingers")
+    assert report["value"] == str(solved.value(0))
+    assert report["graphs"]["reduced"]["positions"] == solved.graph.num_positions
+    assert report["graphs"]["full"]["positions"] > report["graphs"]["reduced"]["positions"]
+    assert sum(report["graphs"]["reduced"]["counts"].values()) == solved.graph.num_positions
+
+
+def test_show_lists_every_move_with_its_value(home):
+    out = run("show", "chopsticks", "A|3-1|1-1", "--format", "json", home=home)
+    assert out.returncode == 0, out.stderr
+    shown = json.loads(out.stdout)
+    assert shown["key"] == "A|1-3|1-1"  # canonical form of what was typed
+    game = parse_spec("chopsticks")
+    successors = {game.key(m.position) for m in game.moves(game.parse("A|1-3|1-1"))}
+    assert {m["to"] for m in shown["moves"]} == successors
+    assert "A|1-3|1-1" in run("show", "chopsticks", "A|3-1|1-1", home=home).stdout
+
+
+@pytest.mark.parametrize("fmt", ["jsonl", "csv"])
+def test_export_positions_and_edges(home, tmp_path, fmt):
+    target = tmp_path / f"standard.{fmt}"
+    out = run("export", "chopsticks:standard", "--format", fmt, "-o", str(target), home=home)
+    assert out.returncode == 0, out.stderr
+    text = target.read_text()
+    if fmt == "jsonl":
+        records = [json.loads(line) for line in text.splitlines()]
+    else:
+        records = list(csv.DictReader(io.StringIO(text)))
+    solved = build("chopsticks:standard")
+    assert len(records) == solved.graph.num_positions
+    first = records[0]
+    for column in ("key", "to_move", "value", "remoteness", "terminal", "on_cycle", "hands"):
+        assert column in first
+    hands = first["hands"] if fmt == "jsonl" else json.loads(first["hands"])
+    assert hands == [[1, 1], [1, 1]]
+    edges = run("export", "chopsticks:standard", "--format", fmt, "--edges", home=home)
+    assert edges.returncode == 0
+    lines = edges.stdout.strip().splitlines()
+    assert len(lines) == solved.graph.num_moves + (1 if fmt == "csv" else 0)
+
+
+def test_chart_covers_every_live_pair(home):
+    out = run("chart", "chopsticks:magic-fingers", "--format", "json", home=home)
+    assert out.returncode == 0, out.stderr
+    cells = json.loads(out.stdout)
+    assert len(cells) == 14 * 14  # unordered pairs with a live hand, for 5 fingers
+    game = parse_spec("chopsticks:magic-fingers")
+    # The start cell agrees with the solver run from the start.
+    start = next(c for c in cells if c["mover"] == "1-1" and c["opponent"] == "1-1")
+    assert start["value"] == str(build(game).value(0))
+    text = run("chart", "chopsticks:magic-fingers", home=home).stdout
+    assert "forced win" in text
+
+
+@pytest.mark.parametrize("args, needle", [
+    (("solve", "chess"), "unknown game 'chess'"),
+    (("solve", "chopsticks:nope"), "unknown preset 'nope'"),
+    (("solve", "chopsticks(fingers=1)"), "fingers=1"),
+    (("solve", "chopsticks(colour=red)"), "unknown parameter 'colour'"),
+    (("show", "chopsticks", "A|1-1"), "invalid chopsticks position 'A|1-1'"),
+    (("show", "chopsticks", "A|9-1|1-1"), "not 9"),
+    (("show", "tictactoe", "XXX/OOO/..."), "earlier win"),
+    (("chart", "tictactoe"), "two-hand Chopsticks"),
+    (("solve", "chopsticks(fingers=20)", "--max-positions", "1000"), "more than 1,000 positions"),
+    (("export", "chopsticks", "--format", "neo4j-import"), "-o DIR"),
+])
+def test_bad_input_is_one_clear_line(home, args, needle):
+    out = run(*args, home=home)
+    assert out.returncode == 2
+    assert needle in out.stderr
+    assert "Traceback" not in out.stderr
+    assert len(out.stderr.strip().splitlines()) == 1
+
+
+def test_failed_export_leaves_no_partial_file(home, tmp_path):
+    target = tmp_path / "out.jsonl"
+    out = run("export", "chopsticks(fingers=30)", "--max-positions", "100", "-o", str(target), home=home)
+    assert out.returncode == 2
+    assert not target.exists() and not list(tmp_path.glob("*.partial"))
