@@ -189,46 +189,46 @@ def _generate_generic(game: Game, symmetry: bool, starts: list[Any], max_positio
 
 
 def _generate_arrays(game: Game, symmetry: bool, starts: list[Any], max_positions: int) -> GameGraph:
-    seen = np.zeros(game.code_space(), dtype=bool)
+    space = game.code_space()
+    node_id = np.full(space, -1, dtype=np.int32)  # code -> dense id, assigned in BFS order
     frontier = np.array([game.encode(s) for s in starts], dtype=np.int64)
-    seen[frontier] = True
-    levels, edge_parts = [], []
-    found = len(frontier)
-    if found > max_positions:
+    if len(frontier) > max_positions:
         raise _too_large(game, max_positions)
+    node_id[frontier] = np.arange(len(frontier), dtype=np.int32)
+    found = len(frontier)
+    levels, edge_parts = [], []
     with progress.bar(f"generating {game.display_name}") as bar:
         while len(frontier):
             levels.append(frontier)
             bar.update(len(frontier))
             live = frontier[game.batch_outcomes(frontier) < 0]
             batch = game.batch_moves(live, symmetry)
-            sources, targets = live[batch.source], batch.target
-            # Keep the first move (template order) of each (source, target) pair.
-            order = np.lexsort((targets, sources))
-            sources, targets, labels = sources[order], targets[order], batch.label[order]
+            # One sort by (source row, target code) groups each source's edges in id
+            # order and puts duplicate targets side by side; the stable sort keeps the
+            # first move in template order.
+            pair = batch.source.astype(np.int64) * space + batch.target
+            order = np.argsort(pair, kind="stable")
+            pair = pair[order]
             first = np.ones(len(order), dtype=bool)
-            first[1:] = (sources[1:] != sources[:-1]) | (targets[1:] != targets[:-1])
-            edge_parts.append((sources[first], targets[first], labels[first]))
-            fresh = np.unique(targets[~seen[targets]])
-            seen[fresh] = True
-            found += len(fresh)
-            if found > max_positions:
+            first[1:] = pair[1:] != pair[:-1]
+            keep = order[first]
+            targets = batch.target[keep]
+            node_id[targets[node_id[targets] < 0]] = -2  # mark, then collect once each
+            fresh = np.flatnonzero(node_id == -2)
+            if found + len(fresh) > max_positions:
                 raise _too_large(game, max_positions)
+            node_id[fresh] = np.arange(found, found + len(fresh), dtype=np.int32)
+            found += len(fresh)
+            edge_parts.append((node_id[live[batch.source[keep]]], node_id[targets], batch.label[keep]))
             frontier = fresh
-    del seen
-    codes = np.concatenate(levels)
-    code_order = np.argsort(codes, kind="stable")
     sources = np.concatenate([p[0] for p in edge_parts])
     targets = np.concatenate([p[1] for p in edge_parts])
     labels = np.concatenate([p[2] for p in edge_parts])
-    edge_parts.clear()
-
-    def ids(edge_codes: np.ndarray) -> np.ndarray:
-        return code_order[np.searchsorted(codes, edge_codes, sorter=code_order)].astype(np.int32)
-
-    source_ids, target_ids = ids(sources), ids(targets)
-    del sources, targets
-    indptr, succ, order = csr_from_edges(source_ids, target_ids, len(codes))
-    return GameGraph(game=game, symmetry=symmetry, succ_indptr=indptr, succ_indices=succ,
-                     edge_label=labels[order], terminal=game.batch_outcomes(codes).astype(np.int8),
+    del edge_parts, node_id
+    codes = np.concatenate(levels)
+    # Sources are already non-decreasing: each level's live positions come in id order.
+    indptr = np.zeros(len(codes) + 1, dtype=np.int64)
+    np.cumsum(np.bincount(sources, minlength=len(codes)), out=indptr[1:])
+    return GameGraph(game=game, symmetry=symmetry, succ_indptr=indptr, succ_indices=targets.astype(np.int32),
+                     edge_label=labels, terminal=game.batch_outcomes(codes).astype(np.int8),
                      to_move=game.batch_to_move(codes).astype(np.int8), codes=codes)

@@ -204,18 +204,18 @@ class Chopsticks(Game[ChopsticksPosition]):
         first = mover == 0
         mine = (np.where(first, a0, b0), np.where(first, a1, b1))
         theirs = (np.where(first, b0, a0), np.where(first, b1, a1))
-        rows = np.arange(len(codes), dtype=np.int64)
         sources, targets, labels = [], [], []
 
         def emit(valid, new_mine, new_theirs, label):
-            m0, m1 = new_mine
-            t0, t1 = new_theirs
-            na0, na1 = np.where(first, m0, t0), np.where(first, m1, t1)
-            nb0, nb1 = np.where(first, t0, m0), np.where(first, t1, m1)
-            target = self._join_codes(1 - mover, na0, na1, nb0, nb1, symmetry)
-            sources.append(rows[valid])
-            targets.append(target[valid])
-            labels.append(np.broadcast_to(label, rows.shape)[valid])
+            # Build codes only for the valid rows: most transfer templates are invalid.
+            idx = np.flatnonzero(valid)
+            pick = lambda x: x[idx] if np.ndim(x) else x  # noqa: E731
+            m0, m1, t0, t1, f = (pick(x) for x in (*new_mine, *new_theirs, first))
+            na0, na1 = np.where(f, m0, t0), np.where(f, m1, t1)
+            nb0, nb1 = np.where(f, t0, m0), np.where(f, t1, m1)
+            sources.append(idx)
+            targets.append(self._join_codes(1 - mover[idx], na0, na1, nb0, nb1, symmetry))
+            labels.append(np.broadcast_to(pick(label), idx.shape))
 
         for t, (i, j) in enumerate(TAPS):
             valid = mine[i] > 0

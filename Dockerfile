@@ -1,0 +1,21 @@
+# The gamegraph UI; docker-compose.yml pairs it with a Neo4j 5.26 container.
+FROM python:3.11-slim
+
+# Graphviz's `dot` renders the game-graph pictures.
+RUN apt-get update \
+    && apt-get install --no-install-recommends -y graphviz \
+    && rm -rf /var/lib/apt/lists/*
+
+WORKDIR /app
+# Only what the package is built from: the local .gamegraph/ state (Neo4j data) stays out.
+COPY pyproject.toml README.md ./
+COPY explorer ./explorer
+COPY loaders ./loaders
+COPY queries ./queries
+RUN pip install --no-cache-dir .
+
+RUN useradd --create-home gamegraph
+USER gamegraph
+ENV GAMEGRAPH_HOME=/home/gamegraph/.gamegraph
+EXPOSE 8501
+CMD ["gamegraph", "ui", "--host", "0.0.0.0"]

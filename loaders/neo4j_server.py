@@ -1,0 +1,357 @@
+"""Starts, stops and reports on a real Neo4j 5.26 Community server, without Docker.
+
+The server is Neo4j embedded with a Bolt connector (launcher/Neo4jLauncher.java)
+in a JVM of its own, so developers and CI need only a JDK and Maven: `mvn`
+resolves the jars from Maven Central once and `javac` compiles the launcher, both
+cached by content hash. Everything lives in settings.neo4j_dir():
+
+    classpath.txt, classpath.key   the jars Maven resolved, for the pom's hash
+    classes/, classes.key          the compiled launcher, for the pom's and source's hash
+    data/, logs/                   Neo4j's store and its own logs (debug.log, ...)
+    neo4j.pid, launcher.log        the launcher JVM and its stdout/stderr
+    ready                          written by the launcher once Bolt answers: its URI
+    password                       generated on first start unless NEO4J_PASSWORD is set
+    lock                           serialises start and stop between processes
+
+Process checks read /proc, so this runs on Linux (and in Linux containers).
+"""
+
+from __future__ import annotations
+
+import errno
+import fcntl
+import hashlib
+import os
+import re
+import shutil
+import signal
+import socket
+import subprocess
+import sys
+import time
+from contextlib import contextmanager
+from dataclasses import dataclass, replace
+from pathlib import Path
+from urllib.parse import urlsplit
+
+from neo4j.exceptions import ServiceUnavailable
+
+from explorer.errors import LauncherError, Neo4jUnavailable
+from loaders.settings import Neo4jSettings, neo4j_dir, neo4j_uri, open_driver
+
+LAUNCHER_DIR = Path(__file__).parent / "launcher"
+POM = LAUNCHER_DIR / "pom.xml"
+SOURCE = LAUNCHER_DIR / "src" / "main" / "java" / "gamegraph" / "Neo4jLauncher.java"
+MAIN_CLASS = "gamegraph.Neo4jLauncher"
+
+JDK_HINT = "install a Java 17+ JDK (Debian: apt-get install openjdk-17-jdk-headless)"
+MAVEN_HINT = "install Apache Maven (Debian: apt-get install maven)"
+
+# The JVM options of Neo4j 5.26's own conf/neo4j.conf (server.jvm.additional), less
+# -XX:+AlwaysPreTouch (it commits the whole heap up front) and the profiling aids.
+# The --add-opens let Neo4j and Netty reach JDK internals they need on Java 17+.
+NEO4J_JVM_OPTIONS = (
+    "-XX:+UseG1GC",
+    "-XX:-OmitStackTraceInFastThrow",
+    "-XX:+UnlockExperimentalVMOptions",
+    "-XX:+TrustFinalNonStaticFields",
+    "-XX:+DisableExplicitGC",
+    "-Djdk.nio.maxCachedBufferSize=1024",
+    "-Dio.netty.tryReflectionSetAccessible=true",
+    "-Djdk.tls.ephemeralDHKeySize=2048",
+    "-Djdk.tls.rejectClientInitiatedRenegotiation=true",
+    "--add-opens=java.base/java.nio=ALL-UNNAMED",
+    "--add-opens=java.base/java.io=ALL-UNNAMED",
+    "--add-opens=java.base/sun.nio.ch=ALL-UNNAMED",
+    "--enable-native-access=ALL-UNNAMED",
+    "-Dlog4j2.disable.jmx=true",
+    "-Dlog4j.layout.jsonTemplate.maxStringLength=32768",
+)
+
+
+@dataclass(frozen=True)
+class ServerStatus:
+    running: bool
+    pid: int | None
+    uri: str
+    data_dir: Path
+    version: str
+    log_file: Path
+
+    def __str__(self) -> str:
+        state = f"running (pid {self.pid})" if self.running else "stopped"
+        return (
+            f"Neo4j {self.version}: {state}\n"
+            f"URI:  {self.uri}\n"
+            f"data: {self.data_dir}\n"
+            f"log:  {self.log_file}"
+        )
+
+
+def start(host: str | None = None, port: int | None = None, *, timeout: float = 120.0) -> ServerStatus:
+    """Starts the server unless it already runs, and returns once Bolt accepts the credentials.
+
+    host and port default to those of NEO4J_URI. The password is NEO4J_PASSWORD, else
+    the password file (generated now if missing); the launcher makes it the neo4j
+    user's password on every start. Heap and page cache come from GAMEGRAPH_NEO4J_HEAP
+    (default 1g) and GAMEGRAPH_NEO4J_PAGECACHE (default 256m). Raises LauncherError if
+    it cannot start, and Neo4jUnavailable if it runs but refuses these settings (say,
+    NEO4J_DATABASE names a database it lacks).
+    """
+    folder = neo4j_dir()
+    with _lock(folder):
+        settings = Neo4jSettings.from_env(create_password=True)
+        pid = _launcher_pid(folder)
+        if pid is not None:
+            settings = replace(settings, uri=_ready_uri(folder) or settings.uri)
+            _say(f"Neo4j is already running (pid {pid}) at {settings.uri}")
+            _wait_until_ready(folder, pid, settings, timeout)
+            return status()
+
+        default = urlsplit(neo4j_uri())
+        host = host or default.hostname or "127.0.0.1"
+        port = port or default.port or 7687
+        java = _tool("java", JDK_HINT)
+        _check_port_free(host, port)
+        classpath = _classpath(folder)
+        classes = _compile(folder, classpath)
+
+        (folder / "ready").unlink(missing_ok=True)
+        heap = os.environ.get("GAMEGRAPH_NEO4J_HEAP") or "1g"
+        argv = [
+            java, f"-Xms{heap}", f"-Xmx{heap}", *NEO4J_JVM_OPTIONS,
+            "-cp", os.pathsep.join([str(classes), classpath]), MAIN_CLASS,
+            f"--home={folder}", f"--bolt-host={host}", f"--bolt-port={port}",
+            f"--pagecache={os.environ.get('GAMEGRAPH_NEO4J_PAGECACHE') or '256m'}",
+        ]
+        # The password goes through the environment: a command line is world-readable.
+        env = {**os.environ, "NEO4J_PASSWORD": settings.password}
+        log = folder / "launcher.log"
+        began = time.monotonic()
+        _say(f"starting Neo4j {neo4j_version()} at bolt://{host}:{port} (log: {log})")
+        pid = os.posix_spawn(java, argv, env, setsid=True, file_actions=[
+            (os.POSIX_SPAWN_OPEN, 0, os.devnull, os.O_RDONLY, 0),
+            (os.POSIX_SPAWN_OPEN, 1, str(log), os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600),
+            (os.POSIX_SPAWN_DUP2, 1, 2),
+        ])
+        (folder / "neo4j.pid").write_text(f"{pid}\n")
+        settings = replace(settings, uri=f"bolt://{host}:{port}")
+        try:
+            _wait_until_ready(folder, pid, settings, timeout)
+        except LauncherError:
+            _terminate(folder, pid, 30.0)
+            raise
+        _say(f"Neo4j is ready (pid {pid}) at {settings.uri} after {time.monotonic() - began:.1f} s")
+        return status()
+
+
+def stop(timeout: float = 60.0) -> bool:
+    """Stops the server cleanly (SIGTERM: the launcher shuts Neo4j down and checkpoints);
+    SIGKILL only if it has not exited after timeout seconds. True if it was running."""
+    folder = neo4j_dir()
+    with _lock(folder):
+        pid = _launcher_pid(folder)
+        if pid is None:
+            _say("Neo4j is not running")
+            return False
+        _say(f"stopping Neo4j (pid {pid})")
+        _terminate(folder, pid, timeout)
+        _say("Neo4j stopped")
+        return True
+
+
+def status() -> ServerStatus:
+    folder = neo4j_dir()
+    pid = _launcher_pid(folder)
+    return ServerStatus(
+        running=pid is not None,
+        pid=pid,
+        uri=(_ready_uri(folder) if pid else None) or neo4j_uri(),
+        data_dir=folder / "data",
+        version=neo4j_version(),
+        log_file=folder / "launcher.log",
+    )
+
+
+def neo4j_version() -> str:
+    """The Neo4j version the launcher's pom pins: the one source of that number."""
+    return re.search(r"<neo4j\.version>(.+?)</neo4j\.version>", POM.read_text()).group(1)
+
+
+def _wait_until_ready(folder: Path, pid: int, settings: Neo4jSettings, timeout: float) -> None:
+    """Waits for the launcher's ready marker, then for the driver to get in.
+
+    The marker comes after the launcher has set the password: trying to log in before
+    would count failed attempts against the neo4j user, which Neo4j locks after three."""
+    deadline = time.monotonic() + timeout
+    while True:
+        if not _is_launcher(pid, folder):
+            raise LauncherError(f"Neo4j exited during start-up; end of {folder / 'launcher.log'}:\n{_log_tail(folder)}")
+        if (folder / "ready").exists():
+            try:
+                open_driver(settings).close()
+                return
+            except Neo4jUnavailable as error:
+                if not isinstance(error.__cause__, ServiceUnavailable):
+                    raise  # it answers but refuses: waiting will not help
+        if time.monotonic() > deadline:
+            raise LauncherError(
+                f"Neo4j did not answer at {settings.uri} within {timeout:.0f} s; "
+                f"end of {folder / 'launcher.log'}:\n{_log_tail(folder)}"
+            )
+        time.sleep(0.25)
+
+
+def _terminate(folder: Path, pid: int, timeout: float) -> None:
+    _signal(pid, signal.SIGTERM)
+    if not _exited(pid, folder, timeout):
+        _say(f"Neo4j (pid {pid}) did not stop within {timeout:.0f} s; killing it")
+        _signal(pid, signal.SIGKILL)
+        if not _exited(pid, folder, 10.0):
+            raise LauncherError(f"could not stop Neo4j (pid {pid}), not even with SIGKILL")
+    (folder / "neo4j.pid").unlink(missing_ok=True)
+    (folder / "ready").unlink(missing_ok=True)
+
+
+def _signal(pid: int, sig: int) -> None:
+    try:
+        os.kill(pid, sig)
+    except ProcessLookupError:
+        pass  # it exited on its own meanwhile
+
+
+def _exited(pid: int, folder: Path, timeout: float) -> bool:
+    deadline = time.monotonic() + timeout
+    while _is_launcher(pid, folder):
+        if time.monotonic() > deadline:
+            return False
+        time.sleep(0.1)
+    return True
+
+
+def _launcher_pid(folder: Path) -> int | None:
+    """The pid of the launcher serving folder, or None; clears a stale pid file."""
+    pid_file = folder / "neo4j.pid"
+    if not pid_file.exists():
+        return None
+    text = pid_file.read_text().strip()
+    if text.isdigit() and _is_launcher(int(text), folder):
+        return int(text)
+    pid_file.unlink(missing_ok=True)
+    (folder / "ready").unlink(missing_ok=True)
+    return None
+
+
+def _is_launcher(pid: int, folder: Path) -> bool:
+    """True if pid is alive and is our launcher for folder, not a process that was
+    given the pid of one that died (a stale pid file must never get someone killed)."""
+    try:
+        # Our own child (started by this process) keeps its pid until reaped here, so
+        # it needs no identity check; that check could also miss it before its exec.
+        return os.waitpid(pid, os.WNOHANG) == (0, 0)
+    except ChildProcessError:
+        pass
+    try:
+        args = Path(f"/proc/{pid}/cmdline").read_bytes().split(b"\0")
+    except OSError:
+        return False
+    return MAIN_CLASS.encode() in args and f"--home={folder}".encode() in args
+
+
+def _ready_uri(folder: Path) -> str | None:
+    try:
+        return (folder / "ready").read_text().strip() or None
+    except FileNotFoundError:
+        return None
+
+
+def _check_port_free(host: str, port: int) -> None:
+    with socket.socket(socket.AF_INET6 if ":" in host else socket.AF_INET) as probe:
+        probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)  # as Netty binds
+        try:
+            probe.bind((host, port))
+        except OSError as error:
+            advice = (
+                "another program holds that port: stop it, or start Neo4j on another port "
+                "(and set NEO4J_URI to match)"
+                if error.errno == errno.EADDRINUSE
+                else "this machine cannot listen there"
+            )
+            raise LauncherError(f"cannot start Neo4j on {host}:{port}: {error.strerror}; {advice}") from error
+
+
+def _classpath(folder: Path) -> str:
+    """The launcher's jars, resolved by Maven once per version of the pom."""
+    out, stamp = folder / "classpath.txt", folder / "classpath.key"
+    key = _digest(POM)
+    if _stamped(stamp, key) and out.exists():
+        jars = out.read_text().strip()
+        if all(Path(jar).exists() for jar in jars.split(os.pathsep)):
+            return jars
+    mvn = _tool("mvn", MAVEN_HINT)
+    _say(f"resolving Neo4j {neo4j_version()} jars with Maven (first run only)...")
+    began = time.monotonic()
+    _run([mvn, "-q", "-B", "-f", str(POM), "dependency:build-classpath", f"-Dmdep.outputFile={out}"],
+         "resolving the Neo4j jars with Maven")
+    stamp.write_text(key)
+    _say(f"resolved the jars in {time.monotonic() - began:.0f} s")
+    return out.read_text().strip()
+
+
+def _compile(folder: Path, classpath: str) -> Path:
+    """The compiled launcher, rebuilt when its source or its Neo4j version changes."""
+    classes, stamp = folder / "classes", folder / "classes.key"
+    key = _digest(POM, SOURCE)
+    if _stamped(stamp, key) and (classes / "gamegraph" / "Neo4jLauncher.class").exists():
+        return classes
+    javac = _tool("javac", JDK_HINT)
+    shutil.rmtree(classes, ignore_errors=True)
+    _run([javac, "--release", "17", "-d", str(classes), "-cp", classpath, str(SOURCE)],
+         "compiling the Neo4j launcher")
+    stamp.write_text(key)
+    return classes
+
+
+def _tool(name: str, hint: str) -> str:
+    path = shutil.which(name)
+    if path is None:
+        raise LauncherError(f"{name} not found: {hint}")
+    return path
+
+
+def _run(argv: list[str], what: str) -> None:
+    done = subprocess.run(argv, stdin=subprocess.DEVNULL, capture_output=True, text=True)
+    if done.returncode != 0:
+        output = (done.stdout + done.stderr).strip().splitlines()
+        raise LauncherError(f"{what} failed (exit {done.returncode}):\n" + "\n".join(output[-30:]))
+
+
+def _digest(*paths: Path) -> str:
+    digest = hashlib.sha256()
+    for path in paths:
+        digest.update(path.read_bytes())
+    return digest.hexdigest()
+
+
+def _stamped(stamp: Path, key: str) -> bool:
+    return stamp.exists() and stamp.read_text() == key
+
+
+def _log_tail(folder: Path, lines: int = 30) -> str:
+    try:
+        return "\n".join((folder / "launcher.log").read_text(errors="replace").splitlines()[-lines:])
+    except FileNotFoundError:
+        return "(no log)"
+
+
+@contextmanager
+def _lock(folder: Path):
+    folder.mkdir(parents=True, exist_ok=True)
+    folder.chmod(0o700)
+    with open(folder / "lock", "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        yield
+
+
+def _say(message: str) -> None:
+    print(message, file=sys.stderr, flush=True)

@@ -1,0 +1,156 @@
+"""The embedded Neo4j server and the settings that reach it, against the real server."""
+
+from __future__ import annotations
+
+import os
+import secrets
+import shutil
+import socket
+import stat
+import time
+from dataclasses import replace
+
+import pytest
+
+from explorer.errors import LauncherError, Neo4jUnavailable
+from loaders import neo4j_server as server
+from loaders.settings import Neo4jSettings, open_driver, password_file
+
+
+def _free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return probe.getsockname()[1]
+
+
+def _unavailable(settings: Neo4jSettings) -> str:
+    with pytest.raises(Neo4jUnavailable) as caught:
+        open_driver(settings).close()
+    return str(caught.value)
+
+
+@pytest.mark.neo4j
+def test_start_is_idempotent(neo4j_server):
+    before = server.status()
+    began = time.monotonic()
+    after = server.start()
+    assert time.monotonic() - began < 10
+    assert after.running and after.pid == before.pid
+
+
+@pytest.mark.neo4j
+def test_status_reports_the_running_server(neo4j_server):
+    status = server.status()
+    assert status.running and status.pid > 0
+    assert status.uri == neo4j_server.uri
+    assert status.version == "5.26.30"
+    assert status.data_dir.is_dir()
+    assert f"running (pid {status.pid})" in str(status)
+
+
+@pytest.mark.neo4j
+def test_queries_run_with_the_settings(neo4j_server):
+    with open_driver(neo4j_server) as driver:
+        records, _, _ = driver.execute_query("RETURN 1 AS one", database_=neo4j_server.database)
+        assert records[0]["one"] == 1
+        records, _, _ = driver.execute_query("CALL dbms.components() YIELD versions, edition RETURN *")
+        assert records[0]["versions"] == ["5.26.30"] and records[0]["edition"] == "community"
+
+
+@pytest.mark.neo4j
+def test_wrong_password_is_refused_clearly(neo4j_server):
+    wrong = "not-the-password-" + secrets.token_hex(4)
+    message = _unavailable(replace(neo4j_server, password=wrong))
+    assert "credentials" in message
+    assert neo4j_server.uri in message and repr(neo4j_server.user) in message
+    assert wrong not in message and neo4j_server.password not in message
+
+
+@pytest.mark.neo4j
+def test_wrong_database_is_named(neo4j_server):
+    message = _unavailable(replace(neo4j_server, database="nosuchdb"))
+    assert "no database 'nosuchdb'" in message and neo4j_server.uri in message
+
+
+def test_closed_port_is_unreachable():
+    uri = f"bolt://127.0.0.1:{_free_port()}"
+    message = _unavailable(Neo4jSettings(uri, "neo4j", "whatever-password", "neo4j"))
+    assert "not reachable" in message and uri in message and "gamegraph neo4j start" in message
+
+
+@pytest.mark.neo4j
+def test_generated_password_is_owner_only(neo4j_server):
+    if os.environ.get("NEO4J_PASSWORD"):
+        pytest.skip("NEO4J_PASSWORD is set, so no password file is generated")
+    path = password_file()
+    assert stat.S_IMODE(path.stat().st_mode) == 0o600
+    assert stat.S_IMODE(path.parent.stat().st_mode) == 0o700
+    assert neo4j_server.password not in repr(neo4j_server)
+
+
+@pytest.mark.neo4j
+def test_data_survives_a_restart(neo4j_server):
+    token = secrets.token_hex(8)
+    with open_driver(neo4j_server) as driver:
+        driver.execute_query("CREATE (:GamegraphTestPersistence {token: $token})", token=token,
+                             database_=neo4j_server.database)
+    try:
+        assert server.stop() is True
+        assert not server.status().running
+        assert "not reachable" in _unavailable(neo4j_server)
+        server.start()
+        with open_driver(neo4j_server) as driver:
+            records, _, _ = driver.execute_query(
+                "MATCH (n:GamegraphTestPersistence {token: $token}) DELETE n RETURN count(*) AS found",
+                token=token, database_=neo4j_server.database)
+        assert records[0]["found"] == 1
+    finally:
+        server.start()  # the rest of the session needs it running, whatever failed here
+
+
+@pytest.fixture
+def elsewhere(tmp_path, monkeypatch):
+    """A state folder of its own, so these tests never touch the session's server."""
+    monkeypatch.setenv("GAMEGRAPH_HOME", str(tmp_path / "home"))
+    return tmp_path
+
+
+def test_missing_java_names_what_to_install(elsewhere, monkeypatch):
+    monkeypatch.setenv("PATH", str(elsewhere))
+    with pytest.raises(LauncherError, match=r"java not found: install a Java 17\+ JDK.*openjdk-17-jdk-headless"):
+        server.start(port=_free_port())
+
+
+def test_missing_maven_names_what_to_install(elsewhere, monkeypatch):
+    bin_dir = elsewhere / "bin"
+    bin_dir.mkdir()
+    for tool in ("java", "javac"):
+        (bin_dir / tool).symlink_to(shutil.which(tool))
+    monkeypatch.setenv("PATH", str(bin_dir))
+    with pytest.raises(LauncherError, match=r"mvn not found: install Apache Maven.*apt-get install maven"):
+        server.start(port=_free_port())
+
+
+def test_port_held_by_another_program_is_a_clear_error(elsewhere):
+    with socket.socket() as squatter:
+        squatter.bind(("127.0.0.1", 0))
+        squatter.listen()
+        port = squatter.getsockname()[1]
+        with pytest.raises(LauncherError, match=rf"127\.0\.0\.1:{port}.*another program holds that port"):
+            server.start(port=port)
+
+
+def test_stale_pid_file_is_ignored_and_removed(elsewhere):
+    folder = elsewhere / "home" / "neo4j"
+    folder.mkdir(parents=True)
+    (folder / "neo4j.pid").write_text(f"{os.getpid()}\n")  # alive, but not a launcher
+    (folder / "ready").write_text("bolt://127.0.0.1:1\n")
+    assert not server.status().running
+    assert not (folder / "neo4j.pid").exists() and not (folder / "ready").exists()
+    assert server.stop() is False
+
+
+def test_short_password_is_rejected(monkeypatch):
+    monkeypatch.setenv("NEO4J_PASSWORD", "seven77")
+    with pytest.raises(Neo4jUnavailable, match="NEO4J_PASSWORD has 7 characters; Neo4j needs at least 8"):
+        Neo4jSettings.from_env()
