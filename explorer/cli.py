@@ -18,6 +18,7 @@ COMMAND_MODULES = (
     "loaders.commands",
     "queries.commands",
     "explorer.commands.ui",
+    "explorer.commands.up",
 )
 
 

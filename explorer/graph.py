@@ -16,6 +16,7 @@ from functools import cached_property
 from typing import Any, Hashable, Sequence
 
 import numpy as np
+from scipy.sparse import csr_array
 
 from explorer import progress
 from explorer.errors import GameGraphError, GraphTooLarge, InvalidPosition, UnreachablePosition
@@ -109,16 +110,14 @@ class GameGraph:
 
     @cached_property
     def predecessors_csr(self) -> tuple[np.ndarray, np.ndarray]:
-        """(indptr, indices) of the reversed graph: O(V + E) counting sort."""
-        return csr_from_edges(self.succ_indices, self.edge_sources(), self.num_positions)[:2]
+        """(indptr, indices) of the reversed graph, predecessors in id order.
 
-
-def csr_from_edges(sources: np.ndarray, targets: np.ndarray, num_nodes: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """CSR (indptr, indices, order) of edges grouped by source, stable within a source."""
-    order = np.argsort(sources, kind="stable")
-    indptr = np.zeros(num_nodes + 1, dtype=np.int64)
-    np.cumsum(np.bincount(sources, minlength=num_nodes), out=indptr[1:])
-    return indptr, targets[order].astype(np.int32), order
+        scipy's compiled CSR -> CSC conversion is a counting sort: O(V + E).
+        """
+        n = self.num_positions
+        forward = csr_array((np.ones(self.num_moves, dtype=np.int8), self.succ_indices, self.succ_indptr), shape=(n, n))
+        backward = forward.tocsc()
+        return backward.indptr.astype(np.int64), backward.indices.astype(np.int32)
 
 
 def generate(game: Game, symmetry: bool = True, start: Any = None,

@@ -24,7 +24,7 @@ from explorer.values import Value
 
 HAND_NAMES = ("L", "R")
 PLAYER_NAMES = ("A", "B")
-# The array generator keeps one byte per code (2 * fingers**4 codes): 200 MB at 100 fingers.
+# The array generator keeps a 4-byte id per code (2 * fingers**4 codes): 800 MB at 100 fingers.
 MAX_FINGERS = 100
 
 

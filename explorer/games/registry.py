@@ -52,13 +52,17 @@ def parse_spec(spec: str) -> Game:
             raise UnknownGame(f"unknown preset {preset!r} for {cls.name}: valid presets are {valid}")
         values.update(cls.presets[preset])
     field_names = [f.name for f in dataclasses.fields(cls.Params)]
+    given: set[str] = set()
     for item in filter(None, (part.strip() for part in (match["params"] or "").split(","))):
         name, sep, text = item.partition("=")
         name = name.strip().replace("-", "_")
         if not sep or not text.strip():
             raise InvalidParameter(f"parameter {item!r} in {spec!r} must be written name=value")
+        if name in given:
+            raise InvalidParameter(f"parameter {name!r} is given twice in {spec!r}")
+        given.add(name)
         if name not in field_names:
-            raise UnknownGame(f"unknown parameter {name!r} for {cls.name}: valid parameters are {', '.join(field_names)}")
+            raise UnknownGame(f"unknown parameter {name!r} for {cls.name}: valid parameters are {', '.join(field_names) or 'none'}")
         values[name] = parse_value(cls.Params, name, text)
     try:
         params = cls.Params(**values)

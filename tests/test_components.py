@@ -1,0 +1,70 @@
+"""Strongly connected components and on-cycle flags against networkx."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from explorer.components import strongly_connected
+from explorer.games import parse_spec
+from explorer.graph import generate
+from explorer.values import Value
+from tests.brute_force import graph_adjacency, graph_from_edges, networkx_cycles
+
+
+def assert_matches_networkx(graph):
+    succ, _ = graph_adjacency(graph)
+    components, on_cycle = networkx_cycles(succ)
+    labels, flags = strongly_connected(graph)
+    n = graph.num_positions
+    assert labels.shape == (n,) and flags.shape == (n,) and flags.dtype == bool
+    assert labels.min(initial=0) >= 0 and set(labels.tolist()) == set(range(len(components)))
+    ours = {}
+    for node, label in enumerate(labels.tolist()):
+        ours.setdefault(label, set()).add(node)
+    assert {frozenset(c) for c in ours.values()} == components
+    assert set(np.flatnonzero(flags).tolist()) == on_cycle
+
+
+@st.composite
+def digraphs(draw, max_nodes=25):
+    n = draw(st.integers(1, max_nodes))
+    edges = draw(st.lists(st.tuples(st.integers(0, n - 1), st.integers(0, n - 1)), max_size=3 * n))
+    return n, edges
+
+
+@settings(max_examples=300, deadline=None)
+@given(digraphs())
+def test_random_graphs(case):
+    n, edges = case
+    # The component code ignores outcomes; nodes without moves are marked terminal losses.
+    sources = {u for u, _ in edges}
+    graph = graph_from_edges(n, edges, {u: Value.LOSS for u in range(n) if u not in sources})
+    assert_matches_networkx(graph)
+
+
+def test_self_loop_alone_is_a_cycle_and_a_chain_is_not():
+    graph = graph_from_edges(4, [(0, 1), (1, 2), (2, 2)], {3: Value.LOSS})
+    labels, flags = strongly_connected(graph)
+    assert flags.tolist() == [False, False, True, False]
+    assert len(set(labels.tolist())) == 4
+    graph = graph_from_edges(3, [(0, 1), (1, 0), (1, 2)], {2: Value.LOSS})
+    labels, flags = strongly_connected(graph)
+    assert flags.tolist() == [True, True, False] and labels[0] == labels[1] != labels[2]
+
+
+@pytest.mark.parametrize("symmetry", [True, False], ids=["sym", "nosym"])
+@pytest.mark.parametrize("spec", ["chopsticks:standard", "chopsticks:magic-fingers", "chopsticks:attack-only",
+                                  "chopsticks:rollover-even-split", "chopsticks(fingers=7,swaps=true)",
+                                  "tictactoe", "nim:marienbad"])
+def test_games(spec, symmetry):
+    game = parse_spec(spec)
+    graph = generate(game, symmetry=symmetry)
+    assert_matches_networkx(graph)
+    _, flags = strongly_connected(graph)
+    if spec.startswith(("tictactoe", "nim", "chopsticks:attack-only")):
+        assert not flags.any()  # these games always progress
+    else:
+        assert flags.any()
