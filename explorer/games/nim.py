@@ -19,6 +19,7 @@ from explorer.values import Value
 
 PLAYER_NAMES = ("A", "B")
 MAX_STATES = 10_000_000
+MAX_MOVES = 50_000_000
 
 
 @dataclass(frozen=True)
@@ -31,6 +32,9 @@ class NimParams(Params):
         states = 2 * math.prod(h + 1 for h in self.heaps)
         if states > MAX_STATES:
             raise InvalidParameter(f"heaps={'-'.join(map(str, self.heaps))} has {states:,} positions; the limit is {MAX_STATES:,}")
+        moves = states * sum(self.heaps) // 2  # on average a heap holds half its size
+        if moves > MAX_MOVES:
+            raise InvalidParameter(f"heaps={'-'.join(map(str, self.heaps))} has about {moves:,} moves; the limit is {MAX_MOVES:,}")
 
 
 class NimPosition(NamedTuple):

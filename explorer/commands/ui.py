@@ -1,0 +1,54 @@
+"""`gamegraph ui`: start the Streamlit explorer page.
+
+Streamlit only runs scripts through its own server, so the command starts
+`python -m streamlit run explorer/ui/app.py` as a child process (same Python,
+so the same installed packages) and hands back its exit status.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import signal
+import subprocess
+import sys
+from pathlib import Path
+
+APP = Path(__file__).resolve().parents[1] / "ui" / "app.py"
+REPO_ROOT = APP.parents[2]
+
+
+def register(subparsers: argparse._SubParsersAction) -> None:
+    parser = subparsers.add_parser(
+        "ui", help="open the interactive explorer in a browser (Streamlit)",
+        description="Run the Streamlit explorer: pick a game, walk its positions, see values, "
+                    "neighbourhoods, cycles and the strategy chart.")
+    parser.add_argument("--port", type=int, default=8501, help="port to listen on (default 8501)")
+    parser.add_argument("--host", default="127.0.0.1", help="address to bind (default 127.0.0.1, this machine only)")
+    parser.add_argument("--headless", action="store_true", help="do not open a browser window")
+    parser.set_defaults(func=run)
+
+
+def command(args: argparse.Namespace) -> list[str]:
+    """The Streamlit command line for the parsed arguments."""
+    return [sys.executable, "-m", "streamlit", "run", str(APP),
+            "--server.port", str(args.port), "--server.address", args.host,
+            "--server.headless", "true" if args.headless else "false",
+            "--browser.gatherUsageStats", "false"]
+
+
+def run(args: argparse.Namespace) -> int:
+    """Run Streamlit until it exits; SIGTERM is passed on so stopping `gamegraph ui` stops the server too."""
+    env = dict(os.environ)
+    # The app imports `explorer`; make it importable even when gamegraph is not pip-installed.
+    env["PYTHONPATH"] = os.pathsep.join(filter(None, [str(REPO_ROOT), env.get("PYTHONPATH")]))
+    child = subprocess.Popen(command(args), env=env)
+    previous = signal.signal(signal.SIGTERM, lambda signum, frame: child.send_signal(signum))
+    try:
+        while True:
+            try:
+                return child.wait()
+            except KeyboardInterrupt:  # Ctrl-C reached Streamlit too; let it finish shutting down
+                child.send_signal(signal.SIGINT)
+    finally:
+        signal.signal(signal.SIGTERM, previous)

@@ -1,0 +1,143 @@
+"""The gamegraph explorer page (run by `gamegraph ui`, i.e. `streamlit run explorer/ui/app.py`).
+
+Flow of one run: the URL names the game and the position (`?game=&pos=`),
+the sidebar can change either, the solved graph comes from the process-wide
+cache, and the panels draw from it. Each panel is guarded: a user mistake is
+one `st.error` line, never a traceback, and the rest of the page still works.
+Only the open tab runs (tabs rerun on change), so a heavy panel costs nothing
+until it is looked at.
+"""
+
+from __future__ import annotations
+
+import sys
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Callable
+
+# `streamlit run` puts this file's folder on sys.path, not the repository: make `explorer` importable.
+_ROOT = str(Path(__file__).resolve().parents[2])
+if _ROOT not in sys.path:
+    sys.path.insert(0, _ROOT)
+
+import streamlit as st  # noqa: E402
+
+from explorer.errors import GameGraphError  # noqa: E402
+from explorer.games import Game, parse_spec  # noqa: E402
+from explorer.solved import SolvedGraph  # noqa: E402
+from explorer.ui import (backend as backends, console, downloads, graphs, history, loading,  # noqa: E402
+                         overview, picker, position, state)
+from explorer.ui.widgets import guarded  # noqa: E402
+
+
+
+@dataclass
+class View:
+    """What every panel draws from: the game, its spec, the solved graph, the position and the backend."""
+
+    game: Game
+    spec: str
+    solved: SolvedGraph
+    node: int
+    key: str
+    backend: backends.Backend
+
+
+# (tab label, what it is called in an error message, how it is drawn)
+PANELS: list[tuple[str, str, Callable[[View], object]]] = [
+    ("History", "The history", lambda v: history.panel(v.game, v.spec)),
+    ("Neighbourhood", "The neighbourhood", lambda v: graphs.neighbourhood(v.game, v.spec, v.solved, v.key, v.backend)),
+    ("Cycles", "The cycles", lambda v: graphs.cycles(v.game, v.spec, v.solved, v.key, v.backend)),
+    ("Best line", "The best line", lambda v: graphs.best_line(v.game, v.spec, v.solved, v.key, v.backend)),
+    ("Strategy chart", "The strategy chart", lambda v: overview.chart_panel(v.game, v.spec, v.solved, v.node)),
+    ("Statistics", "The statistics", lambda v: overview.stats_panel(v.solved, v.backend)),
+    ("Cypher console", "The Cypher console",
+     lambda v: console.panel(v.backend, v.solved.graph.graph_id, v.key, v.solved.graph.key(0))),
+    ("Downloads", "The downloads", lambda v: downloads.panel(v.game, v.spec, v.solved, v.node, v.backend)),
+]
+
+
+def _game():
+    """(game, spec) from the URL; a bad spec is reported and the default game is shown instead."""
+    spec = state.url_game()
+    try:
+        game = parse_spec(spec)
+    except GameGraphError as exc:
+        st.error(f"{exc}. Showing {state.DEFAULT_GAME} instead.")
+        game = parse_spec(state.DEFAULT_GAME)
+    return game, game.display_name
+
+
+def _backend_line(chosen: backends.Backend) -> None:
+    """Which backend answers, and why Neo4j is not it when it is not."""
+    if chosen.kind == "neo4j":
+        st.caption(f"Backend: **{chosen.description}**")
+    else:
+        st.caption(f"Backend: **{chosen.description}**. Neo4j is not used: {chosen.neo4j_reason}")
+
+
+def _backend(solved: SolvedGraph) -> backends.Backend:
+    """The backend for this game; if even the mirror cannot be made, the solved arrays answer."""
+    try:
+        return backends.choose(solved.graph.graph_id, solved.graph.num_positions)
+    except GameGraphError as exc:
+        return backends.Backend("arrays", f"the solved arrays in memory (the networkx mirror failed: {exc})",
+                                neo4j_reason=backends.connection().reason or "it does not hold this game")
+
+
+def main() -> None:
+    st.set_page_config(page_title="gamegraph explorer", page_icon="✋", layout="wide")
+    game, spec = _game()
+    with st.sidebar:
+        st.header("gamegraph")
+        picker.sidebar(game)
+    try:
+        solved = loading.solved(game)
+    except GameGraphError as exc:
+        st.error(str(exc))
+        st.markdown(f"[Open {state.DEFAULT_GAME} instead]({state.link(state.DEFAULT_GAME)})")
+        return
+    if st.query_params.get("game") != spec:
+        st.query_params["game"] = spec  # the URL always names the game the page shows
+
+    asked = state.url_position()
+    node, problem = position.resolve(solved, asked)
+    if problem:
+        st.error(f"{problem}. Showing the start position instead.")
+    key = solved.graph.key(node)
+    twin = asked if asked is not None and not problem and asked != key else None
+    if twin:
+        st.query_params["pos"] = key  # a symmetric twin is shown as its canonical key
+    record = solved.record(node)
+    state.record_visit(state.Step(key, record["to_move"], record["value"], record["remoteness"],
+                                  state.pending_move(), game.id))
+
+    with st.sidebar:
+        st.divider()
+        st.subheader("Position")
+        with guarded("The position chooser"):
+            position.chooser(game, spec, solved)
+        st.divider()
+        chosen = _backend(solved)
+        st.button("Check Neo4j again", on_click=backends.forget, key="neo4j_recheck",
+                  help="look for a Neo4j server again (after starting one or loading this game)")
+
+    st.title(game.display_name)
+    st.caption(game.description)
+    _backend_line(chosen)
+    if twin:
+        st.caption(f"`{twin}` is shown as its symmetric equivalent `{key}` (same value, same moves up to symmetry).")
+    with guarded("The position"):
+        position.header(game, solved, node)
+    with guarded("The moves"):
+        position.moves_table(game, spec, solved, node)
+
+    view = View(game, spec, solved, node, key, chosen)
+    tabs = st.tabs([name for name, _, _ in PANELS], key="view", bind="query-params")
+    for tab, (name, what, draw) in zip(tabs, PANELS):
+        with tab:
+            if tab.open:  # only the open tab runs
+                with guarded(what):
+                    draw(view)
+
+main()

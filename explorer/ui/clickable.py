@@ -1,0 +1,71 @@
+"""Clickable diagrams and tables: clicking a position's link tells the page which position it was.
+
+Built on Streamlit's own `st.components.v2` (inline HTML + JavaScript, no
+third-party package, no build step). Graphviz writes each node's URL
+(`?game=...&pos=...`) into the SVG as a link; the script cancels the page
+navigation a plain click would cause (that would start a new session and lose
+the history) and reports the link's `pos` instead. Ctrl/Cmd-click still opens
+the link in a new tab, and the SVG keeps working as plain links anywhere else.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import streamlit as st
+
+_JS = """
+export default function(component) {
+    const { data, setTriggerValue, parentElement } = component;
+    let holder = parentElement.querySelector('.gg-diagram');
+    if (!holder) {
+        holder = document.createElement('div');
+        holder.className = 'gg-diagram';
+        parentElement.appendChild(holder);
+    }
+    holder.innerHTML = data || '';
+    // Graphviz sizes in points; drawing 1 pt as 1 px (three quarters size) keeps labels
+    // legible while big neighbourhoods still fit mostly on screen (the rest scrolls).
+    const svg = holder.querySelector('svg');
+    if (svg && /pt$/.test(svg.getAttribute('width') || '')) {
+        svg.style.width = parseFloat(svg.getAttribute('width')) + 'px';
+        svg.style.height = parseFloat(svg.getAttribute('height')) + 'px';
+    }
+    // Bring the current position (the node Graphviz wrote with id "ggcentre") into view.
+    const centre = holder.querySelector('#ggcentre');
+    if (centre && centre.getBoundingClientRect) {
+        const box = centre.getBoundingClientRect(), frame = holder.getBoundingClientRect();
+        holder.scrollLeft += box.left + box.width / 2 - (frame.left + holder.clientWidth / 2);
+        holder.scrollTop += box.top + box.height / 2 - (frame.top + holder.clientHeight / 2);
+    }
+    holder.querySelectorAll('a').forEach((link) => {
+        const href = link.getAttribute('href') || link.getAttribute('xlink:href') || '';
+        const query = href.indexOf('?') >= 0 ? href.slice(href.indexOf('?') + 1) : '';
+        const pos = new URLSearchParams(query).get('pos');
+        if (!pos) return;
+        link.style.cursor = 'pointer';
+        link.addEventListener('click', (event) => {
+            if (event.ctrlKey || event.metaKey || event.shiftKey || event.button === 1) return;
+            event.preventDefault();
+            setTriggerValue('clicked', pos);
+        });
+    });
+}
+"""
+
+_CSS = """
+.gg-diagram { overflow: auto; max-height: 820px; }
+.gg-diagram svg { max-width: none; display: block; margin: 0 auto; }
+.gg-diagram a:hover polygon, .gg-diagram a:hover ellipse { stroke-width: 3; }
+"""
+
+_component = st.components.v2.component("gamegraph_clickable", js=_JS, css=_CSS)
+
+
+def clickable_html(markup: str, key: str) -> str | None:
+    """Show `markup` (an SVG, a table); returns the `pos` of the link clicked in this run, else None."""
+    result: Any = _component(data=markup, key=key, on_clicked_change=lambda: None)
+    try:
+        return result.clicked
+    except AttributeError:
+        return None

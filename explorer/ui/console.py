@@ -1,0 +1,149 @@
+"""The read-only Cypher console: only with Neo4j as the backend, with a timeout and a row cap.
+
+Safety is the query library's job (`queries.api.run_readonly_cypher` runs the
+text in a read transaction, so a write is refused by the server); the page
+adds the examples (the library's own queries/*.cypher files), parameters as
+JSON and a clear message for every failure.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import pandas as pd
+import streamlit as st
+
+from explorer.errors import GameGraphError, QueryError
+from explorer.ui import data
+from explorer.ui.backend import Backend
+
+QUERIES_DIR = Path(__file__).resolve().parents[2] / "queries"
+TIMEOUT_S = 10.0
+ROW_CAP = 1000
+DEFAULT_QUERY = ("MATCH (p:Position {game: $game, key: $key})-[m:MOVE]->(q)\n"
+                 "RETURN m.label AS move, q.key AS to, q.value AS value\nLIMIT 25")
+
+
+def examples() -> dict[str, str]:
+    """name -> runnable Cypher of every queries/*.cypher file (path-length placeholders set to their defaults)."""
+    if not QUERIES_DIR.is_dir():
+        return {}
+    try:
+        from queries import catalog  # noqa: PLC0415
+    except ImportError:
+        catalog = None
+    found = {}
+    for path in sorted(QUERIES_DIR.glob("*.cypher")):
+        text = path.read_text(encoding="utf-8")
+        if catalog is not None and path.stem in catalog.QUERIES:
+            text = catalog.render(path.stem, {})
+        found[path.stem] = text
+    return found
+
+
+def example_params(name: str, graph_id: str, key: str, start_key: str) -> dict[str, Any]:
+    """The parameters an example needs, filled with the current game and position and the defaults."""
+    params: dict[str, Any] = {"game": graph_id, "key": key}
+    lib = data.api()
+    if lib is None or name not in lib.query_names():
+        return params
+    spec = lib.describe(name)
+    if spec["to"]:
+        params["to"] = start_key
+    if spec["direction"]:
+        params["direction"] = "both"
+    for p in spec["ints"]:
+        if p["name"] == "limit":
+            params["limit"] = p["default"]
+    return params
+
+
+def _load_example(graph_id: str, key: str, start_key: str) -> None:
+    name = st.session_state.get("cypher_example")
+    text = examples().get(name)
+    if text is not None:
+        st.session_state["cypher_text"] = text
+        st.session_state["cypher_params"] = json.dumps(example_params(name, graph_id, key, start_key))
+
+
+def _rows(result: Any) -> tuple[list[dict[str, Any]], str]:
+    """(rows as dicts, note) from the console's ConsoleResult."""
+    rows = [dict(zip(result.columns, row)) for row in result.rows]
+    note = f"cut at the row cap ({result.row_cap})" if result.truncated else ""
+    return rows, note
+
+
+def panel(backend: Backend, graph_id: str, key: str, start_key: str) -> None:
+    api = data.api()
+    if backend.kind != "neo4j":
+        st.info("The Cypher console needs Neo4j, and this page is using the "
+                f"{backend.description} because {backend.neo4j_reason or 'Neo4j is not in use'}.")
+        return
+    if api is None or not hasattr(api, "run_readonly_cypher"):
+        st.info("The Cypher console is not available: the query library (queries.api) is not installed.")
+        return
+    library = examples()
+    if library:
+        st.selectbox("Example from the query library", list(library), key="cypher_example", index=None,
+                     placeholder="choose an example to load it", on_change=_load_example,
+                     args=(graph_id, key, start_key))
+    st.session_state.setdefault("cypher_text", DEFAULT_QUERY)
+    st.session_state.setdefault("cypher_params", json.dumps({"game": graph_id, "key": key}))
+    st.text_area("Cypher (read-only)", key="cypher_text", height=160)
+    st.text_input("Parameters (JSON)", key="cypher_params",
+                  help="bound to $name in the query; the current game and position are filled in")
+    st.caption(f"Runs in a read transaction: writes are refused; at most {TIMEOUT_S:.0f} s and {ROW_CAP} rows.")
+    with st.container(horizontal=True):
+        run = st.button("Run", key="cypher_run", type="primary")
+        st.button("Use this position", key="cypher_here", on_click=_use_position, args=(graph_id, key),
+                  help="set $game and $key in the parameters to the position shown")
+    if run:
+        _run(api, backend)
+    shown = st.session_state.get("cypher_result")
+    if shown:
+        st.caption(shown["caption"])
+        if shown["rows"]:
+            st.dataframe(pd.DataFrame(shown["rows"]), hide_index=True)
+
+
+def _use_position(graph_id: str, key: str) -> None:
+    try:
+        params = json.loads(st.session_state.get("cypher_params") or "{}")
+    except json.JSONDecodeError:
+        params = {}
+    params = params if isinstance(params, dict) else {}
+    params.update(game=graph_id, key=key)
+    st.session_state["cypher_params"] = json.dumps(params)
+
+
+def _run(api: Any, backend: Backend) -> None:
+    """Run the console's text; the rows (or nothing, after an error) stay shown until the next run."""
+    st.session_state.pop("cypher_result", None)
+    try:
+        params = json.loads(st.session_state.get("cypher_params") or "{}")
+        if not isinstance(params, dict):
+            raise QueryError("parameters must be a JSON object, e.g. {\"game\": \"...\"}")
+    except json.JSONDecodeError as exc:
+        st.error(f"The parameters are not valid JSON: {exc}")
+        return
+    try:
+        result = api.run_readonly_cypher(backend.driver, backend.database, st.session_state.get("cypher_text") or "",
+                                         params, timeout_s=TIMEOUT_S, row_cap=ROW_CAP)
+    except GameGraphError as exc:
+        st.error(str(exc))
+        return
+    rows, note = _rows(result)
+    st.session_state["cypher_result"] = {"caption": f"{len(rows)} row(s){'; ' + note if note else ''}.",
+                                         "rows": [{k: _cell(v) for k, v in row.items()} for row in rows]}
+
+
+def _cell(value: Any) -> Any:
+    """Neo4j nodes, relationships and lists shown as text the table can hold."""
+    if isinstance(value, (str, int, float, bool)) or value is None:
+        return value
+    try:
+        return json.dumps(dict(value) if hasattr(value, "items") else value, default=str)
+    except TypeError:
+        return str(value)

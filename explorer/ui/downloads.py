@@ -1,0 +1,114 @@
+"""Downloads of what the page shows: the diagram (DOT, SVG, PNG), the position (SVG, JSON),
+the whole solved game (JSON lines), the chart, and a strategy certificate.
+
+Files are produced when the panel is drawn, from the same objects the other
+panels drew, so a download never disagrees with the screen. Big games offer
+the whole-graph export only below EXPORT_MAX_POSITIONS (the CLI does the rest).
+"""
+
+from __future__ import annotations
+
+import importlib
+import io
+import json
+import re
+from typing import Any
+
+import streamlit as st
+
+from explorer import export
+from explorer.games import Game
+from explorer.solved import SolvedGraph
+from explorer.ui import diagram, drawing, graphs, overview, state
+from explorer.ui.widgets import guarded
+
+EXPORT_MAX_POSITIONS = 200_000
+
+
+def slug(text: str) -> str:
+    """A file-name-safe form of a spec or key."""
+    return re.sub(r"[^A-Za-z0-9._-]+", "_", text).strip("_") or "position"
+
+
+def position_json(game: Game, spec: str, solved: SolvedGraph, node: int) -> str:
+    return json.dumps({"game": spec, "game_id": solved.graph.graph_id, "position": solved.record(node),
+                       "moves": solved.moves(node), "link": state.link(spec, solved.graph.key(node)),
+                       "history": [step.as_dict() for step in state.history()]}, indent=2)
+
+
+def game_jsonl(solved: SolvedGraph) -> bytes:
+    out = io.StringIO()
+    for record in export.position_records(solved):
+        out.write(json.dumps({"type": "position", **record}, separators=(",", ":")) + "\n")
+    for record in export.move_records(solved):
+        out.write(json.dumps({"type": "move", **record}, separators=(",", ":")) + "\n")
+    return out.getvalue().encode()
+
+
+@st.cache_data(show_spinner="Building and checking the certificate…", max_entries=32)
+def _certificate(graph_id: str, key: str) -> tuple[str, str]:
+    """(certificate JSON, the checker's statement of what it proves), built from the solved graph and
+    re-checked from the rules alone before it is offered."""
+    from explorer import certificate  # noqa: PLC0415 - optional until that part of gamegraph lands
+    from explorer.ui import loading  # noqa: PLC0415
+    solved = loading.by_id(graph_id)
+    data = certificate.certificate(solved, key)
+    report = certificate.check_certificate(data)
+    return json.dumps(data, indent=1), str(report)
+
+
+def _certificate_available() -> bool:
+    try:
+        importlib.import_module("explorer.certificate")
+    except ModuleNotFoundError:
+        return False
+    return True
+
+
+def panel(game: Game, spec: str, solved: SolvedGraph, node: int, backend: Any) -> None:
+    key = solved.graph.key(node)
+    base = f"{slug(spec)}__{slug(key)}"
+    st.markdown(f"**This position** (`{key}`)")
+    cols = st.columns(3)
+    cols[0].download_button("Position + moves (JSON)", position_json(game, spec, solved, node),
+                            file_name=f"{base}.json", mime="application/json", key="dl_pos_json")
+    picture = drawing.position_svg(game, solved.graph.position(node))
+    if picture:
+        cols[1].download_button("Drawing (SVG)", picture, file_name=f"{base}.svg", mime="image/svg+xml", key="dl_pos_svg")
+    with cols[2], guarded("The certificate"):
+        if not _certificate_available():
+            st.caption("Certificates: not available (explorer.certificate is not installed).")
+        else:
+            text, statement = _certificate(solved.graph.graph_id, key)
+            st.download_button("Strategy certificate (JSON)", text, file_name=f"{base}.certificate.json",
+                               mime="application/json", key="dl_cert",
+                               help="a proof of the value that `gamegraph certificate check` verifies from the rules alone")
+            st.caption(f"Checked: {statement}.")
+
+    with guarded("The diagram downloads"):
+        shown, _ = graphs.drawn(spec, solved, key, backend)
+        st.markdown(f"**The neighbourhood diagram** (k={shown.k}, as on the Neighbourhood tab)")
+        cols = st.columns(3)
+        cols[0].download_button("DOT", shown.dot, file_name=f"{base}__k{shown.k}.dot", mime="text/vnd.graphviz", key="dl_dot")
+        cols[1].download_button("SVG", shown.svg, file_name=f"{base}__k{shown.k}.svg", mime="image/svg+xml", key="dl_svg")
+        with guarded("The PNG download"):
+            cols[2].download_button("PNG", diagram.render(shown.dot, "png"), file_name=f"{base}__k{shown.k}.png",
+                                    mime="image/png", key="dl_png")
+
+    st.markdown(f"**The whole game** ({solved.graph.num_positions:,} positions)")
+    cols = st.columns(3)
+    if solved.graph.num_positions <= EXPORT_MAX_POSITIONS:
+        cols[0].download_button("Positions + moves (JSON lines)", lambda: game_jsonl(solved),
+                                file_name=f"{slug(spec)}.jsonl", mime="application/x-ndjson", key="dl_game")
+    else:
+        cols[0].caption(f"Too big to download from the page: use `gamegraph export {spec}`.")
+    chart = None
+    if overview.chart_available(game):
+        with guarded("The chart downloads"):
+            chart = overview.chart_of(game)
+    if chart is not None:
+        from explorer.chart import as_records, as_text
+        cols[1].download_button("Strategy chart (text)", as_text(chart), file_name=f"{slug(spec)}.chart.txt",
+                                mime="text/plain", key="dl_chart_txt")
+        cols[2].download_button("Strategy chart (JSON)", json.dumps(as_records(chart), indent=1),
+                                file_name=f"{slug(spec)}.chart.json", mime="application/json", key="dl_chart_json")

@@ -1,0 +1,189 @@
+"""Panels about the graph around a position: its neighbourhood, the cycles through it, the best line.
+
+The answers come from `data` (the backend in use through the query library);
+the diagram is Graphviz SVG shown through `clickable`, so clicking a node
+moves the page there. `drawn` is shared with the Downloads panel, so the files
+offered are exactly the diagram on screen.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+import streamlit as st
+
+from explorer.games import Game
+from explorer.solved import SolvedGraph
+from explorer.ui import data, diagram, drawing, state
+from explorer.ui.backend import Backend
+from explorer.ui.clickable import clickable_html
+from explorer.ui.local import Cycle, Neighbourhood
+from explorer.ui.widgets import md_escape, player_name
+
+DEFAULT_K = 2
+
+
+@dataclass
+class Shown:
+    """A neighbourhood diagram as drawn: DOT source, SVG and the k it was drawn for."""
+
+    dot: str
+    svg: bytes
+    k: int
+
+
+def settings() -> tuple[int, str, bool]:
+    """The neighbourhood controls' last values (k, direction, labels), also used by the downloads.
+
+    Kept under a plain session key: Streamlit forgets a widget's state in runs
+    where the widget is not drawn (another tab is open).
+    """
+    return st.session_state.get("hood_settings", (DEFAULT_K, "both", True))
+
+
+def drawn(spec: str, solved: SolvedGraph, key: str, backend: Backend) -> tuple[Shown, Neighbourhood]:
+    """The neighbourhood diagram for the current controls (QueryError for a bad k or too many positions)."""
+    k, direction, labels = settings()
+    hood = data.neighbourhood(backend, solved, key, k, direction)
+    dot = diagram.neighbourhood_dot(hood, spec, labels=labels)
+    return Shown(dot=dot, svg=diagram.render(dot, "svg"), k=k), hood
+
+
+def neighbourhood(game: Game, spec: str, solved: SolvedGraph, key: str, backend: Backend) -> None:
+    k, direction, labels = settings()
+    st.session_state.setdefault("hood_k", k)
+    st.session_state.setdefault("hood_dir", direction)
+    st.session_state.setdefault("hood_labels", labels)
+    cols = st.columns([1, 1, 1, 2], vertical_alignment="bottom")
+    cols[0].number_input("k (moves away)", min_value=1, step=1, key="hood_k",
+                         help=f"positions up to k moves from here (at most k={data.max_k()} and "
+                              f"{data.MAX_NODES} positions)")
+    cols[1].selectbox("Follow moves", ["both", "out", "in"], key="hood_dir",
+                      format_func={"both": "both ways", "out": "forward", "in": "backward"}.get)
+    cols[2].checkbox("Move labels", key="hood_labels")
+    cols[3].caption("Fill = value for the player to move there (green win, red loss, yellow tie/draw); "
+                    "solid arrow = optimal move. **Click a position to go there.**")
+    st.session_state["hood_settings"] = (int(st.session_state["hood_k"]), st.session_state["hood_dir"],
+                                         bool(st.session_state["hood_labels"]))
+    shown, hood = drawn(spec, solved, key, backend)
+    st.caption(f"{len(hood.positions)} positions and {len(hood.edges)} moves within {shown.k} of `{key}` — "
+               f"answered by {data.answered_by(backend)}.")
+    clicked = clickable_html(shown.svg.decode("utf-8"), key="hood_svg")
+    if clicked:
+        state.go(spec, clicked)
+        st.rerun()
+
+
+def _chain(cycle: Cycle) -> str:
+    parts = [f"`{k}` —{md_escape(label)}→ " for k, label in zip(cycle.keys, cycle.labels)]
+    return "".join(parts) + f"`{cycle.keys[-1]}`"
+
+
+def cycles(game: Game, spec: str, solved: SolvedGraph, key: str, backend: Backend) -> None:
+    node = solved.graph.find(key)
+    if not solved.on_cycle[node]:
+        st.info(f"`{key}` lies on no cycle: once play leaves it, it never comes back.")
+        return
+    found = data.cycles(backend, solved, key)
+    st.caption(f"Answered by {data.answered_by(backend)}.")
+    if found.shortest:
+        st.markdown(f"**Shortest cycle through `{key}`** ({found.shortest.length} moves):  \n{_chain(found.shortest)}")
+    draw_set = {tuple(c.keys) for c in found.draw_cycles}
+    st.markdown(f"**{len(found.cycles)} simple cycles** of up to {data.MAX_CYCLE_LENGTH} moves pass through here "
+                f"(shortest first, at most {data.MAX_CYCLES} listed); **{len(found.draw_cycles)}** visit only draws — "
+                "both sides can go round those forever without giving anything away.")
+    for note in found.notes:
+        st.caption(note)
+    for i, cycle in enumerate(found.cycles):
+        tag = " · draws only" if tuple(cycle.keys) in draw_set else ""
+        with st.expander(f"{i + 1}. {cycle.length} moves{tag}", expanded=i == 0):
+            st.markdown(_chain(cycle))
+            if cycle.length:
+                st.button(f"Play {cycle.labels[0]} (to {cycle.keys[1]})", key=f"cycle_step_{i}",
+                          on_click=state.go, args=(spec, cycle.keys[1], cycle.labels[0]))
+
+
+def _step_by(delta: int, slider_key: str, last: int) -> None:
+    st.session_state[slider_key] = min(max(st.session_state.get(slider_key, 0) + delta, 0), last)
+
+
+def best_line(game: Game, spec: str, solved: SolvedGraph, key: str, backend: Backend) -> None:
+    """Optimal play from here, stepped through move by move (the shortest forced win for a won position)."""
+    line = data.best_line(backend, solved, key)
+    node = solved.graph.find(key)
+    value = str(solved.value(node))
+    mover = player_name(game, int(solved.graph.to_move[node]))
+    other = player_name(game, 1 - int(solved.graph.to_move[node]))
+    moves = len(line) - 1
+    if moves == 0:
+        st.info("The game is over here: there is no line to play.")
+        return
+    if value == "win":
+        st.markdown(f"**{mover} wins in {moves} moves**: {mover} takes the fastest win, {other} resists longest.")
+    elif value == "loss":
+        st.markdown(f"**{other} wins in {moves} moves**: {other} takes the fastest win, {mover} resists longest.")
+    elif value == "tie":
+        st.markdown(f"**A tie in {moves} moves** with best play on both sides.")
+    else:
+        back = "here" if line[-1][0] == key else f"`{line[-1][0]}`"
+        st.markdown(f"**A draw: nobody can force a win.** With optimal moves on both sides play comes back "
+                    f"{back} after {moves} moves, and can go round forever.")
+    slider_key = f"line_step_{key}"
+    st.session_state.setdefault(slider_key, 0)
+    left, middle, right = st.columns([1, 8, 1], vertical_alignment="bottom")
+    left.button("◀", key="line_prev", on_click=_step_by, args=(-1, slider_key, moves), help="one move back")
+    middle.slider("Move", 0, moves, key=slider_key)
+    right.button("▶", key="line_next", on_click=_step_by, args=(1, slider_key, moves), help="one move on")
+    step = int(st.session_state[slider_key])
+    here, label = line[step]
+    here_node = solved.graph.find(here)
+    cols = st.columns([3, 2], vertical_alignment="center")
+    with cols[0]:
+        picture = drawing.position_svg(game, solved.graph.position(here_node))
+        if picture:
+            st.image(picture)
+    with cols[1]:
+        st.markdown(f"Move {step} of {moves}: `{here}`" + (f" after **{md_escape(label)}**" if label else " (here)"))
+        st.markdown(drawing.value_badge(str(solved.value(here_node)), solved.remoteness(here_node))
+                    + f" for {player_name(game, int(solved.graph.to_move[here_node]))} to move",
+                    unsafe_allow_html=True)
+        if step < moves:
+            st.markdown(f"next: **{md_escape(line[step + 1][1] or '')}**")
+        st.button("Go to this position", key="line_go", on_click=state.go, args=(spec, here), disabled=here == key)
+    with st.expander("The whole line"):
+        st.markdown("  \n".join(f"{i}. " + (f"{md_escape(lbl)} → " if lbl else "") + f"`{k}`"
+                                for i, (k, lbl) in enumerate(line)))
+    st.caption(f"Answered by {data.answered_by(backend)}.")
+    if value != "draw":
+        _line_downloads(spec, key, backend)
+    _path_form(spec, solved, key, backend)
+
+
+def _line_downloads(spec: str, key: str, backend: Backend) -> None:
+    """The line as a diagram in `gamegraph dot`'s style (explorer.dot), as DOT and SVG files."""
+    lib = data.api()
+    if lib is None or backend.queries is None:
+        return
+    try:
+        from explorer import dot as dots  # noqa: PLC0415 - optional until that part of gamegraph lands
+    except ModuleNotFoundError:
+        return
+    source = dots.to_dot(dots.line_diagram(lib.run_query(backend.queries, "shortest-win", position=key)))
+    base = re.sub(r"[^A-Za-z0-9._-]+", "_", f"{spec}__{key}__line").strip("_")
+    cols = st.columns([1, 1, 4])
+    cols[0].download_button("Line (DOT)", source, file_name=f"{base}.dot", mime="text/vnd.graphviz", key="dl_line_dot")
+    cols[1].download_button("Line (SVG)", lambda: diagram.render(source, "svg"), file_name=f"{base}.svg",
+                            mime="image/svg+xml", key="dl_line_svg")
+
+
+def _path_form(spec: str, solved: SolvedGraph, key: str, backend: Backend) -> None:
+    """Any sequence of moves (not optimal play) from here to a typed position: the `path` query."""
+    with st.form("path_form", border=False):
+        st.text_input("Shortest path from here to…", key="path_to", placeholder=solved.graph.key(0),
+                      help="any moves, not optimal play: how few moves reach that position")
+        asked = st.form_submit_button("Find path")
+    if asked and st.session_state.get("path_to"):
+        steps = data.path(backend, solved, key, st.session_state["path_to"])
+        st.markdown(f"**{len(steps) - 1} moves:** " + " ".join(
+            (f"—{md_escape(lbl)}→ " if lbl else "") + f"`{k}`" for k, lbl in steps))

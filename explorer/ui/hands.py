@@ -1,0 +1,104 @@
+"""Chopsticks positions drawn the way players see them: two hands each, fingers raised.
+
+Plain SVG text (no images, no JavaScript), so the same drawing works in the
+page, in a download and in tests. The opponent sits at the top with fingers
+pointing down at the table, the player A at the bottom; the player to move is
+framed. A hand of fingers=n shows n-1 finger slots (n fingers kill it); past
+ten slots the count is written instead, so big variants stay legible.
+"""
+
+from __future__ import annotations
+
+from html import escape
+
+SKIN, SKIN_EDGE, FOLDED, DEAD = "#f4c99b", "#b07a4f", "#e7d3bf", "#c8c8c8"
+TURN = "#1f77b4"
+MAX_SLOTS = 10
+SLOT, GAP = 14, 4
+RAISED, STUB, PALM_H = 44, 12, 38
+
+
+def _hand(x: float, y: float, count: int, slots: int, flip: bool) -> str:
+    """One hand with its palm's top-left corner at (x, y); `flip` points the fingers down.
+
+    Up to MAX_SLOTS slots every finger is drawn, raised or folded; past that a
+    gauge filled count/slots stands in for the fingers.
+    """
+    drawn = min(slots, MAX_SLOTS)
+    width = drawn * (SLOT + GAP) + GAP
+    dead = count == 0
+    edge = "#999" if dead else SKIN_EDGE
+    parts = []
+    if slots <= MAX_SLOTS:
+        for i in range(drawn):
+            raised = i < count
+            height = RAISED if raised else STUB
+            fill = DEAD if dead else (SKIN if raised else FOLDED)
+            fx = x + GAP + i * (SLOT + GAP)
+            fy = y + PALM_H - 6 if flip else y - height + 6
+            parts.append(f'<rect x="{fx}" y="{fy}" width="{SLOT}" height="{height}" rx="7" '
+                         f'fill="{fill}" stroke="{edge}" stroke-width="1.2"/>')
+    else:
+        gauge = RAISED - 14
+        gy = y + PALM_H + 4 if flip else y - gauge - 4
+        filled = (width - 2 * GAP) * count / slots
+        parts.append(f'<rect x="{x + GAP}" y="{gy}" width="{width - 2 * GAP}" height="{gauge}" rx="6" '
+                     f'fill="{FOLDED}" stroke="{edge}" stroke-width="1.2"/>')
+        if filled:
+            parts.append(f'<rect x="{x + GAP}" y="{gy}" width="{filled:.1f}" height="{gauge}" rx="6" '
+                         f'fill="{SKIN}" stroke="{edge}" stroke-width="1.2"/>')
+        parts.append(f'<text x="{x + width / 2}" y="{gy + gauge / 2 + 4}" text-anchor="middle" font-size="11" '
+                     f'fill="#5a3a1e" font-family="sans-serif">{count} of {slots} fingers</text>')
+    palm_fill = DEAD if dead else SKIN
+    dash = ' stroke-dasharray="4 3"' if dead else ""
+    parts.append(f'<rect x="{x}" y="{y}" width="{width}" height="{PALM_H}" rx="12" fill="{palm_fill}" '
+                 f'stroke="{"#888" if dead else SKIN_EDGE}" stroke-width="1.5"{dash}/>')
+    label = "✕" if dead else str(count)
+    colour = "#777" if dead else "#5a3a1e"
+    parts.append(f'<text x="{x + width / 2}" y="{y + PALM_H / 2 + 7}" text-anchor="middle" font-size="20" '
+                 f'font-weight="bold" fill="{colour}" font-family="sans-serif">{label}</text>')
+    return "\n".join(parts)
+
+
+def hand_width(fingers: int) -> int:
+    return min(fingers - 1, MAX_SLOTS) * (SLOT + GAP) + GAP
+
+
+def svg(hands: tuple[tuple[int, int], tuple[int, int]], to_move: int, fingers: int,
+        names: tuple[str, str] = ("A", "B")) -> str:
+    """The SVG of a Chopsticks position: `hands` = ((A left, A right), (B left, B right))."""
+    slots = fingers - 1
+    hw = hand_width(fingers)
+    gap = 60
+    margin = 90
+    width = margin + 2 * hw + gap + 30
+    row_h = PALM_H + RAISED + 40
+    height = 2 * row_h + 20
+    out = [f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" '
+           f'viewBox="0 0 {width} {height}" role="img" '
+           f'aria-label="{escape(_describe(hands, to_move, names))}">']
+    rows = ((1, 10, True), (0, row_h + 10, False))  # opponent (B) on top, fingers down; A below
+    for player, top, flip in rows:
+        palm_y = top + 8 if flip else top + RAISED + 4
+        if player == to_move:
+            out.append(f'<rect x="4" y="{top - 6}" width="{width - 8}" height="{row_h - 4}" rx="14" '
+                       f'fill="#eaf2fb" stroke="{TURN}" stroke-width="2.5"/>')
+        out.append(f'<text x="14" y="{palm_y + PALM_H / 2 + 6}" font-size="17" font-family="sans-serif" '
+                   f'font-weight="{"bold" if player == to_move else "normal"}" '
+                   f'fill="{TURN if player == to_move else "#444"}">{escape(names[player])}</text>')
+        if player == to_move:
+            out.append(f'<text x="14" y="{palm_y + PALM_H / 2 + 24}" font-size="11" font-family="sans-serif" '
+                       f'fill="{TURN}">to move</text>')
+        for side, count in enumerate(hands[player]):
+            x = margin + side * (hw + gap)
+            out.append(_hand(x, palm_y, count, slots, flip))
+            hand_name = "left" if side == 0 else "right"
+            out.append(f'<text x="{x + hw / 2}" y="{top + PALM_H + RAISED + 26}" text-anchor="middle" font-size="12" '
+                       f'font-family="sans-serif" fill="#666">{hand_name}</text>')
+    out.append("</svg>")
+    return "\n".join(out)
+
+
+def _describe(hands, to_move: int, names: tuple[str, str]) -> str:
+    (a0, a1), (b0, b1) = hands
+    return f"{names[0]} has {a0} and {a1}, {names[1]} has {b0} and {b1}; {names[to_move]} to move"

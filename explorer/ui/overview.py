@@ -1,0 +1,122 @@
+"""Whole-game panels: the Chopsticks strategy chart and the value and remoteness histograms."""
+
+from __future__ import annotations
+
+from html import escape
+from typing import Any
+
+import pandas as pd
+import streamlit as st
+
+from explorer.games import Game
+from explorer.solved import SolvedGraph
+from explorer.games.chopsticks import ChopsticksPosition
+from explorer.ui import data, local, state
+from explorer.ui.clickable import clickable_html
+from explorer.ui.drawing import VALUE_COLOURS, VALUE_FILLS
+
+MARK_VALUE = {"+": "win", "-": "loss", "=": "tie", "": "draw"}
+CHART_MAX_FINGERS = 12   # 2 * (n(n+1)/2)^2 cells past this would not fit a page
+
+
+@st.cache_resource(show_spinner="Solving every pair of hands for the chart…", max_entries=8)
+def _chart(graph_id: str) -> Any:
+    from explorer.chart import strategy_chart
+    from explorer.games import parse_spec
+    return strategy_chart(parse_spec(graph_id))
+
+
+def chart_table_html(chart: Any, here: tuple[tuple[int, int], tuple[int, int]] | None,
+                     link=None) -> str:
+    """The chart as an HTML table: rows = mover's hands, columns = opponent's, cells coloured by value.
+
+    `link(mine, theirs)` gives a cell's URL (the position with that mover), or None for no link.
+    """
+    from explorer.chart import short_label
+    head = "".join(f"<th>{a}-{b}</th>" for a, b in chart.hands)
+    lines = [f'<table class="gg-chart"><thead><tr><th>mover ↓ / opponent →</th>{head}</tr></thead><tbody>']
+    for i, mine in enumerate(chart.hands):
+        cells = [f"<th>{mine[0]}-{mine[1]}</th>"]
+        for j, theirs in enumerate(chart.hands):
+            mark, label = chart.cells[i][j]
+            value = MARK_VALUE.get(mark, "draw")
+            r = chart.remoteness[i][j]
+            current = here is not None and here == (mine, theirs)
+            style = f"background:{VALUE_FILLS[value]};" + (" outline:3px solid #1f77b4;" if current else "")
+            tip = f"{value}{'' if r is None else f' in {r}'}: {label}"
+            text = escape(mark + short_label(label))
+            url = link(mine, theirs) if link else None
+            if url:
+                text = f'<a href="{escape(url)}">{text}</a>'
+            cells.append(f'<td style="{style}" title="{escape(tip)}">{text}</td>')
+        lines.append("<tr>" + "".join(cells) + "</tr>")
+    lines.append("</tbody></table>")
+    css = ("<style>.gg-chart{border-collapse:collapse;font:12px monospace}.gg-chart td,.gg-chart th"
+           "{border:1px solid #ccc;padding:2px 5px;text-align:center;white-space:nowrap}"
+           ".gg-chart th{background:#f4f4f4}.gg-chart a{color:inherit;text-decoration:none;display:block}"
+           ".gg-chart a:hover{text-decoration:underline}</style>")
+    return css + "".join(lines)
+
+
+def chart_available(game: Game) -> bool:
+    return game.name == "chopsticks" and game.params.fingers <= CHART_MAX_FINGERS
+
+
+def chart_of(game: Game) -> Any:
+    return _chart(game.id)
+
+
+def chart_panel(game: Game, spec: str, solved: SolvedGraph, node: int) -> Any:
+    """Returns the chart shown, or None."""
+    if game.name != "chopsticks":
+        st.info(f"The strategy chart is for Chopsticks; {game.display_name} has none.")
+        return None
+    if game.params.fingers > CHART_MAX_FINGERS:
+        st.info(f"The chart has one row and column per pair of hands; with fingers={game.params.fingers} it would "
+                f"not fit a page (the page draws it up to fingers={CHART_MAX_FINGERS}). `gamegraph chart` prints it.")
+        return None
+    chart = _chart(game.id)
+    position = solved.graph.position(node)
+    mover = position.to_move
+    here = (tuple(sorted(position.hands[mover])), tuple(sorted(position.hands[1 - mover])))
+    st.caption("Rows: the mover's hands; columns: the opponent's. Each cell: + forced win, - forced loss, "
+               "= tie, no mark draw; then the best move (`>a-b` = split or transfer to a-b). "
+               "The current position is outlined. Covers every pair of hands, reachable from the start or not; "
+               f"click a cell to go to that position with {'AB'[mover]} to move (if it is reachable).")
+
+    def link(mine: tuple[int, int], theirs: tuple[int, int]) -> str | None:
+        hands = (mine, theirs) if mover == 0 else (theirs, mine)
+        node_there = solved.graph.node_of(ChopsticksPosition(mover, hands))
+        return None if node_there is None else state.link(spec, solved.graph.key(node_there))
+
+    clicked = clickable_html(chart_table_html(chart, here, link), key="chart_table")
+    if clicked:
+        state.go(spec, clicked)
+        st.rerun()
+    return chart
+
+
+def stats_panel(solved: SolvedGraph, backend: Any) -> None:
+    counts, table = data.value_counts(backend, solved)
+    graph = solved.graph
+    cols = st.columns(5)
+    cols[0].metric("Positions", f"{graph.num_positions:,}")
+    cols[1].metric("Moves", f"{graph.num_moves:,}")
+    cols[2].metric("On cycles", f"{int(solved.on_cycle.sum()):,}")
+    cols[3].metric("Start", f"{solved.value(0)}")
+    wins = local.longest(solved, local.Value.WIN, 1)
+    cols[4].metric("Longest win", "—" if not wins else f"{solved.remoteness(wins[0])} moves")
+    order = [v for v in ("win", "loss", "tie", "draw") if counts.get(v)]
+    st.markdown("**Positions by value** (for the player to move)")
+    values = pd.DataFrame({"value": order, "positions": [counts[v] for v in order],
+                           "colour": [VALUE_COLOURS[v] for v in order]})
+    st.bar_chart(values, x="value", y="positions", color="colour", sort=False, height=260)
+    present = [v for v in ("win", "loss", "tie") if table.get(v)]
+    if present:
+        st.markdown("**Positions by remoteness** (moves to the end with best play; draws have none)")
+        top = max(max(table[v]) for v in present)
+        frame = pd.DataFrame({v: [table[v].get(r, 0) for r in range(top + 1)] for v in present},
+                             index=pd.Index(range(top + 1), name="remoteness"))
+        st.bar_chart(frame, color=[VALUE_COLOURS[v] for v in present], height=300, x_label="remoteness",
+                     y_label="positions")
+    st.caption(f"Counts answered by {data.answered_by(backend)}.")

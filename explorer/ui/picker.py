@@ -1,0 +1,129 @@
+"""The sidebar's game picker: game, preset and one typed widget per declared parameter.
+
+Widgets are generated from `Params` metadata (min/max become the number
+input's limits, choices a select, bools a checkbox), so a new game or
+parameter needs no UI code. The URL's spec is the truth: when it names a game
+the widgets do not show yet, the widgets are reset from it; when a widget
+changes, the new spec goes into the URL (a bad combination is reported and
+the URL keeps the last good game).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from typing import Any
+
+import streamlit as st
+
+from explorer.errors import GameGraphError
+from explorer.games import Game, game_class, games
+from explorer.games.base import format_value, parse_value, type_name
+from explorer.ui import state
+
+CUSTOM = "custom"
+
+
+def _key(game_name: str, param: str) -> str:
+    return f"param_{game_name}_{param}"
+
+
+def preset_of(game: Game) -> str:
+    """The preset whose parameters the game has exactly, else 'custom'."""
+    for preset, values in game.presets.items():
+        if game.Params(**values) == game.params:
+            return preset
+    return CUSTOM
+
+
+def _widget_value(value: Any) -> Any:
+    return format_value(value) if isinstance(value, tuple) else value
+
+
+def _load_widgets(game: Game) -> None:
+    """Point every picker widget at `game` (before the widgets are drawn)."""
+    st.session_state["pick_game"] = game.name
+    st.session_state["pick_preset"] = preset_of(game)
+    for f in dataclasses.fields(game.params):
+        st.session_state[_key(game.name, f.name)] = _widget_value(getattr(game.params, f.name))
+    st.session_state["picker_for"] = game.id
+
+
+def _params_from_widgets(cls: type[Game]) -> dict[str, Any]:
+    values = {}
+    for f in dataclasses.fields(cls.Params):
+        raw = st.session_state.get(_key(cls.name, f.name), f.default)
+        values[f.name] = parse_value(cls.Params, f.name, raw) if isinstance(raw, str) and type_name(f.type) != "str" else raw
+    return values
+
+
+def _apply(cls: type[Game], values: dict[str, Any]) -> None:
+    """Validate the chosen parameters; a good game goes into the URL, a bad one is reported."""
+    try:
+        game = cls(cls.Params(**values))
+    except GameGraphError as exc:
+        st.session_state["picker_error"] = str(exc)
+        return
+    except TypeError as exc:
+        st.session_state["picker_error"] = f"bad parameters for {cls.name}: {exc}"
+        return
+    st.session_state.pop("picker_error", None)
+    state.set_game(game.display_name)
+    _load_widgets(game)
+
+
+def _game_changed() -> None:
+    cls = game_class(st.session_state["pick_game"])
+    first = next(iter(cls.presets), None)
+    _apply(cls, dict(cls.presets.get(first, {})))
+
+
+def _preset_changed() -> None:
+    cls = game_class(st.session_state["pick_game"])
+    preset = st.session_state["pick_preset"]
+    if preset == CUSTOM:
+        return
+    _apply(cls, dict(cls.presets[preset]))
+
+
+def _param_changed() -> None:
+    cls = game_class(st.session_state["pick_game"])
+    try:
+        values = _params_from_widgets(cls)
+    except GameGraphError as exc:
+        st.session_state["picker_error"] = str(exc)
+        return
+    _apply(cls, values)
+
+
+def sidebar(game: Game) -> None:
+    """Draw the picker for the game in use (the URL's)."""
+    if st.session_state.get("picker_for") != game.id:
+        _load_widgets(game)
+    registry = games()
+    st.selectbox("Game", list(registry), key="pick_game", on_change=_game_changed,
+                 format_func=lambda name: name, help="; ".join(f"{n}: {c.description}" for n, c in registry.items()))
+    cls = registry[st.session_state["pick_game"]]
+    st.selectbox("Preset", [*cls.presets, CUSTOM], key="pick_preset", on_change=_preset_changed,
+                 help="a named rule set; changing a parameter below makes it 'custom'")
+    with st.expander("Parameters", expanded=preset_of(game) == CUSTOM):
+        for row in cls.Params.describe():
+            _param_widget(cls, row)
+    if st.session_state.get("picker_error"):
+        st.error(st.session_state["picker_error"])
+
+
+def _param_widget(cls: type[Game], row: dict[str, Any]) -> None:
+    key = _key(cls.name, row["name"])
+    label = row["name"].replace("_", " ")
+    if row["choices"]:
+        st.selectbox(label, list(row["choices"]), key=key, help=row["help"], on_change=_param_changed)
+    elif row["type"] == "bool":
+        st.checkbox(label, key=key, help=row["help"], on_change=_param_changed)
+    elif row["type"] == "int":
+        st.number_input(label, min_value=row["minimum"], max_value=row["maximum"], step=1, key=key,
+                        help=f"{row['help']} ({row['minimum']}..{row['maximum']})", on_change=_param_changed)
+    else:
+        limits = ""
+        if row["minimum"] is not None or row["maximum"] is not None:
+            limits = f" (each {row['minimum']}..{row['maximum']})"
+        st.text_input(label, key=key, help=f"{row['help']}{limits}", on_change=_param_changed)

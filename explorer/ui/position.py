@@ -1,0 +1,152 @@
+"""The position itself: where it comes from (URL, typed, lists, random), how it looks, and its moves.
+
+Every way of choosing a position ends in `state.go`, which writes the URL;
+the next run reads it back, so typed, listed, clicked and linked positions
+all behave the same. Mistakes in typed text are kept in the session and
+shown once as `st.error`.
+"""
+
+from __future__ import annotations
+
+import streamlit as st
+
+from explorer.errors import GameGraphError
+from explorer.games import Game
+from explorer.solved import SolvedGraph
+from explorer.ui import drawing, local, state
+from explorer.ui.widgets import md_escape, player_name
+from explorer.values import Value
+
+
+def resolve(solved: SolvedGraph, text: str | None) -> tuple[int, str | None]:
+    """(node, error): the URL's position, or the start with the reason the URL's was refused."""
+    if text is None:
+        return 0, None
+    try:
+        return solved.graph.find(text), None
+    except GameGraphError as exc:
+        return 0, str(exc)
+
+
+# -- choosing -------------------------------------------------------------------
+def _typed(spec: str, solved: SolvedGraph) -> None:
+    text = st.session_state.get("goto_text", "")
+    try:
+        node = solved.graph.find(text)
+    except GameGraphError as exc:
+        st.session_state["goto_error"] = str(exc)
+        return
+    st.session_state.pop("goto_error", None)
+    state.go(spec, solved.graph.key(node))
+
+
+def _describe(solved: SolvedGraph, node: int) -> str:
+    r = solved.remoteness(node)
+    return f"{solved.graph.key(node)}  ({solved.value(node)}{'' if r is None else f' in {r}'})"
+
+
+LISTS = {
+    "longest wins": lambda s: local.longest(s, Value.WIN),
+    "longest losses": lambda s: local.longest(s, Value.LOSS),
+    "on cycles": local.on_cycles,
+}
+
+
+def chooser(game: Game, spec: str, solved: SolvedGraph) -> None:
+    """Sidebar controls that jump to a position."""
+    start_key = solved.graph.key(0)
+    with st.form("goto", border=False):
+        st.text_input("Type a position", key="goto_text", placeholder=start_key,
+                      help=f"notation: {game.notation_help or start_key}")
+        st.form_submit_button("Go to position", on_click=_typed, args=(spec, solved))
+    if st.session_state.get("goto_error"):
+        st.error(st.session_state["goto_error"])
+    kind = st.selectbox("Or pick from", list(LISTS), key="list_kind")
+    nodes = LISTS[kind](solved)
+    if nodes:
+        labels = {solved.graph.key(n): _describe(solved, n) for n in nodes}
+        st.selectbox("Position", list(labels), key=f"list_pick_{kind}", format_func=labels.get)
+        pick = st.session_state.get(f"list_pick_{kind}")
+        st.button("Go to listed position", on_click=state.go, args=(spec, pick), disabled=pick is None)
+    else:
+        st.caption(f"No positions: this game has none {kind}.")
+    left, right = st.columns(2)
+    left.button("Start", on_click=state.go, args=(spec, start_key), width="stretch")
+    right.button("Random", on_click=_random, args=(spec, solved), width="stretch")
+
+
+def _random(spec: str, solved: SolvedGraph) -> None:
+    state.go(spec, solved.graph.key(local.random_node(solved)))
+
+
+# -- showing ----------------------------------------------------------------------
+def summary(game: Game, solved: SolvedGraph, node: int) -> str:
+    """One sentence: who is to move and what they get with best play."""
+    mover = player_name(game, int(solved.graph.to_move[node]))
+    other = player_name(game, 1 - int(solved.graph.to_move[node]))
+    value, r = solved.value(node), solved.remoteness(node)
+    if solved.graph.terminal[node] >= 0:
+        return {Value.LOSS: f"Game over: {other} has won.", Value.TIE: "Game over: a tie.",
+                Value.WIN: f"Game over: {mover} has won."}.get(value, "Game over.")
+    if value == Value.WIN:
+        return f"{mover} to move wins: best play ends the game in {r} moves."
+    if value == Value.LOSS:
+        return f"{mover} to move loses: {other} wins, and best resistance lasts {r} moves."
+    if value == Value.TIE:
+        return f"{mover} to move can hold a tie (the game ends level in {r} moves), but no better."
+    return f"{mover} to move: a draw — neither side can force a win, and best play goes on forever."
+
+
+def header(game: Game, solved: SolvedGraph, node: int) -> None:
+    record = solved.record(node)
+    left, right = st.columns([3, 2], vertical_alignment="center")
+    with left:
+        picture = drawing.position_svg(game, solved.graph.position(node))
+        if picture:
+            st.image(picture)
+        else:
+            st.code(record["key"])
+    with right:
+        mover = player_name(game, record["to_move"])
+        st.markdown(f"### `{record['key']}`")
+        value_line = drawing.value_badge(record["value"], record["remoteness"])
+        st.markdown(f'<div class="gg-value">Value for {mover} (to move): {value_line}</div>',
+                    unsafe_allow_html=True)
+        st.markdown(summary(game, solved, node))
+        facts = []
+        if record["on_cycle"]:
+            facts.append("on a cycle")
+        if record["terminal"]:
+            facts.append("game over")
+        if node == 0:
+            facts.append("the start")
+        if facts:
+            st.caption(" · ".join(facts))
+        cols = st.columns(3)
+        cols[0].metric("To move", mover)
+        cols[1].metric("Value", record["value"])
+        cols[2].metric("Remoteness", "—" if record["remoteness"] is None else record["remoteness"],
+                       help="moves until the game ends with best play (none for a draw)")
+
+
+def moves_table(game: Game, spec: str, solved: SolvedGraph, node: int) -> list[dict]:
+    """One row per move, best first: a button that plays it, its value for the mover, remoteness, optimal mark."""
+    moves = solved.moves(node)
+    mover = player_name(game, int(solved.graph.to_move[node]))
+    st.markdown(f"#### Moves for {mover}")
+    if not moves:
+        st.caption("No moves: the game is over.")
+        return moves
+    head = st.columns([4, 2, 1.2, 1])
+    for col, text in zip(head, ("move → position", f"result for {mover}", "remoteness", "optimal")):
+        col.caption(text)
+    for i, move in enumerate(moves):
+        cols = st.columns([4, 2, 1.2, 1], vertical_alignment="center")
+        star = "★ " if move["optimal"] else ""
+        cols[0].button(f"{star}{md_escape(move['label'])}  →  {md_escape(move['to'])}", key=f"move_{i}",
+                       on_click=state.go, args=(spec, move["to"], move["label"]), width="stretch",
+                       help=f"play {move['label']}: {mover} gets a {move['value']}")
+        cols[1].markdown(drawing.value_badge(move["value"]), unsafe_allow_html=True)
+        cols[2].markdown("—" if move["remoteness"] is None else str(move["remoteness"]))
+        cols[3].markdown("★ yes" if move["optimal"] else "no")
+    return moves

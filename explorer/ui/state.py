@@ -1,0 +1,88 @@
+"""The page's state: the game and the position live in the URL, the walk in the session.
+
+`?game=<spec>&pos=<key>` is the single source of truth for what is shown, so a
+copied link opens the same view; the history of visited positions is per
+browser tab (Streamlit session state) because it is a trail, not a view.
+"""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass
+from typing import Any
+from urllib.parse import urlencode
+
+import streamlit as st
+
+DEFAULT_GAME = "chopsticks:standard"
+HISTORY_LIMIT = 200
+
+
+def url_game() -> str:
+    return (st.query_params.get("game") or "").strip() or DEFAULT_GAME
+
+
+def url_position() -> str | None:
+    text = (st.query_params.get("pos") or "").strip()
+    return text or None
+
+
+def link(game: str, position: str | None = None) -> str:
+    """A relative link that opens `game` at `position`: `?game=...&pos=...`."""
+    query = {"game": game}
+    if position is not None:
+        query["pos"] = position
+    return "?" + urlencode(query)
+
+
+def set_game(spec: str) -> None:
+    """Switch game: the new game opens at its start, and the old trail no longer applies."""
+    if "pos" in st.query_params:
+        del st.query_params["pos"]  # not clear(): the open tab (`view`, bound to the tabs) stays
+    st.query_params["game"] = spec
+    st.session_state["history"] = []
+
+
+def set_position(spec: str, key: str) -> None:
+    st.query_params["game"] = spec
+    st.query_params["pos"] = key
+
+
+@dataclass
+class Step:
+    """One visited position, and how the walk got there (a move label, or None for a jump)."""
+
+    key: str
+    to_move: int
+    value: str
+    remoteness: int | None
+    move: str | None = None
+    game: str = ""
+
+    def as_dict(self) -> dict[str, Any]:
+        return asdict(self)
+
+
+def history() -> list[Step]:
+    return st.session_state.setdefault("history", [])
+
+
+def record_visit(step: Step) -> None:
+    """Append a position unless the walk is already there (reruns revisit the same one)."""
+    trail = history()
+    if trail and trail[-1].key == step.key and trail[-1].game == step.game:
+        return
+    if trail and trail[-1].game != step.game:
+        trail.clear()
+    trail.append(step)
+    del trail[:-HISTORY_LIMIT]
+
+
+def pending_move() -> str | None:
+    """The label of the move whose button was clicked, consumed once by the next visit."""
+    return st.session_state.pop("pending_move", None)
+
+
+def go(spec: str, key: str, move: str | None = None) -> None:
+    """Navigate (used from button callbacks): the URL changes and the rerun shows the position."""
+    st.session_state["pending_move"] = move
+    set_position(spec, key)

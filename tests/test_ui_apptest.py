@@ -1,0 +1,311 @@
+"""The explorer page's logic, run headless by Streamlit's AppTest (no browser, no server).
+
+Each test drives the real page script (explorer/ui/app.py) through its URL
+parameters and widgets and checks what a user would read: values, errors, the
+URL. Neo4j is pointed at a closed port so the page uses the networkx mirror
+whatever the machine runs.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+pytest.importorskip("streamlit")
+from streamlit.testing.v1 import AppTest  # noqa: E402
+
+from explorer.solved import build  # noqa: E402
+from explorer.ui import backend as ui_backend  # noqa: E402
+from explorer.ui import history, state  # noqa: E402
+
+APP = str(Path(__file__).resolve().parents[1] / "explorer" / "ui" / "app.py")
+
+
+@pytest.fixture(autouse=True)
+def isolated(tmp_path, monkeypatch):
+    monkeypatch.setenv("GAMEGRAPH_HOME", str(tmp_path / "home"))
+    monkeypatch.setenv("NEO4J_URI", "bolt://127.0.0.1:9")   # nothing listens there
+    monkeypatch.delenv("NEO4J_PASSWORD", raising=False)
+    ui_backend.connection.clear()
+    yield
+    ui_backend.connection.clear()
+
+
+def page(**params: str) -> AppTest:
+    at = AppTest.from_file(APP, default_timeout=120)
+    for name, value in params.items():
+        at.query_params[name] = value
+    return at.run()
+
+
+def metric(at: AppTest, label: str) -> str:
+    return next(m.value for m in at.metric if m.label == label)
+
+
+def errors(at: AppTest) -> list[str]:
+    return [e.value for e in at.error]
+
+
+def assert_clean(at: AppTest) -> None:
+    assert not at.exception, [e.value for e in at.exception]
+
+
+def test_default_load_shows_the_start_value():
+    at = page()
+    assert_clean(at)
+    assert not errors(at)
+    solved = build("chopsticks:standard")
+    assert metric(at, "Value") == str(solved.value(0)) == "draw"
+    assert metric(at, "To move") == "A"
+    assert at.query_params["game"] == "chopsticks:standard"
+    assert any("A|1-1|1-1" in m.value for m in at.markdown)
+    # every Chopsticks preset is offered
+    assert set(at.selectbox(key="pick_preset").options) >= {
+        "standard", "magic-fingers", "even-split", "rollover-even-split", "tap-dead-transfer", "attack-only", "rollover"}
+
+
+def test_url_names_game_and_position():
+    at = page(game="tictactoe", pos="X../.O./...")
+    assert_clean(at)
+    assert not errors(at)
+    solved = build("tictactoe")
+    node = solved.graph.find("X../.O./...")
+    assert metric(at, "Value") == str(solved.value(node))
+    assert metric(at, "To move") == "X"
+    key = solved.graph.key(node)  # the board's canonical rotation
+    assert any(key in m.value for m in at.markdown)
+    assert at.query_params["pos"] == key
+
+
+def test_symmetric_twin_is_shown_by_its_canonical_key():
+    at = page(game="chopsticks:standard", pos="A|3-1|1-1")
+    assert_clean(at)
+    assert at.query_params["pos"] == "A|1-3|1-1"
+
+
+def test_malformed_position_shows_an_error_not_a_traceback():
+    at = page(game="chopsticks:standard", pos="A|1-1|1")
+    assert_clean(at)
+    assert any("invalid chopsticks position" in e and "malformed" in e for e in errors(at))
+    assert metric(at, "Value") == "draw"  # the start is shown instead, and the page works on
+    at.button(key="move_0").click().run()
+    assert_clean(at)
+    assert at.query_params["pos"] == "B|1-1|1-2"
+
+
+def test_unreachable_position_is_reported():
+    solved = build("nim:small")
+    at = page(game="nim:small", pos="B|1-2-3")  # legal notation, but B to move before anyone took anything
+    assert_clean(at)
+    assert solved.graph.node_of(solved.game.parse("B|1-2-3")) is None
+    assert any("not reachable" in e for e in errors(at))
+    assert metric(at, "To move") == "A"  # the start instead
+
+
+def test_bad_game_spec_falls_back_to_the_default():
+    at = page(game="chopsticks:nonsense")
+    assert_clean(at)
+    assert any("unknown preset 'nonsense'" in e for e in errors(at))
+    assert at.query_params["game"] == "chopsticks:standard"
+
+
+def test_clicking_a_move_goes_there_and_records_history():
+    at = page(game="chopsticks:standard", pos="A|1-2|1-3")
+    solved = build("chopsticks:standard")
+    moves = solved.moves(solved.graph.find("A|1-2|1-3"))
+    losing = next(i for i, m in enumerate(moves) if m["value"] == "loss")
+    at.button(key=f"move_{losing}").click().run()
+    assert_clean(at)
+    assert at.query_params["pos"] == moves[losing]["to"]
+    assert any(moves[losing]["to"] in m.value for m in at.markdown)
+    trail = at.session_state["history"]
+    assert [step.key for step in trail] == ["A|1-2|1-3", moves[losing]["to"]]
+    # the draw thrown away is flagged as a slip on the History tab
+    notes = at.dataframe[0].value["note"].tolist()
+    assert notes[1].startswith("⚠ A's draw slipped to a loss")
+
+
+def test_huge_k_is_rejected_politely():
+    at = page(game="chopsticks:standard", view="Neighbourhood")
+    assert_clean(at)
+    assert not errors(at)
+    at.number_input(key="hood_k").set_value(1000).run()
+    assert_clean(at)
+    assert any("k=1000" in e for e in errors(at))
+    assert metric(at, "Value") == "draw"  # the rest of the page is intact
+    at.number_input(key="hood_k").set_value(9).run()  # allowed by the limit, but too many positions to draw
+    assert_clean(at)
+    assert any("more than" in e and "positions" in e for e in errors(at))
+    at.number_input(key="hood_k").set_value(1).run()
+    assert_clean(at)
+    assert not errors(at)
+
+
+def test_typed_position_goes_there_or_explains():
+    at = page(game="chopsticks:standard")
+    at.text_input(key="goto_text").set_value("B|1-1|1-2")
+    at.button(key="FormSubmitter:goto-Go to position").click().run()
+    assert_clean(at)
+    assert at.query_params["pos"] == "B|1-1|1-2"
+    at.text_input(key="goto_text").set_value("hello")
+    at.button(key="FormSubmitter:goto-Go to position").click().run()
+    assert_clean(at)
+    assert any("invalid chopsticks position 'hello'" in e for e in errors(at))
+    assert at.query_params["pos"] == "B|1-1|1-2"
+
+
+def test_preset_and_parameters_change_the_game():
+    at = page()
+    at.selectbox(key="pick_preset").select("magic-fingers").run()
+    assert_clean(at)
+    assert at.query_params["game"] == "chopsticks:magic-fingers"
+    assert metric(at, "Value") == str(build("chopsticks:magic-fingers").value(0)) == "loss"
+    at.number_input(key="param_chopsticks_fingers").set_value(4).run()
+    assert_clean(at)
+    assert at.query_params["game"].startswith("chopsticks(")
+    assert "fingers=4" in at.query_params["game"]
+    assert at.selectbox(key="pick_preset").value == "custom"
+
+
+def test_bad_parameter_is_reported_and_the_game_kept():
+    at = page(game="nim:small")
+    at.text_input(key="param_nim_heaps").set_value("1-x").run()
+    assert_clean(at)
+    assert any("heaps" in e and "not a valid" in e for e in errors(at))
+    assert at.query_params["game"] == "nim:small"
+
+
+def test_cypher_console_says_why_it_is_unavailable():
+    at = page(view="Cypher console")
+    assert_clean(at)
+    info = " ".join(i.value for i in at.info)
+    assert "needs Neo4j" in info and "networkx" in info
+
+
+@pytest.mark.parametrize("view", ["History", "Neighbourhood", "Cycles", "Best line", "Strategy chart",
+                                  "Statistics", "Cypher console", "Downloads"])
+@pytest.mark.parametrize("game, pos", [("chopsticks:standard", "A|1-2|1-3"), ("chopsticks:attack-only", None),
+                                       ("tictactoe", "X../.O./..."), ("nim:small", None)])
+def test_every_panel_draws_without_errors(view, game, pos):
+    params = {"game": game, "view": view}
+    if pos:
+        params["pos"] = pos
+    at = page(**params)
+    assert_clean(at)
+    assert not errors(at), errors(at)
+
+
+def test_slip_is_a_worse_value_for_the_mover():
+    before = state.Step("A|1-2|1-3", 0, "draw", None)
+    assert history.slip(before, state.Step("B|1-2|3-3", 1, "win", 3, move="R>L")) == ("draw", "loss")
+    assert history.slip(before, state.Step("B|1-2|1-4", 1, "draw", None, move="L>R")) is None
+    assert history.slip(before, state.Step("B|1-2|3-3", 1, "win", 3, move=None)) is None  # a jump, not a move
+    won = state.Step("A|1-1|1-1", 0, "win", 5)
+    assert history.slip(won, state.Step("x", 1, "loss", 8, move="m")) is None  # a slower win is still a win
+
+
+@pytest.mark.parametrize("view", ["Neighbourhood", "Cycles", "Best line", "Statistics"])
+def test_big_games_are_answered_from_the_solved_arrays(view, monkeypatch):
+    monkeypatch.setenv("GAMEGRAPH_UI_MIRROR_MAX_POSITIONS", "10")  # pretend the preset is too big for a mirror
+    at = page(game="chopsticks:standard", pos="A|1-2|1-3", view=view)
+    assert_clean(at)
+    assert not errors(at), errors(at)
+    assert any("solved arrays" in c.value for c in at.caption)
+
+
+def _backends():
+    from explorer.ui.backend import Backend
+    from queries import api
+    from loaders.mirror import mirror_for
+    G = mirror_for("chopsticks:standard")
+    return Backend("arrays", "arrays"), Backend("networkx", "mirror", graph=G, queries=api.NetworkxBackend(G))
+
+
+def test_the_arrays_answer_like_the_query_library():
+    """The fallback used for big games must agree with queries.api on the same graph."""
+    pytest.importorskip("queries.api")
+    from explorer.ui import data
+    arrays, mirror = _backends()
+    solved = build("chopsticks:standard")
+    for key in ("A|1-2|1-3", "A|1-1|1-1", "B|2-3|3-3"):
+        for direction in ("out", "in", "both"):
+            a = data.neighbourhood(arrays, solved, key, 2, direction)
+            m = data.neighbourhood(mirror, solved, key, 2, direction)
+            assert a.positions == m.positions
+            assert sorted(a.edges) == sorted(m.edges)
+        a, m = data.cycles(arrays, solved, key), data.cycles(mirror, solved, key)
+        assert (a.shortest and a.shortest.length) == (m.shortest and m.shortest.length)
+        assert [c.length for c in a.cycles] == [c.length for c in m.cycles]
+        assert [c.length for c in a.draw_cycles] == [c.length for c in m.draw_cycles]
+        assert len(data.best_line(arrays, solved, key)) == len(data.best_line(mirror, solved, key))
+    assert data.value_counts(arrays, solved) == data.value_counts(mirror, solved)
+
+
+def test_a_game_too_big_for_the_page_is_refused_politely(monkeypatch):
+    monkeypatch.setenv("GAMEGRAPH_UI_MAX_POSITIONS", "10")
+    at = page(game="nim(heaps=2-2-2-3)")
+    assert_clean(at)
+    assert any("more than 10 positions" in e and "GAMEGRAPH_UI_MAX_POSITIONS" in e for e in errors(at))
+
+
+# -- with the real Neo4j (started by the session fixture in tests/neo4j_fixtures.py) ----------
+@pytest.fixture
+def with_neo4j(neo4j_server, monkeypatch):
+    """The page pointed at the test Neo4j, which holds nim:small (loaded here: same data every time)."""
+    from loaders.neo4j_loader import load
+    from loaders.settings import open_driver
+    with open_driver(neo4j_server) as driver:
+        load(build("nim:small"), driver, neo4j_server.database)
+    monkeypatch.setenv("NEO4J_URI", neo4j_server.uri)
+    monkeypatch.setenv("NEO4J_USER", neo4j_server.user)
+    monkeypatch.setenv("NEO4J_PASSWORD", neo4j_server.password)
+    monkeypatch.setenv("NEO4J_DATABASE", neo4j_server.database)
+    ui_backend.connection.clear()
+    return neo4j_server
+
+
+def run_cypher(at: AppTest, text: str) -> AppTest:
+    at.text_area(key="cypher_text").input(text)
+    return at.button(key="cypher_run").click().run()
+
+
+@pytest.mark.neo4j
+def test_neo4j_is_used_when_it_answers_and_holds_the_game(with_neo4j):
+    at = page(game="nim:small", view="Neighbourhood")
+    assert_clean(at)
+    assert not errors(at), errors(at)
+    assert any("Backend: **Neo4j" in c.value for c in at.caption)
+    assert any("answered by Neo4j" in c.value for c in at.caption)
+    at = page(game="nim:marienbad")  # a game Neo4j does not hold: the mirror, and the page says why
+    assert any("networkx mirror" in c.value and "not loaded" in c.value for c in at.caption)
+
+
+@pytest.mark.neo4j
+def test_cypher_console_reads_and_refuses_writes_and_slow_queries(with_neo4j, monkeypatch):
+    at = page(game="nim:small", pos="A|1-2-3", view="Cypher console")
+    assert_clean(at)
+    run_cypher(at, "MATCH (p:Position {game: $game, key: $key})-[m:MOVE]->(q) RETURN m.label AS move")
+    assert_clean(at)
+    assert not errors(at), errors(at)
+    assert len(at.dataframe[0].value) == 6  # A|1-2-3 has six moves
+    run_cypher(at, "CREATE (n:Intruder) RETURN n")
+    assert_clean(at)
+    assert any("read-only" in e for e in errors(at))
+    from explorer.ui import console
+    monkeypatch.setattr(console, "TIMEOUT_S", 0.5)
+    run_cypher(at, "UNWIND range(1, 200000000) AS x WITH x WHERE x % 7 = 99 RETURN count(x)")
+    assert_clean(at)
+    assert any("timeout" in e for e in errors(at)), errors(at)
+    run_cypher(at, "MATCH (n) RETURN n LIMIT 1")  # and the console still works
+    assert not errors(at)
+
+
+def test_changing_game_keeps_the_open_tab_and_starts_at_the_start():
+    at = page(game="chopsticks:standard", pos="A|1-2|1-3", view="Statistics")
+    at.selectbox(key="pick_game").select("nim").run()
+    assert_clean(at)
+    assert at.query_params["game"] == "nim:marienbad"
+    assert "pos" not in at.query_params
+    assert at.query_params.get("view") == "Statistics"
+    assert metric(at, "Positions") == f"{build('nim:marienbad').graph.num_positions:,}"
