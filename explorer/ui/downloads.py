@@ -82,7 +82,7 @@ def panel(game: Game, spec: str, solved: SolvedGraph, node: int, backend: Any) -
             text, statement = _certificate(solved.graph.graph_id, key)
             st.download_button("Strategy certificate (JSON)", text, file_name=f"{base}.certificate.json",
                                mime="application/json", key="dl_cert",
-                               help="a proof of the value that `gamegraph certificate check` verifies from the rules alone")
+                               help="a proof of the value that `gamegraph check-certificate` verifies from the rules alone")
             st.caption(f"Checked: {statement}.")
 
     with guarded("The diagram downloads"):

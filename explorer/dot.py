@@ -1,0 +1,225 @@
+"""Graphviz diagrams of positions and moves: winning lines, certificates, neighbourhoods, cycles, whole graphs.
+
+Every diagram uses one visual language, explained by a legend drawn in it:
+positions are filled by value for the player to move (win green, loss red,
+tie and draw yellow), positions with the same remoteness share a rank (a row),
+optimal moves are bold, and the queried position has a thick blue double
+border. Builders turn a query result or a certificate into a `Diagram`;
+`to_dot` writes its DOT text (O(nodes + edges)); `render` writes .dot, .svg
+or .png by file extension (the `dot` program lays out the image).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import graphviz
+import networkx as nx
+
+from explorer.errors import GameGraphError, GraphTooLarge, InvalidParameter, QueryError
+from explorer.games import parse_spec
+
+COLOURS = {"win": "#7fcf7f", "loss": "#ef7f7f", "tie": "#f5d742", "draw": "#fbeb95"}
+HIGHLIGHT = "#1f4fd1"
+OTHER_MOVE = "#7f7f7f"
+MAX_GRAPH_NODES = 500
+# Above this many positions dot's spline routing and crossing minimisation take minutes on
+# cyclic graphs (Chopsticks: over 10 min for 342 positions); straight edges and capped
+# network-simplex passes bring that to about 20 s.
+FAST_LAYOUT_NODES = 100
+FAST_LAYOUT = {"splines": "line", "mclimit": "0.1", "nslimit": "1", "nslimit1": "1", "remincross": "false",
+               "searchsize": "10"}
+FORMATS = {".dot": None, ".gv": None, ".svg": "svg", ".png": "png", ".pdf": "pdf"}
+
+
+@dataclass
+class Diagram:
+    """What to draw: positions (key -> value, remoteness, terminal), moves, the position to highlight."""
+
+    title: str
+    nodes: dict[str, dict[str, Any]] = field(default_factory=dict)
+    edges: list[tuple[str, str, str, bool]] = field(default_factory=list)  # from, to, label, optimal
+    highlight: str | None = None
+    bold_meaning: str = "optimal move"
+    thin_meaning: str = "other move"
+
+    def add_node(self, key: str, value: str, remoteness: int | None, terminal: bool = False) -> None:
+        self.nodes.setdefault(key, {"value": value, "remoteness": remoteness, "terminal": terminal})
+
+
+def _node_label(key: str, info: dict[str, Any]) -> str:
+    value, remoteness = info["value"], info["remoteness"]
+    if info.get("terminal"):
+        detail = f"game over: {value}"
+    elif remoteness is None:
+        detail = value
+    else:
+        detail = f"{value} in {remoteness}"
+    return f"{key}\\n{detail}"  # DOT's own line break, so each node stays on one line of the source
+
+
+def to_dot(diagram: Diagram) -> str:
+    """The DOT text of a diagram: O(nodes + edges)."""
+    dot = graphviz.Digraph("gamegraph", graph_attr={
+        "label": diagram.title, "labelloc": "t", "fontname": "Helvetica", "rankdir": "TB", "newrank": "true"},
+        node_attr={"shape": "box", "style": "rounded,filled", "fontname": "Helvetica", "fontsize": "11"},
+        edge_attr={"fontname": "Helvetica", "fontsize": "9"})
+    if len(diagram.nodes) > FAST_LAYOUT_NODES:
+        dot.graph_attr.update(FAST_LAYOUT)
+    ids = {key: f"n{i}" for i, key in enumerate(diagram.nodes)}  # keys may hold DOT's ':' port syntax
+
+    def _id(key: str) -> str:
+        return ids[key]
+
+    ranks: dict[int, list[str]] = {}
+    for key, info in diagram.nodes.items():
+        attrs = {"label": _node_label(key, info), "fillcolor": COLOURS.get(info["value"], "white")}
+        if info.get("terminal"):
+            attrs["shape"] = "octagon"
+        if key == diagram.highlight:
+            attrs.update(color=HIGHLIGHT, penwidth="3", peripheries="2")
+        dot.node(_id(key), **attrs)
+        if info["remoteness"] is not None:
+            ranks.setdefault(info["remoteness"], []).append(key)
+    for remoteness, keys in sorted(ranks.items(), reverse=True):
+        with dot.subgraph(name=f"remoteness_{remoteness}") as same:
+            same.attr(rank="same")
+            for key in keys:
+                same.node(_id(key))
+    for source, target, label, optimal in diagram.edges:
+        attrs = {"label": label or ""}
+        attrs.update({"style": "bold", "penwidth": "2.5"} if optimal else {"color": OTHER_MOVE})
+        dot.edge(_id(source), _id(target), **attrs)
+    _legend(dot, diagram)
+    return dot.source
+
+
+def _legend(dot: graphviz.Digraph, diagram: Diagram) -> None:
+    with dot.subgraph(name="cluster_legend") as legend:
+        legend.attr(label="Legend (value for the player to move)", fontsize="10", style="rounded", color="gray60")
+        for value, colour in COLOURS.items():
+            legend.node(f"legend_{value}", label=value, fillcolor=colour, fontsize="10")
+        legend.node("legend_a", label="", shape="point", width="0.05")
+        legend.node("legend_b", label="", shape="point", width="0.05")
+        legend.node("legend_c", label="", shape="point", width="0.05")
+        legend.edge("legend_a", "legend_b", label=diagram.bold_meaning, style="bold", penwidth="2.5")
+        legend.edge("legend_b", "legend_c", label=diagram.thin_meaning, color=OTHER_MOVE)
+        if diagram.highlight is not None:
+            legend.node("legend_highlight", label="queried position", fillcolor="white", color=HIGHLIGHT,
+                        penwidth="3", peripheries="2", fontsize="10")
+        legend.node("legend_rank", label="one row = one remoteness", shape="plaintext", style="", fontsize="9")
+
+
+# -- builders --------------------------------------------------------------------------
+def _game_name(graph_id: str) -> str:
+    """The short spec people use (chopsticks:magic-fingers) for a graph id, else the id itself."""
+    try:
+        return parse_spec(graph_id.removesuffix("[nosym]")).display_name + (
+            " [nosym]" if graph_id.endswith("[nosym]") else "")
+    except GameGraphError:
+        return graph_id
+
+
+def _steps_diagram(title: str, rows: list[dict[str, Any]], highlight: str | None, ends: bool) -> Diagram:
+    diagram = Diagram(title, highlight=highlight)
+    for row in rows:
+        diagram.add_node(row["key"], row["value"], row["remoteness"],
+                         terminal=ends and row is rows[-1] and row["label"] is None and row["remoteness"] == 0)
+    for row in rows:
+        if row["to"] is not None:
+            diagram.edges.append((row["key"], row["to"], row["label"], bool(row["optimal"])))
+    return diagram
+
+
+def line_diagram(result: Any) -> Diagram:
+    """A shortest-win line (principal variation) or a plain path, from its QueryResult."""
+    if result.query not in ("shortest-win", "path"):
+        raise QueryError(f"a line diagram needs a shortest-win or path result, not {result.query}")
+    rows = result.tables["line" if result.query == "shortest-win" else "path"].records()
+    name = _game_name(result.game)
+    title = (f"{name}\nprincipal variation from {result.params['position']}" if result.query == "shortest-win"
+             else f"{name}\nshortest path {result.params['position']} -> {result.params['to']}")
+    return _steps_diagram(title, rows, result.params.get("position"), ends=result.query == "shortest-win")
+
+
+def cycle_diagram(result: Any) -> Diagram:
+    """The cycle of a shortest-cycle result (the last move closes it back on the position)."""
+    if result.query != "shortest-cycle":
+        raise QueryError(f"a cycle diagram needs a shortest-cycle result, not {result.query}")
+    rows = result.tables["cycle"].records()
+    title = f"{_game_name(result.game)}\nshortest cycle through {result.params['position']} ({len(rows)} moves)"
+    if not rows:
+        title = f"{_game_name(result.game)}\n{result.params['position']}: no cycle of at most {result.params['max_length']} moves"
+    return _steps_diagram(title, rows, result.params["position"], ends=False)
+
+
+def neighbourhood_diagram(result: Any) -> Diagram:
+    """The positions and moves of a neighbourhood result."""
+    if result.query != "neighbourhood":
+        raise QueryError(f"a neighbourhood diagram needs a neighbourhood result, not {result.query}")
+    p = result.params
+    diagram = Diagram(f"{_game_name(result.game)}\npositions within {p['k']} moves of {p['position']} ({p['direction']})",
+                      highlight=p["position"])
+    for row in result.tables["positions"].records():
+        diagram.add_node(row["key"], row["value"], row["remoteness"], row["terminal"])
+    for row in result.tables["moves"].records():
+        if row["to"] in diagram.nodes:
+            diagram.edges.append((row["from"], row["to"], row["label"], bool(row["optimal"])))
+    return diagram
+
+
+def certificate_diagram(data: dict[str, Any], strategy: int = 0) -> Diagram:
+    """One strategy of a certificate: the chosen moves bold, every reply of the other player thin."""
+    chosen = data["strategies"][strategy]
+    diagram = Diagram(f"{data.get('spec', data['game'])}\n{data['claim']} at {data['position']}: "
+                      f"player {chosen['player']}'s {chosen['goal']} strategy", highlight=data["position"],
+                      bold_meaning=f"player {chosen['player']}'s chosen move", thin_meaning="a reply to cover")
+    positions = chosen["positions"]
+    for key, entry in positions.items():
+        diagram.add_node(key, entry.get("value", "draw"), entry.get("remoteness"), "outcome" in entry)
+    for key, entry in positions.items():
+        if "move" in entry:
+            diagram.edges.append((key, entry["move"]["to"], entry["move"].get("label", ""), True))
+        for reply in entry.get("replies", []):
+            diagram.edges.append((key, reply, "", False))
+    return diagram
+
+
+def graph_diagram(G: nx.DiGraph, max_nodes: int = MAX_GRAPH_NODES, highlight: str | None = None) -> Diagram:
+    """The whole mirror graph; GraphTooLarge above max_nodes positions (dot would take minutes)."""
+    if G.number_of_nodes() > max_nodes:
+        raise GraphTooLarge(f"{G.graph.get('spec', G.graph.get('id'))} has {G.number_of_nodes():,} positions; "
+                            f"whole-graph diagrams are limited to {max_nodes:,} (draw a neighbourhood instead)")
+    diagram = Diagram(f"{G.graph.get('spec', G.graph.get('id'))}: the whole graph "
+                      f"({G.number_of_nodes()} positions, {G.number_of_edges()} moves)", highlight=highlight)
+    for key in sorted(G.nodes):
+        node = G.nodes[key]
+        diagram.add_node(key, node["value"], node["remoteness"], node["terminal"])
+    for source, target, data in sorted(G.edges(data=True), key=lambda e: (e[0], e[1])):
+        diagram.edges.append((source, target, data["label"], bool(data["optimal"])))
+    return diagram
+
+
+# -- output ------------------------------------------------------------------------------
+def render(diagram: Diagram | str, path: str | Path) -> Path:
+    """Write the diagram to `path`: .dot/.gv as text, .svg/.png/.pdf through Graphviz `dot`."""
+    path = Path(path)
+    suffix = path.suffix.lower()
+    if suffix not in FORMATS:
+        raise InvalidParameter(f"cannot write {path.name!r}: the file name must end in "
+                               f"{', '.join(FORMATS)}")
+    text = diagram if isinstance(diagram, str) else to_dot(diagram)
+    if FORMATS[suffix] is None:
+        path.write_text(text, encoding="utf-8")
+        return path
+    try:
+        data = graphviz.Source(text).pipe(format=FORMATS[suffix])
+    except graphviz.ExecutableNotFound:
+        raise GameGraphError("the Graphviz `dot` program is not installed (Debian: apt-get install graphviz); "
+                             "write a .dot file instead") from None
+    except graphviz.CalledProcessError as error:
+        raise GameGraphError(f"Graphviz could not draw {path.name}: {error.stderr.decode(errors='replace').strip()}") from None
+    path.write_bytes(data)
+    return path

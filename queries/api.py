@@ -1,0 +1,170 @@
+"""Run a named query on Neo4j or on the networkx mirror and get the same answer.
+
+    backend = NetworkxBackend(mirror_for("chopsticks"))          # or
+    backend = Neo4jBackend(driver, "neo4j", graph_id(parse_spec("chopsticks")))
+    result = run_query(backend, "shortest-win", position="A|1-1|1-2")
+
+Both backends return a QueryResult (queries.results) whose tables hold
+JSON-ready values sorted deterministically, so ``==`` compares them. Every
+argument is validated here, before any backend runs: an unknown query or
+argument, an out-of-range bound or a bad position raises the project's error
+with one clear message.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Protocol
+
+from explorer.errors import QueryError, UnreachablePosition
+from queries import catalog
+from queries.catalog import DIRECTIONS, QUERIES, QuerySpec
+from queries.common import canonical_key, game_of, graph_id
+from queries.console import check_read_only, run_readonly_cypher
+from queries.neo4j_backend import DEFAULT_TIMEOUT_S, Neo4jBackend
+from queries.networkx_backend import NetworkxBackend
+from queries.results import ConsoleResult, QueryResult, Table, format_result
+
+__all__ = ["QUERIES", "DIRECTIONS", "Backend", "NetworkxBackend", "Neo4jBackend", "QueryResult", "Table",
+           "ConsoleResult", "run_query", "query_names", "describe", "resolve_position", "run_readonly_cypher",
+           "check_read_only", "format_result", "graph_id", "game_of", "DEFAULT_TIMEOUT_S", "COLUMNS"]
+
+# The columns of every table, whichever backend filled it.
+STEP = ["step", "key", "value", "remoteness", "label", "to", "optimal"]
+COLUMNS: dict[str, dict[str, list[str]]] = {
+    "neighbourhood": {"positions": ["key", "distance", "value", "remoteness", "to_move", "terminal", "on_cycle"],
+                      "moves": ["from", "label", "to", "optimal"]},
+    "shortest-cycle": {"cycle": STEP},
+    "cycles": {"cycles": ["length", "keys", "labels"]},
+    "draw-cycles": {"cycles": ["length", "keys", "labels"]},
+    "cycle-stats": {"by_value": ["value", "positions", "on_cycle", "off_cycle", "components"]},
+    "components": {"components": ["scc", "size", "win", "loss", "tie", "draw", "example"]},
+    "shortest-win": {"line": ["ply"] + STEP[1:]},
+    "path": {"path": STEP},
+    "stats": {"by_value": ["value", "positions"], "by_remoteness": ["value", "remoteness", "positions"],
+              "longest_win": ["key", "remoteness"], "most_moves": ["key", "moves", "value"]},
+}
+CAPPED = {"neighbourhood": ("positions",), "cycles": ("cycles",), "draw-cycles": ("cycles",),
+          "components": ("components",), "stats": ("longest_win", "most_moves")}
+
+
+class Backend(Protocol):
+    kind: str
+    game_id: str
+    start_key: str
+
+    def position(self, key: str) -> dict[str, Any] | None: ...
+    def run(self, name: str, args: dict[str, Any]) -> dict[str, list[list[Any]]]: ...
+
+
+def query_names() -> list[str]:
+    return list(QUERIES)
+
+
+def describe(name: str) -> dict[str, Any]:
+    """A query's summary and arguments with their limits, for help texts and UI forms."""
+    query = catalog.spec(name)
+    return {"name": query.name, "summary": query.summary, "position": query.position, "to": query.to,
+            "direction": query.direction,
+            "ints": [{"name": p.name, "minimum": p.minimum, "maximum": p.maximum, "default": p.default,
+                      "help": p.help} for p in query.ints]}
+
+
+def resolve_position(backend: Backend, text: str) -> str:
+    """The stored key of a position in the game's notation.
+
+    InvalidPosition when it does not parse or is illegal (from the game),
+    UnreachablePosition when it is legal but not in the graph. O(1) lookups.
+    """
+    key = canonical_key(backend.game, backend.symmetry, text)
+    if backend.position(key) is None:
+        raise UnreachablePosition(f"position {text!r} is legal but not reachable from the start of "
+                                  f"{backend.game.display_name}")
+    return key
+
+
+def _validate(backend: Backend, query: QuerySpec, params: dict[str, Any]) -> dict[str, Any]:
+    given = {k: v for k, v in params.items() if v is not None}
+    unknown = sorted(set(given) - set(query.params))
+    if unknown:
+        takes = ", ".join(query.params) or "no arguments"
+        raise QueryError(f"query {query.name!r} does not take {', '.join(unknown)}: it takes {takes}")
+    args: dict[str, Any] = {}
+    if query.position:
+        args["position"] = resolve_position(backend, str(given.get("position", backend.start_key)))
+    if query.to:
+        if "to" not in given:
+            raise QueryError(f"query {query.name!r} needs a target position (to / --to)")
+        args["to"] = resolve_position(backend, str(given["to"]))
+    if query.direction:
+        direction = str(given.get("direction", "both")).strip().lower()
+        if direction not in DIRECTIONS:
+            raise QueryError(f"{query.name}: direction {given['direction']!r} is not valid: choose one of "
+                             f"{', '.join(DIRECTIONS)}")
+        args["direction"] = direction
+    for param in query.ints:
+        args[param.name] = catalog.check_int(query.name, param, given.get(param.name, param.default))
+    return args
+
+
+def run_query(backend: Backend, name: str, **params: Any) -> QueryResult:
+    """Runs query `name` on `backend` with validated arguments.
+
+    Arguments (None means the default): position, to (position notation),
+    k, direction ('out' | 'in' | 'both'), max_length, limit; see describe(name).
+    Returns a QueryResult; truncated is True (and a note says so) when the row
+    cap `limit` cut a table. Costs are those of the query (see each .cypher
+    header and queries.networkx_backend).
+    """
+    query = catalog.spec(name)
+    args = _validate(backend, query, params)
+    if name == "shortest-win":
+        node = backend.position(args["position"])
+        if node["value"] == "draw":
+            raise QueryError(f"{args['position']} is a draw: neither side can force the game to end, so there is "
+                             "no winning line; see the draw-cycles query for how the draw is held")
+    run_args = dict(args)
+    if "limit" in args:
+        run_args["fetch"] = args["limit"] + 1
+    raw = backend.run(name, run_args)
+    return _finish(backend, query, args, raw)
+
+
+def _finish(backend: Backend, query: QuerySpec, args: dict[str, Any], raw: dict[str, list]) -> QueryResult:
+    """Applies the row cap, splits the neighbourhood's moves out, and adds notes: O(rows)."""
+    truncated, notes = False, []
+    for table in CAPPED.get(query.name, ()):
+        if len(raw[table]) > args["limit"]:
+            raw[table] = raw[table][:args["limit"]]
+            truncated = True
+            notes.append(f"{table}: only the first {args['limit']} rows are shown (the row cap); "
+                         "raise the limit to see more")
+    if query.name == "neighbourhood":
+        positions = raw["positions"]
+        raw["positions"] = [row[:-1] for row in positions]
+        raw["moves"] = sorted(([row[0], m["label"], m["to"], m["optimal"]] for row in positions for m in row[-1]),
+                              key=lambda r: (r[0], r[1], r[2]))
+    tables = {t: Table(list(cols), [list(r) for r in raw[t]]) for t, cols in COLUMNS[query.name].items()}
+    notes += _empty_notes(backend, query, args, tables)
+    return QueryResult(query=query.name, game=backend.game_id, params=args, tables=tables,
+                       truncated=truncated, notes=notes)
+
+
+def _empty_notes(backend: Backend, query: QuerySpec, args: dict[str, Any], tables: dict[str, Table]) -> list[str]:
+    main = next(iter(tables.values()))
+    if main.rows:
+        return []
+    key = args.get("position")
+    if query.name == "shortest-cycle":
+        return [f"{key} lies on no cycle of at most {args['max_length']} moves"]
+    if query.name == "cycles":
+        return [f"no simple cycle of at most {args['max_length']} moves passes through {key}"]
+    if query.name == "draw-cycles":
+        value = backend.position(key)["value"]
+        if value != "draw":
+            return [f"{key} is a {value}, not a draw, so no cycle of draws passes through it"]
+        return [f"no cycle of draws of at most {args['max_length']} moves passes through {key}"]
+    if query.name == "components":
+        return ["the game has no cycles: every position is a component of its own"]
+    if query.name == "path":
+        return [f"{args['to']} cannot be reached from {key}"]
+    return []

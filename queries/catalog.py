@@ -1,0 +1,124 @@
+"""The named queries: their parameters, limits and Cypher text, in one place.
+
+Both backends and the CLI read this table, so a limit is written once. Path-length
+bounds cannot be Cypher parameters, so they are ``{{name}}`` placeholders in the
+.cypher files; `render` substitutes them only after `check_int` has proven them
+small integers, which keeps the text free of injection. O(1) per call apart from
+reading a small file.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from functools import lru_cache
+from pathlib import Path
+
+from explorer.errors import QueryError
+
+QUERY_DIR = Path(__file__).parent
+DIRECTIONS = ("out", "in", "both")
+VALUE_ORDER = ("win", "loss", "tie", "draw")
+
+
+@dataclass(frozen=True)
+class IntParam:
+    """An integer argument with inclusive limits and a default."""
+
+    name: str
+    minimum: int
+    maximum: int
+    default: int
+    help: str
+
+
+@dataclass(frozen=True)
+class QuerySpec:
+    name: str
+    summary: str
+    position: bool = False              # takes --position (defaults to the start)
+    to: bool = False                    # takes --to (required)
+    direction: bool = False             # takes --direction
+    ints: tuple[IntParam, ...] = ()     # k / max_length / limit
+    capped: str | None = None           # the table the row cap applies to
+    tables: tuple[str, ...] = field(default=())
+
+    def int_param(self, name: str) -> IntParam | None:
+        return next((p for p in self.ints if p.name == name), None)
+
+    @property
+    def params(self) -> list[str]:
+        names = (["position"] if self.position else []) + (["to"] if self.to else [])
+        names += ["direction"] if self.direction else []
+        return names + [p.name for p in self.ints]
+
+
+def _limit(default: int) -> IntParam:
+    return IntParam("limit", 1, 10_000, default, "the most rows returned (the row cap)")
+
+
+K = IntParam("k", 1, 10, 2, "radius: the most moves from the position")
+CYCLE_LENGTH = IntParam("max_length", 1, 12, 8, "the longest cycle listed, in moves")
+SHORTEST_CYCLE_LENGTH = IntParam("max_length", 1, 200, 60, "the longest cycle searched, in moves")
+
+QUERIES: dict[str, QuerySpec] = {q.name: q for q in (
+    QuerySpec("neighbourhood", "positions within k moves (out, in or both) and the moves between them",
+              position=True, direction=True, ints=(K, _limit(500)), capped="positions", tables=("positions", "moves")),
+    QuerySpec("shortest-cycle", "the shortest cycle through a position (smallest keys on ties)",
+              position=True, ints=(SHORTEST_CYCLE_LENGTH,), tables=("cycle",)),
+    QuerySpec("cycles", "every simple cycle through a position up to max_length moves",
+              position=True, ints=(CYCLE_LENGTH, _limit(100)), capped="cycles", tables=("cycles",)),
+    QuerySpec("cycle-stats", "how many positions of each value lie on cycles", tables=("by_value",)),
+    QuerySpec("draw-cycles", "simple cycles of draw positions only through a position: how a draw is held",
+              position=True, ints=(CYCLE_LENGTH, _limit(100)), capped="cycles", tables=("cycles",)),
+    QuerySpec("components", "strongly connected components that contain a cycle, largest first",
+              ints=(_limit(100),), capped="components", tables=("components",)),
+    QuerySpec("shortest-win", "the principal variation: optimal play from a position to the end",
+              position=True, tables=("line",)),
+    QuerySpec("path", "a shortest sequence of moves between two positions (any moves, not optimal play)",
+              position=True, to=True, tables=("path",)),
+    QuerySpec("stats", "counts by value and remoteness, the longest wins, the positions with most moves",
+              ints=(_limit(10),), capped="most_moves", tables=("by_value", "by_remoteness", "longest_win", "most_moves")),
+)}
+
+PLACEHOLDER = re.compile(r"\{\{(\w+)\}\}")
+
+
+def spec(name: str) -> QuerySpec:
+    """The query called `name`, or QueryError listing every name."""
+    if name not in QUERIES:
+        raise QueryError(f"unknown query {name!r}: choose one of {', '.join(QUERIES)}")
+    return QUERIES[name]
+
+
+def check_int(query: str, param: IntParam, value: object) -> int:
+    """`value` as an int within the parameter's limits, else QueryError naming them."""
+    if isinstance(value, bool) or not isinstance(value, int):
+        try:
+            value = int(str(value).strip())
+        except ValueError:
+            raise QueryError(f"{query}: {param.name} must be a whole number from {param.minimum} to {param.maximum}, "
+                             f"not {value!r}") from None
+    if not param.minimum <= value <= param.maximum:
+        raise QueryError(f"{query}: {param.name}={value} is out of range: it must be from {param.minimum} "
+                         f"to {param.maximum}")
+    return value
+
+
+@lru_cache(maxsize=None)
+def cypher_text(name: str) -> str:
+    """The raw text of ``queries/<name>.cypher`` (placeholders left in)."""
+    return (QUERY_DIR / f"{spec(name).name}.cypher").read_text(encoding="utf-8")
+
+
+def render(name: str, ints: dict[str, int]) -> str:
+    """The Cypher of a query with every ``{{placeholder}}`` replaced by its validated integer."""
+    query = spec(name)
+
+    def substitute(match: re.Match[str]) -> str:
+        param = query.int_param(match[1])
+        if param is None:
+            raise QueryError(f"{name}.cypher has an unknown placeholder {match[0]}")
+        return str(check_int(name, param, ints.get(param.name, param.default)))
+
+    return PLACEHOLDER.sub(substitute, cypher_text(name))

@@ -1,0 +1,166 @@
+"""Subcommands `query`, `dot`, `certificate` and `check-certificate`.
+
+`query` and `dot` run a named query on the networkx mirror (default) or on
+Neo4j, where the game must already be loaded. Argument checking is left to
+queries.api so that every mistake gets the same one-line message as in the UI.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+from typing import Any
+
+from explorer.errors import CertificateError, QueryError
+from explorer.games import parse_spec
+from queries.api import DEFAULT_TIMEOUT_S, QUERIES, Neo4jBackend, NetworkxBackend, format_result, run_query
+
+DIAGRAMS = ("shortest-win", "certificate", "neighbourhood", "cycle", "graph")
+
+
+def register(subparsers: argparse._SubParsersAction) -> None:
+    names = ", ".join(QUERIES)
+    p = subparsers.add_parser("query", help="run a named query on the networkx mirror or on Neo4j",
+                              description=f"Run a named query. Queries: {names}.")
+    p.add_argument("spec", help="game spec, e.g. chopsticks:magic-fingers")
+    p.add_argument("name", help=f"one of: {names}")
+    _query_options(p)
+    p.add_argument("--limit", help="row cap of list queries")
+    p.add_argument("--format", choices=("table", "json"), default="table")
+    p.set_defaults(func=cmd_query)
+
+    p = subparsers.add_parser("dot", help="draw a winning line, certificate, neighbourhood, cycle or whole graph")
+    p.add_argument("spec", help="game spec, e.g. chopsticks:magic-fingers")
+    p.add_argument("query", help=f"one of: {', '.join(DIAGRAMS)}")
+    _query_options(p)
+    p.add_argument("--max-nodes", type=int, default=None, help="whole-graph limit (default 500 positions)")
+    p.add_argument("-o", "--output", required=True, help="FILE.dot, FILE.svg or FILE.png")
+    p.set_defaults(func=cmd_dot)
+
+    p = subparsers.add_parser("certificate", help="write a checkable strategy certificate of a position's value")
+    p.add_argument("spec", help="game spec, e.g. chopsticks:magic-fingers")
+    p.add_argument("--position", help="position in the game's notation (default: the start)")
+    p.add_argument("--no-symmetry", action="store_true", help="do not merge symmetric positions")
+    p.add_argument("-o", "--output", help="FILE.json (default: standard output)")
+    p.set_defaults(func=cmd_certificate)
+
+    p = subparsers.add_parser("check-certificate", help="verify a certificate from the game rules alone")
+    p.add_argument("file", help="a certificate written by `gamegraph certificate`")
+    p.set_defaults(func=cmd_check_certificate)
+
+
+def _query_options(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--position", help="position in the game's notation (default: the start)")
+    p.add_argument("--to", help="target position (path)")
+    p.add_argument("--k", help="radius of neighbourhood")
+    p.add_argument("--direction", help="neighbourhood direction: out, in or both (default both)")
+    p.add_argument("--max-length", dest="max_length", help="cycle length bound")
+    p.add_argument("--backend", choices=("networkx", "neo4j"), default="networkx",
+                   help="networkx mirror (default) or Neo4j (the game must be loaded)")
+    p.add_argument("--timeout", type=float, default=DEFAULT_TIMEOUT_S, help="Neo4j query timeout in seconds")
+    p.add_argument("--no-symmetry", action="store_true", help="do not merge symmetric positions")
+
+
+class _Backend:
+    """Opens the chosen backend and closes the Neo4j driver afterwards."""
+
+    def __init__(self, args: argparse.Namespace):
+        self.args, self.driver = args, None
+
+    def __enter__(self):
+        game = parse_spec(self.args.spec)
+        symmetry = not self.args.no_symmetry
+        if self.args.backend == "networkx":
+            from loaders.mirror import mirror_for
+            return NetworkxBackend(mirror_for(game, symmetry=symmetry))
+        from loaders.settings import Neo4jSettings, open_driver
+        settings = Neo4jSettings.from_env()
+        self.driver = open_driver(settings)
+        return Neo4jBackend.for_spec(self.driver, settings.database, self.args.spec, symmetry=symmetry,
+                                     timeout_s=self.args.timeout)
+
+    def __exit__(self, *exc: Any) -> None:
+        if self.driver is not None:
+            self.driver.close()
+
+
+def _params(args: argparse.Namespace, *names: str) -> dict[str, Any]:
+    return {name: getattr(args, name, None) for name in names if getattr(args, name, None) is not None}
+
+
+def cmd_query(args: argparse.Namespace) -> int:
+    with _Backend(args) as backend:
+        result = run_query(backend, args.name, **_params(args, "position", "to", "k", "direction", "max_length",
+                                                         "limit"))
+    print(result.to_json() if args.format == "json" else format_result(result))
+    return 0
+
+
+def cmd_dot(args: argparse.Namespace) -> int:
+    from explorer import dot
+
+    if args.query not in DIAGRAMS:
+        raise QueryError(f"unknown diagram {args.query!r}: choose one of {', '.join(DIAGRAMS)}")
+    if Path(args.output).suffix.lower() not in dot.FORMATS:
+        raise QueryError(f"cannot write {args.output!r}: the file name must end in {', '.join(dot.FORMATS)}")
+    if args.query == "certificate":
+        diagram = dot.certificate_diagram(_certificate(args))
+    else:
+        with _Backend(args) as backend:
+            if args.query == "graph":
+                if args.backend != "networkx":
+                    raise QueryError("the whole-graph diagram is drawn from the networkx mirror: drop --backend neo4j")
+                highlight = None
+                if args.position:
+                    from queries.api import resolve_position
+                    highlight = resolve_position(backend, args.position)
+                diagram = dot.graph_diagram(backend.G, args.max_nodes or dot.MAX_GRAPH_NODES, highlight)
+            elif args.query == "shortest-win":
+                diagram = dot.line_diagram(run_query(backend, "shortest-win", **_params(args, "position")))
+            elif args.query == "neighbourhood":
+                diagram = dot.neighbourhood_diagram(run_query(
+                    backend, "neighbourhood", **_params(args, "position", "k", "direction")))
+            else:
+                diagram = dot.cycle_diagram(run_query(backend, "shortest-cycle",
+                                                      **_params(args, "position", "max_length")))
+    path = dot.render(diagram, args.output)
+    print(f"wrote {path} ({len(diagram.nodes)} positions, {len(diagram.edges)} moves)")
+    return 0
+
+
+def _certificate(args: argparse.Namespace) -> dict[str, Any]:
+    from explorer.certificate import certificate
+    from explorer.solved import load_or_build
+
+    solved = load_or_build(parse_spec(args.spec), symmetry=not args.no_symmetry)
+    return certificate(solved, args.position or solved.graph.key(0))
+
+
+def cmd_certificate(args: argparse.Namespace) -> int:
+    data = _certificate(args)
+    text = json.dumps(data, indent=1)
+    if not args.output:
+        print(text)
+        return 0
+    Path(args.output).write_text(text + "\n", encoding="utf-8")
+    sizes = " and ".join(str(len(s["positions"])) for s in data["strategies"])
+    print(f"wrote {args.output}: {data['position']} is a {data['claim']} ({sizes} positions); "
+          f"check it with `gamegraph check-certificate {args.output}`", file=sys.stdout)
+    return 0
+
+
+def cmd_check_certificate(args: argparse.Namespace) -> int:
+    from explorer.certificate import check_certificate
+
+    try:
+        text = Path(args.file).read_text(encoding="utf-8")
+    except OSError as error:
+        raise CertificateError(f"cannot read {args.file}: {error.strerror}") from None
+    try:
+        data = json.loads(text)
+    except json.JSONDecodeError as error:
+        raise CertificateError(f"{args.file} is not valid JSON: {error}") from None
+    print(f"proved: {check_certificate(data)}")
+    return 0

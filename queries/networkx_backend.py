@@ -1,0 +1,211 @@
+"""The named queries computed on the networkx mirror (an nx.DiGraph keyed by position key).
+
+Each function returns the same rows, in the same order, as its Cypher file
+returns on Neo4j; tests/test_queries.py holds the two to equality. Costs are
+given per function; V and E are the positions and moves of the graph.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from typing import Any, Iterator
+
+import networkx as nx
+
+from queries.catalog import VALUE_ORDER
+from queries.common import game_from_properties
+
+Rows = list[list[Any]]
+RANK = {v: i for i, v in enumerate(VALUE_ORDER)}
+
+
+class NetworkxBackend:
+    """Queries over a mirror built by loaders.mirror (attributes per docs/model.md)."""
+
+    kind = "networkx"
+
+    def __init__(self, G: nx.DiGraph):
+        self.G = G
+        self.game_id: str = G.graph["id"]
+        self.game, self.symmetry = game_from_properties(G.graph, self.game_id)
+        self.start_key: str = G.graph["start_key"]
+
+    def position(self, key: str) -> dict[str, Any] | None:
+        """The node's attributes, or None when the key is not in the graph: O(1)."""
+        return self.G.nodes[key] if key in self.G else None
+
+    def run(self, name: str, args: dict[str, Any]) -> dict[str, Rows]:
+        """The raw tables of one query (capped tables hold at most args['fetch'] rows)."""
+        return _QUERIES[name](self.G, args)
+
+
+# -- helpers -----------------------------------------------------------------------
+def _step_rows(G: nx.DiGraph, keys: list[str]) -> Rows:
+    """[step, key, value, remoteness, label, to, optimal] along a walk; the last row has no move."""
+    rows = []
+    for i, key in enumerate(keys):
+        node = G.nodes[key]
+        nxt = keys[i + 1] if i + 1 < len(keys) else None
+        edge = G.edges[key, nxt] if nxt is not None else {}
+        rows.append([i, key, node["value"], node["remoteness"], edge.get("label"), nxt, edge.get("optimal")])
+    return rows
+
+
+def _greedy_walk(G: nx.DiGraph, start: str, distance: dict[str, int], length: int) -> list[str]:
+    """The walk of `length` moves from `start` whose keys are smallest, each step one closer by `distance`.
+
+    Every walk that lowers `distance` by one per move is a shortest one, and a
+    walk compared key by key is smallest when each key is, so greedy is exact. O(length * degree).
+    """
+    walk = [start]
+    for remaining in range(length - 1, -1, -1):
+        walk.append(min(t for t in G.successors(walk[-1]) if distance.get(t) == remaining))
+    return walk
+
+
+# -- the queries -------------------------------------------------------------------
+def neighbourhood(G: nx.DiGraph, args: dict[str, Any]) -> dict[str, Rows]:
+    """One breadth-first search to depth k, then the induced moves: O(size of the ball)."""
+    view = {"out": G, "in": G.reverse(copy=False), "both": G.to_undirected(as_view=True)}[args["direction"]]
+    distance = nx.single_source_shortest_path_length(view, args["position"], cutoff=args["k"])
+    order = sorted(distance, key=lambda key: (distance[key], key))[:args["fetch"]]
+    rows = []
+    for key in order:
+        node = G.nodes[key]
+        moves = sorted(({"label": G.edges[key, t]["label"], "to": t, "optimal": G.edges[key, t]["optimal"]}
+                        for t in G.successors(key) if t in distance), key=lambda m: (m["label"], m["to"]))
+        rows.append([key, distance[key], node["value"], node["remoteness"], node["to_move"], node["terminal"],
+                     node["on_cycle"], moves])
+    return {"positions": rows}
+
+
+def shortest_cycle(G: nx.DiGraph, args: dict[str, Any]) -> dict[str, Rows]:
+    """A backward BFS from the position (depth max_length - 1), then a greedy walk: O(V + E)."""
+    key, bound = args["position"], args["max_length"]
+    to_key = nx.single_source_shortest_path_length(G.reverse(copy=False), key, cutoff=bound - 1)
+    lengths = [1 + to_key[t] for t in G.successors(key) if t in to_key]
+    if not lengths:
+        return {"cycle": []}
+    walk = _greedy_walk(G, key, to_key, min(lengths))
+    return {"cycle": _step_rows(G, walk)[:-1]}
+
+
+def _simple_cycles(G: nx.DiGraph, start: str, bound: int, allowed) -> Iterator[list[str]]:
+    """Simple cycles through `start` of at most `bound` moves, by depth-first search.
+
+    Only positions for which allowed(key) is true are entered. Exponential in
+    `bound` in the worst case (that is why it is bounded).
+    """
+    path, on_path = [start], {start}
+    stack = [iter(sorted(G.successors(start)))]
+    while stack:
+        child = next(stack[-1], None)
+        if child is None:
+            stack.pop()
+            on_path.discard(path.pop())
+            continue
+        if not allowed(child):
+            continue
+        if child == start:
+            yield path + [start]
+        elif child not in on_path and len(path) < bound:
+            path.append(child)
+            on_path.add(child)
+            stack.append(iter(sorted(G.successors(child))))
+
+
+def _cycle_rows(G: nx.DiGraph, cycles: Iterator[list[str]], fetch: int) -> Rows:
+    rows = [[len(keys) - 1, keys, [G.edges[a, b]["label"] for a, b in zip(keys, keys[1:])]] for keys in cycles]
+    rows.sort(key=lambda row: (row[0], row[1]))
+    return rows[:fetch]
+
+
+def cycles(G: nx.DiGraph, args: dict[str, Any]) -> dict[str, Rows]:
+    """Simple cycles within the position's strongly connected component: exponential in max_length."""
+    key = args["position"]
+    scc = G.nodes[key]["scc"]
+    found = _simple_cycles(G, key, args["max_length"], lambda k: G.nodes[k]["scc"] == scc)
+    return {"cycles": _cycle_rows(G, found, args["fetch"])}
+
+
+def draw_cycles(G: nx.DiGraph, args: dict[str, Any]) -> dict[str, Rows]:
+    """Simple cycles through draw positions only: exponential in max_length."""
+    key = args["position"]
+    if G.nodes[key]["value"] != "draw":
+        return {"cycles": []}
+    found = _simple_cycles(G, key, args["max_length"], lambda k: G.nodes[k]["value"] == "draw")
+    return {"cycles": _cycle_rows(G, found, args["fetch"])}
+
+
+def cycle_stats(G: nx.DiGraph, args: dict[str, Any]) -> dict[str, Rows]:
+    """One pass over the positions: O(V)."""
+    tally: dict[str, list] = defaultdict(lambda: [0, 0, set()])
+    for _, node in G.nodes(data=True):
+        entry = tally[node["value"]]
+        entry[0] += 1
+        if node["on_cycle"]:
+            entry[1] += 1
+            entry[2].add(node["scc"])
+    return {"by_value": [[v, t[0], t[1], t[0] - t[1], len(t[2])]
+                         for v, t in sorted(tally.items(), key=lambda item: RANK[item[0]])]}
+
+
+def components(G: nx.DiGraph, args: dict[str, Any]) -> dict[str, Rows]:
+    """Groups the positions on cycles by their stored scc id: O(V)."""
+    groups: dict[int, dict[str, Any]] = {}
+    for key, node in G.nodes(data=True):
+        if not node["on_cycle"]:
+            continue
+        group = groups.setdefault(node["scc"], {"size": 0, "example": key, **{v: 0 for v in VALUE_ORDER}})
+        group["size"] += 1
+        group[node["value"]] += 1
+        group["example"] = min(group["example"], key)
+    rows = [[scc, g["size"], g["win"], g["loss"], g["tie"], g["draw"], g["example"]] for scc, g in groups.items()]
+    rows.sort(key=lambda row: (-row[1], row[6]))
+    return {"components": rows[:args["fetch"]]}
+
+
+def shortest_win(G: nx.DiGraph, args: dict[str, Any]) -> dict[str, Rows]:
+    """Follows optimal moves with remoteness one less, smallest label then key: O(remoteness * degree)."""
+    line = [args["position"]]
+    while (r := G.nodes[line[-1]]["remoteness"]) is not None and r > 0:
+        choices = [(G.edges[line[-1], t]["label"], t) for t in G.successors(line[-1])
+                   if G.edges[line[-1], t]["optimal"] and G.nodes[t]["remoteness"] == r - 1]
+        if not choices:
+            break
+        line.append(min(choices)[1])
+    return {"line": _step_rows(G, line)}
+
+
+def path(G: nx.DiGraph, args: dict[str, Any]) -> dict[str, Rows]:
+    """A backward BFS from the target, then the greedy smallest-key shortest walk: O(V + E)."""
+    source, target = args["position"], args["to"]
+    to_target = nx.single_source_shortest_path_length(G.reverse(copy=False), target)
+    if source not in to_target:
+        return {"path": []}
+    return {"path": _step_rows(G, _greedy_walk(G, source, to_target, to_target[source]))}
+
+
+def stats(G: nx.DiGraph, args: dict[str, Any]) -> dict[str, Rows]:
+    """Counts in one pass and two sorts: O(V log V)."""
+    by_value: dict[str, int] = defaultdict(int)
+    by_remoteness: dict[tuple[str, int], int] = defaultdict(int)
+    for _, node in G.nodes(data=True):
+        by_value[node["value"]] += 1
+        if node["remoteness"] is not None:
+            by_remoteness[node["value"], node["remoteness"]] += 1
+    wins = [(key, node["remoteness"]) for key, node in G.nodes(data=True) if node["value"] == "win"]
+    longest = max((r for _, r in wins), default=None)
+    busiest = sorted(G.nodes, key=lambda key: (-G.out_degree(key), key))[:args["fetch"]]
+    return {
+        "by_value": [[v, n] for v, n in sorted(by_value.items(), key=lambda item: RANK[item[0]])],
+        "by_remoteness": [[v, r, n] for (v, r), n in sorted(by_remoteness.items(), key=lambda i: (RANK[i[0][0]], i[0][1]))],
+        "longest_win": sorted([key, r] for key, r in wins if r == longest)[:args["fetch"]],
+        "most_moves": [[key, G.out_degree(key), G.nodes[key]["value"]] for key in busiest],
+    }
+
+
+_QUERIES = {
+    "neighbourhood": neighbourhood, "shortest-cycle": shortest_cycle, "cycles": cycles, "draw-cycles": draw_cycles,
+    "cycle-stats": cycle_stats, "components": components, "shortest-win": shortest_win, "path": path, "stats": stats,
+}

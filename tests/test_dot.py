@@ -1,0 +1,138 @@
+"""Graphviz diagrams: colours by value, a legend, bold optimal moves, the highlighted position, files that render."""
+
+from __future__ import annotations
+
+import os
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from explorer import dot
+from explorer.certificate import certificate
+from explorer.errors import GraphTooLarge, InvalidParameter, QueryError
+from explorer.solved import build
+from loaders.mirror import to_networkx
+from queries.api import NetworkxBackend, run_query
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+@pytest.fixture(scope="module")
+def magic():
+    solved = build("chopsticks:magic-fingers")
+    return solved, NetworkxBackend(to_networkx(solved))
+
+
+def node_lines(text: str, key: str) -> list[str]:
+    return [line for line in text.splitlines() if f'label="{key}\\n' in line]
+
+
+def test_a_winning_line_is_coloured_ranked_bold_and_highlighted(magic):
+    _, backend = magic
+    result = run_query(backend, "shortest-win", position="A|1-1|1-1")
+    text = dot.to_dot(dot.line_diagram(result))
+    for value in ("win", "loss"):
+        assert f'fillcolor="{dot.COLOURS[value]}"' in text
+    assert "cluster_legend" in text and "legend_win" in text and "legend_draw" in text and "optimal move" in text
+    start = node_lines(text, "A|1-1|1-1")
+    assert len(start) == 1 and f"color=\"{dot.HIGHLIGHT}\"" in start[0] and "peripheries=2" in start[0]
+    assert "loss in 26" in start[0] and f'fillcolor="{dot.COLOURS["loss"]}"' in start[0]
+    other = node_lines(text, result.tables["line"].rows[1][1])
+    assert "peripheries" not in other[0]
+    moves = [line for line in text.splitlines() if "->" in line and "legend" not in line]
+    assert len(moves) == 26 and all("style=bold" in line for line in moves)
+    assert text.count("rank=same") >= 27  # one row per remoteness 26..0
+    assert "game over: loss" in text  # the end of the game
+
+
+def test_a_neighbourhood_shows_other_moves_thin(magic):
+    _, backend = magic
+    result = run_query(backend, "neighbourhood", position="A|1-1|1-1", k=2, direction="out")
+    text = dot.to_dot(dot.neighbourhood_diagram(result))
+    moves = [line for line in text.splitlines() if "->" in line and "legend" not in line]
+    assert len(moves) == len(result.tables["moves"].rows)
+    bold = sum("style=bold" in line for line in moves)
+    assert bold == sum(1 for row in result.tables["moves"].rows if row[3])
+    assert 0 < bold < len(moves) and any(f'color="{dot.OTHER_MOVE}"' in line for line in moves)
+    assert "queried position" in text
+
+
+def test_a_draw_cycle_is_yellow_and_closed():
+    backend = NetworkxBackend(to_networkx(build("chopsticks")))
+    text = dot.to_dot(dot.cycle_diagram(run_query(backend, "shortest-cycle", position="A|1-1|1-1")))
+    nodes = [line for line in text.splitlines() if re.match(r"\s*n\d+ \[", line)]
+    assert len(nodes) == 8 and all(f'fillcolor="{dot.COLOURS["draw"]}"' in line for line in nodes)
+    assert "rank=same" not in text  # draws have no remoteness
+    edges = [line for line in text.splitlines() if re.match(r"\s*n\d+ -> n\d+", line)]
+    assert len(edges) == 8 and any(line.strip().startswith("n7 -> n0") for line in edges)
+
+
+def test_a_tie_is_yellow(tmp_path):
+    backend = NetworkxBackend(to_networkx(build("tictactoe")))
+    text = dot.to_dot(dot.line_diagram(run_query(backend, "shortest-win", position=".../.../...")))
+    assert f'fillcolor="{dot.COLOURS["tie"]}"' in text and "tie in 9" in text
+    assert dot.COLOURS["tie"].startswith("#f") and dot.COLOURS["draw"].startswith("#f")  # yellow family
+
+
+def test_a_certificate_diagram_draws_the_strategy(magic):
+    solved, _ = magic
+    data = certificate(solved, "A|1-1|1-1")
+    diagram = dot.certificate_diagram(data)
+    strategy = data["strategies"][0]["positions"]
+    assert set(diagram.nodes) == set(strategy)
+    text = dot.to_dot(diagram)
+    chosen = sum(1 for e in strategy.values() if "move" in e)
+    assert sum("style=bold" in line for line in text.splitlines() if "->" in line and "legend" not in line) == chosen
+    assert "chosen move" in text and "a reply to cover" in text
+
+
+def test_the_whole_graph_is_refused_above_the_limit():
+    G = to_networkx(build("tictactoe"))
+    with pytest.raises(GraphTooLarge, match="765 positions; whole-graph diagrams are limited to 500"):
+        dot.graph_diagram(G)
+    small = to_networkx(build("nim:small"))
+    diagram = dot.graph_diagram(small, highlight="A|1-2-3")
+    assert len(diagram.nodes) == 23 and len(diagram.edges) == 56
+
+
+def test_wrong_results_are_refused(magic):
+    _, backend = magic
+    stats = run_query(backend, "stats")
+    for builder in (dot.line_diagram, dot.cycle_diagram, dot.neighbourhood_diagram):
+        with pytest.raises(QueryError, match="needs a"):
+            builder(stats)
+
+
+def test_render_writes_dot_svg_and_png(tmp_path):
+    diagram = dot.graph_diagram(to_networkx(build("nim:small")), highlight="A|1-2-3")
+    text_path = dot.render(diagram, tmp_path / "nim.dot")
+    assert text_path.read_text().startswith("digraph")
+    svg = dot.render(diagram, tmp_path / "nim.svg").read_text()
+    assert "<svg" in svg and "A|1&#45;2&#45;3" in svg  # dot escapes "-" in SVG text
+    png = dot.render(diagram, tmp_path / "nim.png").read_bytes()
+    assert png.startswith(b"\x89PNG\r\n\x1a\n") and len(png) > 1000
+    with pytest.raises(InvalidParameter, match="must end in .dot"):
+        dot.render(diagram, tmp_path / "nim.jpeg")
+
+
+def test_cli_dot_writes_each_diagram(tmp_path):
+    env = {**os.environ, "GAMEGRAPH_HOME": str(tmp_path / "state"), "GAMEGRAPH_PROGRESS": "0"}
+
+    def cli(*args):
+        return subprocess.run([sys.executable, "-m", "explorer.cli", *args], capture_output=True, text=True,
+                              env=env, cwd=ROOT, timeout=300)
+
+    for query, name in (("shortest-win", "line.png"), ("certificate", "cert.svg"), ("neighbourhood", "nb.dot"),
+                        ("graph", "graph.svg")):
+        out = cli("dot", "nim:small", query, "-o", str(tmp_path / name))
+        assert out.returncode == 0, out.stderr
+        assert (tmp_path / name).stat().st_size > 0
+    out = cli("dot", "chopsticks", "cycle", "--position", "A|1-1|1-1", "-o", str(tmp_path / "cycle.dot"))
+    assert out.returncode == 0 and "8 positions" in out.stdout
+    out = cli("dot", "tictactoe", "graph", "-o", str(tmp_path / "big.svg"))
+    assert out.returncode == 2 and "limited to 500" in out.stderr and len(out.stderr.strip().splitlines()) == 1
+    out = cli("dot", "nim:small", "spiral", "-o", str(tmp_path / "x.svg"))
+    assert out.returncode == 2 and "unknown diagram 'spiral'" in out.stderr
