@@ -19,9 +19,8 @@ import numpy as np
 from scipy.sparse import csr_array
 
 from explorer import progress
-from explorer.errors import GameGraphError, GraphTooLarge, InvalidPosition, UnreachablePosition
+from explorer.errors import GameGraphError, GraphTooLarge, UnreachablePosition
 from explorer.games.base import Game
-from explorer.values import Value
 
 DEFAULT_MAX_POSITIONS = 30_000_000
 

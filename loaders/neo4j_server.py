@@ -94,7 +94,7 @@ def start(host: str | None = None, port: int | None = None, *, timeout: float = 
     host and port default to those of NEO4J_URI. The password is NEO4J_PASSWORD, else
     the password file (generated now if missing); the launcher makes it the neo4j
     user's password on every start. Heap and page cache come from GAMEGRAPH_NEO4J_HEAP
-    (default 1g) and GAMEGRAPH_NEO4J_PAGECACHE (default 256m). Raises LauncherError if
+    (default 2g) and GAMEGRAPH_NEO4J_PAGECACHE (default 256m). Raises LauncherError if
     it cannot start, and Neo4jUnavailable if it runs but refuses these settings (say,
     NEO4J_DATABASE names a database it lacks).
     """
@@ -117,7 +117,7 @@ def start(host: str | None = None, port: int | None = None, *, timeout: float = 
         classes = _compile(folder, classpath)
 
         (folder / "ready").unlink(missing_ok=True)
-        heap = os.environ.get("GAMEGRAPH_NEO4J_HEAP") or "1g"
+        heap = os.environ.get("GAMEGRAPH_NEO4J_HEAP") or "2g"
         argv = [
             java, f"-Xms{heap}", f"-Xmx{heap}", *NEO4J_JVM_OPTIONS,
             "-cp", os.pathsep.join([str(classes), classpath]), MAIN_CLASS,

@@ -113,7 +113,7 @@ def open_driver(settings: Neo4jSettings) -> neo4j.Driver:
     except (ServiceUnavailable, ValueError) as error:  # ValueError: a host that does not resolve
         driver.close()
         raise Neo4jUnavailable(
-            f"Neo4j is not reachable {where}: {error}. Start it with `gamegraph neo4j start`, "
+            f"Neo4j is not reachable {where}: {_one_line(error)}. Start it with `gamegraph neo4j start`, "
             f"or point NEO4J_URI at a running server."
         ) from error
     except AuthError as error:
@@ -129,5 +129,10 @@ def open_driver(settings: Neo4jSettings) -> neo4j.Driver:
                 f"Neo4j has no database {settings.database!r} {where}: set NEO4J_DATABASE to an "
                 f"existing one (Community Edition has only 'neo4j')."
             ) from error
-        raise Neo4jUnavailable(f"Neo4j cannot serve queries {where}: {error.message}") from error
+        raise Neo4jUnavailable(f"Neo4j cannot serve queries {where}: {_one_line(error.message)}") from error
     return driver
+
+
+def _one_line(error: object) -> str:
+    """The driver's messages can span lines; the CLI promises one."""
+    return " ".join(str(error).split())

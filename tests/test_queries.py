@@ -30,7 +30,6 @@ from queries import catalog
 from queries.api import (QUERIES, Neo4jBackend, NetworkxBackend, QueryResult, check_read_only, query_names,
                          run_query, run_readonly_cypher)
 from queries.neo4j_backend import read_rows
-from tests.neo4j_fixtures import neo4j_server  # noqa: F401
 
 ROOT = Path(__file__).resolve().parents[1]
 GAMES = ["chopsticks", "chopsticks:magic-fingers", "chopsticks:even-split", "chopsticks:attack-only",

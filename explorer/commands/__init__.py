@@ -1,1 +1,14 @@
+"""Subcommand modules of the `gamegraph` CLI, and the argument types they share."""
 
+import argparse
+
+
+def positive_int(text: str) -> int:
+    """argparse type: a whole number >= 1, with argparse's one-line usage error otherwise."""
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"{value} must be at least 1")
+    return value

@@ -11,6 +11,7 @@ from pathlib import Path
 from typing import IO, Iterator
 
 from explorer import export
+from explorer.commands import positive_int
 from explorer.chart import as_records, as_text, strategy_chart
 from explorer.errors import GameGraphError, InvalidParameter
 from explorer.games import games, parse_spec
@@ -52,18 +53,10 @@ def _add_graph_options(p: argparse.ArgumentParser) -> None:
     p.add_argument("spec", help="game spec, e.g. chopsticks, chopsticks:magic-fingers, nim(heaps=1-3-5)")
     p.add_argument("--start", help="generate from this position instead of the game's start")
     p.add_argument("--no-symmetry", action="store_true", help="do not merge symmetric positions")
-    p.add_argument("--max-positions", type=_positive_int, default=DEFAULT_MAX_POSITIONS,
+    p.add_argument("--max-positions", type=positive_int, default=DEFAULT_MAX_POSITIONS,
                    help=f"refuse graphs larger than this (default {DEFAULT_MAX_POSITIONS:,})")
 
 
-def _positive_int(text: str) -> int:
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
-    if value < 1:
-        raise argparse.ArgumentTypeError(f"{value} must be at least 1")
-    return value
 
 
 def _solved(args: argparse.Namespace) -> SolvedGraph:

@@ -1,0 +1,183 @@
+"""The networkx mirror of a solved game graph, and the model flattening every backend shares.
+
+docs/model.md fixes the names and shapes of the Game, Position and MOVE
+properties. The functions at the top of this module turn a SolvedGraph into
+exactly those properties, column by column (numpy does the per-node work where
+it can, so a million positions take seconds, not minutes). The Neo4j loader,
+the neo4j-admin CSV writer and the mirror all use them, so the three backends
+cannot drift apart.
+
+The mirror itself is an ``nx.DiGraph`` keyed by position key. Building it is
+O(V + E) Python work, so `mirror_for` caches it as a pickle (protocol 5,
+written atomically) in ``<state dir>/mirrors/``; reopening a preset's mirror
+is a single unpickle (milliseconds).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import pickle
+from datetime import datetime, timezone
+from pathlib import Path
+from typing import Any
+
+import networkx as nx
+import numpy as np
+
+from explorer import settings
+from explorer.games import Game, parse_spec
+from explorer.graph import DEFAULT_MAX_POSITIONS
+from explorer.solved import CACHE_FORMAT, SolvedGraph, load_or_build
+from explorer.values import Value
+
+# Bump when the mirror's attributes change: old pickles are then ignored and rebuilt.
+MIRROR_FORMAT = 1
+
+# Position properties every game has, in the order docs/model.md lists them (after `game`).
+POSITION_PROPERTIES = ("key", "to_move", "value", "remoteness", "terminal", "on_cycle", "scc")
+
+_VALUE_NAMES = np.array([str(Value(v)) for v in range(4)], dtype=object)
+
+
+# -- the shared model ----------------------------------------------------------
+def flatten(value: Any) -> Any:
+    """A property value Neo4j can store: tuples become lists, nested lists are flattened in order.
+
+    Neo4j properties cannot nest, so Chopsticks ``hands`` ``[[1, 2], [0, 3]]``
+    becomes ``[1, 2, 0, 3]`` (player order, then hand order). O(size of value).
+    """
+    if isinstance(value, (list, tuple)):
+        flat: list[Any] = []
+        for item in value:
+            item = flatten(item)
+            flat.extend(item if isinstance(item, list) else [item])
+        return flat
+    return value
+
+
+def game_properties(solved: SolvedGraph, solved_at: str | None = None) -> dict[str, Any]:
+    """The Game node's properties (docs/model.md), parameters included. O(V) for the value tally.
+
+    `solved_at` defaults to now (UTC, ISO 8601): the solved graph does not record
+    when it was first solved, so this is when the backend received it.
+    """
+    graph, game = solved.graph, solved.game
+    counts = solved.solution.counts()
+    params = {name: flatten(getattr(game.params, name)) for name in game.params.__dataclass_fields__}
+    fixed = {"id": graph.graph_id, "name": game.name, "spec": game.display_name, "symmetry": bool(graph.symmetry),
+             "positions": int(graph.num_positions), "moves": int(graph.num_moves), "start_key": graph.key(0),
+             "solved_at": solved_at or datetime.now(timezone.utc).isoformat(timespec="seconds"),
+             "win": counts["win"], "loss": counts["loss"], "tie": counts["tie"], "draw": counts["draw"]}
+    return {**params, **fixed}  # a parameter never shadows a model property
+
+
+def position_columns(solved: SolvedGraph) -> dict[str, list[Any]]:
+    """Every Position property except `game`, as one list per property, in node-id order.
+
+    Game fields (``Game.fields``) are flattened. O(V): numpy for the solver's
+    arrays, one Python call per node for keys and game fields.
+    """
+    graph, solution = solved.graph, solved.solution
+    remoteness = solution.remoteness.astype(np.int64)
+    columns: dict[str, list[Any]] = {
+        "key": graph.keys(),
+        "to_move": graph.to_move.astype(np.int64).tolist(),
+        "value": _VALUE_NAMES[solution.value].tolist(),
+        "remoteness": np.where(remoteness < 0, None, remoteness).tolist(),
+        "terminal": (graph.terminal >= 0).tolist(),
+        "on_cycle": solved.on_cycle.astype(bool).tolist(),
+        "scc": solved.scc.astype(np.int64).tolist(),
+    }
+    extra: dict[str, list[Any]] = {}
+    for node in range(graph.num_positions):
+        for name, value in solved.game.fields(graph.position(node)).items():
+            extra.setdefault(name, []).append(flatten(value))
+    for name, values in extra.items():
+        if name not in columns and name != "game":  # a game field never shadows a model property
+            columns[name] = values
+    return columns
+
+
+def move_columns(solved: SolvedGraph) -> dict[str, Any]:
+    """MOVE edges as columns: source and target node ids (int arrays), label (str list), optimal (bool list).
+
+    Labels are decoded once per distinct label code, so this is O(E) numpy work
+    plus O(distinct labels) Python calls.
+    """
+    graph = solved.graph
+    codes, first, inverse = np.unique(graph.edge_label, return_index=True, return_inverse=True)
+    names = np.array([graph.label(int(edge)) for edge in first], dtype=object)
+    return {"source": graph.edge_sources(), "target": graph.succ_indices,
+            "label": names[inverse.reshape(-1)].tolist() if len(codes) else [],
+            "optimal": solved.solution.optimal.astype(bool).tolist()}
+
+
+# -- the mirror ------------------------------------------------------------------
+def to_networkx(solved: SolvedGraph, solved_at: str | None = None) -> nx.DiGraph:
+    """The whole solved graph as an nx.DiGraph keyed by position key. O(V + E).
+
+    Node attributes are the Position properties except `game` (remoteness is
+    None for draws); edges carry `label` and `optimal`; ``G.graph`` holds the
+    Game properties.
+    """
+    positions = position_columns(solved)
+    names = list(positions)
+    keys = positions["key"]
+    G = nx.DiGraph(**game_properties(solved, solved_at))
+    G.add_nodes_from((keys[i], dict(zip(names, row))) for i, row in enumerate(zip(*positions.values())))
+    moves = move_columns(solved)
+    sources, targets = moves["source"].tolist(), moves["target"].tolist()
+    G.add_edges_from((keys[s], keys[t], {"label": label, "optimal": optimal})
+                     for s, t, label, optimal in zip(sources, targets, moves["label"], moves["optimal"]))
+    return G
+
+
+def save(G: nx.DiGraph, path: str | os.PathLike) -> Path:
+    """Pickle the mirror (protocol 5) atomically: a reader sees the old file or the new one, never half."""
+    path = Path(path)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    partial = path.with_name(f"{path.name}.{os.getpid()}.partial")
+    with partial.open("wb") as handle:
+        pickle.dump(G, handle, protocol=5)
+    partial.replace(path)
+    return path
+
+
+def open(path: str | os.PathLike) -> nx.DiGraph:  # noqa: A001 - the module's reading verb, mirror.open(path)
+    """Reopen a mirror written by `save`. O(file size); trusted files only (it is a pickle)."""
+    with Path(path).open("rb") as handle:
+        G = pickle.load(handle)
+    if not isinstance(G, nx.DiGraph):
+        raise ValueError(f"{path} does not hold a networkx mirror")
+    return G
+
+
+def mirror_path(game: Game, symmetry: bool = True) -> Path:
+    """Where the cached mirror of a game lives: ``<state dir>/mirrors/<name>-<hash>.pickle``."""
+    symmetry = symmetry and game.has_symmetry()
+    digest = hashlib.sha1(f"{MIRROR_FORMAT}|{CACHE_FORMAT}|{game.id}|{symmetry}".encode()).hexdigest()[:16]
+    return settings.state_dir() / "mirrors" / f"{game.name}-{digest}.pickle"
+
+
+def mirror_for(spec_or_game: Game | str, symmetry: bool = True,
+               max_positions: int = DEFAULT_MAX_POSITIONS) -> nx.DiGraph:
+    """The mirror of a game, from the mirror cache when present, else built (via load_or_build) and cached.
+
+    A hit costs one unpickle; a miss costs the solve (or its cache) plus O(V + E)
+    to build and write the mirror. A torn or foreign cache file is rebuilt.
+    """
+    game = parse_spec(spec_or_game) if isinstance(spec_or_game, str) else spec_or_game
+    path = mirror_path(game, symmetry)
+    expected_id = game.id if symmetry and game.has_symmetry() else f"{game.id}[nosym]"
+    if path.exists():
+        try:
+            G = open(path)
+            if G.graph.get("id") == expected_id:
+                return G
+        except (OSError, EOFError, ValueError, pickle.UnpicklingError, AttributeError, ImportError):
+            pass
+        path.unlink(missing_ok=True)
+    G = to_networkx(load_or_build(game, symmetry=symmetry, max_positions=max_positions))
+    save(G, path)
+    return G
