@@ -19,7 +19,6 @@ from __future__ import annotations
 import argparse
 import os
 import platform
-import re
 import sys
 import time
 from pathlib import Path
@@ -28,16 +27,11 @@ os.environ.setdefault("GAMEGRAPH_PROGRESS", "0")
 if __package__ in (None, ""):
     sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
+from bench.readme import README, write_section  # noqa: E402
 from explorer.solved import SolvedGraph, build  # noqa: E402
 from loaders import mirror, neo4j_loader  # noqa: E402
 from loaders.settings import Neo4jSettings, open_driver  # noqa: E402
 
-README = Path(__file__).with_name("README.md")
-START, END = "<!-- bench_load:start -->", "<!-- bench_load:end -->"
-INTRO = """# Benchmarks
-
-Each benchmark script rewrites only its own section, between its markers.
-"""
 SIZES = {"small": "chopsticks(fingers=8)", "medium": "chopsticks(fingers=13)", "large": "chopsticks(fingers=22)"}
 NAIVE_SIZES = ("small", "medium")
 
@@ -161,16 +155,6 @@ def table(rows: list[list[str]], info: str, naive_seconds: float) -> str:
     return "\n".join(lines)
 
 
-def write_section(text: str) -> None:
-    """Replace (or append) this benchmark's section only; written via a temp file and rename."""
-    current = README.read_text() if README.exists() else INTRO
-    section = f"{START}\n{text}\n{END}"
-    pattern = re.compile(re.escape(START) + r".*?" + re.escape(END), re.S)
-    updated = pattern.sub(lambda _: section, current, count=1) if pattern.search(current) \
-        else current.rstrip("\n") + "\n\n" + section + "\n"
-    partial = README.with_name(README.name + ".bench_load.partial")
-    partial.write_text(updated)
-    partial.replace(README)
 
 
 def main(argv: list[str] | None = None) -> None:
@@ -186,7 +170,7 @@ def main(argv: list[str] | None = None) -> None:
     text = table(rows, info, args.naive_seconds)
     print(text)
     if not args.no_write:
-        write_section(text)
+        write_section("bench_load", "Loading into Neo4j (`bench_load.py`)", text)
         print(f"wrote {README}")
 
 

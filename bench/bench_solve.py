@@ -17,7 +17,6 @@ import argparse
 import gc
 import os
 import platform
-import re
 import sys
 import time
 from collections import deque
@@ -30,17 +29,12 @@ if __package__ in (None, ""):
 import networkx as nx  # noqa: E402
 import numpy as np  # noqa: E402
 
+from bench.readme import README, write_section  # noqa: E402
 from explorer.games import parse_spec  # noqa: E402
 from explorer.graph import generate  # noqa: E402
 from explorer.solver import solve  # noqa: E402
 from explorer.values import Value  # noqa: E402
 
-README = Path(__file__).with_name("README.md")
-START, END = "<!-- bench_solve:start -->", "<!-- bench_solve:end -->"
-INTRO = """# Benchmarks
-
-Each benchmark script rewrites only its own section, between its markers.
-"""
 NETWORKX_BUDGET = 60.0  # seconds: networkx runs only where predicted to finish within this
 
 
@@ -188,15 +182,6 @@ def table(rows: list[dict], skipped: list[int], budget: float = NETWORKX_BUDGET)
     return "\n".join(lines)
 
 
-def write_section(text: str) -> None:
-    current = README.read_text() if README.exists() else INTRO
-    section = f"{START}\n{text}\n{END}"
-    pattern = re.compile(re.escape(START) + r".*?" + re.escape(END), re.S)
-    if pattern.search(current):
-        updated = pattern.sub(lambda _: section, current, count=1)
-    else:
-        updated = current.rstrip("\n") + "\n\n## Generation and solving (`bench_solve.py`)\n\n" + section + "\n"
-    README.write_text(updated)
 
 
 def main(argv: list[str] | None = None) -> None:
@@ -227,7 +212,7 @@ def main(argv: list[str] | None = None) -> None:
     text = table(rows, skipped, args.networkx_budget)
     print(text)
     if not args.no_write:
-        write_section(text)
+        write_section("bench_solve", "Generation and solving (`bench_solve.py`)", text)
         print(f"wrote {README}")
 
 
