@@ -13,10 +13,8 @@ from dataclasses import dataclass
 from explorer.errors import InvalidParameter
 from explorer.games import Game
 from explorer.games.chopsticks import Chopsticks, ChopsticksPosition
-from explorer.components import strongly_connected
-from explorer.graph import generate
-from explorer.solved import SolvedGraph
-from explorer.solver import solve
+from explorer.values import Value
+from explorer.solved import build
 
 
 @dataclass
@@ -32,7 +30,7 @@ def strategy_chart(game: Game) -> Chart:
     if not isinstance(game, Chopsticks):
         raise InvalidParameter(f"the strategy chart is for two-hand Chopsticks, not {game.name}")
     positions = list(game.iter_positions())
-    solved = _build_from(game, positions)
+    solved = build(game, start=positions[0], extra_starts=positions[1:])
     hands = sorted({p.hands[0] for p in positions})
     cells, remoteness = [], []
     for mine in hands:
@@ -45,13 +43,6 @@ def strategy_chart(game: Game) -> Chart:
         cells.append(row)
         remoteness.append(rrow)
     return Chart(game, hands, cells, remoteness)
-
-
-def _build_from(game: Chopsticks, positions: list[ChopsticksPosition]) -> SolvedGraph:
-    graph = generate(game, symmetry=True, start=positions[0], extra_starts=positions[1:])
-    solution = solve(graph)
-    scc, on_cycle = strongly_connected(graph)
-    return SolvedGraph(graph, solution, scc, on_cycle, {})
 
 
 def short_label(label: str) -> str:
@@ -76,7 +67,7 @@ def as_text(chart: Chart) -> str:
 
 def as_records(chart: Chart) -> list[dict[str, object]]:
     return [{"mover": f"{m[0]}-{m[1]}", "opponent": f"{t[0]}-{t[1]}",
-             "value": {"+": "win", "-": "loss", "=": "tie", "": "draw"}[mark], "move": label,
+             "value": str(Value.from_symbol(mark)), "move": label,
              "remoteness": chart.remoteness[i][j]}
             for i, m in enumerate(chart.hands) for j, t in enumerate(chart.hands)
             for mark, label in [chart.cells[i][j]]]

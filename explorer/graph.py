@@ -23,6 +23,22 @@ from explorer.errors import GameGraphError, GraphTooLarge, UnreachablePosition
 from explorer.games.base import Game
 
 DEFAULT_MAX_POSITIONS = 30_000_000
+NOSYM = "[nosym]"
+
+
+def graph_id(game: Game, symmetry: bool = True) -> str:
+    """The id a game's graph is stored under (cache, mirror, Neo4j): the game id,
+    marked when the graph was generated without symmetry reduction."""
+    return game.id if symmetry and game.has_symmetry() else f"{game.id}{NOSYM}"
+
+
+def parse_graph_id(text: str) -> tuple[Game, bool]:
+    """(the Game, whether its graph is symmetry-reduced) for a graph id; inverse of graph_id."""
+    from explorer.games import parse_spec  # the registry imports every game module
+
+    symmetric = not text.endswith(NOSYM)
+    game = parse_spec(text.removesuffix(NOSYM))
+    return game, symmetric and game.has_symmetry()
 
 
 @dataclass
@@ -49,8 +65,7 @@ class GameGraph:
 
     @property
     def graph_id(self) -> str:
-        """The game id, marked when the graph was generated without symmetry reduction."""
-        return self.game.id if self.symmetry else f"{self.game.id}[nosym]"
+        return graph_id(self.game, self.symmetry)
 
     # -- positions ----------------------------------------------------------
     def position(self, node: int) -> Any:
@@ -144,6 +159,12 @@ def generate(game: Game, symmetry: bool = True, start: Any = None,
 def _too_large(game: Game, max_positions: int) -> GraphTooLarge:
     return GraphTooLarge(f"{game.display_name} has more than {max_positions:,} positions; "
                          "raise --max-positions if the memory allows (about 100 bytes per position and move)")
+
+
+def check_size(num_positions: int, game: Game, max_positions: int) -> None:
+    """GraphTooLarge when an already built graph exceeds the limit the caller asked for."""
+    if num_positions > max_positions:
+        raise _too_large(game, max_positions)
 
 
 def _generate_generic(game: Game, symmetry: bool, starts: list[Any], max_positions: int) -> GameGraph:

@@ -3,17 +3,19 @@
 from __future__ import annotations
 
 import hashlib
+import os
 import time
+import zipfile
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, Sequence
 
 import numpy as np
 
 from explorer import settings
 from explorer.components import strongly_connected
 from explorer.games import Game, parse_spec
-from explorer.graph import DEFAULT_MAX_POSITIONS, GameGraph, generate
+from explorer.graph import DEFAULT_MAX_POSITIONS, GameGraph, check_size, generate
 from explorer.solver import Solution, solve
 from explorer.values import Value
 
@@ -62,13 +64,15 @@ class SolvedGraph:
 
 
 def build(game: Game | str, symmetry: bool = True, start: Any = None,
-          max_positions: int = DEFAULT_MAX_POSITIONS, use_arrays: bool | None = None) -> SolvedGraph:
-    """Generate, solve and find the cycles of a game: O(V + E)."""
+          max_positions: int = DEFAULT_MAX_POSITIONS, use_arrays: bool | None = None,
+          extra_starts: Sequence[Any] = ()) -> SolvedGraph:
+    """Generate (see explorer.graph.generate), solve and find the cycles of a game: O(V + E)."""
     if isinstance(game, str):
         game = parse_spec(game)
     seconds = {}
     t0 = time.perf_counter()
-    graph = generate(game, symmetry=symmetry, start=start, max_positions=max_positions, use_arrays=use_arrays)
+    graph = generate(game, symmetry=symmetry, start=start, max_positions=max_positions, use_arrays=use_arrays,
+                     extra_starts=extra_starts)
     seconds["generate"] = time.perf_counter() - t0
     t0 = time.perf_counter()
     solution = solve(graph)
@@ -91,9 +95,12 @@ def load_or_build(spec: Game | str, symmetry: bool = True, max_positions: int = 
     path = cache_path(game, symmetry and game.has_symmetry())
     if path.exists():
         try:
-            return _read(game, path)
-        except (OSError, KeyError, ValueError):
+            solved = _read(game, path)
+        except (OSError, EOFError, KeyError, ValueError, zipfile.BadZipFile):
             path.unlink(missing_ok=True)  # a torn or old cache file is rebuilt, never trusted
+        else:
+            check_size(solved.graph.num_positions, game, max_positions)
+            return solved
     solved = build(game, symmetry=symmetry, max_positions=max_positions)
     _write(solved, path)
     return solved
@@ -111,7 +118,7 @@ def _write(solved: SolvedGraph, path: Path) -> None:
         arrays["keys"] = np.array(g.keys())
         arrays["label_names"] = np.array(g.label_names if g.label_names else [""])
     path.parent.mkdir(parents=True, exist_ok=True)
-    partial = path.with_suffix(".partial.npz")
+    partial = path.with_name(f"{path.stem}.{os.getpid()}.partial.npz")  # writers never share a temp file
     np.savez(partial, **arrays)
     partial.replace(path)  # atomic: a reader never sees half a file
 

@@ -31,9 +31,15 @@ class Value(IntEnum):
     @property
     def symbol(self) -> str:
         """The chart symbol: + forced win, - forced loss, = tie, blank draw."""
-        return {Value.WIN: "+", Value.LOSS: "-", Value.TIE: "=", Value.DRAW: " "}[self]
+        return _SYMBOLS[self]
+
+    @classmethod
+    def from_symbol(cls, symbol: str) -> "Value":
+        """Inverse of `symbol` (surrounding blanks ignored, so "" is a draw)."""
+        return {s.strip(): v for v, s in _SYMBOLS.items()}[symbol.strip()]
 
 
+_SYMBOLS = {Value.WIN: "+", Value.LOSS: "-", Value.TIE: "=", Value.DRAW: " "}
 _FLIP = {Value.LOSS: Value.WIN, Value.WIN: Value.LOSS, Value.TIE: Value.TIE, Value.DRAW: Value.DRAW}
 
 # Encoded in the solver's int8 arrays; UNSOLVED never survives a finished solve.

@@ -27,7 +27,7 @@ import numpy as np
 
 from explorer import settings
 from explorer.games import Game, parse_spec
-from explorer.graph import DEFAULT_MAX_POSITIONS
+from explorer.graph import DEFAULT_MAX_POSITIONS, check_size, graph_id
 from explorer.solved import CACHE_FORMAT, SolvedGraph, load_or_build
 from explorer.values import Value
 
@@ -161,23 +161,25 @@ def mirror_path(game: Game, symmetry: bool = True) -> Path:
 
 
 def mirror_for(spec_or_game: Game | str, symmetry: bool = True,
-               max_positions: int = DEFAULT_MAX_POSITIONS) -> nx.DiGraph:
-    """The mirror of a game, from the mirror cache when present, else built (via load_or_build) and cached.
+               max_positions: int = DEFAULT_MAX_POSITIONS, solved: SolvedGraph | None = None) -> nx.DiGraph:
+    """The mirror of a game, from the mirror cache when present, else built and cached.
 
-    A hit costs one unpickle; a miss costs the solve (or its cache) plus O(V + E)
-    to build and write the mirror. A torn or foreign cache file is rebuilt.
+    A hit costs one unpickle; a miss costs the solve (`solved` when the caller
+    holds it, else load_or_build) plus O(V + E) to build and write the mirror.
+    A torn or foreign cache file is rebuilt; a graph over `max_positions` is refused.
     """
     game = parse_spec(spec_or_game) if isinstance(spec_or_game, str) else spec_or_game
     path = mirror_path(game, symmetry)
-    expected_id = game.id if symmetry and game.has_symmetry() else f"{game.id}[nosym]"
+    expected_id = graph_id(game, symmetry)
     if path.exists():
         try:
             G = open(path)
             if G.graph.get("id") == expected_id:
+                check_size(G.number_of_nodes(), game, max_positions)
                 return G
         except (OSError, EOFError, ValueError, pickle.UnpicklingError, AttributeError, ImportError):
             pass
         path.unlink(missing_ok=True)
-    G = to_networkx(load_or_build(game, symmetry=symmetry, max_positions=max_positions))
+    G = to_networkx(solved or load_or_build(game, symmetry=symmetry, max_positions=max_positions))
     save(G, path)
     return G

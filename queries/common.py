@@ -7,20 +7,9 @@ without symmetry reduction (explorer.graph.GameGraph.graph_id).
 from __future__ import annotations
 
 from explorer.games import Game, parse_spec
+from explorer.graph import graph_id, parse_graph_id as game_of
 
-NOSYM = "[nosym]"
-
-
-def graph_id(game: Game, symmetry: bool = True) -> str:
-    """The id a game's graph is stored under: the one `load` and `mirror_for` use."""
-    return game.id if symmetry and game.has_symmetry() else f"{game.id}{NOSYM}"
-
-
-def game_of(graph_id_text: str) -> tuple[Game, bool]:
-    """(the Game, whether its graph is symmetry-reduced) for a stored graph id."""
-    symmetric = not graph_id_text.endswith(NOSYM)
-    game = parse_spec(graph_id_text[:-len(NOSYM)] if not symmetric else graph_id_text)
-    return game, symmetric and game.has_symmetry()
+__all__ = ["canonical_key", "game_from_properties", "game_of", "graph_id"]
 
 
 def game_from_properties(props: dict, graph_id_text: str) -> tuple[Game, bool]:
