@@ -121,3 +121,39 @@ def test_failed_export_leaves_no_partial_file(home, tmp_path):
     out = run("export", "chopsticks(fingers=30)", "--max-positions", "100", "-o", str(target), home=home)
     assert out.returncode == 2
     assert not target.exists() and not list(tmp_path.glob("*.partial"))
+
+
+def test_up_prepares_every_chopsticks_preset_without_neo4j(home):
+    out = run("up", "--no-ui", "--no-neo4j", home=home)
+    assert out.returncode == 0, out.stderr
+    from explorer.games.chopsticks import Chopsticks
+    for preset in Chopsticks.presets:
+        assert f"chopsticks:{preset} " in out.stderr
+    assert "networkx + Neo4j" not in out.stderr
+    assert len(list((home / "mirrors").glob("chopsticks-*.pickle"))) == len(Chopsticks.presets)
+
+
+@pytest.mark.neo4j
+def test_up_loads_every_preset_into_neo4j(neo4j_server, tmp_path):
+    import os
+
+    from loaders import neo4j_loader
+    from loaders.settings import open_driver
+    from explorer.games.chopsticks import Chopsticks
+
+    from explorer.settings import state_dir
+
+    # The same state folder as the running server, so `up` finds it instead of starting another.
+    env = {**os.environ, "GAMEGRAPH_PROGRESS": "0", "GAMEGRAPH_HOME": str(state_dir()),
+           "NEO4J_PASSWORD": neo4j_server.password, "NEO4J_URI": neo4j_server.uri}
+    out = subprocess.run([sys.executable, "-m", "explorer.cli", "up", "--no-ui"], capture_output=True, text=True,
+                         env=env, timeout=600, cwd=tmp_path)
+    assert out.returncode == 0, out.stderr
+    driver = open_driver(neo4j_server)
+    try:
+        for preset in Chopsticks.presets:
+            solved = build(f"chopsticks:{preset}")
+            game = neo4j_loader.game_properties(driver, neo4j_server.database, solved.graph.graph_id)
+            assert game is not None and game["positions"] == solved.graph.num_positions
+    finally:
+        driver.close()
