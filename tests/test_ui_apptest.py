@@ -238,8 +238,46 @@ def test_the_arrays_answer_like_the_query_library():
         assert (a.shortest and a.shortest.length) == (m.shortest and m.shortest.length)
         assert [c.length for c in a.cycles] == [c.length for c in m.cycles]
         assert [c.length for c in a.draw_cycles] == [c.length for c in m.draw_cycles]
-        assert len(data.best_line(arrays, solved, key)) == len(data.best_line(mirror, solved, key))
+        assert len(data.best_line(arrays, solved, key).steps) == len(data.best_line(mirror, solved, key).steps)
     assert data.value_counts(arrays, solved) == data.value_counts(mirror, solved)
+
+
+def test_the_certificate_is_built_only_when_asked_for():
+    at = page(game="nim:small", view="Downloads")
+    assert_clean(at)
+    assert not errors(at), errors(at)
+    assert not any(c.value.startswith("Checked:") for c in at.caption)  # not built on every run
+    at.button(key="cert_build").click().run()
+    assert_clean(at)
+    assert not errors(at), errors(at)
+    assert any(c.value.startswith("Checked:") for c in at.caption)
+
+
+def test_the_best_line_is_asked_for_once_per_run(monkeypatch):
+    from queries import api
+    asked = []
+    run_query = api.run_query
+
+    def counting(backend, name, **params):
+        asked.append(name)
+        return run_query(backend, name, **params)
+
+    monkeypatch.setattr(api, "run_query", counting)
+    at = page(game="nim:small", view="Best line")  # a won start: the line comes from shortest-win
+    assert_clean(at)
+    assert not errors(at), errors(at)
+    assert asked.count("shortest-win") == 1  # shown and offered as a diagram from the same answer
+    at.run()
+    assert asked.count("shortest-win") == 2
+
+
+def test_console_rows_show_nested_values_as_json():
+    from explorer.ui import console
+    from queries.results import ConsoleResult
+    shown = console._shown(ConsoleResult(["n", "k"], [[{"_labels": ["Position"], "key": "A|1"}, 3], [[1, 2], None]],
+                                         truncated=True, row_cap=2))
+    assert shown["rows"] == [{"n": '{"_labels": ["Position"], "key": "A|1"}', "k": 3}, {"n": "[1, 2]", "k": None}]
+    assert shown["caption"] == "2 row(s); cut at the row cap (2)."
 
 
 def test_a_game_too_big_for_the_page_is_refused_politely(monkeypatch):
@@ -279,6 +317,25 @@ def test_neo4j_is_used_when_it_answers_and_holds_the_game(with_neo4j):
     assert any("answered by Neo4j" in c.value for c in at.caption)
     at = page(game="nim:marienbad")  # a game Neo4j does not hold: the mirror, and the page says why
     assert any("networkx mirror" in c.value and "not loaded" in c.value for c in at.caption)
+
+
+@pytest.mark.neo4j
+def test_neo4j_is_asked_about_the_game_once_not_on_every_click(with_neo4j, monkeypatch):
+    from queries import api
+    made = []
+
+    class Counting(api.Neo4jBackend):
+        def __init__(self, *args, **kwargs):
+            made.append(args[2])
+            super().__init__(*args, **kwargs)
+
+    monkeypatch.setattr(api, "Neo4jBackend", Counting)
+    at = page(game="nim:small")
+    assert any("Backend: **Neo4j" in c.value for c in at.caption)
+    at.button(key="move_0").click().run()
+    assert_clean(at)
+    assert any("Backend: **Neo4j" in c.value for c in at.caption)
+    assert made == [build("nim:small").graph.graph_id]
 
 
 @pytest.mark.neo4j

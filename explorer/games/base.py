@@ -146,12 +146,19 @@ class Game(Generic[P]):
         parts = [f"{f.name}={format_value(getattr(self.params, f.name))}" for f in dataclasses.fields(self.params)]
         return f"{self.name}({','.join(parts)})" if parts else self.name
 
+    def preset_name(self) -> str | None:
+        """The preset whose values give exactly these parameters, else None."""
+        for preset, values in self.presets.items():
+            if self.Params(**values) == self.params:
+                return preset
+        return None
+
     @property
     def display_name(self) -> str:
         """Short spec for people: the preset name when the parameters match it exactly."""
-        for preset, values in self.presets.items():
-            if self.Params(**values) == self.params:
-                return self.name if preset == "default" else f"{self.name}:{preset}"
+        preset = self.preset_name()
+        if preset is not None:
+            return self.name if preset == "default" else f"{self.name}:{preset}"
         defaults = self.Params()
         changed = [f"{f.name}={format_value(getattr(self.params, f.name))}" for f in dataclasses.fields(self.params)
                    if getattr(self.params, f.name) != getattr(defaults, f.name)]

@@ -79,7 +79,7 @@ def _backend_line(chosen: backends.Backend) -> None:
 def _backend(solved: SolvedGraph) -> backends.Backend:
     """The backend for this game; if even the mirror cannot be made, the solved arrays answer."""
     try:
-        return backends.choose(solved.graph.graph_id, solved.graph.num_positions)
+        return backends.choose(solved.graph.graph_id, solved.graph.num_positions, solved=solved)
     except GameGraphError as exc:
         return backends.Backend("arrays", f"the solved arrays in memory (the networkx mirror failed: {exc})",
                                 neo4j_reason=backends.connection().reason or "it does not hold this game")

@@ -4,13 +4,13 @@ The probe runs in a worker thread with a deadline and its result is shared by
 every session: a working driver is kept (it reconnects by itself), a failed
 probe is retried after PROBE_TTL seconds, so a Neo4j that is down costs the
 page a few seconds now and then, not on every click. Neo4j is only used for a game it holds
-completely (a finished load); otherwise the page says so and uses the mirror.
+completely (a finished load); otherwise the page says so and uses the mirror. Whether Neo4j holds
+a game is asked once per graph id and connection, then trusted for NEO4J_GAME_TTL seconds.
 """
 
 from __future__ import annotations
 
 import concurrent.futures
-import importlib
 import os
 import time
 from dataclasses import dataclass, field
@@ -19,8 +19,14 @@ from typing import Any
 import streamlit as st
 
 from explorer.errors import GameGraphError, Neo4jUnavailable
+from explorer.graph import parse_graph_id
+from explorer.solved import SolvedGraph
+from loaders import settings as neo4j_settings
+from loaders.mirror import mirror_for
+from queries import api
 
 PROBE_TTL = 30          # seconds a probe result is trusted
+NEO4J_GAME_TTL = 30     # seconds the answer to "does Neo4j hold this game?" is trusted
 PROBE_DEADLINE = 6.0    # seconds a probe may take before Neo4j counts as not answering
 MIRROR_MAX_POSITIONS = 500_000
 
@@ -44,29 +50,16 @@ class Backend:
     database: str = "neo4j"
     graph: Any = None         # the networkx mirror when kind == "networkx"
     neo4j_reason: str = ""    # why Neo4j is not in use (empty when it is)
-    queries: Any = None       # the queries.api backend object, None without the query library
-
-
-def _optional(module: str) -> Any:
-    """A sibling feature module, or None when that part of gamegraph is not installed."""
-    try:
-        return importlib.import_module(module)
-    except ModuleNotFoundError as exc:
-        if exc.name and module.startswith(exc.name):
-            return None
-        raise
+    queries: Any = None       # the queries.api backend object; None when the solved arrays answer
 
 
 def _open() -> Connection:
-    settings_mod = _optional("loaders.settings")
-    if settings_mod is None:
-        return Connection(reason="the Neo4j loader (loaders.settings) is not installed")
     try:
-        settings = settings_mod.Neo4jSettings.from_env()
+        settings = neo4j_settings.Neo4jSettings.from_env()
     except GameGraphError as exc:
         return Connection(reason=f"no Neo4j configured: {exc}")
     pool = concurrent.futures.ThreadPoolExecutor(max_workers=1)
-    future = pool.submit(settings_mod.open_driver, settings)
+    future = pool.submit(neo4j_settings.open_driver, settings)
     pool.shutdown(wait=False)
     try:
         driver = future.result(timeout=PROBE_DEADLINE)
@@ -99,34 +92,32 @@ def connection() -> Connection:
 
 
 def forget() -> None:
-    """Probe again on the next run (the 'check again' button); the old driver is closed."""
+    """Probe again on the next run (the 'check again' button); the old driver is closed and
+    what Neo4j was found to hold is asked again."""
     connection.clear()
+    _neo4j_queries.clear()
 
 
 @st.cache_resource(show_spinner="Building the networkx mirror of this game…", max_entries=8)
-def _mirror(graph_id: str) -> Any:
-    """The networkx mirror and its query backend, built once per game per process."""
-    mirror, api = _optional("loaders.mirror"), _optional("queries.api")
-    if mirror is None:
-        return None, None
-    if api is None:
-        from explorer.games import parse_spec  # noqa: PLC0415
-        return mirror.mirror_for(parse_spec(graph_id.removesuffix("[nosym]"))), None
-    from queries.common import game_of  # noqa: PLC0415 - present whenever queries.api is
-    game, symmetric = game_of(graph_id)
-    G = mirror.mirror_for(game, symmetry=symmetric)
+def _mirror(graph_id: str, _solved: SolvedGraph | None = None) -> tuple[Any, Any]:
+    """The networkx mirror and its query backend, built once per game per process
+    (from `_solved` when the caller holds the solved graph, so the cache is not read again)."""
+    game, symmetric = parse_graph_id(graph_id)
+    G = mirror_for(game, symmetry=symmetric, solved=_solved)
     return G, api.NetworkxBackend(G)
 
 
-def _neo4j_queries(conn: Connection, graph_id: str) -> tuple[Any, str]:
-    """(the query backend on Neo4j, "") when Neo4j holds this game, else (None, why not)."""
-    api = _optional("queries.api")
-    if api is None:
-        return None, "the query library (queries.api) is not installed"
+@st.cache_resource(show_spinner=False, ttl=NEO4J_GAME_TTL, max_entries=32)
+def _neo4j_queries(graph_id: str, probed: float, _conn: Connection) -> tuple[Any, str]:
+    """(the query backend on Neo4j, "") when Neo4j holds this game, else (None, why not).
+
+    Kept per graph id and connection (`probed` tells connections apart) for
+    NEO4J_GAME_TTL seconds, so a click does not cost a Bolt round trip.
+    """
     try:
-        return api.Neo4jBackend(conn.driver, conn.database, graph_id), ""
+        return api.Neo4jBackend(_conn.driver, _conn.database, graph_id), ""
     except Neo4jUnavailable as exc:
-        forget()  # it stopped answering: the next run probes again, with the deadline
+        connection.clear()  # it stopped answering: the next run probes again (a new `probed`), with the deadline
         return None, str(exc)
     except GameGraphError as exc:
         return None, str(exc)
@@ -141,8 +132,9 @@ def mirror_limit() -> int:
         return MIRROR_MAX_POSITIONS
 
 
-def choose(graph_id: str, positions: int = 0) -> Backend:
-    """Neo4j if it answers and holds this game, else the networkx mirror (built on first use).
+def choose(graph_id: str, positions: int = 0, solved: SolvedGraph | None = None) -> Backend:
+    """Neo4j if it answers and holds this game, else the networkx mirror (built on first use,
+    from `solved` when given).
 
     Past mirror_limit() positions the mirror (about a kilobyte of Python objects
     per position, minutes to build) is not made; the solved arrays answer instead.
@@ -150,7 +142,7 @@ def choose(graph_id: str, positions: int = 0) -> Backend:
     conn = connection()
     reason = conn.reason
     if conn.driver is not None:
-        queries, why = _neo4j_queries(conn, graph_id)
+        queries, why = _neo4j_queries(graph_id, conn.probed, conn)
         if queries is not None:
             return Backend("neo4j", f"Neo4j ({conn.uri}, database {conn.database!r})",
                            driver=conn.driver, database=conn.database, queries=queries, neo4j_reason="")
@@ -158,6 +150,5 @@ def choose(graph_id: str, positions: int = 0) -> Backend:
     if positions > mirror_limit():
         return Backend("arrays", f"the solved arrays in memory (the networkx mirror is not built past "
                                  f"{mirror_limit():,} positions)", neo4j_reason=reason)
-    graph, queries = _mirror(graph_id)
-    description = "networkx mirror (in memory)" if graph is not None else "the solved arrays in memory"
-    return Backend("networkx", description, graph=graph, neo4j_reason=reason, queries=queries)
+    graph, queries = _mirror(graph_id, solved)
+    return Backend("networkx", "networkx mirror (in memory)", graph=graph, neo4j_reason=reason, queries=queries)

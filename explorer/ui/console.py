@@ -3,23 +3,23 @@
 Safety is the query library's job (`queries.api.run_readonly_cypher` runs the
 text in a read transaction, so a write is refused by the server); the page
 adds the examples (the library's own queries/*.cypher files), parameters as
-JSON and a clear message for every failure.
+JSON and a clear message for every failure. Rows arrive JSON-ready
+(`queries.console.plain`); nested values are shown as JSON text.
 """
 
 from __future__ import annotations
 
 import json
-from pathlib import Path
 from typing import Any
 
 import pandas as pd
 import streamlit as st
 
 from explorer.errors import GameGraphError, QueryError
-from explorer.ui import data
 from explorer.ui.backend import Backend
+from queries import api, catalog
+from queries.results import ConsoleResult, Table
 
-QUERIES_DIR = Path(__file__).resolve().parents[2] / "queries"
 TIMEOUT_S = 10.0
 ROW_CAP = 1000
 DEFAULT_QUERY = ("MATCH (p:Position {game: $game, key: $key})-[m:MOVE]->(q)\n"
@@ -28,28 +28,19 @@ DEFAULT_QUERY = ("MATCH (p:Position {game: $game, key: $key})-[m:MOVE]->(q)\n"
 
 def examples() -> dict[str, str]:
     """name -> runnable Cypher of every queries/*.cypher file (path-length placeholders set to their defaults)."""
-    if not QUERIES_DIR.is_dir():
-        return {}
-    try:
-        from queries import catalog  # noqa: PLC0415
-    except ImportError:
-        catalog = None
     found = {}
-    for path in sorted(QUERIES_DIR.glob("*.cypher")):
-        text = path.read_text(encoding="utf-8")
-        if catalog is not None and path.stem in catalog.QUERIES:
-            text = catalog.render(path.stem, {})
-        found[path.stem] = text
+    for path in sorted(catalog.QUERY_DIR.glob("*.cypher")):
+        found[path.stem] = (catalog.render(path.stem, {}) if path.stem in catalog.QUERIES
+                            else path.read_text(encoding="utf-8"))
     return found
 
 
 def example_params(name: str, graph_id: str, key: str, start_key: str) -> dict[str, Any]:
     """The parameters an example needs, filled with the current game and position and the defaults."""
     params: dict[str, Any] = {"game": graph_id, "key": key}
-    lib = data.api()
-    if lib is None or name not in lib.query_names():
+    if name not in api.query_names():
         return params
-    spec = lib.describe(name)
+    spec = api.describe(name)
     if spec["to"]:
         params["to"] = start_key
     if spec["direction"]:
@@ -68,21 +59,10 @@ def _load_example(graph_id: str, key: str, start_key: str) -> None:
         st.session_state["cypher_params"] = json.dumps(example_params(name, graph_id, key, start_key))
 
 
-def _rows(result: Any) -> tuple[list[dict[str, Any]], str]:
-    """(rows as dicts, note) from the console's ConsoleResult."""
-    rows = [dict(zip(result.columns, row)) for row in result.rows]
-    note = f"cut at the row cap ({result.row_cap})" if result.truncated else ""
-    return rows, note
-
-
 def panel(backend: Backend, graph_id: str, key: str, start_key: str) -> None:
-    api = data.api()
     if backend.kind != "neo4j":
         st.info("The Cypher console needs Neo4j, and this page is using the "
                 f"{backend.description} because {backend.neo4j_reason or 'Neo4j is not in use'}.")
-        return
-    if api is None or not hasattr(api, "run_readonly_cypher"):
-        st.info("The Cypher console is not available: the query library (queries.api) is not installed.")
         return
     library = examples()
     if library:
@@ -100,7 +80,7 @@ def panel(backend: Backend, graph_id: str, key: str, start_key: str) -> None:
         st.button("Use this position", key="cypher_here", on_click=_use_position, args=(graph_id, key),
                   help="set $game and $key in the parameters to the position shown")
     if run:
-        _run(api, backend)
+        _run(backend)
     shown = st.session_state.get("cypher_result")
     if shown:
         st.caption(shown["caption"])
@@ -118,7 +98,7 @@ def _use_position(graph_id: str, key: str) -> None:
     st.session_state["cypher_params"] = json.dumps(params)
 
 
-def _run(api: Any, backend: Backend) -> None:
+def _run(backend: Backend) -> None:
     """Run the console's text; the rows (or nothing, after an error) stay shown until the next run."""
     st.session_state.pop("cypher_result", None)
     try:
@@ -134,16 +114,12 @@ def _run(api: Any, backend: Backend) -> None:
     except GameGraphError as exc:
         st.error(str(exc))
         return
-    rows, note = _rows(result)
-    st.session_state["cypher_result"] = {"caption": f"{len(rows)} row(s){'; ' + note if note else ''}.",
-                                         "rows": [{k: _cell(v) for k, v in row.items()} for row in rows]}
+    st.session_state["cypher_result"] = _shown(result)
 
 
-def _cell(value: Any) -> Any:
-    """Neo4j nodes, relationships and lists shown as text the table can hold."""
-    if isinstance(value, (str, int, float, bool)) or value is None:
-        return value
-    try:
-        return json.dumps(dict(value) if hasattr(value, "items") else value, default=str)
-    except TypeError:
-        return str(value)
+def _shown(result: ConsoleResult) -> dict[str, Any]:
+    """The caption and table rows of a console result; nested values (nodes, lists) as JSON text."""
+    note = f"; cut at the row cap ({result.row_cap})" if result.truncated else ""
+    table = Table(result.columns, [[json.dumps(v) if isinstance(v, (list, dict)) else v for v in row]
+                                   for row in result.rows])
+    return {"caption": f"{len(table.rows)} row(s){note}.", "rows": table.records()}

@@ -1,14 +1,15 @@
 """Downloads of what the page shows: the diagram (DOT, SVG, PNG), the position (SVG, JSON),
 the whole solved game (JSON lines), the chart, and a strategy certificate.
 
-Files are produced when the panel is drawn, from the same objects the other
-panels drew, so a download never disagrees with the screen. Big games offer
-the whole-graph export only below EXPORT_MAX_POSITIONS (the CLI does the rest).
+Files come from the same objects the other panels drew, so a download never
+disagrees with the screen. The costly ones are made only when asked for: the
+PNG and the whole game when their button is clicked, the certificate (built
+and re-checked) after its Build button. Big games offer the whole-graph
+export only below EXPORT_MAX_POSITIONS (the CLI does the rest).
 """
 
 from __future__ import annotations
 
-import importlib
 import io
 import json
 import re
@@ -16,10 +17,10 @@ from typing import Any
 
 import streamlit as st
 
-from explorer import export
+from explorer import certificate, export
 from explorer.games import Game
 from explorer.solved import SolvedGraph
-from explorer.ui import diagram, drawing, graphs, overview, state
+from explorer.ui import diagram, drawing, graphs, loading, overview, state
 from explorer.ui.widgets import guarded
 
 EXPORT_MAX_POSITIONS = 200_000
@@ -37,32 +38,27 @@ def position_json(game: Game, spec: str, solved: SolvedGraph, node: int) -> str:
 
 
 def game_jsonl(solved: SolvedGraph) -> bytes:
+    """Every position, then every move, one JSON object a line (tagged "type": "position" or "move"),
+    written by `gamegraph export`'s writer."""
     out = io.StringIO()
-    for record in export.position_records(solved):
-        out.write(json.dumps({"type": "position", **record}, separators=(",", ":")) + "\n")
-    for record in export.move_records(solved):
-        out.write(json.dumps({"type": "move", **record}, separators=(",", ":")) + "\n")
+    export.write(({"type": "position", **r} for r in export.position_records(solved)), out, "jsonl",
+                 export.POSITION_COLUMNS)
+    export.write(({"type": "move", **r} for r in export.move_records(solved)), out, "jsonl", export.MOVE_COLUMNS)
     return out.getvalue().encode()
 
 
 @st.cache_data(show_spinner="Building and checking the certificate…", max_entries=32)
-def _certificate(graph_id: str, key: str) -> tuple[str, str]:
+def _certificate(game_id: str, key: str) -> tuple[str, str]:
     """(certificate JSON, the checker's statement of what it proves), built from the solved graph and
     re-checked from the rules alone before it is offered."""
-    from explorer import certificate  # noqa: PLC0415 - optional until that part of gamegraph lands
-    from explorer.ui import loading  # noqa: PLC0415
-    solved = loading.by_id(graph_id)
+    solved = loading.by_id(game_id)
     data = certificate.certificate(solved, key)
     report = certificate.check_certificate(data)
     return json.dumps(data, indent=1), str(report)
 
 
-def _certificate_available() -> bool:
-    try:
-        importlib.import_module("explorer.certificate")
-    except ModuleNotFoundError:
-        return False
-    return True
+def _ask_certificate(game_id: str, key: str) -> None:
+    st.session_state["certificate_for"] = (game_id, key)
 
 
 def panel(game: Game, spec: str, solved: SolvedGraph, node: int, backend: Any) -> None:
@@ -76,10 +72,12 @@ def panel(game: Game, spec: str, solved: SolvedGraph, node: int, backend: Any) -
     if picture:
         cols[1].download_button("Drawing (SVG)", picture, file_name=f"{base}.svg", mime="image/svg+xml", key="dl_pos_svg")
     with cols[2], guarded("The certificate"):
-        if not _certificate_available():
-            st.caption("Certificates: not available (explorer.certificate is not installed).")
+        if st.session_state.get("certificate_for") != (game.id, key):
+            st.button("Build a strategy certificate", key="cert_build", on_click=_ask_certificate, args=(game.id, key),
+                      help="a proof of the value that `gamegraph check-certificate` verifies from the rules alone; "
+                           "built and checked when asked for")
         else:
-            text, statement = _certificate(solved.graph.graph_id, key)
+            text, statement = _certificate(game.id, key)
             st.download_button("Strategy certificate (JSON)", text, file_name=f"{base}.certificate.json",
                                mime="application/json", key="dl_cert",
                                help="a proof of the value that `gamegraph check-certificate` verifies from the rules alone")
@@ -91,9 +89,8 @@ def panel(game: Game, spec: str, solved: SolvedGraph, node: int, backend: Any) -
         cols = st.columns(3)
         cols[0].download_button("DOT", shown.dot, file_name=f"{base}__k{shown.k}.dot", mime="text/vnd.graphviz", key="dl_dot")
         cols[1].download_button("SVG", shown.svg, file_name=f"{base}__k{shown.k}.svg", mime="image/svg+xml", key="dl_svg")
-        with guarded("The PNG download"):
-            cols[2].download_button("PNG", diagram.render(shown.dot, "png"), file_name=f"{base}__k{shown.k}.png",
-                                    mime="image/png", key="dl_png")
+        cols[2].download_button("PNG", lambda: diagram.render(shown.dot, "png"), file_name=f"{base}__k{shown.k}.png",
+                                mime="image/png", key="dl_png")
 
     st.markdown(f"**The whole game** ({solved.graph.num_positions:,} positions)")
     cols = st.columns(3)

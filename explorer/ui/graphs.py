@@ -3,7 +3,8 @@
 The answers come from `data` (the backend in use through the query library);
 the diagram is Graphviz SVG shown through `clickable`, so clicking a node
 moves the page there. `drawn` is shared with the Downloads panel, so the files
-offered are exactly the diagram on screen.
+offered are exactly the diagram on screen; it is kept per graph, position and
+controls, so a rerun does not ask the backend or run Graphviz again.
 """
 
 from __future__ import annotations
@@ -13,6 +14,7 @@ from dataclasses import dataclass
 
 import streamlit as st
 
+from explorer import dot as dots
 from explorer.games import Game
 from explorer.solved import SolvedGraph
 from explorer.ui import data, diagram, drawing, state
@@ -20,6 +22,7 @@ from explorer.ui.backend import Backend
 from explorer.ui.clickable import clickable_html
 from explorer.ui.local import Cycle, Neighbourhood
 from explorer.ui.widgets import md_escape, player_name
+from queries.results import QueryResult
 
 DEFAULT_K = 2
 
@@ -45,7 +48,15 @@ def settings() -> tuple[int, str, bool]:
 def drawn(spec: str, solved: SolvedGraph, key: str, backend: Backend) -> tuple[Shown, Neighbourhood]:
     """The neighbourhood diagram for the current controls (QueryError for a bad k or too many positions)."""
     k, direction, labels = settings()
-    hood = data.neighbourhood(backend, solved, key, k, direction)
+    return _drawn(solved.graph.graph_id, spec, key, k, direction, labels, backend.kind, solved, backend)
+
+
+@st.cache_data(show_spinner=False, max_entries=64)
+def _drawn(graph_id: str, spec: str, key: str, k: int, direction: str, labels: bool, backend_kind: str,
+           _solved: SolvedGraph, _backend: Backend) -> tuple[Shown, Neighbourhood]:
+    """`drawn`, kept per (graph id, position, k, direction, labels, backend kind): one query and one
+    Graphviz run per diagram, not per rerun. Errors are not kept."""
+    hood = data.neighbourhood(_backend, _solved, key, k, direction)
     dot = diagram.neighbourhood_dot(hood, spec, labels=labels)
     return Shown(dot=dot, svg=diagram.render(dot, "svg"), k=k), hood
 
@@ -57,7 +68,7 @@ def neighbourhood(game: Game, spec: str, solved: SolvedGraph, key: str, backend:
     st.session_state.setdefault("hood_labels", labels)
     cols = st.columns([1, 1, 1, 2], vertical_alignment="bottom")
     cols[0].number_input("k (moves away)", min_value=1, step=1, key="hood_k",
-                         help=f"positions up to k moves from here (at most k={data.max_k()} and "
+                         help=f"positions up to k moves from here (at most k={data.MAX_K} and "
                               f"{data.MAX_NODES} positions)")
     cols[1].selectbox("Follow moves", ["both", "out", "in"], key="hood_dir",
                       format_func={"both": "both ways", "out": "forward", "in": "backward"}.get)
@@ -110,7 +121,8 @@ def _step_by(delta: int, slider_key: str, last: int) -> None:
 
 def best_line(game: Game, spec: str, solved: SolvedGraph, key: str, backend: Backend) -> None:
     """Optimal play from here, stepped through move by move (the shortest forced win for a won position)."""
-    line = data.best_line(backend, solved, key)
+    found = data.best_line(backend, solved, key)
+    line = found.steps
     node = solved.graph.find(key)
     value = str(solved.value(node))
     mover = player_name(game, int(solved.graph.to_move[node]))
@@ -156,20 +168,16 @@ def best_line(game: Game, spec: str, solved: SolvedGraph, key: str, backend: Bac
                                 for i, (k, lbl) in enumerate(line)))
     st.caption(f"Answered by {data.answered_by(backend)}.")
     if value != "draw":
-        _line_downloads(spec, key, backend)
+        _line_downloads(spec, key, found.result)
     _path_form(spec, solved, key, backend)
 
 
-def _line_downloads(spec: str, key: str, backend: Backend) -> None:
-    """The line as a diagram in `gamegraph dot`'s style (explorer.dot), as DOT and SVG files."""
-    lib = data.api()
-    if lib is None or backend.queries is None:
+def _line_downloads(spec: str, key: str, line: QueryResult | None) -> None:
+    """The line (the shortest-win answer already shown) as a diagram in `gamegraph dot`'s style
+    (explorer.dot), as DOT and SVG files; none when the solved arrays gave the line."""
+    if line is None:
         return
-    try:
-        from explorer import dot as dots  # noqa: PLC0415 - optional until that part of gamegraph lands
-    except ModuleNotFoundError:
-        return
-    source = dots.to_dot(dots.line_diagram(lib.run_query(backend.queries, "shortest-win", position=key)))
+    source = dots.to_dot(dots.line_diagram(line))
     base = re.sub(r"[^A-Za-z0-9._-]+", "_", f"{spec}__{key}__line").strip("_")
     cols = st.columns([1, 1, 4])
     cols[0].download_button("Line (DOT)", source, file_name=f"{base}.dot", mime="text/vnd.graphviz", key="dl_line_dot")

@@ -1,9 +1,8 @@
 """Page queries answered straight from the SolvedGraph arrays.
 
 The page asks `queries.api` (Neo4j or the networkx mirror) where it can.
-These functions answer instead for games too big for a mirror, when the
-query library is missing, and for what has no named query (the quick lists,
-how a draw goes on). tests/test_ui_apptest.py holds them equal to the
+These functions answer instead for games too big for a mirror and for what
+has no named query (the quick lists, how a draw goes on). tests/test_ui_apptest.py holds them equal to the
 library's answers. Each is bounded so a click never hangs the page.
 """
 
@@ -18,8 +17,9 @@ import numpy as np
 from explorer.errors import QueryError
 from explorer.solved import SolvedGraph
 from explorer.values import Value
+from queries import catalog
 
-MAX_K = 8
+MAX_K = catalog.spec("neighbourhood").int_param("k").maximum  # the query library's limit, written once there
 MAX_NODES = 300
 
 
@@ -200,6 +200,12 @@ def longest(solved: SolvedGraph, value: Value, count: int = 25) -> list[int]:
     nodes = np.flatnonzero(solved.solution.value == int(value))
     order = np.argsort(-solved.solution.remoteness[nodes], kind="stable")
     return nodes[order][:count].tolist()
+
+
+def max_remoteness(solved: SolvedGraph, value: Value) -> int | None:
+    """The greatest remoteness among positions of a value (the longest forced win, say), None when there are none: O(V)."""
+    remoteness = solved.solution.remoteness[solved.solution.value == int(value)]
+    return int(remoteness.max()) if len(remoteness) else None
 
 
 def on_cycles(solved: SolvedGraph, count: int = 50) -> list[int]:

@@ -8,22 +8,21 @@ from typing import Any
 import pandas as pd
 import streamlit as st
 
-from explorer.games import Game
+from explorer.games import Game, parse_spec
 from explorer.solved import SolvedGraph
 from explorer.games.chopsticks import ChopsticksPosition
 from explorer.ui import data, local, state
 from explorer.ui.clickable import clickable_html
 from explorer.ui.drawing import VALUE_COLOURS, VALUE_FILLS
+from explorer.values import Value
 
-MARK_VALUE = {"+": "win", "-": "loss", "=": "tie", "": "draw"}
 CHART_MAX_FINGERS = 12   # 2 * (n(n+1)/2)^2 cells past this would not fit a page
 
 
 @st.cache_resource(show_spinner="Solving every pair of hands for the chart…", max_entries=8)
-def _chart(graph_id: str) -> Any:
+def _chart(game_id: str) -> Any:
     from explorer.chart import strategy_chart
-    from explorer.games import parse_spec
-    return strategy_chart(parse_spec(graph_id))
+    return strategy_chart(parse_spec(game_id))
 
 
 def chart_table_html(chart: Any, here: tuple[tuple[int, int], tuple[int, int]] | None,
@@ -39,7 +38,7 @@ def chart_table_html(chart: Any, here: tuple[tuple[int, int], tuple[int, int]] |
         cells = [f"<th>{mine[0]}-{mine[1]}</th>"]
         for j, theirs in enumerate(chart.hands):
             mark, label = chart.cells[i][j]
-            value = MARK_VALUE.get(mark, "draw")
+            value = str(Value.from_symbol(mark))
             r = chart.remoteness[i][j]
             current = here is not None and here == (mine, theirs)
             style = f"background:{VALUE_FILLS[value]};" + (" outline:3px solid #1f77b4;" if current else "")
@@ -104,8 +103,8 @@ def stats_panel(solved: SolvedGraph, backend: Any) -> None:
     cols[1].metric("Moves", f"{graph.num_moves:,}")
     cols[2].metric("On cycles", f"{int(solved.on_cycle.sum()):,}")
     cols[3].metric("Start", f"{solved.value(0)}")
-    wins = local.longest(solved, local.Value.WIN, 1)
-    cols[4].metric("Longest win", "—" if not wins else f"{solved.remoteness(wins[0])} moves")
+    longest_win = local.max_remoteness(solved, Value.WIN)
+    cols[4].metric("Longest win", "—" if longest_win is None else f"{longest_win} moves")
     order = [v for v in ("win", "loss", "tie", "draw") if counts.get(v)]
     st.markdown("**Positions by value** (for the player to move)")
     values = pd.DataFrame({"value": order, "positions": [counts[v] for v in order],

@@ -29,10 +29,7 @@ def _key(game_name: str, param: str) -> str:
 
 def preset_of(game: Game) -> str:
     """The preset whose parameters the game has exactly, else 'custom'."""
-    for preset, values in game.presets.items():
-        if game.Params(**values) == game.params:
-            return preset
-    return CUSTOM
+    return game.preset_name() or CUSTOM
 
 
 def _widget_value(value: Any) -> Any:

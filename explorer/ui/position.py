@@ -52,6 +52,12 @@ LISTS = {
 }
 
 
+@st.cache_data(show_spinner=False, max_entries=64)
+def listed(graph_id: str, kind: str, _solved: SolvedGraph) -> list[int]:
+    """The nodes of one quick list, worked out once per graph (the longest lists sort every position)."""
+    return LISTS[kind](_solved)
+
+
 def chooser(game: Game, spec: str, solved: SolvedGraph) -> None:
     """Sidebar controls that jump to a position."""
     start_key = solved.graph.key(0)
@@ -62,7 +68,7 @@ def chooser(game: Game, spec: str, solved: SolvedGraph) -> None:
     if st.session_state.get("goto_error"):
         st.error(st.session_state["goto_error"])
     kind = st.selectbox("Or pick from", list(LISTS), key="list_kind")
-    nodes = LISTS[kind](solved)
+    nodes = listed(solved.graph.graph_id, kind, solved)
     if nodes:
         labels = {solved.graph.key(n): _describe(solved, n) for n in nodes}
         st.selectbox("Position", list(labels), key=f"list_pick_{kind}", format_func=labels.get)
