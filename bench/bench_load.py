@@ -34,6 +34,7 @@ from loaders.settings import Neo4jSettings, open_driver  # noqa: E402
 
 SIZES = {"small": "chopsticks(fingers=8)", "medium": "chopsticks(fingers=13)", "large": "chopsticks(fingers=22)"}
 NAIVE_SIZES = ("small", "medium")
+HEADING = "Loading into Neo4j (`bench_load.py`)"  # written by write_section, outside the markers
 
 
 def naive_load(solved: SolvedGraph, driver, database: str, graph_id: str, budget: float) -> dict[str, float]:
@@ -141,10 +142,10 @@ def run(sizes: list[str], naive_seconds: float, batch_size: int, workers: list[i
 
 
 def table(rows: list[list[str]], info: str, naive_seconds: float) -> str:
+    """The section's markdown, without a heading (write_section adds HEADING)."""
     header = ["game", "positions", "moves", "loader", "positions/s", "relationships/s", "total s", "rows/s",
               "delete s"]
-    lines = ["## Loading into Neo4j (`bench/bench_load.py`)", "",
-             f"Machine: {platform.machine()}, {os.cpu_count()} CPUs, Python {platform.python_version()}, "
+    lines = [f"Machine: {platform.machine()}, {os.cpu_count()} CPUs, Python {platform.python_version()}, "
              f"load average {os.getloadavg()[0]:.1f} at the end; {info}.", "",
              "| " + " | ".join(header) + " |", "|" + "|".join("---" for _ in header) + "|"]
     lines += ["| " + " | ".join(row) + " |" for row in rows]
@@ -153,8 +154,6 @@ def table(rows: list[list[str]], info: str, naive_seconds: float) -> str:
                   "the first step of a reload.",
               f"\\* capped: the naive loader ran {naive_seconds:.0f} s per phase; its total is extrapolated from its rates."]
     return "\n".join(lines)
-
-
 
 
 def main(argv: list[str] | None = None) -> None:
@@ -170,7 +169,7 @@ def main(argv: list[str] | None = None) -> None:
     text = table(rows, info, args.naive_seconds)
     print(text)
     if not args.no_write:
-        write_section("bench_load", "Loading into Neo4j (`bench_load.py`)", text)
+        write_section("bench_load", HEADING, text)
         print(f"wrote {README}")
 
 

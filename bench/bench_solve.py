@@ -36,6 +36,7 @@ from explorer.solver import solve  # noqa: E402
 from explorer.values import Value  # noqa: E402
 
 NETWORKX_BUDGET = 60.0  # seconds: networkx runs only where predicted to finish within this
+HEADING = "Generation and solving (`bench_solve.py`)"  # written by write_section, outside the markers
 
 
 # -- the baseline: plain backward induction over networkx ----------------------------
@@ -212,7 +213,7 @@ def main(argv: list[str] | None = None) -> None:
     text = table(rows, skipped, args.networkx_budget)
     print(text)
     if not args.no_write:
-        write_section("bench_solve", "Generation and solving (`bench_solve.py`)", text)
+        write_section("bench_solve", HEADING, text)
         print(f"wrote {README}")
 
 

@@ -13,7 +13,11 @@ Each benchmark script rewrites only its own section, between its markers.
 
 
 def write_section(name: str, heading: str, text: str) -> None:
-    """Replace (or append under `heading`) the section of benchmark `name`; temp file + rename."""
+    """Replace (or append under `heading`) the section of benchmark `name`; temp file + rename.
+
+    `text` holds no heading: the heading is written here, once, outside the markers, so
+    rewriting a section leaves it alone.
+    """
     start, end = f"<!-- {name}:start -->", f"<!-- {name}:end -->"
     current = README.read_text() if README.exists() else INTRO
     section = f"{start}\n{text}\n{end}"

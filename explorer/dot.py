@@ -19,7 +19,8 @@ import graphviz
 import networkx as nx
 
 from explorer.errors import GameGraphError, GraphTooLarge, InvalidParameter, QueryError
-from explorer.games import parse_spec
+from explorer.files import output_file
+from explorer.graph import parse_graph_id
 
 COLOURS = {"win": "#7fcf7f", "loss": "#ef7f7f", "tie": "#f5d742", "draw": "#fbeb95"}
 HIGHLIGHT = "#1f4fd1"
@@ -114,12 +115,13 @@ def _legend(dot: graphviz.Digraph, diagram: Diagram) -> None:
 
 # -- builders --------------------------------------------------------------------------
 def _game_name(graph_id: str) -> str:
-    """The short spec people use (chopsticks:magic-fingers) for a graph id, else the id itself."""
+    """The short spec people use (chopsticks:magic-fingers, marked [nosym] when not symmetry-reduced)
+    for a graph id, else the id itself."""
     try:
-        return parse_spec(graph_id.removesuffix("[nosym]")).display_name + (
-            " [nosym]" if graph_id.endswith("[nosym]") else "")
+        game, symmetric = parse_graph_id(graph_id)
     except GameGraphError:
         return graph_id
+    return game.display_name + ("" if symmetric or not game.has_symmetry() else " [nosym]")
 
 
 def _steps_diagram(title: str, rows: list[dict[str, Any]], highlight: str | None, ends: bool) -> Diagram:
@@ -204,7 +206,10 @@ def graph_diagram(G: nx.DiGraph, max_nodes: int = MAX_GRAPH_NODES, highlight: st
 
 # -- output ------------------------------------------------------------------------------
 def render(diagram: Diagram | str, path: str | Path) -> Path:
-    """Write the diagram to `path`: .dot/.gv as text, .svg/.png/.pdf through Graphviz `dot`."""
+    """Write the diagram to `path`: .dot/.gv as text, .svg/.png/.pdf through Graphviz `dot`.
+
+    The file is written whole or not at all; GameGraphError (one line) when it cannot be.
+    """
     path = Path(path)
     suffix = path.suffix.lower()
     if suffix not in FORMATS:
@@ -212,7 +217,8 @@ def render(diagram: Diagram | str, path: str | Path) -> Path:
                                f"{', '.join(FORMATS)}")
     text = diagram if isinstance(diagram, str) else to_dot(diagram)
     if FORMATS[suffix] is None:
-        path.write_text(text, encoding="utf-8")
+        with output_file(path) as handle:
+            handle.write(text)
         return path
     try:
         data = graphviz.Source(text).pipe(format=FORMATS[suffix])
@@ -221,5 +227,6 @@ def render(diagram: Diagram | str, path: str | Path) -> Path:
                              "write a .dot file instead") from None
     except graphviz.CalledProcessError as error:
         raise GameGraphError(f"Graphviz could not draw {path.name}: {error.stderr.decode(errors='replace').strip()}") from None
-    path.write_bytes(data)
+    with output_file(path, binary=True) as handle:
+        handle.write(data)
     return path

@@ -14,7 +14,6 @@ from typing import Any, Iterable
 import networkx as nx
 
 from explorer.commands import positive_int
-from explorer.errors import GraphTooLarge
 from explorer.games import parse_spec
 from explorer.graph import DEFAULT_MAX_POSITIONS
 from explorer.solved import load_or_build
@@ -62,17 +61,13 @@ def cmd_load(args: argparse.Namespace) -> int:
     settings = Neo4jSettings.from_env()
     driver = _connect(settings)
     try:
+        # Refuses a graph over --max-positions, cached or not, before anything is written.
         solved = load_or_build(game, symmetry=not args.no_symmetry, max_positions=args.max_positions)
-        if solved.graph.num_positions > args.max_positions:  # a cached graph skips generate's own check
-            raise GraphTooLarge(f"{game.display_name} has {solved.graph.num_positions:,} positions, more than "
-                                f"--max-positions {args.max_positions:,}")
         report = neo4j_loader.load(solved, driver, settings.database, batch_size=args.batch_size,
                                    workers=args.workers)
     finally:
         driver.close()
-    print(f"loaded {game.display_name}{'' if solved.graph.symmetry or not game.has_symmetry() else ' [nosym]'}: "
-          f"{report.rows:,} rows ({report.positions:,} positions, {report.moves:,} moves) "
-          f"in {report.seconds:.2f} s, {report.rows_per_second:,.0f} rows/s")
+    print(report)
     return 0
 
 # -- verify ----------------------------------------------------------------------

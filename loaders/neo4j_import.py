@@ -5,7 +5,8 @@ per second) but only into a new or emptied database, and it creates no schema.
 `write_neo4j_import` writes four CSV files (header on the first line) with the
 same properties as the Bolt loader (docs/model.md, via loaders.mirror), plus
 ``schema.cypher`` holding the constraints and indexes to run once the server is
-up, and returns the import command. O(V + E) time, streaming rows to disk.
+up, and returns the import command. O(V + E) time, streaming rows to disk;
+each file is written whole or not at all (explorer.files.output_file).
 """
 
 from __future__ import annotations
@@ -15,6 +16,7 @@ import shlex
 from pathlib import Path
 from typing import Any, Iterable
 
+from explorer.files import make_folder, output_file
 from explorer.solved import SolvedGraph
 from loaders import mirror
 from loaders.neo4j_loader import SCHEMA
@@ -29,10 +31,10 @@ def write_neo4j_import(solved: SolvedGraph, directory: str | Path, database: str
     Node ids live in two id spaces (``Position``: the dense node id, ``Game``:
     the graph id); neither is stored as a property. A Game node with
     ``complete: true`` and its START relationship are included, so readers treat
-    the imported game like one the Bolt loader finished.
+    the imported game like one the Bolt loader finished: `solved` must be the
+    whole game, generated from its start. GameGraphError when a file cannot be written.
     """
-    directory = Path(directory)
-    directory.mkdir(parents=True, exist_ok=True)
+    directory = make_folder(directory)
     paths = {name: (directory / file).resolve() for name, file in FILES.items()}
 
     game = mirror.game_properties(solved)
@@ -53,7 +55,8 @@ def write_neo4j_import(solved: SolvedGraph, directory: str | Path, database: str
             in zip(moves["source"].tolist(), moves["target"].tolist(), moves["label"], moves["optimal"])))
     _write(paths["start"], [":START_ID(Game)", ":END_ID(Position)", ":TYPE"], [[game["id"], 0, "START"]])
 
-    (directory / "schema.cypher").write_text("".join(f"{statement};\n" for statement in SCHEMA), encoding="utf-8")
+    with output_file(directory / "schema.cypher") as handle:
+        handle.write("".join(f"{statement};\n" for statement in SCHEMA))
     command = ["neo4j-admin", "database", "import", "full",
                f"--nodes={paths['game']}", f"--nodes={paths['positions']}",
                f"--relationships={paths['moves']}", f"--relationships={paths['start']}",
@@ -62,7 +65,7 @@ def write_neo4j_import(solved: SolvedGraph, directory: str | Path, database: str
 
 
 def _write(path: Path, header: list[str], rows: Iterable[list[Any]]) -> None:
-    with path.open("w", newline="", encoding="utf-8") as handle:
+    with output_file(path) as handle:
         writer = csv.writer(handle, lineterminator="\n")
         writer.writerow(header)
         writer.writerows(rows)

@@ -64,11 +64,12 @@ _GAME = ("MATCH (s:Position) WHERE s.game = $props.id AND s.key = $props.start_k
 
 @dataclass(frozen=True)
 class LoadReport:
-    game: str
+    game: str                 # the graph id loaded
     positions: int
     moves: int
     seconds: float
-    phases: dict[str, float]
+    phases: dict[str, float]  # seconds per phase: prepare, delete, positions, moves, check
+    name: str = ""            # how people name the game (chopsticks:standard, [nosym] when not reduced)
 
     @property
     def rows(self) -> int:
@@ -79,15 +80,9 @@ class LoadReport:
     def rows_per_second(self) -> float:
         return self.rows / self.seconds if self.seconds > 0 else float("inf")
 
-    @property
-    def moves_per_second(self) -> float:
-        """Relationship throughput of the move phase alone."""
-        seconds = self.phases.get("moves", 0.0)
-        return self.moves / seconds if seconds > 0 else float("inf")
-
     def __str__(self) -> str:
-        return (f"loaded {self.game}: {self.rows:,} rows ({self.positions:,} positions, {self.moves:,} moves) "
-                f"in {self.seconds:.2f} s, {self.rows_per_second:,.0f} rows/s")
+        return (f"loaded {self.name or self.game}: {self.rows:,} rows ({self.positions:,} positions, "
+                f"{self.moves:,} moves) in {self.seconds:.2f} s, {self.rows_per_second:,.0f} rows/s")
 
 
 class LoadMismatch(GameGraphError):
@@ -141,8 +136,9 @@ def load(solved: SolvedGraph, driver: neo4j.Driver, database: str, batch_size: i
         if written != 1:
             raise LoadMismatch(f"could not write the Game node of {game_id}: start position {game['start_key']!r} missing")
         phases["check"] = time.perf_counter() - clock
-    return LoadReport(game_id, solved.graph.num_positions, solved.graph.num_moves,
-                      time.perf_counter() - began, phases)
+    reduced = solved.graph.symmetry or not solved.game.has_symmetry()
+    return LoadReport(game_id, solved.graph.num_positions, solved.graph.num_moves, time.perf_counter() - began,
+                      phases, name=solved.game.display_name + ("" if reduced else " [nosym]"))
 
 
 def ensure_schema(session: neo4j.Session) -> None:

@@ -28,23 +28,9 @@ __all__ = ["QUERIES", "DIRECTIONS", "Backend", "NetworkxBackend", "Neo4jBackend"
            "ConsoleResult", "run_query", "query_names", "describe", "resolve_position", "run_readonly_cypher",
            "check_read_only", "format_result", "graph_id", "game_of", "DEFAULT_TIMEOUT_S", "COLUMNS"]
 
-# The columns of every table, whichever backend filled it.
-STEP = ["step", "key", "value", "remoteness", "label", "to", "optimal"]
+# The columns of every query's tables (derived from the catalog, which alone defines them).
 COLUMNS: dict[str, dict[str, list[str]]] = {
-    "neighbourhood": {"positions": ["key", "distance", "value", "remoteness", "to_move", "terminal", "on_cycle"],
-                      "moves": ["from", "label", "to", "optimal"]},
-    "shortest-cycle": {"cycle": STEP},
-    "cycles": {"cycles": ["length", "keys", "labels"]},
-    "draw-cycles": {"cycles": ["length", "keys", "labels"]},
-    "cycle-stats": {"by_value": ["value", "positions", "on_cycle", "off_cycle", "components"]},
-    "components": {"components": ["scc", "size", "win", "loss", "tie", "draw", "example"]},
-    "shortest-win": {"line": ["ply"] + STEP[1:]},
-    "path": {"path": STEP},
-    "stats": {"by_value": ["value", "positions"], "by_remoteness": ["value", "remoteness", "positions"],
-              "longest_win": ["key", "remoteness"], "most_moves": ["key", "moves", "value"]},
-}
-CAPPED = {"neighbourhood": ("positions",), "cycles": ("cycles",), "draw-cycles": ("cycles",),
-          "components": ("components",), "stats": ("longest_win", "most_moves")}
+    name: {table: list(columns) for table, columns in query.tables.items()} for name, query in QUERIES.items()}
 
 
 class Backend(Protocol):
@@ -75,11 +61,17 @@ def resolve_position(backend: Backend, text: str) -> str:
     InvalidPosition when it does not parse or is illegal (from the game),
     UnreachablePosition when it is legal but not in the graph. O(1) lookups.
     """
+    return _lookup(backend, text)[0]
+
+
+def _lookup(backend: Backend, text: str) -> tuple[str, dict[str, Any]]:
+    """(stored key, stored properties) of a position, with resolve_position's errors: one backend lookup."""
     key = canonical_key(backend.game, backend.symmetry, text)
-    if backend.position(key) is None:
+    properties = backend.position(key)
+    if properties is None:
         raise UnreachablePosition(f"position {text!r} is legal but not reachable from the start of "
                                   f"{backend.game.display_name}")
-    return key
+    return key, properties
 
 
 def _validate(backend: Backend, query: QuerySpec, params: dict[str, Any]) -> dict[str, Any]:
@@ -90,7 +82,10 @@ def _validate(backend: Backend, query: QuerySpec, params: dict[str, Any]) -> dic
         raise QueryError(f"query {query.name!r} does not take {', '.join(unknown)}: it takes {takes}")
     args: dict[str, Any] = {}
     if query.position:
-        args["position"] = resolve_position(backend, str(given.get("position", backend.start_key)))
+        args["position"], position = _lookup(backend, str(given.get("position", backend.start_key)))
+        if query.name == "shortest-win" and position["value"] == "draw":
+            raise QueryError(f"{args['position']} is a draw: neither side can force the game to end, so there is "
+                             "no winning line; see the draw-cycles query for how the draw is held")
     if query.to:
         if "to" not in given:
             raise QueryError(f"query {query.name!r} needs a target position (to / --to)")
@@ -117,11 +112,6 @@ def run_query(backend: Backend, name: str, **params: Any) -> QueryResult:
     """
     query = catalog.spec(name)
     args = _validate(backend, query, params)
-    if name == "shortest-win":
-        node = backend.position(args["position"])
-        if node["value"] == "draw":
-            raise QueryError(f"{args['position']} is a draw: neither side can force the game to end, so there is "
-                             "no winning line; see the draw-cycles query for how the draw is held")
     run_args = dict(args)
     if "limit" in args:
         run_args["fetch"] = args["limit"] + 1
@@ -132,7 +122,7 @@ def run_query(backend: Backend, name: str, **params: Any) -> QueryResult:
 def _finish(backend: Backend, query: QuerySpec, args: dict[str, Any], raw: dict[str, list]) -> QueryResult:
     """Applies the row cap, splits the neighbourhood's moves out, and adds notes: O(rows)."""
     truncated, notes = False, []
-    for table in CAPPED.get(query.name, ()):
+    for table in query.capped:
         if len(raw[table]) > args["limit"]:
             raw[table] = raw[table][:args["limit"]]
             truncated = True
@@ -143,7 +133,7 @@ def _finish(backend: Backend, query: QuerySpec, args: dict[str, Any], raw: dict[
         raw["positions"] = [row[:-1] for row in positions]
         raw["moves"] = sorted(([row[0], m["label"], m["to"], m["optimal"]] for row in positions for m in row[-1]),
                               key=lambda r: (r[0], r[1], r[2]))
-    tables = {t: Table(list(cols), [list(r) for r in raw[t]]) for t, cols in COLUMNS[query.name].items()}
+    tables = {t: Table(list(cols), [list(r) for r in raw[t]]) for t, cols in query.tables.items()}
     notes += _empty_notes(backend, query, args, tables)
     return QueryResult(query=query.name, game=backend.game_id, params=args, tables=tables,
                        truncated=truncated, notes=notes)

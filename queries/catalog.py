@@ -1,10 +1,10 @@
-"""The named queries: their parameters, limits and Cypher text, in one place.
+"""The named queries: their parameters, limits, result tables and Cypher text, in one place.
 
-Both backends and the CLI read this table, so a limit is written once. Path-length
-bounds cannot be Cypher parameters, so they are ``{{name}}`` placeholders in the
-.cypher files; `render` substitutes them only after `check_int` has proven them
-small integers, which keeps the text free of injection. O(1) per call apart from
-reading a small file.
+Both backends and the CLI read this table, so a limit, a column or a row cap is
+written once. Path-length bounds cannot be Cypher parameters, so they are
+``{{name}}`` placeholders in the .cypher files; `render` substitutes them only
+after `check_int` has proven them small integers, which keeps the text free of
+injection. O(1) per call apart from reading a small file.
 """
 
 from __future__ import annotations
@@ -40,8 +40,9 @@ class QuerySpec:
     to: bool = False                    # takes --to (required)
     direction: bool = False             # takes --direction
     ints: tuple[IntParam, ...] = ()     # k / max_length / limit
-    capped: str | None = None           # the table the row cap applies to
-    tables: tuple[str, ...] = field(default=())
+    # The result's tables in order, each with its columns, whichever backend filled it.
+    tables: dict[str, tuple[str, ...]] = field(default_factory=dict, hash=False)
+    capped: tuple[str, ...] = ()        # the tables the row cap `limit` applies to
 
     def int_param(self, name: str) -> IntParam | None:
         return next((p for p in self.ints if p.name == name), None)
@@ -61,24 +62,36 @@ K = IntParam("k", 1, 10, 2, "radius: the most moves from the position")
 CYCLE_LENGTH = IntParam("max_length", 1, 12, 8, "the longest cycle listed, in moves")
 SHORTEST_CYCLE_LENGTH = IntParam("max_length", 1, 200, 60, "the longest cycle searched, in moves")
 
+STEP = ("step", "key", "value", "remoteness", "label", "to", "optimal")
+CYCLE = ("length", "keys", "labels")
+
 QUERIES: dict[str, QuerySpec] = {q.name: q for q in (
     QuerySpec("neighbourhood", "positions within k moves (out, in or both) and the moves between them",
-              position=True, direction=True, ints=(K, _limit(500)), capped="positions", tables=("positions", "moves")),
+              position=True, direction=True, ints=(K, _limit(500)),
+              tables={"positions": ("key", "distance", "value", "remoteness", "to_move", "terminal", "on_cycle"),
+                      "moves": ("from", "label", "to", "optimal")},
+              capped=("positions",)),
     QuerySpec("shortest-cycle", "the shortest cycle through a position (smallest keys on ties)",
-              position=True, ints=(SHORTEST_CYCLE_LENGTH,), tables=("cycle",)),
+              position=True, ints=(SHORTEST_CYCLE_LENGTH,), tables={"cycle": STEP}),
     QuerySpec("cycles", "every simple cycle through a position up to max_length moves",
-              position=True, ints=(CYCLE_LENGTH, _limit(100)), capped="cycles", tables=("cycles",)),
-    QuerySpec("cycle-stats", "how many positions of each value lie on cycles", tables=("by_value",)),
+              position=True, ints=(CYCLE_LENGTH, _limit(100)), tables={"cycles": CYCLE}, capped=("cycles",)),
+    QuerySpec("cycle-stats", "how many positions of each value lie on cycles",
+              tables={"by_value": ("value", "positions", "on_cycle", "off_cycle", "components")}),
     QuerySpec("draw-cycles", "simple cycles of draw positions only through a position: how a draw is held",
-              position=True, ints=(CYCLE_LENGTH, _limit(100)), capped="cycles", tables=("cycles",)),
+              position=True, ints=(CYCLE_LENGTH, _limit(100)), tables={"cycles": CYCLE}, capped=("cycles",)),
     QuerySpec("components", "strongly connected components that contain a cycle, largest first",
-              ints=(_limit(100),), capped="components", tables=("components",)),
+              ints=(_limit(100),), tables={"components": ("scc", "size", "win", "loss", "tie", "draw", "example")},
+              capped=("components",)),
     QuerySpec("shortest-win", "the principal variation: optimal play from a position to the end",
-              position=True, tables=("line",)),
+              position=True, tables={"line": ("ply",) + STEP[1:]}),
     QuerySpec("path", "a shortest sequence of moves between two positions (any moves, not optimal play)",
-              position=True, to=True, tables=("path",)),
+              position=True, to=True, tables={"path": STEP}),
+    # stats.cypher applies LIMIT $limit to both lists, so the row cap covers both.
     QuerySpec("stats", "counts by value and remoteness, the longest wins, the positions with most moves",
-              ints=(_limit(10),), capped="most_moves", tables=("by_value", "by_remoteness", "longest_win", "most_moves")),
+              ints=(_limit(10),),
+              tables={"by_value": ("value", "positions"), "by_remoteness": ("value", "remoteness", "positions"),
+                      "longest_win": ("key", "remoteness"), "most_moves": ("key", "moves", "value")},
+              capped=("longest_win", "most_moves")),
 )}
 
 PLACEHOLDER = re.compile(r"\{\{(\w+)\}\}")

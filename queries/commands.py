@@ -10,12 +10,17 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+from contextlib import contextmanager
 from pathlib import Path
-from typing import Any
+from typing import Any, Iterator
 
+from explorer.commands import positive_int
+from explorer.dot import MAX_GRAPH_NODES
 from explorer.errors import CertificateError, QueryError
+from explorer.files import output_file
 from explorer.games import parse_spec
-from queries.api import DEFAULT_TIMEOUT_S, QUERIES, Neo4jBackend, NetworkxBackend, format_result, run_query
+from queries.api import DEFAULT_TIMEOUT_S, QUERIES, Backend, Neo4jBackend, NetworkxBackend, format_result, run_query
+from queries.neo4j_backend import check_timeout
 
 DIAGRAMS = ("shortest-win", "certificate", "neighbourhood", "cycle", "graph")
 
@@ -35,7 +40,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     p.add_argument("spec", help="game spec, e.g. chopsticks:magic-fingers")
     p.add_argument("query", help=f"one of: {', '.join(DIAGRAMS)}")
     _query_options(p)
-    p.add_argument("--max-nodes", type=int, default=None, help="whole-graph limit (default 500 positions)")
+    p.add_argument("--max-nodes", type=positive_int, default=MAX_GRAPH_NODES,
+                   help=f"whole-graph limit (default {MAX_GRAPH_NODES} positions)")
     p.add_argument("-o", "--output", required=True, help="FILE.dot, FILE.svg or FILE.png")
     p.set_defaults(func=cmd_dot)
 
@@ -59,31 +65,39 @@ def _query_options(p: argparse.ArgumentParser) -> None:
     p.add_argument("--max-length", dest="max_length", help="cycle length bound")
     p.add_argument("--backend", choices=("networkx", "neo4j"), default="networkx",
                    help="networkx mirror (default) or Neo4j (the game must be loaded)")
-    p.add_argument("--timeout", type=float, default=DEFAULT_TIMEOUT_S, help="Neo4j query timeout in seconds")
+    p.add_argument("--timeout", type=_seconds, default=DEFAULT_TIMEOUT_S,
+                   help=f"Neo4j query timeout in seconds (default {DEFAULT_TIMEOUT_S:g})")
     p.add_argument("--no-symmetry", action="store_true", help="do not merge symmetric positions")
 
 
-class _Backend:
-    """Opens the chosen backend and closes the Neo4j driver afterwards."""
+def _seconds(text: str) -> float:
+    """argparse type of --timeout: a number of seconds in the range read_rows accepts."""
+    try:
+        seconds = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a number of seconds") from None
+    try:
+        return check_timeout(seconds)
+    except QueryError as error:
+        raise argparse.ArgumentTypeError(str(error)) from None
 
-    def __init__(self, args: argparse.Namespace):
-        self.args, self.driver = args, None
 
-    def __enter__(self):
-        game = parse_spec(self.args.spec)
-        symmetry = not self.args.no_symmetry
-        if self.args.backend == "networkx":
-            from loaders.mirror import mirror_for
-            return NetworkxBackend(mirror_for(game, symmetry=symmetry))
-        from loaders.settings import Neo4jSettings, open_driver
-        settings = Neo4jSettings.from_env()
-        self.driver = open_driver(settings)
-        return Neo4jBackend.for_spec(self.driver, settings.database, self.args.spec, symmetry=symmetry,
-                                     timeout_s=self.args.timeout)
-
-    def __exit__(self, *exc: Any) -> None:
-        if self.driver is not None:
-            self.driver.close()
+@contextmanager
+def _backend(args: argparse.Namespace) -> Iterator[Backend]:
+    """The chosen backend; the Neo4j driver is closed afterwards, also when the game is not loaded."""
+    game = parse_spec(args.spec)
+    symmetry = not args.no_symmetry
+    if args.backend == "networkx":
+        from loaders.mirror import mirror_for
+        yield NetworkxBackend(mirror_for(game, symmetry=symmetry))
+        return
+    from loaders.settings import Neo4jSettings, open_driver
+    settings = Neo4jSettings.from_env()
+    driver = open_driver(settings)
+    try:
+        yield Neo4jBackend.for_spec(driver, settings.database, args.spec, symmetry=symmetry, timeout_s=args.timeout)
+    finally:
+        driver.close()
 
 
 def _params(args: argparse.Namespace, *names: str) -> dict[str, Any]:
@@ -91,7 +105,7 @@ def _params(args: argparse.Namespace, *names: str) -> dict[str, Any]:
 
 
 def cmd_query(args: argparse.Namespace) -> int:
-    with _Backend(args) as backend:
+    with _backend(args) as backend:
         result = run_query(backend, args.name, **_params(args, "position", "to", "k", "direction", "max_length",
                                                          "limit"))
     print(result.to_json() if args.format == "json" else format_result(result))
@@ -108,7 +122,7 @@ def cmd_dot(args: argparse.Namespace) -> int:
     if args.query == "certificate":
         diagram = dot.certificate_diagram(_certificate(args))
     else:
-        with _Backend(args) as backend:
+        with _backend(args) as backend:
             if args.query == "graph":
                 if args.backend != "networkx":
                     raise QueryError("the whole-graph diagram is drawn from the networkx mirror: drop --backend neo4j")
@@ -116,7 +130,7 @@ def cmd_dot(args: argparse.Namespace) -> int:
                 if args.position:
                     from queries.api import resolve_position
                     highlight = resolve_position(backend, args.position)
-                diagram = dot.graph_diagram(backend.G, args.max_nodes or dot.MAX_GRAPH_NODES, highlight)
+                diagram = dot.graph_diagram(backend.G, args.max_nodes, highlight)
             elif args.query == "shortest-win":
                 diagram = dot.line_diagram(run_query(backend, "shortest-win", **_params(args, "position")))
             elif args.query == "neighbourhood":
@@ -144,7 +158,8 @@ def cmd_certificate(args: argparse.Namespace) -> int:
     if not args.output:
         print(text)
         return 0
-    Path(args.output).write_text(text + "\n", encoding="utf-8")
+    with output_file(args.output) as handle:
+        handle.write(text + "\n")
     sizes = " and ".join(str(len(s["positions"])) for s in data["strategies"])
     print(f"wrote {args.output}: {data['position']} is a {data['claim']} ({sizes} positions); "
           f"check it with `gamegraph check-certificate {args.output}`", file=sys.stdout)

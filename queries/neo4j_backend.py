@@ -3,7 +3,8 @@
 Every statement goes through `read_rows`: a READ access-mode session and
 ``session.execute_read`` (Neo4j itself refuses writes there), a server-side
 transaction timeout (``neo4j.unit_of_work(timeout=...)``, the managed-transaction
-form of ``neo4j.Query(text, timeout=...)``), and a cap on the rows pulled.
+form of ``neo4j.Query(text, timeout=...)``, checked by `check_timeout`), and a
+cap on the rows pulled.
 Driver errors become the project's errors, folded to one clear line.
 """
 
@@ -16,16 +17,29 @@ from neo4j.exceptions import ClientError, DriverError, Neo4jError, ServiceUnavai
 
 from explorer.errors import GameGraphError, Neo4jUnavailable, QueryError
 from explorer.games import parse_spec
-from queries.catalog import render
+from queries import catalog
 from queries.common import game_from_properties, game_of, graph_id
 
 DEFAULT_TIMEOUT_S = 30.0
+MAX_TIMEOUT_S = 600.0
 Rows = list[list[Any]]
+
+
+def check_timeout(timeout_s: float) -> float:
+    """`timeout_s` when it is above 0 and at most MAX_TIMEOUT_S, else QueryError (0 would mean no timeout)."""
+    if isinstance(timeout_s, bool) or not isinstance(timeout_s, (int, float)) or not 0 < timeout_s <= MAX_TIMEOUT_S:
+        raise QueryError(f"the timeout must be above 0 and at most {MAX_TIMEOUT_S:g} seconds, not {timeout_s!r}")
+    return float(timeout_s)
 
 
 def read_rows(driver: neo4j.Driver, database: str, text: str, params: dict[str, Any] | None,
               timeout_s: float, max_rows: int | None = None, what: str = "the query") -> tuple[list[str], Rows, bool]:
-    """(columns, rows, truncated) of one read-only statement. Pulls at most max_rows rows (+1 to detect the cap)."""
+    """(columns, rows, truncated) of one read-only statement. Pulls at most max_rows rows (+1 to detect the cap).
+
+    QueryError for a timeout outside (0, MAX_TIMEOUT_S], before anything is sent.
+    """
+    check_timeout(timeout_s)
+
     @neo4j.unit_of_work(timeout=timeout_s)
     def work(tx: neo4j.ManagedTransaction) -> tuple[list[str], Rows, bool]:
         result = tx.run(text, params or {})
@@ -102,7 +116,7 @@ class Neo4jBackend:
 
     def run(self, name: str, args: dict[str, Any]) -> dict[str, Rows]:
         """Runs ``queries/<name>.cypher`` and reshapes its rows into the tables networkx returns."""
-        text = render(name, {k: v for k, v in args.items() if k in ("k", "max_length")})
+        text = catalog.render(name, {k: v for k, v in args.items() if k in ("k", "max_length")})
         params: dict[str, Any] = {"game": self.game_id}
         if "position" in args:
             params["key"] = args["position"]
@@ -110,7 +124,10 @@ class Neo4jBackend:
             if name_in in args:
                 params[name_out] = args[name_in]
         _, rows, _ = read_rows(self.driver, self.database, text, params, self.timeout_s, what=f"query {name!r}")
-        return _SHAPES.get(name, lambda r: {_ONLY_TABLE[name]: r})(rows)
+        if name in _SHAPES:
+            return _SHAPES[name](rows)
+        (table,) = catalog.spec(name).tables  # every other query returns its one table as rows
+        return {table: rows}
 
 
 def _spec_of(game_id: str) -> str:
@@ -135,5 +152,3 @@ def _neighbourhood(rows: Rows) -> dict[str, Rows]:
 
 
 _SHAPES = {"stats": _stats, "neighbourhood": _neighbourhood}
-_ONLY_TABLE = {"shortest-cycle": "cycle", "cycles": "cycles", "draw-cycles": "cycles", "cycle-stats": "by_value",
-               "components": "components", "shortest-win": "line", "path": "path"}

@@ -313,3 +313,11 @@ def test_cli_writes_and_checks_certificates(tmp_path):
     path.write_text("{not json")
     out = cli("check-certificate", str(path), tmp_path=tmp_path)
     assert out.returncode == 2 and "is not valid JSON" in out.stderr
+
+
+def test_cli_certificate_to_a_missing_folder_is_one_line(tmp_path):
+    target = tmp_path / "missing" / "cert.json"
+    out = cli("certificate", "nim:small", "-o", str(target), tmp_path=tmp_path)
+    assert out.returncode == 2 and "Traceback" not in out.stderr
+    assert out.stderr.strip().splitlines() == [f"gamegraph: error: cannot write {target}: No such file or directory"]
+    assert not (tmp_path / "missing").exists()

@@ -157,3 +157,60 @@ def test_up_loads_every_preset_into_neo4j(neo4j_server, tmp_path):
             assert game is not None and game["positions"] == solved.graph.num_positions
     finally:
         driver.close()
+
+
+def one_error_line(out: subprocess.CompletedProcess) -> str:
+    assert out.returncode == 2, (out.stdout, out.stderr)
+    lines = out.stderr.strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith("gamegraph: error: ") and "Traceback" not in out.stderr, out.stderr
+    return lines[0]
+
+
+@pytest.mark.parametrize("fmt", ["jsonl", "csv"])
+def test_export_to_a_missing_folder_is_one_line(home, tmp_path, fmt):
+    target = tmp_path / "missing" / f"out.{fmt}"
+    line = one_error_line(run("export", "nim:small", "--format", fmt, "-o", str(target), home=home))
+    assert f"cannot write {target}: No such file or directory" in line
+
+
+def test_neo4j_import_into_an_existing_file_is_one_line_and_leaves_it_alone(home, tmp_path):
+    (tmp_path / "out").mkdir()
+    target = tmp_path / "out" / "taken"
+    target.write_text("mine\n")
+    line = one_error_line(run("export", "nim:small", "--format", "neo4j-import", "-o", str(target), home=home))
+    assert str(target) in line and "a file of that name exists" in line
+    assert target.read_text() == "mine\n" and [p.name for p in target.parent.iterdir()] == ["taken"]
+
+
+def test_neo4j_import_is_written_whole_and_atomically(home, tmp_path):
+    folder = tmp_path / "import"
+    out = run("export", "nim:small", "--format", "neo4j-import", "-o", str(folder), home=home)
+    assert out.returncode == 0, out.stderr
+    assert sorted(p.name for p in folder.iterdir()) == ["game.csv", "moves.csv", "positions.csv", "schema.cypher",
+                                                        "start.csv"]  # no temporary files left
+
+
+def test_neo4j_import_refuses_a_start_position(home, tmp_path):
+    """The import files hold a Game node marked complete under the game's id: only the whole game may go there."""
+    folder = tmp_path / "import"
+    line = one_error_line(run("export", "chopsticks", "--start", "A|1-1|1-2", "--format", "neo4j-import",
+                              "-o", str(folder), home=home))
+    assert "drop --start" in line
+    assert not folder.exists()
+    out = run("export", "chopsticks", "--start", "A|1-1|1-2", "--format", "csv", home=home)
+    assert out.returncode == 0, out.stderr  # other formats still start anywhere
+
+
+def test_up_builds_the_mirror_from_the_solved_graph_it_holds(tmp_path, monkeypatch):
+    """`up` solves each preset once: the mirror is built from that SolvedGraph, not from a second cache read."""
+    from explorer.commands import up
+    from loaders import mirror
+
+    monkeypatch.setenv("GAMEGRAPH_HOME", str(tmp_path / "state"))
+
+    def no_second_read(*args, **kwargs):
+        raise AssertionError("mirror_for read the solved graph again")
+
+    monkeypatch.setattr(mirror, "load_or_build", no_second_read)
+    up._prepare("chopsticks:standard", None, None)
+    assert len(list((tmp_path / "state" / "mirrors").glob("chopsticks-*.pickle"))) == 1

@@ -12,7 +12,9 @@ import pytest
 
 from explorer import dot
 from explorer.certificate import certificate
-from explorer.errors import GraphTooLarge, InvalidParameter, QueryError
+from explorer.errors import GameGraphError, GraphTooLarge, InvalidParameter, QueryError
+from explorer.games import parse_spec
+from explorer.graph import graph_id
 from explorer.solved import build
 from loaders.mirror import to_networkx
 from queries.api import NetworkxBackend, run_query
@@ -136,3 +138,46 @@ def test_cli_dot_writes_each_diagram(tmp_path):
     assert out.returncode == 2 and "limited to 500" in out.stderr and len(out.stderr.strip().splitlines()) == 1
     out = cli("dot", "nim:small", "spiral", "-o", str(tmp_path / "x.svg"))
     assert out.returncode == 2 and "unknown diagram 'spiral'" in out.stderr
+
+
+@pytest.mark.parametrize("name", ["x.dot", "x.svg", "x.png"])
+def test_cli_dot_to_a_missing_folder_is_one_line_and_writes_nothing(tmp_path, name):
+    env = {**os.environ, "GAMEGRAPH_HOME": str(tmp_path / "state"), "GAMEGRAPH_PROGRESS": "0"}
+    target = tmp_path / "missing" / name
+    out = subprocess.run([sys.executable, "-m", "explorer.cli", "dot", "nim:small", "shortest-win", "-o", str(target)],
+                         capture_output=True, text=True, env=env, cwd=ROOT, timeout=300)
+    assert out.returncode == 2 and "Traceback" not in out.stderr
+    assert out.stderr.strip().splitlines() == [f"gamegraph: error: cannot write {target}: No such file or directory"]
+    assert not (tmp_path / "missing").exists()
+
+
+@pytest.mark.parametrize("name", ["x.dot", "x.svg"])
+def test_render_over_a_folder_fails_cleanly_and_leaves_no_partial_file(tmp_path, name):
+    diagram = dot.graph_diagram(to_networkx(build("nim:small")))
+    (tmp_path / name).mkdir()
+    with pytest.raises(GameGraphError, match="Is a directory"):
+        dot.render(diagram, tmp_path / name)
+    assert [p.name for p in tmp_path.iterdir()] == [name]
+
+
+def test_cli_dot_max_nodes_must_be_positive(tmp_path):
+    env = {**os.environ, "GAMEGRAPH_HOME": str(tmp_path / "state"), "GAMEGRAPH_PROGRESS": "0"}
+
+    def cli(*args):
+        return subprocess.run([sys.executable, "-m", "explorer.cli", "dot", "nim:small", "graph", *args],
+                              capture_output=True, text=True, env=env, cwd=ROOT, timeout=300)
+
+    out = cli("--max-nodes", "0", "-o", str(tmp_path / "g.dot"))  # was silently the default 500
+    assert out.returncode == 2 and "--max-nodes: 0 must be at least 1" in out.stderr
+    out = cli("--max-nodes", "5", "-o", str(tmp_path / "g.dot"))
+    assert out.returncode == 2 and "limited to 5" in out.stderr
+    out = cli("-o", str(tmp_path / "g.dot"))
+    assert out.returncode == 0, out.stderr
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["g.dot", "state"]  # no temporary file left
+
+
+def test_titles_name_the_game_as_people_do():
+    game = parse_spec("chopsticks")
+    assert dot._game_name(graph_id(game, True)) == "chopsticks:standard"
+    assert dot._game_name(graph_id(game, False)) == "chopsticks:standard [nosym]"
+    assert dot._game_name("not a graph id") == "not a graph id"

@@ -20,6 +20,7 @@ from pathlib import Path
 
 import pytest
 
+from explorer.errors import GameGraphError
 from explorer.solved import build
 from loaders import neo4j_loader
 from loaders.neo4j_import import write_neo4j_import
@@ -77,6 +78,7 @@ def test_load_writes_every_position_and_move(spec, driver, neo4j_server, ids):  
     report = neo4j_loader.load(solved, driver, neo4j_server.database, batch_size=500, graph_id=game_id)
     assert (report.positions, report.moves) == (solved.graph.num_positions, solved.graph.num_moves)
     assert report.rows == report.positions + report.moves + 1 and report.rows_per_second > 0
+    assert str(report).startswith(f"loaded {solved.game.display_name}: {report.rows:,} rows ")
     assert counts(driver, neo4j_server.database, game_id) == (solved.graph.num_positions, solved.graph.num_moves)
 
     stored = neo4j_loader.read_positions(driver, neo4j_server.database, game_id)
@@ -213,6 +215,7 @@ def test_cli_load_then_verify_detects_a_corrupted_value(driver, neo4j_server):  
         assert done.returncode == 0, done.stderr
         rows = solved.graph.num_positions + solved.graph.num_moves + 1
         assert f"{rows:,} rows" in done.stdout and "rows/s" in done.stdout and " s," in done.stdout
+        assert done.stdout.startswith(f"loaded {spec}: ")  # LoadReport's own line
         assert counts(driver, db, game_id) == (solved.graph.num_positions, solved.graph.num_moves)
 
         done = gamegraph("verify", spec, settings=neo4j_server)
@@ -255,6 +258,32 @@ def test_cli_load_refuses_a_graph_over_max_positions_before_writing(driver, neo4
     assert "more than 50 positions" in line
     assert counts(driver, neo4j_server.database, game_id) == (0, 0)
     assert game_node(driver, neo4j_server.database, game_id) is None
+
+
+@pytest.mark.neo4j
+def test_cli_load_refuses_a_cached_graph_over_max_positions_before_writing(driver, neo4j_server, tmp_path):  # noqa: F811
+    """load_or_build checks --max-positions on a cache hit too, so `load` needs no check of its own."""
+    spec, home = "chopsticks:standard", str(tmp_path / "state")
+    game_id, db = build(spec).graph.graph_id, neo4j_server.database
+
+    def game_element_id():  # changes whenever the game is (re)loaded
+        records, _, _ = driver.execute_query("MATCH (g:Game {id: $id}) RETURN elementId(g) AS e", id=game_id,
+                                             database_=db)
+        return records[0]["e"] if records else None
+
+    assert gamegraph("show", spec, settings=neo4j_server, GAMEGRAPH_HOME=home).returncode == 0  # caches the graph
+    assert len(list((tmp_path / "state" / "graphs").glob("chopsticks-*.npz"))) == 1
+    before = (game_element_id(), counts(driver, db, game_id))
+    line = one_error_line(gamegraph("load", spec, "--max-positions", "5", settings=neo4j_server, GAMEGRAPH_HOME=home))
+    assert "more than 5 positions" in line
+    assert (game_element_id(), counts(driver, db, game_id)) == before
+
+
+@pytest.mark.neo4j
+def test_a_graph_without_symmetry_reduction_is_reported_as_nosym(driver, neo4j_server, ids):  # noqa: F811
+    report = neo4j_loader.load(build("nim(heaps=1-2)", symmetry=False), driver, neo4j_server.database,
+                               graph_id=ids("nim-nosym"))
+    assert str(report).startswith("loaded nim(heaps=1-2) [nosym]: ")
 
 
 @pytest.mark.neo4j
@@ -324,6 +353,14 @@ def test_neo4j_import_files_have_the_right_headers_and_rows(spec, tmp_path):
     assert fields["complete:boolean"] == "true" and fields["symmetry:boolean"] == str(graph.symmetry).lower()
     assert read_csv(tmp_path / "start.csv") == [[":START_ID(Game)", ":END_ID(Position)", ":TYPE"], [graph.graph_id, "0", "START"]]
     assert "REQUIRE (p.game, p.key) IS UNIQUE" in (tmp_path / "schema.cypher").read_text()
+
+
+def test_neo4j_import_into_a_file_is_a_clear_error_and_leaves_it_alone(tmp_path):
+    taken = tmp_path / "taken"
+    taken.write_text("mine")
+    with pytest.raises(GameGraphError, match=f"cannot create the folder {taken}: a file of that name exists"):
+        write_neo4j_import(build("nim:small"), taken)
+    assert taken.read_text() == "mine" and [p.name for p in tmp_path.iterdir()] == ["taken"]
 
 
 def test_neo4j_import_flattens_chopsticks_hands_into_an_int_array(tmp_path):

@@ -346,6 +346,75 @@ def test_every_query_file_is_documented_and_parameterised():
     assert "no strongly-connected-components algorithm" in catalog.cypher_text("components")
 
 
+
+def test_the_catalog_alone_defines_tables_columns_and_row_caps():
+    from queries import api
+    for name, query in QUERIES.items():
+        assert query.tables and set(query.capped) <= set(query.tables), name
+        limited = query.int_param("limit") is not None
+        # A query takes a row cap exactly when its Cypher LIMITs rows, and then something is capped.
+        assert limited == ("LIMIT $limit" in catalog.cypher_text(name)) == bool(query.capped), name
+        assert api.COLUMNS[name] == {t: list(c) for t, c in query.tables.items()}, name
+    # stats.cypher LIMITs both lists, so both are capped.
+    assert QUERIES["stats"].capped == ("longest_win", "most_moves")
+
+
+def test_stats_caps_the_longest_wins_too(nx_backends):
+    backend = nx_backends["chopsticks"]  # 14 wins share the longest remoteness
+    result = run_query(backend, "stats", limit=3)
+    assert len(result.tables["longest_win"].rows) == 3 and len(result.tables["most_moves"].rows) == 3
+    assert result.truncated and any(note.startswith("longest_win:") for note in result.notes)
+    assert list(result.tables) == list(QUERIES["stats"].tables)
+    assert result.tables["longest_win"].columns == ["key", "remoteness"]
+
+
+def test_shortest_win_looks_the_position_up_once(nx_backends):
+    class Counting(NetworkxBackend):
+        lookups = 0
+
+        def position(self, key):
+            Counting.lookups += 1
+            return super().position(key)
+
+    backend = Counting(nx_backends["nim:small"].G)
+    run_query(backend, "shortest-win", position="A|1-2-3")
+    assert Counting.lookups == 1
+
+
+@pytest.mark.parametrize("timeout", [0, -1, 0.0, 601, float("nan"), float("inf"), "5", True])
+def test_read_rows_refuses_a_timeout_out_of_range_before_connecting(timeout):
+    # No driver is needed: the check comes before anything is sent (0 would mean no timeout at all).
+    with pytest.raises(QueryError, match=r"timeout must be above 0 and at most 600 seconds"):
+        read_rows(None, "neo4j", "RETURN 1", None, timeout_s=timeout)
+
+
+@pytest.mark.neo4j
+def test_the_neo4j_driver_is_closed_when_the_game_is_not_loaded(neo4j_server, monkeypatch):
+    """The real driver, spied on: QueryError for a game never loaded, and close() still runs."""
+    import argparse
+
+    import loaders.settings
+    from queries import commands
+
+    opened = []
+    real_open = loaders.settings.open_driver
+
+    def spying_open(settings):
+        driver = real_open(settings)
+        real_close = driver.close
+        driver.close = lambda: (opened.append("closed"), real_close())
+        opened.append("opened")
+        return driver
+
+    monkeypatch.setattr(loaders.settings, "open_driver", spying_open)
+    never_loaded = "nim(heaps=2-9-1)"
+    args = argparse.Namespace(spec=never_loaded, no_symmetry=False, backend="neo4j", timeout=5.0)
+    with pytest.raises(QueryError, match="not loaded"):
+        with commands._backend(args):
+            pass
+    assert opened == ["opened", "closed"]
+
+
 # -- Neo4j only: not loaded, console, timeout ----------------------------------------------------------
 @pytest.mark.neo4j
 def test_a_game_that_is_not_loaded_says_how_to_load_it(driver, neo4j_server):  # noqa: F811
@@ -436,6 +505,17 @@ def test_cli_query_errors_are_one_line(args, message, tmp_path):
     out = cli(*args, tmp_path=tmp_path)
     assert out.returncode == 2 and message in out.stderr
     assert len(out.stderr.strip().splitlines()) == 1 and "Traceback" not in out.stderr
+
+
+@pytest.mark.parametrize("timeout, message", [("-1", "the timeout must be above 0 and at most 600 seconds"),
+                                              ("0", "the timeout must be above 0 and at most 600 seconds"),
+                                              ("soon", "'soon' is not a number of seconds")])
+def test_cli_refuses_a_bad_timeout_before_connecting(timeout, message, tmp_path):
+    out = cli("query", "nim:small", "stats", "--backend", "neo4j", "--timeout", timeout, tmp_path=tmp_path,
+              NEO4J_URI="bolt://127.0.0.1:1")  # nothing listens there: the refusal comes first
+    assert out.returncode == 2 and "Traceback" not in out.stderr
+    assert out.stderr.strip().splitlines()[-1] == f"gamegraph query: error: argument --timeout: {message}" + (
+        f", not {float(timeout)}" if timeout != "soon" else "")
 
 
 @pytest.mark.neo4j

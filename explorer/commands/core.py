@@ -6,14 +6,13 @@ import argparse
 import json
 import sys
 import time
-from contextlib import contextmanager
 from pathlib import Path
-from typing import IO, Iterator
 
 from explorer import export
 from explorer.commands import positive_int
 from explorer.chart import as_records, as_text, strategy_chart
 from explorer.errors import GameGraphError, InvalidParameter
+from explorer.files import output_file
 from explorer.games import games, parse_spec
 from explorer.graph import DEFAULT_MAX_POSITIONS
 from explorer.solved import SolvedGraph, build, load_or_build
@@ -57,8 +56,6 @@ def _add_graph_options(p: argparse.ArgumentParser) -> None:
                    help=f"refuse graphs larger than this (default {DEFAULT_MAX_POSITIONS:,})")
 
 
-
-
 def _solved(args: argparse.Namespace) -> SolvedGraph:
     """The solved graph the options ask for: cached when it starts at the game's start."""
     game = parse_spec(args.spec)
@@ -66,24 +63,6 @@ def _solved(args: argparse.Namespace) -> SolvedGraph:
     if getattr(args, "start", None):
         return build(game, symmetry=symmetry, start=game.parse(args.start), max_positions=args.max_positions)
     return load_or_build(game, symmetry=symmetry, max_positions=getattr(args, "max_positions", DEFAULT_MAX_POSITIONS))
-
-
-@contextmanager
-def _output(path: str | None) -> Iterator[IO[str]]:
-    """stdout, or a file written whole or not at all (temp file + rename)."""
-    if not path:
-        yield sys.stdout
-        return
-    target = Path(path)
-    partial = target.with_name(target.name + ".partial")
-    try:
-        with open(partial, "w", encoding="utf-8", newline="") as handle:
-            yield handle
-        partial.replace(target)
-    except OSError as exc:
-        raise GameGraphError(f"cannot write {path}: {exc.strerror}") from None
-    finally:
-        partial.unlink(missing_ok=True)
 
 
 # -- games ---------------------------------------------------------------------
@@ -188,22 +167,29 @@ def cmd_show(args: argparse.Namespace) -> int:
 
 # -- export --------------------------------------------------------------------
 def cmd_export(args: argparse.Namespace) -> int:
-    solved = _solved(args)
     if args.format == "neo4j-import":
-        if not args.output:
-            raise InvalidParameter("--format neo4j-import writes several files: give a folder with -o DIR")
-        from loaders.neo4j_import import write_neo4j_import
-        command = write_neo4j_import(solved, Path(args.output))
-        print(f"wrote Neo4j import files to {args.output}; import them with:\n{command}", file=sys.stderr)
-        return 0
+        return _export_neo4j_import(args)
+    solved = _solved(args)
     fmt = args.format
-    with _output(args.output) as out:
+    with output_file(args.output) as out:
         if args.edges:
             count = export.write(export.move_records(solved), out, fmt, export.MOVE_COLUMNS)
         else:
             count = export.write(export.position_records(solved), out, fmt, export.POSITION_COLUMNS)
     if args.output:
         print(f"wrote {count:,} {'moves' if args.edges else 'positions'} to {args.output}", file=sys.stderr)
+    return 0
+
+
+def _export_neo4j_import(args: argparse.Namespace) -> int:
+    if not args.output:
+        raise InvalidParameter("--format neo4j-import writes several files: give a folder with -o DIR")
+    if args.start:  # the files hold a Game node marked complete under the game's own id
+        raise InvalidParameter("--format neo4j-import writes the whole game from its start: drop --start "
+                               "(jsonl and csv exports can start anywhere)")
+    from loaders.neo4j_import import write_neo4j_import
+    command = write_neo4j_import(_solved(args), Path(args.output))
+    print(f"wrote Neo4j import files to {args.output}; import them with:\n{command}", file=sys.stderr)
     return 0
 
 

@@ -62,7 +62,7 @@ def _prepare(spec: str, driver, settings) -> None:
     from loaders import mirror, neo4j_loader
 
     solved = load_or_build(spec)
-    mirror.mirror_for(spec)
+    mirror.mirror_for(solved.game, solved=solved)
     where = "networkx"
     if driver is not None:
         if neo4j_loader.game_properties(driver, settings.database, solved.graph.graph_id) is None:
