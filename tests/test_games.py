@@ -76,11 +76,16 @@ def test_chopsticks_ids_round_trip(params):
 
 
 @settings(max_examples=60, deadline=None)
-@given(st.lists(st.integers(0, 20), min_size=1, max_size=5))
+@given(st.lists(st.integers(0, 20), min_size=1, max_size=4))  # 5 heaps of 20 pass the move limit
 def test_nim_ids_round_trip(heaps):
     game = Nim(NimParams(heaps=tuple(heaps)))
     assert parse_spec(game.id).params.heaps == tuple(heaps)
     assert parse_spec(game.display_name).id == game.id
+
+
+def test_nim_refuses_games_with_too_many_moves():
+    with pytest.raises(InvalidParameter, match=r"heaps=11-13-13-15-18 has about [\d,]+ moves; the limit is 50,000,000"):
+        parse_spec("nim(heaps=11-13-13-15-18)")
 
 
 BAD_SPECS = [
