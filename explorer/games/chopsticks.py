@@ -198,7 +198,12 @@ class Chopsticks(Game[ChopsticksPosition]):
         return (codes // self.n ** 4).astype(np.int8)
 
     def batch_moves(self, codes: np.ndarray, symmetry: bool) -> MoveBatch:
-        """All moves of many positions as arrays: O(len(codes) * (4 + 2 * fingers))."""
+        """All moves of many positions as arrays: O(len(codes) + moves).
+
+        Moves come out template by template (taps, split, transfers from the left
+        hand by increasing k, then from the right), the order `moves` uses, so the
+        generator keeps the same label when two moves reach one position.
+        """
         n, p = self.n, self.params
         mover, a0, a1, b0, b1 = self._split_codes(codes.astype(np.int64))
         first = mover == 0
@@ -206,43 +211,45 @@ class Chopsticks(Game[ChopsticksPosition]):
         theirs = (np.where(first, b0, a0), np.where(first, b1, a1))
         sources, targets, labels = [], [], []
 
-        def emit(valid, new_mine, new_theirs, label):
-            # Build codes only for the valid rows: most transfer templates are invalid.
-            idx = np.flatnonzero(valid)
-            pick = lambda x: x[idx] if np.ndim(x) else x  # noqa: E731
-            m0, m1, t0, t1, f = (pick(x) for x in (*new_mine, *new_theirs, first))
+        def emit(rows, new_mine, new_theirs, label):
+            """Moves of the positions `rows`; the hands and labels are given per move."""
+            f = first[rows]
+            (m0, m1), (t0, t1) = new_mine, new_theirs
             na0, na1 = np.where(f, m0, t0), np.where(f, m1, t1)
             nb0, nb1 = np.where(f, t0, m0), np.where(f, t1, m1)
-            sources.append(idx)
-            targets.append(self._join_codes(1 - mover[idx], na0, na1, nb0, nb1, symmetry))
-            labels.append(np.broadcast_to(pick(label), idx.shape))
+            sources.append(rows)
+            targets.append(self._join_codes(1 - mover[rows], na0, na1, nb0, nb1, symmetry))
+            labels.append(np.broadcast_to(label, rows.shape))
 
         for t, (i, j) in enumerate(TAPS):
             valid = mine[i] > 0
             if not p.attack_dead:
                 valid &= theirs[j] > 0
-            total = theirs[j] + mine[i]
+            rows = np.flatnonzero(valid)
+            total = theirs[j][rows] + mine[i][rows]
             hit = np.where(total < n, total, 0) if p.overflow == "cutoff" else total % n
-            new_theirs = (hit, theirs[1]) if j == 0 else (theirs[0], hit)
-            emit(valid, mine, new_theirs, np.int64(t))
+            new_theirs = (hit, theirs[1][rows]) if j == 0 else (theirs[0][rows], hit)
+            emit(rows, (mine[0][rows], mine[1][rows]), new_theirs, np.int64(t))
         if p.split == "even":
             live = np.maximum(mine[0], mine[1])
-            valid = (np.minimum(mine[0], mine[1]) == 0) & (live >= 2) & (live % 2 == 0)
-            half = live // 2
-            emit(valid, (half, half), theirs, _KIND + half)
+            rows = np.flatnonzero((np.minimum(mine[0], mine[1]) == 0) & (live >= 2) & (live % 2 == 0))
+            half = live[rows] // 2
+            emit(rows, (half, half), (theirs[0][rows], theirs[1][rows]), _KIND + half)
         elif p.split == "transfer":
             for source, target in ((0, 1), (1, 0)):
-                for k in range(1, n):
-                    new = [None, None]
-                    new[source] = mine[source] - k
-                    new[target] = mine[target] + k
-                    valid = (new[source] >= 0) & (new[target] < n)
-                    if not p.suicide:
-                        valid &= new[source] > 0
-                    if not p.swaps:
-                        valid &= ~((new[0] == mine[1]) & (new[1] == mine[0]))
-                    label = 2 * _KIND + (k * n + np.maximum(new[0], 0)) * n + np.minimum(new[1], n - 1)
-                    emit(valid, (new[0], new[1]), theirs, label)
+                # k runs from 1 to the most the source can give and the target can take.
+                most = np.minimum(mine[source] - (0 if p.suicide else 1), n - 1 - mine[target])
+                count = np.maximum(most, 0)
+                rows = np.repeat(np.arange(len(codes)), count)
+                k = np.arange(len(rows)) - np.repeat(np.cumsum(count) - count, count) + 1
+                new = [None, None]
+                new[source] = mine[source][rows] - k
+                new[target] = mine[target][rows] + k
+                if not p.swaps:  # a transfer that only mirrors the hands is no move
+                    keep = ~((new[0] == mine[1][rows]) & (new[1] == mine[0][rows]))
+                    rows, k, new = rows[keep], k[keep], [x[keep] for x in new]
+                label = 2 * _KIND + (k * n + new[0]) * n + new[1]
+                emit(rows, (new[0], new[1]), (theirs[0][rows], theirs[1][rows]), label)
         return MoveBatch(np.concatenate(sources), np.concatenate(targets), np.concatenate(labels))
 
     def batch_label(self, label: int) -> str:
