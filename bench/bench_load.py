@@ -27,7 +27,7 @@ os.environ.setdefault("GAMEGRAPH_PROGRESS", "0")
 if __package__ in (None, ""):
     sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from bench.readme import README, write_section  # noqa: E402
+from bench.readme import publish  # noqa: E402
 from explorer.solved import SolvedGraph, build  # noqa: E402
 from loaders import mirror, neo4j_loader  # noqa: E402
 from loaders.settings import Neo4jSettings, open_driver  # noqa: E402
@@ -167,10 +167,7 @@ def main(argv: list[str] | None = None) -> None:
     args = parser.parse_args(argv)
     rows, info = run(args.sizes, args.naive_seconds, args.batch_size, args.workers)
     text = table(rows, info, args.naive_seconds)
-    print(text)
-    if not args.no_write:
-        write_section("bench_load", HEADING, text)
-        print(f"wrote {README}")
+    publish("bench_load", HEADING, text, write=not args.no_write)
 
 
 if __name__ == "__main__":

@@ -29,7 +29,7 @@ if __package__ in (None, ""):
 import networkx as nx  # noqa: E402
 import numpy as np  # noqa: E402
 
-from bench.readme import README, write_section  # noqa: E402
+from bench.readme import publish  # noqa: E402
 from explorer.games import parse_spec  # noqa: E402
 from explorer.graph import generate  # noqa: E402
 from explorer.solver import solve  # noqa: E402
@@ -211,10 +211,7 @@ def main(argv: list[str] | None = None) -> None:
               f"{row['gen_s']:.2f} s, solve {row['solve_s']:.2f} s ({per_second(row['moves'], row['solve_s'])} moves/s), "
               f"networkx {baseline}", flush=True)
     text = table(rows, skipped, args.networkx_budget)
-    print(text)
-    if not args.no_write:
-        write_section("bench_solve", HEADING, text)
-        print(f"wrote {README}")
+    publish("bench_solve", HEADING, text, write=not args.no_write)
 
 
 if __name__ == "__main__":

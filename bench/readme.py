@@ -29,3 +29,11 @@ def write_section(name: str, heading: str, text: str) -> None:
     partial = README.with_name(f"README.md.{name}.partial")
     partial.write_text(updated)
     partial.replace(README)
+
+
+def publish(name: str, heading: str, text: str, write: bool = True) -> None:
+    """Print a benchmark's table and, unless told not to, keep it in bench/README.md."""
+    print(text)
+    if write:
+        write_section(name, heading, text)
+        print(f"wrote {README}")
