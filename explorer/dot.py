@@ -13,14 +13,15 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
-
-import graphviz
-import networkx as nx
+from typing import TYPE_CHECKING, Any
 
 from explorer.errors import GameGraphError, GraphTooLarge, InvalidParameter, QueryError
 from explorer.files import output_file
 from explorer.graph import parse_graph_id
+
+if TYPE_CHECKING:  # graphviz and networkx load when a diagram is drawn, not with the CLI
+    import graphviz
+    import networkx as nx
 
 COLOURS = {"win": "#7fcf7f", "loss": "#ef7f7f", "tie": "#f5d742", "draw": "#fbeb95"}
 HIGHLIGHT = "#1f4fd1"
@@ -63,6 +64,8 @@ def _node_label(key: str, info: dict[str, Any]) -> str:
 
 def to_dot(diagram: Diagram) -> str:
     """The DOT text of a diagram: O(nodes + edges)."""
+    import graphviz
+
     dot = graphviz.Digraph("gamegraph", graph_attr={
         "label": diagram.title, "labelloc": "t", "fontname": "Helvetica", "rankdir": "TB", "newrank": "true"},
         node_attr={"shape": "box", "style": "rounded,filled", "fontname": "Helvetica", "fontsize": "11"},
@@ -220,6 +223,8 @@ def render(diagram: Diagram | str, path: str | Path) -> Path:
         with output_file(path) as handle:
             handle.write(text)
         return path
+    import graphviz
+
     try:
         data = graphviz.Source(text).pipe(format=FORMATS[suffix])
     except graphviz.ExecutableNotFound:

@@ -9,26 +9,27 @@ from __future__ import annotations
 
 import argparse
 import logging
-from typing import Any, Iterable
-
-import networkx as nx
+from typing import TYPE_CHECKING, Any, Iterable
 
 from explorer.commands import positive_int
 from explorer.games import parse_spec
 from explorer.graph import DEFAULT_MAX_POSITIONS
-from explorer.solved import load_or_build
-from loaders import mirror, neo4j_loader, neo4j_server
+from loaders import neo4j_server
+from loaders.defaults import DEFAULT_BATCH_SIZE, DEFAULT_WORKERS
 from loaders.settings import Neo4jSettings, open_driver
+
+if TYPE_CHECKING:  # networkx and the driver load when a command needs them, not for --help
+    import networkx as nx
 
 MAX_SHOWN_DIFFERENCES = 20
 
 def register(subparsers: argparse._SubParsersAction) -> None:
     p = subparsers.add_parser("load", help="load a game's solved graph into Neo4j (replacing that game only)")
     _add_game_options(p)
-    p.add_argument("--batch-size", type=positive_int, default=neo4j_loader.DEFAULT_BATCH_SIZE,
-                   help=f"rows per write transaction (default {neo4j_loader.DEFAULT_BATCH_SIZE:,})")
-    p.add_argument("--workers", type=positive_int, default=neo4j_loader.DEFAULT_WORKERS,
-                   help=f"concurrent write transactions (default {neo4j_loader.DEFAULT_WORKERS})")
+    p.add_argument("--batch-size", type=positive_int, default=DEFAULT_BATCH_SIZE,
+                   help=f"rows per write transaction (default {DEFAULT_BATCH_SIZE:,})")
+    p.add_argument("--workers", type=positive_int, default=DEFAULT_WORKERS,
+                   help=f"concurrent write transactions (default {DEFAULT_WORKERS})")
     p.set_defaults(func=cmd_load)
 
     p = subparsers.add_parser("verify", help="compare a game in Neo4j with the networkx mirror; exit 1 on any difference")
@@ -57,6 +58,9 @@ def _connect(settings: Neo4jSettings):
 # -- load ------------------------------------------------------------------------
 def cmd_load(args: argparse.Namespace) -> int:
     """Check spec and connection, build (or reopen) the solved graph, then load it. O(V + E)."""
+    from explorer.solved import load_or_build
+    from loaders import neo4j_loader
+
     game = parse_spec(args.spec)
     settings = Neo4jSettings.from_env()
     driver = _connect(settings)
@@ -73,6 +77,8 @@ def cmd_load(args: argparse.Namespace) -> int:
 # -- verify ----------------------------------------------------------------------
 def cmd_verify(args: argparse.Namespace) -> int:
     """Print every difference between Neo4j and the mirror; 0 when there is none, else 1. O(V + E)."""
+    from loaders import mirror, neo4j_loader
+
     game = parse_spec(args.spec)
     settings = Neo4jSettings.from_env()
     driver = _connect(settings)

@@ -33,9 +33,8 @@ from explorer import progress
 from explorer.errors import GameGraphError, Neo4jUnavailable
 from explorer.solved import SolvedGraph
 from loaders import mirror
+from loaders.defaults import DEFAULT_BATCH_SIZE, DEFAULT_WORKERS  # noqa: F401  (shared with the CLI's --help)
 
-DEFAULT_BATCH_SIZE = 10_000
-DEFAULT_WORKERS = 2
 DELETE_BATCH_SIZE = 10_000
 
 # Created before any data, all idempotent. The (game, key) uniqueness constraint is

@@ -34,8 +34,6 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from urllib.parse import urlsplit
 
-from neo4j.exceptions import ServiceUnavailable
-
 from explorer.errors import LauncherError, Neo4jUnavailable
 from loaders.settings import Neo4jSettings, neo4j_dir, neo4j_uri, open_driver
 
@@ -183,6 +181,8 @@ def _wait_until_ready(folder: Path, pid: int, settings: Neo4jSettings, timeout: 
 
     The marker comes after the launcher has set the password: trying to log in before
     would count failed attempts against the neo4j user, which Neo4j locks after three."""
+    from neo4j.exceptions import ServiceUnavailable
+
     deadline = time.monotonic() + timeout
     while True:
         if not _is_launcher(pid, folder):

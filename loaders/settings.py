@@ -13,12 +13,13 @@ import os
 import secrets
 from dataclasses import dataclass, field
 from pathlib import Path
-
-import neo4j
-from neo4j.exceptions import AuthError, ConfigurationError, Neo4jError, ServiceUnavailable
+from typing import TYPE_CHECKING
 
 from explorer.errors import Neo4jUnavailable
 from explorer.settings import state_dir
+
+if TYPE_CHECKING:  # the driver (which pulls in pandas) loads only when a command connects
+    import neo4j
 
 DEFAULT_URI = "bolt://127.0.0.1:7687"
 MIN_PASSWORD_LENGTH = 8  # Neo4j's own default minimum (dbms.security.auth_minimum_password_length)
@@ -34,7 +35,25 @@ def password_file() -> Path:
 
 
 def neo4j_uri() -> str:
-    return os.environ.get("NEO4J_URI") or DEFAULT_URI
+    """NEO4J_URI, else the address of the embedded server running from this state
+    folder (it may have been started on another port), else the default."""
+    return os.environ.get("NEO4J_URI") or _running_embedded_uri() or DEFAULT_URI
+
+
+def _running_embedded_uri() -> str | None:
+    """The URI in the embedded server's ready marker while its launcher process lives.
+
+    A cheap check (the pid exists); neo4j_server does the thorough one before it
+    signals anything."""
+    folder = neo4j_dir()
+    try:
+        pid = (folder / "neo4j.pid").read_text().strip()
+        uri = (folder / "ready").read_text().strip()
+    except (OSError, UnicodeDecodeError):
+        return None
+    if not (pid.isdigit() and len(pid) < 10 and Path(f"/proc/{pid}").exists()):
+        return None
+    return uri or None
 
 
 @dataclass(frozen=True)
@@ -101,10 +120,21 @@ def open_driver(settings: Neo4jSettings) -> neo4j.Driver:
 
     Connecting eagerly turns the three usual set-up mistakes (server down, wrong
     password, wrong database) into one Neo4jUnavailable that names what was tried,
-    instead of a driver error deep inside the first query."""
+    instead of a driver error deep inside the first query.
+
+    The server sends no notifications to this driver (notifications_min_severity
+    OFF), so the driver logs none: gamegraph's own queries are fixed, and hints
+    such as "property key not in the database yet" (any first load) are noise
+    to a user. A session that wants them, say a console,
+    asks with session(notifications_min_severity=...)."""
+    import neo4j
+    from neo4j.exceptions import AuthError, ConfigurationError, Neo4jError, ServiceUnavailable
+
     where = f"(URI {settings.uri}, user {settings.user!r}, database {settings.database!r})"
     try:
-        driver = neo4j.GraphDatabase.driver(settings.uri, auth=(settings.user, settings.password))
+        driver = neo4j.GraphDatabase.driver(
+            settings.uri, auth=(settings.user, settings.password),
+            notifications_min_severity=neo4j.NotificationMinimumSeverity.OFF)
     except (ConfigurationError, ValueError) as error:
         raise Neo4jUnavailable(f"NEO4J_URI {settings.uri!r} is not a Neo4j URI: {error}") from error
     try:

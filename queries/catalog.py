@@ -19,6 +19,15 @@ from explorer.errors import QueryError
 QUERY_DIR = Path(__file__).parent
 DIRECTIONS = ("out", "in", "both")
 VALUE_ORDER = ("win", "loss", "tie", "draw")
+DEFAULT_TIMEOUT_S = 30.0
+MAX_TIMEOUT_S = 600.0
+
+
+def check_timeout(timeout_s: float) -> float:
+    """`timeout_s` when it is above 0 and at most MAX_TIMEOUT_S, else QueryError (0 would mean no timeout)."""
+    if isinstance(timeout_s, bool) or not isinstance(timeout_s, (int, float)) or not 0 < timeout_s <= MAX_TIMEOUT_S:
+        raise QueryError(f"the timeout must be above 0 and at most {MAX_TIMEOUT_S:g} seconds, not {timeout_s!r}")
+    return float(timeout_s)
 
 
 @dataclass(frozen=True)

@@ -12,15 +12,17 @@ import json
 import sys
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Any, Iterator
+from typing import TYPE_CHECKING, Any, Iterator
 
 from explorer.commands import positive_int
 from explorer.dot import MAX_GRAPH_NODES
 from explorer.errors import CertificateError, QueryError
 from explorer.files import output_file
 from explorer.games import parse_spec
-from queries.api import DEFAULT_TIMEOUT_S, QUERIES, Backend, Neo4jBackend, NetworkxBackend, format_result, run_query
-from queries.neo4j_backend import check_timeout
+from queries.catalog import DEFAULT_TIMEOUT_S, QUERIES, check_timeout
+
+if TYPE_CHECKING:  # the backends pull in networkx and the Neo4j driver: loaded per command
+    from queries.api import Backend
 
 DIAGRAMS = ("shortest-win", "certificate", "neighbourhood", "cycle", "graph")
 
@@ -85,6 +87,8 @@ def _seconds(text: str) -> float:
 @contextmanager
 def _backend(args: argparse.Namespace) -> Iterator[Backend]:
     """The chosen backend; the Neo4j driver is closed afterwards, also when the game is not loaded."""
+    from queries.api import Neo4jBackend, NetworkxBackend
+
     game = parse_spec(args.spec)
     symmetry = not args.no_symmetry
     if args.backend == "networkx":
@@ -105,6 +109,8 @@ def _params(args: argparse.Namespace, *names: str) -> dict[str, Any]:
 
 
 def cmd_query(args: argparse.Namespace) -> int:
+    from queries.api import format_result, run_query
+
     with _backend(args) as backend:
         result = run_query(backend, args.name, **_params(args, "position", "to", "k", "direction", "max_length",
                                                          "limit"))
@@ -114,6 +120,7 @@ def cmd_query(args: argparse.Namespace) -> int:
 
 def cmd_dot(args: argparse.Namespace) -> int:
     from explorer import dot
+    from queries.api import run_query
 
     if args.query not in DIAGRAMS:
         raise QueryError(f"unknown diagram {args.query!r}: choose one of {', '.join(DIAGRAMS)}")

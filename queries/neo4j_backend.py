@@ -18,18 +18,10 @@ from neo4j.exceptions import ClientError, DriverError, Neo4jError, ServiceUnavai
 from explorer.errors import GameGraphError, Neo4jUnavailable, QueryError
 from explorer.games import parse_spec
 from queries import catalog
+from queries.catalog import DEFAULT_TIMEOUT_S, MAX_TIMEOUT_S, check_timeout  # noqa: F401  (the CLI reads them without the driver)
 from queries.common import game_from_properties, game_of, graph_id
 
-DEFAULT_TIMEOUT_S = 30.0
-MAX_TIMEOUT_S = 600.0
 Rows = list[list[Any]]
-
-
-def check_timeout(timeout_s: float) -> float:
-    """`timeout_s` when it is above 0 and at most MAX_TIMEOUT_S, else QueryError (0 would mean no timeout)."""
-    if isinstance(timeout_s, bool) or not isinstance(timeout_s, (int, float)) or not 0 < timeout_s <= MAX_TIMEOUT_S:
-        raise QueryError(f"the timeout must be above 0 and at most {MAX_TIMEOUT_S:g} seconds, not {timeout_s!r}")
-    return float(timeout_s)
 
 
 def read_rows(driver: neo4j.Driver, database: str, text: str, params: dict[str, Any] | None,

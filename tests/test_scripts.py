@@ -1,7 +1,7 @@
 """scripts/test starts Neo4j only when it is not running, and stops only the server it started.
 
-The script runs for real (bash) in a copy of the scripts folder, with `gamegraph`,
-`python3` and ./scripts/install replaced by stubs that log their calls.
+The script runs for real (bash) in a copy of the scripts folder, with `.venv/bin/gamegraph`,
+`.venv/bin/python` and ./scripts/install replaced by stubs that log their calls.
 """
 
 from __future__ import annotations
@@ -16,10 +16,11 @@ STUB_GAMEGRAPH = """#!/usr/bin/env bash
 echo "gamegraph $*" >> "$LOG"
 case "$2" in
   status) exit "$STATUS_RC" ;;
-  start) exit "$START_RC" ;;
+  start) echo "NEO4J_URI=$NEO4J_URI GAMEGRAPH_HOME=$GAMEGRAPH_HOME" >> "$ENV_LOG"; exit "$START_RC" ;;
 esac
 """
 STUB_PYTHON = """#!/usr/bin/env bash
+if [ "$1" = "-c" ]; then echo 7999; exit 0; fi  # the free-port probe
 echo "pytest" >> "$LOG"
 exit "$PYTEST_RC"
 """
@@ -30,20 +31,28 @@ def stub(path: Path, text: str) -> None:
     path.chmod(0o755)
 
 
-def run_script(tmp_path: Path, status: int, start: int = 0, pytest_rc: int = 0) -> tuple[int, list[str]]:
-    project, bin_dir, log = tmp_path / "project", tmp_path / "bin", tmp_path / "calls.log"
+def run_script(tmp_path: Path, status: int, start: int = 0, pytest_rc: int = 0,
+               **env_changes: str) -> tuple[int, list[str]]:
+    project, log = tmp_path / "project", tmp_path / "calls.log"
+    venv_bin = project / ".venv" / "bin"
     (project / "scripts").mkdir(parents=True)
-    bin_dir.mkdir()
+    venv_bin.mkdir(parents=True)
     shutil.copy2(ROOT / "scripts" / "test", project / "scripts" / "test")
-    stub(project / "scripts" / "install", "#!/usr/bin/env bash\n")
-    stub(bin_dir / "gamegraph", STUB_GAMEGRAPH)
-    stub(bin_dir / "python3", STUB_PYTHON)
+    stub(project / "scripts" / "install", '#!/usr/bin/env bash\necho "install $*" >> "$LOG"\n')
+    stub(venv_bin / "gamegraph", STUB_GAMEGRAPH)
+    stub(venv_bin / "python", STUB_PYTHON)
     log.touch()
-    env = {**os.environ, "PATH": f"{bin_dir}:{os.environ['PATH']}", "LOG": str(log), "STATUS_RC": str(status),
+    env = {**os.environ, "LOG": str(log), "ENV_LOG": str(tmp_path / "env.log"), "STATUS_RC": str(status),
            "START_RC": str(start), "PYTEST_RC": str(pytest_rc)}
+    env.pop("NEO4J_URI", None)
+    env.pop("GAMEGRAPH_TEST_HOME", None)
+    env.update(env_changes)
+    # Run from elsewhere, as a user may: the script finds its clone by its own path.
     done = subprocess.run(["bash", str(project / "scripts" / "test")], env=env, capture_output=True, text=True,
-                          timeout=60)
-    return done.returncode, log.read_text().splitlines()
+                          timeout=60, cwd=tmp_path, stdin=subprocess.DEVNULL)
+    calls = log.read_text().splitlines()
+    assert calls[0] == "install --need-neo4j", calls
+    return done.returncode, calls[1:]
 
 
 def test_a_server_already_running_is_used_and_left_running(tmp_path):
@@ -59,3 +68,15 @@ def test_a_failed_start_is_cleaned_up(tmp_path):
     code, calls = run_script(tmp_path, status=3, start=2)
     assert code == 2 and calls == ["gamegraph neo4j status", "gamegraph neo4j start", "gamegraph neo4j stop"]
 
+
+
+def test_a_server_it_starts_gets_a_free_port_and_the_tests_own_state_folder(tmp_path):
+    assert run_script(tmp_path, status=3)[0] == 0
+    started = (tmp_path / "env.log").read_text()
+    assert started == f"NEO4J_URI=bolt://127.0.0.1:7999 GAMEGRAPH_HOME={tmp_path / 'project' / '.gamegraph-test'}\n"
+
+
+def test_neo4j_uri_and_the_test_home_can_be_given(tmp_path):
+    assert run_script(tmp_path, status=3, NEO4J_URI="bolt://127.0.0.1:7123",
+                      GAMEGRAPH_TEST_HOME=str(tmp_path / "th"))[0] == 0
+    assert (tmp_path / "env.log").read_text() == f"NEO4J_URI=bolt://127.0.0.1:7123 GAMEGRAPH_HOME={tmp_path / 'th'}\n"

@@ -1,4 +1,8 @@
-"""Core subcommands: games, solve, show, export, chart."""
+"""Core subcommands: games, solve, show, export, chart.
+
+Registering them imports nothing heavy: each command imports what it needs when
+it runs (scipy, networkx, neo4j stay out of `gamegraph --help` and `games`).
+"""
 
 from __future__ import annotations
 
@@ -7,15 +11,16 @@ import json
 import sys
 import time
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-from explorer import export
 from explorer.commands import positive_int
-from explorer.chart import as_records, as_text, strategy_chart
 from explorer.errors import GameGraphError, InvalidParameter
 from explorer.files import output_file
 from explorer.games import games, parse_spec
 from explorer.graph import DEFAULT_MAX_POSITIONS
-from explorer.solved import SolvedGraph, build, load_or_build
+
+if TYPE_CHECKING:
+    from explorer.solved import SolvedGraph
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -58,6 +63,8 @@ def _add_graph_options(p: argparse.ArgumentParser) -> None:
 
 def _solved(args: argparse.Namespace) -> SolvedGraph:
     """The solved graph the options ask for: cached when it starts at the game's start."""
+    from explorer.solved import build, load_or_build
+
     game = parse_spec(args.spec)
     symmetry = not args.no_symmetry
     if getattr(args, "start", None):
@@ -103,6 +110,8 @@ def _text(value: object) -> str:
 
 # -- solve ---------------------------------------------------------------------
 def cmd_solve(args: argparse.Namespace) -> int:
+    from explorer.solved import build
+
     game = parse_spec(args.spec)
     start = game.parse(args.start) if args.start else None
     began = time.perf_counter()
@@ -143,6 +152,8 @@ def cmd_solve(args: argparse.Namespace) -> int:
 
 # -- show ----------------------------------------------------------------------
 def cmd_show(args: argparse.Namespace) -> int:
+    from explorer.solved import load_or_build
+
     solved = load_or_build(args.spec, symmetry=not args.no_symmetry)
     node = solved.graph.find(args.position) if args.position else 0
     record = solved.record(node)
@@ -169,6 +180,8 @@ def cmd_show(args: argparse.Namespace) -> int:
 def cmd_export(args: argparse.Namespace) -> int:
     if args.format == "neo4j-import":
         return _export_neo4j_import(args)
+    from explorer import export
+
     solved = _solved(args)
     fmt = args.format
     with output_file(args.output) as out:
@@ -195,6 +208,9 @@ def _export_neo4j_import(args: argparse.Namespace) -> int:
 
 # -- chart ---------------------------------------------------------------------
 def cmd_chart(args: argparse.Namespace) -> int:
+    from explorer import export
+    from explorer.chart import as_records, as_text, strategy_chart
+
     chart = strategy_chart(parse_spec(args.spec))
     if args.format == "text":
         print(as_text(chart))

@@ -3,6 +3,19 @@
 Streamlit only runs scripts through its own server, so the command starts
 `python -m streamlit run explorer/ui/app.py` as a child process (same Python,
 so the same installed packages) and hands back its exit status.
+
+Streamlit's own configuration is honoured: STREAMLIT_* environment variables,
+~/.streamlit/config.toml and ./.streamlit/config.toml. The command passes a
+`--server.*` flag only for an option given on its own command line (--port,
+--host, --headless). For a few options that the user has set nowhere it
+supplies its own defaults, through the child's environment so that any setting
+of the user's wins:
+
+    server.address          127.0.0.1 (this machine only)
+    server.showEmailPrompt  false (Streamlit's first-run "Email:" prompt never appears)
+    browser.gatherUsageStats false
+    server.headless         true when standard input is not a terminal (nohup, CI,
+                            services): no prompt, no browser to open
 """
 
 from __future__ import annotations
@@ -13,36 +26,92 @@ import signal
 import subprocess
 import sys
 from pathlib import Path
+from typing import Mapping
 
 APP = Path(__file__).resolve().parents[1] / "ui" / "app.py"
 REPO_ROOT = APP.parents[2]
+DEFAULT_ADDRESS = "127.0.0.1"
+# Streamlit option -> gamegraph's default, applied only when the user set the option nowhere.
+DEFAULTS = {
+    "server.address": DEFAULT_ADDRESS,
+    "server.showEmailPrompt": "false",
+    "browser.gatherUsageStats": "false",
+}
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
     parser = subparsers.add_parser(
         "ui", help="open the interactive explorer in a browser (Streamlit)",
         description="Run the Streamlit explorer: pick a game, walk its positions, see values, "
-                    "neighbourhoods, cycles and the strategy chart.")
-    parser.add_argument("--port", type=int, default=8501, help="port to listen on (default 8501)")
-    parser.add_argument("--host", default="127.0.0.1", help="address to bind (default 127.0.0.1, this machine only)")
-    parser.add_argument("--headless", action="store_true", help="do not open a browser window")
+                    "neighbourhoods, cycles and the strategy chart. Streamlit's own settings "
+                    "(STREAMLIT_* variables, .streamlit/config.toml) apply; the options below override them.")
+    add_server_options(parser)
     parser.set_defaults(func=run)
 
 
-def command(args: argparse.Namespace) -> list[str]:
-    """The Streamlit command line for the parsed arguments."""
-    return [sys.executable, "-m", "streamlit", "run", str(APP),
-            "--server.port", str(args.port), "--server.address", args.host,
-            "--server.headless", "true" if args.headless else "false",
-            "--browser.gatherUsageStats", "false"]
+def add_server_options(parser: argparse.ArgumentParser) -> None:
+    """--port, --host, --headless: shared with `gamegraph up`. None = Streamlit's setting."""
+    parser.add_argument("--port", type=int, default=None,
+                        help="port to listen on (default: Streamlit's server.port, 8501 unless configured)")
+    parser.add_argument("--host", default=None,
+                        help=f"address to bind (default: Streamlit's server.address if configured, "
+                             f"else {DEFAULT_ADDRESS}, this machine only)")
+    parser.add_argument("--headless", action="store_true",
+                        help="do not open a browser window (the default when standard input is not a terminal)")
 
 
-def run(args: argparse.Namespace) -> int:
-    """Run Streamlit until it exits; SIGTERM is passed on so stopping `gamegraph ui` stops the server too."""
-    env = dict(os.environ)
+def env_var(option: str) -> str:
+    """Streamlit's environment variable for a config option: server.showEmailPrompt -> STREAMLIT_SERVER_SHOW_EMAIL_PROMPT."""
+    snake = "".join(f"_{c}" if c.isupper() else c for c in option.replace(".", "_"))
+    return f"STREAMLIT_{snake.upper()}"
+
+
+def configured_in_files(options: list[str]) -> dict[str, object]:
+    """The options among `options` that a Streamlit config file sets, with their values.
+
+    Streamlit's own config module reads the files (global and per-project, in
+    Streamlit's order), so gamegraph sees exactly what `streamlit run` will."""
+    from streamlit import config
+
+    config.get_config_options(force_reparse=True)
+    return {name: config.get_option(name) for name in options if config.is_manually_set(name)}
+
+
+def launch(args: argparse.Namespace, environ: Mapping[str, str] | None = None,
+           interactive: bool | None = None) -> tuple[list[str], dict[str, str], str]:
+    """(argv, environment, URL) of the Streamlit child for the parsed arguments."""
+    environ = dict(os.environ if environ is None else environ)
+    if interactive is None:
+        interactive = sys.stdin is not None and sys.stdin.isatty()
+    argv = [sys.executable, "-m", "streamlit", "run", str(APP)]
+    if args.port is not None:
+        argv += ["--server.port", str(args.port)]
+    if args.host is not None:
+        argv += ["--server.address", args.host]
+    if args.headless:
+        argv += ["--server.headless", "true"]
+    defaults = dict(DEFAULTS)
+    if not interactive:
+        defaults["server.headless"] = "true"
+    in_files = configured_in_files([*defaults, "server.port"])
+    for option, value in defaults.items():
+        if env_var(option) not in environ and option not in in_files:
+            environ[env_var(option)] = value
     # The app imports `explorer`; make it importable even when gamegraph is not pip-installed.
-    env["PYTHONPATH"] = os.pathsep.join(filter(None, [str(REPO_ROOT), env.get("PYTHONPATH")]))
-    child = subprocess.Popen(command(args), env=env)
+    environ["PYTHONPATH"] = os.pathsep.join(filter(None, [str(REPO_ROOT), environ.get("PYTHONPATH")]))
+    port = args.port if args.port is not None else (
+        environ.get(env_var("server.port")) or in_files.get("server.port") or 8501)
+    address = args.host or environ.get(env_var("server.address")) or in_files.get("server.address") or DEFAULT_ADDRESS
+    shown = "localhost" if address in ("0.0.0.0", "::", DEFAULT_ADDRESS) else address
+    return argv, environ, f"http://{shown}:{port}"
+
+
+def run(args: argparse.Namespace, announce: str | None = None) -> int:
+    """Run Streamlit until it exits. SIGTERM is passed on, so stopping `gamegraph ui`
+    stops the server too; Ctrl-C reaches Streamlit itself (same process group)."""
+    argv, env, url = launch(args)
+    print(f"gamegraph: {announce or 'the explorer'} on {url}  (Ctrl-C stops it)", file=sys.stderr, flush=True)
+    child = subprocess.Popen(argv, env=env, stdin=subprocess.DEVNULL)
     previous = signal.signal(signal.SIGTERM, lambda signum, frame: child.send_signal(signum))
     try:
         while True:
@@ -52,3 +121,9 @@ def run(args: argparse.Namespace) -> int:
                 child.send_signal(signal.SIGINT)
     finally:
         signal.signal(signal.SIGTERM, previous)
+        if child.poll() is None:  # we are leaving for another reason (an exception): do not leave it behind
+            child.terminate()
+            try:
+                child.wait(10)
+            except subprocess.TimeoutExpired:
+                child.kill()

@@ -3,49 +3,84 @@
 Start the embedded Neo4j (when Java and Maven are there), solve every Chopsticks
 preset, load each into Neo4j and the networkx mirror, then run the explorer UI.
 Without Neo4j it still ends in the UI, on the networkx mirror, and says why.
+
+What it starts it stops: Ctrl-C or SIGTERM, at any stage, stops the UI and the
+Neo4j server that this command started (a server that was already running is
+left running, and the command says so and how to stop it). --keep-neo4j leaves
+the server running for later commands.
 """
 
 from __future__ import annotations
 
 import argparse
+import signal
 import sys
 
 from explorer.commands import ui
 from explorer.errors import GameGraphError
-from explorer.games.chopsticks import Chopsticks
-from explorer.solved import load_or_build
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
     p = subparsers.add_parser("up", help="start Neo4j, solve and load every Chopsticks preset, open the UI")
-    p.add_argument("--port", type=int, default=8501, help="UI port (default 8501)")
-    p.add_argument("--host", default="127.0.0.1", help="UI address (default 127.0.0.1)")
-    p.add_argument("--headless", action="store_true", help="do not open a browser window")
+    ui.add_server_options(p)
     p.add_argument("--no-neo4j", action="store_true", help="skip Neo4j; the UI uses the networkx mirror")
     p.add_argument("--no-ui", action="store_true", help="prepare everything, then exit instead of starting the UI")
+    p.add_argument("--keep-neo4j", action="store_true",
+                   help="leave the Neo4j server this command starts running when it exits "
+                        "(stop it later with `gamegraph neo4j stop`)")
     p.set_defaults(func=run)
 
 
 def preset_specs() -> list[str]:
+    from explorer.games.chopsticks import Chopsticks
+
     return [f"{Chopsticks.name}:{preset}" for preset in Chopsticks.presets]
 
 
+def _terminate(signum, frame) -> None:
+    raise SystemExit(128 + signum)  # unwinds through the finally blocks that stop what was started
+
+
 def run(args: argparse.Namespace) -> int:
-    connection = None if args.no_neo4j else _start_neo4j()
-    driver, settings = connection or (None, None)
+    previous = signal.signal(signal.SIGTERM, _terminate)
+    started_neo4j = False
     try:
-        for spec in preset_specs():
-            _prepare(spec, driver, settings)
+        connection = None
+        if not args.no_neo4j:
+            from loaders import neo4j_server
+
+            # Decided before the start, so that an interrupt during it still stops the server.
+            started_neo4j = not neo4j_server.status().running
+            connection = _start_neo4j()
+        driver, settings = connection or (None, None)
+        try:
+            for spec in preset_specs():
+                _prepare(spec, driver, settings)
+        finally:
+            if driver is not None:
+                driver.close()
+        if args.no_ui:
+            if started_neo4j and not args.keep_neo4j:
+                say("Neo4j keeps running for later commands; stop it with `gamegraph neo4j stop`")
+                started_neo4j = False  # --no-ui prepares for later use: the server is the point
+            return 0
+        return ui.run(args, announce=_announce(started_neo4j, args.keep_neo4j, connection is not None))
     finally:
-        if driver is not None:
-            driver.close()
-    if args.no_ui:
-        return 0
-    say(f"starting the explorer on http://{args.host}:{args.port}  (Ctrl-C stops it)")
-    return ui.run(args)
+        signal.signal(signal.SIGTERM, previous)
+        if started_neo4j and not args.keep_neo4j:
+            _stop_neo4j()
+
+
+def _announce(started: bool, keep: bool, neo4j_up: bool) -> str:
+    if not neo4j_up:
+        return "the explorer (networkx mirror)"
+    if started and not keep:
+        return "the explorer and Neo4j, both stopped on exit,"
+    return "the explorer (Neo4j keeps running after it; `gamegraph neo4j stop` stops it)"
 
 
 def _start_neo4j():
+    """(driver, settings) of the started (or already running) server, or None without Neo4j."""
     from loaders import neo4j_server
     from loaders.settings import Neo4jSettings, open_driver
 
@@ -58,7 +93,20 @@ def _start_neo4j():
         return None
 
 
+def _stop_neo4j() -> None:
+    from loaders import neo4j_server
+
+    signal.signal(signal.SIGTERM, signal.SIG_IGN)  # a second SIGTERM must not interrupt the clean stop
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    try:
+        if neo4j_server.status().running:
+            neo4j_server.stop()
+    except GameGraphError as exc:
+        say(f"could not stop Neo4j: {exc}")
+
+
 def _prepare(spec: str, driver, settings) -> None:
+    from explorer.solved import load_or_build
     from loaders import mirror, neo4j_loader
 
     solved = load_or_build(spec)
@@ -75,4 +123,4 @@ def _prepare(spec: str, driver, settings) -> None:
 
 
 def say(message: str) -> None:
-    print(f"gamegraph: {message}", file=sys.stderr)
+    print(f"gamegraph: {message}", file=sys.stderr, flush=True)
