@@ -214,3 +214,18 @@ def test_up_builds_the_mirror_from_the_solved_graph_it_holds(tmp_path, monkeypat
     monkeypatch.setattr(mirror, "load_or_build", no_second_read)
     up._prepare("chopsticks:standard", None, None)
     assert len(list((tmp_path / "state" / "mirrors").glob("chopsticks-*.pickle"))) == 1
+
+
+def test_help_and_games_import_no_heavy_package(tmp_path):
+    """Start-up speed by construction (timed in bench/bench_startup.py, not here): the
+    commands that need no graph library load none."""
+    heavy = ("neo4j", "networkx", "scipy", "streamlit", "pandas", "graphviz", "tqdm")
+    probe = ("import sys\nfrom explorer import cli\n"
+             "try:\n    cli.main(sys.argv[1:])\nexcept SystemExit:\n    pass\n"
+             "print(' '.join(sorted({m.split('.')[0] for m in sys.modules})), file=sys.stderr)")
+    for args in (["--help"], ["games"], ["query", "--help"], ["load", "--help"], ["up", "--help"]):
+        done = subprocess.run([sys.executable, "-c", probe, *args], capture_output=True, text=True, timeout=120,
+                              env={**__import__("os").environ, "GAMEGRAPH_HOME": str(tmp_path)})
+        loaded = set(done.stderr.split())
+        assert "explorer" in loaded, done.stderr
+        assert not loaded & set(heavy), (args, loaded & set(heavy))

@@ -7,6 +7,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from explorer import components
 from explorer.components import strongly_connected
 from explorer.games import parse_spec
 from explorer.graph import generate
@@ -68,3 +69,48 @@ def test_games(spec, symmetry):
         assert not flags.any()  # these games always progress
     else:
         assert flags.any()
+
+
+# -- the two implementations: plain-Python Tarjan (small graphs) and scipy (large ones) --------------
+def partition(labels) -> set[frozenset[int]]:
+    groups: dict[int, set[int]] = {}
+    for node, label in enumerate(labels.tolist()):
+        groups.setdefault(label, set()).add(node)
+    return {frozenset(g) for g in groups.values()}
+
+
+@settings(max_examples=300, deadline=None)
+@given(digraphs(max_nodes=40))
+def test_tarjan_and_scipy_find_the_same_components(case):
+    n, edges = case
+    sources = {u for u, _ in edges}
+    graph = graph_from_edges(n, edges, {u: Value.LOSS for u in range(n) if u not in sources})
+    args = (graph.num_positions, graph.succ_indptr, graph.succ_indices)
+    ours, theirs = components.tarjan_labels(*args), components.scipy_labels(*args)
+    assert ours.dtype == np.int32 and set(ours.tolist()) == set(range(len(set(ours.tolist()))))
+    assert partition(ours) == partition(theirs)
+
+
+@pytest.mark.parametrize("spec", ["chopsticks:standard", "chopsticks(fingers=9)", "tictactoe", "nim:marienbad"])
+def test_tarjan_and_scipy_agree_on_games(spec):
+    graph = generate(parse_spec(spec), symmetry=False)
+    args = (graph.num_positions, graph.succ_indptr, graph.succ_indices)
+    assert partition(components.tarjan_labels(*args)) == partition(components.scipy_labels(*args))
+
+
+def test_a_long_chain_does_not_hit_the_recursion_limit():
+    n = 30_000  # far deeper than Python's recursion limit
+    graph = graph_from_edges(n, [(i, i + 1) for i in range(n - 1)] + [(n - 1, 0)], {})
+    labels = components.tarjan_labels(graph.num_positions, graph.succ_indptr, graph.succ_indices)
+    assert set(labels.tolist()) == {0}
+
+
+def test_both_paths_are_taken_by_size(monkeypatch):
+    graph = generate(parse_spec("chopsticks:standard"))
+    called = []
+    monkeypatch.setattr(components, "scipy_labels", lambda *a: called.append("scipy") or components.tarjan_labels(*a))
+    strongly_connected(graph)
+    assert called == []
+    monkeypatch.setattr(components, "SMALL_GRAPH", 0)
+    strongly_connected(graph)
+    assert called == ["scipy"]

@@ -204,3 +204,25 @@ def test_extra_starts_add_their_reachable_positions(symmetry):
         assert set(graph.keys()) == expected
     assert edge_set(graphs[0]) == edge_set(graphs[1])
     assert generate(game, symmetry=symmetry).num_positions < len(expected)
+
+
+# -- predecessor arrays: numpy (small graphs) and scipy (large ones) give the same CSR ----------------
+@pytest.mark.parametrize("spec", ["chopsticks:standard", "chopsticks(fingers=9)", "tictactoe", "nim:marienbad"])
+@pytest.mark.parametrize("symmetry", [True, False], ids=["sym", "nosym"])
+def test_predecessor_arrays_agree_between_numpy_and_scipy(spec, symmetry):
+    import numpy as np
+
+    from explorer.graph import reverse_csr_numpy, reverse_csr_scipy
+
+    g = generate(parse_spec(spec), symmetry=symmetry)
+    args = (g.num_positions, g.succ_indptr, g.succ_indices)
+    (ip1, ix1), (ip2, ix2) = reverse_csr_numpy(*args), reverse_csr_scipy(*args)
+    assert ip1.dtype == ip2.dtype == np.int64 and ix1.dtype == ix2.dtype == np.int32
+    assert np.array_equal(ip1, ip2) and np.array_equal(ix1, ix2)
+    # and both are the reversed graph, sources ascending per target
+    expected = {}
+    for source in range(g.num_positions):
+        for target in g.succ_indices[g.succ_indptr[source]:g.succ_indptr[source + 1]].tolist():
+            expected.setdefault(target, []).append(source)
+    for target in range(g.num_positions):
+        assert ix1[ip1[target]:ip1[target + 1]].tolist() == expected.get(target, [])
