@@ -11,7 +11,7 @@ import argparse
 import logging
 from typing import TYPE_CHECKING, Any, Iterable
 
-from explorer.commands import positive_int
+from explorer.commands import positive_int, shell_hint
 from explorer.games import parse_spec
 from explorer.graph import DEFAULT_MAX_POSITIONS
 from loaders import neo4j_server
@@ -88,7 +88,7 @@ def cmd_verify(args: argparse.Namespace) -> int:
         stored = neo4j_loader.game_properties(driver, settings.database, game_id)
         if stored is None:
             print(f"{game.display_name} is not loaded in Neo4j (no complete Game node {game_id!r}); "
-                  f"run `gamegraph load {args.spec}`")
+                  f"run `{shell_hint('load', args.spec, *(['--no-symmetry'] if args.no_symmetry else []))}`")
             return 1
         positions = neo4j_loader.read_positions(driver, settings.database, game_id)
         moves = neo4j_loader.read_moves(driver, settings.database, game_id)

@@ -14,7 +14,7 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Iterator
 
-from explorer.commands import positive_int
+from explorer.commands import positive_int, shell_hint
 from explorer.dot import MAX_GRAPH_NODES
 from explorer.errors import CertificateError, QueryError
 from explorer.files import output_file
@@ -169,7 +169,7 @@ def cmd_certificate(args: argparse.Namespace) -> int:
         handle.write(text + "\n")
     sizes = " and ".join(str(len(s["positions"])) for s in data["strategies"])
     print(f"wrote {args.output}: {data['position']} is a {data['claim']} ({sizes} positions); "
-          f"check it with `gamegraph check-certificate {args.output}`", file=sys.stdout)
+          f"check it with `{shell_hint('check-certificate', args.output)}`", file=sys.stdout)
     return 0
 
 

@@ -15,6 +15,7 @@ from typing import Any
 import neo4j
 from neo4j.exceptions import ClientError, DriverError, Neo4jError, ServiceUnavailable, SessionExpired
 
+from explorer.commands import shell_hint
 from explorer.errors import GameGraphError, Neo4jUnavailable, QueryError
 from explorer.games import parse_spec
 from queries import catalog
@@ -87,8 +88,8 @@ class Neo4jBackend:
         _, rows, _ = read_rows(driver, database, "MATCH (g:Game {id: $game}) WHERE g.complete RETURN properties(g)",
                                {"game": game_id}, timeout_s, what="the game lookup")
         if not rows:
-            raise QueryError(f"{_spec_of(game_id)} is not loaded into Neo4j (database {database!r}): "
-                             f"run `gamegraph load {_spec_of(game_id)}` first")
+            raise QueryError(f"{' '.join(_spec_of(game_id))} is not loaded into Neo4j (database {database!r}): "
+                             f"run `{shell_hint('load', *_spec_of(game_id))}` first")
         self.properties: dict[str, Any] = rows[0][0]
         self.game, self.symmetry = game_from_properties(self.properties, game_id)
         self.start_key: str = self.properties["start_key"]
@@ -122,13 +123,13 @@ class Neo4jBackend:
         return {table: rows}
 
 
-def _spec_of(game_id: str) -> str:
-    """How a user names the game of a graph id on the command line."""
+def _spec_of(game_id: str) -> list[str]:
+    """How a user names the game of a graph id on the command line, as words."""
     try:
         game, symmetry = game_of(game_id)
     except GameGraphError:
-        return game_id
-    return game.display_name + ("" if symmetry or not game.has_symmetry() else " --no-symmetry")
+        return [game_id]
+    return [game.display_name, *([] if symmetry or not game.has_symmetry() else ["--no-symmetry"])]
 
 
 def _stats(rows: Rows) -> dict[str, Rows]:

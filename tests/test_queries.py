@@ -418,7 +418,7 @@ def test_the_neo4j_driver_is_closed_when_the_game_is_not_loaded(neo4j_server, mo
 # -- Neo4j only: not loaded, console, timeout ----------------------------------------------------------
 @pytest.mark.neo4j
 def test_a_game_that_is_not_loaded_says_how_to_load_it(driver, neo4j_server):  # noqa: F811
-    with pytest.raises(QueryError, match=r"not loaded into Neo4j.*run `gamegraph load nim\(heaps=1-1-5\)`"):
+    with pytest.raises(QueryError, match=r"not loaded into Neo4j.*run `gamegraph load 'nim\(heaps=1-1-5\)'`"):
         Neo4jBackend.for_spec(driver, neo4j_server.database, "nim(heaps=1-1-5)")
 
 
@@ -523,5 +523,33 @@ def test_cli_neo4j_backend_needs_the_game_loaded(neo4j_server, tmp_path):  # noq
     out = cli("query", "nim(heaps=1-1-5)", "stats", "--backend", "neo4j", tmp_path=tmp_path,
               NEO4J_URI=neo4j_server.uri, NEO4J_USER=neo4j_server.user, NEO4J_PASSWORD=neo4j_server.password,
               NEO4J_DATABASE=neo4j_server.database)
-    assert out.returncode == 2 and "run `gamegraph load nim(heaps=1-1-5)` first" in out.stderr
+    assert out.returncode == 2 and "run `gamegraph load 'nim(heaps=1-1-5)'` first" in out.stderr
     assert len(out.stderr.strip().splitlines()) == 1
+    assert words_of_hint(out.stderr) == ["load", "nim(heaps=1-1-5)"]
+
+
+def words_of_hint(message: str) -> list[str]:
+    """The arguments bash passes to gamegraph when the message's `gamegraph ...` hint is pasted."""
+    import re
+
+    hint = re.search(r"`(gamegraph [^`]*)`", message)[1]
+    done = subprocess.run(["bash", "-c", 'gamegraph() { printf "%s\\n" "$@"; }\n' + hint], capture_output=True,
+                          text=True, timeout=30)
+    assert done.returncode == 0, done.stderr
+    return done.stdout.splitlines()
+
+
+def test_every_gamegraph_hint_is_quoted_for_the_shell():
+    """Each hint in the code is built by shell_hint (no f-string `gamegraph {…}` left)."""
+    import re
+
+    from explorer.commands import shell_hint
+
+    assert words_of_hint(f"run `{shell_hint('load', 'chopsticks(fingers=4)', '--no-symmetry')}`") == [
+        "load", "chopsticks(fingers=4)", "--no-symmetry"]
+    unquoted = []
+    for path in [*ROOT.glob("explorer/**/*.py"), *ROOT.glob("loaders/*.py"), *ROOT.glob("queries/*.py")]:
+        for number, line in enumerate(path.read_text().splitlines(), 1):
+            if re.search(r"`gamegraph [^`]*\{", line):
+                unquoted.append(f"{path.relative_to(ROOT)}:{number}: {line.strip()}")
+    assert not unquoted, "\n".join(unquoted)

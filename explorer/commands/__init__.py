@@ -1,6 +1,13 @@
 """Subcommand modules of the `gamegraph` CLI, and the argument types they share."""
 
 import argparse
+import shlex
+
+
+def shell_hint(*words: str) -> str:
+    """A gamegraph command line that pastes into a POSIX shell as it is: each word
+    quoted where needed (`gamegraph load 'chopsticks(fingers=4)'`)."""
+    return shlex.join(["gamegraph", *words])
 
 
 def positive_int(text: str) -> int:

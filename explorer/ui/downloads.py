@@ -18,6 +18,7 @@ from typing import Any
 import streamlit as st
 
 from explorer import certificate, export
+from explorer.commands import shell_hint
 from explorer.games import Game
 from explorer.solved import SolvedGraph
 from explorer.ui import diagram, drawing, graphs, loading, overview, state
@@ -98,7 +99,7 @@ def panel(game: Game, spec: str, solved: SolvedGraph, node: int, backend: Any) -
         cols[0].download_button("Positions + moves (JSON lines)", lambda: game_jsonl(solved),
                                 file_name=f"{slug(spec)}.jsonl", mime="application/x-ndjson", key="dl_game")
     else:
-        cols[0].caption(f"Too big to download from the page: use `gamegraph export {spec}`.")
+        cols[0].caption(f"Too big to download from the page: use `{shell_hint('export', spec)}`.")
     chart = None
     if overview.chart_available(game):
         with guarded("The chart downloads"):
