@@ -135,8 +135,13 @@ def _finish(backend: Backend, query: QuerySpec, args: dict[str, Any], raw: dict[
                               key=lambda r: (r[0], r[1], r[2]))
     tables = {t: Table(list(cols), [list(r) for r in raw[t]]) for t, cols in query.tables.items()}
     notes += _empty_notes(backend, query, args, tables)
-    return QueryResult(query=query.name, game=backend.game_id, params=args, tables=tables,
-                       truncated=truncated, notes=notes)
+    result = QueryResult(query=query.name, game=backend.game_id, params=args, tables=tables,
+                         truncated=truncated, notes=notes)
+    if query.name == "shortest-win":
+        line = tables["line"]
+        result.positions = line.column("key")
+        result.moves = line.column("label")[:-1]  # the last position is the end: no move from it
+    return result
 
 
 def _empty_notes(backend: Backend, query: QuerySpec, args: dict[str, Any], tables: dict[str, Table]) -> list[str]:

@@ -33,7 +33,8 @@ class QueryResult:
     query: the query name; game: the graph id; params: the validated arguments
     (position keys canonical); tables: name -> Table, in a fixed order;
     truncated: the row cap was hit; notes: plain sentences for people
-    (the row cap, an empty answer's reason).
+    (the row cap, an empty answer's reason); positions, moves: the line of a
+    shortest-win as plain lists (the same as its table's key and label columns).
     """
 
     query: str
@@ -42,12 +43,17 @@ class QueryResult:
     tables: dict[str, Table]
     truncated: bool = False
     notes: list[str] = field(default_factory=list)
+    # A line of play (shortest-win): its position keys from start to end, and the
+    # labels of the moves between them (one fewer). None for other queries.
+    positions: list[str] | None = None
+    moves: list[str] | None = None
 
     def table(self, name: str) -> Table:
         return self.tables[name]
 
     def to_dict(self) -> dict[str, Any]:
-        return asdict(self)
+        """JSON-ready; `positions` and `moves` appear only for a line of play."""
+        return {k: v for k, v in asdict(self).items() if k not in ("positions", "moves") or v is not None}
 
     def to_json(self) -> str:
         return json.dumps(self.to_dict(), indent=2)

@@ -110,7 +110,7 @@ def variants(name: str, G: nx.DiGraph, key: str) -> list[dict]:
 
 def comparable(result: QueryResult) -> tuple:
     """Everything but the graph id (the Neo4j copies live under test ids)."""
-    return result.query, result.params, result.tables, result.truncated, result.notes
+    return result.query, result.params, result.tables, result.truncated, result.notes, result.positions, result.moves
 
 
 def all_calls(mirrors):
@@ -167,8 +167,16 @@ def test_shortest_win_follows_legal_optimal_moves_down_to_the_end(spec, mirrors,
     for key in sample_positions(G, 12):
         if G.nodes[key]["value"] == "draw":
             continue
-        rows = run_query(nx_backends[spec], "shortest-win", position=key).tables["line"].records()
+        result = run_query(nx_backends[spec], "shortest-win", position=key)
+        rows = result.tables["line"].records()
         assert rows[0]["key"] == key and len(rows) == G.nodes[key]["remoteness"] + 1
+        # the plain lists: positions start to end, the labels of the moves between them, replayed by the rules
+        assert result.positions[0] == key and len(result.moves) == len(result.positions) - 1
+        for before, label, after in zip(result.positions, result.moves, result.positions[1:]):
+            reached = {game.key(m.position, symmetry) for m in game.moves(game.parse(before)) if m.label == label}
+            assert after in reached, f"{label} does not lead from {before} to {after}"
+        as_json = json.loads(result.to_json())
+        assert as_json["positions"] == result.positions and as_json["moves"] == result.moves
         for before, after in zip(rows, rows[1:]):
             legal: dict[str, set[str]] = {}
             for move in game.moves(game.parse(before["key"])):
@@ -553,3 +561,13 @@ def test_every_gamegraph_hint_is_quoted_for_the_shell():
             if re.search(r"`gamegraph [^`]*\{", line):
                 unquoted.append(f"{path.relative_to(ROOT)}:{number}: {line.strip()}")
     assert not unquoted, "\n".join(unquoted)
+
+
+def test_only_a_line_of_play_has_positions_and_moves(tmp_path):
+    out = cli("query", "nim:small", "shortest-win", "--format", "json", tmp_path=tmp_path)
+    assert out.returncode == 0, out.stderr
+    data = json.loads(out.stdout)
+    assert data["positions"] == [row[1] for row in data["tables"]["line"]["rows"]]
+    assert data["moves"] == [row[4] for row in data["tables"]["line"]["rows"]][:-1] and None not in data["moves"]
+    stats = json.loads(cli("query", "nim:small", "stats", "--format", "json", tmp_path=tmp_path).stdout)
+    assert "positions" not in stats and "moves" not in stats
