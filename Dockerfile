@@ -17,5 +17,9 @@ RUN pip install --no-cache-dir .
 RUN useradd --create-home gamegraph
 USER gamegraph
 ENV GAMEGRAPH_HOME=/home/gamegraph/.gamegraph
+# The UI starts as everywhere else: `gamegraph ui` with no flags, Streamlit's own
+# settings applying. A container must listen on every interface; STREAMLIT_*
+# variables given to `docker run -e` (port, address, ...) override these.
+ENV STREAMLIT_SERVER_ADDRESS=0.0.0.0 STREAMLIT_SERVER_HEADLESS=true
 EXPOSE 8501
-CMD ["gamegraph", "ui", "--host", "0.0.0.0"]
+CMD ["gamegraph", "ui"]

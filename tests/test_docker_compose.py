@@ -54,3 +54,12 @@ def test_app_waits_for_a_healthy_neo4j_and_reaches_it_by_service_name(compose):
     assert "8501:8501" in app["ports"]
     assert app["build"] == "."
     assert (ROOT / "Dockerfile").exists()
+
+
+def test_the_image_starts_the_ui_like_everywhere_else():
+    """`gamegraph ui` with no flags: Streamlit's variables (which `docker run -e` can override)
+    make it listen on every interface, headless; nothing prompts."""
+    dockerfile = (ROOT / "Dockerfile").read_text()
+    assert re.search(r'^CMD \["gamegraph", "ui"\]$', dockerfile, re.M)
+    assert "STREAMLIT_SERVER_ADDRESS=0.0.0.0" in dockerfile and "STREAMLIT_SERVER_HEADLESS=true" in dockerfile
+    assert "command" not in yaml.safe_load((ROOT / "docker-compose.yml").read_text())["services"]["app"]
