@@ -127,6 +127,8 @@ def shows_the_games(url: str, artifact: Path) -> None:
             page.goto(f"{url}/?game=chopsticks:magic-fingers")
             page.get_by_text("Value for A (to move)").wait_for(timeout=120_000)
             assert "magic" in page.content().lower()
+            for busy in ("[data-testid=stStatusWidget]", "[data-testid=stSkeleton]"):  # finished drawing
+                page.wait_for_selector(busy, state="detached", timeout=120_000)
             artifact.parent.mkdir(exist_ok=True)
             page.screenshot(path=str(artifact), full_page=True)
         finally:
