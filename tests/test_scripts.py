@@ -9,6 +9,7 @@ from __future__ import annotations
 import os
 import shutil
 import subprocess
+import sys
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -80,3 +81,46 @@ def test_neo4j_uri_and_the_test_home_can_be_given(tmp_path):
     assert run_script(tmp_path, status=3, NEO4J_URI="bolt://127.0.0.1:7123",
                       GAMEGRAPH_TEST_HOME=str(tmp_path / "th"))[0] == 0
     assert (tmp_path / "env.log").read_text() == f"NEO4J_URI=bolt://127.0.0.1:7123 GAMEGRAPH_HOME={tmp_path / 'th'}\n"
+
+
+# -- scripts/install: one line naming what to install -----------------------------------------------
+def install_env(tmp_path: Path, *, venv_module: bool, java: bool) -> tuple[Path, dict[str, str]]:
+    """A copy of scripts/install and a PATH of stubs: apt-get and dpkg log instead of acting."""
+    project, bin_dir = tmp_path / "project", tmp_path / "bin"
+    (project / "scripts").mkdir(parents=True)
+    bin_dir.mkdir()
+    shutil.copy2(ROOT / "scripts" / "install", project / "scripts" / "install")
+    shutil.copy2(ROOT / "pyproject.toml", project / "pyproject.toml")
+    for tool in ("bash", "env", "cat", "cut", "sha256sum", "id", "dirname", "rm"):
+        (bin_dir / tool).symlink_to(shutil.which(tool))
+    for tool in ("dot", "chromium", "dpkg"):
+        stub(bin_dir / tool, "#!/bin/sh\nexit 0\n")
+    stub(bin_dir / "apt-get", '#!/bin/sh\necho "apt-get $*" >> "$LOG"\n')
+    check = "import ensurepip, venv"
+    stub(bin_dir / "python3", f'#!/bin/sh\n[ "$2" = "{check}" ] && exit {0 if venv_module else 1}\n'
+                              f'exec {sys.executable} "$@"\n')
+    if java:
+        for tool in ("java", "javac", "mvn"):
+            stub(bin_dir / tool, "#!/bin/sh\nexit 0\n")
+    log = tmp_path / "apt.log"
+    log.touch()
+    return project, {"PATH": str(bin_dir), "LOG": str(log), "HOME": str(tmp_path)}
+
+
+def test_install_without_java_and_maven_says_what_to_install(tmp_path):
+    project, env = install_env(tmp_path, venv_module=True, java=False)
+    done = subprocess.run([str(project / "scripts" / "install"), "--need-neo4j"], env=env, capture_output=True,
+                          text=True, timeout=60, stdin=subprocess.DEVNULL)
+    assert done.returncode == 1
+    assert done.stderr.splitlines() == [
+        "install: Neo4j needs a Java 17+ JDK and Maven: apt-get install openjdk-17-jdk-headless maven"]
+    assert not (project / ".venv").exists()
+
+
+def test_install_without_the_venv_module_installs_it(tmp_path):
+    project, env = install_env(tmp_path, venv_module=False, java=False)
+    done = subprocess.run([str(project / "scripts" / "install"), "--need-neo4j"], env=env, capture_output=True,
+                          text=True, timeout=60, stdin=subprocess.DEVNULL)
+    calls = (tmp_path / "apt.log").read_text().splitlines()
+    assert calls == ["apt-get update -qq", "apt-get install -y -qq python3-venv"], done.stderr
+    assert done.returncode == 1 and "openjdk-17-jdk-headless maven" in done.stderr.splitlines()[-1]
