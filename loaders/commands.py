@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import argparse
 import logging
+import sys
 from typing import TYPE_CHECKING, Any, Iterable
 
 from explorer.commands import positive_int, shell_hint
@@ -146,6 +147,7 @@ def cmd_neo4j(args: argparse.Namespace) -> int:
     """Thin wrapper over loaders.neo4j_server; status exits 0 when running and 3 when stopped (as LSB init scripts)."""
     if args.action == "start":
         print(neo4j_server.start())
+        print(f"Neo4j keeps running in the background until `{shell_hint('neo4j', 'stop')}`", file=sys.stderr)
         return 0
     if args.action == "stop":
         neo4j_server.stop()
