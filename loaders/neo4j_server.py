@@ -86,7 +86,11 @@ class ServerStatus:
         )
 
 
-def start(host: str | None = None, port: int | None = None, *, timeout: float = 120.0) -> ServerStatus:
+# A first start creates the store; on a busy 2-core machine that took over 120 s.
+START_TIMEOUT_S = 300.0
+
+
+def start(host: str | None = None, port: int | None = None, *, timeout: float = START_TIMEOUT_S) -> ServerStatus:
     """Starts the server unless it already runs, and returns once Bolt accepts the credentials.
 
     host and port default to those of NEO4J_URI. The password is NEO4J_PASSWORD, else
