@@ -180,3 +180,28 @@ def test_terminal_first_run_with_a_display_serves_without_a_prompt(tmp_path):
         stop(proc)
         os.close(leader)
     assert b"Email" not in output, output.decode(errors="replace")
+
+
+@pytest.mark.parametrize("signum", [signal.SIGTERM, signal.SIGINT])
+def test_a_streamlit_that_hangs_on_shutdown_is_killed(tmp_path, signum):
+    """Streamlit once hung in its shutdown (its output pipe had closed): the command must not."""
+    stubborn = ("import os, signal, time\n"
+                "signal.signal(signal.SIGTERM, signal.SIG_IGN); signal.signal(signal.SIGINT, signal.SIG_IGN)\n"
+                "print(os.getpid(), flush=True); time.sleep(600)")
+    driver = ("import os, sys\nfrom explorer.commands import ui\nui.STOP_GRACE_S = 2\n"
+              f"ui.launch = lambda args: ([sys.executable, '-c', {stubborn!r}], dict(os.environ), 'http://x')\n"
+              "sys.exit(ui.run(None))")
+    proc = subprocess.Popen([sys.executable, "-c", driver], cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
+                            stdin=subprocess.DEVNULL, text=True, start_new_session=True)
+    try:
+        child = int(proc.stdout.readline())
+        proc.send_signal(signum)
+        assert proc.wait(timeout=30) == 128 + signum
+        deadline = time.monotonic() + 10
+        while Path(f"/proc/{child}").exists() and time.monotonic() < deadline:
+            time.sleep(0.1)
+        assert not Path(f"/proc/{child}").exists(), "Streamlit outlived the command"
+    finally:
+        if proc.poll() is None:
+            os.killpg(proc.pid, signal.SIGKILL)
+            proc.wait()

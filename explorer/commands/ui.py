@@ -14,6 +14,7 @@ of the user's wins:
     server.address          127.0.0.1 (this machine only)
     server.showEmailPrompt  false (Streamlit's first-run "Email:" prompt never appears)
     browser.gatherUsageStats false
+    client.toolbarMode      viewer (no "Deploy" button or developer menu)
     server.headless         true when standard input is not a terminal (nohup, CI,
                             services): no prompt, no browser to open
 """
@@ -36,6 +37,7 @@ DEFAULTS = {
     "server.address": DEFAULT_ADDRESS,
     "server.showEmailPrompt": "false",
     "browser.gatherUsageStats": "false",
+    "client.toolbarMode": "viewer",  # the page is a tool for its users: no "Deploy" or developer menu
 }
 
 
@@ -107,23 +109,55 @@ def launch(args: argparse.Namespace, environ: Mapping[str, str] | None = None,
 
 
 def run(args: argparse.Namespace, announce: str | None = None) -> int:
-    """Run Streamlit until it exits. SIGTERM is passed on, so stopping `gamegraph ui`
-    stops the server too; Ctrl-C reaches Streamlit itself (same process group)."""
+    """Run Streamlit until it exits.
+
+    Ctrl-C reaches Streamlit itself (same process group) and SIGTERM is passed on,
+    so stopping `gamegraph ui` stops the server too. Streamlit gets STOP_GRACE_S
+    seconds to shut down, then is killed: it can hang in its shutdown (it did when
+    the pipe its output went to had closed), and nothing may outlive the command."""
     argv, env, url = launch(args)
     print(f"gamegraph: {announce or 'the explorer'} on {url}  (Ctrl-C stops it)", file=sys.stderr, flush=True)
     child = subprocess.Popen(argv, env=env, stdin=subprocess.DEVNULL)
-    previous = signal.signal(signal.SIGTERM, lambda signum, frame: child.send_signal(signum))
+    previous = signal.signal(signal.SIGTERM, _raise_stop)
     try:
-        while True:
-            try:
-                return child.wait()
-            except KeyboardInterrupt:  # Ctrl-C reached Streamlit too; let it finish shutting down
-                child.send_signal(signal.SIGINT)
+        try:
+            return child.wait()
+        except KeyboardInterrupt:
+            return _stop(child, signal.SIGINT)
+        except _StopRequested as request:
+            return _stop(child, request.signum)
     finally:
         signal.signal(signal.SIGTERM, previous)
-        if child.poll() is None:  # we are leaving for another reason (an exception): do not leave it behind
-            child.terminate()
-            try:
-                child.wait(10)
-            except subprocess.TimeoutExpired:
-                child.kill()
+        if child.poll() is None:  # leaving for another reason (an exception): do not leave it behind
+            child.kill()
+            child.wait()
+
+
+STOP_GRACE_S = 15.0
+
+
+class _StopRequested(Exception):
+    def __init__(self, signum: int):
+        super().__init__(signum)
+        self.signum = signum
+
+
+def _raise_stop(signum, frame) -> None:
+    raise _StopRequested(signum)
+
+
+def _stop(child: subprocess.Popen, signum: int) -> int:
+    """Pass the signal on, wait STOP_GRACE_S, then kill; further signals wait meanwhile."""
+    ignored = {sig: signal.signal(sig, signal.SIG_IGN) for sig in (signal.SIGINT, signal.SIGTERM)}
+    try:
+        if child.poll() is None:
+            child.send_signal(signum)
+        try:
+            child.wait(STOP_GRACE_S)
+        except subprocess.TimeoutExpired:
+            child.kill()
+            child.wait()
+        return 128 + signum
+    finally:
+        for sig, handler in ignored.items():
+            signal.signal(sig, handler)

@@ -13,6 +13,7 @@ the server running for later commands.
 from __future__ import annotations
 
 import argparse
+import os
 import signal
 import sys
 
@@ -100,7 +101,11 @@ def _stop_neo4j() -> None:
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     try:
         if neo4j_server.status().running:
-            neo4j_server.stop()
+            try:
+                neo4j_server.stop()
+            except BrokenPipeError:  # whoever read our output has gone (a closed pipe): stop quietly
+                sys.stdout = sys.stderr = open(os.devnull, "w")
+                neo4j_server.stop()
     except GameGraphError as exc:
         say(f"could not stop Neo4j: {exc}")
 
