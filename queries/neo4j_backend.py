@@ -10,7 +10,7 @@ Driver errors become the project's errors, folded to one clear line.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Callable
 
 import neo4j
 from neo4j.exceptions import ClientError, DriverError, Neo4jError, ServiceUnavailable, SessionExpired
@@ -33,15 +33,20 @@ def check_timeout(timeout_s: float) -> float:
 
 
 def read_rows(driver: neo4j.Driver, database: str, text: str, params: dict[str, Any] | None,
-              timeout_s: float, max_rows: int | None = None, what: str = "the query") -> tuple[list[str], Rows, bool]:
+              timeout_s: float, max_rows: int | None = None, what: str = "the query",
+              vet: Callable[[neo4j.ManagedTransaction], None] | None = None) -> tuple[list[str], Rows, bool]:
     """(columns, rows, truncated) of one read-only statement. Pulls at most max_rows rows (+1 to detect the cap).
 
-    QueryError for a timeout outside (0, MAX_TIMEOUT_S], before anything is sent.
+    vet, when given, runs first in the same transaction (the console plans the
+    statement there) and raises to stop it. QueryError for a timeout outside
+    (0, MAX_TIMEOUT_S], before anything is sent.
     """
     check_timeout(timeout_s)
 
     @neo4j.unit_of_work(timeout=timeout_s)
     def work(tx: neo4j.ManagedTransaction) -> tuple[list[str], Rows, bool]:
+        if vet is not None:
+            vet(tx)
         result = tx.run(text, params or {})
         columns, rows = list(result.keys()), []
         for record in result:

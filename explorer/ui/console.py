@@ -1,7 +1,8 @@
 """The read-only Cypher console: only with Neo4j as the backend, with a timeout and a row cap.
 
-Safety is the query library's job (`queries.api.run_readonly_cypher` runs the
-text in a read transaction, so a write is refused by the server); the page
+Safety is the query library's job (`queries.api.run_readonly_cypher` has Neo4j
+plan the text first and runs it only when the plan is a read of the game graph
+made of allowed operators, then in a read transaction); the page
 adds the examples (the library's own queries/*.cypher files), parameters as
 JSON and a clear message for every failure. Rows arrive JSON-ready
 (`queries.console.plain`); nested values are shown as JSON text.
@@ -74,7 +75,8 @@ def panel(backend: Backend, graph_id: str, key: str, start_key: str) -> None:
     st.text_area("Cypher (read-only)", key="cypher_text", height=160)
     st.text_input("Parameters (JSON)", key="cypher_params",
                   help="bound to $name in the query; the current game and position are filled in")
-    st.caption(f"Runs in a read transaction: writes are refused; at most {TIMEOUT_S:.0f} s and {ROW_CAP} rows.")
+    st.caption(f"Reads only: a statement runs when Neo4j plans it as a read of the game graph; "
+               f"at most {TIMEOUT_S:.0f} s and {ROW_CAP} rows.")
     with st.container(horizontal=True):
         run = st.button("Run", key="cypher_run", type="primary")
         st.button("Use this position", key="cypher_here", on_click=_use_position, args=(graph_id, key),
