@@ -152,26 +152,26 @@ def procedure_name(details: str) -> str:
 def check_plan(summary: neo4j.ResultSummary, database: str) -> None:
     """QueryError unless the EXPLAIN summary is a read-only plan, on `database`, of allowed operators only."""
     refuse = "the read-only Cypher console refused this statement"
+    if summary.database and summary.database != database:
+        raise QueryError(f"{refuse}: it runs on database {summary.database!r}, not {database!r}")
+    if not summary.plan:
+        raise QueryError(f"{refuse}: Neo4j gave no plan for it, so it cannot be checked")
+    plan = operators(summary.plan)
+    for name, on, details in plan:  # the procedure by name first: a clearer message than the query type
+        if on and on != database:
+            raise QueryError(f"{refuse}: it uses database {on!r}, not {database!r}")
+        if name.split("(", 1)[0] == "ProcedureCall" and procedure_name(details) not in READ_PROCEDURES:
+            raise QueryError(f"{refuse}: procedure {procedure_name(details) or details!r} is not allowed here "
+                             f"(allowed: {', '.join(sorted(READ_PROCEDURES))})")
     if summary.query_type != "r":
         what = {"w": "writes", "rw": "reads and writes", "s": "changes the schema or administers the server"}
-        raise QueryError(f"{refuse}: this statement {what.get(summary.query_type, 'is not a read')} "
+        raise QueryError(f"{refuse}: it {what.get(summary.query_type, 'is not a read')} "
                          "(the graph is changed only by `gamegraph load`)")
-    if summary.database and summary.database != database:
-        raise QueryError(f"{refuse}: this statement runs on database {summary.database!r}, not {database!r}")
-    if not summary.plan:
-        raise QueryError(f"{refuse}: Neo4j gave no plan for this statement, so it cannot be checked")
-    for name, on, details in operators(summary.plan):
-        if on and on != database:
-            raise QueryError(f"{refuse}: this statement uses database {on!r}, not {database!r}")
+    for name, _, _ in plan:
         base = name.split("(", 1)[0]
         if base not in READ_OPERATORS:
             shown = _WHAT.get(base) or ("a SHOW command" if base.startswith("Show") else f"the {name} operator")
             raise QueryError(f"{refuse}: {shown} is not allowed here")
-        if base == "ProcedureCall":
-            called = procedure_name(details)
-            if called not in READ_PROCEDURES:
-                raise QueryError(f"{refuse}: procedure {called or details!r} is not allowed here "
-                                 f"(allowed: {', '.join(sorted(READ_PROCEDURES))})")
 
 
 def plain(value: Any) -> Any:

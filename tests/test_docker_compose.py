@@ -54,3 +54,12 @@ def test_app_waits_for_a_healthy_neo4j_and_reaches_it_by_service_name(compose):
     assert "8501:8501" in app["ports"]
     assert app["build"] == "."
     assert (ROOT / "Dockerfile").exists()
+
+
+def test_neo4j_is_hardened_like_the_embedded_launcher(compose):
+    env = compose["services"]["neo4j"]["environment"]
+    assert env["NEO4J_dbms_security_allow__csv__import__from__file__urls"] == "false"
+    assert set(env["NEO4J_internal_dbms_cypher__ip__blocklist"].split(",")) == {"0.0.0.0/0", "::/0"}
+    launcher = (ROOT / "loaders/launcher/src/main/java/gamegraph/Neo4jLauncher.java").read_text()
+    allowlist = re.search(r"PROCEDURE_ALLOWLIST =\s*List\.of\(([^)]*)\)", launcher)[1]
+    assert env["NEO4J_dbms_security_procedures_allowlist"].split(",") == re.findall(r'"([^"]+)"', allowlist)
