@@ -17,10 +17,14 @@ from neo4j.exceptions import ClientError, DriverError, Neo4jError, ServiceUnavai
 
 from explorer.errors import GameGraphError, Neo4jUnavailable, QueryError
 from explorer.games import parse_spec
+from loaders.settings import driver_reason
 from queries import catalog
 from queries.common import game_from_properties, game_of, graph_id
 
 DEFAULT_TIMEOUT_S = 30.0
+# Reads are not retried for long: a server that refused a connection will not be back
+# in a second, and the UI and the CLI should say so at once (the driver's default is 30 s).
+READ_RETRY_S = 1.0
 MAX_TIMEOUT_S = 600.0
 Rows = list[list[Any]]
 
@@ -56,10 +60,11 @@ def read_rows(driver: neo4j.Driver, database: str, text: str, params: dict[str, 
         return columns, rows, False
 
     try:
-        with driver.session(database=database, default_access_mode=neo4j.READ_ACCESS) as session:
+        with driver.session(database=database, default_access_mode=neo4j.READ_ACCESS,
+                            max_transaction_retry_time=READ_RETRY_S) as session:
             return session.execute_read(work)
     except (ServiceUnavailable, SessionExpired) as error:
-        raise Neo4jUnavailable(f"Neo4j stopped answering while running {what}: {_one_line(error)}") from None
+        raise Neo4jUnavailable(f"Neo4j stopped answering while running {what}: {driver_reason(error)}") from None
     except ClientError as error:
         raise _client_error(error, what, timeout_s) from None
     except Neo4jError as error:

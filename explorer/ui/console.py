@@ -16,7 +16,8 @@ from typing import Any
 import pandas as pd
 import streamlit as st
 
-from explorer.errors import GameGraphError, QueryError
+from explorer.errors import GameGraphError, Neo4jUnavailable, QueryError
+from explorer.ui import backend as backends
 from explorer.ui.backend import Backend
 from queries import api, catalog
 from queries.results import ConsoleResult, Table
@@ -113,6 +114,10 @@ def _run(backend: Backend) -> None:
     try:
         result = api.run_readonly_cypher(backend.driver, backend.database, st.session_state.get("cypher_text") or "",
                                          params, timeout_s=TIMEOUT_S, row_cap=ROW_CAP)
+    except Neo4jUnavailable as exc:
+        backends.forget()  # the next run probes again, and falls back to the mirror meanwhile
+        st.error(f"{exc}. The page tries Neo4j again within {backends.PROBE_TTL} s.")
+        return
     except GameGraphError as exc:
         st.error(str(exc))
         return
