@@ -19,9 +19,8 @@ from explorer.errors import GameGraphError, Neo4jUnavailable, QueryError
 from explorer.games import parse_spec
 from loaders.settings import driver_reason
 from queries import catalog
-from queries.common import game_from_properties, game_of, graph_id
+from queries.common import DEFAULT_TIMEOUT_S, game_from_properties, game_of, graph_id, timeout_error
 
-DEFAULT_TIMEOUT_S = 30.0
 # Reads are not retried for long: a server that refused a connection will not be back
 # in a second, and the UI and the CLI should say so at once (the driver's default is 30 s).
 READ_RETRY_S = 1.0
@@ -81,8 +80,7 @@ def _one_line(text: object) -> str:
 
 
 def _timeout(what: str, timeout_s: float) -> QueryError:
-    return QueryError(f"{what} took longer than the {timeout_s:g} s timeout and was stopped; "
-                      "narrow it (a smaller bound or limit) or raise the timeout")
+    return timeout_error(what, timeout_s)
 
 
 def _client_error(error: ClientError, what: str, timeout_s: float) -> QueryError:

@@ -482,6 +482,48 @@ def test_a_query_over_the_timeout_is_stopped(driver, neo4j_server):  # noqa: F81
         run_readonly_cypher(driver, neo4j_server.database, "MATCH (n RETURN n")
 
 
+# -- the networkx backend's timeout ------------------------------------------------------------------
+SLOW_SPEC = "chopsticks(fingers=7)"  # cycles up to 12 moves: about 12 s unbounded on a quiet machine
+
+
+@pytest.fixture(scope="module")
+def slow_mirror():
+    return to_networkx(build(SLOW_SPEC))
+
+
+@pytest.mark.parametrize("name", ["cycles", "draw-cycles"])
+def test_networkx_queries_stop_at_their_timeout(slow_mirror, name):
+    from explorer.errors import QueryTimeout
+    began = time.monotonic()
+    with pytest.raises(QueryTimeout, match=rf"^query '{name}' took longer than the 0.5 s timeout and was stopped"):
+        run_query(NetworkxBackend(slow_mirror, timeout_s=0.5), name, max_length=12)
+    assert time.monotonic() - began < 5  # a regression guard, not a speed claim
+    # with room to finish, the same query answers (so the timeout above is what stopped it)
+    assert run_query(NetworkxBackend(slow_mirror, timeout_s=60), name, max_length=4).tables
+
+
+def test_the_timeout_message_is_the_same_on_both_backends():
+    from queries import neo4j_backend
+    from queries.common import Deadline, timeout_error
+    assert str(neo4j_backend._timeout("query 'cycles'", 2)) == str(timeout_error("query 'cycles'", 2))
+    deadline = Deadline(0.01, "query 'stats'")
+    time.sleep(0.02)
+    with pytest.raises(QueryError, match="query 'stats' took longer than the 0.01 s timeout"):
+        for _ in range(Deadline.EVERY):
+            deadline.check()
+    Deadline(None, "no limit").now()  # None: never raises
+
+
+def test_cli_networkx_query_honours_timeout(tmp_path):
+    began = time.monotonic()
+    out = cli("query", SLOW_SPEC, "cycles", "--max-length", "12", "--timeout", "0.5", tmp_path=tmp_path)
+    assert out.returncode == 2, out.stdout
+    assert out.stderr.strip().splitlines() == [
+        "gamegraph: error: query 'cycles' took longer than the 0.5 s timeout and was stopped; "
+        "narrow it (a smaller bound or limit) or raise the timeout"]
+    assert time.monotonic() - began < 120
+
+
 # -- the command line ---------------------------------------------------------------------------------
 def cli(*args: str, tmp_path: Path, **extra_env: str) -> subprocess.CompletedProcess:
     env = {**os.environ, "GAMEGRAPH_HOME": str(tmp_path / "state"), "GAMEGRAPH_PROGRESS": "0", **extra_env}
