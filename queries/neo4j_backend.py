@@ -21,9 +21,10 @@ from loaders.settings import driver_reason
 from queries import catalog
 from queries.common import DEFAULT_TIMEOUT_S, game_from_properties, game_of, graph_id, timeout_error
 
-# Reads are not retried for long: a server that refused a connection will not be back
-# in a second, and the UI and the CLI should say so at once (the driver's default is 30 s).
-READ_RETRY_S = 1.0
+# Reads are retried once, about a second later (a pooled connection the server dropped
+# is replaced), not for the driver's default 30 s: a server that refused a connection
+# will not be back in a second, and the UI and the CLI should say so at once.
+READ_RETRY_S = 0.5
 MAX_TIMEOUT_S = 600.0
 Rows = list[list[Any]]
 
