@@ -174,6 +174,21 @@ def check_plan(summary: neo4j.ResultSummary, database: str) -> None:
             raise QueryError(f"{refuse}: {shown} is not allowed here")
 
 
+_POSITION = re.compile(r"\(line (\d+), column (\d+) \(offset: (\d+)\)\)")
+
+
+def _without_explain(message: str) -> str:
+    """Neo4j's error about "EXPLAIN <text>" as if about the text: positions moved back by the
+    prefix, and the echo of the statement after them dropped (the page shows the text)."""
+    shift = len("EXPLAIN ")
+    found = _POSITION.search(message)
+    if not found:
+        return message.split(' "EXPLAIN ', 1)[0]
+    line, column, offset = int(found[1]), int(found[2]), int(found[3])
+    column = max(1, column - shift) if line == 1 else column
+    return f"{message[:found.start()]}(line {line}, column {column} (offset: {max(0, offset - shift)}))"
+
+
 def plain(value: Any) -> Any:
     """A driver value as JSON-ready data: nodes and relationships become dicts of their properties."""
     if isinstance(value, Node):
@@ -206,10 +221,23 @@ def run_readonly_cypher(driver: neo4j.Driver, database: str, text: str, params: 
     check_read_only(text)
     params = check_params(params)
 
-    def vet(tx: neo4j.ManagedTransaction) -> None:
-        check_plan(tx.run("EXPLAIN " + text, params).consume(), database)
+    planning = []
 
-    columns, rows, truncated = read_rows(driver, database, text, params, timeout_s, max_rows=row_cap,
-                                         what="the Cypher statement", vet=vet)
+    def vet(tx: neo4j.ManagedTransaction) -> None:
+        planning.append(True)
+        summary = tx.run("EXPLAIN " + text, params).consume()
+        planning.clear()
+        check_plan(summary, database)
+
+    try:
+        columns, rows, truncated = read_rows(driver, database, text, params, timeout_s, max_rows=row_cap,
+                                             what="the Cypher statement", vet=vet)
+    except QueryError as error:
+        if not planning:
+            raise
+        if "Expected exactly one statement" in str(error):
+            raise QueryError("the Cypher console runs one statement at a time: remove the `;` and what follows "
+                             "it") from None
+        raise QueryError(_without_explain(str(error))) from None
     return ConsoleResult(columns=columns, rows=[[plain(v) for v in row] for row in rows],
                          truncated=truncated, row_cap=row_cap)

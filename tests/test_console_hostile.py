@@ -214,3 +214,16 @@ def test_hostile_statements_are_refused_through_the_page(console_page, neo4j_ser
     assert bystander.run("RETURN 3 AS three").single()["three"] == 3
     run_on_page(at, "RETURN 'p' AS remove", None)  # and the console still answers honest reads
     assert not at.error and at.dataframe[0].value.iloc[0, 0] == "p"
+
+
+def test_errors_point_into_the_users_text_not_the_explain(neo4j_server, admin):
+    """The console plans "EXPLAIN <text>"; its messages must still be about <text>."""
+    with open_driver(neo4j_server) as console:
+        def error(text: str) -> str:
+            with pytest.raises(QueryError) as caught:
+                run_readonly_cypher(console, neo4j_server.database, text)
+            assert "EXPLAIN" not in str(caught.value) and "\n" not in str(caught.value)
+            return str(caught.value)
+        assert "(line 1, column 10 (offset: 9))" in error("MATCH (n RETURN n")
+        assert "(line 2, column 8 (offset: 17))" in error("MATCH (n)\nRETURN m")
+        assert "one statement at a time" in error("RETURN 1; RETURN 2")
