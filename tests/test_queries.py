@@ -502,6 +502,17 @@ def test_networkx_queries_stop_at_their_timeout(slow_mirror, name):
     assert run_query(NetworkxBackend(slow_mirror, timeout_s=60), name, max_length=4).tables
 
 
+@pytest.mark.parametrize("name", query_names())
+def test_every_networkx_query_checks_its_deadline(mirrors, name, monkeypatch):
+    from explorer.errors import QueryTimeout
+    from queries.common import Deadline
+    monkeypatch.setattr(Deadline, "EVERY", 1)  # read the clock at every check
+    spec = "nim:small" if name == "shortest-win" else "chopsticks"  # a win to play out; a draw to cycle in
+    args = {"to": "B|1-1|1-2"} if name == "path" else {}
+    with pytest.raises(QueryTimeout, match=rf"^query '{name}' took longer than the 1e-09 s timeout"):
+        run_query(NetworkxBackend(mirrors[spec], timeout_s=1e-9), name, **args)
+
+
 def test_the_timeout_message_is_the_same_on_both_backends():
     from queries import neo4j_backend
     from queries.common import Deadline, timeout_error
