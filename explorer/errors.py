@@ -43,3 +43,7 @@ class QueryError(GameGraphError):
 
 class CertificateError(GameGraphError):
     """A strategy certificate that is malformed or does not prove its claim."""
+
+
+class QueryTimeout(QueryError):
+    """A query that ran past its timeout and was stopped (on Neo4j or on the networkx mirror)."""

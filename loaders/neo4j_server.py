@@ -10,6 +10,7 @@ cached by content hash. Everything lives in settings.neo4j_dir():
     data/, logs/                   Neo4j's store and its own logs (debug.log, ...)
     neo4j.pid, launcher.log        the launcher JVM and its stdout/stderr
     ready                          written by the launcher once Bolt answers: its URI
+    import/                        LOAD CSV's folder, kept empty (file URLs are off anyway)
     password                       generated on first start unless NEO4J_PASSWORD is set
     lock                           serialises start and stop between processes
 

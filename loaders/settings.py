@@ -10,6 +10,7 @@ is a random one kept in an owner-only file next to the embedded server's data.
 from __future__ import annotations
 
 import os
+import re
 import secrets
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -23,6 +24,10 @@ if TYPE_CHECKING:  # the driver (which pulls in pandas) loads only when a comman
 
 DEFAULT_URI = "bolt://127.0.0.1:7687"
 MIN_PASSWORD_LENGTH = 8  # Neo4j's own default minimum (dbms.security.auth_minimum_password_length)
+# A server that is down must cost a caller seconds, not the driver's defaults (30 s to
+# connect, 60 s to get a connection, 30 s of retries): seconds are plenty on a LAN.
+CONNECT_TIMEOUT_S = 3.0       # TCP connect and Bolt handshake
+ACQUIRE_TIMEOUT_S = 5.0       # waiting for a pooled connection, connecting included
 
 
 def neo4j_dir() -> Path:
@@ -134,7 +139,8 @@ def open_driver(settings: Neo4jSettings) -> neo4j.Driver:
     try:
         driver = neo4j.GraphDatabase.driver(
             settings.uri, auth=(settings.user, settings.password),
-            notifications_min_severity=neo4j.NotificationMinimumSeverity.OFF)
+            notifications_min_severity=neo4j.NotificationMinimumSeverity.OFF,
+            connection_timeout=CONNECT_TIMEOUT_S, connection_acquisition_timeout=ACQUIRE_TIMEOUT_S)
     except (ConfigurationError, ValueError) as error:
         raise Neo4jUnavailable(f"NEO4J_URI {settings.uri!r} is not a Neo4j URI: {error}") from error
     try:
@@ -143,7 +149,7 @@ def open_driver(settings: Neo4jSettings) -> neo4j.Driver:
     except (ServiceUnavailable, ValueError) as error:  # ValueError: a host that does not resolve
         driver.close()
         raise Neo4jUnavailable(
-            f"Neo4j is not reachable {where}: {_one_line(error)}. Start it with `gamegraph neo4j start`, "
+            f"Neo4j is not reachable {where}: {driver_reason(error)}. Start it with `gamegraph neo4j start`, "
             f"or point NEO4J_URI at a running server."
         ) from error
     except AuthError as error:
@@ -161,6 +167,16 @@ def open_driver(settings: Neo4jSettings) -> neo4j.Driver:
             ) from error
         raise Neo4jUnavailable(f"Neo4j cannot serve queries {where}: {_one_line(error.message)}") from error
     return driver
+
+
+def driver_reason(error: object) -> str:
+    """A driver error as a short phrase: the OS's reason when there is one ("Connection refused"),
+    else the message on one line, cut at 160 characters."""
+    text = _one_line(error)
+    found = re.search(r"\[Errno -?\d+\] ([^)\]]+)", text)
+    if found:
+        return found[1].strip()
+    return text if len(text) <= 160 else text[:157] + "..."
 
 
 def _one_line(error: object) -> str:

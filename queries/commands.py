@@ -68,7 +68,7 @@ def _query_options(p: argparse.ArgumentParser) -> None:
     p.add_argument("--backend", choices=("networkx", "neo4j"), default="networkx",
                    help="networkx mirror (default) or Neo4j (the game must be loaded)")
     p.add_argument("--timeout", type=_seconds, default=DEFAULT_TIMEOUT_S,
-                   help=f"Neo4j query timeout in seconds (default {DEFAULT_TIMEOUT_S:g})")
+                   help=f"query timeout in seconds, on either backend (default {DEFAULT_TIMEOUT_S:g})")
     p.add_argument("--no-symmetry", action="store_true", help="do not merge symmetric positions")
 
 
@@ -93,7 +93,7 @@ def _backend(args: argparse.Namespace) -> Iterator[Backend]:
     symmetry = not args.no_symmetry
     if args.backend == "networkx":
         from loaders.mirror import mirror_for
-        yield NetworkxBackend(mirror_for(game, symmetry=symmetry))
+        yield NetworkxBackend(mirror_for(game, symmetry=symmetry), timeout_s=args.timeout)
         return
     from loaders.settings import Neo4jSettings, open_driver
     settings = Neo4jSettings.from_env()

@@ -10,7 +10,7 @@ Driver errors become the project's errors, folded to one clear line.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Callable
 
 import neo4j
 from neo4j.exceptions import ClientError, DriverError, Neo4jError, ServiceUnavailable, SessionExpired
@@ -18,23 +18,34 @@ from neo4j.exceptions import ClientError, DriverError, Neo4jError, ServiceUnavai
 from explorer.commands import shell_hint
 from explorer.errors import GameGraphError, Neo4jUnavailable, QueryError
 from explorer.games import parse_spec
+from loaders.settings import driver_reason
 from queries import catalog
 from queries.catalog import DEFAULT_TIMEOUT_S, MAX_TIMEOUT_S, check_timeout  # noqa: F401  (the CLI reads them without the driver)
-from queries.common import game_from_properties, game_of, graph_id
+from queries.common import game_from_properties, game_of, graph_id, timeout_error
+
+# Reads are retried once, about a second later (a pooled connection the server dropped
+# is replaced), not for the driver's default 30 s: a server that refused a connection
+# will not be back in a second, and the UI and the CLI should say so at once.
+READ_RETRY_S = 0.5
 
 Rows = list[list[Any]]
 
 
 def read_rows(driver: neo4j.Driver, database: str, text: str, params: dict[str, Any] | None,
-              timeout_s: float, max_rows: int | None = None, what: str = "the query") -> tuple[list[str], Rows, bool]:
+              timeout_s: float, max_rows: int | None = None, what: str = "the query",
+              vet: Callable[[neo4j.ManagedTransaction], None] | None = None) -> tuple[list[str], Rows, bool]:
     """(columns, rows, truncated) of one read-only statement. Pulls at most max_rows rows (+1 to detect the cap).
 
-    QueryError for a timeout outside (0, MAX_TIMEOUT_S], before anything is sent.
+    vet, when given, runs first in the same transaction (the console plans the
+    statement there) and raises to stop it. QueryError for a timeout outside
+    (0, MAX_TIMEOUT_S], before anything is sent.
     """
     check_timeout(timeout_s)
 
     @neo4j.unit_of_work(timeout=timeout_s)
     def work(tx: neo4j.ManagedTransaction) -> tuple[list[str], Rows, bool]:
+        if vet is not None:
+            vet(tx)
         result = tx.run(text, params or {})
         columns, rows = list(result.keys()), []
         for record in result:
@@ -44,10 +55,11 @@ def read_rows(driver: neo4j.Driver, database: str, text: str, params: dict[str, 
         return columns, rows, False
 
     try:
-        with driver.session(database=database, default_access_mode=neo4j.READ_ACCESS) as session:
+        with driver.session(database=database, default_access_mode=neo4j.READ_ACCESS,
+                            max_transaction_retry_time=READ_RETRY_S) as session:
             return session.execute_read(work)
     except (ServiceUnavailable, SessionExpired) as error:
-        raise Neo4jUnavailable(f"Neo4j stopped answering while running {what}: {_one_line(error)}") from None
+        raise Neo4jUnavailable(f"Neo4j stopped answering while running {what}: {driver_reason(error)}") from None
     except ClientError as error:
         raise _client_error(error, what, timeout_s) from None
     except Neo4jError as error:
@@ -64,8 +76,7 @@ def _one_line(text: object) -> str:
 
 
 def _timeout(what: str, timeout_s: float) -> QueryError:
-    return QueryError(f"{what} took longer than the {timeout_s:g} s timeout and was stopped; "
-                      "narrow it (a smaller bound or limit) or raise the timeout")
+    return timeout_error(what, timeout_s)
 
 
 def _client_error(error: ClientError, what: str, timeout_s: float) -> QueryError:

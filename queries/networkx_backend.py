@@ -2,18 +2,21 @@
 
 Each function returns the same rows, in the same order, as its Cypher file
 returns on Neo4j; tests/test_queries.py holds the two to equality. Costs are
-given per function; V and E are the positions and moves of the graph.
+given per function; V and E are the positions and moves of the graph. Every
+loop checks a cooperative Deadline, so a query honours its timeout as the
+Neo4j side does (and raises the same QueryTimeout message).
 """
 
 from __future__ import annotations
 
 from collections import defaultdict
+from itertools import chain
 from typing import Any, Iterator
 
 import networkx as nx
 
 from queries.catalog import VALUE_ORDER
-from queries.common import game_from_properties
+from queries.common import DEFAULT_TIMEOUT_S, Deadline, game_from_properties
 
 Rows = list[list[Any]]
 RANK = {v: i for i, v in enumerate(VALUE_ORDER)}
@@ -24,8 +27,8 @@ class NetworkxBackend:
 
     kind = "networkx"
 
-    def __init__(self, G: nx.DiGraph):
-        self.G = G
+    def __init__(self, G: nx.DiGraph, timeout_s: float | None = DEFAULT_TIMEOUT_S):
+        self.G, self.timeout_s = G, timeout_s
         self.game_id: str = G.graph["id"]
         self.game, self.symmetry = game_from_properties(G.graph, self.game_id)
         self.start_key: str = G.graph["start_key"]
@@ -35,11 +38,33 @@ class NetworkxBackend:
         return self.G.nodes[key] if key in self.G else None
 
     def run(self, name: str, args: dict[str, Any]) -> dict[str, Rows]:
-        """The raw tables of one query (capped tables hold at most args['fetch'] rows)."""
-        return _QUERIES[name](self.G, args)
+        """The raw tables of one query (capped tables hold at most args['fetch'] rows);
+        QueryTimeout once it has run timeout_s seconds."""
+        return _QUERIES[name](self.G, args, Deadline(self.timeout_s, f"query {name!r}"))
 
 
 # -- helpers -----------------------------------------------------------------------
+def _distances(G: nx.DiGraph, source: str, direction: str, cutoff: int | None, deadline: Deadline) -> dict[str, int]:
+    """Moves from `source` to each position within `cutoff` ('out'), to it ('in'), or either way ('both'),
+    by breadth-first search: O(V + E) of the ball. What nx.single_source_shortest_path_length
+    gives on G, G.reverse() or G.to_undirected(), with deadline checks."""
+    succ, pred = G.succ, G.pred
+    neighbours = {"out": lambda n: succ[n], "in": lambda n: pred[n],
+                  "both": lambda n: chain(succ[n], pred[n])}[direction]
+    distance, frontier, level = {source: 0}, [source], 0
+    while frontier and (cutoff is None or level < cutoff):
+        level += 1
+        following = []
+        for node in frontier:
+            deadline.check()
+            for other in neighbours(node):
+                if other not in distance:
+                    distance[other] = level
+                    following.append(other)
+        frontier = following
+    return distance
+
+
 def _step_rows(G: nx.DiGraph, keys: list[str]) -> Rows:
     """[step, key, value, remoteness, label, to, optimal] along a walk; the last row has no move."""
     rows = []
@@ -64,13 +89,13 @@ def _greedy_walk(G: nx.DiGraph, start: str, distance: dict[str, int], length: in
 
 
 # -- the queries -------------------------------------------------------------------
-def neighbourhood(G: nx.DiGraph, args: dict[str, Any]) -> dict[str, Rows]:
+def neighbourhood(G: nx.DiGraph, args: dict[str, Any], deadline: Deadline) -> dict[str, Rows]:
     """One breadth-first search to depth k, then the induced moves: O(size of the ball)."""
-    view = {"out": G, "in": G.reverse(copy=False), "both": G.to_undirected(as_view=True)}[args["direction"]]
-    distance = nx.single_source_shortest_path_length(view, args["position"], cutoff=args["k"])
+    distance = _distances(G, args["position"], args["direction"], args["k"], deadline)
     order = sorted(distance, key=lambda key: (distance[key], key))[:args["fetch"]]
     rows = []
     for key in order:
+        deadline.check()
         node = G.nodes[key]
         moves = sorted(({"label": G.edges[key, t]["label"], "to": t, "optimal": G.edges[key, t]["optimal"]}
                         for t in G.successors(key) if t in distance), key=lambda m: (m["label"], m["to"]))
@@ -79,10 +104,10 @@ def neighbourhood(G: nx.DiGraph, args: dict[str, Any]) -> dict[str, Rows]:
     return {"positions": rows}
 
 
-def shortest_cycle(G: nx.DiGraph, args: dict[str, Any]) -> dict[str, Rows]:
+def shortest_cycle(G: nx.DiGraph, args: dict[str, Any], deadline: Deadline) -> dict[str, Rows]:
     """A backward BFS from the position (depth max_length - 1), then a greedy walk: O(V + E)."""
     key, bound = args["position"], args["max_length"]
-    to_key = nx.single_source_shortest_path_length(G.reverse(copy=False), key, cutoff=bound - 1)
+    to_key = _distances(G, key, "in", bound - 1, deadline)
     lengths = [1 + to_key[t] for t in G.successors(key) if t in to_key]
     if not lengths:
         return {"cycle": []}
@@ -90,7 +115,7 @@ def shortest_cycle(G: nx.DiGraph, args: dict[str, Any]) -> dict[str, Rows]:
     return {"cycle": _step_rows(G, walk)[:-1]}
 
 
-def _simple_cycles(G: nx.DiGraph, start: str, bound: int, allowed) -> Iterator[list[str]]:
+def _simple_cycles(G: nx.DiGraph, start: str, bound: int, allowed, deadline: Deadline) -> Iterator[list[str]]:
     """Simple cycles through `start` of at most `bound` moves, by depth-first search.
 
     Only positions for which allowed(key) is true are entered. Exponential in
@@ -99,6 +124,7 @@ def _simple_cycles(G: nx.DiGraph, start: str, bound: int, allowed) -> Iterator[l
     path, on_path = [start], {start}
     stack = [iter(sorted(G.successors(start)))]
     while stack:
+        deadline.check()
         child = next(stack[-1], None)
         if child is None:
             stack.pop()
@@ -120,27 +146,28 @@ def _cycle_rows(G: nx.DiGraph, cycles: Iterator[list[str]], fetch: int) -> Rows:
     return rows[:fetch]
 
 
-def cycles(G: nx.DiGraph, args: dict[str, Any]) -> dict[str, Rows]:
+def cycles(G: nx.DiGraph, args: dict[str, Any], deadline: Deadline) -> dict[str, Rows]:
     """Simple cycles within the position's strongly connected component: exponential in max_length."""
     key = args["position"]
     scc = G.nodes[key]["scc"]
-    found = _simple_cycles(G, key, args["max_length"], lambda k: G.nodes[k]["scc"] == scc)
+    found = _simple_cycles(G, key, args["max_length"], lambda k: G.nodes[k]["scc"] == scc, deadline)
     return {"cycles": _cycle_rows(G, found, args["fetch"])}
 
 
-def draw_cycles(G: nx.DiGraph, args: dict[str, Any]) -> dict[str, Rows]:
+def draw_cycles(G: nx.DiGraph, args: dict[str, Any], deadline: Deadline) -> dict[str, Rows]:
     """Simple cycles through draw positions only: exponential in max_length."""
     key = args["position"]
     if G.nodes[key]["value"] != "draw":
         return {"cycles": []}
-    found = _simple_cycles(G, key, args["max_length"], lambda k: G.nodes[k]["value"] == "draw")
+    found = _simple_cycles(G, key, args["max_length"], lambda k: G.nodes[k]["value"] == "draw", deadline)
     return {"cycles": _cycle_rows(G, found, args["fetch"])}
 
 
-def cycle_stats(G: nx.DiGraph, args: dict[str, Any]) -> dict[str, Rows]:
+def cycle_stats(G: nx.DiGraph, args: dict[str, Any], deadline: Deadline) -> dict[str, Rows]:
     """One pass over the positions: O(V)."""
     tally: dict[str, list] = defaultdict(lambda: [0, 0, set()])
     for _, node in G.nodes(data=True):
+        deadline.check()
         entry = tally[node["value"]]
         entry[0] += 1
         if node["on_cycle"]:
@@ -150,10 +177,11 @@ def cycle_stats(G: nx.DiGraph, args: dict[str, Any]) -> dict[str, Rows]:
                          for v, t in sorted(tally.items(), key=lambda item: RANK[item[0]])]}
 
 
-def components(G: nx.DiGraph, args: dict[str, Any]) -> dict[str, Rows]:
+def components(G: nx.DiGraph, args: dict[str, Any], deadline: Deadline) -> dict[str, Rows]:
     """Groups the positions on cycles by their stored scc id: O(V)."""
     groups: dict[int, dict[str, Any]] = {}
     for key, node in G.nodes(data=True):
+        deadline.check()
         if not node["on_cycle"]:
             continue
         group = groups.setdefault(node["scc"], {"size": 0, "example": key, **{v: 0 for v in VALUE_ORDER}})
@@ -165,10 +193,11 @@ def components(G: nx.DiGraph, args: dict[str, Any]) -> dict[str, Rows]:
     return {"components": rows[:args["fetch"]]}
 
 
-def shortest_win(G: nx.DiGraph, args: dict[str, Any]) -> dict[str, Rows]:
+def shortest_win(G: nx.DiGraph, args: dict[str, Any], deadline: Deadline) -> dict[str, Rows]:
     """Follows optimal moves with remoteness one less, smallest label then key: O(remoteness * degree)."""
     line = [args["position"]]
     while (r := G.nodes[line[-1]]["remoteness"]) is not None and r > 0:
+        deadline.check()
         choices = [(G.edges[line[-1], t]["label"], t) for t in G.successors(line[-1])
                    if G.edges[line[-1], t]["optimal"] and G.nodes[t]["remoteness"] == r - 1]
         if not choices:
@@ -177,25 +206,27 @@ def shortest_win(G: nx.DiGraph, args: dict[str, Any]) -> dict[str, Rows]:
     return {"line": _step_rows(G, line)}
 
 
-def path(G: nx.DiGraph, args: dict[str, Any]) -> dict[str, Rows]:
+def path(G: nx.DiGraph, args: dict[str, Any], deadline: Deadline) -> dict[str, Rows]:
     """A backward BFS from the target, then the greedy smallest-key shortest walk: O(V + E)."""
     source, target = args["position"], args["to"]
-    to_target = nx.single_source_shortest_path_length(G.reverse(copy=False), target)
+    to_target = _distances(G, target, "in", None, deadline)
     if source not in to_target:
         return {"path": []}
     return {"path": _step_rows(G, _greedy_walk(G, source, to_target, to_target[source]))}
 
 
-def stats(G: nx.DiGraph, args: dict[str, Any]) -> dict[str, Rows]:
+def stats(G: nx.DiGraph, args: dict[str, Any], deadline: Deadline) -> dict[str, Rows]:
     """Counts in one pass and two sorts: O(V log V)."""
     by_value: dict[str, int] = defaultdict(int)
     by_remoteness: dict[tuple[str, int], int] = defaultdict(int)
     for _, node in G.nodes(data=True):
+        deadline.check()
         by_value[node["value"]] += 1
         if node["remoteness"] is not None:
             by_remoteness[node["value"], node["remoteness"]] += 1
     wins = [(key, node["remoteness"]) for key, node in G.nodes(data=True) if node["value"] == "win"]
     longest = max((r for _, r in wins), default=None)
+    deadline.now()
     busiest = sorted(G.nodes, key=lambda key: (-G.out_degree(key), key))[:args["fetch"]]
     return {
         "by_value": [[v, n] for v, n in sorted(by_value.items(), key=lambda item: RANK[item[0]])],

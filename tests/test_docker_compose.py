@@ -63,3 +63,12 @@ def test_the_image_starts_the_ui_like_everywhere_else():
     assert re.search(r'^CMD \["gamegraph", "ui"\]$', dockerfile, re.M)
     assert "STREAMLIT_SERVER_ADDRESS=0.0.0.0" in dockerfile and "STREAMLIT_SERVER_HEADLESS=true" in dockerfile
     assert "command" not in yaml.safe_load((ROOT / "docker-compose.yml").read_text())["services"]["app"]
+
+
+def test_neo4j_is_hardened_like_the_embedded_launcher(compose):
+    env = compose["services"]["neo4j"]["environment"]
+    assert env["NEO4J_dbms_security_allow__csv__import__from__file__urls"] == "false"
+    assert set(env["NEO4J_internal_dbms_cypher__ip__blocklist"].split(",")) == {"0.0.0.0/0", "::/0"}
+    launcher = (ROOT / "loaders/launcher/src/main/java/gamegraph/Neo4jLauncher.java").read_text()
+    allowlist = re.search(r"PROCEDURE_ALLOWLIST =\s*List\.of\(([^)]*)\)", launcher)[1]
+    assert env["NEO4J_dbms_security_procedures_allowlist"].split(",") == re.findall(r'"([^"]+)"', allowlist)

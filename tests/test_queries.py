@@ -455,18 +455,20 @@ def test_console_reads_with_a_row_cap(driver, neo4j_server, neo_backends):  # no
 
 
 @pytest.mark.neo4j
-def test_console_refuses_writes_by_check_and_by_neo4j(driver, neo4j_server, neo_backends):  # noqa: F811
+def test_console_refuses_writes_by_their_plan(driver, neo4j_server, neo_backends):  # noqa: F811
     game_id = neo_backends["nim:small"].game_id
     for text in ("CREATE (:Hacked)", "MATCH (p:Position) SET p.value = 'win'", "match (n) detach delete n",
                  "MERGE (x:Hacked {a: 1})", "LOAD CSV FROM 'file:///x' AS r RETURN r", "DROP INDEX foo",
-                 "MATCH (p) REMOVE p.key", "UNWIND [1] AS x CALL { CREATE (:Hacked) } IN TRANSACTIONS"):
-        with pytest.raises(QueryError, match="read-only"):
+                 "MATCH (p) REMOVE p.key", "UNWIND [1] AS x CALL { CREATE (:Hacked) } IN TRANSACTIONS",
+                 "CALL db.createLabel('HackedLabel')"):
+        with pytest.raises(QueryError, match="read-only Cypher console refused"):
             run_readonly_cypher(driver, neo4j_server.database, text)
-    # Names and strings that merely contain such words are fine.
-    check_read_only("MATCH (p:Position) WHERE p.key = 'CREATE' RETURN p.set, p.key // delete")
-    # The guarantee is Neo4j's: a write that slips past the light check is refused by the READ transaction.
-    with pytest.raises(QueryError, match="read-only: Neo4j refused it"):
-        run_readonly_cypher(driver, neo4j_server.database, "CALL db.createLabel('HackedLabel')")
+    # Names, strings and aliases that merely spell such words are honest reads, and run.
+    for text in ("MATCH (p:Position {game: $game}) WHERE p.key <> 'CREATE' RETURN p.set, p.key AS remove // delete",
+                 "RETURN 'DETACH DELETE' AS `merge`, $game AS set"):
+        check_read_only(text)
+        assert run_readonly_cypher(driver, neo4j_server.database, text, {"game": game_id}).rows
+    # The READ transaction stays as a second wall for anything that plans as a read but writes.
     with pytest.raises(QueryError, match="read-only: Neo4j refused it"):
         read_rows(driver, neo4j_server.database, "CREATE (h:Hacked {game: $game}) RETURN h", {"game": game_id}, 10)
     records, _, _ = driver.execute_query("MATCH (h:Hacked) RETURN count(h) AS n", database_=neo4j_server.database)
@@ -486,6 +488,59 @@ def test_a_query_over_the_timeout_is_stopped(driver, neo4j_server):  # noqa: F81
         read_rows(driver, neo4j_server.database, heavy, None, timeout_s=1)
     with pytest.raises(QueryError, match="syntax|Invalid input|rejected"):
         run_readonly_cypher(driver, neo4j_server.database, "MATCH (n RETURN n")
+
+
+# -- the networkx backend's timeout ------------------------------------------------------------------
+SLOW_SPEC = "chopsticks(fingers=7)"  # cycles up to 12 moves: about 12 s unbounded on a quiet machine
+
+
+@pytest.fixture(scope="module")
+def slow_mirror():
+    return to_networkx(build(SLOW_SPEC))
+
+
+@pytest.mark.parametrize("name", ["cycles", "draw-cycles"])
+def test_networkx_queries_stop_at_their_timeout(slow_mirror, name):
+    from explorer.errors import QueryTimeout
+    began = time.monotonic()
+    with pytest.raises(QueryTimeout, match=rf"^query '{name}' took longer than the 0.5 s timeout and was stopped"):
+        run_query(NetworkxBackend(slow_mirror, timeout_s=0.5), name, max_length=12)
+    assert time.monotonic() - began < 5  # a regression guard, not a speed claim
+    # with room to finish, the same query answers (so the timeout above is what stopped it)
+    assert run_query(NetworkxBackend(slow_mirror, timeout_s=60), name, max_length=4).tables
+
+
+@pytest.mark.parametrize("name", query_names())
+def test_every_networkx_query_checks_its_deadline(mirrors, name, monkeypatch):
+    from explorer.errors import QueryTimeout
+    from queries.common import Deadline
+    monkeypatch.setattr(Deadline, "EVERY", 1)  # read the clock at every check
+    spec = "nim:small" if name == "shortest-win" else "chopsticks"  # a win to play out; a draw to cycle in
+    args = {"to": "B|1-1|1-2"} if name == "path" else {}
+    with pytest.raises(QueryTimeout, match=rf"^query '{name}' took longer than the 1e-09 s timeout"):
+        run_query(NetworkxBackend(mirrors[spec], timeout_s=1e-9), name, **args)
+
+
+def test_the_timeout_message_is_the_same_on_both_backends():
+    from queries import neo4j_backend
+    from queries.common import Deadline, timeout_error
+    assert str(neo4j_backend._timeout("query 'cycles'", 2)) == str(timeout_error("query 'cycles'", 2))
+    deadline = Deadline(0.01, "query 'stats'")
+    time.sleep(0.02)
+    with pytest.raises(QueryError, match="query 'stats' took longer than the 0.01 s timeout"):
+        for _ in range(Deadline.EVERY):
+            deadline.check()
+    Deadline(None, "no limit").now()  # None: never raises
+
+
+def test_cli_networkx_query_honours_timeout(tmp_path):
+    began = time.monotonic()
+    out = cli("query", SLOW_SPEC, "cycles", "--max-length", "12", "--timeout", "0.5", tmp_path=tmp_path)
+    assert out.returncode == 2, out.stdout
+    assert out.stderr.strip().splitlines() == [
+        "gamegraph: error: query 'cycles' took longer than the 0.5 s timeout and was stopped; "
+        "narrow it (a smaller bound or limit) or raise the timeout"]
+    assert time.monotonic() - began < 120
 
 
 # -- the command line ---------------------------------------------------------------------------------

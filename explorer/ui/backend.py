@@ -3,7 +3,11 @@
 The probe runs in a worker thread with a deadline and its result is shared by
 every session: a working driver is kept (it reconnects by itself), a failed
 probe is retried after PROBE_TTL seconds, so a Neo4j that is down costs the
-page a few seconds now and then, not on every click. Neo4j is only used for a game it holds
+page a few seconds now and then, not on every click. When Neo4j stops answering
+in the middle of a page (the driver fails fast: short connection timeouts, no
+long retries), the queries hand over to the networkx mirror with one warning
+line, and the next run probes again, so the page is back on Neo4j by itself
+once the server is. Neo4j is only used for a game it holds
 completely (a finished load); otherwise the page says so and uses the mirror. Whether Neo4j holds
 a game is asked once per graph id and connection, then trusted for NEO4J_GAME_TTL seconds.
 """
@@ -27,7 +31,7 @@ from queries import api
 
 PROBE_TTL = 30          # seconds a probe result is trusted
 NEO4J_GAME_TTL = 30     # seconds the answer to "does Neo4j hold this game?" is trusted
-PROBE_DEADLINE = 6.0    # seconds a probe may take before Neo4j counts as not answering
+PROBE_DEADLINE = 3.0    # seconds a probe may take before Neo4j counts as not answering
 MIRROR_MAX_POSITIONS = 500_000
 
 
@@ -125,6 +129,44 @@ def _neo4j_queries(graph_id: str, probed: float, _conn: Connection) -> tuple[Any
         return None, f"Neo4j could not be asked about the game: {exc}"
 
 
+class FallbackQueries:
+    """Neo4j's query backend that hands over to the networkx mirror the moment Neo4j stops answering.
+
+    The hand-over shows one warning line, forgets the connection (the next run
+    probes again) and answers the same question from the mirror, so a server
+    that went away costs one failed connection attempt, not the page.
+    """
+
+    def __init__(self, neo4j_queries: Any, graph_id: str, uri: str, solved: SolvedGraph | None):
+        self._neo4j, self._graph_id, self._uri, self._solved = neo4j_queries, graph_id, uri, solved
+        self._active = neo4j_queries
+        self.reason = ""
+
+    def __getattr__(self, name: str) -> Any:  # kind, game, symmetry, game_id, start_key, ...
+        return getattr(self._active, name)
+
+    def position(self, key: str) -> dict[str, Any] | None:
+        return self._call("position", key)
+
+    def run(self, name: str, args: dict[str, Any]) -> dict[str, list[list[Any]]]:
+        return self._call("run", name, args)
+
+    def _call(self, method: str, *args: Any) -> Any:
+        if self._active is self._neo4j:
+            try:
+                return getattr(self._neo4j, method)(*args)
+            except Neo4jUnavailable as exc:
+                self._hand_over(exc)
+        return getattr(self._active, method)(*args)
+
+    def _hand_over(self, exc: Neo4jUnavailable) -> None:
+        forget()
+        self.reason = f"{exc}"
+        st.warning(f"Neo4j at {self._uri} stopped answering, so the networkx mirror answers instead; "
+                   f"the page tries Neo4j again within {PROBE_TTL} s.", icon="⚠️")
+        self._active = _mirror(self._graph_id, self._solved)[1]
+
+
 def mirror_limit() -> int:
     try:
         return int(os.environ.get("GAMEGRAPH_UI_MIRROR_MAX_POSITIONS") or MIRROR_MAX_POSITIONS)
@@ -144,6 +186,8 @@ def choose(graph_id: str, positions: int = 0, solved: SolvedGraph | None = None)
     if conn.driver is not None:
         queries, why = _neo4j_queries(graph_id, conn.probed, conn)
         if queries is not None:
+            if positions <= mirror_limit():  # a game with no mirror has nothing to hand over to
+                queries = FallbackQueries(queries, graph_id, conn.uri, solved)
             return Backend("neo4j", f"Neo4j ({conn.uri}, database {conn.database!r})",
                            driver=conn.driver, database=conn.database, queries=queries, neo4j_reason="")
         reason = why

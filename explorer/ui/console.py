@@ -1,7 +1,8 @@
 """The read-only Cypher console: only with Neo4j as the backend, with a timeout and a row cap.
 
-Safety is the query library's job (`queries.api.run_readonly_cypher` runs the
-text in a read transaction, so a write is refused by the server); the page
+Safety is the query library's job (`queries.api.run_readonly_cypher` has Neo4j
+plan the text first and runs it only when the plan is a read of the game graph
+made of allowed operators, then in a read transaction); the page
 adds the examples (the library's own queries/*.cypher files), parameters as
 JSON and a clear message for every failure. Rows arrive JSON-ready
 (`queries.console.plain`); nested values are shown as JSON text.
@@ -15,7 +16,8 @@ from typing import Any
 import pandas as pd
 import streamlit as st
 
-from explorer.errors import GameGraphError, QueryError
+from explorer.errors import GameGraphError, Neo4jUnavailable, QueryError
+from explorer.ui import backend as backends
 from explorer.ui.backend import Backend
 from queries import api, catalog
 from queries.results import ConsoleResult, Table
@@ -74,7 +76,8 @@ def panel(backend: Backend, graph_id: str, key: str, start_key: str) -> None:
     st.text_area("Cypher (read-only)", key="cypher_text", height=160)
     st.text_input("Parameters (JSON)", key="cypher_params",
                   help="bound to $name in the query; the current game and position are filled in")
-    st.caption(f"Runs in a read transaction: writes are refused; at most {TIMEOUT_S:.0f} s and {ROW_CAP} rows.")
+    st.caption(f"Reads only: a statement runs when Neo4j plans it as a read of the game graph; "
+               f"at most {TIMEOUT_S:.0f} s and {ROW_CAP} rows.")
     with st.container(horizontal=True):
         run = st.button("Run", key="cypher_run", type="primary")
         st.button("Use this position", key="cypher_here", on_click=_use_position, args=(graph_id, key),
@@ -111,6 +114,10 @@ def _run(backend: Backend) -> None:
     try:
         result = api.run_readonly_cypher(backend.driver, backend.database, st.session_state.get("cypher_text") or "",
                                          params, timeout_s=TIMEOUT_S, row_cap=ROW_CAP)
+    except Neo4jUnavailable as exc:
+        backends.forget()  # the next run probes again, and falls back to the mirror meanwhile
+        st.error(f"{exc}. The page tries Neo4j again within {backends.PROBE_TTL} s.")
+        return
     except GameGraphError as exc:
         st.error(str(exc))
         return

@@ -10,6 +10,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Set;
 
@@ -21,6 +22,8 @@ import org.neo4j.configuration.helpers.SocketAddress;
 import org.neo4j.dbms.api.DatabaseManagementService;
 import org.neo4j.dbms.api.DatabaseManagementServiceBuilder;
 import org.neo4j.io.ByteUnit;
+
+import inet.ipaddr.IPAddressString;
 
 /**
  * Runs Neo4j Community embedded, with a Bolt connector, as a stand-alone server.
@@ -46,6 +49,14 @@ import org.neo4j.io.ByteUnit;
 public final class Neo4jLauncher {
     private static final int MIN_PASSWORD_LENGTH = 8;
     private static final long BOLT_WAIT_MILLIS = 60_000;
+    /**
+     * The only procedures the server loads: what gamegraph's loader calls (db.awaitIndexes)
+     * and the schema listings the console allows. Everything else (dbms.listConfig,
+     * dbms.killConnection, db.clearQueryCaches, ...) does not exist on this server.
+     */
+    static final List<String> PROCEDURE_ALLOWLIST =
+            List.of("db.awaitIndexes", "db.labels", "db.relationshipTypes", "db.propertyKeys");
+
     private static final Set<String> OPTIONS = Set.of("home", "bolt-host", "bolt-port", "password-file", "pagecache");
 
     private Neo4jLauncher() {}
@@ -75,6 +86,10 @@ public final class Neo4jLauncher {
                 "gamegraph-neo4j: starting Neo4j (home %s, bolt %s:%d, heap %d MiB, page cache %d MiB)%n",
                 home, host, port, heap >> 20, pageCache >> 20);
 
+        // LOAD CSV can read nothing: no file URLs, an empty import folder, and no address
+        // on the network (gamegraph loads over Bolt, never with LOAD CSV).
+        Path imports = home.resolve("import");
+        Files.createDirectories(imports);
         DatabaseManagementService service = new DatabaseManagementServiceBuilder(home)
                 .setConfig(GraphDatabaseSettings.data_directory, home.resolve("data"))
                 .setConfig(GraphDatabaseSettings.logs_directory, home.resolve("logs"))
@@ -82,6 +97,11 @@ public final class Neo4jLauncher {
                 .setConfig(BoltConnector.enabled, true)
                 .setConfig(BoltConnector.listen_address, new SocketAddress(host, port))
                 .setConfig(HttpConnector.enabled, false)
+                .setConfig(GraphDatabaseSettings.allow_file_urls, false)
+                .setConfig(GraphDatabaseSettings.load_csv_file_url_root, imports)
+                .setConfig(GraphDatabaseInternalSettings.cypher_ip_blocklist,
+                        List.of(new IPAddressString("0.0.0.0/0"), new IPAddressString("::/0")))
+                .setConfig(GraphDatabaseSettings.procedure_allowlist, PROCEDURE_ALLOWLIST)
                 // Netty idles 5 s per event loop group before it stops (10 s in all): a
                 // local server with no clients left has no reason to wait that long.
                 .setConfig(GraphDatabaseInternalSettings.netty_server_shutdown_quiet_period, 1)
