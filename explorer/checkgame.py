@@ -221,8 +221,7 @@ def _check_position(game: Game, p, fmt, notation: Check, determinism: Check, end
                        f"canonical of that = {fmt(game.canonical(c))}")
     if game.to_move(c) != mover or game.outcome(c) != outcome:
         canonical.fail(f"canonical({fmt(p)}) = {fmt(c)} changes the mover or the outcome")
-        return
-    if outcome is None:
+    elif outcome is None:
         mine = {game.canonical(m.position) for m in moves}
         theirs = {game.canonical(m.position) for m in game.moves(c)}
         if mine != theirs:
@@ -346,15 +345,15 @@ def _check_arrays(game: Game, arrays: Check, limit: int) -> None:
         where = "with symmetry" if sym else "without symmetry"
         fast_edges, slow_edges = _edge_set(fast), _edge_set(slow)
         fast_nodes, slow_nodes = set(fast.keys()), set(slow.keys())
-        for key in sorted(slow_nodes - fast_nodes)[:MAX_PER_CHECK]:
-            arrays.fail(f"{where}: position {key!r} is reached by the generic path only")
-        for key in sorted(fast_nodes - slow_nodes)[:MAX_PER_CHECK]:
-            arrays.fail(f"{where}: position {key!r} is reached by the array path only")
         for edge in sorted(slow_edges - fast_edges)[:MAX_PER_CHECK]:
             arrays.fail(f"{where}: move {edge[1]!r} from {edge[0]!r} to {edge[2]!r} is missing from batch_moves")
         for edge in sorted(fast_edges - slow_edges)[:MAX_PER_CHECK]:
             arrays.fail(f"{where}: batch_moves has a move {edge[1]!r} from {edge[0]!r} to {edge[2]!r} "
                         "that moves() does not")
+        for key in sorted(slow_nodes - fast_nodes)[:MAX_PER_CHECK]:
+            arrays.fail(f"{where}: position {key!r} is reached by the generic path only")
+        for key in sorted(fast_nodes - slow_nodes)[:MAX_PER_CHECK]:
+            arrays.fail(f"{where}: position {key!r} is reached by the array path only")
 
 
 def _edge_set(graph) -> set[tuple[str, str, str]]:

@@ -141,6 +141,15 @@ def load_all() -> None:
         load_file(path)
 
 
+def unload(path: str | Path) -> None:
+    """Remove a loaded file's games from the registry (tests)."""
+    from explorer.games import registry
+
+    for cls in _loaded_files.pop(Path(path).expanduser().resolve(), []):
+        if registry._GAMES.get(cls.name) is cls:
+            del registry._GAMES[cls.name]
+
+
 def forget() -> None:
     """Forget what was loaded (tests)."""
     global _entry_points_loaded
