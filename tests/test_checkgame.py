@@ -66,7 +66,13 @@ def test_the_sound_copy_passes(broken):
     assert check_game(parse_spec("sound-copy")).ok
 
 
-def test_cli_exit_status_and_output(broken, capsys):
+@pytest.fixture
+def clean_env(monkeypatch):
+    """--game-module exports the path for child processes: keep that out of the other tests."""
+    monkeypatch.setenv(plugins.ENV, "")
+
+
+def test_cli_exit_status_and_output(broken, capsys, clean_env):
     assert main(["check-game", "ponghauki"]) == 0
     assert "all checks passed" in capsys.readouterr().out
     assert main(["--game-module", str(BROKEN), "check-game", "broken-ranking"]) == 1
@@ -74,7 +80,7 @@ def test_cli_exit_status_and_output(broken, capsys):
     assert "FAIL  rank/unrank round-trip" in out and "unrank(rank(p))" in out
 
 
-def test_cli_checks_every_game_of_a_file(broken, capsys):
+def test_cli_checks_every_game_of_a_file(broken, capsys, clean_env):
     assert main(["check-game", str(BROKEN), "--format", "json"]) == 1
     import json
     reports = {r["game"]: r for r in json.loads(capsys.readouterr().out)}
