@@ -1,7 +1,7 @@
 """`gamegraph up`: the main job in one command.
 
 Start the embedded Neo4j (when Java and Maven are there), solve every Chopsticks
-preset, load each into Neo4j and the networkx mirror, then run the explorer UI.
+preset and the small classic games (SMALL_GAMES), load each into Neo4j and the networkx mirror, then run the explorer UI.
 Without Neo4j it still ends in the UI, on the networkx mirror, and says why.
 """
 
@@ -17,7 +17,7 @@ from explorer.solved import load_or_build
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
-    p = subparsers.add_parser("up", help="start Neo4j, solve and load every Chopsticks preset, open the UI")
+    p = subparsers.add_parser("up", help="start Neo4j, solve and load every Chopsticks preset and the small classic games, open the UI")
     p.add_argument("--port", type=int, default=8501, help="UI port (default 8501)")
     p.add_argument("--host", default="127.0.0.1", help="UI address (default 127.0.0.1)")
     p.add_argument("--headless", action="store_true", help="do not open a browser window")
@@ -26,8 +26,12 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     p.set_defaults(func=run)
 
 
+# The loopy classics, at their small (published) sizes, loaded next to the Chopsticks presets.
+SMALL_GAMES = ["mutorere", "ponghauki"]
+
+
 def preset_specs() -> list[str]:
-    return [f"{Chopsticks.name}:{preset}" for preset in Chopsticks.presets]
+    return [f"{Chopsticks.name}:{preset}" for preset in Chopsticks.presets] + SMALL_GAMES
 
 
 def run(args: argparse.Namespace) -> int:
