@@ -93,3 +93,13 @@ def test_unmoves_invert_moves():
 def test_bad_notation(text, why):
     with pytest.raises(InvalidPosition, match=why):
         GAME.parse(text)
+
+
+def test_scientific_gems_traps():
+    """Smith (2018): for each player one "big trap" (a forced win in 5) and four "small traps"
+    (a win in 1), up to symmetry; no longer forced win exists."""
+    solved = build(GAME, symmetry=True)
+    for player in (0, 1):
+        wins = Counter(solved.remoteness(u) for u in range(solved.graph.num_positions)
+                       if solved.graph.to_move[u] == player and solved.value(u) == Value.WIN)
+        assert wins[5] == 1 and wins[1] == 4 and max(wins) == 5

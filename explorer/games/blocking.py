@@ -118,6 +118,16 @@ class BlockingGame(Game[BoardPosition]):
                     result.append(before)
         return result
 
+    def swap_players(self, position: BoardPosition) -> BoardPosition:
+        """The same position with the players' colours exchanged (and so the mover): a symmetry of
+        the rules, which treat both players alike; used by position-graph diagrams."""
+        a, b = self.letters
+        return BoardPosition(1 - position.to_move, position.cells.translate(str.maketrans({a: b, b: a})))
+
+    def diagram_label(self, position: BoardPosition) -> str:
+        """The board in a few lines (the notation's groups), for diagram nodes."""
+        return "\\n".join(" ".join(position.cells[i] for i in group) for group in self.groups)  # DOT line breaks
+
     def canonical(self, position: BoardPosition) -> BoardPosition:
         cells = position.cells
         return BoardPosition(position.to_move, min("".join(cells[p] for p in perm) for perm in self.symmetries))
