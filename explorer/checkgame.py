@@ -25,7 +25,7 @@ from collections import deque
 from dataclasses import dataclass, field
 from typing import Any, Callable, Hashable
 
-from explorer.errors import GameGraphError
+from explorer.errors import GameGraphError, GraphTooLarge
 from explorer.games.base import Game
 
 MAX_PER_CHECK = 5  # problems shown per check; the count says how many more there were
@@ -176,7 +176,7 @@ def _explore(game: Game, start: Hashable, limit: int, ending: Check, fmt) -> tup
                 continue
             if fresh:
                 if len(seen) >= limit:
-                    raise GameGraphError(f"{game.display_name} has more than {limit:,} reachable positions; "
+                    raise GraphTooLarge(f"{game.display_name} has more than {limit:,} reachable positions; "
                                          "check a smaller size or raise --max-positions")
                 seen.add(move.position)
                 queue.append(move.position)

@@ -128,3 +128,18 @@ def test_a_board_click_plays_the_move(monkeypatch, spec, start):
     trail = at.session_state["history"]
     assert [step.key for step in trail] == [solved.graph.key(node), target]
     assert trail[-1].move == label
+
+
+def test_a_game_can_draw_its_own_board():
+    """A plugin game's own board_svg method is used, and gets the moves' links."""
+    from explorer.games.ponghauki import PongHauKi
+
+    class Drawn(PongHauKi):
+        name = "drawn-ponghauki"
+
+        def board_svg(self, position, links):
+            return f"<svg>{position.cells} {sorted(links)}</svg>"
+
+    game = Drawn()
+    assert board_svg(game, game.start(), {"bl>c": "?pos=x"}) == "<svg>BB.RR ['bl>c']</svg>"
+    assert board_svg(parse_spec("nim:small"), parse_spec("nim:small").start()).startswith("<svg")
