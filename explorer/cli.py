@@ -19,6 +19,7 @@ COMMAND_MODULES = (
     "queries.commands",
     "explorer.commands.ui",
     "explorer.commands.up",
+    "explorer.commands.checkgame",
 )
 
 
@@ -38,8 +39,39 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+def _game_modules(argv: list[str]) -> tuple[list[str], list[str]]:
+    """(the rest of argv, the paths of every --game-module PATH / --game-module=PATH), wherever they stand."""
+    rest, paths = [], []
+    items = iter(argv)
+    for item in items:
+        if item == "--game-module":
+            path = next(items, None)
+            if path is None:
+                raise GameGraphError("--game-module needs a path to a .py file")
+            paths.append(path)
+        elif item.startswith("--game-module="):
+            paths.append(item.partition("=")[2])
+        else:
+            rest.append(item)
+    return rest, paths
+
+
 def main(argv: list[str] | None = None) -> int:
+    argv = list(sys.argv[1:] if argv is None else argv)
+    try:
+        # A global option honoured by every command: load the file's games before anything parses a spec.
+        argv, paths = _game_modules(argv)
+        from explorer.games import plugins
+        for path in paths:
+            plugins.load_file(path)
+            plugins.add_module_path(path)  # children (the UI) load it too
+    except GameGraphError as exc:
+        print(f"gamegraph: error: {exc}", file=sys.stderr)
+        return 2
     parser = build_parser()
+    parser.add_argument("--game-module", metavar="PATH", action="append",
+                        help="load games from a Python file (any command; repeatable; "
+                             "also GAMEGRAPH_GAME_MODULES=path1:path2)")
     args = parser.parse_args(argv)
     try:
         return int(args.func(args) or 0)

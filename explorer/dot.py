@@ -53,6 +53,8 @@ class Diagram:
 
 def _node_label(key: str, info: dict[str, Any]) -> str:
     value, remoteness = info["value"], info["remoteness"]
+    if info.get("label"):  # a drawn board instead of the notation
+        key = info["label"]
     if info.get("terminal"):
         detail = f"game over: {value}"
     elif remoteness is None:
@@ -80,6 +82,8 @@ def to_dot(diagram: Diagram) -> str:
     ranks: dict[int, list[str]] = {}
     for key, info in diagram.nodes.items():
         attrs = {"label": _node_label(key, info), "fillcolor": COLOURS.get(info["value"], "white")}
+        if info.get("label"):
+            attrs.update(fontname="Courier-Bold", fontsize="12", tooltip=key)
         if info.get("terminal"):
             attrs["shape"] = "octagon"
         if key == diagram.highlight:
@@ -204,6 +208,53 @@ def graph_diagram(G: nx.DiGraph, max_nodes: int = MAX_GRAPH_NODES, highlight: st
         diagram.add_node(key, node["value"], node["remoteness"], node["terminal"])
     for source, target, data in sorted(G.edges(data=True), key=lambda e: (e[0], e[1])):
         diagram.edges.append((source, target, data["label"], bool(data["optimal"])))
+    return diagram
+
+
+def position_graph_diagram(solved: Any, max_nodes: int = MAX_GRAPH_NODES) -> Diagram:
+    """Straffin's position graph: every position once, drawn as its board, with the two players'
+    mirror images merged when the game offers `swap_players` (each node then shows the board
+    with the first player to move). O(V + E).
+
+    Merging is sound because exchanging the players is a symmetry of such rules: a position
+    and its swapped twin have the same value for the player to move (checked here).
+    """
+    graph, game = solved.graph, solved.game
+    swap = getattr(game, "swap_players", None)
+    draw = getattr(game, "diagram_label", None)
+    reduce = game.canonical if graph.symmetry else (lambda p: p)
+
+    def representative(position):
+        if swap is not None and game.to_move(position) != 0:
+            position = reduce(swap(position))
+        return position
+
+    reps = [representative(graph.position(u)) for u in range(graph.num_positions)]
+    keys = [game.format(p) for p in reps]
+    if len(set(keys)) > max_nodes:
+        raise GraphTooLarge(f"{game.display_name} has {len(set(keys)):,} positions in its position graph; "
+                            f"diagrams are limited to {max_nodes:,} (draw a neighbourhood instead)")
+    merged = " (players merged: each node is the board with the first player to move)" if swap else ""
+    diagram = Diagram(f"{game.display_name}: position graph, {len(set(keys))} positions{merged}",
+                      highlight=keys[0], bold_meaning="optimal move", thin_meaning="other move")
+    for u, key in enumerate(keys):
+        info = {"value": str(solved.value(u)), "remoteness": solved.remoteness(u),
+                "terminal": bool(graph.terminal[u] >= 0)}
+        if key in diagram.nodes:
+            seen = diagram.nodes[key]
+            if (seen["value"], seen["remoteness"]) != (info["value"], info["remoteness"]):
+                raise GameGraphError(f"{game.name}: swap_players is no symmetry: {graph.key(u)} is {info['value']} "
+                                     f"but its twin {key} is {seen['value']}")
+            continue
+        diagram.add_node(key, info["value"], info["remoteness"], info["terminal"])
+        if draw is not None:
+            diagram.nodes[key]["label"] = draw(reps[u])
+    edges: dict[tuple[str, str], bool] = {}
+    for u in range(graph.num_positions):
+        for e in graph.edge_range(u):
+            pair = (keys[u], keys[int(graph.succ_indices[e])])
+            edges[pair] = edges.get(pair, False) or bool(solved.solution.optimal[e])
+    diagram.edges = [(a, b, "", optimal) for (a, b), optimal in edges.items()]
     return diagram
 
 

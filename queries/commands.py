@@ -24,7 +24,7 @@ from queries.catalog import DEFAULT_TIMEOUT_S, QUERIES, check_timeout
 if TYPE_CHECKING:  # the backends pull in networkx and the Neo4j driver: loaded per command
     from queries.api import Backend
 
-DIAGRAMS = ("shortest-win", "certificate", "neighbourhood", "cycle", "graph")
+DIAGRAMS = ("shortest-win", "certificate", "neighbourhood", "cycle", "graph", "position-graph")
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -128,6 +128,10 @@ def cmd_dot(args: argparse.Namespace) -> int:
         raise QueryError(f"cannot write {args.output!r}: the file name must end in {', '.join(dot.FORMATS)}")
     if args.query == "certificate":
         diagram = dot.certificate_diagram(_certificate(args))
+    elif args.query == "position-graph":  # drawn from the solved arrays: every game, any backend
+        from explorer.solved import load_or_build
+        solved = load_or_build(parse_spec(args.spec), symmetry=not args.no_symmetry)
+        diagram = dot.position_graph_diagram(solved, args.max_nodes)
     else:
         with _backend(args) as backend:
             if args.query == "graph":

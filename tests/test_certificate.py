@@ -21,7 +21,8 @@ ROOT = Path(__file__).resolve().parents[1]
 
 @pytest.fixture(scope="module")
 def games():
-    specs = ["chopsticks", "chopsticks:magic-fingers", "chopsticks(fingers=3)", "tictactoe", "nim:small"]
+    specs = ["chopsticks", "chopsticks:magic-fingers", "chopsticks(fingers=3)", "tictactoe", "nim:small", "mutorere",
+             "ponghauki"]
     return {spec: build(spec) for spec in specs}
 
 
@@ -34,7 +35,7 @@ def first_of(solved, value: str, terminal: bool = False) -> str:
 
 
 # -- genuine certificates --------------------------------------------------------------------
-@pytest.mark.parametrize("spec", ["nim:small", "chopsticks(fingers=3)", "tictactoe"])
+@pytest.mark.parametrize("spec", ["nim:small", "chopsticks(fingers=3)", "tictactoe", "mutorere", "ponghauki"])
 def test_every_position_of_small_games_certifies_its_solved_value(spec, games):
     solved = games[spec]
     graph = solved.graph

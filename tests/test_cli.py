@@ -131,6 +131,10 @@ def test_up_prepares_every_chopsticks_preset_without_neo4j(home):
         assert f"chopsticks:{preset} " in out.stderr
     assert "networkx + Neo4j" not in out.stderr
     assert len(list((home / "mirrors").glob("chopsticks-*.pickle"))) == len(Chopsticks.presets)
+    from explorer.commands.up import SMALL_GAMES
+    for spec in SMALL_GAMES:  # the classic loopy games come ready too
+        assert f"{spec} " in out.stderr
+        assert list((home / "mirrors").glob(f"{spec}-*.pickle"))
 
 
 @pytest.mark.neo4j
@@ -151,8 +155,9 @@ def test_up_loads_every_preset_into_neo4j(neo4j_server, tmp_path):
     assert out.returncode == 0, out.stderr
     driver = open_driver(neo4j_server)
     try:
-        for preset in Chopsticks.presets:
-            solved = build(f"chopsticks:{preset}")
+        from explorer.commands.up import SMALL_GAMES
+        for spec in [f"chopsticks:{preset}" for preset in Chopsticks.presets] + SMALL_GAMES:
+            solved = build(spec)
             game = neo4j_loader.game_properties(driver, neo4j_server.database, solved.graph.graph_id)
             assert game is not None and game["positions"] == solved.graph.num_positions
     finally:

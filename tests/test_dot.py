@@ -181,3 +181,39 @@ def test_titles_name_the_game_as_people_do():
     assert dot._game_name(graph_id(game, True)) == "chopsticks:standard"
     assert dot._game_name(graph_id(game, False)) == "chopsticks:standard [nosym]"
     assert dot._game_name("not a graph id") == "not a graph id"
+
+
+# -- position graphs (Straffin's drawing: boards as nodes, the players' mirror images merged) --------
+def test_pong_hau_ki_position_graph():
+    from explorer.dot import position_graph_diagram
+    from explorer.solved import build
+
+    solved = build("ponghauki")
+    diagram = position_graph_diagram(solved)
+    # 30 reachable classes, merged in pairs by exchanging the players: 15 boards with Red to move.
+    assert len(diagram.nodes) == solved.graph.num_positions // 2 == 15
+    assert all(key.startswith("R|") for key in diagram.nodes)
+    assert diagram.highlight == "R|BB/./RR"
+    assert [k for k, info in diagram.nodes.items() if info["terminal"]] == ["R|BR/B/.R"]  # the one lost board
+    assert diagram.nodes["R|BB/./RR"]["label"] == "B B\\n.\\nR R"
+    text = dot.to_dot(diagram)
+    assert "Courier" in text and "R|BB/./RR" in text  # the key stays as the node's tooltip
+
+
+def test_mutorere_position_graph_merges_the_players():
+    from explorer.dot import position_graph_diagram
+    from explorer.solved import build
+
+    solved = build("mutorere")
+    diagram = position_graph_diagram(solved)
+    assert len(diagram.nodes) == 43  # Smith's 86 states, merged in pairs
+    values = {info["value"] for info in diagram.nodes.values()}
+    assert values == {"win", "loss", "draw"}
+
+
+def test_position_graph_command(tmp_path, monkeypatch):
+    from explorer.cli import main
+    monkeypatch.setenv("GAMEGRAPH_HOME", str(tmp_path / "home"))
+    out = tmp_path / "phk.dot"
+    assert main(["dot", "ponghauki", "position-graph", "-o", str(out)]) == 0
+    assert "B B" in out.read_text()

@@ -88,14 +88,16 @@ def test_generators_agree_on_parameters(params, symmetry):
 
 @pytest.mark.parametrize("spec", ["chopsticks(fingers=2)", "chopsticks(fingers=3,split=even,overflow=rollover)",
                                   "chopsticks(fingers=6,attack_dead=true,suicide=true,swaps=true)",
-                                  "chopsticks(fingers=7,split=none,overflow=rollover,attack_dead=true)"])
+                                  "chopsticks(fingers=7,split=none,overflow=rollover,attack_dead=true)",
+                                  "mutorere", "mutorere:free-putahi", "ponghauki"])
 def test_generators_agree_on_chosen_combinations(spec):
     for symmetry in (True, False):
         assert_generators_agree(parse_spec(spec), symmetry)
 
 
 # -- symmetry ----------------------------------------------------------------------
-QUOTIENT_SPECS = [f"chopsticks:{p}" for p in CHOPSTICKS_PRESETS] + ["tictactoe", "nim:small", "nim(heaps=2-3-4)"]
+QUOTIENT_SPECS = [f"chopsticks:{p}" for p in CHOPSTICKS_PRESETS] + ["tictactoe", "nim:small", "nim(heaps=2-3-4)",
+                                                                   "mutorere", "ponghauki"]
 
 
 @pytest.mark.parametrize("spec", QUOTIENT_SPECS)

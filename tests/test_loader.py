@@ -27,7 +27,8 @@ from loaders.neo4j_import import write_neo4j_import
 from loaders.settings import open_driver
 
 ROOT = Path(__file__).resolve().parents[1]
-GAMES = ["chopsticks", "chopsticks:magic-fingers", "chopsticks:even-split", "tictactoe", "nim:small"]
+GAMES = ["chopsticks", "chopsticks:magic-fingers", "chopsticks:even-split", "tictactoe", "nim:small", "mutorere",
+         "ponghauki"]
 
 
 @pytest.fixture(scope="module")

@@ -12,7 +12,7 @@ from explorer.solved import build
 from loaders import mirror
 
 GAMES = ["chopsticks", "chopsticks:magic-fingers", "chopsticks:rollover-even-split", "tictactoe", "nim:small",
-         "nim:marienbad"]
+         "nim:marienbad", "mutorere", "ponghauki"]
 
 
 @pytest.fixture

@@ -33,7 +33,7 @@ from queries.neo4j_backend import read_rows
 
 ROOT = Path(__file__).resolve().parents[1]
 GAMES = ["chopsticks", "chopsticks:magic-fingers", "chopsticks:even-split", "chopsticks:attack-only",
-         "tictactoe", "nim:small"]
+         "tictactoe", "nim:small", "mutorere", "ponghauki"]
 POSITIONS_PER_GAME = 4
 
 

@@ -174,7 +174,8 @@ def test_hand_made_graphs():
 # -- the shipped games ------------------------------------------------------------
 GAME_SPECS = [f"chopsticks:{p}" for p in CHOPSTICKS_PRESETS] + [
     "chopsticks(fingers=3)", "chopsticks:rollover(fingers=4,swaps=true)",
-    "tictactoe", "nim:small", "nim(heaps=2-3-4)", "nim:marienbad"]
+    "tictactoe", "nim:small", "nim(heaps=2-3-4)", "nim:marienbad",
+    "mutorere", "mutorere:free-putahi", "ponghauki"]
 
 
 @functools.cache

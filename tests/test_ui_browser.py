@@ -148,3 +148,20 @@ def test_downloads_give_the_diagram_shown(server, browser, tmp_path):
     assert files["PNG"].startswith(b"\x89PNG")
     assert b'"key": "A|1-2|1-3"' in files["Position + moves (JSON)"]
     page.close()
+
+
+def test_clicking_a_piece_on_the_board_plays_its_move(server, browser):
+    """Pong Hau K'i: the ringed piece on tl slides to the centre (B|BR/./RB, tl>c -> R|.R/B/RB)."""
+    page = browser.new_page(viewport={"width": 1400, "height": 1800})
+    page.goto(f"{server}/?game=ponghauki&pos=B|BR/./RB")
+    page.get_by_text("Value for Blue (to move)").wait_for(timeout=60_000)
+    settle(page)
+    piece = page.locator('.gg-diagram a[data-move="tl>c"]').first
+    piece.wait_for(timeout=30_000)
+    piece.click()
+    page.get_by_text("Value for Red (to move)").wait_for(timeout=30_000)
+    settle(page)
+    assert position_in_url(page) == "R|.R/B/RB"
+    ARTIFACTS.mkdir(exist_ok=True)
+    page.screenshot(path=str(ARTIFACTS / "ui-ponghauki.png"), full_page=True)
+    page.close()

@@ -1,7 +1,7 @@
 """`gamegraph up`: the main job in one command.
 
 Start the embedded Neo4j (when Java and Maven are there), solve every Chopsticks
-preset, load each into Neo4j and the networkx mirror, then run the explorer UI.
+preset and the small classic games (SMALL_GAMES), load each into Neo4j and the networkx mirror, then run the explorer UI.
 Without Neo4j it still ends in the UI, on the networkx mirror, and says why.
 
 What it starts it stops: Ctrl-C or SIGTERM, at any stage, stops the UI and the
@@ -22,7 +22,7 @@ from explorer.errors import GameGraphError
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
-    p = subparsers.add_parser("up", help="start Neo4j, solve and load every Chopsticks preset, open the UI")
+    p = subparsers.add_parser("up", help="start Neo4j, solve and load every Chopsticks preset and the small classic games, open the UI")
     ui.add_server_options(p)
     p.add_argument("--no-neo4j", action="store_true", help="skip Neo4j; the UI uses the networkx mirror")
     p.add_argument("--no-ui", action="store_true", help="prepare everything, then exit instead of starting the UI")
@@ -32,10 +32,14 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     p.set_defaults(func=run)
 
 
+# The loopy classics, at their small (published) sizes, loaded next to the Chopsticks presets.
+SMALL_GAMES = ["mutorere", "ponghauki"]
+
+
 def preset_specs() -> list[str]:
     from explorer.games.chopsticks import Chopsticks
 
-    return [f"{Chopsticks.name}:{preset}" for preset in Chopsticks.presets]
+    return [f"{Chopsticks.name}:{preset}" for preset in Chopsticks.presets] + SMALL_GAMES
 
 
 def _terminate(signum, frame) -> None:

@@ -1,6 +1,6 @@
 """Games: rules as pure functions, one module per game, registered by name."""
 
-from explorer.games.base import Game, Move, Params
+from explorer.games.base import Game, Move, Params, param
 from explorer.games.registry import game_class, games, parse_spec, register
 
-__all__ = ["Game", "Move", "Params", "game_class", "games", "parse_spec", "register"]
+__all__ = ["Game", "Move", "Params", "param", "game_class", "games", "parse_spec", "register"]

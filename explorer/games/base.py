@@ -4,6 +4,24 @@ A game declares its name, a frozen parameters dataclass (the single place its
 parameters, defaults and limits are written) and its presets. Rules are pure
 functions over immutable, hashable positions. Moves alternate between the two
 players, so a move's value for the mover is its successor's value flipped.
+
+Writing a game (docs/your-own-game.md walks through one):
+
+- required: ``name``, ``description``, ``Params`` (a frozen ``Params`` dataclass,
+  fields declared with ``param``), ``start``, ``to_move``, ``outcome``, ``moves``,
+  ``format`` and ``parse`` (a notation that round-trips);
+- optional, each checked by ``gamegraph check-game``: ``canonical`` with
+  ``has_symmetry`` (symmetry reduction), ``code_space``/``encode``/``decode`` and
+  the ``batch_*`` methods (the array generator), ``index_space``/``rank``/
+  ``unrank``/``is_valid_index`` (a perfect ranking), ``unmoves`` (the inverse of
+  ``moves``), ``fields`` (extra exported properties), ``presets``,
+  ``notation_help``, ``player_names``.
+
+A game is registered by ``@register`` in explorer/games, by a file given with
+``--game-module`` / ``GAMEGRAPH_GAME_MODULES``, or by an entry point of the group
+``gamegraph.games`` (explorer/games/plugins.py). The UI draws its positions
+with a board drawing when explorer/ui/boards has one for it or the game has a
+``board_svg`` method, else with its notation.
 """
 
 from __future__ import annotations
@@ -245,4 +263,28 @@ class Game(Generic[P]):
 
     def iter_positions(self) -> Iterable[P]:
         """Every position of the game, reachable or not (for charts); optional."""
+        raise NotImplementedError
+
+    # -- optional: ranking and un-moves (implicit graphs, check-game) ----------------
+    def index_space(self) -> int | None:
+        """Size N of a perfect ranking of the positions, or None when the game offers none."""
+        return None
+
+    def rank(self, position: P) -> int:
+        """The position's index in range(index_space()); inverse of `unrank` on legal positions."""
+        raise NotImplementedError
+
+    def unrank(self, index: int) -> P:
+        raise NotImplementedError
+
+    def is_valid_index(self, index: int) -> bool:
+        """Whether an index names a legal position (the ranking may cover a superset)."""
+        return True
+
+    def unmoves(self, position: P) -> list[P]:
+        """Every position (not canonicalised) with a move leading to exactly `position`.
+
+        For each reachable p and move p -> q, p is in unmoves(q); each p' in unmoves(q)
+        has a move to q (with symmetry, compared by canonical form). Optional.
+        """
         raise NotImplementedError

@@ -25,8 +25,18 @@ def register(cls: type[Game]) -> type[Game]:
     return cls
 
 
+def register_plugin(cls: type[Game], where: str) -> None:
+    """Register a game from outside the package; a name already taken by another game is refused."""
+    existing = _GAMES.get(getattr(cls, "name", None))
+    if existing is not None and existing is not cls and (existing.__module__, existing.__qualname__) != (cls.__module__, cls.__qualname__):
+        raise UnknownGame(f"{where} defines a game named {cls.name!r}, but {existing.__module__} already has that name")
+    register(cls)
+
+
 def games() -> dict[str, type[Game]]:
     _load_builtin_games()
+    from explorer.games import plugins  # entry points and GAMEGRAPH_GAME_MODULES files
+    plugins.load_all()
     return dict(sorted(_GAMES.items()))
 
 
@@ -73,4 +83,4 @@ def parse_spec(spec: str) -> Game:
 
 def _load_builtin_games() -> None:
     # Importing the modules runs their @register decorators.
-    from explorer.games import chopsticks, nim, tictactoe  # noqa: F401
+    from explorer.games import chopsticks, mutorere, nim, ponghauki, tictactoe  # noqa: F401

@@ -70,6 +70,8 @@ class TicTacToe(Game[Board]):
         return Value.TIE if "." not in board else None
 
     def moves(self, board: Board) -> list[Move[Board]]:
+        if _winner(board):
+            return []  # a finished game has no moves
         mark = "XO"[self.to_move(board)]
         return [Move(f"{mark} {CELL_NAMES[i]}", board[:i] + (mark,) + board[i + 1:])
                 for i, cell in enumerate(board) if cell == "."]

@@ -128,7 +128,7 @@ def main() -> None:
     if twin:
         st.caption(f"`{twin}` is shown as its symmetric equivalent `{key}` (same value, same moves up to symmetry).")
     with guarded("The position"):
-        position.header(game, solved, node)
+        position.header(game, solved, node, spec)
     with guarded("The moves"):
         position.moves_table(game, spec, solved, node)
 

@@ -10,25 +10,22 @@ from html import escape
 from typing import Any
 
 from explorer.games import Game
-from explorer.ui import hands
 
 VALUE_COLOURS = {"win": "#2ca02c", "loss": "#d62728", "tie": "#e6b800", "draw": "#f2d03b"}
 VALUE_FILLS = {"win": "#b9e4b0", "loss": "#f4b4b4", "tie": "#fbe79b", "draw": "#fdf3c2"}
 
 
-def position_svg(game: Game, position: Any) -> str | None:
-    """The SVG of `position`, or None when the game has no drawing."""
-    if game.name == "chopsticks":
-        return hands.svg(position.hands, position.to_move, game.params.fingers)
-    if game.name == "tictactoe":
-        return board_svg(position)
-    if game.name == "nim":
-        return heaps_svg(position.heaps, position.to_move, max(game.params.heaps))
-    return None
+def position_svg(game: Game, position: Any, links: dict[str, str] | None = None) -> str | None:
+    """The SVG of `position` (moves as links where the drawing offers them), or None when the
+    game has no drawing (explorer/ui/boards finds it)."""
+    from explorer.ui.boards import board_svg as find_drawing
+
+    return find_drawing(game, position, links)
 
 
-def board_svg(board: tuple[str, ...]) -> str:
-    """A 3x3 board with X in blue and O in red; cell names (a3..c1) in the corners."""
+def board_svg(board: tuple[str, ...], links: dict[str, str] | None = None) -> str:
+    """A 3x3 board with X in blue and O in red; cell names (a3..c1) in the corners.
+    An empty cell whose move is in `links` (label ``X a3``) is a link that plays it."""
     size, cell, pad = 3, 64, 12
     width = size * cell + 2 * pad
     out = [f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{width}" viewBox="0 0 {width} {width}">',
@@ -41,6 +38,12 @@ def board_svg(board: tuple[str, ...]) -> str:
         name = f"{'abc'[i % 3]}{3 - i // 3}"
         out.append(f'<text x="{cx - cell / 2 + 4}" y="{cy - cell / 2 + 12}" font-size="9" fill="#aaa" font-family="sans-serif">{name}</text>')
         r = cell * 0.3
+        mover = "XO"[board.count("X") != board.count("O")]
+        href = (links or {}).get(f"{mover} {name}")
+        if mark == "." and href:
+            out.append(f'<a href="{escape(href)}" data-move="{escape(mover + " " + name)}"><title>play {mover} {name}</title>'
+                       f'<rect x="{cx - cell / 2 + 3}" y="{cy - cell / 2 + 3}" width="{cell - 6}" height="{cell - 6}" '
+                       'fill="#eef4fb" fill-opacity="0.01" stroke="none"/></a>')
         if mark == "X":
             out.append(f'<path d="M{cx - r},{cy - r} L{cx + r},{cy + r} M{cx + r},{cy - r} L{cx - r},{cy + r}" '
                        'stroke="#1f77b4" stroke-width="7" stroke-linecap="round"/>')

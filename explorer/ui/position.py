@@ -14,6 +14,7 @@ from explorer.errors import GameGraphError
 from explorer.games import Game
 from explorer.solved import SolvedGraph
 from explorer.ui import drawing, local, state
+from explorer.ui.clickable import clickable_html
 from explorer.ui.widgets import md_escape, player_name
 from explorer.values import Value
 
@@ -103,15 +104,42 @@ def summary(game: Game, solved: SolvedGraph, node: int) -> str:
     return f"{mover} to move: a draw — neither side can force a win, and best play goes on forever."
 
 
-def header(game: Game, solved: SolvedGraph, node: int) -> None:
+def board_links(spec: str, solved: SolvedGraph, node: int) -> dict[str, str]:
+    """Each legal move's label -> the link to its result, from the rules (so that symmetric twins,
+    merged into one edge of the graph, are each playable on the board). O(moves)."""
+    graph = solved.graph
+    if graph.terminal[node] >= 0:
+        return {}
+    links = {}
+    for move in solved.game.moves(graph.position(node)):
+        child = graph.node_of(move.position)
+        if child is not None:
+            links[move.label] = state.link(spec, graph.key(child))
+    return links
+
+
+def _board(game: Game, spec: str, solved: SolvedGraph, node: int) -> None:
+    """The board drawing; a drawing with links plays the clicked move. The generic view is the notation."""
+    links = board_links(spec, solved, node)
+    picture = drawing.position_svg(game, solved.graph.position(node), links)
+    if not picture:
+        st.code(solved.graph.key(node))
+        st.caption("This game has no board drawing: its positions are shown in its notation.")
+    elif links and "<a " in picture:
+        clicked = clickable_html(picture, key="board_svg")
+        if clicked:
+            label = next((label for label, href in links.items() if state.link(spec, clicked) == href), None)
+            state.go(spec, clicked, label)
+            st.rerun()
+    else:
+        st.image(picture)
+
+
+def header(game: Game, solved: SolvedGraph, node: int, spec: str | None = None) -> None:
     record = solved.record(node)
     left, right = st.columns([3, 2], vertical_alignment="center")
     with left:
-        picture = drawing.position_svg(game, solved.graph.position(node))
-        if picture:
-            st.image(picture)
-        else:
-            st.code(record["key"])
+        _board(game, spec or game.display_name, solved, node)
     with right:
         mover = player_name(game, record["to_move"])
         st.markdown(f"### `{record['key']}`")

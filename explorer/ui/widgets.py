@@ -33,7 +33,10 @@ def guarded(what: str) -> Iterator[None]:
 
 
 def player_name(game: Game, index: int) -> str:
-    """How players are called in a game: X and O in tic-tac-toe, A and B elsewhere."""
+    """How players are called in a game: its own `player_names`, X and O in tic-tac-toe, A and B elsewhere."""
+    names = getattr(game, "player_names", None)
+    if names and len(names) == 2:
+        return str(names[index])
     return ("X", "O")[index] if game.name == "tictactoe" else ("A", "B")[index]
 
 

@@ -1,0 +1,363 @@
+"""`gamegraph check-game`: does a game module keep the promises the rest of gamegraph relies on?
+
+Every check walks the positions reachable from the start (without symmetry,
+by plain breadth-first search over `moves`, at most `limit` of them) and
+reports each broken promise with the position or move that breaks it:
+
+- notation: ``parse(format(p)) == p`` on every reachable position;
+- determinism: ``moves``, ``outcome`` and ``to_move`` give the same answer twice;
+- outcome vs moves: a finished position has no moves, an unfinished one has some;
+  moves alternate between the players;
+- canonical form: idempotent, keeps the mover and the outcome, commutes with moves;
+- encoding: ``decode(encode(p)) == p`` inside ``range(code_space())``; the batch
+  outcomes and movers agree with the rules;
+- ranking: ``unrank(rank(p)) == p`` inside ``range(index_space())``;
+- un-moves: ``unmoves`` is exactly the inverse of ``moves``;
+- solving with and without symmetry gives every position the same value;
+- the array generator gives the same graph as the generic one.
+
+O(V + E) rule calls per check, V and E those of the reachable graph.
+"""
+
+from __future__ import annotations
+
+from collections import deque
+from dataclasses import dataclass, field
+from typing import Any, Callable, Hashable
+
+from explorer.errors import GameGraphError, GraphTooLarge
+from explorer.games.base import Game
+
+MAX_PER_CHECK = 5  # problems shown per check; the count says how many more there were
+
+
+@dataclass
+class Check:
+    name: str
+    problems: list[str] = field(default_factory=list)
+    count: int = 0
+    skipped: str | None = None
+
+    def fail(self, message: str) -> None:
+        self.count += 1
+        if len(self.problems) < MAX_PER_CHECK:
+            self.problems.append(message)
+
+    @property
+    def ok(self) -> bool:
+        return self.count == 0
+
+
+@dataclass
+class Report:
+    game: str
+    positions: int
+    checks: list[Check]
+
+    @property
+    def ok(self) -> bool:
+        return all(c.ok for c in self.checks)
+
+    def failed(self) -> list[Check]:
+        return [c for c in self.checks if not c.ok]
+
+    def text(self) -> str:
+        lines = [f"check-game {self.game}: {self.positions:,} reachable positions"]
+        for c in self.checks:
+            if c.skipped:
+                lines.append(f"  skip  {c.name}: {c.skipped}")
+            elif c.ok:
+                lines.append(f"  ok    {c.name}")
+            else:
+                lines.append(f"  FAIL  {c.name}: {c.count} problem{'s' if c.count > 1 else ''}")
+                lines += [f"          - {p}" for p in c.problems]
+                if c.count > len(c.problems):
+                    lines.append(f"          ... and {c.count - len(c.problems)} more")
+        lines.append("all checks passed" if self.ok else
+                     f"{len(self.failed())} check{'s' if len(self.failed()) > 1 else ''} failed")
+        return "\n".join(lines)
+
+
+def _overrides(game: Game, method: str) -> bool:
+    """Whether the game implements an optional method of the base class."""
+    base = getattr(Game, method, None)
+    return getattr(type(game), method, None) is not base and callable(getattr(game, method, None))
+
+
+def _call(check: Check, what: str, fn: Callable[[], Any]) -> tuple[bool, Any]:
+    """Run one rule call; an exception becomes a problem naming the call, not a crash."""
+    try:
+        return True, fn()
+    except Exception as exc:  # the author's bug, reported, never raised
+        check.fail(f"{what} raised {type(exc).__name__}: {exc}")
+        return False, None
+
+
+def check_game(game: Game, limit: int = 200_000) -> Report:
+    """Run every check on `game`; never raises for a broken game (the report says what is broken)."""
+    notation = Check("notation round-trips (parse(format(p)) == p)")
+    determinism = Check("rules are deterministic (moves, outcome, to_move)")
+    ending = Check("outcome agrees with moves; moves alternate")
+    canonical = Check("canonical form is idempotent and commutes with moves")
+    encoding = Check("encode/decode round-trip and batch rules agree")
+    ranking = Check("rank/unrank round-trip")
+    unmoves = Check("un-moves are exactly the inverse of moves")
+    symmetry = Check("solving with and without symmetry gives the same values")
+    arrays = Check("the array path equals the generic path")
+    checks = [notation, determinism, ending, canonical, encoding, ranking, unmoves, symmetry, arrays]
+
+    fmt = _formatter(game)
+    ok, start = _call(ending, "start()", game.start)
+    if not ok:
+        for c in checks[:-1]:
+            c.skipped = c.skipped or "no start position"
+        arrays.skipped = "no start position"
+        return Report(game.display_name, 0, checks)
+    reachable, edges = _explore(game, start, limit, ending, fmt)
+    for p in reachable:
+        _guarded(ending, f"checking position {fmt(p)}",
+                 lambda: _check_position(game, p, fmt, notation, determinism, ending, canonical))
+    _guarded(encoding, "the encoding check", lambda: _check_encoding(game, reachable, fmt, encoding))
+    _guarded(ranking, "the ranking check", lambda: _check_ranking(game, reachable, fmt, ranking))
+    _guarded(unmoves, "the un-moves check", lambda: _check_unmoves(game, reachable, edges, fmt, unmoves))
+    clean = ending.ok and determinism.ok
+    if not game.has_symmetry():
+        canonical.skipped = canonical.skipped or "the game declares no symmetry (has_symmetry() is False)"
+        symmetry.skipped = "the game declares no symmetry"
+    elif not clean or not canonical.ok:
+        symmetry.skipped = "the rules or the canonical form failed above"
+    else:
+        _guarded(symmetry, "solving", lambda: _check_symmetric_solve(game, symmetry, limit))
+    if game.code_space() is None:
+        arrays.skipped = "the game offers no integer encoding (code_space() is None)"
+    elif not (clean and encoding.ok):
+        arrays.skipped = "the rules or the encoding failed above"
+    else:
+        _guarded(arrays, "generating", lambda: _check_arrays(game, arrays, limit))
+    return Report(game.display_name, len(reachable), checks)
+
+
+def _guarded(check: Check, what: str, fn: Callable[[], None]) -> None:
+    try:
+        fn()
+    except GameGraphError as exc:
+        check.fail(f"{what}: {exc}")
+    except Exception as exc:  # a rule that raises on a second call, or a generator that chokes on bad output
+        check.fail(f"{what} raised {type(exc).__name__}: {exc}")
+
+
+def _formatter(game: Game) -> Callable[[Any], str]:
+    def fmt(p: Any) -> str:
+        try:
+            return repr(game.format(p))
+        except Exception:
+            return repr(p)
+    return fmt
+
+
+def _explore(game: Game, start: Hashable, limit: int, ending: Check, fmt) -> tuple[list, list]:
+    """Reachable positions (no symmetry) and their moves (p, label, q), breadth-first, at most `limit`."""
+    seen = {start}
+    order, edges = [], []
+    queue = deque([start])
+    while queue:
+        p = queue.popleft()
+        order.append(p)
+        ok, outcome = _call(ending, f"outcome({fmt(p)})", lambda: game.outcome(p))
+        if not ok or outcome is not None:
+            continue
+        ok, moves = _call(ending, f"moves({fmt(p)})", lambda: game.moves(p))
+        for move in moves or []:
+            edges.append((p, move.label, move.position))
+            try:
+                fresh = move.position not in seen
+            except TypeError:
+                ending.fail(f"move {move.label!r} of {fmt(p)} leads to an unhashable position {move.position!r}")
+                continue
+            if fresh:
+                if len(seen) >= limit:
+                    raise GraphTooLarge(f"{game.display_name} has more than {limit:,} reachable positions; "
+                                         "check a smaller size or raise --max-positions")
+                seen.add(move.position)
+                queue.append(move.position)
+    return order, edges
+
+
+def _check_position(game: Game, p, fmt, notation: Check, determinism: Check, ending: Check, canonical: Check) -> None:
+    ok, text = _call(notation, f"format({p!r})", lambda: game.format(p))
+    if ok:
+        ok, back = _call(notation, f"parse({text!r})", lambda: game.parse(text))
+        if ok and back != p:
+            notation.fail(f"position {text}: parse(format(p)) gives {back!r}, not the position {p!r}")
+    outcome = game.outcome(p)
+    if game.outcome(p) != outcome:
+        determinism.fail(f"outcome({fmt(p)}) changes between two calls")
+    ok, mover = _call(ending, f"to_move({fmt(p)})", lambda: game.to_move(p))
+    if ok and mover not in (0, 1):
+        ending.fail(f"to_move({fmt(p)}) is {mover!r}, not 0 or 1")
+    if game.to_move(p) != mover:
+        determinism.fail(f"to_move({fmt(p)}) changes between two calls")
+    ok, moves = _call(ending, f"moves({fmt(p)})", lambda: game.moves(p))
+    moves = moves or []
+    again = [(m.label, m.position) for m in game.moves(p)] if ok else []
+    if ok and again != [(m.label, m.position) for m in moves]:
+        determinism.fail(f"moves({fmt(p)}) differ between two calls")
+    if outcome is not None and moves:
+        ending.fail(f"position {fmt(p)} is over ({outcome}) but has {len(moves)} moves, e.g. {moves[0].label!r}")
+    if outcome is None and ok and not moves:
+        ending.fail(f"position {fmt(p)} is not over (outcome None) but has no moves")
+    if outcome is None:
+        for m in moves:
+            if game.to_move(m.position) == mover:
+                ending.fail(f"move {m.label!r} of {fmt(p)} leaves player {mover} to move again: moves must alternate")
+                break
+    if not game.has_symmetry():
+        return
+    ok, c = _call(canonical, f"canonical({fmt(p)})", lambda: game.canonical(p))
+    if not ok:
+        return
+    if game.canonical(c) != c:
+        canonical.fail(f"canonical is not idempotent at {fmt(p)}: canonical(p) = {fmt(c)}, "
+                       f"canonical of that = {fmt(game.canonical(c))}")
+    if game.to_move(c) != mover or game.outcome(c) != outcome:
+        canonical.fail(f"canonical({fmt(p)}) = {fmt(c)} changes the mover or the outcome")
+    elif outcome is None:
+        mine = {game.canonical(m.position) for m in moves}
+        theirs = {game.canonical(m.position) for m in game.moves(c)}
+        if mine != theirs:
+            extra = sorted(fmt(x) for x in mine ^ theirs)[:3]
+            canonical.fail(f"canonical does not commute with moves at {fmt(p)}: its moves and those of "
+                           f"canonical(p) = {fmt(c)} reach different classes (e.g. {', '.join(extra)})")
+
+
+def _check_encoding(game: Game, reachable: list, fmt, encoding: Check) -> None:
+    space = game.code_space()
+    if space is None:
+        encoding.skipped = "the game offers no integer encoding (code_space() is None)"
+        return
+    import numpy as np
+
+    codes = []
+    for p in reachable:
+        ok, code = _call(encoding, f"encode({fmt(p)})", lambda: game.encode(p))
+        if not ok:
+            continue
+        if not (isinstance(code, (int, np.integer)) and 0 <= code < space):
+            encoding.fail(f"encode({fmt(p)}) = {code!r} is not in range(code_space()) = range({space})")
+            continue
+        ok, back = _call(encoding, f"decode({code})", lambda: game.decode(int(code)))
+        if ok and back != p:
+            encoding.fail(f"decode(encode(p)) is {fmt(back)}, not the position {fmt(p)} (code {code})")
+        codes.append(int(code))
+    if not encoding.ok or not codes:
+        return
+    array = np.asarray(codes, dtype=np.int64)
+    ok, outcomes = _call(encoding, "batch_outcomes", lambda: game.batch_outcomes(array))
+    ok2, movers = _call(encoding, "batch_to_move", lambda: game.batch_to_move(array))
+    if not (ok and ok2):
+        return
+    for p, got, mover in zip(reachable, outcomes.tolist(), movers.tolist()):
+        want = game.outcome(p)
+        if got != (-1 if want is None else int(want)):
+            encoding.fail(f"batch_outcomes says {got} at {fmt(p)}, outcome() says {want}")
+        if mover != game.to_move(p):
+            encoding.fail(f"batch_to_move says {mover} at {fmt(p)}, to_move() says {game.to_move(p)}")
+
+
+def _check_ranking(game: Game, reachable: list, fmt, ranking: Check) -> None:
+    space = game.index_space()
+    if space is None:
+        ranking.skipped = "the game offers no ranking (index_space() not defined)"
+        return
+    for p in reachable:
+        ok, index = _call(ranking, f"rank({fmt(p)})", lambda: game.rank(p))
+        if not ok:
+            continue
+        if not 0 <= index < space:
+            ranking.fail(f"rank({fmt(p)}) = {index} is not in range(index_space()) = range({space})")
+            continue
+        ok, back = _call(ranking, f"unrank({index})", lambda: game.unrank(index))
+        if ok and back != p:
+            ranking.fail(f"unrank(rank(p)) is {fmt(back)}, not the position {fmt(p)} (index {index})")
+        if _overrides(game, "is_valid_index") and not game.is_valid_index(index):
+            ranking.fail(f"is_valid_index({index}) is False for the reachable position {fmt(p)}")
+
+
+def _check_unmoves(game: Game, reachable: list, edges: list, fmt, unmoves: Check) -> None:
+    if not _overrides(game, "unmoves"):
+        unmoves.skipped = "the game offers no un-moves (unmoves() not defined)"
+        return
+    reduce = game.canonical if game.has_symmetry() else (lambda p: p)
+    cache: dict = {}
+
+    def before(q):
+        if q not in cache:
+            ok, found = _call(unmoves, f"unmoves({fmt(q)})", lambda: game.unmoves(q))
+            cache[q] = {reduce(x) for x in found} if ok else None
+        return cache[q]
+
+    for p, label, q in edges:
+        found = before(q)
+        if found is not None and reduce(p) not in found:
+            unmoves.fail(f"move {label!r} leads from {fmt(p)} to {fmt(q)}, but unmoves({fmt(q)}) does not list {fmt(p)}")
+    for q in reachable:
+        ok, found = _call(unmoves, f"unmoves({fmt(q)})", lambda: game.unmoves(q))
+        for p in (found or []) if ok else []:
+            ok, moves = _call(unmoves, f"moves({fmt(p)})", lambda: game.moves(p) if game.outcome(p) is None else [])
+            if ok and reduce(q) not in {reduce(m.position) for m in moves}:
+                unmoves.fail(f"unmoves({fmt(q)}) lists {fmt(p)}, but no move of {fmt(p)} reaches {fmt(q)}")
+
+
+def _check_symmetric_solve(game: Game, symmetry: Check, limit: int) -> None:
+    from explorer.solved import build
+
+    full = build(game, symmetry=False, max_positions=limit)
+    reduced = build(game, symmetry=True, max_positions=limit)
+    for node in range(full.graph.num_positions):
+        p = full.graph.position(node)
+        twin = reduced.graph.node_of(p)
+        if twin is None:
+            symmetry.fail(f"position {full.graph.key(node)} has no class in the symmetry-reduced graph")
+            continue
+        a = (full.value(node), full.remoteness(node))
+        b = (reduced.value(twin), reduced.remoteness(twin))
+        if a != b:
+            symmetry.fail(f"position {full.graph.key(node)} is {_value(a)} without symmetry but its class "
+                          f"{reduced.graph.key(twin)} is {_value(b)} with it")
+
+
+def _value(pair) -> str:
+    value, remoteness = pair
+    return f"{value}" + ("" if remoteness is None else f" in {remoteness}")
+
+
+def _check_arrays(game: Game, arrays: Check, limit: int) -> None:
+    from explorer.graph import generate
+
+    for sym in ([True, False] if game.has_symmetry() else [False]):
+        try:
+            fast = generate(game, symmetry=sym, use_arrays=True, max_positions=limit)
+        except Exception as exc:
+            arrays.fail(f"the array generator failed ({'with' if sym else 'without'} symmetry): "
+                        f"{type(exc).__name__}: {exc}")
+            continue
+        slow = generate(game, symmetry=sym, use_arrays=False, max_positions=limit)
+        where = "with symmetry" if sym else "without symmetry"
+        fast_edges, slow_edges = _edge_set(fast), _edge_set(slow)
+        fast_nodes, slow_nodes = set(fast.keys()), set(slow.keys())
+        for edge in sorted(slow_edges - fast_edges)[:MAX_PER_CHECK]:
+            arrays.fail(f"{where}: move {edge[1]!r} from {edge[0]!r} to {edge[2]!r} is missing from batch_moves")
+        for edge in sorted(fast_edges - slow_edges)[:MAX_PER_CHECK]:
+            arrays.fail(f"{where}: batch_moves has a move {edge[1]!r} from {edge[0]!r} to {edge[2]!r} "
+                        "that moves() does not")
+        for key in sorted(slow_nodes - fast_nodes)[:MAX_PER_CHECK]:
+            arrays.fail(f"{where}: position {key!r} is reached by the generic path only")
+        for key in sorted(fast_nodes - slow_nodes)[:MAX_PER_CHECK]:
+            arrays.fail(f"{where}: position {key!r} is reached by the array path only")
+
+
+def _edge_set(graph) -> set[tuple[str, str, str]]:
+    keys = graph.keys()
+    sources = graph.edge_sources()
+    return {(keys[int(s)], graph.label(e), keys[int(t)])
+            for e, (s, t) in enumerate(zip(sources.tolist(), graph.succ_indices.tolist()))}

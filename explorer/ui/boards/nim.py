@@ -1,0 +1,7 @@
+"""Nim: heaps of tokens (explorer/ui/drawing.py)."""
+
+from explorer.ui import drawing
+
+
+def svg(game, position, links):
+    return drawing.heaps_svg(position.heaps, position.to_move, max(game.params.heaps))

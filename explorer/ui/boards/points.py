@@ -1,0 +1,67 @@
+"""Boards of points joined by lines, with pieces on them (Mū tōrere, Pong Hau K'i).
+
+A piece that can move is ringed and is a link playing its move: in these
+games the empty point is the only destination, so one click names the move.
+"""
+
+from __future__ import annotations
+
+from html import escape
+from typing import Sequence
+
+from explorer.games.blocking import BlockingGame, BoardPosition
+
+PIECE_COLOURS = {0: ("#222222", "#ffffff"), 1: ("#f4f4f4", "#222222")}  # fill, text
+LINE, MOVABLE, TURN = "#8a6d3b", "#1f77b4", "#1f77b4"
+
+
+def svg(game: BlockingGame, position: BoardPosition, links: dict[str, str],
+        xy: Sequence[tuple[float, float]], lines: Sequence[tuple[int, int]], size: tuple[int, int],
+        colours: dict[int, tuple[str, str]] = PIECE_COLOURS, radius: float = 22) -> str:
+    """The board: `xy` point coordinates, `lines` to draw, `size` the picture's width and height."""
+    width, height = size
+    mover = position.to_move
+    by_source = {}
+    for slide in game._templates():
+        label = game.label_of(slide)
+        if label in links:
+            by_source[slide.source] = (label, links[label])
+    names = getattr(game, "player_names", ("first", "second"))
+    describe = f"{names[mover]} to move; " + ", ".join(
+        f"{game.points[i]}: {names[game.letters.index(c)] if c != '.' else 'empty'}" for i, c in enumerate(position.cells))
+    out = [f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height + 40}" '
+           f'viewBox="0 0 {width} {height + 40}" role="img" aria-label="{escape(describe)}">',
+           f'<rect x="0" y="0" width="{width}" height="{height + 40}" rx="12" fill="#f6efe2"/>']
+    for a, b in lines:
+        (x1, y1), (x2, y2) = xy[a], xy[b]
+        out.append(f'<line x1="{x1}" y1="{y1}" x2="{x2}" y2="{y2}" stroke="{LINE}" stroke-width="4" '
+                   'stroke-linecap="round"/>')
+    for i, (x, y) in enumerate(xy):
+        out.append(f'<text x="{x + radius + 2}" y="{y - radius + 4}" font-size="11" fill="#a08a6a" '
+                   f'font-family="sans-serif">{escape(game.points[i])}</text>')
+        cell = position.cells[i]
+        if cell == ".":
+            out.append(f'<circle cx="{x}" cy="{y}" r="7" fill="{LINE}"/>')
+            continue
+        player = game.letters.index(cell)
+        fill, text = colours[player]
+        piece = (f'<circle cx="{x}" cy="{y}" r="{radius}" fill="{fill}" stroke="#555" stroke-width="2"/>'
+                 f'<text x="{x}" y="{y + 5}" text-anchor="middle" font-size="14" font-weight="bold" '
+                 f'fill="{text}" font-family="sans-serif">{escape(cell)}</text>')
+        if i in by_source:
+            label, href = by_source[i]
+            ring = (f'<circle cx="{x}" cy="{y}" r="{radius + 5}" fill="none" stroke="{MOVABLE}" '
+                    'stroke-width="3" stroke-dasharray="5 3"/>')
+            out.append(f'<a href="{escape(href)}" data-move="{escape(label)}"><title>play {escape(label)}</title>'
+                       f'{ring}{piece}</a>')
+        else:
+            out.append(piece)
+    fill, _ = colours[mover]
+    out.append(f'<circle cx="22" cy="{height + 20}" r="9" fill="{fill}" stroke="#555" stroke-width="2"/>'
+               f'<text x="38" y="{height + 25}" font-size="14" font-family="sans-serif" fill="{TURN}" '
+               f'font-weight="bold">{escape(names[mover])} to move</text>')
+    if by_source:
+        out.append(f'<text x="{width - 10}" y="{height + 25}" text-anchor="end" font-size="11" fill="#777" '
+                   'font-family="sans-serif">click a ringed piece</text>')
+    out.append("</svg>")
+    return "\n".join(out)
