@@ -43,3 +43,7 @@ class QueryError(GameGraphError):
 
 class CertificateError(GameGraphError):
     """A strategy certificate that is malformed or does not prove its claim."""
+
+
+class InvalidValue(GameGraphError):
+    """A combinatorial game value whose notation does not parse or is out of range."""
