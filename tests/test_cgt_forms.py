@@ -178,3 +178,20 @@ def test_bad_notation_is_one_clear_error(text):
     from explorer.errors import InvalidValue
     with pytest.raises(InvalidValue):
         parse_value(text)
+
+
+@pytest.mark.parametrize("heaps", ["1-3-5-7", "1-2-3", "4-4", "0-6-9"])
+def test_nim_positions_are_nimbers_by_bouton(heaps):
+    """Every Nim position's canonical value is *(xor of the heaps), by the mex rule."""
+    from explorer.cgt.evaluate import board_values
+    from explorer.games import parse_spec
+
+    game = parse_spec(f"nim(heaps={heaps})")
+    start = game.cgt_board(game.start())
+    values = board_values(game, [start])
+    for board, value in values.items():
+        xor = 0
+        for heap in board:
+            xor ^= heap
+        assert value is nimber(xor), board
+    assert len(values) > 3

@@ -90,5 +90,15 @@ class Nim(Game[NimPosition]):
             raise self.invalid(text, f"no heap can exceed {largest}")
         return NimPosition(PLAYER_NAMES.index(match[1].upper()), heaps)
 
+    # -- combinatorial game theory: Nim is impartial, both sides have the same options --
+    def cgt_board(self, position: NimPosition) -> tuple[int, ...]:
+        return tuple(sorted(position.heaps))
+
+    def cgt_options(self, board: tuple[int, ...], side: int) -> list[tuple[int, ...]]:
+        return list(dict.fromkeys(self.canonical(move.position).heaps for move in self.moves(NimPosition(side, board))))
+
+    def parse_board(self, text: str) -> tuple[int, ...]:
+        return tuple(sorted(self.parse(f"A|{text}").heaps))
+
     def fields(self, position: NimPosition) -> dict[str, object]:
         return {"heaps": list(position.heaps)}

@@ -73,4 +73,4 @@ def parse_spec(spec: str) -> Game:
 
 def _load_builtin_games() -> None:
     # Importing the modules runs their @register decorators.
-    from explorer.games import chopsticks, nim, tictactoe, toads_and_frogs  # noqa: F401
+    from explorer.games import chopsticks, domineering, nim, tictactoe, toads_and_frogs  # noqa: F401
