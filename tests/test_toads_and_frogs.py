@@ -111,11 +111,18 @@ def test_notation_and_parameters():
 
 
 def test_loopy_games_have_no_short_value():
-    class Loop:
-        name = "loop"
+    from explorer.games.base import Move
 
-        def cgt_options(self, board, side):
-            return [1 - board]
+    class Loop:
+        """Two boards that move to each other: no short game."""
+        name = "loop"
+        cgt_board = staticmethod(lambda position: position[1])
+        cgt_position = staticmethod(lambda board, side: (side, board))
+        canonical = staticmethod(lambda position: position)
+        outcome = staticmethod(lambda position: None)
+        moves = staticmethod(lambda position: [Move("flip", (1 - position[0], 1 - position[1]))])
+        format_board = staticmethod(str)
+        parse_board = staticmethod(int)
 
     with pytest.raises(NotShort):
         value_of(Loop(), 0)

@@ -1,14 +1,14 @@
 """Canonical values of every position of a partizan game, computed bottom-up.
 
-A game opts in by offering, besides its ordinary rules:
+A game opts in with four small hooks beside its ordinary rules:
 - ``cgt_board(position)``: the position without the side to move (a partizan
   game's value does not depend on who moves next);
-- ``cgt_options(board, side)``: the boards that Left (side 0) or Right (side 1)
-  can move to;
-- ``parse_board(text)``: a board from its notation.
-Short games only: play must end whoever moves, so the boards form a DAG.
-Impartial games fit too (both sides have the same options), which is how Nim
-heaps become nimbers.
+- ``cgt_position(board, side)``: the position with Left (side 0) or Right (1) to move;
+- ``parse_board(text)`` and ``format_board(board)``: the board's notation.
+Options come from the game's own ``moves``, reduced by its ``canonical`` form,
+so the values cannot drift from the rules the solver uses. Short games only:
+play must end whoever moves, so boards form a DAG. Impartial games fit too
+(both sides have the same options), which is how Nim heaps become nimbers.
 
 Complexity: one canonicalisation per distinct board, each over that board's
 options (see explorer.cgt.forms), with every comparison memoised.
@@ -16,10 +16,14 @@ options (see explorer.cgt.forms), with every comparison memoised.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Any, Hashable, Iterable
 
 from explorer.cgt.forms import CGValue, game
-from explorer.errors import GameGraphError
+from explorer.errors import GameGraphError, GraphTooLarge
+
+HOOKS = ("cgt_board", "cgt_position", "parse_board", "format_board")
+DEFAULT_MAX_BOARDS = 200_000
 
 
 class NotShort(GameGraphError):
@@ -27,21 +31,60 @@ class NotShort(GameGraphError):
 
 
 def supports_cgt(game_obj: Any) -> bool:
-    return all(hasattr(game_obj, name) for name in ("cgt_board", "cgt_options", "parse_board"))
+    return all(callable(getattr(game_obj, name, None)) for name in HOOKS)
 
 
-def board_values(game_obj: Any, boards: Iterable[Hashable]) -> dict[Hashable, CGValue]:
-    """The canonical value of each board and of every board reachable from it.
+@dataclass(frozen=True)
+class Option:
+    """A move of one side from a board: its label and the board it leads to."""
+
+    label: str
+    board: Hashable
+
+
+def options(game_obj: Any, board: Hashable, side: int, symmetry: bool = True) -> list[Option]:
+    """The moves of `side` from `board`, one per distinct resulting board (first label kept);
+    with symmetry, boards are reduced by the game's canonical form."""
+    position = game_obj.cgt_position(board, side)
+    if game_obj.outcome(position) is not None:
+        return []
+    found: dict[Hashable, str] = {}
+    for move in game_obj.moves(position):
+        target = game_obj.canonical(move.position) if symmetry else move.position
+        found.setdefault(game_obj.cgt_board(target), move.label)
+    return [Option(label, target) for target, label in found.items()]
+
+
+def canonical_board(game_obj: Any, board: Hashable, symmetry: bool = True) -> Hashable:
+    if not symmetry:
+        return board
+    return game_obj.cgt_board(game_obj.canonical(game_obj.cgt_position(board, 0)))
+
+
+def board_values(game_obj: Any, boards: Iterable[Hashable],
+                 max_boards: int = DEFAULT_MAX_BOARDS, symmetry: bool = True) -> dict[Hashable, CGValue]:
+    """The canonical value of each board and of every board reachable from it, keyed
+    by board (reduced by the game's symmetry unless symmetry=False).
 
     Iterative depth-first search, so a long game does not exhaust the stack; a
     board met again while still open means a cycle, which short games lack."""
     values: dict[Hashable, CGValue] = {}
+    name = getattr(game_obj, "name", "this game")
+
+    def expand(board: Hashable) -> tuple[Hashable, list[Hashable], list[Hashable]]:
+        if len(values) + len(open_boards) >= max_boards:
+            raise GraphTooLarge(f"{name}: more than {max_boards:,} boards to evaluate; "
+                                "combinatorial values are for small positions")
+        open_boards.add(board)
+        return (board, [o.board for o in options(game_obj, board, 0, symmetry)],
+                [o.board for o in options(game_obj, board, 1, symmetry)])
+
     for root in boards:
+        root = canonical_board(game_obj, root, symmetry)
         if root in values:
             continue
-        open_boards: set[Hashable] = {root}
-        stack: list[tuple[Hashable, list[Hashable], list[Hashable]]] = [
-            (root, game_obj.cgt_options(root, 0), game_obj.cgt_options(root, 1))]
+        open_boards: set[Hashable] = set()
+        stack = [expand(root)]
         while stack:
             board, left, right = stack[-1]
             pending = next((b for b in (*left, *right) if b not in values), None)
@@ -49,31 +92,28 @@ def board_values(game_obj: Any, boards: Iterable[Hashable]) -> dict[Hashable, CG
                 stack.pop()
                 open_boards.discard(board)
                 values[board] = game((values[b] for b in left), (values[b] for b in right))
-                continue
-            if pending in open_boards:
-                raise NotShort(f"{getattr(game_obj, 'name', 'this game')} is loopy: "
-                               f"board {pending!r} can recur, so it has no short value")
-            open_boards.add(pending)
-            stack.append((pending, game_obj.cgt_options(pending, 0), game_obj.cgt_options(pending, 1)))
+            elif pending in open_boards:
+                raise NotShort(f"{name} is loopy: board {game_obj.format_board(pending)!r} can recur, "
+                               "so it has no short (loop-free) value")
+            else:
+                stack.append(expand(pending))
     return values
 
 
-def value_of(game_obj: Any, board: Hashable) -> CGValue:
-    return board_values(game_obj, [board])[board]
+def value_of(game_obj: Any, board: Hashable, max_boards: int = DEFAULT_MAX_BOARDS,
+             symmetry: bool = True) -> CGValue:
+    board = canonical_board(game_obj, board, symmetry)
+    return board_values(game_obj, [board], max_boards, symmetry)[board]
 
 
-def best_options(game_obj: Any, board: Hashable, values: dict[Hashable, CGValue]) -> dict[str, list[Hashable]]:
-    """Left's and Right's best moves from a board: the options whose values are not
-    dominated (Left prefers larger values, Right smaller); equal values all count."""
-    best: dict[str, list[Hashable]] = {}
-    for side, name in ((0, "left"), (1, "right")):
-        options = list(dict.fromkeys(game_obj.cgt_options(board, side)))
-        keep = []
-        for option in options:
-            mine = values[option]
-            dominated = any(
-                (values[other] > mine if side == 0 else values[other] < mine) for other in options)
-            if not dominated:
-                keep.append(option)
-        best[name] = keep
+def best_options(game_obj: Any, board: Hashable, values: dict[Hashable, CGValue], side: int) -> list[Option]:
+    """The moves of `side` whose values are not dominated: no other option is strictly
+    better for that side (Left prefers larger values, Right smaller). Incomparable
+    options are all kept, as in the canonical form."""
+    moves = options(game_obj, board, side)
+    best: list[Option] = []
+    for move in moves:
+        mine = values[move.board]
+        if not any((values[o.board] > mine) if side == 0 else (values[o.board] < mine) for o in moves):
+            best.append(move)
     return best

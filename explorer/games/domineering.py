@@ -86,11 +86,9 @@ class Domineering(Game[Board]):
                 found.append((f"{SIDES[side]} {_cell(r, c)}-{_cell(*other)}", mask))
         return found
 
-    def cgt_options(self, board: int, side: int) -> list[int]:
-        return [board | mask for _, mask in self._placements(side) if not board & mask]
-
     def outcome(self, position: Board) -> Value | None:
-        return None if self.cgt_options(position.filled, position.to_move) else Value.LOSS
+        free = position.filled
+        return None if any(not free & mask for _, mask in self._placements(position.to_move)) else Value.LOSS
 
     def moves(self, position: Board) -> list[Move[Board]]:
         return [Move(label, Board(1 - position.to_move, position.filled | mask))
@@ -98,6 +96,9 @@ class Domineering(Game[Board]):
 
     def cgt_board(self, position: Board) -> int:
         return position.filled
+
+    def cgt_position(self, board: int, side: int) -> Board:
+        return Board(side, board)
 
     # -- symmetry: the two reflections that keep dominoes' orientation -------------
     def _reflections(self, filled: int) -> list[int]:

@@ -94,8 +94,11 @@ class Nim(Game[NimPosition]):
     def cgt_board(self, position: NimPosition) -> tuple[int, ...]:
         return tuple(sorted(position.heaps))
 
-    def cgt_options(self, board: tuple[int, ...], side: int) -> list[tuple[int, ...]]:
-        return list(dict.fromkeys(self.canonical(move.position).heaps for move in self.moves(NimPosition(side, board))))
+    def cgt_position(self, board: tuple[int, ...], side: int) -> NimPosition:
+        return NimPosition(side, board)
+
+    def format_board(self, board: tuple[int, ...]) -> str:
+        return "-".join(map(str, board))
 
     def parse_board(self, text: str) -> tuple[int, ...]:
         return tuple(sorted(self.parse(f"A|{text}").heaps))

@@ -99,8 +99,11 @@ class ToadsAndFrogs(Game[Strip]):
     def cgt_board(self, position: Strip) -> str:
         return position.cells
 
-    def cgt_options(self, board: str, side: int) -> list[str]:
-        return [cells for _, cells in strip_options(board, side)]
+    def cgt_position(self, board: str, side: int) -> Strip:
+        return Strip(side, board)
+
+    def format_board(self, board: str) -> str:
+        return board
 
     def parse_board(self, text: str) -> str:
         cells = "".join((text or "").split())
