@@ -19,6 +19,7 @@ COMMAND_MODULES = (
     "queries.commands",
     "explorer.commands.ui",
     "explorer.commands.up",
+    "explorer.commands.cgt",
 )
 
 

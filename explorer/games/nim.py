@@ -100,8 +100,17 @@ class Nim(Game[NimPosition]):
     def format_board(self, board: tuple[int, ...]) -> str:
         return "-".join(map(str, board))
 
+    _BOARD = re.compile(r"^\s*(\d{1,4}(?:\s*-\s*\d{1,4}){0,11})\s*$")
+
     def parse_board(self, text: str) -> tuple[int, ...]:
-        return tuple(sorted(self.parse(f"A|{text}").heaps))
+        """Any heaps, not only this game's: a board can join a sum with other games."""
+        match = self._BOARD.match(text[:100] if isinstance(text, str) else "")
+        if not match:
+            raise self.invalid(text, "a board is 1 to 12 heap sizes of at most 4 digits, e.g. 1-3-5")
+        heaps = tuple(sorted(int(h) for h in match[1].split("-")))
+        if sum(heaps) > 40:
+            raise self.invalid(text, "combinatorial values are for small heaps: at most 40 objects in all")
+        return heaps
 
     def fields(self, position: NimPosition) -> dict[str, object]:
         return {"heaps": list(position.heaps)}
