@@ -39,6 +39,7 @@ class QuerySpec:
     position: bool = False              # takes --position (defaults to the start)
     to: bool = False                    # takes --to (required)
     direction: bool = False             # takes --direction
+    cgt_value: bool = False             # takes --value: a combinatorial game value (cgt-equal)
     ints: tuple[IntParam, ...] = ()     # k / max_length / limit
     # The result's tables in order, each with its columns, whichever backend filled it.
     tables: dict[str, tuple[str, ...]] = field(default_factory=dict, hash=False)
@@ -51,6 +52,7 @@ class QuerySpec:
     def params(self) -> list[str]:
         names = (["position"] if self.position else []) + (["to"] if self.to else [])
         names += ["direction"] if self.direction else []
+        names += ["value"] if self.cgt_value else []
         return names + [p.name for p in self.ints]
 
 
@@ -92,7 +94,13 @@ QUERIES: dict[str, QuerySpec] = {q.name: q for q in (
               tables={"by_value": ("value", "positions"), "by_remoteness": ("value", "remoteness", "positions"),
                       "longest_win": ("key", "remoteness"), "most_moves": ("key", "moves", "value")},
               capped=("longest_win", "most_moves")),
+    QuerySpec("cgt-kinds", "positions by the kind of their combinatorial value (number, nimber, infinitesimal, …)",
+              tables={"by_kind": ("kind", "positions", "distinct_values", "example")}),
+    QuerySpec("cgt-equal", "the positions whose combinatorial value equals --value (any spelling: ^, {0|*}, +-1)",
+              cgt_value=True, ints=(_limit(100),), tables={"positions": ("key", "value", "to_move", "cgt")},
+              capped=("positions",)),
 )}
+CGT_QUERIES = ("cgt-kinds", "cgt-equal")
 
 PLACEHOLDER = re.compile(r"\{\{(\w+)\}\}")
 

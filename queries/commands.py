@@ -63,6 +63,7 @@ def _query_options(p: argparse.ArgumentParser) -> None:
     p.add_argument("--k", help="radius of neighbourhood")
     p.add_argument("--direction", help="neighbourhood direction: out, in or both (default both)")
     p.add_argument("--max-length", dest="max_length", help="cycle length bound")
+    p.add_argument("--value", help="a combinatorial game value (cgt-equal), e.g. '^', '+-1', '{0|*}'")
     p.add_argument("--backend", choices=("networkx", "neo4j"), default="networkx",
                    help="networkx mirror (default) or Neo4j (the game must be loaded)")
     p.add_argument("--timeout", type=_seconds, default=DEFAULT_TIMEOUT_S,
@@ -107,7 +108,7 @@ def _params(args: argparse.Namespace, *names: str) -> dict[str, Any]:
 def cmd_query(args: argparse.Namespace) -> int:
     with _backend(args) as backend:
         result = run_query(backend, args.name, **_params(args, "position", "to", "k", "direction", "max_length",
-                                                         "limit"))
+                                                         "limit", "value"))
     print(result.to_json() if args.format == "json" else format_result(result))
     return 0
 

@@ -120,7 +120,7 @@ class Neo4jBackend:
         params: dict[str, Any] = {"game": self.game_id}
         if "position" in args:
             params["key"] = args["position"]
-        for name_in, name_out in (("to", "to"), ("direction", "direction"), ("fetch", "limit")):
+        for name_in, name_out in (("to", "to"), ("direction", "direction"), ("fetch", "limit"), ("value", "cgt")):
             if name_in in args:
                 params[name_out] = args[name_in]
         _, rows, _ = read_rows(self.driver, self.database, text, params, self.timeout_s, what=f"query {name!r}")

@@ -205,7 +205,28 @@ def stats(G: nx.DiGraph, args: dict[str, Any]) -> dict[str, Rows]:
     }
 
 
+def cgt_kinds(G: nx.DiGraph, args: dict[str, Any]) -> dict[str, Rows]:
+    """One pass over the positions: O(V)."""
+    kinds: dict[str, list] = {}
+    for key, node in G.nodes(data=True):
+        if node.get("cgt_kind") is None:
+            continue
+        entry = kinds.setdefault(node["cgt_kind"], [0, set(), key])
+        entry[0] += 1
+        entry[1].add(node["cgt"])
+        entry[2] = min(entry[2], key)
+    return {"by_kind": [[kind, n, len(values), example] for kind, (n, values, example) in sorted(kinds.items())]}
+
+
+def cgt_equal(G: nx.DiGraph, args: dict[str, Any]) -> dict[str, Rows]:
+    """A scan for the canonical text: O(V)."""
+    rows = sorted([key, node["value"], node["to_move"], node["cgt"]] for key, node in G.nodes(data=True)
+                  if node.get("cgt") == args["value"])
+    return {"positions": rows[:args["fetch"]]}
+
+
 _QUERIES = {
     "neighbourhood": neighbourhood, "shortest-cycle": shortest_cycle, "cycles": cycles, "draw-cycles": draw_cycles,
     "cycle-stats": cycle_stats, "components": components, "shortest-win": shortest_win, "path": path, "stats": stats,
+    "cgt-kinds": cgt_kinds, "cgt-equal": cgt_equal,
 }

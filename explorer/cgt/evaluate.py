@@ -62,13 +62,15 @@ def canonical_board(game_obj: Any, board: Hashable, symmetry: bool = True) -> Ha
 
 
 def board_values(game_obj: Any, boards: Iterable[Hashable],
-                 max_boards: int = DEFAULT_MAX_BOARDS, symmetry: bool = True) -> dict[Hashable, CGValue]:
+                 max_boards: int = DEFAULT_MAX_BOARDS, symmetry: bool = True,
+                 values: dict[Hashable, CGValue] | None = None) -> dict[Hashable, CGValue]:
     """The canonical value of each board and of every board reachable from it, keyed
     by board (reduced by the game's symmetry unless symmetry=False).
 
     Iterative depth-first search, so a long game does not exhaust the stack; a
-    board met again while still open means a cycle, which short games lack."""
-    values: dict[Hashable, CGValue] = {}
+    board met again while still open means a cycle, which short games lack.
+    `values`, when given, is a memo from earlier calls; it is extended in place."""
+    values = {} if values is None else values
     name = getattr(game_obj, "name", "this game")
 
     def expand(board: Hashable) -> tuple[Hashable, list[Hashable], list[Hashable]]:
@@ -117,3 +119,17 @@ def best_options(game_obj: Any, board: Hashable, values: dict[Hashable, CGValue]
         if not any((values[o.board] > mine) if side == 0 else (values[o.board] < mine) for o in moves):
             best.append(move)
     return best
+
+
+def cgt_fields(game_obj: Any, position: Any) -> dict[str, str]:
+    """The `cgt` (canonical value, ASCII notation) and `cgt_kind` properties of a
+    position, as loaded into Neo4j and the networkx mirror. Values are memoised on
+    the game object, so labelling a whole graph costs one evaluation per board."""
+    from explorer.cgt.simple import kind
+
+    memo = game_obj.__dict__.setdefault("_cgt_values", {})
+    board = canonical_board(game_obj, game_obj.cgt_board(position))
+    value = memo.get(board)
+    if value is None:
+        value = board_values(game_obj, [board], values=memo)[board]
+    return {"cgt": value.ascii(), "cgt_kind": kind(value)}

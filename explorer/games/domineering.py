@@ -153,7 +153,9 @@ class Domineering(Game[Board]):
         return Board(SIDES.index(match[1].upper()), self.parse_board(match[2]))
 
     def fields(self, position: Board) -> dict[str, object]:
-        return {"board": self.format_board(position.filled)}
+        from explorer.cgt.evaluate import cgt_fields
+
+        return {"board": self.format_board(position.filled), **cgt_fields(self, position)}
 
     # -- integer encoding: the filled mask, times 2, plus the mover ------------------
     def code_space(self) -> int | None:

@@ -20,6 +20,7 @@ from explorer.values import Value
 PLAYER_NAMES = ("A", "B")
 MAX_STATES = 10_000_000
 MAX_MOVES = 50_000_000
+MAX_CGT_OBJECTS = 40
 
 
 @dataclass(frozen=True)
@@ -108,9 +109,12 @@ class Nim(Game[NimPosition]):
         if not match:
             raise self.invalid(text, "a board is 1 to 12 heap sizes of at most 4 digits, e.g. 1-3-5")
         heaps = tuple(sorted(int(h) for h in match[1].split("-")))
-        if sum(heaps) > 40:
-            raise self.invalid(text, "combinatorial values are for small heaps: at most 40 objects in all")
+        if sum(heaps) > MAX_CGT_OBJECTS:
+            raise self.invalid(text, f"combinatorial values are for small heaps: at most {MAX_CGT_OBJECTS} objects in all")
         return heaps
 
     def fields(self, position: NimPosition) -> dict[str, object]:
-        return {"heaps": list(position.heaps)}
+        from explorer.cgt.evaluate import cgt_fields
+
+        small = sum(self.params.heaps) <= MAX_CGT_OBJECTS  # values of big games would cost more than the graph
+        return {"heaps": list(position.heaps), **(cgt_fields(self, position) if small else {})}

@@ -133,7 +133,9 @@ class ToadsAndFrogs(Game[Strip]):
         return Strip(SIDES.index(match[1].upper()), cells)
 
     def fields(self, position: Strip) -> dict[str, object]:
-        return {"strip": position.cells}
+        from explorer.cgt.evaluate import cgt_fields
+
+        return {"strip": position.cells, **cgt_fields(self, position)}
 
     # -- integer encoding: cell i is digit i in base 3, times 2, plus the mover ------
     def code_space(self) -> int | None:
