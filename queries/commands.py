@@ -42,6 +42,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     _query_options(p)
     p.add_argument("--max-nodes", type=positive_int, default=MAX_GRAPH_NODES,
                    help=f"whole-graph limit (default {MAX_GRAPH_NODES} positions)")
+    p.add_argument("--cgt", action="store_true",
+                   help="label each position with its combinatorial value (toads-and-frogs, domineering, nim)")
     p.add_argument("-o", "--output", required=True, help="FILE.dot, FILE.svg or FILE.png")
     p.set_defaults(func=cmd_dot)
 
@@ -121,9 +123,16 @@ def cmd_dot(args: argparse.Namespace) -> int:
     if Path(args.output).suffix.lower() not in dot.FORMATS:
         raise QueryError(f"cannot write {args.output!r}: the file name must end in {', '.join(dot.FORMATS)}")
     if args.query == "certificate":
+        if args.cgt:
+            raise QueryError("--cgt labels query diagrams; a certificate diagram shows the strategy only")
         diagram = dot.certificate_diagram(_certificate(args))
     else:
         with _backend(args) as backend:
+            if args.cgt:
+                from explorer.cgt.evaluate import supports_cgt
+                if not supports_cgt(backend.game):
+                    raise QueryError(f"{backend.game.display_name} has no combinatorial values to label: "
+                                     "--cgt is for games such as toads-and-frogs, domineering and nim")
             if args.query == "graph":
                 if args.backend != "networkx":
                     raise QueryError("the whole-graph diagram is drawn from the networkx mirror: drop --backend neo4j")
@@ -140,6 +149,8 @@ def cmd_dot(args: argparse.Namespace) -> int:
             else:
                 diagram = dot.cycle_diagram(run_query(backend, "shortest-cycle",
                                                       **_params(args, "position", "max_length")))
+            if args.cgt:
+                dot.label_values(diagram, backend.position)
     path = dot.render(diagram, args.output)
     print(f"wrote {path} ({len(diagram.nodes)} positions, {len(diagram.edges)} moves)")
     return 0

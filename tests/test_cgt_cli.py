@@ -67,3 +67,16 @@ def test_bad_input_is_one_line(capsys, argv, fragment):
     assert main(["cgt", *argv]) == 2
     err = capsys.readouterr().err
     assert fragment in err and err.count("\n") == 1 and "Traceback" not in err
+
+
+def test_dot_labels_values(tmp_path, capsys):
+    from explorer.cgt.evaluate import value_of
+
+    out = tmp_path / "tf.dot"
+    assert main(["dot", "toads-and-frogs", "graph", "--cgt", "-o", str(out)]) == 0
+    text = out.read_text(encoding="utf-8")
+    game = parse_spec("toads-and-frogs")
+    assert f"T|TT..FF\\nwin in 11\\nG = {value_of(game, 'TT..FF')}" in text
+    assert text.count("G = ") == 17
+    assert main(["dot", "chopsticks", "graph", "--cgt", "-o", str(tmp_path / "c.dot")]) == 2
+    assert "no combinatorial values" in capsys.readouterr().err
