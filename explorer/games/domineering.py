@@ -63,6 +63,7 @@ class Domineering(Game[Board]):
     description = "Vertical and Horizontal place dominoes; whoever cannot place one loses (partizan, normal play)."
     Params = DomineeringParams
     presets = {"default": {}, "2x2": dict(rows=2, cols=2), "4x4": dict(rows=4, cols=4)}
+    player_names = ("Vertical", "Horizontal")
     notation_help = "SIDE|ROWS: V or H to move, then rows of . (empty) and # (covered) separated by /, e.g. V|.../.#./..."
 
     @property

@@ -79,6 +79,7 @@ class ToadsAndFrogs(Game[Strip]):
     description = "Toads slide or jump right, frogs left; whoever cannot move loses (partizan, normal play)."
     Params = ToadsAndFrogsParams
     presets = {"default": {}, "winning-ways": dict(board="TTT..FFF"), "small": dict(board="T..F")}
+    player_names = ("Toads", "Frogs")
     notation_help = "SIDE|STRIP: T or F to move, then T, F or . per cell, e.g. T|TT..FF"
 
     # -- rules -----------------------------------------------------------------

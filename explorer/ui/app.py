@@ -25,8 +25,8 @@ import streamlit as st  # noqa: E402
 from explorer.errors import GameGraphError  # noqa: E402
 from explorer.games import Game, parse_spec  # noqa: E402
 from explorer.solved import SolvedGraph  # noqa: E402
-from explorer.ui import (backend as backends, console, downloads, graphs, history, loading,  # noqa: E402
-                         overview, picker, position, state)
+from explorer.ui import (backend as backends, cgt_panel, console, downloads, graphs, history,  # noqa: E402
+                         loading, overview, picker, position, state)
 from explorer.ui.widgets import guarded  # noqa: E402
 
 
@@ -54,6 +54,7 @@ PANELS: list[tuple[str, str, Callable[[View], object]]] = [
     ("Cypher console", "The Cypher console",
      lambda v: console.panel(v.backend, v.solved.graph.graph_id, v.key, v.solved.graph.key(0))),
     ("Downloads", "The downloads", lambda v: downloads.panel(v.game, v.spec, v.solved, v.node, v.backend)),
+    ("Sum of games", "The sum builder", lambda v: cgt_panel.sum_builder(v.game, v.solved)),
 ]
 
 
@@ -131,6 +132,8 @@ def main() -> None:
         position.header(game, solved, node)
     with guarded("The moves"):
         position.moves_table(game, spec, solved, node)
+    with guarded("The combinatorial value"):
+        cgt_panel.value_section(game, solved, node)
 
     view = View(game, spec, solved, node, key, chosen)
     tabs = st.tabs([name for name, _, _ in PANELS], key="view", bind="query-params")

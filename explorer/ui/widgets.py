@@ -33,8 +33,11 @@ def guarded(what: str) -> Iterator[None]:
 
 
 def player_name(game: Game, index: int) -> str:
-    """How players are called in a game: X and O in tic-tac-toe, A and B elsewhere."""
-    return ("X", "O")[index] if game.name == "tictactoe" else ("A", "B")[index]
+    """How players are called in a game: its own `player_names` if it declares them
+    (X and O, Toads and Frogs), else A and B."""
+    if game.name == "tictactoe":
+        return ("X", "O")[index]
+    return getattr(game, "player_names", ("A", "B"))[index]
 
 
 _MD_SPECIAL = re.compile(r"([\\`*_{}\[\]()#+\-.!|<>~$:])")
