@@ -20,6 +20,7 @@ COMMAND_MODULES = (
     "explorer.commands.ui",
     "explorer.commands.up",
     "explorer.commands.cgt",
+    "explorer.commands.analysis",
 )
 
 
