@@ -21,6 +21,7 @@ COMMAND_MODULES = (
     "explorer.commands.up",
     "explorer.commands.cgt",
     "explorer.commands.analysis",
+    "explorer.commands.survey",
 )
 
 
