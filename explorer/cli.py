@@ -22,6 +22,7 @@ COMMAND_MODULES = (
     "explorer.commands.cgt",
     "explorer.commands.analysis",
     "explorer.commands.survey",
+    "explorer.commands.play",
 )
 
 
