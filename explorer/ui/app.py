@@ -26,7 +26,7 @@ from explorer.errors import GameGraphError  # noqa: E402
 from explorer.games import Game, parse_spec  # noqa: E402
 from explorer.solved import SolvedGraph  # noqa: E402
 from explorer.ui import (backend as backends, cgt_panel, console, downloads, graphs, history,  # noqa: E402
-                         loading, overview, picker, position, state)
+                         loading, overview, picker, play_panel, position, state)
 from explorer.ui.widgets import guarded  # noqa: E402
 
 
@@ -55,6 +55,7 @@ PANELS: list[tuple[str, str, Callable[[View], object]]] = [
      lambda v: console.panel(v.backend, v.solved.graph.graph_id, v.key, v.solved.graph.key(0))),
     ("Downloads", "The downloads", lambda v: downloads.panel(v.game, v.spec, v.solved, v.node, v.backend)),
     ("Sum of games", "The sum builder", lambda v: cgt_panel.sum_builder(v.game, v.solved)),
+    ("Play", "Play", lambda v: play_panel.panel(v.game, v.spec, v.solved)),
 ]
 
 
