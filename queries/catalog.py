@@ -101,6 +101,13 @@ QUERIES: dict[str, QuerySpec] = {q.name: q for q in (
               capped=("positions",)),
 )}
 CGT_QUERIES = ("cgt-kinds", "cgt-equal")
+QUERIES["draw-kinds"] = QuerySpec(
+    "draw-kinds", "draws split into safe (no move loses) and sharp (some move loses); the sharpest ones",
+    ints=(_limit(20),), tables={"summary": ("kind", "positions"),
+                                "sharpest": ("key", "losing_moves", "fastest_loss")}, capped=("sharpest",))
+QUERIES["dangerous-moves"] = QuerySpec(
+    "dangerous-moves", "the moves that turn a drawn position into a loss for its mover, fastest loss first",
+    position=True, tables={"moves": ("label", "to", "loses_in")})
 
 PLACEHOLDER = re.compile(r"\{\{(\w+)\}\}")
 

@@ -151,4 +151,10 @@ def _neighbourhood(rows: Rows) -> dict[str, Rows]:
     return {"positions": [row[:-1] + [[dict(m) for m in row[-1]]] for row in rows]}
 
 
-_SHAPES = {"stats": _stats, "neighbourhood": _neighbourhood}
+def _draw_kinds(rows: Rows) -> dict[str, Rows]:
+    summary, sharpest = rows[0] if rows else ([], [])
+    return {"summary": [[m["kind"], m["positions"]] for m in summary],
+            "sharpest": [[m["key"], m["losing_moves"], m["fastest_loss"]] for m in sharpest]}
+
+
+_SHAPES = {"stats": _stats, "neighbourhood": _neighbourhood, "draw-kinds": _draw_kinds}
