@@ -54,22 +54,33 @@ def draw_map(game: Game, spec: str, solved: SolvedGraph, key: str) -> None:
         return
     import graphviz
 
-    dot = graphviz.Digraph(graph_attr={"rankdir": "LR", "splines": "true", "overlap": "false"},
-                           node_attr={"shape": "box", "style": "rounded,filled", "fontsize": "10"})
+    # A map rather than a diagram: dots placed by a force-directed layout (sfdp, fast for
+    # hundreds of nodes), laid out on the server; hover for the key, click to open it.
+    dot = graphviz.Digraph(engine="sfdp", graph_attr={"overlap": "prism", "outputorder": "edgesfirst",
+                                                      "bgcolor": "transparent"},
+                           node_attr={"shape": "circle", "style": "filled", "label": "", "width": "0.22",
+                                      "penwidth": "0.5"},
+                           edge_attr={"color": "#bbbbbb", "arrowsize": "0.3", "penwidth": "0.6"})
     chosen = set(draws)
     for n in draws:
         attrs = {"fillcolor": KIND_COLOURS[int(analysis.kind[n])], "tooltip": graph.key(n),
                  "URL": state.link(spec, graph.key(n)), "target": "_self"}
         if analysis.closed[n]:
-            attrs.update(color="#1f4fd1", penwidth="2.5")
+            attrs.update(color="#1f4fd1", penwidth="1.8")
         if graph.key(n) == key:
-            attrs.update(peripheries="2")
-        dot.node(str(n), graph.key(n), **attrs)
+            attrs.update(width="0.4", color="#000000", penwidth="3")
+        dot.node(str(n), **attrs)
     for n in draws:
         for child in graph.successors(n):
             if int(child) in chosen:
-                dot.edge(str(n), str(int(child)), color="#999999", arrowsize="0.5")
-    st.graphviz_chart(dot, use_container_width=False)
+                dot.edge(str(n), str(int(child)))
+    from explorer.ui.clickable import clickable_html
+
+    svg = dot.pipe(format="svg").decode("utf-8")
+    clicked = clickable_html(svg[svg.index("<svg"):], key="draw_map_svg")
+    if clicked:
+        state.go(spec, clicked)
+        st.rerun()
 
 
 def _region_map(analysis: DrawAnalysis, draws: list[int]) -> None:
@@ -99,13 +110,13 @@ def survey_panel(game: Game) -> None:
     rows = survey(grid("chopsticks", {"fingers": range(low, high + 1)}))
     records = []
     for row in rows:
-        rules = (f"{row['overflow']}, {'attack dead' if row['attack_dead'] else 'no attack dead'}, "
-                 f"{row['split']}{', suicide' if row['suicide'] else ''}{', swaps' if row['swaps'] else ''}")
+        rules = (f"{row['overflow']} · {'tap dead' if row['attack_dead'] else 'no tap dead'} · split {row['split']}"
+                 f"{' +suicide' if row['suicide'] else ''}{' +swaps' if row['swaps'] else ''}")
         start = row["start_value"] + ("" if row["start_remoteness"] is None else f" in {row['start_remoteness']}")
         records.append({"rules": rules, "fingers": row["fingers"], "start": row["start_value"], "detail": start,
                         "spec": row["spec"], "positions": row["positions"]})
     chart = alt.Chart(alt.Data(values=records)).mark_rect(stroke="white").encode(
-        x=alt.X("fingers:O", title="fingers"), y=alt.Y("rules:N", title=None),
+        x=alt.X("fingers:O", title="fingers"), y=alt.Y("rules:N", title=None, axis=alt.Axis(labelLimit=400)),
         color=alt.Color("start:N", scale=alt.Scale(domain=list(VALUE_COLOURS), range=list(VALUE_COLOURS.values())),
                         title="start, for the first player"),
         tooltip=["rules:N", "fingers:O", "detail:N", "positions:Q"]).add_params(
