@@ -6,7 +6,6 @@ either backend, so a loader or query that drops or garbles a value fails here.
 
 from __future__ import annotations
 
-import uuid
 from collections import Counter
 
 import pytest
@@ -17,7 +16,8 @@ from explorer.cgt.simple import kind
 from explorer.errors import QueryError
 from explorer.solved import build
 from loaders.mirror import to_networkx
-from queries.api import Neo4jBackend, NetworkxBackend, run_query
+from queries.api import NetworkxBackend, run_query
+from tests.query_support import loaded_backends
 
 GAMES = ["toads-and-frogs", "toads-and-frogs:winning-ways", "domineering(rows=3,cols=3)", "nim:small"]
 
@@ -29,22 +29,8 @@ def solved():
 
 @pytest.fixture(scope="module")
 def backends(solved, neo4j_server):
-    from loaders import neo4j_loader
-    from loaders.settings import open_driver
-
-    run = uuid.uuid4().hex[:10]
-    ids = {spec: f"test-cgt-{run}:{spec}" for spec in GAMES}
-    with open_driver(neo4j_server) as driver:
-        try:
-            for spec, s in solved.items():
-                neo4j_loader.load(s, driver, neo4j_server.database, graph_id=ids[spec])
-            yield {spec: (NetworkxBackend(to_networkx(s)),
-                          Neo4jBackend(driver, neo4j_server.database, ids[spec], timeout_s=60))
-                   for spec, s in solved.items()}
-        finally:
-            with driver.session(database=neo4j_server.database) as session:
-                for game_id in ids.values():
-                    neo4j_loader.delete_game(session, game_id)
+    with loaded_backends(solved, neo4j_server, "test-cgt") as loaded:
+        yield loaded
 
 
 def expected_values(s):

@@ -2,39 +2,13 @@
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import pytest
 
 pytest.importorskip("streamlit")
-from streamlit.testing.v1 import AppTest  # noqa: E402
-
+from tests.ui_support import isolated, markdown, page  # noqa: E402,F401 - the autouse fixture
 from explorer.cgt.evaluate import value_of  # noqa: E402
 from explorer.games import parse_spec  # noqa: E402
-from explorer.ui import backend as ui_backend  # noqa: E402
 
-APP = str(Path(__file__).resolve().parents[1] / "explorer" / "ui" / "app.py")
-
-
-@pytest.fixture(autouse=True)
-def isolated(tmp_path, monkeypatch):
-    monkeypatch.setenv("GAMEGRAPH_HOME", str(tmp_path / "home"))
-    monkeypatch.setenv("NEO4J_URI", "bolt://127.0.0.1:9")
-    monkeypatch.delenv("NEO4J_PASSWORD", raising=False)
-    ui_backend.connection.clear()
-    yield
-    ui_backend.connection.clear()
-
-
-def page(**params: str) -> AppTest:
-    at = AppTest.from_file(APP, default_timeout=120)
-    for name, value in params.items():
-        at.query_params[name] = value
-    return at.run()
-
-
-def markdown(at: AppTest) -> str:
-    return "\n".join(m.value for m in at.markdown)
 
 
 def test_position_shows_its_value_and_moves():

@@ -2,37 +2,14 @@
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import pytest
 
 pytest.importorskip("streamlit")
-from streamlit.testing.v1 import AppTest  # noqa: E402
-
+from tests.ui_support import isolated, page  # noqa: E402,F401 - the autouse fixture
 from explorer.solved import build  # noqa: E402
-from explorer.ui import backend as ui_backend  # noqa: E402
-
-APP = str(Path(__file__).resolve().parents[1] / "explorer" / "ui" / "app.py")
 
 
-@pytest.fixture(autouse=True)
-def isolated(tmp_path, monkeypatch):
-    monkeypatch.setenv("GAMEGRAPH_HOME", str(tmp_path / "home"))
-    monkeypatch.setenv("NEO4J_URI", "bolt://127.0.0.1:9")
-    monkeypatch.delenv("NEO4J_PASSWORD", raising=False)
-    ui_backend.connection.clear()
-    yield
-    ui_backend.connection.clear()
-
-
-def page(**params: str) -> AppTest:
-    at = AppTest.from_file(APP, default_timeout=120)
-    for name, value in params.items():
-        at.query_params[name] = value
-    return at.run()
-
-
-def move_buttons(at: AppTest):
+def move_buttons(at):
     return [b for b in at.button if b.key and b.key.startswith("play_move_")]
 
 
