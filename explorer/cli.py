@@ -20,6 +20,10 @@ COMMAND_MODULES = (
     "explorer.commands.ui",
     "explorer.commands.up",
     "explorer.commands.checkgame",
+    "explorer.commands.cgt",
+    "explorer.commands.analysis",
+    "explorer.commands.survey",
+    "explorer.commands.play",
 )
 
 

@@ -61,6 +61,8 @@ def _node_label(key: str, info: dict[str, Any]) -> str:
         detail = value
     else:
         detail = f"{value} in {remoteness}"
+    if info.get("cgt"):
+        detail += f"\\nG = {info['cgt']}"
     return f"{key}\\n{detail}"  # DOT's own line break, so each node stays on one line of the source
 
 
@@ -194,6 +196,17 @@ def certificate_diagram(data: dict[str, Any], strategy: int = 0) -> Diagram:
         for reply in entry.get("replies", []):
             diagram.edges.append((key, reply, "", False))
     return diagram
+
+
+def label_values(diagram: Diagram, position: Any) -> None:
+    """Adds each node's combinatorial value (Unicode notation) to its label; `position`
+    looks a key up in a backend. O(nodes) look-ups."""
+    from explorer.cgt.notation import parse_value
+
+    for key, info in diagram.nodes.items():
+        stored = position(key) or {}
+        if stored.get("cgt"):
+            info["cgt"] = str(parse_value(stored["cgt"]))
 
 
 def graph_diagram(G: nx.DiGraph, max_nodes: int = MAX_GRAPH_NODES, highlight: str | None = None) -> Diagram:

@@ -47,3 +47,7 @@ class CertificateError(GameGraphError):
 
 class QueryTimeout(QueryError):
     """A query that ran past its timeout and was stopped (on Neo4j or on the networkx mirror)."""
+
+
+class InvalidValue(GameGraphError):
+    """A combinatorial game value whose notation does not parse or is out of range."""

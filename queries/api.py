@@ -90,6 +90,14 @@ def _validate(backend: Backend, query: QuerySpec, params: dict[str, Any]) -> dic
         if "to" not in given:
             raise QueryError(f"query {query.name!r} needs a target position (to / --to)")
         args["to"] = resolve_position(backend, str(given["to"]))
+    if query.name in catalog.CGT_QUERIES and not _has_cgt(backend):
+        raise QueryError(f"{backend.game.display_name} has no combinatorial values: {query.name} is for games "
+                         "such as toads-and-frogs, domineering and nim")
+    if query.cgt_value:
+        if "value" not in given:
+            raise QueryError(f"query {query.name!r} needs a value (value / --value), e.g. ^ or +-1")
+        from explorer.cgt.notation import parse_value
+        args["value"] = parse_value(str(given["value"])).ascii()
     if query.direction:
         direction = str(given.get("direction", "both")).strip().lower()
         if direction not in DIRECTIONS:
@@ -99,6 +107,12 @@ def _validate(backend: Backend, query: QuerySpec, params: dict[str, Any]) -> dic
     for param in query.ints:
         args[param.name] = catalog.check_int(query.name, param, given.get(param.name, param.default))
     return args
+
+
+def _has_cgt(backend: Backend) -> bool:
+    from explorer.cgt.evaluate import supports_cgt
+
+    return supports_cgt(backend.game)
 
 
 def run_query(backend: Backend, name: str, **params: Any) -> QueryResult:
@@ -162,4 +176,6 @@ def _empty_notes(backend: Backend, query: QuerySpec, args: dict[str, Any], table
         return ["the game has no cycles: every position is a component of its own"]
     if query.name == "path":
         return [f"{args['to']} cannot be reached from {key}"]
+    if query.name == "cgt-equal":
+        return [f"no position of this game has the value {args['value']}"]
     return []

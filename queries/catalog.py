@@ -48,6 +48,7 @@ class QuerySpec:
     position: bool = False              # takes --position (defaults to the start)
     to: bool = False                    # takes --to (required)
     direction: bool = False             # takes --direction
+    cgt_value: bool = False             # takes --value: a combinatorial game value (cgt-equal)
     ints: tuple[IntParam, ...] = ()     # k / max_length / limit
     # The result's tables in order, each with its columns, whichever backend filled it.
     tables: dict[str, tuple[str, ...]] = field(default_factory=dict, hash=False)
@@ -60,6 +61,7 @@ class QuerySpec:
     def params(self) -> list[str]:
         names = (["position"] if self.position else []) + (["to"] if self.to else [])
         names += ["direction"] if self.direction else []
+        names += ["value"] if self.cgt_value else []
         return names + [p.name for p in self.ints]
 
 
@@ -101,7 +103,20 @@ QUERIES: dict[str, QuerySpec] = {q.name: q for q in (
               tables={"by_value": ("value", "positions"), "by_remoteness": ("value", "remoteness", "positions"),
                       "longest_win": ("key", "remoteness"), "most_moves": ("key", "moves", "value")},
               capped=("longest_win", "most_moves")),
+    QuerySpec("cgt-kinds", "positions by the kind of their combinatorial value (number, nimber, infinitesimal, …)",
+              tables={"by_kind": ("kind", "positions", "distinct_values", "example")}),
+    QuerySpec("cgt-equal", "the positions whose combinatorial value equals --value (any spelling: ^, {0|*}, +-1)",
+              cgt_value=True, ints=(_limit(100),), tables={"positions": ("key", "value", "to_move", "cgt")},
+              capped=("positions",)),
 )}
+CGT_QUERIES = ("cgt-kinds", "cgt-equal")
+QUERIES["draw-kinds"] = QuerySpec(
+    "draw-kinds", "draws split into safe (no move loses) and sharp (some move loses); the sharpest ones",
+    ints=(_limit(20),), tables={"summary": ("kind", "positions"),
+                                "sharpest": ("key", "losing_moves", "fastest_loss")}, capped=("sharpest",))
+QUERIES["dangerous-moves"] = QuerySpec(
+    "dangerous-moves", "the moves that turn a drawn position into a loss for its mover, fastest loss first",
+    position=True, tables={"moves": ("label", "to", "loses_in")})
 
 PLACEHOLDER = re.compile(r"\{\{(\w+)\}\}")
 

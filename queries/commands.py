@@ -44,6 +44,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     _query_options(p)
     p.add_argument("--max-nodes", type=positive_int, default=MAX_GRAPH_NODES,
                    help=f"whole-graph limit (default {MAX_GRAPH_NODES} positions)")
+    p.add_argument("--cgt", action="store_true",
+                   help="label each position with its combinatorial value (toads-and-frogs, domineering, nim)")
     p.add_argument("-o", "--output", required=True, help="FILE.dot, FILE.svg or FILE.png")
     p.set_defaults(func=cmd_dot)
 
@@ -65,6 +67,7 @@ def _query_options(p: argparse.ArgumentParser) -> None:
     p.add_argument("--k", help="radius of neighbourhood")
     p.add_argument("--direction", help="neighbourhood direction: out, in or both (default both)")
     p.add_argument("--max-length", dest="max_length", help="cycle length bound")
+    p.add_argument("--value", help="a combinatorial game value (cgt-equal), e.g. '^', '+-1', '{0|*}'")
     p.add_argument("--backend", choices=("networkx", "neo4j"), default="networkx",
                    help="networkx mirror (default) or Neo4j (the game must be loaded)")
     p.add_argument("--timeout", type=_seconds, default=DEFAULT_TIMEOUT_S,
@@ -113,7 +116,7 @@ def cmd_query(args: argparse.Namespace) -> int:
 
     with _backend(args) as backend:
         result = run_query(backend, args.name, **_params(args, "position", "to", "k", "direction", "max_length",
-                                                         "limit"))
+                                                         "limit", "value"))
     print(result.to_json() if args.format == "json" else format_result(result))
     return 0
 
@@ -127,6 +130,8 @@ def cmd_dot(args: argparse.Namespace) -> int:
     if Path(args.output).suffix.lower() not in dot.FORMATS:
         raise QueryError(f"cannot write {args.output!r}: the file name must end in {', '.join(dot.FORMATS)}")
     if args.query == "certificate":
+        if args.cgt:
+            raise QueryError("--cgt labels query diagrams; a certificate diagram shows the strategy only")
         diagram = dot.certificate_diagram(_certificate(args))
     elif args.query == "position-graph":  # drawn from the solved arrays: every game, any backend
         from explorer.solved import load_or_build
@@ -134,6 +139,11 @@ def cmd_dot(args: argparse.Namespace) -> int:
         diagram = dot.position_graph_diagram(solved, args.max_nodes)
     else:
         with _backend(args) as backend:
+            if args.cgt:
+                from explorer.cgt.evaluate import supports_cgt
+                if not supports_cgt(backend.game):
+                    raise QueryError(f"{backend.game.display_name} has no combinatorial values to label: "
+                                     "--cgt is for games such as toads-and-frogs, domineering and nim")
             if args.query == "graph":
                 if args.backend != "networkx":
                     raise QueryError("the whole-graph diagram is drawn from the networkx mirror: drop --backend neo4j")
@@ -150,6 +160,8 @@ def cmd_dot(args: argparse.Namespace) -> int:
             else:
                 diagram = dot.cycle_diagram(run_query(backend, "shortest-cycle",
                                                       **_params(args, "position", "max_length")))
+            if args.cgt:
+                dot.label_values(diagram, backend.position)
     path = dot.render(diagram, args.output)
     print(f"wrote {path} ({len(diagram.nodes)} positions, {len(diagram.edges)} moves)")
     return 0

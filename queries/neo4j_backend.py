@@ -124,7 +124,7 @@ class Neo4jBackend:
         params: dict[str, Any] = {"game": self.game_id}
         if "position" in args:
             params["key"] = args["position"]
-        for name_in, name_out in (("to", "to"), ("direction", "direction"), ("fetch", "limit")):
+        for name_in, name_out in (("to", "to"), ("direction", "direction"), ("fetch", "limit"), ("value", "cgt")):
             if name_in in args:
                 params[name_out] = args[name_in]
         _, rows, _ = read_rows(self.driver, self.database, text, params, self.timeout_s, what=f"query {name!r}")
@@ -155,4 +155,10 @@ def _neighbourhood(rows: Rows) -> dict[str, Rows]:
     return {"positions": [row[:-1] + [[dict(m) for m in row[-1]]] for row in rows]}
 
 
-_SHAPES = {"stats": _stats, "neighbourhood": _neighbourhood}
+def _draw_kinds(rows: Rows) -> dict[str, Rows]:
+    summary, sharpest = rows[0] if rows else ([], [])
+    return {"summary": [[m["kind"], m["positions"]] for m in summary],
+            "sharpest": [[m["key"], m["losing_moves"], m["fastest_loss"]] for m in sharpest]}
+
+
+_SHAPES = {"stats": _stats, "neighbourhood": _neighbourhood, "draw-kinds": _draw_kinds}

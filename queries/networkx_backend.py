@@ -236,7 +236,56 @@ def stats(G: nx.DiGraph, args: dict[str, Any], deadline: Deadline) -> dict[str, 
     }
 
 
+def cgt_kinds(G: nx.DiGraph, args: dict[str, Any]) -> dict[str, Rows]:
+    """One pass over the positions: O(V)."""
+    kinds: dict[str, list] = {}
+    for key, node in G.nodes(data=True):
+        if node.get("cgt_kind") is None:
+            continue
+        entry = kinds.setdefault(node["cgt_kind"], [0, set(), key])
+        entry[0] += 1
+        entry[1].add(node["cgt"])
+        entry[2] = min(entry[2], key)
+    return {"by_kind": [[kind, n, len(values), example] for kind, (n, values, example) in sorted(kinds.items())]}
+
+
+def cgt_equal(G: nx.DiGraph, args: dict[str, Any]) -> dict[str, Rows]:
+    """A scan for the canonical text: O(V)."""
+    rows = sorted([key, node["value"], node["to_move"], node["cgt"]] for key, node in G.nodes(data=True)
+                  if node.get("cgt") == args["value"])
+    return {"positions": rows[:args["fetch"]]}
+
+
+def _losing_moves(G: nx.DiGraph, key: str) -> list[tuple[str, str, int]]:
+    return [(G.edges[key, t]["label"], t, G.nodes[t]["remoteness"] + 1) for t in G.successors(key)
+            if G.nodes[t]["value"] == "win"]
+
+
+def draw_kinds(G: nx.DiGraph, args: dict[str, Any]) -> dict[str, Rows]:
+    """One pass over the draws and their moves: O(V + E)."""
+    counts: dict[str, int] = defaultdict(int)
+    sharp = []
+    for key, node in G.nodes(data=True):
+        if node["value"] != "draw":
+            continue
+        losing = _losing_moves(G, key)
+        counts["sharp" if losing else "safe"] += 1
+        if losing:
+            sharp.append([key, len(losing), min(r for _, _, r in losing)])
+    sharp.sort(key=lambda row: (-row[1], row[0]))
+    return {"summary": [[kind, n] for kind, n in sorted(counts.items())], "sharpest": sharp[:args["fetch"]]}
+
+
+def dangerous_moves(G: nx.DiGraph, args: dict[str, Any]) -> dict[str, Rows]:
+    """The position's losing moves if it is a draw: O(degree)."""
+    key = args["position"]
+    if G.nodes[key]["value"] != "draw":
+        return {"moves": []}
+    return {"moves": [[label, to, r] for label, to, r in sorted(_losing_moves(G, key), key=lambda m: (m[2], m[0], m[1]))]}
+
+
 _QUERIES = {
     "neighbourhood": neighbourhood, "shortest-cycle": shortest_cycle, "cycles": cycles, "draw-cycles": draw_cycles,
     "cycle-stats": cycle_stats, "components": components, "shortest-win": shortest_win, "path": path, "stats": stats,
+    "cgt-kinds": cgt_kinds, "cgt-equal": cgt_equal, "draw-kinds": draw_kinds, "dangerous-moves": dangerous_moves,
 }

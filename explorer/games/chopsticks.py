@@ -66,6 +66,11 @@ class Chopsticks(Game[ChopsticksPosition]):
     }
     notation_help = "MOVER|a-a|b-b, e.g. A|1-1|1-1: A or B to move, then A's and B's hands"
 
+    @staticmethod
+    def survey_meaningful(params: ChopsticksParams) -> bool:
+        """Suicide and swaps only change transfers: other split rules ignore them (the variant survey)."""
+        return params.split == "transfer" or not (params.suicide or params.swaps)
+
     @property
     def n(self) -> int:
         return self.params.fingers

@@ -20,6 +20,7 @@ from explorer.values import Value
 PLAYER_NAMES = ("A", "B")
 MAX_STATES = 10_000_000
 MAX_MOVES = 50_000_000
+MAX_CGT_OBJECTS = 40
 
 
 @dataclass(frozen=True)
@@ -90,5 +91,30 @@ class Nim(Game[NimPosition]):
             raise self.invalid(text, f"no heap can exceed {largest}")
         return NimPosition(PLAYER_NAMES.index(match[1].upper()), heaps)
 
+    # -- combinatorial game theory: Nim is impartial, both sides have the same options --
+    def cgt_board(self, position: NimPosition) -> tuple[int, ...]:
+        return tuple(sorted(position.heaps))
+
+    def cgt_position(self, board: tuple[int, ...], side: int) -> NimPosition:
+        return NimPosition(side, board)
+
+    def format_board(self, board: tuple[int, ...]) -> str:
+        return "-".join(map(str, board))
+
+    _BOARD = re.compile(r"^\s*(\d{1,4}(?:\s*-\s*\d{1,4}){0,11})\s*$")
+
+    def parse_board(self, text: str) -> tuple[int, ...]:
+        """Any heaps, not only this game's: a board can join a sum with other games."""
+        match = self._BOARD.match(text[:100] if isinstance(text, str) else "")
+        if not match:
+            raise self.invalid(text, "a board is 1 to 12 heap sizes of at most 4 digits, e.g. 1-3-5")
+        heaps = tuple(sorted(int(h) for h in match[1].split("-")))
+        if sum(heaps) > MAX_CGT_OBJECTS:
+            raise self.invalid(text, f"combinatorial values are for small heaps: at most {MAX_CGT_OBJECTS} objects in all")
+        return heaps
+
     def fields(self, position: NimPosition) -> dict[str, object]:
-        return {"heaps": list(position.heaps)}
+        from explorer.cgt.evaluate import cgt_fields
+
+        small = sum(self.params.heaps) <= MAX_CGT_OBJECTS  # values of big games would cost more than the graph
+        return {"heaps": list(position.heaps), **(cgt_fields(self, position) if small else {})}

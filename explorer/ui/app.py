@@ -25,8 +25,8 @@ import streamlit as st  # noqa: E402
 from explorer.errors import GameGraphError  # noqa: E402
 from explorer.games import Game, parse_spec  # noqa: E402
 from explorer.solved import SolvedGraph  # noqa: E402
-from explorer.ui import (backend as backends, console, downloads, graphs, history, loading,  # noqa: E402
-                         overview, picker, position, state)
+from explorer.ui import (analysis_panel, backend as backends, cgt_panel, console, downloads, graphs,  # noqa: E402
+                         history, loading, overview, picker, play_panel, position, state)
 from explorer.ui.widgets import guarded  # noqa: E402
 
 
@@ -54,6 +54,11 @@ PANELS: list[tuple[str, str, Callable[[View], object]]] = [
     ("Cypher console", "The Cypher console",
      lambda v: console.panel(v.backend, v.solved.graph.graph_id, v.key, v.solved.graph.key(0))),
     ("Downloads", "The downloads", lambda v: downloads.panel(v.game, v.spec, v.solved, v.node, v.backend)),
+    ("Sum of games", "The sum builder", lambda v: cgt_panel.sum_builder(v.game, v.solved)),
+    ("Play", "Play", lambda v: play_panel.panel(v.game, v.spec, v.solved)),
+    ("Draw map", "The draw map", lambda v: analysis_panel.draw_map(v.game, v.spec, v.solved, v.key)),
+    ("Survey", "The survey", lambda v: analysis_panel.survey_panel(v.game)),
+    ("Compare rules", "The comparison", lambda v: analysis_panel.diff_panel(v.game, v.spec, v.solved)),
 ]
 
 
@@ -131,6 +136,10 @@ def main() -> None:
         position.header(game, solved, node, spec)
     with guarded("The moves"):
         position.moves_table(game, spec, solved, node)
+    with guarded("The combinatorial value"):
+        cgt_panel.value_section(game, solved, node)
+    with guarded("The draw analysis"):
+        analysis_panel.draw_section(game, solved, node)
 
     view = View(game, spec, solved, node, key, chosen)
     tabs = st.tabs([name for name, _, _ in PANELS], key="view", bind="query-params")

@@ -1,0 +1,153 @@
+"""Every rule set of a game solved: the variant survey.
+
+The grid is every combination of a game's rule parameters: each parameter with
+choices takes all of them, each boolean both values, and each integer parameter
+the range the caller gives (e.g. fingers 2..10; others keep their default). A
+game may declare `survey_meaningful(params)` to drop combinations whose
+parameters cannot matter (Chopsticks: suicide and swaps only change transfers).
+
+Each rule set is built and solved from its start (explorer.solved.build) and
+summarised; the summary of each rule set is cached under the state folder, by
+game id, so a rerun solves only what is new.
+
+Complexity: the sum over rule sets of O(V + E).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import hashlib
+import itertools
+import json
+import os
+from typing import Any, Iterable
+
+from explorer import progress, settings
+from explorer.errors import InvalidParameter
+from explorer.games import Game, game_class
+from explorer.games.base import format_value, type_name
+from explorer.values import Value
+
+CACHE_VERSION = 1
+MAX_RULE_SETS = 2_000
+COLUMNS = ("spec", "start_value", "start_remoteness", "positions", "moves", "win", "loss", "tie", "draw",
+           "moves_from_win", "moves_from_loss", "moves_from_tie", "moves_from_draw", "on_cycle_share", "longest_win")
+
+
+def parse_range(text: str) -> range:
+    """'2..10' or '5' as a range of whole numbers."""
+    low, sep, high = text.partition("..")
+    try:
+        first, last = int(low), int(high if sep else low)
+    except ValueError:
+        raise InvalidParameter(f"range {text!r} must be N or A..B with whole numbers, e.g. 2..10") from None
+    if last < first:
+        raise InvalidParameter(f"range {text!r} is empty: {last} < {first}")
+    return range(first, last + 1)
+
+
+def grid(name: str, ranges: dict[str, range]) -> list[Game]:
+    """Every meaningful rule set of game `name`, integer parameters over `ranges`."""
+    cls = game_class(name)
+    fields = {f.name: f for f in dataclasses.fields(cls.Params)}
+    unknown = sorted(set(ranges) - set(fields))
+    if unknown:
+        raise InvalidParameter(f"{name} has no parameter {', '.join(unknown)}: its parameters are {', '.join(fields)}")
+    axes: list[tuple[str, list[Any]]] = []
+    for field_name, field in fields.items():
+        kind = type_name(field.type)
+        if field.metadata.get("choices"):
+            axes.append((field_name, list(field.metadata["choices"])))
+        elif kind == "bool":
+            axes.append((field_name, [False, True]))
+        elif kind == "int" and field_name in ranges:
+            axes.append((field_name, list(ranges[field_name])))
+        else:
+            axes.append((field_name, [field.default]))
+    total = 1
+    for _, values in axes:
+        total *= len(values)
+    if total > MAX_RULE_SETS:
+        raise InvalidParameter(f"{name}: {total:,} combinations is more than the survey's {MAX_RULE_SETS:,}")
+    games: list[Game] = []
+    meaningful = getattr(cls, "survey_meaningful", None)
+    for combination in itertools.product(*(values for _, values in axes)):
+        values = dict(zip((n for n, _ in axes), combination))
+        try:
+            params = cls.Params(**values)
+        except InvalidParameter:
+            continue  # a combination the game itself forbids
+        if meaningful is None or meaningful(params):
+            games.append(cls(params))
+    return games
+
+
+def summarise(game: Game) -> dict[str, Any]:
+    """One rule set's row: start value and remoteness, counts by value, cycle share, longest win."""
+    import numpy as np
+
+    from explorer.solved import build
+
+    solved = build(game)
+    graph, solution = solved.graph, solved.solution
+    counts = solution.counts()
+    sources = graph.edge_sources()
+    by_source = np.bincount(solution.value[sources], minlength=4) if graph.num_moves else np.zeros(4, dtype=int)
+    wins = solution.remoteness[solution.value == int(Value.WIN)]
+    return {"spec": game.id, **{f.name: _plain(getattr(game.params, f.name)) for f in dataclasses.fields(game.params)},
+            "start_value": str(solved.value(0)), "start_remoteness": solved.remoteness(0),
+            "positions": graph.num_positions, "moves": graph.num_moves, **counts,
+            **{f"moves_from_{v}": int(by_source[int(Value.parse(v))]) for v in ("win", "loss", "tie", "draw")},
+            "on_cycle_share": round(float(solved.on_cycle.mean()), 6) if graph.num_positions else 0.0,
+            "longest_win": int(wins.max()) if len(wins) else None}
+
+
+def _plain(value: Any) -> Any:
+    return format_value(value) if isinstance(value, tuple) else value
+
+
+def _cache_file(game: Game):
+    digest = hashlib.sha1(f"{CACHE_VERSION}|{game.id}".encode()).hexdigest()[:16]
+    return settings.state_dir() / "survey" / f"{game.name}-{digest}.json"
+
+
+def survey(games: Iterable[Game], use_cache: bool = True) -> list[dict[str, Any]]:
+    """The summary row of every rule set, from the cache where present, with a progress bar."""
+    games = list(games)
+    rows = []
+    with progress.bar("surveying rule sets", total=len(games), unit="rule set") as bar:
+        for game in games:
+            path = _cache_file(game)
+            row = None
+            if use_cache and path.exists():
+                try:
+                    row = json.loads(path.read_text(encoding="utf-8"))
+                except (OSError, ValueError):
+                    row = None  # a torn cache entry is recomputed
+                if row is not None and row.get("spec") != game.id:
+                    row = None
+            if row is None:
+                row = summarise(game)
+                path.parent.mkdir(parents=True, exist_ok=True)
+                partial = path.with_name(f"{path.stem}.{os.getpid()}.partial")
+                partial.write_text(json.dumps(row), encoding="utf-8")
+                partial.replace(path)
+            rows.append(row)
+            bar.update(1)
+    return rows
+
+
+def to_neo4j(rows: list[dict[str, Any]], game_name: str) -> int:
+    """One `Variant` node per rule set (MERGE on its spec, so reruns update), linked by
+    VARIANT_OF to its `Game` node when that game is loaded. Returns the nodes written."""
+    from loaders.settings import Neo4jSettings, open_driver
+
+    settings_ = Neo4jSettings.from_env()
+    with open_driver(settings_) as driver:
+        driver.execute_query(
+            "UNWIND $rows AS row MERGE (v:Variant {spec: row.spec}) SET v += row, v.game = $game "
+            "WITH v OPTIONAL MATCH (g:Game {id: v.spec}) "
+            "FOREACH (_ IN CASE WHEN g IS NULL THEN [] ELSE [1] END | MERGE (v)-[:VARIANT_OF]->(g))",
+            rows=[{k: v for k, v in row.items() if v is not None} for row in rows], game=game_name,
+            database_=settings_.database)
+    return len(rows)

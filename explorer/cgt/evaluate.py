@@ -1,0 +1,135 @@
+"""Canonical values of every position of a partizan game, computed bottom-up.
+
+A game opts in with four small hooks beside its ordinary rules:
+- ``cgt_board(position)``: the position without the side to move (a partizan
+  game's value does not depend on who moves next);
+- ``cgt_position(board, side)``: the position with Left (side 0) or Right (1) to move;
+- ``parse_board(text)`` and ``format_board(board)``: the board's notation.
+Options come from the game's own ``moves``, reduced by its ``canonical`` form,
+so the values cannot drift from the rules the solver uses. Short games only:
+play must end whoever moves, so boards form a DAG. Impartial games fit too
+(both sides have the same options), which is how Nim heaps become nimbers.
+
+Complexity: one canonicalisation per distinct board, each over that board's
+options (see explorer.cgt.forms), with every comparison memoised.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, Hashable, Iterable
+
+from explorer.cgt.forms import CGValue, game
+from explorer.errors import GameGraphError, GraphTooLarge
+
+HOOKS = ("cgt_board", "cgt_position", "parse_board", "format_board")
+DEFAULT_MAX_BOARDS = 200_000
+
+
+class NotShort(GameGraphError):
+    """A game whose boards can repeat: it has no canonical short value."""
+
+
+def supports_cgt(game_obj: Any) -> bool:
+    return all(callable(getattr(game_obj, name, None)) for name in HOOKS)
+
+
+@dataclass(frozen=True)
+class Option:
+    """A move of one side from a board: its label and the board it leads to."""
+
+    label: str
+    board: Hashable
+
+
+def options(game_obj: Any, board: Hashable, side: int, symmetry: bool = True) -> list[Option]:
+    """The moves of `side` from `board`, one per distinct resulting board (first label kept);
+    with symmetry, boards are reduced by the game's canonical form."""
+    position = game_obj.cgt_position(board, side)
+    if game_obj.outcome(position) is not None:
+        return []
+    found: dict[Hashable, str] = {}
+    for move in game_obj.moves(position):
+        target = game_obj.canonical(move.position) if symmetry else move.position
+        found.setdefault(game_obj.cgt_board(target), move.label)
+    return [Option(label, target) for target, label in found.items()]
+
+
+def canonical_board(game_obj: Any, board: Hashable, symmetry: bool = True) -> Hashable:
+    if not symmetry:
+        return board
+    return game_obj.cgt_board(game_obj.canonical(game_obj.cgt_position(board, 0)))
+
+
+def board_values(game_obj: Any, boards: Iterable[Hashable],
+                 max_boards: int = DEFAULT_MAX_BOARDS, symmetry: bool = True,
+                 values: dict[Hashable, CGValue] | None = None) -> dict[Hashable, CGValue]:
+    """The canonical value of each board and of every board reachable from it, keyed
+    by board (reduced by the game's symmetry unless symmetry=False).
+
+    Iterative depth-first search, so a long game does not exhaust the stack; a
+    board met again while still open means a cycle, which short games lack.
+    `values`, when given, is a memo from earlier calls; it is extended in place."""
+    values = {} if values is None else values
+    name = getattr(game_obj, "name", "this game")
+
+    def expand(board: Hashable) -> tuple[Hashable, list[Hashable], list[Hashable]]:
+        if len(values) + len(open_boards) >= max_boards:
+            raise GraphTooLarge(f"{name}: more than {max_boards:,} boards to evaluate; "
+                                "combinatorial values are for small positions")
+        open_boards.add(board)
+        return (board, [o.board for o in options(game_obj, board, 0, symmetry)],
+                [o.board for o in options(game_obj, board, 1, symmetry)])
+
+    for root in boards:
+        root = canonical_board(game_obj, root, symmetry)
+        if root in values:
+            continue
+        open_boards: set[Hashable] = set()
+        stack = [expand(root)]
+        while stack:
+            board, left, right = stack[-1]
+            pending = next((b for b in (*left, *right) if b not in values), None)
+            if pending is None:
+                stack.pop()
+                open_boards.discard(board)
+                values[board] = game((values[b] for b in left), (values[b] for b in right))
+            elif pending in open_boards:
+                raise NotShort(f"{name} is loopy: board {game_obj.format_board(pending)!r} can recur, "
+                               "so it has no short (loop-free) value")
+            else:
+                stack.append(expand(pending))
+    return values
+
+
+def value_of(game_obj: Any, board: Hashable, max_boards: int = DEFAULT_MAX_BOARDS,
+             symmetry: bool = True) -> CGValue:
+    board = canonical_board(game_obj, board, symmetry)
+    return board_values(game_obj, [board], max_boards, symmetry)[board]
+
+
+def best_options(game_obj: Any, board: Hashable, values: dict[Hashable, CGValue], side: int) -> list[Option]:
+    """The moves of `side` whose values are not dominated: no other option is strictly
+    better for that side (Left prefers larger values, Right smaller). Incomparable
+    options are all kept, as in the canonical form."""
+    moves = options(game_obj, board, side)
+    best: list[Option] = []
+    for move in moves:
+        mine = values[move.board]
+        if not any((values[o.board] > mine) if side == 0 else (values[o.board] < mine) for o in moves):
+            best.append(move)
+    return best
+
+
+def cgt_fields(game_obj: Any, position: Any) -> dict[str, str]:
+    """The `cgt` (canonical value, ASCII notation) and `cgt_kind` properties of a
+    position, as loaded into Neo4j and the networkx mirror. Values are memoised on
+    the game object, so labelling a whole graph costs one evaluation per board."""
+    from explorer.cgt.simple import kind
+
+    memo = game_obj.__dict__.setdefault("_cgt_values", {})
+    board = canonical_board(game_obj, game_obj.cgt_board(position))
+    value = memo.get(board)
+    if value is None:
+        value = board_values(game_obj, [board], values=memo)[board]
+    return {"cgt": value.ascii(), "cgt_kind": kind(value)}

@@ -1,0 +1,102 @@
+"""`gamegraph play`: a game against the solver in the terminal, scriptable through standard input."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+
+
+def register(subparsers: argparse._SubParsersAction) -> None:
+    p = subparsers.add_parser(
+        "play", help="play against the perfect player (or a slipping or random one)",
+        description="Your moves come from standard input, one per line: a move's label, its number in the "
+                    "list, or the position it reaches. It works without a terminal: "
+                    "`printf '1\\n1\\n' | gamegraph play chopsticks --side A`.")
+    p.add_argument("spec", help="game spec, e.g. chopsticks:magic-fingers")
+    p.add_argument("--side", default="A", help="the side you play: A (moves first) or B; default A")
+    p.add_argument("--opponent", default="perfect", help="perfect (default), random, or slip=P (a random move with "
+                                                         "probability P)")
+    p.add_argument("--seed", type=int, default=0, help="seed of the random and slipping opponents (default 0)")
+    p.add_argument("--start", help="start from this position instead of the game's start")
+    p.add_argument("--max-plies", type=int, default=500, help="stop a game after this many plies (default 500)")
+    p.add_argument("--format", choices=("text", "json"), default="text")
+    p.set_defaults(func=cmd_play)
+
+
+def _side(text: str) -> int:
+    from explorer.errors import InvalidParameter
+
+    side = text.strip().upper()
+    if side in ("A", "1", "FIRST"):
+        return 0
+    if side in ("B", "2", "SECOND"):
+        return 1
+    raise InvalidParameter(f"side {text!r} is not valid: choose A (moves first) or B")
+
+
+def cmd_play(args: argparse.Namespace) -> int:
+    import random
+
+    from explorer.errors import GameGraphError, InvalidParameter
+    from explorer.games import parse_spec
+    from explorer.play import Match, Opponent, result_for
+    from explorer.solved import build, load_or_build
+
+    side, opponent = _side(args.side), Opponent.parse(args.opponent)
+    if not 1 <= args.max_plies <= 100_000:
+        raise InvalidParameter(f"--max-plies {args.max_plies} must be from 1 to 100,000")
+    game = parse_spec(args.spec)
+    solved = build(game, start=game.parse(args.start)) if args.start else load_or_build(game)
+    match, rng = Match(solved), random.Random(args.seed)
+    interactive = sys.stdin.isatty()
+    text = args.format == "text"
+    stopped = None
+    while not match.over and len(match.plies) < args.max_plies:
+        node = match.node
+        if text:
+            print(f"{solved.graph.key(node)}: player {'AB'[match.to_move()]} to move, "
+                  f"{solved.value(node)}{_in(solved.remoteness(node))} for them")
+        if match.to_move() == side:
+            moves = match.moves()
+            if text:
+                print("  your moves: " + ", ".join(f"{i}) {label}" for i, (label, _, _) in enumerate(moves, 1)))
+            line = sys.stdin.readline()
+            if not line:
+                stopped = "no more moves on standard input"
+                break
+            try:
+                label, target = match.find_move(line)
+            except GameGraphError as error:
+                if not interactive:
+                    raise
+                print(f"  {error}", file=sys.stderr)
+                continue
+        else:
+            label, target = match.choose(opponent, rng)
+        ply = match.play(label, target)
+        if text:
+            who = "you" if ply.player == side else "opponent"
+            change = f"{ply.value_before} -> {ply.value_after}"
+            print(f"  {who}: {label} -> {ply.after}   ({change}{'  SLIP' if ply.slip else ''})")
+    report = {"game": game.id, "side": "AB"[side], "opponent": args.opponent,
+              "plies": [vars(p) for p in match.plies], "history": match.history(),
+              "over": match.over, "result": result_for(match, side) if match.over else None,
+              "stopped": stopped or (None if match.over else f"stopped after {args.max_plies} plies")}
+    if args.format == "json":
+        print(json.dumps(report, indent=2))
+        return 0
+    if match.over:
+        print(f"game over after {len(match.plies)} plies: you {report['result']}")
+    else:
+        print(f"game stopped after {len(match.plies)} plies: {report['stopped']}")
+    slips = [p for p in match.plies if p.slip]
+    print(f"slips: {', '.join(f'ply {p.ply} ({p.label}, {p.value_before} -> {p.value_after})' for p in slips) or 'none'}")
+    print("value history (for the player to move): " + " ".join(
+        f"{row['ply']}:{row['value'][0].upper()}{'' if row['remoteness'] is None else row['remoteness']}"
+        for row in report["history"]))
+    return 0
+
+
+def _in(remoteness: int | None) -> str:
+    return "" if remoteness is None else f" in {remoteness}"

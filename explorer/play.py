@@ -1,0 +1,130 @@
+"""Playing against the solver: opponents, moves, slips and the value history.
+
+The perfect opponent plays an optimal move (explorer.solver: keep the value,
+fastest win, slowest loss, keep a draw or tie); a slipping one plays a random
+legal move with probability p and a perfect one otherwise; a random one plays
+any legal move. A move's effect is judged by the value for the mover before and
+after it: a slip is a move that makes the mover's result worse (win → draw or
+loss, draw → loss, tie → loss, …).
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass, field
+
+from explorer.errors import InvalidParameter, InvalidPosition
+from explorer.solved import SolvedGraph
+from explorer.values import Value
+
+
+@dataclass(frozen=True)
+class Opponent:
+    kind: str            # perfect | random | slip
+    slip: float = 0.0
+
+    @classmethod
+    def parse(cls, text: str) -> "Opponent":
+        text = (text or "").strip().lower()
+        if text in ("perfect", "random"):
+            return cls(text)
+        if text.startswith("slip="):
+            try:
+                p = float(text[5:])
+            except ValueError:
+                p = -1.0
+            if 0.0 <= p <= 1.0:
+                return cls("slip", p)
+        raise InvalidParameter(f"opponent {text!r} is not valid: choose perfect, random or slip=P with P from 0 to 1")
+
+
+@dataclass
+class Ply:
+    ply: int
+    player: int
+    label: str
+    before: str          # the position moved from
+    after: str           # the position reached
+    value_before: str    # for the mover, before the move
+    value_after: str     # for the mover, after the move (its successor's value flipped)
+    slip: bool
+
+
+@dataclass
+class Match:
+    """A game in progress on a solved graph: the current node and what happened so far."""
+
+    solved: SolvedGraph
+    node: int = 0
+    plies: list[Ply] = field(default_factory=list)
+
+    @property
+    def over(self) -> bool:
+        return bool(self.solved.graph.terminal[self.node] >= 0)
+
+    def to_move(self) -> int:
+        return int(self.solved.graph.to_move[self.node])
+
+    def moves(self) -> list[tuple[str, int, bool]]:
+        """(label, target node, optimal) of every legal move here."""
+        graph = self.solved.graph
+        return [(graph.label(e), int(graph.succ_indices[e]), bool(self.solved.solution.optimal[e]))
+                for e in graph.edge_range(self.node)]
+
+    def find_move(self, text: str) -> tuple[str, int]:
+        """A move named by its label, its number in the list (1-based) or the position it reaches."""
+        text = text.strip()
+        moves = self.moves()
+        for label, target, _ in moves:
+            if text == label:
+                return label, target
+        if text.isdigit() and len(text) < 6 and 1 <= int(text) <= len(moves):
+            label, target, _ = moves[int(text) - 1]
+            return label, target
+        try:
+            node = self.solved.graph.find(text)
+        except InvalidPosition:
+            node = None
+        for label, target, _ in moves:
+            if node is not None and target == node:
+                return label, target
+        listed = ", ".join(label for label, _, _ in moves)
+        raise InvalidParameter(f"{text[:60]!r} is not a legal move here: legal moves are {listed}")
+
+    def play(self, label: str, target: int) -> Ply:
+        solved = self.solved
+        before = solved.value(self.node)
+        after = solved.value(target).for_previous_player()
+        ply = Ply(len(self.plies) + 1, self.to_move(), label, solved.graph.key(self.node), solved.graph.key(target),
+                  str(before), str(after), after < before)
+        self.plies.append(ply)
+        self.node = target
+        return ply
+
+    def choose(self, opponent: Opponent, rng: random.Random) -> tuple[str, int]:
+        moves = self.moves()
+        if opponent.kind == "random" or (opponent.kind == "slip" and rng.random() < opponent.slip):
+            label, target, _ = rng.choice(moves)
+            return label, target
+        best = sorted((label, target) for label, target, optimal in moves if optimal)
+        return best[0] if best else (moves[0][0], moves[0][1])
+
+    def history(self) -> list[dict]:
+        """The value and remoteness for the player to move after each ply (ply 0 = the start)."""
+        solved, graph = self.solved, self.solved.graph
+        rows = [{"ply": 0, "position": graph.key(0), "to_move": int(graph.to_move[0]),
+                 "value": str(solved.value(0)), "remoteness": solved.remoteness(0)}]
+        node_of = {graph.key(n): n for n in {0, self.node}}
+        for ply in self.plies:
+            node = node_of.get(ply.after)
+            if node is None:
+                node = node_of[ply.after] = graph.find(ply.after)
+            rows.append({"ply": ply.ply, "position": ply.after, "to_move": int(graph.to_move[node]),
+                         "value": str(solved.value(node)), "remoteness": solved.remoteness(node)})
+        return rows
+
+
+def result_for(game: "Match", player: int) -> str:
+    """How a finished game ended for `player`."""
+    outcome = Value(int(game.solved.graph.terminal[game.node]))
+    return str(outcome if game.to_move() == player else outcome.for_previous_player())

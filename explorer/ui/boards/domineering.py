@@ -1,0 +1,43 @@
+"""Domineering: the grid, covered cells dark; the mover's possible dominoes are links.
+
+A domino is named by its top (Vertical) or left (Horizontal) cell, so each such
+empty cell is a link that places the domino there; a faint outline shows where.
+"""
+
+from __future__ import annotations
+
+from html import escape
+
+CELL, PAD = 46, 30
+MOVABLE = "#1f77b4"
+
+
+def svg(game, position, links):
+    rows, cols = game.params.rows, game.params.cols
+    mover = position.to_move
+    names = getattr(game, "player_names", ("Vertical", "Horizontal"))
+    width, height = max(cols * CELL + 2 * PAD, 220), rows * CELL + 2 * PAD + 14
+    out = [f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" viewBox="0 0 {width} {height}" '
+           f'role="img" aria-label="{escape(names[mover])} to move">',
+           f'<rect x="0" y="0" width="{width}" height="{height}" rx="10" fill="#f3f3f7"/>',
+           f'<text x="{PAD}" y="20" font-size="14" font-weight="bold" fill="{MOVABLE}" font-family="sans-serif">'
+           f'{escape(names[mover])} to move</text>',
+           f'<text x="{PAD}" y="{height - 12}" font-size="11" fill="#777" font-family="sans-serif">'
+           f'click a dot to place a {"vertical" if mover == 0 else "horizontal"} domino</text>']
+    for r in range(rows):
+        for c in range(cols):
+            covered = position.filled >> (r * cols + c) & 1
+            x, y = PAD + c * CELL, PAD + r * CELL
+            out.append(f'<rect x="{x}" y="{y}" width="{CELL}" height="{CELL}" '
+                       f'fill="{"#4b4b5a" if covered else "#ffffff"}" stroke="#999"/>')
+    for label, href in links.items():
+        first = label.split(" ")[1].split("-")[0]          # "V a1-a2": the top or left cell
+        c, r = "abcdefgh".index(first[0]), int(first[1:]) - 1
+        x, y = PAD + c * CELL, PAD + r * CELL
+        w, h = (CELL, 2 * CELL) if mover == 0 else (2 * CELL, CELL)
+        out.append(f'<a href="{escape(href)}" data-move="{escape(label)}"><title>place {escape(label)}</title>'
+                   f'<rect x="{x + 6}" y="{y + 6}" width="{w - 12}" height="{h - 12}" rx="6" fill="{MOVABLE}" '
+                   f'fill-opacity="0.08" stroke="{MOVABLE}" stroke-dasharray="4 3"/>'
+                   f'<circle cx="{x + CELL / 2}" cy="{y + CELL / 2}" r="6" fill="{MOVABLE}"/></a>')
+    out.append("</svg>")
+    return "\n".join(out)

@@ -1,0 +1,52 @@
+"""Toads and Frogs: the strip, toads (T) facing right and frogs (F) facing left.
+
+Each creature has at most one move (a slide or a jump, never both), so a creature
+that can move is ringed and is itself the link that plays its move.
+"""
+
+from __future__ import annotations
+
+from html import escape
+
+CELL, GAP, TOP = 56, 6, 34
+COLOURS = {"T": ("#8c5a2b", "#ffffff"), "F": ("#2e8b57", "#ffffff")}
+MOVABLE = "#1f77b4"
+
+
+def svg(game, position, links):
+    cells, mover = position.cells, position.to_move
+    by_source = {}
+    for label, href in links.items():
+        origin = int(label.split(" ")[1].split("→")[0]) - 1  # labels read "T 2→3"
+        by_source[origin] = (label, href)
+    width = len(cells) * (CELL + GAP) + GAP
+    names = getattr(game, "player_names", ("Toads", "Frogs"))
+    out = [f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{TOP + CELL + 34}" '
+           f'viewBox="0 0 {width} {TOP + CELL + 34}" role="img" '
+           f'aria-label="{escape(names[mover])} to move on {escape(cells)}">',
+           f'<rect x="0" y="0" width="{width}" height="{TOP + CELL + 34}" rx="10" fill="#eef6ea"/>',
+           f'<text x="{GAP}" y="22" font-size="14" font-weight="bold" fill="{MOVABLE}" font-family="sans-serif">'
+           f'{escape(names[mover])} to move</text>']
+    for i, cell in enumerate(cells):
+        x = GAP + i * (CELL + GAP)
+        out.append(f'<rect x="{x}" y="{TOP}" width="{CELL}" height="{CELL}" rx="6" fill="#fdfcf7" stroke="#9aa88f"/>')
+        out.append(f'<text x="{x + CELL / 2}" y="{TOP + CELL + 16}" text-anchor="middle" font-size="10" '
+                   f'fill="#888" font-family="sans-serif">{i + 1}</text>')
+        if cell == ".":
+            continue
+        fill, text = COLOURS[cell]
+        cx, cy = x + CELL / 2, TOP + CELL / 2
+        arrow = "▶" if cell == "T" else "◀"
+        piece = (f'<circle cx="{cx}" cy="{cy}" r="{CELL / 2 - 6}" fill="{fill}" stroke="#444" stroke-width="1.5"/>'
+                 f'<text x="{cx}" y="{cy + 5}" text-anchor="middle" font-size="15" font-weight="bold" fill="{text}" '
+                 f'font-family="sans-serif">{cell}{arrow}</text>')
+        if i in by_source:
+            label, href = by_source[i]
+            ring = (f'<circle cx="{cx}" cy="{cy}" r="{CELL / 2 - 2}" fill="none" stroke="{MOVABLE}" stroke-width="3" '
+                    'stroke-dasharray="5 3"/>')
+            out.append(f'<a href="{escape(href)}" data-move="{escape(label)}"><title>play {escape(label)}</title>'
+                       f'{ring}{piece}</a>')
+        else:
+            out.append(piece)
+    out.append("</svg>")
+    return "\n".join(out)

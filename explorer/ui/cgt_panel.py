@@ -1,0 +1,88 @@
+"""Combinatorial values on the page: a position's value, each move's value, and a sum builder.
+
+Only for games that offer combinatorial values (explorer.cgt.evaluate.supports_cgt).
+The sum builder is the point of the theory: pick a few positions, possibly of
+different games, and see the value of playing them side by side and which first
+moves win it — found from the components' values alone.
+"""
+
+from __future__ import annotations
+
+import streamlit as st
+
+from explorer.cgt.evaluate import supports_cgt
+from explorer.cgt.report import OUTCOME_WORDS, Component, describe, parse_component, sum_report
+from explorer.games import Game
+from explorer.solved import SolvedGraph
+
+MAX_LISTED_BOARDS = 300
+SUM_KEY = "cgt_sum"
+
+
+@st.cache_data(max_entries=64, show_spinner=False)
+def _describe(game_id: str, board_text: str) -> dict:
+    from explorer.games import parse_spec
+
+    game = parse_spec(game_id)
+    return describe(parse_component(game, board_text))
+
+
+def value_section(game: Game, solved: SolvedGraph, node: int) -> None:
+    """The position's value and both sides' moves with their values, best ones starred."""
+    if not supports_cgt(game):
+        return
+    board_text = game.format_board(game.cgt_board(solved.graph.position(node)))
+    record = _describe(game.id, board_text)
+    st.markdown(f"**Combinatorial value** G = `{record['value']}` · {record['kind']} · "
+                f"outcome **{record['outcome']}**: {record['outcome_text']}")
+    left, right = st.columns(2)
+    for column, side in ((left, "left"), (right, "right")):
+        rows = [{"best": "★" if m["best"] else "", "move": m["move"], "to": m["position"], "value": m["value"]}
+                for m in record[f"{side}_moves"]]
+        with column:
+            st.caption(f"{_side_name(game, side)}'s moves (★ best for {_side_name(game, side)})")
+            if rows:
+                st.dataframe(rows, hide_index=True, width="stretch")
+            else:
+                st.write("none")
+
+
+def _side_name(game: Game, side: str) -> str:
+    names = getattr(game, "player_names", ("Left", "Right"))
+    return f"{'Left' if side == 'left' else 'Right'} ({names[0 if side == 'left' else 1]})"
+
+
+def sum_builder(game: Game, solved: SolvedGraph) -> None:
+    """Pick positions (of this game or, as SPEC::BOARD, of another) and analyse their sum."""
+    if not supports_cgt(game):
+        st.info(f"{game.display_name} has no combinatorial values: sums of games are for short partizan or "
+                "impartial games such as toads-and-frogs, domineering and nim.")
+        return
+    boards = sorted({game.format_board(game.cgt_board(solved.graph.position(n)))
+                     for n in range(min(solved.graph.num_positions, 20 * MAX_LISTED_BOARDS))})[:MAX_LISTED_BOARDS]
+    st.write("Play several positions side by side: each turn, the player to move chooses one component "
+             "and moves there. The sum's value says who wins it, and the winning first moves follow from "
+             "the components' values alone.")
+    chosen = st.multiselect("Positions of this game", boards, key=f"{SUM_KEY}_boards",
+                            default=boards[:2] if len(boards) >= 2 else boards)
+    extra = st.text_input("More positions, comma-separated (a board of this game, or SPEC::BOARD of another, "
+                          "e.g. nim::1-2 or domineering(rows=2,cols=2)::../..)", key=f"{SUM_KEY}_extra")
+    texts = list(chosen) + [t.strip() for t in extra.split(",") if t.strip()]
+    if not texts:
+        st.info("Pick at least one position.")
+        return
+    components: list[Component] = [parse_component(game, text) for text in texts[:12]]
+    report = sum_report(components)
+    st.markdown(f"### G = `{report['value']}`")
+    st.markdown(f"{report['kind']} · outcome **{report['outcome']}**: {OUTCOME_WORDS[report['outcome']]}")
+    st.dataframe([{"#": i + 1, "position": c.text, "game": c.game.display_name,
+                   "value": _describe(c.game.id, c.text)["value"]} for i, c in enumerate(components)],
+                 hide_index=True, width="stretch")
+    for side in ("left", "right"):
+        wins = report[f"{side}_wins_by"]
+        st.markdown(f"**{_side_name(game, side)} moving first**")
+        if wins:
+            st.dataframe([{"move": w["move"], "in": f"#{w['component']}", "component becomes": w["position"],
+                           "sum becomes": w["sum_after"]} for w in wins], hide_index=True, width="stretch")
+        else:
+            st.write("loses: every move leaves a sum the other side wins.")

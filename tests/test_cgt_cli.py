@@ -1,0 +1,82 @@
+"""`gamegraph cgt`: values, best moves and sums from the command line."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from explorer.cgt import ZERO, parse_value
+from explorer.cgt.report import parse_component, sum_report, value
+from explorer.cli import main
+from explorer.games import parse_spec
+
+
+def run_json(capsys, *argv):
+    assert main(["cgt", *argv, "--format", "json"]) == 0
+    return json.loads(capsys.readouterr().out)
+
+
+def test_one_position(capsys):
+    report = run_json(capsys, "toads-and-frogs", "T.TFF")
+    (record,) = report["positions"]
+    assert record["value"] == "↑" and record["ascii"] == "^" and record["outcome"] == "L"
+    assert record["kind"] == "infinitesimal" and "sum" not in report
+    assert [m["move"] for m in record["left_best"]] == ["T 1→2"]
+    assert all(parse_value(m["ascii"]) is parse_value(m["value"]) for m in record["right_moves"])
+
+
+def test_sum_across_games_and_its_winning_moves(capsys):
+    report = run_json(capsys, "toads-and-frogs", "TT..FF", "nim::2-3", "domineering(rows=2,cols=2)::../..")
+    total = parse_value(report["sum"]["ascii"])
+    game = parse_spec("toads-and-frogs")
+    parts = [parse_component(game, t) for t in ("TT..FF", "nim::2-3", "domineering(rows=2,cols=2)::../..")]
+    assert total is value(parts[0]) + value(parts[1]) + value(parts[2])
+    # Left moving first wins exactly when it has a winning move, and each one leaves a sum >= 0.
+    assert bool(report["sum"]["left_wins_by"]) == (total.outcome in ("L", "N"))
+    assert bool(report["sum"]["right_wins_by"]) == (total.outcome in ("R", "N"))
+    for move in report["sum"]["left_wins_by"]:
+        assert parse_value(move["sum_after_ascii"]) >= ZERO
+    for move in report["sum"]["right_wins_by"]:
+        assert parse_value(move["sum_after_ascii"]) <= ZERO
+
+
+@pytest.mark.parametrize("boards", [["TT..FF", "T.F"], ["T.TFF", "T.F"], ["TT.F", "T.FF", "T..F"]])
+def test_sum_report_agrees_with_outcome(boards):
+    game = parse_spec("toads-and-frogs")
+    components = [parse_component(game, b) for b in boards]
+    report = sum_report(components)
+    assert bool(report["left_wins_by"]) == (report["outcome"] in ("L", "N"))
+    assert bool(report["right_wins_by"]) == (report["outcome"] in ("R", "N"))
+
+
+def test_text_output_and_default_position(capsys):
+    assert main(["cgt", "domineering(rows=2,cols=2)"]) == 0
+    out = capsys.readouterr().out
+    assert "±1" in out and "Left's best" in out and "first player wins" in out
+
+
+@pytest.mark.parametrize("argv,fragment", [
+    (["chopsticks"], "no combinatorial-game values"),
+    (["toads-and-frogs", "TX"], "T, F and . only"),
+    (["toads-and-frogs", "nim::1-x"], "heap sizes"),
+    (["nosuchgame"], "unknown game"),
+    (["domineering(rows=2,cols=2)", "#./.."], "pairs"),
+])
+def test_bad_input_is_one_line(capsys, argv, fragment):
+    assert main(["cgt", *argv]) == 2
+    err = capsys.readouterr().err
+    assert fragment in err and err.count("\n") == 1 and "Traceback" not in err
+
+
+def test_dot_labels_values(tmp_path, capsys):
+    from explorer.cgt.evaluate import value_of
+
+    out = tmp_path / "tf.dot"
+    assert main(["dot", "toads-and-frogs", "graph", "--cgt", "-o", str(out)]) == 0
+    text = out.read_text(encoding="utf-8")
+    game = parse_spec("toads-and-frogs")
+    assert f"T|TT..FF\\nwin in 11\\nG = {value_of(game, 'TT..FF')}" in text
+    assert text.count("G = ") == 17
+    assert main(["dot", "chopsticks", "graph", "--cgt", "-o", str(tmp_path / "c.dot")]) == 2
+    assert "no combinatorial values" in capsys.readouterr().err

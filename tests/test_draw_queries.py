@@ -1,0 +1,54 @@
+"""Draw queries: equal answers on Neo4j and networkx, and right against explorer.analysis.draws."""
+
+from __future__ import annotations
+
+
+import pytest
+
+from explorer.analysis.draws import SHARP, analyse, position_report
+from explorer.solved import build
+from queries.api import run_query
+from tests.query_support import loaded_backends
+
+GAMES = ["chopsticks", "chopsticks:rollover", "chopsticks(fingers=4,attack_dead=true)"]
+
+
+@pytest.fixture(scope="module")
+def solved():
+    return {spec: build(spec) for spec in GAMES}
+
+
+@pytest.fixture(scope="module")
+def backends(solved, neo4j_server):
+    with loaded_backends(solved, neo4j_server, "test-draws") as loaded:
+        yield loaded
+
+
+@pytest.mark.neo4j
+@pytest.mark.parametrize("spec", GAMES)
+def test_draw_kinds_on_both_backends(spec, solved, backends):
+    analysis = analyse(solved[spec])
+    counts = analysis.counts()
+    results = [run_query(b, "draw-kinds", limit=10_000) for b in backends[spec]]
+    assert results[0].tables == results[1].tables
+    summary = dict(map(tuple, results[0].tables["summary"].rows))
+    assert summary.get("safe", 0) == counts["safe"] and summary.get("sharp", 0) == counts["sharp"]
+    graph = solved[spec].graph
+    expected = {graph.key(n): (int(analysis.losing_moves[n]), int(analysis.fastest_loss[n]))
+                for n in range(graph.num_positions) if analysis.kind[n] == SHARP}
+    assert {row[0]: (row[1], row[2]) for row in results[0].tables["sharpest"].rows} == expected
+
+
+@pytest.mark.neo4j
+@pytest.mark.parametrize("spec", GAMES)
+def test_dangerous_moves_on_both_backends(spec, solved, backends):
+    s = solved[spec]
+    analysis = analyse(s)
+    sharp = [n for n in range(s.graph.num_positions) if analysis.kind[n] == SHARP][:8] + [0]
+    for node in sharp:
+        key = s.graph.key(node)
+        results = [run_query(b, "dangerous-moves", position=key) for b in backends[spec]]
+        assert results[0].tables == results[1].tables
+        report = position_report(s, analysis, node)
+        expected = [[m["label"], m["to"], m["loses_in"]] for m in report.get("dangerous_moves", [])]
+        assert sorted(results[0].tables["moves"].rows) == sorted(expected)
