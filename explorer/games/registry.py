@@ -73,4 +73,4 @@ def parse_spec(spec: str) -> Game:
 
 def _load_builtin_games() -> None:
     # Importing the modules runs their @register decorators.
-    from explorer.games import chopsticks, nim, tictactoe  # noqa: F401
+    from explorer.games import chopsticks, dodgem, nim, tictactoe  # noqa: F401
