@@ -52,7 +52,8 @@ def run_one(spec: str, edge: bool, folder: str | None) -> dict:
     row = {"spec": spec, "id": game.id, "index_space": meta["index_space"], "positions": meta["positions"],
            "counts": meta["counts"], "start": meta["start"], "max_remoteness": meta["max_remoteness"],
            "implicit_seconds": round(seconds, 2), "solve_seconds": meta["seconds"]["solve"],
-           "peak_rss_mb": round(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024, 1)}
+           "peak_rss_mb": round(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024, 1),
+           "cpu_seconds": round(sum(os.times()[:2]), 1)}
     if edge:
         from explorer.solved import build
 

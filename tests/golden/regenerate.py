@@ -23,7 +23,8 @@ from explorer.solved import build  # noqa: E402
 from explorer.values import Value  # noqa: E402
 
 PATH = Path(__file__).with_name("counts.json")
-SPECS = [f"chopsticks:{preset}" for preset in Chopsticks.presets] + ["tictactoe", "nim:small", "nim:marienbad"]
+SPECS = [f"chopsticks:{preset}" for preset in Chopsticks.presets] + ["tictactoe", "nim:small", "nim:marienbad",
+                                                                 "dodgem:3x3", "dodgem:4x4"]
 
 
 def record(spec: str, symmetry: bool) -> dict:
