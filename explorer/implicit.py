@@ -27,12 +27,13 @@ from pathlib import Path
 from typing import Any
 
 from explorer import settings
-from explorer.errors import GameGraphError
+from explorer.errors import GameGraphError, GraphTooLarge
 from explorer.games.base import Game
 from explorer.values import Value
 
 FORMAT = 1
 INVALID = -2
+MAX_INDICES = 2 ** 31  # int32 queue entries; 8 bytes an index is 16 GiB there
 
 
 def supports(game: Game) -> bool:
@@ -65,6 +66,9 @@ def solve(game: Game, folder: Path | None = None) -> "ValueFile":
     t0 = time.perf_counter()
     kernels = game.implicit_kernels()
     size = kernels.size
+    if size >= MAX_INDICES:
+        raise GraphTooLarge(f"{game.display_name} has {size:,} indices; the implicit mode solves at most "
+                            f"{MAX_INDICES - 1:,} (8 bytes each while solving)")
     if kernels.max_moves > 255:
         raise GameGraphError(f"{game.display_name}: up to {kernels.max_moves} moves a position; the counters hold 255")
     partial = folder.with_name(f"{folder.name}.{os.getpid()}.partial")
@@ -73,7 +77,7 @@ def solve(game: Game, folder: Path | None = None) -> "ValueFile":
     try:
         value = open_memmap(partial / "value.npy", mode="w+", dtype=np.int8, shape=(size,))
         counter = np.zeros(size, dtype=np.uint8)
-        queue = np.empty(size, dtype=np.int32 if size < 2 ** 31 else np.int64)
+        queue = np.empty(size, dtype=np.int32)
         deepest = OVERFLOW
         for dtype in (np.int16, np.int32):
             remoteness = open_memmap(partial / "remoteness.npy", mode="w+", dtype=dtype, shape=(size,))

@@ -184,7 +184,9 @@ def cmd_show(args: argparse.Namespace) -> int:
     from explorer import implicit
 
     game = parse_spec(args.spec)
-    if args.implicit or implicit.exists(game):
+    size = game.index_space()
+    too_big = implicit.supports(game) and size is not None and size > DEFAULT_MAX_POSITIONS
+    if args.implicit or too_big or implicit.exists(game):
         values = implicit.open_value_file(game)
         position = game.parse(args.position) if args.position else game.start()
         record = {**values.record(position), "on_cycle": None, "source": "value file"}
