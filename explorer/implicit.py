@@ -56,7 +56,6 @@ def solve(game: Game, folder: Path | None = None) -> "ValueFile":
     partial folder renamed at the end). O(N + E) time, 8 bytes per index while solving
     (value, int16 remoteness, uint8 counter, int32 queue entry), 3 bytes kept."""
     import numpy as np
-    from numpy.lib.format import open_memmap
 
     from explorer.implicit_solver import OVERFLOW, retrograde
 
@@ -75,12 +74,14 @@ def solve(game: Game, folder: Path | None = None) -> "ValueFile":
     shutil.rmtree(partial, ignore_errors=True)
     partial.mkdir(parents=True)
     try:
-        value = open_memmap(partial / "value.npy", mode="w+", dtype=np.int8, shape=(size,))
+        # Solved in anonymous memory and saved at the end: a memory-mapped file updated at
+        # random would be written back to disk over and over while solving.
+        value = np.empty(size, dtype=np.int8)
         counter = np.zeros(size, dtype=np.uint8)
         queue = np.empty(size, dtype=np.int32)
         deepest = OVERFLOW
         for dtype in (np.int16, np.int32):
-            remoteness = open_memmap(partial / "remoteness.npy", mode="w+", dtype=dtype, shape=(size,))
+            remoteness = np.empty(size, dtype=dtype)
             seconds["setup"] = time.perf_counter() - t0
             t0 = time.perf_counter()
             deepest = retrograde(kernels.move_count, kernels.predecessors, kernels.terminal, kernels.valid,
@@ -90,10 +91,12 @@ def solve(game: Game, folder: Path | None = None) -> "ValueFile":
                 break
             del remoteness
         del counter, queue
+        t0 = time.perf_counter()
         tally = np.bincount(value.view(np.uint8), minlength=256)  # -2 (invalid) is 254
         counts = {str(v): int(tally[int(v)]) for v in (Value.WIN, Value.LOSS, Value.TIE, Value.DRAW)}
-        value.flush()
-        remoteness.flush()
+        np.save(partial / "value.npy", value)
+        np.save(partial / "remoteness.npy", remoteness)
+        seconds["write"] = time.perf_counter() - t0
         start = game.rank(game.start())
         meta = {"format": FORMAT, "game": game.id, "display_name": game.display_name, "index_space": size,
                 "encoding": f"{game.name} perfect ranking (Game.rank), no symmetry reduction",
