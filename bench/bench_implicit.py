@@ -81,20 +81,23 @@ def table(rows: list[dict]) -> str:
     lines = [f"`python -m bench.bench_implicit` on {os.cpu_count()} CPUs shared with other jobs "
              f"(load average {load:.1f} at the end), Python {platform.python_version()}. "
              "Times are wall-clock and noisy for that reason.", "",
-             "| game | indices | legal positions | start | value | published | max remoteness | implicit s | peak RSS MB | bytes/index | edge s (reachable, moves) | agree |",
-             "|---|---:|---:|---|---|---|---:|---:|---:|---:|---|---|"]
+             "| game | indices | legal positions | start | value | published | max remoteness | implicit s (wall) | CPU s | peak RSS MB | bytes/index | edge s (reachable, moves) | agree |",
+             "|---|---:|---:|---|---|---|---:|---:|---:|---:|---:|---|---|"]
     for r in rows:
         published = PUBLISHED.get(r["id"])
         pub = f"{published[0]} ({published[1]})" if published else "–"
         edge = (f"{r['edge_seconds']} ({r['edge_positions']:,}, {r['edge_moves']:,})" if "edge_seconds" in r else "–")
         value = r["start"]["value"] + ("" if r["start"]["remoteness"] is None else f" in {r['start']['remoteness']}")
-        lines.append(f"| `{r['spec']}` | {r['index_space']:,} | {r['positions']:,} | `{r['start']['key']}` | {value} | {pub} "
-                     f"| {r['max_remoteness']} | {r['implicit_seconds']} | {r['peak_rss_mb']:,} "
+        key = r["start"]["key"].replace("|", "\\|")  # a pipe would end the table cell
+        lines.append(f"| `{r['spec']}` | {r['index_space']:,} | {r['positions']:,} | `{key}` | {value} | {pub} "
+                     f"| {r['max_remoteness']} | {r['implicit_seconds']} | {r.get('cpu_seconds', '–')} | {r['peak_rss_mb']:,} "
                      f"| {r['peak_rss_mb'] * 2**20 / r['index_space']:.1f} | {edge} | {r.get('agree', '–')} |")
     lines += ["", "implicit s = `explorer.implicit.solve`: numba compilation (seconds), the compiled retrograde "
               "over every index (value int8, remoteness int16, a uint8 counter, an int32 queue entry) and the "
-              "value file written under the state dir. Peak RSS is the child process's own and includes the "
-              "memory-mapped value file pages. edge s = `explorer.solved.build(symmetry=False)` (generate, "
+              "value file written under the state dir; CPU s = user + system time of the child up to then "
+              "(the honest figure on a shared machine). Peak RSS is the child process's own, taken before "
+              "the edge build; bytes/index = peak RSS / indices (the interpreter's ~170 MB dominate small "
+              "games). edge s = `explorer.solved.build(symmetry=False)` (generate, "
               "solve, cycles) in the same child; agree = every reachable position has the same value and remoteness."]
     return "\n".join(lines)
 
