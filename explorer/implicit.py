@@ -57,7 +57,7 @@ def solve(game: Game, folder: Path | None = None) -> "ValueFile":
     (value, int16 remoteness, uint8 counter, int32 queue entry), 3 bytes kept."""
     import numpy as np
 
-    from explorer.implicit_solver import OVERFLOW, retrograde
+    from explorer.implicit_solver import OVERFLOW, STUCK, retrograde
 
     _require(game)
     folder = Path(folder) if folder else folder_for(game)
@@ -87,6 +87,9 @@ def solve(game: Game, folder: Path | None = None) -> "ValueFile":
             deepest = retrograde(kernels.move_count, kernels.predecessors, kernels.terminal, kernels.valid,
                                  kernels.ctx, kernels.max_unmoves, value, remoteness, counter, queue)
             seconds["solve"] = seconds.get("solve", 0.0) + time.perf_counter() - t0
+            if deepest <= STUCK:
+                stuck = game.format(game.unrank(STUCK - deepest))
+                raise GameGraphError(f"{game.display_name}: position {stuck} is not over but has no moves")
             if deepest != OVERFLOW:
                 break
             del remoteness

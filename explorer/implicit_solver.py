@@ -26,11 +26,13 @@ UNSOLVED = -1
 INVALID = -2  # an index that names no legal position
 LOSS, DRAW, TIE, WIN = 0, 1, 2, 3
 OVERFLOW = -1  # returned when a remoteness does not fit the remoteness array's type
+STUCK = -2     # STUCK - index is returned for a position that is not over but has no move
 
 
 @njit
 def retrograde(move_count, predecessors, terminal, valid, ctx, max_unmoves, value, remoteness, counter, queue):
-    """Fill `value` and `remoteness` (length N); return the largest remoteness, or OVERFLOW.
+    """Fill `value` and `remoteness` (length N); return the largest remoteness, OVERFLOW,
+    or STUCK - index for an unfinished position without moves.
 
     Not cached by numba (it takes the game's kernels as arguments, which numba's
     cache cannot key on): it compiles once per game type and process, in seconds.
@@ -44,8 +46,11 @@ def retrograde(move_count, predecessors, terminal, valid, ctx, max_unmoves, valu
             value[i] = INVALID
             remoteness[i] = -1
             continue
-        t = terminal(ctx, i)
-        if t >= 0:
+        moves = move_count(ctx, i)  # 0 exactly on finished positions (ImplicitKernels)
+        if moves == 0:
+            t = terminal(ctx, i)
+            if t < 0:
+                return STUCK - i  # not over, yet no move: a bug in the game's kernels
             value[i] = t
             remoteness[i] = 0
             if t == WIN or t == LOSS:
@@ -54,7 +59,7 @@ def retrograde(move_count, predecessors, terminal, valid, ctx, max_unmoves, valu
         else:
             value[i] = UNSOLVED
             remoteness[i] = -1
-            counter[i] = move_count(ctx, i)
+            counter[i] = moves
     # Phase 1: wins and losses.
     head = 0
     deepest = 0

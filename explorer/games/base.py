@@ -135,7 +135,8 @@ class ImplicitKernels(NamedTuple):
       integer label per move that `Game.batch_label` turns into text;
     - ``predecessors(ctx, index, out) -> count``: the un-moves, ranked: every
       distinct index with a move to `index` (length `max_unmoves`);
-    - ``move_count(ctx, index) -> int``: the number of distinct successors;
+    - ``move_count(ctx, index) -> int``: the number of distinct successors (0 exactly
+      on finished positions: the solver asks `terminal` only there);
     - ``terminal(ctx, index) -> int``: the Value for the player to move when the
       game is over there, else -1;
     - ``valid(ctx, index) -> bool``: whether the index is a legal position.
