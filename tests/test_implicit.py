@@ -195,3 +195,34 @@ def test_invalid_indices_are_marked(tmp_path):
     assert invalid and all(result.values[i] == implicit.INVALID for i in invalid)
     assert result.meta["invalid_indices"] == len(invalid)
     assert Value(int(result.values[game.rank(game.start())])) == build(game).value(0)
+
+
+def test_ui_page_reads_the_value_file(tmp_path, monkeypatch):
+    """Games whose ranking exceeds the graph limit get the value-file page (limit lowered here)."""
+    pytest.importorskip("streamlit")
+    from pathlib import Path
+
+    from streamlit.testing.v1 import AppTest
+
+    from explorer.ui import implicit_page
+
+    monkeypatch.setenv("GAMEGRAPH_HOME", str(tmp_path))
+    monkeypatch.setenv("NEO4J_URI", "bolt://127.0.0.1:9")
+    monkeypatch.setattr(implicit_page, "LIMIT", 1000)
+    app = str(Path(__file__).resolve().parents[1] / "explorer" / "ui" / "app.py")
+    at = AppTest.from_file(app, default_timeout=120)
+    at.query_params["game"] = "dodgem:3x3"
+    at.run()
+    assert any("no value file yet" in e.value for e in at.error)
+    implicit.solve(parse_spec("dodgem"))
+    at = AppTest.from_file(app, default_timeout=120)
+    at.query_params["game"] = "dodgem:3x3"
+    at.query_params["pos"] = "B|b../.b./.rr"
+    at.run()
+    assert not at.exception and not at.error
+    text = "\n".join(m.value for m in at.markdown)
+    edge = build(parse_spec("dodgem"), symmetry=False)
+    node = edge.graph.find("B|b../.b./.rr")
+    assert f"**{edge.value(node)} in {edge.remoteness(node)}**" in text
+    for move in edge.moves(node):
+        assert move["to"].replace("|", "\\|") in text
