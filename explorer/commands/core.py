@@ -28,7 +28,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     p.add_argument("--format", choices=("text", "json"), default="text")
     p.add_argument("--implicit", action="store_true",
                    help="solve every position of the game's ranking into a value file, storing no edges "
-                        "(automatic when the ranking is larger than --max-positions); see docs/implicit.md")
+                        f"(automatic when the ranking is larger than {DEFAULT_MAX_POSITIONS:,} and --max-positions "
+                        "is not given); see docs/implicit.md")
     p.set_defaults(func=cmd_solve)
 
     p = subparsers.add_parser("show", help="value, remoteness and every move of one position")
@@ -155,8 +156,10 @@ def _wants_implicit(game, args: argparse.Namespace) -> bool:
         if args.start:
             raise InvalidParameter("--implicit solves every position of the game: drop --start")
         return True
+    # Automatic only for the default limit: an explicit --max-positions asks for the graph.
     size = game.index_space()
-    return not args.start and implicit.supports(game) and size is not None and size > args.max_positions
+    return (not args.start and args.max_positions == DEFAULT_MAX_POSITIONS and implicit.supports(game)
+            and size is not None and size > DEFAULT_MAX_POSITIONS)
 
 
 def _solve_implicit(game, args: argparse.Namespace) -> int:
