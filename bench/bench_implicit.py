@@ -99,6 +99,9 @@ def table(rows: list[dict]) -> str:
               "the edge build; bytes/index = peak RSS / indices (the interpreter's ~170 MB dominate small "
               "games). edge s = `explorer.solved.build(symmetry=False)` (generate, "
               "solve, cycles) in the same child; agree = every reachable position has the same value and remoteness."]
+    notes = [f"- `{r['spec']}`: {r['note']}" for r in rows if r.get("note")]
+    if notes:
+        lines += ["", "Notes:"] + notes
     return "\n".join(lines)
 
 
