@@ -184,6 +184,10 @@ def test_cli_solve_implicit_and_show(tmp_path, monkeypatch, capsys):
     assert shown["value"] == str(edge.value(node)) and shown["remoteness"] == edge.remoteness(node)
     assert sorted(m["to"] for m in shown["moves"]) == sorted(m["to"] for m in edge.moves(node))
     assert shown["source"] == "value file"
+    assert main(["show", "dodgem", "B|b../.b./.rr"]) == 0
+    text = capsys.readouterr().out
+    assert f"player B to move: {edge.value(node)} in {edge.remoteness(node)}" in text
+    assert all(m["label"] in text for m in edge.moves(node))
     assert main(["solve", "tictactoe", "--implicit"]) == 2
     assert "no implicit mode" in capsys.readouterr().err
 

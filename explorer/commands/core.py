@@ -205,7 +205,7 @@ def cmd_show(args: argparse.Namespace) -> int:
         return 0
     remoteness = "" if record["remoteness"] is None else f" in {record['remoteness']}"
     typed = f"   (you typed {args.position})" if args.position and args.position.strip() != record["key"] else ""
-    print(f"{solved.game.display_name}  position {record['key']}{typed}")
+    print(f"{game.display_name}  position {record['key']}{typed}")
     print(f"player {'AB'[record['to_move']]} to move: {record['value']}{remoteness}"
           f"{'   (game over)' if record['terminal'] else ''}{'   (on a cycle)' if record['on_cycle'] else ''}")
     if moves:
