@@ -31,6 +31,10 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     p = subparsers.add_parser("solve", help="generate and solve a game; print counts, the start's value, times")
     _add_graph_options(p)
     p.add_argument("--format", choices=("text", "json"), default="text")
+    p.add_argument("--implicit", action="store_true",
+                   help="solve every position of the game's ranking into a value file, storing no edges "
+                        f"(automatic when the ranking is larger than {DEFAULT_MAX_POSITIONS:,} and --max-positions "
+                        "is not given); see docs/implicit.md")
     p.set_defaults(func=cmd_solve)
 
     p = subparsers.add_parser("show", help="value, remoteness and every move of one position")
@@ -38,6 +42,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     p.add_argument("position", nargs="?", help="position in the game's notation (default: the start)")
     p.add_argument("--format", choices=("text", "json"), default="text")
     p.add_argument("--no-symmetry", action="store_true", help="do not merge symmetric positions")
+    p.add_argument("--implicit", action="store_true",
+                   help="read the value file of `solve --implicit` (used automatically when it exists)")
     p.set_defaults(func=cmd_show)
 
     p = subparsers.add_parser("export", help="write every position (or move) as jsonl/csv, or Neo4j import files")
@@ -113,6 +119,8 @@ def cmd_solve(args: argparse.Namespace) -> int:
     from explorer.solved import build
 
     game = parse_spec(args.spec)
+    if _wants_implicit(game, args):
+        return _solve_implicit(game, args)
     start = game.parse(args.start) if args.start else None
     began = time.perf_counter()
     variants = [False] if args.no_symmetry or not game.has_symmetry() else [True, False]
@@ -150,21 +158,64 @@ def cmd_solve(args: argparse.Namespace) -> int:
     return 0
 
 
+def _wants_implicit(game, args: argparse.Namespace) -> bool:
+    from explorer import implicit
+
+    if args.implicit:
+        if args.start:
+            raise InvalidParameter("--implicit solves every position of the game: drop --start")
+        return True
+    # Automatic only for the default limit: an explicit --max-positions asks for the graph.
+    size = game.index_space()
+    return (not args.start and args.max_positions == DEFAULT_MAX_POSITIONS and implicit.supports(game)
+            and size is not None and size > DEFAULT_MAX_POSITIONS)
+
+
+def _solve_implicit(game, args: argparse.Namespace) -> int:
+    from explorer import implicit
+
+    began = time.perf_counter()
+    values = implicit.solve(game)
+    meta = {**values.meta, "value_file": str(values.folder), "total_seconds": round(time.perf_counter() - began, 3)}
+    if args.format == "json":
+        print(json.dumps(meta, indent=2))
+        return 0
+    start = meta["start"]
+    remoteness = "" if start["remoteness"] is None else f" in {start['remoteness']} moves"
+    print(f"{game.display_name}   [{game.id}]   implicit mode: every position of the ranking, no edges")
+    print(f"start {start['key']}: {start['value']}{remoteness} for the player to move")
+    counts = "  ".join(f"{k} {v:,}" for k, v in meta["counts"].items())
+    print(f"{meta['positions']:,} positions ({meta['index_space']:,} indices), max remoteness {meta['max_remoteness']}")
+    print(f"  {counts}")
+    print(f"value file {meta['value_file']}   total {meta['total_seconds']:.3f}s")
+    return 0
+
+
 # -- show ----------------------------------------------------------------------
 def cmd_show(args: argparse.Namespace) -> int:
-    from explorer.solved import load_or_build
+    from explorer import implicit
 
-    solved = load_or_build(args.spec, symmetry=not args.no_symmetry)
-    node = solved.graph.find(args.position) if args.position else 0
-    record = solved.record(node)
-    moves = solved.moves(node)
+    game = parse_spec(args.spec)
+    size = game.index_space()
+    too_big = implicit.supports(game) and size is not None and size > DEFAULT_MAX_POSITIONS
+    if args.implicit or too_big or implicit.exists(game):
+        values = implicit.open_value_file(game)
+        position = game.parse(args.position) if args.position else game.start()
+        record = {**values.record(position), "on_cycle": None, "source": "value file"}
+        moves = values.moves(position)
+    else:
+        solved = load_or_build(game, symmetry=not args.no_symmetry)
+        node = solved.graph.find(args.position) if args.position else 0
+        record = solved.record(node)
+        moves = solved.moves(node)
+        record["source"] = "graph"
     if args.format == "json":
         print(json.dumps({**record, "moves": moves}, indent=2))
         return 0
     remoteness = "" if record["remoteness"] is None else f" in {record['remoteness']}"
     typed = f"   (you typed {args.position})" if args.position and args.position.strip() != record["key"] else ""
-    print(f"{solved.game.display_name}  position {record['key']}{typed}")
-    names = getattr(solved.game, "player_names", None) or ("A", "B")
+    print(f"{game.display_name}  position {record['key']}{typed}")
+    names = getattr(game, "player_names", None) or ("A", "B")
     print(f"player {names[record['to_move']]} to move: {record['value']}{remoteness}"
           f"{'   (game over)' if record['terminal'] else ''}{'   (on a cycle)' if record['on_cycle'] else ''}")
     if moves:

@@ -162,6 +162,55 @@ class Chopsticks(Game[ChopsticksPosition]):
                 for b in pairs:
                     yield ChopsticksPosition(mover, (a, b))
 
+    # -- implicit mode: the codes are the ranking (explorer/implicit.py) ------------------
+    def index_space(self) -> int:
+        return self.code_space()
+
+    def rank(self, position: ChopsticksPosition) -> int:
+        return self.encode(position)
+
+    def unrank(self, index: int) -> ChopsticksPosition:
+        return self.decode(index)
+
+    def is_valid_index(self, index: int) -> bool:
+        """An index whose player NOT to move has two dead hands is no position (the game ended)."""
+        position = self.decode(index)
+        return position.hands[1 - position.to_move] != (0, 0)
+
+    def unmoves(self, position: ChopsticksPosition) -> list[ChopsticksPosition]:
+        """Every legal position with a move to `position`: O(fingers^2).
+
+        A tap changed one hand of the player now to move and a split or transfer
+        the other player's hands at the same total, so the candidates are those;
+        each is kept when one of its moves reaches `position` (the compiled
+        kernel inverts each move kind directly instead)."""
+        mover, hands = position
+        previous = 1 - mover
+        candidates = []
+        for j in (0, 1):
+            for h in range(self.n):
+                theirs = list(hands[mover])
+                theirs[j] = h
+                pair = [None, None]
+                pair[mover], pair[previous] = tuple(theirs), hands[previous]
+                candidates.append(ChopsticksPosition(previous, (pair[0], pair[1])))
+        total = sum(hands[previous])
+        for x0 in range(max(0, total - self.n + 1), min(total, self.n - 1) + 1):
+            pair = [None, None]
+            pair[mover], pair[previous] = hands[mover], (x0, total - x0)
+            candidates.append(ChopsticksPosition(previous, (pair[0], pair[1])))
+        result = []
+        for p in dict.fromkeys(candidates):
+            if p == position or p.hands[mover] == (0, 0) or self.outcome(p) is not None:
+                continue
+            if any(move.position == position for move in self.moves(p)):
+                result.append(p)
+        return result
+
+    def implicit_kernels(self):
+        from explorer.games.chopsticks_kernels import kernels
+        return kernels(self)
+
     # -- fast path: integer codes and vectorised moves ----------------------------
     def code_space(self) -> int:
         return 2 * self.n ** 4

@@ -83,5 +83,5 @@ def parse_spec(spec: str) -> Game:
 
 def _load_builtin_games() -> None:
     # Importing the modules runs their @register decorators.
-    from explorer.games import (chopsticks, domineering, mutorere, nim, ponghauki, tictactoe,  # noqa: F401
-                                toads_and_frogs)
+    from explorer.games import (chopsticks, dodgem, domineering, mutorere, nim, ponghauki,  # noqa: F401
+                                tictactoe, toads_and_frogs)

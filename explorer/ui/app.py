@@ -96,6 +96,10 @@ def main() -> None:
     with st.sidebar:
         st.header("gamegraph")
         picker.sidebar(game)
+    from explorer.ui import implicit_page
+    if implicit_page.wanted(game):  # too large for a graph: the value file answers
+        implicit_page.page(game, spec)
+        return
     try:
         solved = loading.solved(game)
     except GameGraphError as exc:

@@ -25,7 +25,8 @@ from explorer.values import Value  # noqa: E402
 PATH = Path(__file__).with_name("counts.json")
 SPECS = [f"chopsticks:{preset}" for preset in Chopsticks.presets] + [
     "tictactoe", "nim:small", "nim:marienbad", "mutorere", "mutorere:free-putahi", "ponghauki",
-    "toads-and-frogs", "toads-and-frogs:winning-ways", "domineering", "domineering:4x4"]
+    "toads-and-frogs", "toads-and-frogs:winning-ways", "domineering", "domineering:4x4",
+    "dodgem:3x3", "dodgem:4x4"]
 
 
 def record(spec: str, symmetry: bool) -> dict:

@@ -1,0 +1,268 @@
+"""Dodgem, Colin Vout's car game on an n x n board, as in Winning Ways.
+
+Rules (Berlekamp, Conway and Guy, *Winning Ways for your Mathematical Plays*,
+2nd ed., vol. 3, ch. 22, "Dodgem", with the table of every 3x3 position on
+p. 686; Wikipedia's "Dodgem" page states the same rules): Blue ("Left", player
+A, moves first) has n-1 cars on the left edge, above the bottom-left corner;
+Red ("Right", player B) has n-1 cars on the bottom edge, right of it. A turn
+moves one own car one square onto an empty square: Blue forward = right or
+sideways = up/down, Red forward = up or sideways = left/right. A car on the far
+edge (Blue: the right column, Red: the top row) may drive forward off the
+board and is out of the game. The winner is the player who first has no legal
+move on their turn, because all their cars have left or are blocked in (so a
+player must always leave the opponent a move). GamesCrafters' page states
+"a player loses if they have no legal moves" instead; we follow Winning Ways.
+
+Published outcomes: 3x3 is a first-player win (Winning Ways, p. 686); David
+desJardins showed in 1996 (rec.games.abstract, archived on David Eppstein's
+"Dodgem" page, ics.uci.edu/~eppstein/cgt/dodgem.html, and cited by Wikipedia)
+that 4x4 and 5x5 never end with perfect play: draws in this project's terms.
+
+Notation: the player to move (``A`` = Blue, ``B`` = Red), ``|``, then the rows
+from top to bottom separated by ``/``, one character per square: ``b`` a blue
+car, ``r`` a red car, ``.`` empty. The 3x3 start is ``A|b../b../.rr``.
+Squares are named like a chessboard (``a1`` = bottom-left); a move is written
+``a2-b2`` or ``c2-off``.
+
+Symmetry: no symmetry of the board keeps the players' roles (Blue drives right,
+Red up, so neither mirror is one). Transposing the board while swapping the
+colours and the player to move is one, but it changes who is to move, which the
+notation and the graph's player labels keep; so there is no reduction.
+
+Integer encoding: a perfect ranking (combinatorial number system) of every
+board with at most n-1 cars of each colour, times the player to move. The
+codes are the ranks, so the array path and the implicit mode share them:
+5x5 has 240,060,402 indices, every one a legal position.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from functools import cached_property
+from math import comb
+from typing import NamedTuple
+
+from explorer.games.base import Game, Move, MoveBatch, Params, param
+from explorer.games.registry import register
+from explorer.values import Value
+
+PLAYER_NAMES = ("A", "B")  # A = Blue (Left, moves first), B = Red (Right)
+CAR_CHARS = ("b", "r")
+# (row step, column step) of each direction; index = the direction's label code.
+BLUE_STEPS = ((0, 1), (1, 0), (-1, 0))   # right (forward), up, down
+RED_STEPS = ((1, 0), (0, -1), (0, 1))    # up (forward), left, right
+MAX_SIZE = 6
+
+
+@dataclass(frozen=True)
+class DodgemParams(Params):
+    size: int = param(3, "the board is size x size; each player has size-1 cars", minimum=2, maximum=MAX_SIZE)
+
+
+class DodgemPosition(NamedTuple):
+    to_move: int
+    blue: tuple[int, ...]  # sorted squares, square = row * size + column, row 0 at the bottom
+    red: tuple[int, ...]
+
+
+@register
+class Dodgem(Game[DodgemPosition]):
+    name = "dodgem"
+    description = "Colin Vout's Dodgem (Winning Ways): drive your cars off the far edge; no move on your turn wins."
+    Params = DodgemParams
+    presets = {"3x3": dict(size=3), "4x4": dict(size=4), "5x5": dict(size=5)}
+    notation_help = "MOVER|rows top to bottom with b, r or ., e.g. A|b../b../.rr (A = blue, to move first)"
+
+    @property
+    def n(self) -> int:
+        return self.params.size
+
+    # -- rules ------------------------------------------------------------------
+    def start(self) -> DodgemPosition:
+        n = self.n
+        return DodgemPosition(0, tuple(row * n for row in range(1, n)), tuple(range(1, n)))
+
+    def to_move(self, position: DodgemPosition) -> int:
+        return position.to_move
+
+    def outcome(self, position: DodgemPosition) -> Value | None:
+        return None if self.moves(position) else Value.WIN
+
+    def _steps(self, mover: int, square: int):
+        """(direction code, target square or -1 for off the board) of each step a car may try."""
+        n = self.n
+        row, col = divmod(square, n)
+        for code, (dr, dc) in enumerate(BLUE_STEPS if mover == 0 else RED_STEPS):
+            r, c = row + dr, col + dc
+            if code == 0 and (c == n or r == n):
+                yield code, -1
+            elif 0 <= r < n and 0 <= c < n:
+                yield code, r * n + c
+
+    def moves(self, position: DodgemPosition) -> list[Move[DodgemPosition]]:
+        mover = position.to_move
+        cars = (position.blue, position.red)
+        occupied = set(position.blue) | set(position.red)
+        result = []
+        for square in cars[mover]:
+            for _, target in self._steps(mover, square):
+                if target in occupied:
+                    continue
+                mine = tuple(sorted([s for s in cars[mover] if s != square] + ([target] if target >= 0 else [])))
+                new = (mine, cars[1]) if mover == 0 else (cars[0], mine)
+                label = f"{self.square_name(square)}-{self.square_name(target) if target >= 0 else 'off'}"
+                result.append(Move(label, DodgemPosition(1 - mover, new[0], new[1])))
+        return result
+
+    def unmoves(self, position: DodgemPosition) -> list[DodgemPosition]:
+        """Every position with a move to this one: one of the previous mover's cars steps back
+        (or drives back on from beyond its far edge). Each is a legal unfinished position,
+        since the move it undoes is legal there. O(cars)."""
+        n, mover = self.n, 1 - position.to_move
+        cars = (position.blue, position.red)
+        occupied = set(position.blue) | set(position.red)
+        result = []
+
+        def before(mine: list[int]) -> DodgemPosition:
+            mine = tuple(sorted(mine))
+            return DodgemPosition(mover, mine, cars[1]) if mover == 0 else DodgemPosition(mover, cars[0], mine)
+
+        steps = BLUE_STEPS if mover == 0 else RED_STEPS
+        for square in cars[mover]:
+            row, col = divmod(square, n)
+            for dr, dc in steps:
+                r, c = row - dr, col - dc
+                if 0 <= r < n and 0 <= c < n and r * n + c not in occupied:
+                    result.append(before([s for s in cars[mover] if s != square] + [r * n + c]))
+        if len(cars[mover]) < n - 1:  # a car may have driven off the far edge
+            edge = [row * n + n - 1 for row in range(n)] if mover == 0 else [(n - 1) * n + col for col in range(n)]
+            for square in edge:
+                if square not in occupied:
+                    result.append(before([*cars[mover], square]))
+        return result
+
+    # -- notation -------------------------------------------------------------------
+    def square_name(self, square: int) -> str:
+        row, col = divmod(square, self.n)
+        return f"{'abcdefgh'[col]}{row + 1}"
+
+    def format(self, position: DodgemPosition) -> str:
+        n = self.n
+        cells = ["."] * (n * n)
+        for s in position.blue:
+            cells[s] = "b"
+        for s in position.red:
+            cells[s] = "r"
+        rows = ["".join(cells[row * n:(row + 1) * n]) for row in reversed(range(n))]
+        return f"{PLAYER_NAMES[position.to_move]}|{'/'.join(rows)}"
+
+    _NOTATION = re.compile(r"^\s*([AaBb])\s*\|\s*([bBrR.]+(?:\s*/\s*[bBrR.]+)*)\s*$")
+
+    def parse(self, text: str) -> DodgemPosition:
+        match = self._NOTATION.match(text or "")
+        if not match:
+            raise self.invalid(text, "malformed")
+        n = self.n
+        rows = [row.strip().lower() for row in match[2].split("/")]
+        if len(rows) != n or any(len(row) != n for row in rows):
+            raise self.invalid(text, f"the board has {n} rows of {n} squares with size={n}")
+        cells = "".join(reversed(rows))
+        blue = tuple(i for i, ch in enumerate(cells) if ch == "b")
+        red = tuple(i for i, ch in enumerate(cells) if ch == "r")
+        for name, cars in (("blue", blue), ("red", red)):
+            if len(cars) > n - 1:
+                raise self.invalid(text, f"{len(cars)} {name} cars; each player has {n - 1} with size={n}")
+        return DodgemPosition(PLAYER_NAMES.index(match[1].upper()), blue, red)
+
+    def fields(self, position: DodgemPosition) -> dict[str, object]:
+        return {"blue": list(position.blue), "red": list(position.red)}
+
+    # -- perfect ranking: codes, and the implicit mode's index space ----------------------
+    @cached_property
+    def _tables(self) -> tuple[list[int], list[int], int]:
+        """(boards with b blue cars before those with b, per b; red-set counts; boards per mover)."""
+        n, cells = self.n, self.n * self.n
+        red_sets = [sum(comb(m, r) for r in range(n)) for m in range(cells + 1)]  # subsets of size < n
+        base, total = [], 0
+        for b in range(n):
+            base.append(total)
+            total += comb(cells, b) * red_sets[cells - b]
+        return base, red_sets, total
+
+    def index_space(self) -> int:
+        return 2 * self._tables[2]
+
+    def rank(self, position: DodgemPosition) -> int:
+        """Mover, then blue count, blue set, red count, red set among the free squares. O(n^2)."""
+        base, red_sets, total = self._tables
+        cells = self.n * self.n
+        blue, red = position.blue, position.red
+        free = [s for s in range(cells) if s not in blue]
+        red_rel = [free.index(s) for s in red]
+        m = cells - len(blue)
+        red_index = sum(comb(m, r) for r in range(len(red))) + _subset_rank(red_rel)
+        return position.to_move * total + base[len(blue)] + _subset_rank(blue) * red_sets[m] + red_index
+
+    def unrank(self, index: int) -> DodgemPosition:
+        base, red_sets, total = self._tables
+        if not 0 <= index < 2 * total:
+            raise self.invalid(str(index), f"index out of range(0, {2 * total})")
+        cells = self.n * self.n
+        mover, rest = divmod(index, total)
+        b = max(i for i in range(len(base)) if base[i] <= rest)
+        m = cells - b
+        blue_rank, red_index = divmod(rest - base[b], red_sets[m])
+        r = 0
+        while red_index >= comb(m, r):
+            red_index -= comb(m, r)
+            r += 1
+        blue = _subset_unrank(blue_rank, b)
+        free = [s for s in range(cells) if s not in blue]
+        red = tuple(free[i] for i in _subset_unrank(red_index, r))
+        return DodgemPosition(mover, blue, red)
+
+    def code_space(self) -> int:
+        return self.index_space()
+
+    def encode(self, position: DodgemPosition) -> int:
+        return self.rank(position)
+
+    def decode(self, code: int) -> DodgemPosition:
+        return self.unrank(code)
+
+    def implicit_kernels(self):
+        from explorer.games.dodgem_kernels import kernels
+        return kernels(self)
+
+    def batch_moves(self, codes, symmetry: bool) -> MoveBatch:
+        from explorer.implicit import batch_moves
+        return batch_moves(self.implicit_kernels(), codes)
+
+    def batch_outcomes(self, codes):
+        from explorer.implicit import batch_terminal
+        return batch_terminal(self.implicit_kernels(), codes)
+
+    def batch_to_move(self, codes):
+        import numpy as np
+        return (np.asarray(codes) // self._tables[2]).astype(np.int8)
+
+    def batch_label(self, label: int) -> str:
+        square, target = divmod(int(label), 64)
+        return f"{self.square_name(square)}-{self.square_name(target) if target < 63 else 'off'}"
+
+
+def _subset_rank(elements) -> int:
+    """Rank of a sorted set among the sets of its size (combinatorial number system)."""
+    return sum(comb(s, i + 1) for i, s in enumerate(elements))
+
+
+def _subset_unrank(rank: int, size: int) -> tuple[int, ...]:
+    result = []
+    for i in range(size, 0, -1):
+        s = i - 1
+        while comb(s + 1, i) <= rank:
+            s += 1
+        rank -= comb(s, i)
+        result.append(s)
+    return tuple(reversed(result))
