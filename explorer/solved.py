@@ -12,7 +12,7 @@ from typing import Any, Sequence
 
 import numpy as np
 
-from explorer import settings
+from explorer import limits, settings
 from explorer.components import strongly_connected
 from explorer.games import Game, parse_spec
 from explorer.graph import DEFAULT_MAX_POSITIONS, GameGraph, check_size, generate
@@ -66,9 +66,14 @@ class SolvedGraph:
 def build(game: Game | str, symmetry: bool = True, start: Any = None,
           max_positions: int = DEFAULT_MAX_POSITIONS, use_arrays: bool | None = None,
           extra_starts: Sequence[Any] = ()) -> SolvedGraph:
-    """Generate (see explorer.graph.generate), solve and find the cycles of a game: O(V + E)."""
+    """Generate (see explorer.graph.generate), solve and find the cycles of a game: O(V + E).
+
+    GraphTooLarge at once when the game's size estimate exceeds `max_positions`
+    or the memory (explorer.limits.check).
+    """
     if isinstance(game, str):
         game = parse_spec(game)
+    limits.check(game, symmetry, max_positions)  # refuse from the parameters, before any memory is taken
     seconds = {}
     t0 = time.perf_counter()
     graph = generate(game, symmetry=symmetry, start=start, max_positions=max_positions, use_arrays=use_arrays,

@@ -105,7 +105,7 @@ def test_chart_covers_every_live_pair(home):
     (("show", "chopsticks", "A|9-1|1-1"), "not 9"),
     (("show", "tictactoe", "XXX/OOO/..."), "earlier win"),
     (("chart", "tictactoe"), "two-hand Chopsticks"),
-    (("solve", "chopsticks(fingers=20)", "--max-positions", "1000"), "more than 1,000 positions"),
+    (("solve", "chopsticks(fingers=20)", "--max-positions", "1000"), "the limit of 1,000 positions"),
     (("export", "chopsticks", "--format", "neo4j-import"), "-o DIR"),
 ])
 def test_bad_input_is_one_clear_line(home, args, needle):

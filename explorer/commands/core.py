@@ -8,7 +8,7 @@ import sys
 import time
 from pathlib import Path
 
-from explorer import export
+from explorer import export, limits
 from explorer.commands import positive_int
 from explorer.chart import as_records, as_text, strategy_chart
 from explorer.errors import GameGraphError, InvalidParameter
@@ -107,6 +107,8 @@ def cmd_solve(args: argparse.Namespace) -> int:
     start = game.parse(args.start) if args.start else None
     began = time.perf_counter()
     variants = [False] if args.no_symmetry or not game.has_symmetry() else [True, False]
+    for symmetry in variants:  # refuse before the first build, not after it
+        limits.check(game, symmetry, args.max_positions)
     results = {}
     for symmetry in variants:
         solved = build(game, symmetry=symmetry, start=start, max_positions=args.max_positions)
