@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import hashlib
-import os
 import time
 import zipfile
 from dataclasses import dataclass
@@ -12,7 +11,7 @@ from typing import Any, Sequence
 
 import numpy as np
 
-from explorer import limits, settings
+from explorer import limits, private, settings
 from explorer.components import strongly_connected
 from explorer.games import Game, parse_spec
 from explorer.graph import DEFAULT_MAX_POSITIONS, GameGraph, check_size, generate
@@ -122,10 +121,10 @@ def _write(solved: SolvedGraph, path: Path) -> None:
     else:
         arrays["keys"] = np.array(g.keys())
         arrays["label_names"] = np.array(g.label_names if g.label_names else [""])
-    path.parent.mkdir(parents=True, exist_ok=True)
-    partial = path.with_name(f"{path.stem}.{os.getpid()}.partial.npz")  # writers never share a temp file
-    np.savez(partial, **arrays)
-    partial.replace(path)  # atomic: a reader never sees half a file
+    private.ensure_private_dir(settings.state_dir())
+    private.ensure_private_dir(path.parent)
+    with private.atomic_private_file(path) as handle:  # 0600, atomic: a reader never sees half a file
+        np.savez(handle, **arrays)
 
 
 def _read(game: Game, path: Path) -> SolvedGraph:

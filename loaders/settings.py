@@ -18,6 +18,7 @@ import neo4j
 from neo4j.exceptions import AuthError, ConfigurationError, Neo4jError, ServiceUnavailable
 
 from explorer.errors import Neo4jUnavailable
+from explorer.private import ensure_private_dir
 from explorer.settings import state_dir
 
 DEFAULT_URI = "bolt://127.0.0.1:7687"
@@ -86,6 +87,7 @@ def _create_password_file(path: Path) -> None:
 
     O_EXCL makes concurrent first starts agree on one password instead of each
     writing its own."""
+    ensure_private_dir(state_dir())
     path.parent.mkdir(parents=True, exist_ok=True)
     path.parent.chmod(0o700)
     try:

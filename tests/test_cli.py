@@ -130,7 +130,7 @@ def test_up_prepares_every_chopsticks_preset_without_neo4j(home):
     for preset in Chopsticks.presets:
         assert f"chopsticks:{preset} " in out.stderr
     assert "networkx + Neo4j" not in out.stderr
-    assert len(list((home / "mirrors").glob("chopsticks-*.pickle"))) == len(Chopsticks.presets)
+    assert len(list((home / "mirrors").glob("chopsticks-*.npz"))) == len(Chopsticks.presets)
 
 
 @pytest.mark.neo4j
@@ -213,4 +213,4 @@ def test_up_builds_the_mirror_from_the_solved_graph_it_holds(tmp_path, monkeypat
 
     monkeypatch.setattr(mirror, "load_or_build", no_second_read)
     up._prepare("chopsticks:standard", None, None)
-    assert len(list((tmp_path / "state" / "mirrors").glob("chopsticks-*.pickle"))) == 1
+    assert len(list((tmp_path / "state" / "mirrors").glob("chopsticks-*.npz"))) == 1

@@ -283,7 +283,7 @@ class Registry:
 def _remove_partial_files(pid: int) -> None:
     """A killed child may leave its temporary cache file (named after its pid)."""
     from explorer import settings
-    for partial in (settings.state_dir() / "graphs").glob(f"*.{pid}.partial.npz"):
+    for partial in (settings.state_dir() / "graphs").glob(f"*.{pid}.*partial.npz"):
         partial.unlink(missing_ok=True)
 
 
