@@ -36,8 +36,8 @@ from urllib.parse import urlsplit
 
 from neo4j.exceptions import ServiceUnavailable
 
-from explorer.private import ensure_private_dir
 from explorer.errors import LauncherError, Neo4jUnavailable
+from explorer.private import ensure_private_dir
 from loaders.settings import Neo4jSettings, neo4j_dir, neo4j_uri, open_driver
 
 LAUNCHER_DIR = Path(__file__).parent / "launcher"
