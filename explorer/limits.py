@@ -73,27 +73,47 @@ def configured_budget(name: str = MEMORY_ENV) -> int | None:
 
 
 def available_memory() -> int | None:
-    """Bytes this process may still allocate: MemAvailable, capped by a cgroup (container) limit; None if unknown."""
-    found = None
+    """Bytes this process may still allocate: MemAvailable, capped by a cgroup (container) limit and by the
+    address-space limit (``ulimit -v``) less what the process already maps; None if unknown."""
+    candidates = [_address_space_left(), _meminfo_available(), _cgroup_room()]
+    known = [c for c in candidates if c is not None]
+    return min(known) if known else None
+
+
+def _meminfo_available() -> int | None:
     try:
         for line in Path("/proc/meminfo").read_text().splitlines():
             if line.startswith("MemAvailable:"):
-                found = int(line.split()[1]) * 1024
-                break
+                return int(line.split()[1]) * 1024
     except (OSError, ValueError, IndexError):
-        try:
-            found = os.sysconf("SC_AVPHYS_PAGES") * os.sysconf("SC_PAGE_SIZE")
-        except (ValueError, OSError, AttributeError):
-            found = None
+        pass
+    try:
+        return os.sysconf("SC_AVPHYS_PAGES") * os.sysconf("SC_PAGE_SIZE")
+    except (ValueError, OSError, AttributeError):
+        return None
+
+
+def _cgroup_room() -> int | None:
     try:
         limit = Path("/sys/fs/cgroup/memory.max").read_text().strip()
         used = int(Path("/sys/fs/cgroup/memory.current").read_text().strip())
-        if limit.isdigit():
-            room = int(limit) - used
-            found = room if found is None else min(found, room)
     except (OSError, ValueError):
-        pass
-    return found
+        return None
+    return int(limit) - used if limit.isdigit() else None
+
+
+def _address_space_left() -> int | None:
+    try:
+        import resource
+        soft, _ = resource.getrlimit(resource.RLIMIT_AS)
+        if soft == resource.RLIM_INFINITY:
+            return None
+        for line in Path("/proc/self/status").read_text().splitlines():
+            if line.startswith("VmSize:"):
+                return max(0, soft - int(line.split()[1]) * 1024)
+        return soft
+    except (ImportError, OSError, ValueError, IndexError):
+        return None
 
 
 def total_memory() -> int | None:

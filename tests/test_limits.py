@@ -159,3 +159,18 @@ def test_solve_checks_every_variant_before_building_any(tmp_path, monkeypatch):
     with pytest.raises(GraphTooLarge, match=f"limit of {limit:,} positions"):
         core.cmd_solve(Namespace(spec=game.id, start=None, no_symmetry=False, max_positions=limit, format="json"))
     assert not built
+
+
+def test_an_address_space_limit_counts_as_the_memory_available(tmp_path):
+    """`ulimit -v` (item 11 of issue 8: chopsticks(fingers=60) under a 6 GB limit): refused from the estimate,
+    in one line, instead of a numpy out-of-memory traceback."""
+    env = {"GAMEGRAPH_HOME": str(tmp_path), "GAMEGRAPH_PROGRESS": "0", "PATH": "/usr/bin:/bin"}
+    script = f"ulimit -v 6000000; exec {sys.executable} -m explorer.cli solve 'chopsticks(fingers=60)'"
+    out = subprocess.run(["bash", "-c", script], capture_output=True, text=True, env=env, timeout=120)
+    assert out.returncode == 2, out.stderr
+    line, = out.stderr.strip().splitlines()
+    assert "of memory this machine has available" in line and "positions" in line
+    script = ("ulimit -v 3000000; exec " + sys.executable +
+              " -c 'from explorer import limits; print(limits.available_memory())'")
+    left = int(subprocess.run(["bash", "-c", script], capture_output=True, text=True, env=env, timeout=60).stdout)
+    assert 0 < left < 3_000_000 * 1024
