@@ -20,7 +20,6 @@ from explorer.solved import SolvedGraph, cache_path
 from explorer.ui import builds
 
 POLL_SECONDS = 0.25
-_ready: set[str] = set()   # game ids this process has already built or opened
 
 
 def max_positions() -> int:
@@ -72,7 +71,7 @@ def solved(game: Game) -> SolvedGraph:
     registry = builds.registry()
     build = registry.request(game)  # GraphTooLarge at once when the estimate is over the page's limits
     try:
-        if game.id in _ready or build.wait(0.05):
+        if build.wait(0.05):   # finished (or refused by the child) already: no status box
             result = build.outcome()
         elif cache_path(game, game.has_symmetry()).exists():
             with st.spinner(f"Opening {game.display_name}…"):
@@ -81,7 +80,6 @@ def solved(game: Game) -> SolvedGraph:
             result = _wait_with_status(game, build)
     finally:
         registry.release(build)
-    _ready.add(game.id)
     return result
 
 
