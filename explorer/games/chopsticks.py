@@ -180,17 +180,27 @@ class Chopsticks(Game[ChopsticksPosition]):
         """
         n, p = self.n, self.params
         pairs = self._hand_pairs(symmetry)
-        live = {h: (h[0] > 0) + (h[1] > 0) for h in pairs}
+        # Tappers and tapped hands: with symmetry two equal hands give the same move once.
+        live = {h: len({x for x in h if x > 0}) if symmetry else (h[0] > 0) + (h[1] > 0) for h in pairs}
+        tapped = {h: len(set(h)) if symmetry else 2 for h in pairs}
         own = 0  # splits and transfers, which do not depend on the other player's hands
         for a, b in pairs:
             if p.split == "even":
                 own += min(a, b) == 0 and max(a, b) >= 2 and max(a, b) % 2 == 0
+            elif p.split == "transfer" and symmetry:
+                # After symmetry a transfer leaves the hands {x, total - x}: one move per such pair,
+                # whichever hand gave (the generator merges the two ways to reach it).
+                total = a + b
+                lowest = max(0 if p.suicide else 1, total - (n - 1))
+                pairs_after = max(total // 2 - lowest + 1, 0)
+                unchanged = lowest <= min(a, b) <= total // 2 and not (p.swaps and a != b)
+                own += pairs_after - unchanged
             elif p.split == "transfer":
                 for source, target in ((a, b), (b, a)):
                     most = max(min(source - (0 if p.suicide else 1), n - 1 - target), 0)
                     mirror_only = not p.swaps and 1 <= source - target <= most
                     own += most - mirror_only
-        targets = sum(2 if p.attack_dead else live[h] for h in pairs if h != (0, 0))
+        targets = sum(tapped[h] if p.attack_dead else live[h] for h in pairs if h != (0, 0))
         taps = sum(live.values()) * targets
         return 2 * (taps + own * (len(pairs) - 1))
 
