@@ -189,11 +189,20 @@ def open(path: str | os.PathLike) -> nx.DiGraph:  # noqa: A001 - the module's re
         raise ValueError(f"{path} does not hold a networkx mirror: {exc}") from None
     if not isinstance(document, dict) or document.get("format") != MIRROR_FORMAT:
         raise ValueError(f"{path} does not hold a networkx mirror of format {MIRROR_FORMAT}")
+    try:
+        return _graph(document, source, target, label, optimal)
+    except (KeyError, IndexError, TypeError, AttributeError) as exc:  # a damaged document
+        raise ValueError(f"{path} does not hold a valid networkx mirror: {type(exc).__name__}: {exc}") from None
+
+
+def _graph(document: dict, source: list[int], target: list[int], label: list[int], optimal: list[bool]) -> nx.DiGraph:
     keys, columns, labels = document["keys"], document["columns"], document["labels"]
     names = list(columns)
     G = nx.DiGraph(**document["graph"])
-    G.add_nodes_from((key, dict(zip(names, row))) for key, row in zip(keys, zip(*columns.values()))) if names \
-        else G.add_nodes_from(keys)
+    if names:
+        G.add_nodes_from((key, dict(zip(names, row))) for key, row in zip(keys, zip(*columns.values())))
+    else:
+        G.add_nodes_from(keys)
     extra = document.get("edge_extra") or {}
     if extra:
         extra_rows = list(zip(*extra.values()))

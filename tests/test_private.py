@@ -115,3 +115,23 @@ def test_no_code_loads_pickles():
             if "pickle.load" in text or "allow_pickle=True" in text or "import pickle" in text:
                 offenders.append(str(source.relative_to(ROOT)))
     assert not offenders
+
+
+def test_a_damaged_mirror_document_is_rebuilt_not_a_traceback(home):
+    import json
+
+    import numpy as np
+
+    game = parse_spec("nim:small")
+    expected = mirror.mirror_for(game)
+    path = mirror.mirror_path(game)
+    with np.load(path, allow_pickle=False) as data:
+        arrays = {name: data[name] for name in data.files}
+    document = json.loads(arrays["document"].tobytes())
+    document["keys"] = document["keys"][:3]          # edges now point past the keys
+    arrays["document"] = np.frombuffer(json.dumps(document).encode(), dtype=np.uint8)
+    with path.open("wb") as handle:
+        np.savez(handle, **arrays)
+    with pytest.raises(ValueError, match="valid networkx mirror"):
+        mirror.open(path)
+    assert mirror.mirror_for(game).number_of_nodes() == expected.number_of_nodes()
