@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import hashlib
-import os
 import time
 import zipfile
 from dataclasses import dataclass
@@ -12,7 +11,7 @@ from typing import Any, Sequence
 
 import numpy as np
 
-from explorer import settings
+from explorer import limits, private, settings
 from explorer.components import strongly_connected
 from explorer.games import Game, parse_spec
 from explorer.graph import DEFAULT_MAX_POSITIONS, GameGraph, check_size, generate
@@ -66,9 +65,14 @@ class SolvedGraph:
 def build(game: Game | str, symmetry: bool = True, start: Any = None,
           max_positions: int = DEFAULT_MAX_POSITIONS, use_arrays: bool | None = None,
           extra_starts: Sequence[Any] = ()) -> SolvedGraph:
-    """Generate (see explorer.graph.generate), solve and find the cycles of a game: O(V + E)."""
+    """Generate (see explorer.graph.generate), solve and find the cycles of a game: O(V + E).
+
+    GraphTooLarge at once when the game's size estimate exceeds `max_positions`
+    or the memory (explorer.limits.check).
+    """
     if isinstance(game, str):
         game = parse_spec(game)
+    limits.check(game, symmetry, max_positions)  # refuse from the parameters, before any memory is taken
     seconds = {}
     t0 = time.perf_counter()
     graph = generate(game, symmetry=symmetry, start=start, max_positions=max_positions, use_arrays=use_arrays,
@@ -117,10 +121,10 @@ def _write(solved: SolvedGraph, path: Path) -> None:
     else:
         arrays["keys"] = np.array(g.keys())
         arrays["label_names"] = np.array(g.label_names if g.label_names else [""])
-    path.parent.mkdir(parents=True, exist_ok=True)
-    partial = path.with_name(f"{path.stem}.{os.getpid()}.partial.npz")  # writers never share a temp file
-    np.savez(partial, **arrays)
-    partial.replace(path)  # atomic: a reader never sees half a file
+    private.ensure_private_dir(settings.state_dir())
+    private.ensure_private_dir(path.parent)
+    with private.atomic_private_file(path) as handle:  # 0600, atomic: a reader never sees half a file
+        np.savez(handle, **arrays)
 
 
 def _read(game: Game, path: Path) -> SolvedGraph:

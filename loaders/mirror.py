@@ -8,16 +8,20 @@ the neo4j-admin CSV writer and the mirror all use them, so the three backends
 cannot drift apart.
 
 The mirror itself is an ``nx.DiGraph`` keyed by position key. Building it is
-O(V + E) Python work, so `mirror_for` caches it as a pickle (protocol 5,
-written atomically) in ``<state dir>/mirrors/``; reopening a preset's mirror
-is a single unpickle (milliseconds).
+O(V + E) Python work, so `mirror_for` caches it in ``<state dir>/mirrors/``
+as data only: an ``.npz`` (loaded with allow_pickle=False) holding the
+graph's and the positions' properties as one JSON document and the moves as
+arrays, written atomically, mode 0600. Never a pickle: a file planted in the
+state folder cannot run code. Reopening a preset's mirror takes a few
+milliseconds (docs/limits.md has the figures).
 """
 
 from __future__ import annotations
 
 import hashlib
+import json
 import os
-import pickle
+import zipfile
 from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any
@@ -25,14 +29,15 @@ from typing import Any
 import networkx as nx
 import numpy as np
 
-from explorer import settings
+from explorer import private, settings
 from explorer.games import Game, parse_spec
 from explorer.graph import DEFAULT_MAX_POSITIONS, check_size, graph_id
 from explorer.solved import CACHE_FORMAT, SolvedGraph, load_or_build
 from explorer.values import Value
 
-# Bump when the mirror's attributes change: old pickles are then ignored and rebuilt.
-MIRROR_FORMAT = 1
+# Bump when the mirror's attributes or file layout change: old files are then ignored and rebuilt.
+# Format 1 was a pickle (<name>-<hash>.pickle); it is never opened again, and removed when a mirror is saved.
+MIRROR_FORMAT = 2
 
 # Position properties every game has, in the order docs/model.md lists them (after `game`).
 POSITION_PROPERTIES = ("key", "to_move", "value", "remoteness", "terminal", "on_cycle", "scc")
@@ -134,37 +139,99 @@ def to_networkx(solved: SolvedGraph, solved_at: str | None = None) -> nx.DiGraph
 
 
 def save(G: nx.DiGraph, path: str | os.PathLike) -> Path:
-    """Pickle the mirror (protocol 5) atomically: a reader sees the old file or the new one, never half."""
+    """Write the mirror as data only (npz + JSON), mode 0600, atomically: a reader sees the old file or the new one.
+
+    Node properties go column by column into one JSON document with the graph's
+    properties; moves are int32 source/target arrays, a label code per move and
+    the label table, and a bool array. O(V + E).
+    """
     path = Path(path)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    partial = path.with_name(f"{path.name}.{os.getpid()}.partial")
-    with partial.open("wb") as handle:
-        pickle.dump(G, handle, protocol=5)
-    partial.replace(path)
+    private.ensure_private_dir(path.parent)
+    keys = list(G.nodes)
+    index = {key: i for i, key in enumerate(keys)}
+    names: list[str] = []
+    for _, data in G.nodes(data=True):
+        names.extend(name for name in data if name not in names)
+    columns = {name: [data.get(name) for _, data in G.nodes(data=True)] for name in names}
+    labels: dict[str, int] = {}
+    edges = list(G.edges(data=True))
+    document = {"format": MIRROR_FORMAT, "graph": G.graph, "keys": keys, "columns": columns,
+                "edge_names": sorted({name for _, _, data in edges for name in data} - {"label", "optimal"}),
+                "labels": []}
+    arrays = {
+        "source": np.array([index[a] for a, _, _ in edges], dtype=np.int32),
+        "target": np.array([index[b] for _, b, _ in edges], dtype=np.int32),
+        "label": np.array([labels.setdefault(d.get("label"), len(labels)) for _, _, d in edges], dtype=np.int32),
+        "optimal": np.array([bool(d.get("optimal")) for _, _, d in edges], dtype=bool),
+    }
+    document["labels"] = list(labels)
+    document["edge_extra"] = {name: [d.get(name) for _, _, d in edges] for name in document["edge_names"]}
+    arrays["document"] = np.frombuffer(json.dumps(document, separators=(",", ":")).encode(), dtype=np.uint8)
+    with private.atomic_private_file(path) as handle:
+        np.savez(handle, **arrays)
     return path
 
 
 def open(path: str | os.PathLike) -> nx.DiGraph:  # noqa: A001 - the module's reading verb, mirror.open(path)
-    """Reopen a mirror written by `save`. O(file size); trusted files only (it is a pickle)."""
-    with Path(path).open("rb") as handle:
-        G = pickle.load(handle)
-    if not isinstance(G, nx.DiGraph):
-        raise ValueError(f"{path} does not hold a networkx mirror")
+    """Reopen a mirror written by `save`: O(V + E), data only (no pickle is ever loaded).
+
+    ValueError for a file that is not a mirror of this format (torn, foreign,
+    a pickle, an old format); OSError when it cannot be read.
+    """
+    try:
+        with np.load(Path(path), allow_pickle=False) as data:
+            document = json.loads(data["document"].tobytes().decode())
+            source, target = data["source"].tolist(), data["target"].tolist()
+            label, optimal = data["label"].tolist(), data["optimal"].tolist()
+    except (KeyError, EOFError, zipfile.BadZipFile, UnicodeDecodeError, json.JSONDecodeError, AttributeError) as exc:
+        raise ValueError(f"{path} does not hold a networkx mirror: {exc}") from None
+    except ValueError as exc:  # numpy refuses pickled content, or the file is no npz at all
+        raise ValueError(f"{path} does not hold a networkx mirror: {exc}") from None
+    if not isinstance(document, dict) or document.get("format") != MIRROR_FORMAT:
+        raise ValueError(f"{path} does not hold a networkx mirror of format {MIRROR_FORMAT}")
+    try:
+        return _graph(document, source, target, label, optimal)
+    except (KeyError, IndexError, TypeError, AttributeError) as exc:  # a damaged document
+        raise ValueError(f"{path} does not hold a valid networkx mirror: {type(exc).__name__}: {exc}") from None
+
+
+def _graph(document: dict, source: list[int], target: list[int], label: list[int], optimal: list[bool]) -> nx.DiGraph:
+    keys, columns, labels = document["keys"], document["columns"], document["labels"]
+    names = list(columns)
+    G = nx.DiGraph(**document["graph"])
+    if names:
+        G.add_nodes_from((key, dict(zip(names, row))) for key, row in zip(keys, zip(*columns.values())))
+    else:
+        G.add_nodes_from(keys)
+    extra = document.get("edge_extra") or {}
+    if extra:
+        extra_rows = list(zip(*extra.values()))
+        G.add_edges_from((keys[s], keys[t], {"label": labels[l], "optimal": o, **dict(zip(extra, row))})
+                         for s, t, l, o, row in zip(source, target, label, optimal, extra_rows))
+    else:
+        G.add_edges_from((keys[s], keys[t], {"label": labels[l], "optimal": o})
+                         for s, t, l, o in zip(source, target, label, optimal))
     return G
 
 
 def mirror_path(game: Game, symmetry: bool = True) -> Path:
-    """Where the cached mirror of a game lives: ``<state dir>/mirrors/<name>-<hash>.pickle``."""
+    """Where the cached mirror of a game lives: ``<state dir>/mirrors/<name>-<hash>.npz``."""
     symmetry = symmetry and game.has_symmetry()
     digest = hashlib.sha1(f"{MIRROR_FORMAT}|{CACHE_FORMAT}|{game.id}|{symmetry}".encode()).hexdigest()[:16]
-    return settings.state_dir() / "mirrors" / f"{game.name}-{digest}.pickle"
+    return settings.state_dir() / "mirrors" / f"{game.name}-{digest}.npz"
+
+
+def _remove_old_pickles(folder: Path) -> None:
+    """Mirrors of format 1 were pickles: never read again, so removed rather than left to be trusted."""
+    for old in folder.glob("*.pickle"):
+        old.unlink(missing_ok=True)
 
 
 def mirror_for(spec_or_game: Game | str, symmetry: bool = True,
                max_positions: int = DEFAULT_MAX_POSITIONS, solved: SolvedGraph | None = None) -> nx.DiGraph:
     """The mirror of a game, from the mirror cache when present, else built and cached.
 
-    A hit costs one unpickle; a miss costs the solve (`solved` when the caller
+    A hit costs one read of the data-only file (`open`); a miss costs the solve (`solved` when the caller
     holds it, else load_or_build) plus O(V + E) to build and write the mirror.
     A torn or foreign cache file is rebuilt; a graph over `max_positions` is refused.
     """
@@ -177,9 +244,11 @@ def mirror_for(spec_or_game: Game | str, symmetry: bool = True,
             if G.graph.get("id") == expected_id:
                 check_size(G.number_of_nodes(), game, max_positions)
                 return G
-        except (OSError, EOFError, ValueError, pickle.UnpicklingError, AttributeError, ImportError):
+        except (OSError, ValueError):
             pass
-        path.unlink(missing_ok=True)
+        path.unlink(missing_ok=True)  # a torn, foreign or planted file is rebuilt, never trusted
     G = to_networkx(solved or load_or_build(game, symmetry=symmetry, max_positions=max_positions))
+    private.ensure_private_dir(settings.state_dir())
     save(G, path)
+    _remove_old_pickles(path.parent)
     return G

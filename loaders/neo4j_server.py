@@ -36,6 +36,7 @@ from pathlib import Path
 from urllib.parse import urlsplit
 
 from explorer.errors import LauncherError, Neo4jUnavailable
+from explorer.private import ensure_private_dir
 from loaders.settings import Neo4jSettings, neo4j_dir, neo4j_uri, open_driver
 
 LAUNCHER_DIR = Path(__file__).parent / "launcher"
@@ -351,6 +352,7 @@ def _log_tail(folder: Path, lines: int = 30) -> str:
 
 @contextmanager
 def _lock(folder: Path):
+    ensure_private_dir(folder.parent)  # the state folder: owner-only
     folder.mkdir(parents=True, exist_ok=True)
     folder.chmod(0o700)
     with open(folder / "lock", "w") as lock:

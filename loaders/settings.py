@@ -17,6 +17,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from explorer.errors import Neo4jUnavailable
+from explorer.private import ensure_private_dir
 from explorer.settings import state_dir
 
 if TYPE_CHECKING:  # the driver (which pulls in pandas) loads only when a command connects
@@ -110,6 +111,7 @@ def _create_password_file(path: Path) -> None:
 
     O_EXCL makes concurrent first starts agree on one password instead of each
     writing its own."""
+    ensure_private_dir(state_dir())
     path.parent.mkdir(parents=True, exist_ok=True)
     path.parent.chmod(0o700)
     try:

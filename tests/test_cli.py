@@ -105,7 +105,7 @@ def test_chart_covers_every_live_pair(home):
     (("show", "chopsticks", "A|9-1|1-1"), "not 9"),
     (("show", "tictactoe", "XXX/OOO/..."), "earlier win"),
     (("chart", "tictactoe"), "two-hand Chopsticks"),
-    (("solve", "chopsticks(fingers=20)", "--max-positions", "1000"), "more than 1,000 positions"),
+    (("solve", "chopsticks(fingers=20)", "--max-positions", "1000"), "the limit of 1,000 positions"),
     (("export", "chopsticks", "--format", "neo4j-import"), "-o DIR"),
 ])
 def test_bad_input_is_one_clear_line(home, args, needle):
@@ -130,11 +130,11 @@ def test_up_prepares_every_chopsticks_preset_without_neo4j(home):
     for preset in Chopsticks.presets:
         assert f"chopsticks:{preset} " in out.stderr
     assert "networkx + Neo4j" not in out.stderr
-    assert len(list((home / "mirrors").glob("chopsticks-*.pickle"))) == len(Chopsticks.presets)
+    assert len(list((home / "mirrors").glob("chopsticks-*.npz"))) == len(Chopsticks.presets)
     from explorer.commands.up import SMALL_GAMES
     for spec in SMALL_GAMES:  # the classic loopy games come ready too
         assert f"{spec} " in out.stderr
-        assert list((home / "mirrors").glob(f"{spec}-*.pickle"))
+        assert list((home / "mirrors").glob(f"{spec}-*.npz"))
 
 
 @pytest.mark.neo4j
@@ -218,7 +218,7 @@ def test_up_builds_the_mirror_from_the_solved_graph_it_holds(tmp_path, monkeypat
 
     monkeypatch.setattr(mirror, "load_or_build", no_second_read)
     up._prepare("chopsticks:standard", None, None)
-    assert len(list((tmp_path / "state" / "mirrors").glob("chopsticks-*.pickle"))) == 1
+    assert len(list((tmp_path / "state" / "mirrors").glob("chopsticks-*.npz"))) == 1
 
 
 def test_help_and_games_import_no_heavy_package(tmp_path):

@@ -77,7 +77,7 @@ def test_flatten():
 
 def test_save_and_open_round_trip(tmp_path):
     G = mirror.to_networkx(build("chopsticks:magic-fingers"))
-    path = mirror.save(G, tmp_path / "deep" / "m.pickle")
+    path = mirror.save(G, tmp_path / "deep" / "m.npz")
     assert path.exists() and not list(path.parent.glob("*.partial"))
     H = mirror.open(path)
     assert H.graph == G.graph
@@ -97,7 +97,7 @@ def test_open_refuses_a_file_that_is_not_a_mirror(tmp_path):
 def test_mirror_for_caches_and_reopens_fast(home):
     game = parse_spec("chopsticks:magic-fingers")
     path = mirror.mirror_path(game)
-    assert path.parent == home / "mirrors" and path.name.startswith("chopsticks-") and path.suffix == ".pickle"
+    assert path.parent == home / "mirrors" and path.name.startswith("chopsticks-") and path.suffix == ".npz"
     G = mirror.mirror_for("chopsticks:magic-fingers")
     assert path.exists()
     written = path.stat().st_mtime_ns

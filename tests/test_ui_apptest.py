@@ -284,7 +284,34 @@ def test_a_game_too_big_for_the_page_is_refused_politely(monkeypatch):
     monkeypatch.setenv("GAMEGRAPH_UI_MAX_POSITIONS", "10")
     at = page(game="nim(heaps=2-2-2-3)")
     assert_clean(at)
-    assert any("more than 10 positions" in e and "GAMEGRAPH_UI_MAX_POSITIONS" in e for e in errors(at))
+    assert any("limit of 10 positions" in e and "GAMEGRAPH_UI_MAX_POSITIONS" in e for e in errors(at))
+
+
+def test_huge_chopsticks_is_refused_at_once_with_its_estimate():
+    """The URL that once took 14 GB: refused from the estimate, before any build (issue 8, item 5)."""
+    import time
+
+    from explorer.games import parse_spec
+    from explorer.ui import builds
+
+    at = AppTest.from_file(APP, default_timeout=120)
+    at.query_params["game"] = "chopsticks(fingers=99)"
+    began = time.perf_counter()
+    at.run()
+    seconds = time.perf_counter() - began
+    assert_clean(at)
+    estimate = parse_spec("chopsticks(fingers=99)").estimate_positions()
+    assert any(f"{estimate:,} positions" in e and "limit of 3,000,000 positions" in e for e in errors(at)), errors(at)
+    assert not builds.registry().running()
+    assert seconds < 5  # the page's whole run, the refusal itself takes milliseconds (tests/test_builds.py)
+
+
+def test_a_game_over_the_memory_budget_is_refused_with_the_estimate(monkeypatch):
+    monkeypatch.setenv("GAMEGRAPH_UI_MEMORY", "1M")
+    at = page(game="chopsticks(fingers=20)")
+    assert_clean(at)
+    assert any("memory budget of 1.0 MB" in e and "GAMEGRAPH_UI_MEMORY" in e and "positions" in e
+               for e in errors(at)), errors(at)
 
 
 # -- with the real Neo4j (started by the session fixture in tests/neo4j_fixtures.py) ----------

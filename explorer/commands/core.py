@@ -13,6 +13,7 @@ import time
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from explorer import limits
 from explorer.commands import positive_int
 from explorer.errors import GameGraphError, InvalidParameter
 from explorer.files import output_file
@@ -124,6 +125,8 @@ def cmd_solve(args: argparse.Namespace) -> int:
     start = game.parse(args.start) if args.start else None
     began = time.perf_counter()
     variants = [False] if args.no_symmetry or not game.has_symmetry() else [True, False]
+    for symmetry in variants:  # refuse before the first build, not after it
+        limits.check(game, symmetry, args.max_positions)
     results = {}
     for symmetry in variants:
         solved = build(game, symmetry=symmetry, start=start, max_positions=args.max_positions)
@@ -260,6 +263,7 @@ def _export_neo4j_import(args: argparse.Namespace) -> int:
 
 # -- chart ---------------------------------------------------------------------
 def cmd_chart(args: argparse.Namespace) -> int:
+    from explorer import export
     from explorer import export
     from explorer.chart import as_records, as_text, strategy_chart
 

@@ -295,6 +295,25 @@ class Game(Generic[P]):
     def batch_label(self, label: int) -> str:
         raise NotImplementedError
 
+    # -- size estimate (explorer/limits.py) ------------------------------------
+    # Every game should implement these: the CLI and the UI call them before
+    # generating anything and refuse at once a graph over the position limit or
+    # the memory budget. They must be cheap (no generation: a formula, or a count
+    # over a small part of the space) and must never undercount: an upper bound
+    # on the reachable graph (symmetry-reduced when `symmetry` is true), as tight
+    # as the game allows, since a loose bound refuses graphs that would fit.
+    # tests/test_limits.py checks the bound against real graphs for every preset
+    # and for random small parameters. A game returning None is checked only
+    # while it is generated (the generator's max_positions), which is slower to
+    # refuse and cannot protect memory in advance.
+    def estimate_positions(self, symmetry: bool = True) -> int | None:
+        """An upper bound on the number of reachable positions, or None when the game offers none."""
+        return None
+
+    def estimate_moves(self, symmetry: bool = True) -> int | None:
+        """An upper bound on the number of moves (edges) of the graph, or None."""
+        return None
+
     def iter_positions(self) -> Iterable[P]:
         """Every position of the game, reachable or not (for charts); optional."""
         raise NotImplementedError

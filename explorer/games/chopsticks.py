@@ -211,6 +211,57 @@ class Chopsticks(Game[ChopsticksPosition]):
         from explorer.games.chopsticks_kernels import kernels
         return kernels(self)
 
+    # -- size estimate ------------------------------------------------------------
+    def _hand_pairs(self, symmetry: bool) -> list[tuple[int, int]]:
+        """Every hand pair a player can hold (sorted when symmetric)."""
+        return [(x, y) for x in range(self.n) for y in range(x if symmetry else 0, self.n)]
+
+    def estimate_positions(self, symmetry: bool = True) -> int:
+        """2 movers x hand pairs of the mover x live hand pairs of the other player: O(1).
+
+        The player who just moved always has a live hand (no move empties the
+        mover's own hands), so that factor leaves out (0, 0). Within 1.2x of the
+        real count for most presets at 8 or more fingers; attack-only, which
+        reaches the fewest, within 2.5x (tests/test_limits.py measures it).
+        """
+        pairs = self.n * (self.n + 1) // 2 if symmetry else self.n * self.n
+        return 2 * pairs * (pairs - 1)
+
+    def estimate_moves(self, symmetry: bool = True) -> int:
+        """An upper bound on the edges: O(fingers^2).
+
+        For every position `estimate_positions` counts, the distinct successors its
+        moves can reach (the generator merges moves that reach one successor: with
+        symmetry, taps by or on two equal hands, and transfers that leave the same
+        pair of hands, count once). Within 1.3x for most presets; tests/test_limits.py
+        checks it is never below the real count.
+        """
+        n, p = self.n, self.params
+        pairs = self._hand_pairs(symmetry)
+        # Tappers and tapped hands: with symmetry two equal hands give the same move once.
+        live = {h: len({x for x in h if x > 0}) if symmetry else (h[0] > 0) + (h[1] > 0) for h in pairs}
+        tapped = {h: len(set(h)) if symmetry else 2 for h in pairs}
+        own = 0  # splits and transfers, which do not depend on the other player's hands
+        for a, b in pairs:
+            if p.split == "even":
+                own += min(a, b) == 0 and max(a, b) >= 2 and max(a, b) % 2 == 0
+            elif p.split == "transfer" and symmetry:
+                # After symmetry a transfer leaves the hands {x, total - x}: one move per such pair,
+                # whichever hand gave (the generator merges the two ways to reach it).
+                total = a + b
+                lowest = max(0 if p.suicide else 1, total - (n - 1))
+                pairs_after = max(total // 2 - lowest + 1, 0)
+                unchanged = lowest <= min(a, b) <= total // 2 and not (p.swaps and a != b)
+                own += pairs_after - unchanged
+            elif p.split == "transfer":
+                for source, target in ((a, b), (b, a)):
+                    most = max(min(source - (0 if p.suicide else 1), n - 1 - target), 0)
+                    mirror_only = not p.swaps and 1 <= source - target <= most
+                    own += most - mirror_only
+        targets = sum(tapped[h] if p.attack_dead else live[h] for h in pairs if h != (0, 0))
+        taps = sum(live.values()) * targets
+        return 2 * (taps + own * (len(pairs) - 1))
+
     # -- fast path: integer codes and vectorised moves ----------------------------
     def code_space(self) -> int:
         return 2 * self.n ** 4

@@ -74,6 +74,50 @@ class Nim(Game[NimPosition]):
     def has_symmetry(self) -> bool:
         return len(self.params.heaps) > 1
 
+    # -- size estimate ------------------------------------------------------------
+    def estimate_positions(self, symmetry: bool = True) -> int:
+        """Reachable positions: exact without symmetry, an upper bound with it. O(heaps x largest heap).
+
+        Without symmetry every heap vector x <= heaps is reached with both movers,
+        except those one unit below the start in each changed heap, which only one
+        parity of play reaches: 2 * prod(h + 1) - 2**(non-empty heaps). With
+        symmetry, two movers times the sorted vectors under the sorted heaps.
+        """
+        heaps = self.params.heaps
+        if not (symmetry and self.has_symmetry()):
+            return 2 * math.prod(h + 1 for h in heaps) - 2 ** sum(1 for h in heaps if h)
+        count, _ = self._sorted_vectors()
+        return 2 * count
+
+    def estimate_moves(self, symmetry: bool = True) -> int:
+        """Objects on the board summed over the positions above (one move per object taken): an upper bound."""
+        heaps = self.params.heaps
+        if not (symmetry and self.has_symmetry()):
+            total = math.prod(h + 1 for h in heaps)
+            return 2 * sum(total // (h + 1) * (h * (h + 1) // 2) for h in heaps)
+        _, objects = self._sorted_vectors()
+        return 2 * objects
+
+    def _sorted_vectors(self) -> tuple[int, int]:
+        """(how many non-decreasing vectors lie under the sorted heaps, their summed sizes): dynamic programming.
+
+        A heap vector is dominated by the start's heaps after some matching exactly
+        when its sorted form lies under the sorted start, entry by entry.
+        """
+        limits = sorted(self.params.heaps)
+        count = [1] + [0] * limits[-1]       # vectors so far ending in value v
+        objects = [0] * (limits[-1] + 1)     # their summed sizes
+        for i, limit in enumerate(limits):
+            new_count, new_objects = [0] * len(count), [0] * len(count)
+            running_count = running_objects = 0
+            for v in range(limit + 1):       # previous last value <= v
+                running_count += count[v]
+                running_objects += objects[v]
+                new_count[v] = running_count
+                new_objects[v] = running_objects + v * running_count
+            count, objects = new_count, new_objects
+        return sum(count), sum(objects)
+
     def format(self, position: NimPosition) -> str:
         return f"{PLAYER_NAMES[position.to_move]}|{'-'.join(map(str, position.heaps))}"
 

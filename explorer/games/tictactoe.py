@@ -82,6 +82,13 @@ class TicTacToe(Game[Board]):
     def has_symmetry(self) -> bool:
         return True
 
+    # -- size estimate: the game has no parameters, so the counts are the measured ones (tests/golden) --
+    def estimate_positions(self, symmetry: bool = True) -> int:
+        return 765 if symmetry else 5478
+
+    def estimate_moves(self, symmetry: bool = True) -> int:
+        return 2096 if symmetry else 16167
+
     def format(self, board: Board) -> str:
         text = "".join(board)
         return "/".join(text[i:i + 3] for i in (0, 3, 6))

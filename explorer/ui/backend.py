@@ -24,7 +24,9 @@ import streamlit as st
 
 from explorer.errors import GameGraphError, Neo4jUnavailable
 from explorer.graph import parse_graph_id
+from explorer.limits import human_bytes
 from explorer.solved import SolvedGraph
+from explorer.ui import builds
 from loaders import settings as neo4j_settings
 from loaders.mirror import mirror_for
 from queries import api
@@ -33,6 +35,7 @@ PROBE_TTL = 30          # seconds a probe result is trusted
 NEO4J_GAME_TTL = 30     # seconds the answer to "does Neo4j hold this game?" is trusted
 PROBE_DEADLINE = 3.0    # seconds a probe may take before Neo4j counts as not answering
 MIRROR_MAX_POSITIONS = 500_000
+MIRROR_BYTES_PER_ITEM = 400  # networkx: measured about 300 bytes held, 400 at peak, per position and per move
 
 
 @dataclass
@@ -194,5 +197,9 @@ def choose(graph_id: str, positions: int = 0, solved: SolvedGraph | None = None)
     if positions > mirror_limit():
         return Backend("arrays", f"the solved arrays in memory (the networkx mirror is not built past "
                                  f"{mirror_limit():,} positions)", neo4j_reason=reason)
+    mirror_bytes = MIRROR_BYTES_PER_ITEM * (positions + (solved.graph.num_moves if solved is not None else 0))
+    if mirror_bytes > builds.ui_budget():
+        return Backend("arrays", f"the solved arrays in memory (the networkx mirror would take about "
+                                 f"{human_bytes(mirror_bytes)}, over the page's memory budget)", neo4j_reason=reason)
     graph, queries = _mirror(graph_id, solved)
     return Backend("networkx", "networkx mirror (in memory)", graph=graph, neo4j_reason=reason, queries=queries)

@@ -1,67 +1,108 @@
-"""Solved graphs for the page: built once per server process, with progress shown while they are made.
+"""Solved graphs for the page, from the process-wide build registry (explorer/ui/builds.py).
 
-`st.cache_resource` keeps one SolvedGraph per game id for every session, so
-a preset opens in milliseconds after the first visit. The UI refuses graphs
-above UI_MAX_POSITIONS (GAMEGRAPH_UI_MAX_POSITIONS to change it): a browser
-click should not start an hour of generation on a shared server.
+Every session asks the same registry, so a game is built once however many
+visitors open it, and a finished graph opens in milliseconds for the next one.
+A game whose size estimate exceeds the page's limits (GAMEGRAPH_UI_MAX_POSITIONS,
+GAMEGRAPH_UI_MEMORY) is refused before anything is built, with the estimate.
+While a build runs the page shows how long it has taken; when the browser
+session ends (the tab is closed) or the visitor moves on, the page stops
+waiting and the registry cancels a build nobody else waits for.
 """
 
 from __future__ import annotations
 
-import os
 import time
 
 import streamlit as st
 
-from explorer.errors import GraphTooLarge
 from explorer.games import Game, parse_spec
-from explorer.solved import SolvedGraph, cache_path, load_or_build
+from explorer.solved import SolvedGraph, cache_path
+from explorer.ui import builds
 
-DEFAULT_UI_MAX_POSITIONS = 3_000_000
-_ready: set[str] = set()   # game ids this process has already built or opened
+POLL_SECONDS = 0.25
 
 
 def max_positions() -> int:
+    return builds.ui_max_positions()
+
+
+def session_alive() -> bool:
+    """False once this script run's browser session has disconnected (the tab was closed).
+
+    Without a Streamlit runtime (AppTest, bare mode) there is no connection to lose.
+    """
     try:
-        return int(os.environ.get("GAMEGRAPH_UI_MAX_POSITIONS") or DEFAULT_UI_MAX_POSITIONS)
-    except ValueError:
-        return DEFAULT_UI_MAX_POSITIONS
+        from streamlit.runtime import Runtime
+        from streamlit.runtime.scriptrunner import get_script_run_ctx
+        ctx = get_script_run_ctx()
+        if ctx is None or not Runtime.exists():
+            return True
+        return Runtime.instance().is_active_session(ctx.session_id)
+    except Exception:  # an internal API that moved: never stop a page because of it
+        return True
 
 
-@st.cache_resource(show_spinner=False, max_entries=16)
+def _wait(build: builds.Build, on_tick=None) -> SolvedGraph:
+    """Wait for `build` while the session lives; `on_tick(seconds)` lets the page show progress (and lets
+    Streamlit stop the run when the visitor moves on). The caller releases the build."""
+    began = time.monotonic()
+    while not build.wait(POLL_SECONDS):
+        if not session_alive():
+            st.stop()  # the tab is gone: stop waiting; the registry cancels the build if nobody else waits
+            raise builds.BuildCancelled("the browser session ended")  # where st.stop() does not raise (bare mode)
+        if on_tick is not None:
+            on_tick(time.monotonic() - began)
+    return build.outcome()
+
+
 def by_id(game_id: str) -> SolvedGraph:
     """The solved graph of a canonical game id, with no page output (for cached helpers)."""
     game = parse_spec(game_id)
+    registry = builds.registry()
+    build = registry.request(game)
     try:
-        return load_or_build(game, max_positions=max_positions())
-    except GraphTooLarge:
-        raise GraphTooLarge(
-            f"{game.display_name} has more than {max_positions():,} positions, the most this page builds "
-            "(GAMEGRAPH_UI_MAX_POSITIONS sets it); solve it with `gamegraph solve` instead, "
-            "or choose smaller parameters") from None
+        return _wait(build)
+    finally:
+        registry.release(build)
 
 
 def solved(game: Game) -> SolvedGraph:
-    """The solved graph of `game`; the first request in this process shows a status box while it is made."""
-    if game.id in _ready:
-        return by_id(game.id)
-    if cache_path(game, game.has_symmetry()).exists():
-        with st.spinner(f"Opening {game.display_name}…"):
-            result = by_id(game.id)
-        _ready.add(game.id)
-        return result
+    """The solved graph of `game`; while it is built the page shows a status box with the time taken."""
+    registry = builds.registry()
+    build = registry.request(game)  # GraphTooLarge at once when the estimate is over the page's limits
+    try:
+        if build.wait(0.05):   # finished (or refused by the child) already: no status box
+            result = build.outcome()
+        elif cache_path(game, game.has_symmetry()).exists():
+            with st.spinner(f"Opening {game.display_name}…"):
+                result = _wait(build)
+        else:
+            result = _wait_with_status(game, build)
+    finally:
+        registry.release(build)
+    return result
+
+
+def _wait_with_status(game: Game, build: builds.Build) -> SolvedGraph:
     verb = "Generating and solving"
+    shared = " (another visitor started it; this page waits for the same build)" if build.waiters > 1 else ""
     with st.status(f"{verb} {game.display_name}…", expanded=True) as status:
-        st.write("Generating every reachable position, then solving them all by retrograde analysis.")
-        started = time.perf_counter()
+        estimate = f" — {build.estimate.describe()}" if build.estimate else ""
+        st.write(f"Generating every reachable position, then solving them all by retrograde analysis{estimate}.{shared}")
+        shown = [0]
+
+        def tick(seconds: float) -> None:
+            if int(seconds) > shown[0]:
+                shown[0] = int(seconds)
+                status.update(label=f"{verb} {game.display_name}… {shown[0]} s")
+
         try:
-            result = by_id(game.id)
+            result = _wait(build, tick)
         except Exception:
             status.update(label=f"{verb} {game.display_name} failed", state="error", expanded=False)
             raise
-        seconds = time.perf_counter() - started
+        seconds = time.monotonic() - build.started
         status.update(label=f"{game.display_name}: {result.graph.num_positions:,} positions, "
                             f"{result.graph.num_moves:,} moves, ready in {seconds:.2f} s",
                       state="complete", expanded=False)
-    _ready.add(game.id)
     return result

@@ -1,0 +1,164 @@
+"""Size and memory limits, checked from a game's parameters before anything is built.
+
+Every game estimates its graph (``Game.estimate_positions`` and
+``Game.estimate_moves``: upper bounds computed from the parameters, in
+microseconds, without generating anything). `check` refuses at once, with the
+estimate and the limit in the message, a graph over the position limit, over
+the configured memory budget (``GAMEGRAPH_MEMORY``, e.g. ``6G``) or over the
+memory the machine has available. A game without an estimate is checked only
+while it is generated (the generator's ``max_positions``).
+
+Memory model: building a graph (generate, solve, cycles) peaks at about
+BYTES_PER_ITEM bytes per position and per move, plus 4 bytes per integer code
+for the array generator's code -> id table. Measured with tracemalloc on
+Chopsticks (20 to 40 fingers, with and without symmetry), Nim and tic-tac-toe:
+44 to 89 bytes per position and move; see docs/limits.md.
+
+This module imports nothing heavy: the CLI refuses before numpy loads.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+from dataclasses import dataclass
+from pathlib import Path
+
+from explorer.errors import GraphTooLarge, InvalidParameter
+
+BYTES_PER_ITEM = 100          # peak bytes per position and per move while building (measured at most 89)
+BYTES_PER_CODE = 4            # the array generator's int32 code -> id table
+MEMORY_ENV = "GAMEGRAPH_MEMORY"
+
+_SIZE = re.compile(r"^\s*(\d+(?:\.\d+)?)\s*([kmgt]?)(?:i?b)?\s*$", re.IGNORECASE)
+_UNITS = {"": 1, "k": 2 ** 10, "m": 2 ** 20, "g": 2 ** 30, "t": 2 ** 40}
+
+
+@dataclass(frozen=True)
+class Estimate:
+    """Upper bounds on a graph's size, and the memory building it takes."""
+
+    positions: int
+    moves: int | None
+    bytes: int
+
+    def describe(self) -> str:
+        moves = "" if self.moves is None else f" and {self.moves:,} moves"
+        return f"up to {self.positions:,} positions{moves} (about {human_bytes(self.bytes)} to build)"
+
+
+def human_bytes(count: float) -> str:
+    for unit in ("bytes", "KB", "MB", "GB", "TB"):
+        if count < 1024 or unit == "TB":
+            return f"{count:,.0f} {unit}" if unit == "bytes" else f"{count:,.1f} {unit}"
+        count /= 1024
+    raise AssertionError("unreachable")
+
+
+def parse_size(text: str, name: str = MEMORY_ENV) -> int:
+    """Bytes in a size such as ``4G``, ``512M``, ``1.5GiB`` or ``1000000``; InvalidParameter naming `name` otherwise."""
+    match = _SIZE.match(text or "")
+    if not match:
+        raise InvalidParameter(f"{name}={text!r} is not a memory size: write it like 4G, 512M or 1000000 (bytes)")
+    value = int(float(match[1]) * _UNITS[match[2].lower()])
+    if value < 1:
+        raise InvalidParameter(f"{name}={text!r} must be more than 0 bytes")
+    return value
+
+
+def configured_budget(name: str = MEMORY_ENV) -> int | None:
+    """The memory budget the environment sets (bytes), or None when it sets none."""
+    text = os.environ.get(name, "").strip()
+    return parse_size(text, name) if text else None
+
+
+def available_memory() -> int | None:
+    """Bytes this process may still allocate: MemAvailable, capped by a cgroup (container) limit and by the
+    address-space limit (``ulimit -v``) less what the process already maps; None if unknown."""
+    candidates = [_address_space_left(), _meminfo_available(), _cgroup_room()]
+    known = [c for c in candidates if c is not None]
+    return min(known) if known else None
+
+
+def _meminfo_available() -> int | None:
+    try:
+        for line in Path("/proc/meminfo").read_text().splitlines():
+            if line.startswith("MemAvailable:"):
+                return int(line.split()[1]) * 1024
+    except (OSError, ValueError, IndexError):
+        pass
+    try:
+        return os.sysconf("SC_AVPHYS_PAGES") * os.sysconf("SC_PAGE_SIZE")
+    except (ValueError, OSError, AttributeError):
+        return None
+
+
+def _cgroup_room() -> int | None:
+    try:
+        limit = Path("/sys/fs/cgroup/memory.max").read_text().strip()
+        used = int(Path("/sys/fs/cgroup/memory.current").read_text().strip())
+    except (OSError, ValueError):
+        return None
+    return int(limit) - used if limit.isdigit() else None
+
+
+def _address_space_left() -> int | None:
+    try:
+        import resource
+        soft, _ = resource.getrlimit(resource.RLIMIT_AS)
+        if soft == resource.RLIM_INFINITY:
+            return None
+        for line in Path("/proc/self/status").read_text().splitlines():
+            if line.startswith("VmSize:"):
+                return max(0, soft - int(line.split()[1]) * 1024)
+        return soft
+    except (ImportError, OSError, ValueError, IndexError):
+        return None
+
+
+def total_memory() -> int | None:
+    try:
+        return os.sysconf("SC_PHYS_PAGES") * os.sysconf("SC_PAGE_SIZE")
+    except (ValueError, OSError, AttributeError):
+        return None
+
+
+def estimate(game, symmetry: bool = True) -> Estimate | None:
+    """The game's own bounds and the memory model's bytes, or None when the game offers no estimate. O(the game's formula)."""
+    symmetry = symmetry and game.has_symmetry()
+    positions = game.estimate_positions(symmetry)
+    if positions is None:
+        return None
+    moves = game.estimate_moves(symmetry)
+    codes = game.code_space() or 0
+    # Without a move bound, assume the densest game shipped (about 15 moves a position).
+    items = positions + (moves if moves is not None else 15 * positions)
+    return Estimate(positions, moves, BYTES_PER_ITEM * items + BYTES_PER_CODE * codes)
+
+
+def check(game, symmetry: bool = True, max_positions: int | None = None, budget: int | None = None,
+          hint: str = "raise --max-positions if the memory allows, or choose smaller parameters",
+          budget_name: str = MEMORY_ENV) -> Estimate | None:
+    """Refuse at once (GraphTooLarge) a graph whose estimate exceeds a limit; return the estimate.
+
+    Limits: `max_positions`; the memory `budget` (default: GAMEGRAPH_MEMORY,
+    when set); the memory available now. Each message gives the estimate and
+    the limit it exceeds.
+    """
+    found = estimate(game, symmetry)
+    if found is None:
+        return None
+    name = game.display_name
+    if max_positions is not None and found.positions > max_positions:
+        raise GraphTooLarge(f"{name} would have {found.describe()}, estimated from its parameters: "
+                            f"more than the limit of {max_positions:,} positions; {hint}")
+    if budget is None:
+        budget = configured_budget(budget_name)
+    if budget is not None and found.bytes > budget:
+        raise GraphTooLarge(f"{name} would have {found.describe()}: over the memory budget of "
+                            f"{human_bytes(budget)} ({budget_name}); choose smaller parameters")
+    available = available_memory()
+    if available is not None and found.bytes > available:
+        raise GraphTooLarge(f"{name} would have {found.describe()}: more than the {human_bytes(available)} "
+                            "of memory this machine has available; choose smaller parameters")
+    return found
