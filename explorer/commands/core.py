@@ -197,6 +197,7 @@ def _solve_implicit(game, args: argparse.Namespace) -> int:
 # -- show ----------------------------------------------------------------------
 def cmd_show(args: argparse.Namespace) -> int:
     from explorer import implicit
+    from explorer.solved import load_or_build
 
     game = parse_spec(args.spec)
     size = game.index_space()
