@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import argparse
 import logging
+import sys
 from typing import Any, Iterable
 
 import networkx as nx
@@ -54,6 +55,9 @@ def _connect(settings: Neo4jSettings):
     logging.getLogger("neo4j").setLevel(logging.ERROR)
     return open_driver(settings)
 
+def _say(message: str) -> None:
+    print(message, file=sys.stderr, flush=True)
+
 # -- load ------------------------------------------------------------------------
 def cmd_load(args: argparse.Namespace) -> int:
     """Check spec and connection, build (or reopen) the solved graph, then load it. O(V + E)."""
@@ -64,7 +68,7 @@ def cmd_load(args: argparse.Namespace) -> int:
         # Refuses a graph over --max-positions, cached or not, before anything is written.
         solved = load_or_build(game, symmetry=not args.no_symmetry, max_positions=args.max_positions)
         report = neo4j_loader.load(solved, driver, settings.database, batch_size=args.batch_size,
-                                   workers=args.workers)
+                                   workers=args.workers, on_wait=_say)
     finally:
         driver.close()
     print(report)

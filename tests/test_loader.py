@@ -15,6 +15,7 @@ import socket
 import subprocess
 import sys
 import textwrap
+import time
 import uuid
 from pathlib import Path
 
@@ -187,6 +188,103 @@ def test_a_count_mismatch_is_reported_and_the_game_stays_incomplete(driver, neo4
     with pytest.raises(neo4j_loader.LoadMismatch, match="55 moves"):
         neo4j_loader.load(solved, driver, db, graph_id=game_id, after_batch=sabotage)
     assert game_node(driver, db, game_id) is None
+
+
+# -- two loads of one game at once ---------------------------------------------------------
+LOADER_SCRIPT = textwrap.dedent("""
+    import os, signal, sys, time
+    from pathlib import Path
+    from explorer.solved import build
+    from loaders import neo4j_loader
+    from loaders.settings import Neo4jSettings, open_driver
+    game_id, marker, mode = sys.argv[1], Path(sys.argv[2]), sys.argv[3]
+    def hook(phase, done):
+        if phase == "positions" and not marker.exists():
+            marker.write_text("holding the lock")  # the lock is taken before any position is written
+        if phase == "moves" and mode == "slow":
+            time.sleep(1.0)
+        if phase == "moves" and mode == "die" and done >= 300:
+            os.kill(os.getpid(), signal.SIGKILL)
+    settings = Neo4jSettings.from_env()
+    report = neo4j_loader.load(build("tictactoe"), open_driver(settings), settings.database, batch_size=100,
+                               graph_id=game_id, after_batch=hook, on_wait=lambda m: print(m, flush=True))
+    print("done", report.positions, report.moves, flush=True)
+""")
+
+
+def start_loader(tmp_path, settings, game_id: str, marker: Path, mode: str) -> subprocess.Popen:
+    script = tmp_path / "loader.py"
+    script.write_text(LOADER_SCRIPT)
+    env = {**os.environ, "PYTHONPATH": str(ROOT), "NEO4J_URI": settings.uri, "NEO4J_USER": settings.user,
+           "NEO4J_PASSWORD": settings.password, "NEO4J_DATABASE": settings.database, "GAMEGRAPH_PROGRESS": "0"}
+    return subprocess.Popen([sys.executable, str(script), game_id, str(marker), mode], cwd=ROOT, env=env,
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+
+
+def wait_for(path: Path, process: subprocess.Popen, seconds: float = 300) -> None:
+    deadline = time.monotonic() + seconds
+    while not path.exists():
+        assert process.poll() is None, process.communicate()
+        assert time.monotonic() < deadline, f"{path} did not appear"
+        time.sleep(0.05)
+
+
+@pytest.mark.neo4j
+def test_two_loads_of_one_complete_game_at_once_wait_in_turn_and_leave_it_complete(driver, neo4j_server, ids, tmp_path):  # noqa: F811
+    """Issue 8 item 13: two processes reload a complete game, the second starting while the first writes."""
+    db, game_id, solved = neo4j_server.database, ids("tictactoe"), build("tictactoe")
+    neo4j_loader.load(solved, driver, db, graph_id=game_id)
+    expected = neo4j_loader.read_positions(driver, db, game_id)
+
+    first = start_loader(tmp_path, neo4j_server, game_id, tmp_path / "first", "slow")
+    wait_for(tmp_path / "first", first)
+    second = start_loader(tmp_path, neo4j_server, game_id, tmp_path / "second", "fast")
+    out_first, err_first = first.communicate(timeout=600)
+    out_second, err_second = second.communicate(timeout=600)
+    assert first.returncode == 0, err_first
+    assert second.returncode == 0, err_second
+    assert f"another load of {game_id} is running; waiting for it to finish" in out_second
+    assert "waiting" not in out_first
+    assert out_first.splitlines()[-1] == out_second.splitlines()[-1] == \
+        f"done {solved.graph.num_positions} {solved.graph.num_moves}"
+
+    assert counts(driver, db, game_id) == (solved.graph.num_positions, solved.graph.num_moves)
+    assert neo4j_loader.game_properties(driver, db, game_id)["complete"] is True
+    assert neo4j_loader.read_positions(driver, db, game_id) == expected
+    records, _, _ = driver.execute_query("MATCH (g:Game {id: $id}) RETURN count(g) AS games", id=game_id, database_=db)
+    assert records[0]["games"] == 1
+    records, _, _ = driver.execute_query("MATCH (l:LoadLock) WHERE l.game = $id RETURN count(l) AS locks", id=game_id,
+                                         database_=db)
+    assert records[0]["locks"] == 0  # the lock leaves nothing behind
+
+
+@pytest.mark.neo4j
+def test_a_load_killed_while_holding_the_lock_frees_it_for_the_waiting_one(driver, neo4j_server, ids, tmp_path):  # noqa: F811
+    db, game_id, solved = neo4j_server.database, ids("tictactoe"), build("tictactoe")
+    first = start_loader(tmp_path, neo4j_server, game_id, tmp_path / "first", "die")
+    wait_for(tmp_path / "first", first)
+    second = start_loader(tmp_path, neo4j_server, game_id, tmp_path / "second", "fast")
+    first.communicate(timeout=600)
+    out_second, err_second = second.communicate(timeout=600)
+    assert first.returncode == -signal.SIGKILL
+    assert second.returncode == 0, err_second
+    assert counts(driver, db, game_id) == (solved.graph.num_positions, solved.graph.num_moves)
+    assert neo4j_loader.game_properties(driver, db, game_id)["complete"] is True
+
+
+@pytest.mark.neo4j
+def test_loads_of_different_games_at_once_do_not_wait_for_each_other(driver, neo4j_server, ids, tmp_path):  # noqa: F811
+    db, one, other = neo4j_server.database, ids("tictactoe-a"), ids("tictactoe-b")
+    first = start_loader(tmp_path, neo4j_server, one, tmp_path / "first", "slow")
+    wait_for(tmp_path / "first", first)
+    second = start_loader(tmp_path, neo4j_server, other, tmp_path / "second", "fast")
+    out_second, err_second = second.communicate(timeout=600)
+    assert second.returncode == 0 and "waiting" not in out_second, err_second
+    assert first.poll() is None  # the slow one still runs: the other game did not wait for it
+    out_first, err_first = first.communicate(timeout=600)
+    assert first.returncode == 0, err_first
+    for game_id in (one, other):
+        assert neo4j_loader.game_properties(driver, db, game_id)["complete"] is True
 
 
 # -- the command line ---------------------------------------------------------------------
