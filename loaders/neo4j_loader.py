@@ -58,6 +58,14 @@ DEFAULT_WORKERS = 2
 DELETE_BATCH_SIZE = 50_000
 LOCK_NOTICE_SECONDS = 2.0  # how long a load waits for another one's lock before it says so
 
+# Where the paths part (docs/neo4j-loading.md has the measurements behind these numbers):
+# above BULK_ADVICE_MOVES a Bolt load takes minutes and `load --bulk` is about ten times faster;
+# above WHOLE_GRAPH_MOVES the store outgrows what this kind of machine should give Neo4j
+# (about 100 bytes per move on disk, page cache in the hundreds of MB), and the whole game
+# belongs in the value file of the implicit mode, with Neo4j holding the parts people browse.
+BULK_ADVICE_MOVES = 2_000_000
+WHOLE_GRAPH_MOVES = 30_000_000
+
 # Created before any data, all idempotent. The (game, key) uniqueness constraint is
 # also the index that finds a position by key; the others serve the named queries.
 SCHEMA = (
@@ -174,6 +182,22 @@ def load(solved: SolvedGraph, driver: neo4j.Driver, database: str, batch_size: i
     reduced = solved.graph.symmetry or not solved.game.has_symmetry()
     return LoadReport(game_id, solved.graph.num_positions, solved.graph.num_moves, time.perf_counter() - began,
                       phases, name=solved.game.display_name + ("" if reduced else " [nosym]"))
+
+
+def advice(positions: int, moves: int, spec: str) -> str | None:
+    """Which path suits a game of this size, when it is not the plain Bolt load; None when it is."""
+    import shlex
+
+    if moves > WHOLE_GRAPH_MOVES:
+        return (f"note: {spec} has {moves:,} moves, more than Neo4j on a machine like this should hold whole "
+                f"(over {WHOLE_GRAPH_MOVES:,}); the value file of the implicit mode answers any position of it, and "
+                f"Neo4j is for the parts people browse (docs/neo4j-loading.md). `gamegraph load --bulk "
+                f"{shlex.quote(spec)}` still loads it whole, far faster than this Bolt load")
+    if moves > BULK_ADVICE_MOVES:
+        return (f"note: {spec} has {moves:,} moves; a Bolt load writes about 100,000 a second at best, "
+                f"`gamegraph load --bulk {shlex.quote(spec)}` about ten times that (it rebuilds the database "
+                f"offline and asks first; docs/neo4j-loading.md)")
+    return None
 
 
 @contextmanager

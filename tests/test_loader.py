@@ -419,7 +419,7 @@ def test_neo4j_import_files_have_the_right_headers_and_rows(spec, tmp_path):
     graph = solved.graph
     command = write_neo4j_import(solved, tmp_path)
     argv = shlex.split(command)
-    assert argv[:4] == ["neo4j-admin", "database", "import", "full"] and argv[-1] == "neo4j"
+    assert argv[:5] == ["gamegraph", "neo4j-admin", "database", "import", "full"] and argv[-1] == "neo4j"
     assert [a for a in argv if a.startswith("--nodes=")] == [f"--nodes={(tmp_path / n).resolve()}" for n in ("game.csv", "positions.csv")]
     assert [a for a in argv if a.startswith("--relationships=")] == [
         f"--relationships={(tmp_path / n).resolve()}" for n in ("moves.csv", "start.csv")]
