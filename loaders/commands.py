@@ -37,8 +37,10 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     p.add_argument("--yes", action="store_true", help="with --bulk: replace the database without asking")
     p.set_defaults(func=cmd_load)
 
-    p = subparsers.add_parser("neo4j-admin", help="run Neo4j's admin tool (neo4j-admin) from the embedded server's jars, "
-                                                  "on its folder; e.g. `gamegraph neo4j-admin database import full --help`")
+    # prefix_chars="+": every argument, --help and --version included, belongs to neo4j-admin itself.
+    p = subparsers.add_parser("neo4j-admin", prefix_chars="+", add_help=False,
+                              help="run Neo4j's admin tool (neo4j-admin) from the embedded server's jars, on its "
+                                   "folder; e.g. `gamegraph neo4j-admin database import full --help`")
     p.add_argument("arguments", nargs=argparse.REMAINDER, help="neo4j-admin's own arguments")
     p.set_defaults(func=cmd_neo4j_admin)
 
@@ -98,7 +100,7 @@ def _bulk_load(args: argparse.Namespace, game, settings: Neo4jSettings) -> int:
 
     logging.getLogger("neo4j").setLevel(logging.ERROR)
     solved = load_or_build(game, symmetry=not args.no_symmetry, max_positions=args.max_positions)
-    plan = neo4j_bulk.plan(solved, settings, max_positions=args.max_positions)
+    plan = neo4j_bulk.plan(solved, settings)
     if not args.yes:
         if not sys.stdin.isatty():
             raise GameGraphError(f"{plan.summary()}; rerun with --yes to confirm (there is no terminal to ask on)")
@@ -112,6 +114,7 @@ def _bulk_load(args: argparse.Namespace, game, settings: Neo4jSettings) -> int:
             return 1
     else:
         print(neo4j_bulk.describe(plan))
+    neo4j_bulk.regenerate(plan, max_positions=args.max_positions)
     print(neo4j_bulk.run(plan, settings, say=_say))
     return 0
 

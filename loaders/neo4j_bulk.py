@@ -50,16 +50,12 @@ DEFAULT_IMPORT_MEMORY = "1g"     # the importer's off-heap cap (GAMEGRAPH_NEO4J_
 @dataclass
 class BulkGame:
     game_id: str
-    solved: SolvedGraph
-    origin: str  # "new", "replaces the loaded copy", or "kept, regenerated from its spec"
-
-    @property
-    def positions(self) -> int:
-        return self.solved.graph.num_positions
-
-    @property
-    def moves(self) -> int:
-        return self.solved.graph.num_moves
+    origin: str                       # "new", "replaces the loaded copy", "kept, regenerated from its spec"
+    positions: int
+    moves: int
+    solved: SolvedGraph | None = None  # None until `regenerate` (kept games); the CSV files are written from it
+    spec: str = ""
+    symmetry: bool = True
 
 
 @dataclass
@@ -107,11 +103,11 @@ class BulkReport:
                 f"{self.seconds:.1f} s; the importer wrote {self.relationships_per_second:,.0f} moves/s ({phases})")
 
 
-def plan(new: SolvedGraph, settings: Neo4jSettings, max_positions: int = DEFAULT_MAX_POSITIONS) -> BulkPlan:
-    """What a bulk load of `new` would write, read from the running embedded server. O(V + E) of every game.
+def plan(new: SolvedGraph, settings: Neo4jSettings) -> BulkPlan:
+    """What a bulk load of `new` would write, read from the running embedded server. O(games).
 
-    GameGraphError when the server is not the embedded one or not running, or
-    when a loaded game cannot be regenerated from its spec (nothing is changed).
+    Sizes of the kept games come from their Game nodes; `regenerate` builds them.
+    GameGraphError when the server is not the embedded one or is not running.
     """
     status = neo4j_server.status()
     if not status.running:
@@ -127,21 +123,35 @@ def plan(new: SolvedGraph, settings: Neo4jSettings, max_positions: int = DEFAULT
     finally:
         driver.close()
     new_id = new.graph.graph_id
-    games = []
-    for stored in loaded:
-        if stored["id"] == new_id:
-            continue
-        try:
-            solved = load_or_build(parse_spec(stored["spec"]), symmetry=bool(stored.get("symmetry", True)),
-                                   max_positions=max_positions)
-        except GameGraphError as error:
-            raise GameGraphError(f"load --bulk must rewrite every loaded game, and cannot regenerate {stored['id']!r} "
-                                 f"from its spec {stored.get('spec')!r}: {error}; nothing was changed") from None
-        games.append(BulkGame(stored["id"], solved, "kept, regenerated from its spec"))
-    replaces = any(stored["id"] == new_id for stored in loaded)
-    games.append(BulkGame(new_id, new, "replaces the loaded copy" if replaces else "new"))
+    games = [BulkGame(g["id"], "kept, regenerated from its spec", int(g.get("positions", 0)), int(g.get("moves", 0)),
+                      spec=str(g.get("spec")), symmetry=bool(g.get("symmetry", True)))
+             for g in loaded if g["id"] != new_id]
+    replaces = len(games) < len(loaded)
+    games.append(BulkGame(new_id, "replaces the loaded copy" if replaces else "new", new.graph.num_positions,
+                          new.graph.num_moves, solved=new))
     return BulkPlan(settings.database, status.data_dir, games, loaded, nodes, relationships, status.uri,
                     snapshot=(tuple(sorted(g["id"] for g in loaded)), nodes, relationships))
+
+
+def regenerate(plan: BulkPlan, max_positions: int = DEFAULT_MAX_POSITIONS) -> None:
+    """Build (or reopen from the cache) every kept game from its stored spec. O(V + E) of each.
+
+    GameGraphError naming the game when one cannot be regenerated, or comes out of
+    another size than the copy in Neo4j (the code changed since): nothing is replaced.
+    """
+    for game in plan.games:
+        if game.solved is not None:
+            continue
+        try:
+            game.solved = load_or_build(parse_spec(game.spec), symmetry=game.symmetry, max_positions=max_positions)
+        except GameGraphError as error:
+            raise GameGraphError(f"load --bulk must rewrite every loaded game, and cannot regenerate {game.game_id!r} "
+                                 f"from its spec {game.spec!r}: {error}; nothing was replaced") from None
+        found = (game.solved.graph.num_positions, game.solved.graph.num_moves)
+        if found != (game.positions, game.moves):
+            raise GameGraphError(f"{game.game_id!r} regenerated from its spec {game.spec!r} has {found[0]:,} positions "
+                                 f"and {found[1]:,} moves, but Neo4j holds {game.positions:,} and {game.moves:,}: "
+                                 "reload it over Bolt (or delete it) first; nothing was replaced")
 
 
 def describe(plan: BulkPlan) -> str:
@@ -159,7 +169,8 @@ def describe(plan: BulkPlan) -> str:
 
 
 def run(plan: BulkPlan, settings: Neo4jSettings, say: Callable[[str], None] = lambda _: None) -> BulkReport:
-    """Carry out `plan` (see the module doc). O(V + E)."""
+    """Carry out `plan` (see the module doc), regenerating the kept games first. O(V + E)."""
+    regenerate(plan)
     folder = neo4j_dir()
     work = folder / "bulk"
     phases: dict[str, float] = {}

@@ -477,20 +477,27 @@ def test_neo4j_import_flattens_chopsticks_hands_into_an_int_array(tmp_path):
 
 @pytest.mark.neo4j
 def test_neo4j_admin_imports_the_files(neo4j_server, tmp_path):  # noqa: F811
-    """The real importer (from the jars the embedded server runs on) accepts the files."""
-    from loaders.settings import neo4j_dir
+    """The printed command's tool (`gamegraph neo4j-admin`: Neo4j's AdminTool from the jars the embedded
+    server runs on) accepts the files; run here on a Neo4j home of its own."""
+    from loaders import neo4j_admin
 
-    classpath = neo4j_dir() / "classpath.txt"
-    if not classpath.exists():
-        pytest.skip("the server was not started by this checkout, so its jars are unknown")
     solved = build("chopsticks:magic-fingers")
     argv = shlex.split(write_neo4j_import(solved, tmp_path / "files"))
-    home = tmp_path / "home"
-    (home / "conf").mkdir(parents=True)
-    (home / "conf" / "neo4j.conf").write_text("")
-    env = {**os.environ, "NEO4J_HOME": str(home), "NEO4J_CONF": str(home / "conf")}
-    done = subprocess.run(["java", "-Xmx512m", "-cp", classpath.read_text().strip(), "org.neo4j.cli.AdminTool", *argv[1:]],
-                          env=env, cwd=tmp_path, capture_output=True, text=True, timeout=300)
+    assert argv[:2] == ["gamegraph", "neo4j-admin"]
+    command, env = neo4j_admin.argv(argv[2:], home=tmp_path / "home")
+    done = subprocess.run(command, env=env, cwd=tmp_path, capture_output=True, text=True, timeout=300)
     assert done.returncode == 0, done.stdout[-2000:] + done.stderr[-2000:]
     assert f"{solved.graph.num_positions + 1} nodes" in done.stdout
     assert f"{solved.graph.num_moves + 1} relationships" in done.stdout
+    assert (tmp_path / "home" / "data" / "databases" / "neo4j").is_dir()
+
+
+@pytest.mark.neo4j
+def test_cli_neo4j_admin_is_neo4j_s_own_tool(neo4j_server):  # noqa: F811
+    from loaders.neo4j_server import neo4j_version
+
+    done = gamegraph("neo4j-admin", "--version", settings=neo4j_server)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.strip() == neo4j_version()
+    done = gamegraph("neo4j-admin", "database", "import", "full", "--help", settings=neo4j_server)
+    assert done.returncode == 0 and "--nodes" in done.stdout and "--overwrite-destination" in done.stdout
