@@ -27,6 +27,7 @@ and the importer's bounded heap and off-heap memory.
 
 from __future__ import annotations
 
+import fcntl
 import os
 import shutil
 import subprocess
@@ -169,7 +170,22 @@ def describe(plan: BulkPlan) -> str:
 
 
 def run(plan: BulkPlan, settings: Neo4jSettings, say: Callable[[str], None] = lambda _: None) -> BulkReport:
-    """Carry out `plan` (see the module doc), regenerating the kept games first. O(V + E)."""
+    """Carry out `plan` (see the module doc), regenerating the kept games first. O(V + E).
+
+    One bulk load at a time per server: a file lock in the server's folder (the
+    server is local by definition here), taken without waiting.
+    """
+    folder = neo4j_dir()
+    with open(folder / "bulk.lock", "w") as lock:
+        try:
+            fcntl.flock(lock, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            raise GameGraphError("another `gamegraph load --bulk` is rebuilding this server's database; "
+                                 "run this one when it has finished") from None
+        return _run(plan, settings, say)
+
+
+def _run(plan: BulkPlan, settings: Neo4jSettings, say: Callable[[str], None]) -> BulkReport:
     regenerate(plan)
     folder = neo4j_dir()
     work = folder / "bulk"
