@@ -39,6 +39,12 @@ def totals(driver, database: str) -> tuple[int, int]:
     return nodes, records[0]["r"]
 
 
+def game_ids(driver, database: str) -> set[str]:
+    """Complete games, less those other test modules and the load benchmark come and go with."""
+    return {g["id"] for g in neo4j_loader.list_games(driver, database)
+            if not g["id"].startswith(("bench-load:", "test-"))}
+
+
 # -- which path -----------------------------------------------------------------------------
 def test_advice_names_the_bulk_path_and_the_value_file_by_size():
     assert advice(10_000, BULK_ADVICE_MOVES, "nim") is None
@@ -52,14 +58,34 @@ def test_advice_names_the_bulk_path_and_the_value_file_by_size():
 @pytest.mark.neo4j
 def test_bulk_without_a_terminal_or_yes_refuses_in_one_line_and_changes_nothing(neo4j_server):  # noqa: F811
     with open_driver(neo4j_server) as driver:
-        before = totals(driver, neo4j_server.database)
+        before = game_ids(driver, neo4j_server.database)  # not totals: other sessions may share the server
         done = gamegraph("load", "--bulk", "nim(heaps=1-1-2)", env=shared_env(neo4j_server))
         assert done.returncode == 2 and done.stdout == "", done.stdout + done.stderr
         lines = done.stderr.strip().splitlines()
         assert len(lines) == 1 and "Traceback" not in done.stderr
         assert lines[0].startswith("gamegraph: error: load --bulk replaces the whole Neo4j database 'neo4j' (")
         assert "rerun with --yes" in lines[0] and "no terminal" in lines[0]
-        assert totals(driver, neo4j_server.database) == before
+        assert game_ids(driver, neo4j_server.database) == before
+
+
+@pytest.mark.neo4j
+def test_bulk_on_a_terminal_shows_the_plan_asks_and_a_no_changes_nothing(neo4j_server):  # noqa: F811
+    with open_driver(neo4j_server) as driver:
+        games_before = game_ids(driver, neo4j_server.database)
+        main, terminal = os.openpty()
+        try:
+            os.write(main, b"n\n")  # typed ahead; the prompt reads it from the terminal
+            done = subprocess.run([sys.executable, "-m", "explorer.cli", "load", "--bulk", "nim(heaps=1-1-2)"], cwd=ROOT,
+                                  env=shared_env(neo4j_server), stdin=terminal, capture_output=True, text=True,
+                                  timeout=600)
+        finally:
+            os.close(main)
+            os.close(terminal)
+        assert done.returncode == 1, done.stdout + done.stderr
+        assert "load --bulk replaces the whole Neo4j database 'neo4j'" in done.stdout
+        assert "After the rebuild the database holds:" in done.stdout and "nim(heaps=1-1-2): " in done.stdout
+        assert "Replace it? [y/N]" in done.stdout and done.stdout.rstrip().endswith("nothing was replaced")
+        assert game_ids(driver, neo4j_server.database) == games_before
 
 
 @pytest.mark.neo4j
