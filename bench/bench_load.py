@@ -152,7 +152,7 @@ def bulk_import(solved: SolvedGraph) -> dict[str, float]:
         command, env = neo4j_admin.argv(neo4j_import.import_arguments([files], "neo4j")
                                         + [f"--max-off-heap-memory={memory}"], home=scratch / "home")
         began = time.perf_counter()
-        done = subprocess.run(command, env=env, capture_output=True, text=True)
+        done = subprocess.run(command, env=env, cwd=scratch, capture_output=True, text=True)  # import.report
         run_s = time.perf_counter() - began
         if done.returncode != 0:
             raise SystemExit(f"the importer failed: {(done.stdout + done.stderr)[-2000:]}")

@@ -261,7 +261,9 @@ def _import(files: list[dict[str, Path]]) -> None:
     memory = os.environ.get("GAMEGRAPH_NEO4J_IMPORT_MEMORY") or DEFAULT_IMPORT_MEMORY
     arguments = neo4j_import.import_arguments(files, IMPORT_DATABASE) + [f"--max-off-heap-memory={memory}"]
     command, env = neo4j_admin.argv(arguments)
-    done = subprocess.run(command, env=env, stdin=subprocess.DEVNULL, capture_output=True, text=True)
+    # cwd: the importer writes its import.report into the working folder, which must not be the user's.
+    done = subprocess.run(command, env=env, cwd=files[0]["game"].parent.parent, stdin=subprocess.DEVNULL,
+                          capture_output=True, text=True)
     if done.returncode != 0:
         tail = "\n".join((done.stdout + done.stderr).strip().splitlines()[-15:])
         raise LauncherError(f"Neo4j's importer failed (exit {done.returncode}); nothing was replaced:\n{tail}")

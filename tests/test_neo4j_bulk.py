@@ -149,7 +149,7 @@ def test_bulk_rebuilds_the_database_with_every_loaded_game_and_the_new_one(own_s
         records, _, _ = driver.execute_query("SHOW INDEXES YIELD name, state")
         states = {r["name"]: r["state"] for r in records}
         assert all(states.get(neo4j_loader._schema_name(s)) == "ONLINE" for s in neo4j_loader.SCHEMA), states
-    assert not (state / "bulk").exists()
+    assert not (state / "bulk").exists() and not (ROOT / "import.report").exists()
     leftovers = [p.name for p in (state / "data" / "databases").iterdir() if "replaced" in p.name or "bulk" in p.name]
     assert leftovers == []
 
