@@ -1,17 +1,26 @@
-"""Neo4j load throughput: the batched loader (loaders.neo4j_loader) next to a naive one.
+"""Neo4j load throughput: the batched loader (loaders.neo4j_loader), its previous version, a naive
+loader, deletes and reloads, and Neo4j's offline importer (the `load --bulk` path).
 
-    cd /work/main && python -m bench.bench_load                 # small, medium, large
-    python -m bench.bench_load --sizes small medium --no-write
+    python -m bench.bench_load                 # small, medium, large; bulk import of large and huge
+    python -m bench.bench_load --sizes small medium --bulk-sizes large --no-write
 
-Games are Chopsticks with more fingers: about 10k, 100k and 1M+ moves. The
-batched loader writes the whole game (schema, positions, moves, count check,
-Game node). The naive loader sends one auto-committed MERGE per row (positions,
-then moves matched by (game, key)); it runs on the small and medium games only,
-each phase capped at --naive-seconds, and its rate is rows done / time spent.
-Both load under a `bench-load:` graph id that is deleted afterwards, so real
-games in the database are never touched. Needs a running server (NEO4J_URI etc.,
-or `gamegraph neo4j start`). Writes a markdown table into bench/README.md
-between the `bench_load` markers; other sections are left untouched.
+Games are Chopsticks with more fingers: about 10k, 100k, 1.1M (and 8M+ for the
+importer) moves. The batched loader writes the whole game (schema, lock,
+positions, moves, count check, Game node); after each load the game is loaded
+again over itself (a reload: delete + load) and then deleted. "before" is the
+loader as it was before the parallel-array change (rows of element-id strings,
+10k rows a transaction, nodes deleted with their relationships), kept here as
+the baseline and run in the same process on the same server. The naive loader
+sends one auto-committed MERGE per row (positions, then moves matched by
+(game, key)); it runs on the small and medium games only, each phase capped at
+--naive-seconds, and its rate is rows done / time spent. Everything loads under
+a `bench-load:` graph id that is deleted afterwards, so real games in the
+database are never touched. The importer runs into a scratch Neo4j home of its
+own (never the server's store): the time of writing its CSV files and of the
+importer's whole run (JVM start included) are given apart. Needs a running
+server (NEO4J_URI etc., or `gamegraph neo4j start`). Writes markdown tables
+into bench/README.md between the `bench_load` markers; other sections are left
+untouched.
 """
 
 from __future__ import annotations
@@ -19,7 +28,11 @@ from __future__ import annotations
 import argparse
 import os
 import platform
+import re
+import shutil
+import subprocess
 import sys
+import tempfile
 import time
 from pathlib import Path
 
@@ -32,8 +45,10 @@ from explorer.solved import SolvedGraph, build  # noqa: E402
 from loaders import mirror, neo4j_loader  # noqa: E402
 from loaders.settings import Neo4jSettings, open_driver  # noqa: E402
 
-SIZES = {"small": "chopsticks(fingers=8)", "medium": "chopsticks(fingers=13)", "large": "chopsticks(fingers=22)"}
+SIZES = {"small": "chopsticks(fingers=8)", "medium": "chopsticks(fingers=13)", "large": "chopsticks(fingers=22)",
+         "huge": "chopsticks(fingers=32)"}
 NAIVE_SIZES = ("small", "medium")
+LEGACY_SIZES = ("medium", "large")
 HEADING = "Loading into Neo4j (`bench_load.py`)"  # written by write_section, outside the markers
 
 
@@ -76,6 +91,78 @@ def naive_load(solved: SolvedGraph, driver, database: str, graph_id: str, budget
     return result
 
 
+def legacy_load(solved: SolvedGraph, driver, database: str, graph_id: str, batch_size: int = 10_000,
+                workers: int = 2) -> dict[str, float]:
+    """The Bolt loader before this change, positions and moves only: rows of lists, element-id strings
+    returned by the position batches and sought by the move batches. Seconds per phase."""
+    columns = mirror.position_columns(solved)
+    moves = mirror.move_columns(solved)
+    names = list(columns)
+    properties = ", ".join(f"`{name}`: r[{i}]" for i, name in enumerate(names))
+    rows = list(zip(*columns.values()))
+    with driver.session(database=database) as session:
+        neo4j_loader.ensure_schema(session)
+    began = time.perf_counter()
+    query = f"UNWIND $rows AS r CREATE (p:Position {{game: $game, {properties}}}) RETURN elementId(p)"
+    element_ids: list[str] = []
+    batches = ((query, {"game": graph_id, "rows": rows[start:start + batch_size]}, True)
+               for start in range(0, len(rows), batch_size))
+    for _, ids in neo4j_loader._write_batches(driver, database, batches, workers):
+        element_ids.extend(ids)
+    positions = time.perf_counter() - began
+    sources, targets = moves["source"].tolist(), moves["target"].tolist()
+    labels, optimal = moves["label"], moves["optimal"]
+    old_moves = ("UNWIND $rows AS r MATCH (a) WHERE elementId(a) = r[0] MATCH (b) WHERE elementId(b) = r[1] "
+                 "CREATE (a)-[:MOVE {label: r[2], optimal: r[3]}]->(b)")
+
+    def move_batches():
+        for start in range(0, len(sources), batch_size):
+            stop = min(start + batch_size, len(sources))
+            yield old_moves, {"rows": [[element_ids[sources[i]], element_ids[targets[i]], labels[i], optimal[i]]
+                                       for i in range(start, stop)]}, False
+
+    began = time.perf_counter()
+    for _ in neo4j_loader._write_batches(driver, database, move_batches(), workers):
+        pass
+    return {"positions": positions, "moves": time.perf_counter() - began}
+
+
+def legacy_delete(driver, database: str, graph_id: str) -> float:
+    """The delete before this change: each position with all its relationships, 10,000 positions a transaction."""
+    began = time.perf_counter()
+    with driver.session(database=database) as session:
+        session.run("MATCH (g:Game {id: $game}) DETACH DELETE g", game=graph_id).consume()
+        session.run("MATCH (p:Position) WHERE p.game = $game AND p.key IS NOT NULL "
+                    "CALL (p) { DETACH DELETE p } IN TRANSACTIONS OF 10000 ROWS", game=graph_id).consume()
+    return time.perf_counter() - began
+
+
+def bulk_import(solved: SolvedGraph) -> dict[str, float]:
+    """Neo4j's importer (as `load --bulk` runs it) on one game, into a scratch home: seconds for the files
+    and for the importer's whole run, and the importer's own 'IMPORT DONE in' time."""
+    from loaders import neo4j_admin, neo4j_import
+
+    scratch = Path(tempfile.mkdtemp(prefix="bench-bulk-"))
+    try:
+        began = time.perf_counter()
+        (scratch / "files").mkdir()
+        files = neo4j_import.write_game_files(solved, scratch / "files")
+        written = time.perf_counter() - began
+        memory = os.environ.get("GAMEGRAPH_NEO4J_IMPORT_MEMORY") or "1g"
+        command, env = neo4j_admin.argv(neo4j_import.import_arguments([files], "neo4j")
+                                        + [f"--max-off-heap-memory={memory}"], home=scratch / "home")
+        began = time.perf_counter()
+        done = subprocess.run(command, env=env, cwd=scratch, capture_output=True, text=True)  # import.report
+        run_s = time.perf_counter() - began
+        if done.returncode != 0:
+            raise SystemExit(f"the importer failed: {(done.stdout + done.stderr)[-2000:]}")
+        reported = re.search(r"IMPORT DONE in (?:(\d+)m )?(\d+)s (\d+)ms", done.stdout)
+        own = (int(reported[1] or 0) * 60 + int(reported[2]) + int(reported[3]) / 1000) if reported else run_s
+        return {"files": written, "run": run_s, "import": own}
+    finally:
+        shutil.rmtree(scratch, ignore_errors=True)
+
+
 def delete(driver, database: str, graph_id: str) -> float:
     began = time.perf_counter()
     with driver.session(database=database) as session:
@@ -97,11 +184,13 @@ def server_info(driver, database: str) -> str:
     return f"Neo4j {records[0]['v']} {records[0]['edition']}, page cache {config.get('size', '?')}, heap {heap_text}"
 
 
-def run(sizes: list[str], naive_seconds: float, batch_size: int, workers: list[int]) -> tuple[list[list[str]], str]:
+def run(sizes: list[str], naive_seconds: float, batch_size: int, workers: list[int],
+        bulk_sizes: list[str]) -> tuple[list[list[str]], list[list[str]], str]:
     settings = Neo4jSettings.from_env()
     driver = open_driver(settings)
     db = settings.database
     rows_out: list[list[str]] = []
+    bulk_out: list[list[str]] = []
     try:
         info = server_info(driver, db)
         # Warm the server (JIT, query cache) so the first size is not charged for it.
@@ -114,16 +203,29 @@ def run(sizes: list[str], naive_seconds: float, batch_size: int, workers: list[i
             graph_id = f"bench-load:{solved.graph.graph_id}"
             V, E = solved.graph.num_positions, solved.graph.num_moves
             delete(driver, db, graph_id)
+            if size in LEGACY_SIZES:
+                began = time.perf_counter()
+                p = legacy_load(solved, driver, db, graph_id)
+                total = time.perf_counter() - began
+                removal = legacy_delete(driver, db, graph_id)
+                print(f"{spec}, before: {V / p['positions']:,.0f} positions/s, {E / p['moves']:,.0f} moves/s; "
+                      f"delete {removal:.2f} s", flush=True)
+                rows_out.append([spec, f"{V:,}", f"{E:,}", "before (element-id rows, 10,000 rows/tx, 2 workers)",
+                                 f"{V / p['positions']:,.0f}", f"{E / p['moves']:,.0f}", f"{total:.1f}",
+                                 f"{(V + E) / total:,.0f}", "", f"{removal:.1f}"])
             for threads in workers:
                 report = neo4j_loader.load(solved, driver, db, batch_size=batch_size, graph_id=graph_id, workers=threads)
                 p = report.phases
                 print(f"{spec}, {threads} workers: {report}; phases {', '.join(f'{k} {v:.2f} s' for k, v in p.items())}",
                       flush=True)
+                again = neo4j_loader.load(solved, driver, db, batch_size=batch_size, graph_id=graph_id, workers=threads)
+                print(f"  reload: {again.seconds:.2f} s (its delete {again.phases['delete']:.2f} s)", flush=True)
                 removal = delete(driver, db, graph_id)
                 print(f"  delete of the loaded game: {removal:.2f} s", flush=True)
                 rows_out.append([spec, f"{V:,}", f"{E:,}", f"batched ({batch_size:,} rows/tx, {threads} workers)",
                                  f"{V / p['positions']:,.0f}", f"{E / p['moves']:,.0f}",
-                                 f"{report.seconds:.1f}", f"{report.rows_per_second:,.0f}", f"{removal:.1f}"])
+                                 f"{report.seconds:.1f}", f"{report.rows_per_second:,.0f}", f"{again.seconds:.1f}",
+                                 f"{removal:.1f}"])
             if size in NAIVE_SIZES and naive_seconds > 0:
                 naive = naive_load(solved, driver, db, graph_id, naive_seconds)
                 delete(driver, db, graph_id)
@@ -135,38 +237,60 @@ def run(sizes: list[str], naive_seconds: float, batch_size: int, workers: list[i
                       f"{' (capped)' if capped else ''}", flush=True)
                 rows_out.append([spec, f"{V:,}", f"{E:,}", "naive (MERGE per row)" + (" *" if capped else ""),
                                  f"{pos_rate:,.0f}", f"{move_rate:,.0f}",
-                                 f"{'≈' if capped else ''}{estimate:.1f}", f"{(V + E) / estimate:,.0f}", ""])
+                                 f"{'≈' if capped else ''}{estimate:.1f}", f"{(V + E) / estimate:,.0f}", "", ""])
     finally:
         driver.close()
-    return rows_out, info
+    for size in bulk_sizes:
+        spec = SIZES[size]
+        solved = build(spec)
+        V, E = solved.graph.num_positions, solved.graph.num_moves
+        t = bulk_import(solved)
+        print(f"{spec}, importer: files {t['files']:.1f} s, run {t['run']:.1f} s (its own {t['import']:.1f} s), "
+              f"{E / t['run']:,.0f} moves/s", flush=True)
+        bulk_out.append([spec, f"{V:,}", f"{E:,}", f"{t['files']:.1f}", f"{t['run']:.1f}", f"{t['import']:.1f}",
+                         f"{E / t['run']:,.0f}", f"{(V + E) / (t['files'] + t['run']):,.0f}"])
+    return rows_out, bulk_out, info
 
 
-def table(rows: list[list[str]], info: str, naive_seconds: float) -> str:
+def table(rows: list[list[str]], bulk: list[list[str]], info: str, naive_seconds: float) -> str:
     """The section's markdown, without a heading (write_section adds HEADING)."""
     header = ["game", "positions", "moves", "loader", "positions/s", "relationships/s", "total s", "rows/s",
-              "delete s"]
+              "reload s", "delete s"]
     lines = [f"Machine: {platform.machine()}, {os.cpu_count()} CPUs, Python {platform.python_version()}, "
              f"load average {os.getloadavg()[0]:.1f} at the end; {info}.", "",
              "| " + " | ".join(header) + " |", "|" + "|".join("---" for _ in header) + "|"]
     lines += ["| " + " | ".join(row) + " |" for row in rows]
     lines += ["", "relationships/s is the move phase alone; total s and rows/s cover the whole load "
-                  "(schema, positions, moves, count check, Game node); delete s is `delete_game` of the loaded game, "
-                  "the first step of a reload.",
-              f"\\* capped: the naive loader ran {naive_seconds:.0f} s per phase; its total is extrapolated from its rates."]
+                  "(schema, lock, positions, moves, count check, Game node); reload s is loading the same game "
+                  "again over its complete copy (delete + load); delete s is `delete_game` of the loaded game."]
+    if any(row[3].startswith("naive") for row in rows):
+        lines.append(f"\\* capped: the naive loader ran {naive_seconds:.0f} s per phase; its total is extrapolated "
+                     "from its rates.")
+    if bulk:
+        bulk_header = ["game", "positions", "moves", "CSV files s", "importer s", "importer's own s",
+                       "relationships/s (importer run)", "rows/s (files + importer)"]
+        lines += ["", "Neo4j's offline importer (`neo4j-admin database import full`, as `gamegraph load --bulk` "
+                      "runs it; heap 1g, off-heap 1g), into a scratch home:", "",
+                  "| " + " | ".join(bulk_header) + " |", "|" + "|".join("---" for _ in bulk_header) + "|"]
+        lines += ["| " + " | ".join(row) + " |" for row in bulk]
+        lines += ["", "importer s is the whole run of the tool (JVM start included); its own s is its "
+                      "'IMPORT DONE in' line. `load --bulk` adds a server restart to this (the database swap)."]
     return "\n".join(lines)
 
 
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("--sizes", nargs="+", choices=tuple(SIZES), default=list(SIZES))
+    parser.add_argument("--sizes", nargs="+", choices=tuple(SIZES), default=["small", "medium", "large"])
     parser.add_argument("--naive-seconds", type=float, default=30.0, help="cap per naive phase (0 skips it)")
     parser.add_argument("--batch-size", type=int, default=neo4j_loader.DEFAULT_BATCH_SIZE)
     parser.add_argument("--workers", type=int, nargs="+", default=[1, neo4j_loader.DEFAULT_WORKERS],
                         help="writer threads of the batched loader; one row per value")
+    parser.add_argument("--bulk-sizes", nargs="*", choices=tuple(SIZES), default=["large", "huge"],
+                        help="games to run Neo4j's offline importer on (none: skip it)")
     parser.add_argument("--no-write", action="store_true", help="print the table instead of writing bench/README.md")
     args = parser.parse_args(argv)
-    rows, info = run(args.sizes, args.naive_seconds, args.batch_size, args.workers)
-    text = table(rows, info, args.naive_seconds)
+    rows, bulk, info = run(args.sizes, args.naive_seconds, args.batch_size, args.workers, args.bulk_sizes)
+    text = table(rows, bulk, info, args.naive_seconds)
     publish("bench_load", HEADING, text, write=not args.no_write)
 
 

@@ -13,6 +13,7 @@ import sys
 from typing import TYPE_CHECKING, Any, Iterable
 
 from explorer.commands import positive_int, shell_hint
+from explorer.errors import GameGraphError
 from explorer.games import parse_spec
 from explorer.graph import DEFAULT_MAX_POSITIONS
 from loaders import neo4j_server
@@ -31,7 +32,18 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                    help=f"rows per write transaction (default {DEFAULT_BATCH_SIZE:,})")
     p.add_argument("--workers", type=positive_int, default=DEFAULT_WORKERS,
                    help=f"concurrent write transactions (default {DEFAULT_WORKERS})")
+    p.add_argument("--bulk", action="store_true",
+                   help="rebuild the embedded server's whole database offline with Neo4j's importer (much faster for "
+                        "big games; rewrites every loaded game, asks first; see docs/neo4j-loading.md)")
+    p.add_argument("--yes", action="store_true", help="with --bulk: replace the database without asking")
     p.set_defaults(func=cmd_load)
+
+    # prefix_chars="+": every argument, --help and --version included, belongs to neo4j-admin itself.
+    p = subparsers.add_parser("neo4j-admin", prefix_chars="+", add_help=False,
+                              help="run Neo4j's admin tool (neo4j-admin) from the embedded server's jars, on its "
+                                   "folder; e.g. `gamegraph neo4j-admin database import full --help`")
+    p.add_argument("arguments", nargs=argparse.REMAINDER, help="neo4j-admin's own arguments")
+    p.set_defaults(func=cmd_neo4j_admin)
 
     p = subparsers.add_parser("verify", help="compare a game in Neo4j with the networkx mirror; exit 1 on any difference")
     _add_game_options(p)
@@ -56,6 +68,9 @@ def _connect(settings: Neo4jSettings):
     logging.getLogger("neo4j").setLevel(logging.ERROR)
     return open_driver(settings)
 
+def _say(message: str) -> None:
+    print(message, file=sys.stderr, flush=True)
+
 # -- load ------------------------------------------------------------------------
 def cmd_load(args: argparse.Namespace) -> int:
     """Check spec and connection, build (or reopen) the solved graph, then load it. O(V + E)."""
@@ -64,16 +79,61 @@ def cmd_load(args: argparse.Namespace) -> int:
 
     game = parse_spec(args.spec)
     settings = Neo4jSettings.from_env()
+    if args.bulk:
+        return _bulk_load(args, game, settings)
+    if args.yes:
+        raise GameGraphError("--yes confirms a --bulk rebuild; a load without --bulk replaces only its own game")
     driver = _connect(settings)
     try:
         # Refuses a graph over --max-positions, cached or not, before anything is written.
         solved = load_or_build(game, symmetry=not args.no_symmetry, max_positions=args.max_positions)
+        advice = neo4j_loader.advice(solved.graph.num_positions, solved.graph.num_moves, args.spec)
+        if advice:
+            _say(advice)
         report = neo4j_loader.load(solved, driver, settings.database, batch_size=args.batch_size,
-                                   workers=args.workers)
+                                   workers=args.workers, on_wait=_say)
     finally:
         driver.close()
     print(report)
     return 0
+
+
+def _bulk_load(args: argparse.Namespace, game, settings: Neo4jSettings) -> int:
+    """Plan, show, confirm (terminal or --yes), then rebuild the database. O(V + E) of all games."""
+    from explorer.solved import load_or_build
+    from loaders import neo4j_bulk
+
+    logging.getLogger("neo4j").setLevel(logging.ERROR)
+    solved = load_or_build(game, symmetry=not args.no_symmetry, max_positions=args.max_positions)
+    plan = neo4j_bulk.plan(solved, settings)
+    if not args.yes:
+        if not sys.stdin.isatty():
+            raise GameGraphError(f"{plan.summary()}; rerun with --yes to confirm (there is no terminal to ask on)")
+        print(neo4j_bulk.describe(plan))
+        try:
+            answer = input("Replace it? [y/N] ")
+        except EOFError:
+            answer = ""
+        if answer.strip().lower() not in ("y", "yes"):
+            print("nothing was replaced")
+            return 1
+    else:
+        print(neo4j_bulk.describe(plan))
+    neo4j_bulk.regenerate(plan, max_positions=args.max_positions)
+    print(neo4j_bulk.run(plan, settings, say=_say))
+    return 0
+
+
+# -- neo4j-admin -----------------------------------------------------------------
+def cmd_neo4j_admin(args: argparse.Namespace) -> int:
+    """Run Neo4j's AdminTool on the embedded server's folder; its exit code is ours."""
+    import subprocess
+
+    from loaders import neo4j_admin
+
+    command, env = neo4j_admin.argv(args.arguments)
+    return subprocess.run(command, env=env).returncode
+
 
 # -- verify ----------------------------------------------------------------------
 def cmd_verify(args: argparse.Namespace) -> int:

@@ -2,16 +2,21 @@
 
 The offline importer writes the store files directly (millions of relationships
 per second) but only into a new or emptied database, and it creates no schema.
-`write_neo4j_import` writes four CSV files (header on the first line) with the
-same properties as the Bolt loader (docs/model.md, via loaders.mirror), plus
-``schema.cypher`` holding the constraints and indexes to run once the server is
-up, and returns the import command. O(V + E) time, streaming rows to disk;
-each file is written whole or not at all (explorer.files.output_file).
+`write_game_files` writes four CSV files (header on the first line) with the
+same properties as the Bolt loader (docs/model.md, via loaders.mirror); several
+games go into one import with disjoint Position ids (`id_offset`), which is how
+`gamegraph load --bulk` rebuilds a database (loaders.neo4j_bulk).
+`write_neo4j_import` writes one game plus ``schema.cypher`` (the constraints and
+indexes to run once the server is up) and returns the import command, run
+through `gamegraph neo4j-admin`, the project's own copy of Neo4j's admin tool
+(the Maven-resolved jars of the embedded server). O(V + E) time, streaming rows
+to disk; each file is written whole or not at all (explorer.files.output_file).
 """
 
 from __future__ import annotations
 
 import csv
+import io
 import shlex
 from pathlib import Path
 from typing import Any, Iterable
@@ -25,19 +30,44 @@ ARRAY_DELIMITER = ";"
 FILES = {"game": "game.csv", "positions": "positions.csv", "moves": "moves.csv", "start": "start.csv"}
 
 
+ADMIN_COMMAND = ["gamegraph", "neo4j-admin"]  # loaders.commands: Neo4j's AdminTool on the embedded server
+
+
 def write_neo4j_import(solved: SolvedGraph, directory: str | Path, database: str = "neo4j") -> str:
     """Write the import files for one game into `directory` and return the exact command to run.
 
-    Node ids live in two id spaces (``Position``: the dense node id, ``Game``:
-    the graph id); neither is stored as a property. A Game node with
-    ``complete: true`` and its START relationship are included, so readers treat
-    the imported game like one the Bolt loader finished: `solved` must be the
-    whole game, generated from its start. GameGraphError when a file cannot be written.
+    See `write_game_files`; GameGraphError when a file cannot be written.
     """
     directory = make_folder(directory)
+    paths = write_game_files(solved, directory)
+    with output_file(directory / "schema.cypher") as handle:
+        handle.write("".join(f"{statement};\n" for statement in SCHEMA))
+    return shlex.join(ADMIN_COMMAND + import_arguments([paths], database))
+
+
+def import_arguments(games: list[dict[str, Path]], database: str) -> list[str]:
+    """The arguments of ``database import full`` for the files of one or more games (`write_game_files`)."""
+    nodes = [f"--nodes={files[name]}" for files in games for name in ("game", "positions")]
+    relationships = [f"--relationships={files[name]}" for files in games for name in ("moves", "start")]
+    return ["database", "import", "full", *nodes, *relationships, f"--array-delimiter={ARRAY_DELIMITER}",
+            "--overwrite-destination=true", database]
+
+
+def write_game_files(solved: SolvedGraph, directory: Path, graph_id: str | None = None,
+                     id_offset: int = 0) -> dict[str, Path]:
+    """Write the four CSV files of one game into the existing `directory`; return their absolute paths.
+
+    Node ids live in two id spaces (``Position``: the dense node id plus
+    `id_offset`, ``Game``: the graph id); neither is stored as a property. A
+    Game node with ``complete: true`` and its START relationship are included,
+    so readers treat the imported game like one the Bolt loader finished:
+    `solved` must be the whole game, generated from its start. `graph_id`
+    overrides the game's id (as in the Bolt loader). O(V + E).
+    """
     paths = {name: (directory / file).resolve() for name, file in FILES.items()}
 
     game = mirror.game_properties(solved)
+    game["id"] = graph_id = graph_id or solved.graph.graph_id
     game["complete"] = True
     game_header = [":ID(Game)"] + [f"{name}{_type_suffix(value)}" for name, value in game.items()] + [":LABEL"]
     _write(paths["game"], game_header, [[game["id"], *(_cell(v) for v in game.values()), "Game"]])
@@ -45,23 +75,40 @@ def write_neo4j_import(solved: SolvedGraph, directory: str | Path, database: str
     columns = mirror.position_columns(solved)
     names = list(columns)
     position_header = [":ID(Position)", "game"] + [f"{name}{_column_type(columns[name])}" for name in names] + [":LABEL"]
-    graph_id = solved.graph.graph_id
     _write(paths["positions"], position_header,
-           ([node, graph_id, *(_cell(v) for v in row), "Position"] for node, row in enumerate(zip(*columns.values()))))
+           ([id_offset + node, graph_id, *(_cell(v) for v in row), "Position"]
+            for node, row in enumerate(zip(*columns.values()))))
 
-    moves = mirror.move_columns(solved)
-    _write(paths["moves"], [":START_ID(Position)", ":END_ID(Position)", "label", "optimal:boolean", ":TYPE"],
-           ([s, t, label, _cell(optimal), "MOVE"] for s, t, label, optimal
-            in zip(moves["source"].tolist(), moves["target"].tolist(), moves["label"], moves["optimal"])))
-    _write(paths["start"], [":START_ID(Game)", ":END_ID(Position)", ":TYPE"], [[game["id"], 0, "START"]])
+    _write_moves(paths["moves"], mirror.move_columns(solved), id_offset)
+    _write(paths["start"], [":START_ID(Game)", ":END_ID(Position)", ":TYPE"], [[graph_id, id_offset, "START"]])
+    return paths
 
-    with output_file(directory / "schema.cypher") as handle:
-        handle.write("".join(f"{statement};\n" for statement in SCHEMA))
-    command = ["neo4j-admin", "database", "import", "full",
-               f"--nodes={paths['game']}", f"--nodes={paths['positions']}",
-               f"--relationships={paths['moves']}", f"--relationships={paths['start']}",
-               f"--array-delimiter={ARRAY_DELIMITER}", "--overwrite-destination=true", database]
-    return shlex.join(command)
+
+def _write_moves(path: Path, moves: dict[str, Any], id_offset: int, chunk: int = 1 << 16) -> None:
+    """moves.csv, a chunk of rows per write: the columns are numbers, flags and labels that
+    need no quoting (labels are checked), so rows are joined directly, several times faster
+    than csv.writer on the millions of rows a bulk load is for. O(E)."""
+    sources = (moves["source"] + id_offset).tolist()
+    targets = (moves["target"] + id_offset).tolist()
+    flags = ("false", "true")
+    cells: dict[str, str] = {}  # label -> its CSV cell, quoted only where CSV needs it
+
+    def cell(label: str) -> str:
+        if label not in cells:
+            buffer = io.StringIO()
+            csv.writer(buffer, lineterminator="").writerow([label])
+            cells[label] = buffer.getvalue()
+        return cells[label]
+
+    labels = [cell(label) for label in moves["label"]]
+    optimal = moves["optimal"]
+    with output_file(path) as handle:
+        handle.write(":START_ID(Position),:END_ID(Position),label,optimal:boolean,:TYPE\n")
+        for start in range(0, len(sources), chunk):
+            stop = start + chunk
+            handle.write("".join(f"{s},{t},{label},{flags[o]},MOVE\n" for s, t, label, o
+                                 in zip(sources[start:stop], targets[start:stop], labels[start:stop],
+                                        optimal[start:stop])))
 
 
 def _write(path: Path, header: list[str], rows: Iterable[list[Any]]) -> None:

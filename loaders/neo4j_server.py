@@ -182,6 +182,15 @@ def neo4j_version() -> str:
     return re.search(r"<neo4j\.version>(.+?)</neo4j\.version>", POM.read_text()).group(1)
 
 
+def classpath() -> str:
+    """The server's jars (Neo4j's admin and import tools included), resolved by Maven on first use."""
+    return _classpath(neo4j_dir())
+
+
+def java() -> str:
+    return _tool("java", JDK_HINT)
+
+
 def _wait_until_ready(folder: Path, pid: int, settings: Neo4jSettings, timeout: float) -> None:
     """Waits for the launcher's ready marker, then for the driver to get in.
 

@@ -15,6 +15,7 @@ import socket
 import subprocess
 import sys
 import textwrap
+import time
 import uuid
 from pathlib import Path
 
@@ -190,6 +191,103 @@ def test_a_count_mismatch_is_reported_and_the_game_stays_incomplete(driver, neo4
     assert game_node(driver, db, game_id) is None
 
 
+# -- two loads of one game at once ---------------------------------------------------------
+LOADER_SCRIPT = textwrap.dedent("""
+    import os, signal, sys, time
+    from pathlib import Path
+    from explorer.solved import build
+    from loaders import neo4j_loader
+    from loaders.settings import Neo4jSettings, open_driver
+    game_id, marker, mode = sys.argv[1], Path(sys.argv[2]), sys.argv[3]
+    def hook(phase, done):
+        if phase == "positions" and not marker.exists():
+            marker.write_text("holding the lock")  # the lock is taken before any position is written
+        if phase == "moves" and mode == "slow":
+            time.sleep(1.0)
+        if phase == "moves" and mode == "die" and done >= 300:
+            os.kill(os.getpid(), signal.SIGKILL)
+    settings = Neo4jSettings.from_env()
+    report = neo4j_loader.load(build("tictactoe"), open_driver(settings), settings.database, batch_size=100,
+                               graph_id=game_id, after_batch=hook, on_wait=lambda m: print(m, flush=True))
+    print("done", report.positions, report.moves, flush=True)
+""")
+
+
+def start_loader(tmp_path, settings, game_id: str, marker: Path, mode: str) -> subprocess.Popen:
+    script = tmp_path / "loader.py"
+    script.write_text(LOADER_SCRIPT)
+    env = {**os.environ, "PYTHONPATH": str(ROOT), "NEO4J_URI": settings.uri, "NEO4J_USER": settings.user,
+           "NEO4J_PASSWORD": settings.password, "NEO4J_DATABASE": settings.database, "GAMEGRAPH_PROGRESS": "0"}
+    return subprocess.Popen([sys.executable, str(script), game_id, str(marker), mode], cwd=ROOT, env=env,
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+
+
+def wait_for(path: Path, process: subprocess.Popen, seconds: float = 300) -> None:
+    deadline = time.monotonic() + seconds
+    while not path.exists():
+        assert process.poll() is None, process.communicate()
+        assert time.monotonic() < deadline, f"{path} did not appear"
+        time.sleep(0.05)
+
+
+@pytest.mark.neo4j
+def test_two_loads_of_one_complete_game_at_once_wait_in_turn_and_leave_it_complete(driver, neo4j_server, ids, tmp_path):  # noqa: F811
+    """Issue 8 item 13: two processes reload a complete game, the second starting while the first writes."""
+    db, game_id, solved = neo4j_server.database, ids("tictactoe"), build("tictactoe")
+    neo4j_loader.load(solved, driver, db, graph_id=game_id)
+    expected = neo4j_loader.read_positions(driver, db, game_id)
+
+    first = start_loader(tmp_path, neo4j_server, game_id, tmp_path / "first", "slow")
+    wait_for(tmp_path / "first", first)
+    second = start_loader(tmp_path, neo4j_server, game_id, tmp_path / "second", "fast")
+    out_first, err_first = first.communicate(timeout=600)
+    out_second, err_second = second.communicate(timeout=600)
+    assert first.returncode == 0, err_first
+    assert second.returncode == 0, err_second
+    assert f"another load of {game_id} is running; waiting for it to finish" in out_second
+    assert "waiting" not in out_first
+    assert out_first.splitlines()[-1] == out_second.splitlines()[-1] == \
+        f"done {solved.graph.num_positions} {solved.graph.num_moves}"
+
+    assert counts(driver, db, game_id) == (solved.graph.num_positions, solved.graph.num_moves)
+    assert neo4j_loader.game_properties(driver, db, game_id)["complete"] is True
+    assert neo4j_loader.read_positions(driver, db, game_id) == expected
+    records, _, _ = driver.execute_query("MATCH (g:Game {id: $id}) RETURN count(g) AS games", id=game_id, database_=db)
+    assert records[0]["games"] == 1
+    records, _, _ = driver.execute_query("MATCH (l:LoadLock) WHERE l.game = $id RETURN count(l) AS locks", id=game_id,
+                                         database_=db)
+    assert records[0]["locks"] == 0  # the lock leaves nothing behind
+
+
+@pytest.mark.neo4j
+def test_a_load_killed_while_holding_the_lock_frees_it_for_the_waiting_one(driver, neo4j_server, ids, tmp_path):  # noqa: F811
+    db, game_id, solved = neo4j_server.database, ids("tictactoe"), build("tictactoe")
+    first = start_loader(tmp_path, neo4j_server, game_id, tmp_path / "first", "die")
+    wait_for(tmp_path / "first", first)
+    second = start_loader(tmp_path, neo4j_server, game_id, tmp_path / "second", "fast")
+    first.communicate(timeout=600)
+    out_second, err_second = second.communicate(timeout=600)
+    assert first.returncode == -signal.SIGKILL
+    assert second.returncode == 0, err_second
+    assert counts(driver, db, game_id) == (solved.graph.num_positions, solved.graph.num_moves)
+    assert neo4j_loader.game_properties(driver, db, game_id)["complete"] is True
+
+
+@pytest.mark.neo4j
+def test_loads_of_different_games_at_once_do_not_wait_for_each_other(driver, neo4j_server, ids, tmp_path):  # noqa: F811
+    db, one, other = neo4j_server.database, ids("tictactoe-a"), ids("tictactoe-b")
+    first = start_loader(tmp_path, neo4j_server, one, tmp_path / "first", "slow")
+    wait_for(tmp_path / "first", first)
+    second = start_loader(tmp_path, neo4j_server, other, tmp_path / "second", "fast")
+    out_second, err_second = second.communicate(timeout=600)
+    assert second.returncode == 0 and "waiting" not in out_second, err_second
+    assert first.poll() is None  # the slow one still runs: the other game did not wait for it
+    out_first, err_first = first.communicate(timeout=600)
+    assert first.returncode == 0, err_first
+    for game_id in (one, other):
+        assert neo4j_loader.game_properties(driver, db, game_id)["complete"] is True
+
+
 # -- the command line ---------------------------------------------------------------------
 def gamegraph(*args: str, settings, **env_changes) -> subprocess.CompletedProcess:
     env = {**os.environ, "GAMEGRAPH_PROGRESS": "0", "NEO4J_URI": settings.uri, "NEO4J_USER": settings.user,
@@ -322,7 +420,7 @@ def test_neo4j_import_files_have_the_right_headers_and_rows(spec, tmp_path):
     graph = solved.graph
     command = write_neo4j_import(solved, tmp_path)
     argv = shlex.split(command)
-    assert argv[:4] == ["neo4j-admin", "database", "import", "full"] and argv[-1] == "neo4j"
+    assert argv[:5] == ["gamegraph", "neo4j-admin", "database", "import", "full"] and argv[-1] == "neo4j"
     assert [a for a in argv if a.startswith("--nodes=")] == [f"--nodes={(tmp_path / n).resolve()}" for n in ("game.csv", "positions.csv")]
     assert [a for a in argv if a.startswith("--relationships=")] == [
         f"--relationships={(tmp_path / n).resolve()}" for n in ("moves.csv", "start.csv")]
@@ -380,20 +478,27 @@ def test_neo4j_import_flattens_chopsticks_hands_into_an_int_array(tmp_path):
 
 @pytest.mark.neo4j
 def test_neo4j_admin_imports_the_files(neo4j_server, tmp_path):  # noqa: F811
-    """The real importer (from the jars the embedded server runs on) accepts the files."""
-    from loaders.settings import neo4j_dir
+    """The printed command's tool (`gamegraph neo4j-admin`: Neo4j's AdminTool from the jars the embedded
+    server runs on) accepts the files; run here on a Neo4j home of its own."""
+    from loaders import neo4j_admin
 
-    classpath = neo4j_dir() / "classpath.txt"
-    if not classpath.exists():
-        pytest.skip("the server was not started by this checkout, so its jars are unknown")
     solved = build("chopsticks:magic-fingers")
     argv = shlex.split(write_neo4j_import(solved, tmp_path / "files"))
-    home = tmp_path / "home"
-    (home / "conf").mkdir(parents=True)
-    (home / "conf" / "neo4j.conf").write_text("")
-    env = {**os.environ, "NEO4J_HOME": str(home), "NEO4J_CONF": str(home / "conf")}
-    done = subprocess.run(["java", "-Xmx512m", "-cp", classpath.read_text().strip(), "org.neo4j.cli.AdminTool", *argv[1:]],
-                          env=env, cwd=tmp_path, capture_output=True, text=True, timeout=300)
+    assert argv[:2] == ["gamegraph", "neo4j-admin"]
+    command, env = neo4j_admin.argv(argv[2:], home=tmp_path / "home")
+    done = subprocess.run(command, env=env, cwd=tmp_path, capture_output=True, text=True, timeout=300)
     assert done.returncode == 0, done.stdout[-2000:] + done.stderr[-2000:]
     assert f"{solved.graph.num_positions + 1} nodes" in done.stdout
     assert f"{solved.graph.num_moves + 1} relationships" in done.stdout
+    assert (tmp_path / "home" / "data" / "databases" / "neo4j").is_dir()
+
+
+@pytest.mark.neo4j
+def test_cli_neo4j_admin_is_neo4j_s_own_tool(neo4j_server):  # noqa: F811
+    from loaders.neo4j_server import neo4j_version
+
+    done = gamegraph("neo4j-admin", "--version", settings=neo4j_server)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.strip() == neo4j_version()
+    done = gamegraph("neo4j-admin", "database", "import", "full", "--help", settings=neo4j_server)
+    assert done.returncode == 0 and "--nodes" in done.stdout and "--overwrite-destination" in done.stdout

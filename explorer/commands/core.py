@@ -258,7 +258,10 @@ def _export_neo4j_import(args: argparse.Namespace) -> int:
                                "(jsonl and csv exports can start anywhere)")
     from loaders.neo4j_import import write_neo4j_import
     command = write_neo4j_import(_solved(args), Path(args.output))
-    print(f"wrote Neo4j import files to {args.output}; import them with:\n{command}", file=sys.stderr)
+    print(f"wrote Neo4j import files to {args.output}; import them with:\n{command}\n"
+          "(gamegraph neo4j-admin is Neo4j's own tool, from the embedded server's jars. The import replaces the "
+          "whole database: stop the server first with `gamegraph neo4j stop`. `gamegraph load --bulk SPEC` does "
+          "all of this and keeps the other loaded games.)", file=sys.stderr)
     return 0
 
 

@@ -1,0 +1,43 @@
+"""Neo4j's own admin tool (``neo4j-admin``), run from the jars the embedded server already uses.
+
+A Neo4j installation ships ``bin/neo4j-admin``; gamegraph installs none, but
+the Maven-resolved classpath of the embedded server (loaders/launcher/pom.xml,
+which names ``neo4j-import-tool`` explicitly) holds the same tool, whose entry
+point is ``org.neo4j.cli.AdminTool``. `argv` builds the command that runs it
+against a Neo4j home: by default the embedded server's folder, so
+``database import full ... neo4j`` writes where that server reads. Its
+configuration is ``<home>/conf/neo4j.conf``, created empty when missing: the
+defaults then put data and logs under the home, as the launcher does.
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+from loaders import neo4j_server
+from loaders.settings import neo4j_dir
+
+MAIN_CLASS = "org.neo4j.cli.AdminTool"
+DEFAULT_HEAP = "1g"
+
+
+def argv(arguments: list[str], home: Path | None = None) -> tuple[list[str], dict[str, str]]:
+    """(command, environment) running ``neo4j-admin ARGUMENTS`` on `home` (default: the embedded server's).
+
+    Resolves the jars with Maven on first use, like `gamegraph neo4j start`.
+    The heap is GAMEGRAPH_NEO4J_ADMIN_HEAP (default 1g); the importer takes
+    its bulk memory off-heap (its --max-off-heap-memory option).
+    """
+    home = Path(home or neo4j_dir())
+    conf = home / "conf"
+    conf.mkdir(parents=True, exist_ok=True)
+    settings = conf / "neo4j.conf"
+    if not settings.exists():
+        settings.write_text("# gamegraph: Neo4j's defaults, relative to this home (data/, logs/)\n")
+    java = neo4j_server.java()
+    heap = os.environ.get("GAMEGRAPH_NEO4J_ADMIN_HEAP") or DEFAULT_HEAP
+    command = [java, f"-Xmx{heap}", *neo4j_server.NEO4J_JVM_OPTIONS, "-cp", neo4j_server.classpath(),
+               MAIN_CLASS, *arguments]
+    env = {**os.environ, "NEO4J_HOME": str(home), "NEO4J_CONF": str(conf)}
+    return command, env
