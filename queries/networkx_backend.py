@@ -236,10 +236,11 @@ def stats(G: nx.DiGraph, args: dict[str, Any], deadline: Deadline) -> dict[str, 
     }
 
 
-def cgt_kinds(G: nx.DiGraph, args: dict[str, Any]) -> dict[str, Rows]:
+def cgt_kinds(G: nx.DiGraph, args: dict[str, Any], deadline: Deadline) -> dict[str, Rows]:
     """One pass over the positions: O(V)."""
     kinds: dict[str, list] = {}
     for key, node in G.nodes(data=True):
+        deadline.check()
         if node.get("cgt_kind") is None:
             continue
         entry = kinds.setdefault(node["cgt_kind"], [0, set(), key])
@@ -249,10 +250,14 @@ def cgt_kinds(G: nx.DiGraph, args: dict[str, Any]) -> dict[str, Rows]:
     return {"by_kind": [[kind, n, len(values), example] for kind, (n, values, example) in sorted(kinds.items())]}
 
 
-def cgt_equal(G: nx.DiGraph, args: dict[str, Any]) -> dict[str, Rows]:
+def cgt_equal(G: nx.DiGraph, args: dict[str, Any], deadline: Deadline) -> dict[str, Rows]:
     """A scan for the canonical text: O(V)."""
-    rows = sorted([key, node["value"], node["to_move"], node["cgt"]] for key, node in G.nodes(data=True)
-                  if node.get("cgt") == args["value"])
+    rows = []
+    for key, node in G.nodes(data=True):
+        deadline.check()
+        if node.get("cgt") == args["value"]:
+            rows.append([key, node["value"], node["to_move"], node["cgt"]])
+    rows.sort()
     return {"positions": rows[:args["fetch"]]}
 
 
@@ -261,11 +266,12 @@ def _losing_moves(G: nx.DiGraph, key: str) -> list[tuple[str, str, int]]:
             if G.nodes[t]["value"] == "win"]
 
 
-def draw_kinds(G: nx.DiGraph, args: dict[str, Any]) -> dict[str, Rows]:
+def draw_kinds(G: nx.DiGraph, args: dict[str, Any], deadline: Deadline) -> dict[str, Rows]:
     """One pass over the draws and their moves: O(V + E)."""
     counts: dict[str, int] = defaultdict(int)
     sharp = []
     for key, node in G.nodes(data=True):
+        deadline.check()
         if node["value"] != "draw":
             continue
         losing = _losing_moves(G, key)
@@ -276,8 +282,9 @@ def draw_kinds(G: nx.DiGraph, args: dict[str, Any]) -> dict[str, Rows]:
     return {"summary": [[kind, n] for kind, n in sorted(counts.items())], "sharpest": sharp[:args["fetch"]]}
 
 
-def dangerous_moves(G: nx.DiGraph, args: dict[str, Any]) -> dict[str, Rows]:
+def dangerous_moves(G: nx.DiGraph, args: dict[str, Any], deadline: Deadline) -> dict[str, Rows]:
     """The position's losing moves if it is a draw: O(degree)."""
+    deadline.check()
     key = args["position"]
     if G.nodes[key]["value"] != "draw":
         return {"moves": []}
