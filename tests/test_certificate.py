@@ -35,7 +35,8 @@ def first_of(solved, value: str, terminal: bool = False) -> str:
 
 
 # -- genuine certificates --------------------------------------------------------------------
-@pytest.mark.parametrize("spec", ["nim:small", "chopsticks(fingers=3)", "tictactoe", "mutorere", "ponghauki"])
+@pytest.mark.parametrize("spec", ["nim:small", "chopsticks(fingers=3)", "tictactoe", "mutorere", "ponghauki",
+                                  "toads-and-frogs", "domineering", "dodgem:3x3"])
 def test_every_position_of_small_games_certifies_its_solved_value(spec, games):
     solved = games[spec]
     graph = solved.graph

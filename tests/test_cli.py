@@ -134,7 +134,7 @@ def test_up_prepares_every_chopsticks_preset_without_neo4j(home):
     from explorer.commands.up import SMALL_GAMES
     for spec in SMALL_GAMES:  # the classic loopy games come ready too
         assert f"{spec} " in out.stderr
-        assert list((home / "mirrors").glob(f"{spec}-*.npz"))
+        assert list((home / "mirrors").glob(f"{parse_spec(spec).name}-*.npz"))
 
 
 @pytest.mark.neo4j

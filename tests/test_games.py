@@ -126,7 +126,8 @@ def test_bad_specs_raise_clear_errors(spec, exc, fragments):
 
 # -- notation ------------------------------------------------------------------------
 ROUND_TRIP_SPECS = ["chopsticks:standard", "chopsticks:rollover-even-split", "chopsticks(fingers=3)",
-                    "tictactoe", "nim:small", "nim(heaps=2-3-4)", "mutorere", "ponghauki"]
+                    "tictactoe", "nim:small", "nim(heaps=2-3-4)", "mutorere", "ponghauki",
+                    "toads-and-frogs:winning-ways", "domineering", "dodgem:3x3"]
 
 
 @pytest.mark.parametrize("symmetry", [True, False], ids=["sym", "nosym"])

@@ -89,7 +89,8 @@ def test_generators_agree_on_parameters(params, symmetry):
 @pytest.mark.parametrize("spec", ["chopsticks(fingers=2)", "chopsticks(fingers=3,split=even,overflow=rollover)",
                                   "chopsticks(fingers=6,attack_dead=true,suicide=true,swaps=true)",
                                   "chopsticks(fingers=7,split=none,overflow=rollover,attack_dead=true)",
-                                  "mutorere", "mutorere:free-putahi", "ponghauki"])
+                                  "mutorere", "mutorere:free-putahi", "ponghauki", "toads-and-frogs:winning-ways",
+                                  "domineering", "dodgem:3x3"])
 def test_generators_agree_on_chosen_combinations(spec):
     for symmetry in (True, False):
         assert_generators_agree(parse_spec(spec), symmetry)
@@ -97,7 +98,7 @@ def test_generators_agree_on_chosen_combinations(spec):
 
 # -- symmetry ----------------------------------------------------------------------
 QUOTIENT_SPECS = [f"chopsticks:{p}" for p in CHOPSTICKS_PRESETS] + ["tictactoe", "nim:small", "nim(heaps=2-3-4)",
-                                                                   "mutorere", "ponghauki"]
+                                                                   "mutorere", "ponghauki", "domineering"]
 
 
 @pytest.mark.parametrize("spec", QUOTIENT_SPECS)

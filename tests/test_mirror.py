@@ -12,7 +12,7 @@ from explorer.solved import build
 from loaders import mirror
 
 GAMES = ["chopsticks", "chopsticks:magic-fingers", "chopsticks:rollover-even-split", "tictactoe", "nim:small",
-         "nim:marienbad", "mutorere", "ponghauki"]
+         "nim:marienbad", "mutorere", "ponghauki", "toads-and-frogs", "domineering"]
 
 
 @pytest.fixture

@@ -33,7 +33,8 @@ from queries.neo4j_backend import read_rows
 
 ROOT = Path(__file__).resolve().parents[1]
 GAMES = ["chopsticks", "chopsticks:magic-fingers", "chopsticks:even-split", "chopsticks:attack-only",
-         "tictactoe", "nim:small", "mutorere", "ponghauki"]
+         "tictactoe", "nim:small", "mutorere", "ponghauki", "toads-and-frogs:winning-ways",
+         "domineering"]
 POSITIONS_PER_GAME = 4
 
 

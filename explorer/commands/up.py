@@ -32,8 +32,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     p.set_defaults(func=run)
 
 
-# The loopy classics, at their small (published) sizes, loaded next to the Chopsticks presets.
-SMALL_GAMES = ["mutorere", "ponghauki"]
+# The classic games at their small (published) sizes, loaded next to the Chopsticks presets:
+# the loopy ones and the partizan ones whose positions carry combinatorial values.
+SMALL_GAMES = ["mutorere", "ponghauki", "dodgem:3x3", "toads-and-frogs", "domineering"]
 
 
 def preset_specs() -> list[str]:
