@@ -5,8 +5,11 @@ moves are edges. Successors and predecessors are CSR arrays (numpy), so a graph
 of millions of positions costs a few bytes per node and edge, not a Python
 object each. Two equivalent generators fill it: a generic breadth-first search
 over ``Game.moves`` and an array path for games that encode positions as
-integers (``Game.batch_moves``). Moves from one position that reach the same
-successor are merged into one edge, keeping the first move's label.
+integers: breadth-first over codes, each level's moves from the game's compiled
+kernel (``Game.compiled_moves``) or, failing that, numpy ``Game.batch_moves``,
+absorbed by a compiled kernel (explorer.kernels.bfs). Moves from one position
+that reach the same successor are merged into one edge, keeping the first
+move's label.
 """
 
 from __future__ import annotations
@@ -16,7 +19,6 @@ from functools import cached_property
 from typing import Any, Hashable, Sequence
 
 import numpy as np
-from scipy.sparse import csr_array
 
 from explorer import progress
 from explorer.errors import GameGraphError, GraphTooLarge, UnreachablePosition
@@ -124,36 +126,48 @@ class GameGraph:
 
     @cached_property
     def predecessors_csr(self) -> tuple[np.ndarray, np.ndarray]:
-        """(indptr, indices) of the reversed graph, predecessors in id order.
+        """(indptr int64[V+1], indices int32[E]) of the reversed graph, predecessors in id order.
 
-        scipy's compiled CSR -> CSC conversion is a counting sort: O(V + E).
+        A counting sort in a compiled kernel (explorer.kernels.csr.reverse): O(V + E).
         """
-        n = self.num_positions
-        forward = csr_array((np.ones(self.num_moves, dtype=np.int8), self.succ_indices, self.succ_indptr), shape=(n, n))
-        backward = forward.tocsc()
-        return backward.indptr.astype(np.int64), backward.indices.astype(np.int32)
+        from explorer.kernels.csr import reverse
+
+        return reverse(self.succ_indptr, self.succ_indices)
 
 
 def generate(game: Game, symmetry: bool = True, start: Any = None,
              max_positions: int = DEFAULT_MAX_POSITIONS, use_arrays: bool | None = None,
-             extra_starts: Sequence[Any] = ()) -> GameGraph:
+             extra_starts: Sequence[Any] = (), compiled: bool = True) -> GameGraph:
     """The whole graph reachable from `start` (the game's start by default).
 
     Node 0 is `start`; positions reachable only from `extra_starts` are included
     too (the strategy chart uses that to cover unreachable positions).
     O(V + E) rule calls. `use_arrays` picks the generator: None = the array path
-    when the game offers it. Raises GraphTooLarge past `max_positions`.
+    when the game offers it. On the array path `compiled` = False ignores the
+    game's compiled kernel and uses numpy `batch_moves` (the reference).
+    Raises GraphTooLarge past `max_positions`.
     """
     symmetry = symmetry and game.has_symmetry()
-    starts = [game.start() if start is None else start, *extra_starts]
-    if symmetry:
-        starts = [game.canonical(s) for s in starts]
-    starts = list(dict.fromkeys(starts))  # distinct, first one kept first
+    starts = _starts(game, symmetry, start, extra_starts)
     if use_arrays is None:
         use_arrays = game.code_space() is not None
     if use_arrays:
-        return _generate_arrays(game, symmetry, starts, max_positions)
+        return _generate_arrays(game, symmetry, starts, max_positions, compiled)
     return _generate_generic(game, symmetry, starts, max_positions)
+
+
+def _starts(game: Game, symmetry: bool, start: Any, extra_starts: Sequence[Any]) -> list[Any]:
+    starts = [game.start() if start is None else start, *extra_starts]
+    if symmetry:
+        starts = [game.canonical(s) for s in starts]
+    return list(dict.fromkeys(starts))  # distinct, first one kept first
+
+
+def start_codes(game: Game, symmetry: bool, start: Any = None,
+                extra_starts: Sequence[Any] = ()) -> tuple[bool, np.ndarray]:
+    """(effective symmetry, int64 codes of the distinct starts), as `generate` computes them."""
+    symmetry = symmetry and game.has_symmetry()
+    return symmetry, np.array([game.encode(s) for s in _starts(game, symmetry, start, extra_starts)], dtype=np.int64)
 
 
 def _too_large(game: Game, max_positions: int) -> GraphTooLarge:
@@ -207,47 +221,70 @@ def _generate_generic(game: Game, symmetry: bool, starts: list[Any], max_positio
                      positions=positions, label_names=list(label_ids))
 
 
-def _generate_arrays(game: Game, symmetry: bool, starts: list[Any], max_positions: int) -> GameGraph:
-    space = game.code_space()
-    node_id = np.full(space, -1, dtype=np.int32)  # code -> dense id, assigned in BFS order
+def _generate_arrays(game: Game, symmetry: bool, starts: list[Any], max_positions: int,
+                     compiled: bool = True) -> GameGraph:
+    """Breadth-first over integer codes, one level at a time: O(V + E) plus 8 bytes per code.
+
+    Each level's moves come grouped by source from the game's compiled kernel
+    (or numpy batch_moves, counting-sorted by source); explorer.kernels.bfs gives
+    fresh codes their ids in discovery order and keeps the first move per
+    (source, target). Fresh codes are collected from the moves' targets, never
+    by scanning the code space.
+    """
+    from explorer.kernels import bfs
+
+    table = np.full((game.code_space(), 2), -1, dtype=np.int32)  # per code: dense id, last source
     frontier = np.array([game.encode(s) for s in starts], dtype=np.int64)
     if len(frontier) > max_positions:
         raise _too_large(game, max_positions)
-    node_id[frontier] = np.arange(len(frontier), dtype=np.int32)
+    bfs.set_ids(table, frontier, 0)
     found = len(frontier)
-    levels, edge_parts = [], []
+    levels, outcomes, degrees, target_parts, label_parts = [], [], [], [], []
+    no_order = np.empty(0, dtype=np.int64)
     with progress.bar(f"generating {game.display_name}") as bar:
         while len(frontier):
-            levels.append(frontier)
             bar.update(len(frontier))
-            live = frontier[game.batch_outcomes(frontier) < 0]
-            batch = game.batch_moves(live, symmetry)
-            # One sort by (source row, target code) groups each source's edges in id
-            # order and puts duplicate targets side by side; the stable sort keeps the
-            # first move in template order.
-            pair = batch.source.astype(np.int64) * space + batch.target
-            order = np.argsort(pair, kind="stable")
-            pair = pair[order]
-            first = np.ones(len(order), dtype=bool)
-            first[1:] = pair[1:] != pair[:-1]
-            keep = order[first]
-            targets = batch.target[keep]
-            node_id[targets[node_id[targets] < 0]] = -2  # mark, then collect once each
-            fresh = np.flatnonzero(node_id == -2)
-            if found + len(fresh) > max_positions:
+            first_id = found - len(frontier)
+            outcome = game.batch_outcomes(frontier).astype(np.int8)
+            live_rows = np.flatnonzero(outcome < 0)
+            live = frontier[live_rows]
+            batch = game.compiled_moves(live, symmetry) if compiled else None
+            if batch is None:
+                batch = game.batch_moves(live, symmetry)
+            if batch.starts is not None:
+                batch_starts, order = batch.starts, no_order
+            else:
+                batch_starts, order = bfs.group_by_source(batch.source.astype(np.int64, copy=False), len(live))
+            fresh, targets, labels, degree, ok = bfs.absorb_level(
+                (first_id + live_rows).astype(np.int32), batch_starts, order, batch.target.astype(np.int64, copy=False),
+                batch.label.astype(np.int64, copy=False), table, found, max_positions)
+            del batch, batch_starts, order
+            if not ok:
                 raise _too_large(game, max_positions)
-            node_id[fresh] = np.arange(found, found + len(fresh), dtype=np.int32)
+            level_degree = np.zeros(len(frontier), dtype=np.int64)
+            level_degree[live_rows] = degree
+            levels.append(frontier)
+            outcomes.append(outcome)
+            degrees.append(level_degree)
+            target_parts.append(targets)
+            label_parts.append(labels)
             found += len(fresh)
-            edge_parts.append((node_id[live[batch.source[keep]]], node_id[targets], batch.label[keep]))
             frontier = fresh
-    sources = np.concatenate([p[0] for p in edge_parts])
-    targets = np.concatenate([p[1] for p in edge_parts])
-    labels = np.concatenate([p[2] for p in edge_parts])
-    del edge_parts, node_id
-    codes = np.concatenate(levels)
-    # Sources are already non-decreasing: each level's live positions come in id order.
+    del table
+    codes = _join(levels, np.int64)
     indptr = np.zeros(len(codes) + 1, dtype=np.int64)
-    np.cumsum(np.bincount(sources, minlength=len(codes)), out=indptr[1:])
-    return GameGraph(game=game, symmetry=symmetry, succ_indptr=indptr, succ_indices=targets.astype(np.int32),
-                     edge_label=labels, terminal=game.batch_outcomes(codes).astype(np.int8),
+    np.cumsum(_join(degrees, np.int64), out=indptr[1:])
+    return GameGraph(game=game, symmetry=symmetry, succ_indptr=indptr, succ_indices=_join(target_parts, np.int32),
+                     edge_label=_join(label_parts, np.int64), terminal=_join(outcomes, np.int8),
                      to_move=game.batch_to_move(codes).astype(np.int8), codes=codes)
+
+
+def _join(parts: list[np.ndarray], dtype) -> np.ndarray:
+    """np.concatenate that frees each part once copied, so the peak is the result plus one part."""
+    result = np.empty(sum(len(p) for p in parts), dtype=dtype)
+    at = 0
+    while parts:
+        part = parts.pop(0)
+        result[at:at + len(part)] = part
+        at += len(part)
+    return result
