@@ -25,6 +25,7 @@ from explorer.errors import GameGraphError, GraphTooLarge, UnreachablePosition
 from explorer.games.base import Game
 
 DEFAULT_MAX_POSITIONS = 30_000_000
+CHUNK_MOVES = 1 << 20  # the array generator expands about this many moves per kernel call
 NOSYM = "[nosym]"
 
 
@@ -227,64 +228,66 @@ def _generate_arrays(game: Game, symmetry: bool, starts: list[Any], max_position
 
     Each level's moves come grouped by source from the game's compiled kernel
     (or numpy batch_moves, counting-sorted by source); explorer.kernels.bfs gives
-    fresh codes their ids in discovery order and keeps the first move per
-    (source, target). Fresh codes are collected from the moves' targets, never
+    fresh codes their ids, in code order within a level (as the old numpy
+    generator did), and keeps the first move per (source, target). Fresh codes are collected from the moves' targets, never
     by scanning the code space.
     """
     from explorer.kernels import bfs
 
-    table = np.full((game.code_space(), 2), -1, dtype=np.int32)  # per code: dense id, last source
+    space = game.code_space()
+    table = np.full((space, 2), -1, dtype=np.int32)  # per code: dense id, last source
     frontier = np.array([game.encode(s) for s in starts], dtype=np.int64)
     if len(frontier) > max_positions:
         raise _too_large(game, max_positions)
+    # Written in place as the search goes. np.empty only reserves address space:
+    # pages are touched (and count towards memory) as positions and moves arrive.
+    capacity = min(space, max_positions)
+    codes = np.empty(capacity, dtype=np.int64)
+    indptr = np.empty(capacity + 1, dtype=np.int64)
+    terminal = np.empty(capacity, dtype=np.int8)
+    targets = np.empty(1 << 16, dtype=np.int32)
+    labels = np.empty(1 << 16, dtype=np.int64)
+    codes[:len(frontier)] = frontier
+    indptr[0] = 0
     bfs.set_ids(table, frontier, 0)
-    found = len(frontier)
-    levels, outcomes, degrees, target_parts, label_parts = [], [], [], [], []
+    first, found, edges = 0, len(frontier), 0
     no_order = np.empty(0, dtype=np.int64)
+    chunk = 4096  # positions expanded per kernel call, adapted to about CHUNK_MOVES moves
     with progress.bar(f"generating {game.display_name}") as bar:
-        while len(frontier):
-            bar.update(len(frontier))
-            first_id = found - len(frontier)
-            outcome = game.batch_outcomes(frontier).astype(np.int8)
-            live_rows = np.flatnonzero(outcome < 0)
-            live = frontier[live_rows]
-            batch = game.compiled_moves(live, symmetry) if compiled else None
-            if batch is None:
-                batch = game.batch_moves(live, symmetry)
-            if batch.starts is not None:
-                batch_starts, order = batch.starts, no_order
-            else:
-                batch_starts, order = bfs.group_by_source(batch.source.astype(np.int64, copy=False), len(live))
-            fresh, targets, labels, degree, ok = bfs.absorb_level(
-                (first_id + live_rows).astype(np.int32), batch_starts, order, batch.target.astype(np.int64, copy=False),
-                batch.label.astype(np.int64, copy=False), table, found, max_positions)
-            del batch, batch_starts, order
-            if not ok:
-                raise _too_large(game, max_positions)
-            level_degree = np.zeros(len(frontier), dtype=np.int64)
-            level_degree[live_rows] = degree
-            levels.append(frontier)
-            outcomes.append(outcome)
-            degrees.append(level_degree)
-            target_parts.append(targets)
-            label_parts.append(labels)
-            found += len(fresh)
-            frontier = fresh
+        while first < found:  # one breadth-first level: codes[first:level_end]
+            level_end, level_edges = found, edges
+            bar.update(level_end - first)
+            for lo in range(first, level_end, chunk):
+                hi = min(lo + chunk, level_end)
+                rows = codes[lo:hi]
+                outcome = game.batch_outcomes(rows).astype(np.int8)
+                terminal[lo:hi] = outcome
+                live = outcome < 0
+                batch = game.compiled_moves(rows[live], symmetry) if compiled else None
+                if batch is None:
+                    batch = game.batch_moves(rows[live], symmetry)
+                if batch.starts is not None:
+                    batch_starts, order = batch.starts, no_order
+                else:
+                    batch_starts, order = bfs.group_by_source(batch.source.astype(np.int64, copy=False), int(live.sum()))
+                if edges + len(batch.target) > len(targets):
+                    # realloc: large blocks move by remapping pages, not by copying them
+                    size = max(len(targets) + len(targets) // 4, edges + len(batch.target))
+                    targets.resize(size, refcheck=False)
+                    labels.resize(size, refcheck=False)
+                found, edges, ok = bfs.absorb_moves(
+                    lo, live, batch_starts, order, batch.target.astype(np.int64, copy=False),
+                    batch.label.astype(np.int64, copy=False), table, codes, indptr, targets, labels,
+                    found, edges, max_positions)
+                if not ok:
+                    raise _too_large(game, max_positions)
+                # Small chunks keep the kernels' buffers small and reused (no fresh pages per level).
+                chunk = int(min(max(CHUNK_MOVES * (hi - lo) // max(len(batch.target), 1), 256), 1 << 20))
+                del batch, batch_starts, order
+            bfs.renumber(table, codes, level_end, np.argsort(codes[level_end:found]), targets, level_edges, edges)
+            first = level_end
     del table
-    codes = _join(levels, np.int64)
-    indptr = np.zeros(len(codes) + 1, dtype=np.int64)
-    np.cumsum(_join(degrees, np.int64), out=indptr[1:])
-    return GameGraph(game=game, symmetry=symmetry, succ_indptr=indptr, succ_indices=_join(target_parts, np.int32),
-                     edge_label=_join(label_parts, np.int64), terminal=_join(outcomes, np.int8),
+    codes = codes[:found]
+    return GameGraph(game=game, symmetry=symmetry, succ_indptr=indptr[:found + 1], succ_indices=targets[:edges],
+                     edge_label=labels[:edges], terminal=terminal[:found],
                      to_move=game.batch_to_move(codes).astype(np.int8), codes=codes)
-
-
-def _join(parts: list[np.ndarray], dtype) -> np.ndarray:
-    """np.concatenate that frees each part once copied, so the peak is the result plus one part."""
-    result = np.empty(sum(len(p) for p in parts), dtype=dtype)
-    at = 0
-    while parts:
-        part = parts.pop(0)
-        result[at:at + len(part)] = part
-        at += len(part)
-    return result

@@ -1,5 +1,5 @@
 """Chopsticks moves as a compiled kernel (numba): the same moves, labels and order as
-`Chopsticks.batch_moves`, grouped by source. Imported only when the compiled
+`Chopsticks.batch_moves`, grouped by source (less some repeats, see `_moves_of`). Imported only when the compiled
 generator runs (explorer.graph), never at CLI start-up.
 """
 
@@ -29,8 +29,14 @@ def _join(mover, m0, m1, t0, t1, n, symmetry):
 
 
 @jit
-def _moves_of(code, n, rollover, attack_dead, split, suicide, swaps, symmetry, targets, labels):
-    """Write the moves of one position (in `Chopsticks.moves` order) to targets/labels; return how many."""
+def _moves_of(code, n, rollover, attack_dead, split, suicide, swaps, symmetry, targets, labels, at, seen, stamp):
+    """Write the moves of one position (in `Chopsticks.moves` order) to targets/labels[at:]; return how many.
+
+    With symmetry the two transfer directions reach the same canonical positions
+    (the mover's hands sum to the same total, so the smaller hand decides): a
+    transfer whose result an earlier one already reached is left out here, as
+    the generator would drop it anyway. seen[smaller hand] == stamp marks them.
+    """
     b1 = code % n
     code //= n
     b0 = code % n
@@ -43,7 +49,7 @@ def _moves_of(code, n, rollover, attack_dead, split, suicide, swaps, symmetry, t
         m0, m1, t0, t1 = a0, a1, b0, b1
     else:
         m0, m1, t0, t1 = b0, b1, a0, a1
-    count = 0
+    count = at
     for t in range(4):  # TAPS: (0, 0), (0, 1), (1, 0), (1, 1)
         hand = m0 if t < 2 else m1
         other = t0 if t % 2 == 0 else t1
@@ -75,10 +81,15 @@ def _moves_of(code, n, rollover, attack_dead, split, suicide, swaps, symmetry, t
                     new0, new1 = take + k, give - k
                 if not swaps and new0 == m1 and new1 == m0:
                     continue  # a transfer that only mirrors the hands is no move
+                if symmetry:
+                    smaller = min(new0, new1)
+                    if seen[smaller] == stamp:
+                        continue
+                    seen[smaller] = stamp
                 targets[count] = _join(mover, new0, new1, t0, t1, n, symmetry)
                 labels[count] = 2 * _KIND + (k * n + new0) * n + new1
                 count += 1
-    return count
+    return count - at
 
 
 @jit
@@ -102,10 +113,11 @@ def expand(codes, n, rollover, attack_dead, split, suicide, swaps, symmetry):
     starts = np.empty(len(codes) + 1, dtype=np.int64)
     target = np.empty(bound, dtype=np.int64)
     label = np.empty(bound, dtype=np.int64)
+    seen = np.zeros(n, dtype=np.int64)
     starts[0] = 0
     for i in range(len(codes)):
         at = starts[i]
         starts[i + 1] = at + _moves_of(codes[i], n, rollover, attack_dead, split, suicide, swaps, symmetry,
-                                       target[at:], label[at:])
+                                       target, label, at, seen, i + 1)
     total = starts[len(codes)]
     return starts, target[:total], label[:total]
