@@ -252,12 +252,13 @@ def _generate_arrays(game: Game, symmetry: bool, starts: list[Any], max_position
     bfs.set_ids(table, frontier, 0)
     first, found, edges = 0, len(frontier), 0
     no_order = np.empty(0, dtype=np.int64)
-    chunk = 4096  # positions expanded per kernel call, adapted to about CHUNK_MOVES moves
+    chunk = max(1, min(4096, CHUNK_MOVES // 64))  # positions per kernel call, adapted to about CHUNK_MOVES moves
     with progress.bar(f"generating {game.display_name}") as bar:
         while first < found:  # one breadth-first level: codes[first:level_end]
             level_end, level_edges = found, edges
             bar.update(level_end - first)
-            for lo in range(first, level_end, chunk):
+            lo = first
+            while lo < level_end:
                 hi = min(lo + chunk, level_end)
                 rows = codes[lo:hi]
                 outcome = game.batch_outcomes(rows).astype(np.int8)
@@ -282,7 +283,8 @@ def _generate_arrays(game: Game, symmetry: bool, starts: list[Any], max_position
                 if not ok:
                     raise _too_large(game, max_positions)
                 # Small chunks keep the kernels' buffers small and reused (no fresh pages per level).
-                chunk = int(min(max(CHUNK_MOVES * (hi - lo) // max(len(batch.target), 1), 256), 1 << 20))
+                chunk = int(min(max(CHUNK_MOVES * (hi - lo) // max(len(batch.target), 1), 1), 1 << 20))
+                lo = hi
                 del batch, batch_starts, order
             bfs.renumber(table, codes, level_end, np.argsort(codes[level_end:found]), targets, level_edges, edges)
             first = level_end

@@ -115,6 +115,26 @@ def test_generators_agree_on_parameters(params, symmetry):
     assert_generators_agree(Chopsticks(params), symmetry)
 
 
+@pytest.mark.parametrize("chunk_moves", [1, 7, 100])
+@pytest.mark.parametrize("spec", ["chopsticks:standard", "chopsticks:magic-fingers(fingers=9)",
+                                  "chopsticks:rollover-even-split(fingers=8)", "chopsticks:attack-only(fingers=12)"])
+def test_chunked_levels_give_the_same_graph(spec, chunk_moves, monkeypatch):
+    """The array generator expands a level in chunks of about CHUNK_MOVES moves: chunk
+    boundaries anywhere (even one position per call) change nothing."""
+    import explorer.graph
+
+    game = parse_spec(spec)
+    whole = generate(game)
+    monkeypatch.setattr(explorer.graph, "CHUNK_MOVES", chunk_moves)
+    for compiled in (True, False):
+        chunked = generate(game, compiled=compiled)
+        assert np.array_equal(chunked.codes, whole.codes)
+        assert np.array_equal(chunked.succ_indptr, whole.succ_indptr)
+        assert np.array_equal(chunked.succ_indices, whole.succ_indices)
+        assert np.array_equal(chunked.edge_label, whole.edge_label)
+    assert_same_graph(whole, generate_levels(game))
+
+
 @pytest.mark.parametrize("spec", ["chopsticks(fingers=2)", "chopsticks(fingers=3,split=even,overflow=rollover)",
                                   "chopsticks(fingers=6,attack_dead=true,suicide=true,swaps=true)",
                                   "chopsticks(fingers=7,split=none,overflow=rollover,attack_dead=true)"])
