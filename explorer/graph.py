@@ -129,8 +129,15 @@ class GameGraph:
     def predecessors_csr(self) -> tuple[np.ndarray, np.ndarray]:
         """(indptr int64[V+1], indices int32[E]) of the reversed graph, predecessors in id order.
 
-        A counting sort in a compiled kernel (explorer.kernels.csr.reverse): O(V + E).
+        A counting sort in a compiled kernel (explorer.kernels.csr.reverse), or
+        scipy's transpose for small graphs (explorer.engine): O(V + E).
         """
+        from explorer.engine import use_kernels
+
+        if not use_kernels(self.num_positions + self.num_moves):
+            from explorer.reference import predecessors
+
+            return predecessors(self)
         from explorer.kernels.csr import reverse
 
         return reverse(self.succ_indptr, self.succ_indices)
@@ -138,14 +145,18 @@ class GameGraph:
 
 def generate(game: Game, symmetry: bool = True, start: Any = None,
              max_positions: int = DEFAULT_MAX_POSITIONS, use_arrays: bool | None = None,
-             extra_starts: Sequence[Any] = (), compiled: bool = True) -> GameGraph:
+             extra_starts: Sequence[Any] = (), compiled: bool | None = None) -> GameGraph:
     """The whole graph reachable from `start` (the game's start by default).
 
     Node 0 is `start`; positions reachable only from `extra_starts` are included
     too (the strategy chart uses that to cover unreachable positions).
     O(V + E) rule calls. `use_arrays` picks the generator: None = the array path
-    when the game offers it. On the array path `compiled` = False ignores the
-    game's compiled kernel and uses numpy `batch_moves` (the reference).
+    when the game offers it. On the array path, `compiled` picks how: True =
+    the compiled breadth-first search with the game's kernel; False = the same
+    search over numpy `batch_moves` (the reference for the kernel); None = True,
+    except for a small code space (explorer.engine), where the plain numpy
+    generator (explorer.reference.generate_levels) is quicker than loading
+    compiled code.
     Raises GraphTooLarge past `max_positions`.
     """
     symmetry = symmetry and game.has_symmetry()
@@ -153,6 +164,14 @@ def generate(game: Game, symmetry: bool = True, start: Any = None,
     if use_arrays is None:
         use_arrays = game.code_space() is not None
     if use_arrays:
+        if compiled is None:
+            from explorer.engine import use_kernels
+
+            if not use_kernels(game.code_space()):
+                from explorer.reference import generate_levels
+
+                return generate_levels(game, symmetry, start, max_positions, extra_starts)
+            compiled = True
         return _generate_arrays(game, symmetry, starts, max_positions, compiled)
     return _generate_generic(game, symmetry, starts, max_positions)
 

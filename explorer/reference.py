@@ -1,9 +1,10 @@
 """The plain numpy/scipy versions of the whole-graph passes, kept as references.
 
 These were the production code before the compiled kernels (explorer.kernels).
-They stay for two uses only: the cross-check in tests (compiled vs plain vs
-brute force) and the baseline in bench/. Same inputs, same outputs as the
-public functions they shadow:
+They stay for three uses: the cross-check in tests (compiled vs plain vs
+brute force), the baseline in bench/, and small graphs, where loading compiled
+code costs more than the work (explorer.engine). Same inputs, same outputs as
+the public functions they shadow:
 
 - `predecessors`: scipy's CSR -> CSC conversion.
 - `solve_levels`: level-synchronous retrograde in numpy. O(levels x V) because of

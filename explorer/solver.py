@@ -17,7 +17,8 @@ O(V + E) overall, about 9 bytes per position besides the result.
 
 A move is optimal when it keeps the mover's value with the best remoteness.
 The plain level-by-level numpy version is explorer.reference.solve_levels,
-kept as the tests' cross-check and the benchmark's baseline.
+kept as the tests' cross-check, the benchmark's baseline and the path for
+small graphs (explorer.engine).
 """
 
 from __future__ import annotations
@@ -42,7 +43,16 @@ class Solution:
 
 
 def solve(graph: GameGraph) -> Solution:
-    """Value and remoteness of every position and optimality of every move. O(V + E)."""
+    """Value and remoteness of every position and optimality of every move. O(V + E).
+
+    Small graphs go through the plain numpy solver (see explorer.engine).
+    """
+    from explorer.engine import use_kernels
+
+    if not use_kernels(graph.num_positions + graph.num_moves):
+        from explorer.reference import solve_levels
+
+        return solve_levels(graph)
     from explorer.kernels.retrograde import retrograde
 
     pred_indptr, pred_indices = graph.predecessors_csr
@@ -52,6 +62,12 @@ def solve(graph: GameGraph) -> Solution:
 
 def optimal_moves(graph: GameGraph, value: np.ndarray, remoteness: np.ndarray) -> np.ndarray:
     """bool[E]: the move keeps the mover's value and the best remoteness. O(E)."""
+    from explorer.engine import use_kernels
+
+    if not use_kernels(graph.num_positions + graph.num_moves):
+        from explorer import reference
+
+        return reference.optimal_moves(graph, value, remoteness)
     from explorer.kernels.retrograde import optimal_moves as kernel
 
     return kernel(graph.succ_indptr, graph.succ_indices, value, remoteness)
