@@ -17,5 +17,7 @@ RUN pip install --no-cache-dir .
 RUN useradd --create-home gamegraph
 USER gamegraph
 ENV GAMEGRAPH_HOME=/home/gamegraph/.gamegraph
+# Compile the numba kernels once into the image (~/.cache/numba), not at each container's first solve.
+RUN GAMEGRAPH_KERNELS_FROM=0 GAMEGRAPH_PROGRESS=0 python -c "from explorer.solved import build; build('chopsticks')"
 EXPOSE 8501
 CMD ["gamegraph", "ui", "--host", "0.0.0.0"]
