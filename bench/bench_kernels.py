@@ -37,7 +37,7 @@ if __package__ in (None, ""):
 ROOT = Path(__file__).resolve().parents[1]
 HEADING = "Compiled kernels (`bench_kernels.py`)"
 SPEED_UP = ["chopsticks(fingers=60)", "chopsticks:attack-only(fingers=100)", "chopsticks:magic-fingers(fingers=50)"]
-SCALING = {"chopsticks": [5, 10, 20, 30, 40, 50, 60, 70], "chopsticks:attack-only": [10, 25, 50, 75, 100]}
+SCALING = {"chopsticks": [5, 10, 20, 30, 40, 50, 60], "chopsticks:attack-only": [5, 10, 25, 50, 75, 100]}
 QUICK_SPEED_UP = ["chopsticks(fingers=20)", "chopsticks:attack-only(fingers=30)"]
 QUICK_SCALING = {"chopsticks": [5, 10, 20], "chopsticks:attack-only": [10, 30]}
 
