@@ -117,7 +117,8 @@ def spawn(args: list[str], env: dict | None = None) -> dict:
     done = subprocess.run([sys.executable, "-m", "bench.bench_kernels", *args], cwd=ROOT, capture_output=True,
                           text=True, env={**os.environ, "GAMEGRAPH_PROGRESS": "0", **(env or {})})
     if done.returncode != 0:
-        raise SystemExit(f"child {args} failed:\n{done.stderr}")
+        print(f"child {args} failed with exit code {done.returncode}: {done.stderr.strip()[-500:]}", flush=True)
+        return {"failed": done.returncode}
     return json.loads(done.stdout.strip().splitlines()[-1])
 
 
@@ -164,6 +165,8 @@ def main(argv: list[str] | None = None) -> None:
             compiled_runs[spec] = spawn(["--child", spec, "compiled"])
             loads.append(os.getloadavg()[0])
             r = compiled_runs[spec]
+            if "failed" in r:
+                return r
             print(f"compiled {spec}: {r['positions']:,} positions, {r['moves']:,} moves, generate {r['generate']:.2f} s, "
                   f"solve {r['solve']:.2f} s, cycles {r['cycles']:.2f} s, peak {gb(r['peak_rss'])} GB", flush=True)
         return compiled_runs[spec]
@@ -175,6 +178,9 @@ def main(argv: list[str] | None = None) -> None:
         fast = compiled(spec)
         slow = spawn(["--child", spec, "numpy"])
         loads.append(os.getloadavg()[0])
+        if "failed" in slow or "failed" in fast:
+            speed_rows.append((spec, slow, fast))
+            continue
         print(f"numpy {spec}: generate {slow['generate']:.2f} s, solve {slow['solve']:.2f} s, "
               f"peak {gb(slow['peak_rss'])} GB", flush=True)
         if (slow["digest"], slow["optimal"]) != (fast["digest"], fast["optimal"]):
@@ -184,7 +190,9 @@ def main(argv: list[str] | None = None) -> None:
     for base, fingers_list in scaling.items():
         for fingers in fingers_list:
             spec = f"{base}(fingers={fingers})"
-            scaling_rows.append(compiled(spec))
+            row = compiled(spec)
+            if "failed" not in row:
+                scaling_rows.append(row)
 
     lines = [
         f"`python -m bench.bench_kernels`, {started}: {platform.machine()}, {os.cpu_count()} CPUs, "
@@ -212,6 +220,12 @@ def main(argv: list[str] | None = None) -> None:
         "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|",
     ]
     for spec, slow, fast in speed_rows:
+        if "failed" in slow or "failed" in fast:
+            which = "numpy" if "failed" in slow else "compiled"
+            code = (slow if "failed" in slow else fast)["failed"]
+            lines.append(f"| `{spec}` | {which} run killed (exit code {code}; -9 = out of memory on the shared "
+                         "machine) | | | | | | | | | | | | |")
+            continue
         st, ft = slow["generate"] + slow["solve"], fast["generate"] + fast["solve"]
         lines.append(
             f"| `{spec}` | {fast['positions']:,} | {fast['moves']:,} | {slow['generate']:.2f} | {slow['solve']:.2f} "

@@ -248,8 +248,8 @@ def _generate_arrays(game: Game, symmetry: bool, starts: list[Any], max_position
     Each level's moves come grouped by source from the game's compiled kernel
     (or numpy batch_moves, counting-sorted by source); explorer.kernels.bfs gives
     fresh codes their ids, in code order within a level (as the old numpy
-    generator did), and keeps the first move per (source, target). Fresh codes are collected from the moves' targets, never
-    by scanning the code space.
+    generator did), and keeps the first move per (source, target). Fresh codes
+    are collected from the moves' targets, never by scanning the code space.
     """
     from explorer.kernels import bfs
 
@@ -271,6 +271,7 @@ def _generate_arrays(game: Game, symmetry: bool, starts: list[Any], max_position
     bfs.set_ids(table, frontier, 0)
     first, found, edges = 0, len(frontier), 0
     no_order = np.empty(0, dtype=np.int64)
+    rows = frontier
     chunk = max(1, min(4096, CHUNK_MOVES // 64))  # positions per kernel call, adapted to about CHUNK_MOVES moves
     with progress.bar(f"generating {game.display_name}") as bar:
         while first < found:  # one breadth-first level: codes[first:level_end]
@@ -307,8 +308,9 @@ def _generate_arrays(game: Game, symmetry: bool, starts: list[Any], max_position
                 del batch, batch_starts, order
             bfs.renumber(table, codes, level_end, np.argsort(codes[level_end:found]), targets, level_edges, edges)
             first = level_end
-    del table
-    codes = codes[:found]
-    return GameGraph(game=game, symmetry=symmetry, succ_indptr=indptr[:found + 1], succ_indices=targets[:edges],
-                     edge_label=labels[:edges], terminal=terminal[:found],
-                     to_move=game.batch_to_move(codes).astype(np.int8), codes=codes)
+    del table, rows
+    # Shrink to the exact sizes (realloc: the tails are released, nothing is copied).
+    for array, size in ((codes, found), (indptr, found + 1), (terminal, found), (targets, edges), (labels, edges)):
+        array.resize(size, refcheck=False)
+    return GameGraph(game=game, symmetry=symmetry, succ_indptr=indptr, succ_indices=targets, edge_label=labels,
+                     terminal=terminal, to_move=game.batch_to_move(codes).astype(np.int8), codes=codes)
