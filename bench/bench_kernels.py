@@ -69,32 +69,34 @@ def child(spec: str, path: str) -> dict:
         build("chopsticks")
     out["base_rss"] = rss_now()
     clock = time.perf_counter
+    cpu = time.process_time
     if path == "numpy":
         from explorer import reference
 
-        t0 = clock()
+        t0, c0 = clock(), cpu()
         graph = reference.generate_levels(game, max_positions=10 ** 10)
-        t1 = clock()
+        t1, c1 = clock(), cpu()
         solution = reference.solve_levels(graph)
-        t2 = clock()
-        out.update(generate=t1 - t0, solve=t2 - t1)
+        t2, c2 = clock(), cpu()
+        out.update(generate=t1 - t0, solve=t2 - t1, generate_cpu=c1 - c0, solve_cpu=c2 - c1)
     else:
         from explorer.components import strongly_connected
         from explorer.graph import generate
         from explorer.solver import solve
 
-        t0 = clock()
+        t0, c0 = clock(), cpu()
         graph = generate(game, max_positions=10 ** 10, compiled=True)
-        t1 = clock()
+        t1, c1 = clock(), cpu()
         graph.predecessors_csr  # noqa: B018 -- timed on its own, then reused by solve
         t2 = clock()
         solution = solve(graph)
-        t3 = clock()
+        t3, c3 = clock(), cpu()
         del graph.__dict__["predecessors_csr"]
-        t4 = clock()
+        t4, c4 = clock(), cpu()
         strongly_connected(graph)
-        t5 = clock()
-        out.update(generate=t1 - t0, predecessors=t2 - t1, solve=t3 - t1, cycles=t5 - t4)
+        t5, c5 = clock(), cpu()
+        out.update(generate=t1 - t0, predecessors=t2 - t1, solve=t3 - t1, cycles=t5 - t4,
+                   generate_cpu=c1 - c0, solve_cpu=c3 - c1, cycles_cpu=c5 - c4)
     out.update(positions=graph.num_positions, moves=graph.num_moves, start=int(solution.value[0]),
                digest=digest(graph.codes, solution.value, solution.remoteness),
                optimal=int(solution.optimal.sum()),
@@ -145,6 +147,9 @@ def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--quick", action="store_true", help="small sizes only (checks the script)")
     parser.add_argument("--no-write", action="store_true", help="print the tables only")
+    parser.add_argument("--speed-up", nargs="*", metavar="SPEC", help="graphs for the speed-up table")
+    parser.add_argument("--scaling", nargs="*", metavar="BASE:FINGERS", help="e.g. chopsticks:5 chopsticks:attack-only:10")
+    parser.add_argument("--no-compile", action="store_true", help="skip the first-call measurement")
     parser.add_argument("--child", nargs=2, metavar=("SPEC", "PATH"), help=argparse.SUPPRESS)
     parser.add_argument("--compile", metavar="SPEC", help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
@@ -154,8 +159,13 @@ def main(argv: list[str] | None = None) -> None:
     if args.compile:
         print(json.dumps(compile_child(args.compile)))
         return
-    speed_specs = QUICK_SPEED_UP if args.quick else SPEED_UP
+    speed_specs = args.speed_up if args.speed_up is not None else QUICK_SPEED_UP if args.quick else SPEED_UP
     scaling = QUICK_SCALING if args.quick else SCALING
+    if args.scaling is not None:
+        scaling = {}
+        for item in args.scaling:
+            base, fingers = item.rsplit(":", 1)
+            scaling.setdefault(base, []).append(int(fingers))
     loads = [os.getloadavg()[0]]
     started = time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime())
     compiled_runs: dict[str, dict] = {}
@@ -171,7 +181,7 @@ def main(argv: list[str] | None = None) -> None:
                   f"solve {r['solve']:.2f} s, cycles {r['cycles']:.2f} s, peak {gb(r['peak_rss'])} GB", flush=True)
         return compiled_runs[spec]
 
-    comp = compile_times()
+    comp = None if args.no_compile else compile_times()
     print(f"compile: {comp}", flush=True)
     speed_rows = []
     for spec in speed_specs:
@@ -201,6 +211,9 @@ def main(argv: list[str] | None = None) -> None:
         + (" — the machine was shared with other jobs, so every time here is inflated, the numpy baseline "
            "and the kernels alike (both ran in this same run)." if max(loads) > (os.cpu_count() or 1) else "."),
         "",
+    ]
+    if comp:
+        lines += [
         "**First call.** `build('chopsticks')` (342 positions) in a fresh process, wall / CPU seconds "
         "including imports: "
         f"{comp['cold']['seconds']:.1f} / {comp['cold']['cpu']:.1f} s through the kernels with an empty numba "
@@ -211,6 +224,8 @@ def main(argv: list[str] | None = None) -> None:
         f"this small on plain numpy (numba {'loaded' if comp['plain']['numba'] else 'not loaded'}; "
         "explorer/engine.py). The timed runs below load the cached kernels before the clock starts.",
         "",
+        ]
+    lines += [
         "**Speed-up over the numpy path**, end to end (generate + solve: predecessors, values, remoteness, "
         "optimal moves), each in its own process; values and remoteness agree on every position.",
         "",
@@ -235,24 +250,27 @@ def main(argv: list[str] | None = None) -> None:
     lines += [
         "",
         "**Scaling of the compiled path** (symmetry-reduced; solve includes building the predecessor arrays "
-        "and the optimal-move flags; cycles = the SCC pass). ns per (position + move) and bytes per position "
+        "and the optimal-move flags; cycles = the SCC pass). CPU seconds are this process's own (user + system), "
+        "the fairer measure on a shared machine. CPU ns per (position + move) and bytes per position "
         "and per move stay roughly flat as the graph grows by three orders of magnitude: the cost is O(V + E). "
         "Peak RSS is the whole process; graph RSS subtracts what the process held before generating "
         "(interpreter, libraries, loaded kernels). Generation also holds 8 bytes per code of the code space "
         "(2 × fingers⁴ codes) while it runs. Tiny graphs are dominated by fixed costs.",
         "",
         "| graph | positions | moves | generate s | generate moves/s | predecessors s | solve s | cycles s "
-        "| total s | ns per (V+E) | peak RSS GB | graph RSS GB | graph bytes per position | graph bytes per move |",
-        "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|",
+        "| total s | total CPU s | ns CPU per (V+E) | peak RSS GB | graph RSS GB | graph bytes per position "
+        "| graph bytes per move |",
+        "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|",
     ]
     for r in scaling_rows:
         total = r["generate"] + r["solve"] + r["cycles"]
         size = r["positions"] + r["moves"]
         graph_rss = r["peak_rss"] - r["base_rss"]
+        total_cpu = r["generate_cpu"] + r["solve_cpu"] + r["cycles_cpu"]
         lines.append(
             f"| `{r['spec']}` | {r['positions']:,} | {r['moves']:,} | {r['generate']:.3f} "
             f"| {fmt_rate(r['moves'], r['generate'])} | {r['predecessors']:.3f} | {r['solve']:.3f} | {r['cycles']:.3f} "
-            f"| {total:.3f} | {1e9 * total / size:.0f} | {gb(r['peak_rss'])} | {gb(graph_rss)} "
+            f"| {total:.3f} | {total_cpu:.3f} | {1e9 * total_cpu / size:.0f} | {gb(r['peak_rss'])} | {gb(graph_rss)} "
             f"| {graph_rss / r['positions']:.0f} | {graph_rss / max(r['moves'], 1):.1f} |")
     text = "\n".join(lines)
     from bench.readme import publish
