@@ -21,5 +21,7 @@ ENV GAMEGRAPH_HOME=/home/gamegraph/.gamegraph
 # settings applying. A container must listen on every interface; STREAMLIT_*
 # variables given to `docker run -e` (port, address, ...) override these.
 ENV STREAMLIT_SERVER_ADDRESS=0.0.0.0 STREAMLIT_SERVER_HEADLESS=true
+# Compile the numba kernels once into the image (~/.cache/numba), not at each container's first solve.
+RUN GAMEGRAPH_KERNELS_FROM=0 GAMEGRAPH_PROGRESS=0 python -c "from explorer.solved import build; build('chopsticks')"
 EXPOSE 8501
 CMD ["gamegraph", "ui"]

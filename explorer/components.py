@@ -1,11 +1,12 @@
 """Strongly connected components: which positions lie on cycles.
 
-Large graphs go to scipy's compiled Pearce algorithm (O(V + E)) on the successor
-CSR. Small ones use an iterative Tarjan in plain Python (also O(V + E)): on a
-game of a few thousand positions it finishes before scipy would have been
-imported, and commands such as `gamegraph solve chopsticks` start fast.
-A position is on a cycle when its component has more than one position or it
-has a move to itself.
+An iterative Tarjan in a compiled kernel (explorer.kernels.scc), O(V + E), on
+the successor CSR, for graphs above explorer.engine's threshold. Below it no
+numba loads: small graphs use an iterative Tarjan in plain Python (O(V + E); on
+a game of a few thousand positions it finishes before scipy would have been
+imported, so commands such as `gamegraph solve chopsticks` start fast), and
+medium ones scipy's compiled Pearce algorithm. A position is on a cycle when
+its component has more than one position or it has a move to itself.
 """
 
 from __future__ import annotations
@@ -20,7 +21,13 @@ SMALL_GRAPH = 50_000
 
 def strongly_connected(graph: GameGraph) -> tuple[np.ndarray, np.ndarray]:
     """(component id int32[V], on_cycle bool[V]). Component ids are 0..C-1. O(V + E)."""
+    from explorer.engine import use_kernels
+
     n = graph.num_positions
+    if use_kernels(n + graph.num_moves):
+        from explorer.kernels.scc import tarjan
+
+        return tarjan(graph.succ_indptr, graph.succ_indices)
     if n + graph.num_moves <= SMALL_GRAPH:
         labels = tarjan_labels(n, graph.succ_indptr, graph.succ_indices)
     else:

@@ -5,8 +5,11 @@ moves are edges. Successors and predecessors are CSR arrays (numpy), so a graph
 of millions of positions costs a few bytes per node and edge, not a Python
 object each. Two equivalent generators fill it: a generic breadth-first search
 over ``Game.moves`` and an array path for games that encode positions as
-integers (``Game.batch_moves``). Moves from one position that reach the same
-successor are merged into one edge, keeping the first move's label.
+integers: breadth-first over codes, each level's moves from the game's compiled
+kernel (``Game.compiled_moves``) or, failing that, numpy ``Game.batch_moves``,
+absorbed by a compiled kernel (explorer.kernels.bfs). Moves from one position
+that reach the same successor are merged into one edge, keeping the first
+move's label.
 """
 
 from __future__ import annotations
@@ -25,6 +28,7 @@ DEFAULT_MAX_POSITIONS = 30_000_000
 # Up to this many moves the predecessor arrays come from numpy alone: scipy's
 # import costs more than the whole computation on a small game.
 SMALL_GRAPH_MOVES = 200_000
+CHUNK_MOVES = 1 << 20  # the array generator expands about this many moves per kernel call
 NOSYM = "[nosym]"
 
 
@@ -126,12 +130,20 @@ class GameGraph:
 
     @cached_property
     def predecessors_csr(self) -> tuple[np.ndarray, np.ndarray]:
-        """(indptr, indices) of the reversed graph, predecessors in id order.
+        """(indptr int64[V+1], indices int32[E]) of the reversed graph, predecessors in id order.
 
-        scipy's compiled CSR -> CSC conversion is a counting sort: O(V + E). Small
-        graphs use a stable numpy sort of the targets instead (O(E log E), same
-        result), which spares the command scipy's import time.
+        A counting sort in a compiled kernel (explorer.kernels.csr.reverse) above
+        explorer.engine's threshold, O(V + E). Below it no numba loads: small graphs
+        use a stable numpy sort of the targets (O(E log E), same result), which spares
+        the command scipy's import time, and medium ones scipy's compiled CSR -> CSC
+        conversion, a counting sort.
         """
+        from explorer.engine import use_kernels
+
+        if use_kernels(self.num_positions + self.num_moves):
+            from explorer.kernels.csr import reverse
+
+            return reverse(self.succ_indptr, self.succ_indices)
         if self.num_moves <= SMALL_GRAPH_MOVES:
             return reverse_csr_numpy(self.num_positions, self.succ_indptr, self.succ_indices)
         return reverse_csr_scipy(self.num_positions, self.succ_indptr, self.succ_indices)
@@ -161,24 +173,49 @@ def reverse_csr_scipy(n: int, indptr: np.ndarray, indices: np.ndarray) -> tuple[
 
 def generate(game: Game, symmetry: bool = True, start: Any = None,
              max_positions: int = DEFAULT_MAX_POSITIONS, use_arrays: bool | None = None,
-             extra_starts: Sequence[Any] = ()) -> GameGraph:
+             extra_starts: Sequence[Any] = (), compiled: bool | None = None) -> GameGraph:
     """The whole graph reachable from `start` (the game's start by default).
 
     Node 0 is `start`; positions reachable only from `extra_starts` are included
     too (the strategy chart uses that to cover unreachable positions).
     O(V + E) rule calls. `use_arrays` picks the generator: None = the array path
-    when the game offers it. Raises GraphTooLarge past `max_positions`.
+    when the game offers it. On the array path, `compiled` picks how: True =
+    the compiled breadth-first search with the game's kernel; False = the same
+    search over numpy `batch_moves` (the reference for the kernel); None = True,
+    except for a small code space (explorer.engine), where the plain numpy
+    generator (explorer.reference.generate_levels) is quicker than loading
+    compiled code.
+    Raises GraphTooLarge past `max_positions`.
     """
     symmetry = symmetry and game.has_symmetry()
-    starts = [game.start() if start is None else start, *extra_starts]
-    if symmetry:
-        starts = [game.canonical(s) for s in starts]
-    starts = list(dict.fromkeys(starts))  # distinct, first one kept first
+    starts = _starts(game, symmetry, start, extra_starts)
     if use_arrays is None:
         use_arrays = game.code_space() is not None
     if use_arrays:
-        return _generate_arrays(game, symmetry, starts, max_positions)
+        if compiled is None:
+            from explorer.engine import use_kernels
+
+            if not use_kernels(game.code_space()):
+                from explorer.reference import generate_levels
+
+                return generate_levels(game, symmetry, start, max_positions, extra_starts)
+            compiled = True
+        return _generate_arrays(game, symmetry, starts, max_positions, compiled)
     return _generate_generic(game, symmetry, starts, max_positions)
+
+
+def _starts(game: Game, symmetry: bool, start: Any, extra_starts: Sequence[Any]) -> list[Any]:
+    starts = [game.start() if start is None else start, *extra_starts]
+    if symmetry:
+        starts = [game.canonical(s) for s in starts]
+    return list(dict.fromkeys(starts))  # distinct, first one kept first
+
+
+def start_codes(game: Game, symmetry: bool, start: Any = None,
+                extra_starts: Sequence[Any] = ()) -> tuple[bool, np.ndarray]:
+    """(effective symmetry, int64 codes of the distinct starts), as `generate` computes them."""
+    symmetry = symmetry and game.has_symmetry()
+    return symmetry, np.array([game.encode(s) for s in _starts(game, symmetry, start, extra_starts)], dtype=np.int64)
 
 
 def _too_large(game: Game, max_positions: int) -> GraphTooLarge:
@@ -232,47 +269,76 @@ def _generate_generic(game: Game, symmetry: bool, starts: list[Any], max_positio
                      positions=positions, label_names=list(label_ids))
 
 
-def _generate_arrays(game: Game, symmetry: bool, starts: list[Any], max_positions: int) -> GameGraph:
+def _generate_arrays(game: Game, symmetry: bool, starts: list[Any], max_positions: int,
+                     compiled: bool = True) -> GameGraph:
+    """Breadth-first over integer codes, one level at a time: O(V + E) plus 8 bytes per code.
+
+    Each level's moves come grouped by source from the game's compiled kernel
+    (or numpy batch_moves, counting-sorted by source); explorer.kernels.bfs gives
+    fresh codes their ids, in code order within a level (as the old numpy
+    generator did), and keeps the first move per (source, target). Fresh codes
+    are collected from the moves' targets, never by scanning the code space.
+    """
+    from explorer.kernels import bfs
+
     space = game.code_space()
-    node_id = np.full(space, -1, dtype=np.int32)  # code -> dense id, assigned in BFS order
+    table = np.full((space, 2), -1, dtype=np.int32)  # per code: dense id, last source
     frontier = np.array([game.encode(s) for s in starts], dtype=np.int64)
     if len(frontier) > max_positions:
         raise _too_large(game, max_positions)
-    node_id[frontier] = np.arange(len(frontier), dtype=np.int32)
-    found = len(frontier)
-    levels, edge_parts = [], []
+    # Written in place as the search goes. np.empty only reserves address space:
+    # pages are touched (and count towards memory) as positions and moves arrive.
+    capacity = min(space, max_positions)
+    codes = np.empty(capacity, dtype=np.int64)
+    indptr = np.empty(capacity + 1, dtype=np.int64)
+    terminal = np.empty(capacity, dtype=np.int8)
+    targets = np.empty(1 << 16, dtype=np.int32)
+    labels = np.empty(1 << 16, dtype=np.int64)
+    codes[:len(frontier)] = frontier
+    indptr[0] = 0
+    bfs.set_ids(table, frontier, 0)
+    first, found, edges = 0, len(frontier), 0
+    no_order = np.empty(0, dtype=np.int64)
+    rows = frontier
+    chunk = max(1, min(4096, CHUNK_MOVES // 64))  # positions per kernel call, adapted to about CHUNK_MOVES moves
     with progress.bar(f"generating {game.display_name}") as bar:
-        while len(frontier):
-            levels.append(frontier)
-            bar.update(len(frontier))
-            live = frontier[game.batch_outcomes(frontier) < 0]
-            batch = game.batch_moves(live, symmetry)
-            # One sort by (source row, target code) groups each source's edges in id
-            # order and puts duplicate targets side by side; the stable sort keeps the
-            # first move in template order.
-            pair = batch.source.astype(np.int64) * space + batch.target
-            order = np.argsort(pair, kind="stable")
-            pair = pair[order]
-            first = np.ones(len(order), dtype=bool)
-            first[1:] = pair[1:] != pair[:-1]
-            keep = order[first]
-            targets = batch.target[keep]
-            node_id[targets[node_id[targets] < 0]] = -2  # mark, then collect once each
-            fresh = np.flatnonzero(node_id == -2)
-            if found + len(fresh) > max_positions:
-                raise _too_large(game, max_positions)
-            node_id[fresh] = np.arange(found, found + len(fresh), dtype=np.int32)
-            found += len(fresh)
-            edge_parts.append((node_id[live[batch.source[keep]]], node_id[targets], batch.label[keep]))
-            frontier = fresh
-    sources = np.concatenate([p[0] for p in edge_parts])
-    targets = np.concatenate([p[1] for p in edge_parts])
-    labels = np.concatenate([p[2] for p in edge_parts])
-    del edge_parts, node_id
-    codes = np.concatenate(levels)
-    # Sources are already non-decreasing: each level's live positions come in id order.
-    indptr = np.zeros(len(codes) + 1, dtype=np.int64)
-    np.cumsum(np.bincount(sources, minlength=len(codes)), out=indptr[1:])
-    return GameGraph(game=game, symmetry=symmetry, succ_indptr=indptr, succ_indices=targets.astype(np.int32),
-                     edge_label=labels, terminal=game.batch_outcomes(codes).astype(np.int8),
-                     to_move=game.batch_to_move(codes).astype(np.int8), codes=codes)
+        while first < found:  # one breadth-first level: codes[first:level_end]
+            level_end, level_edges = found, edges
+            bar.update(level_end - first)
+            lo = first
+            while lo < level_end:
+                hi = min(lo + chunk, level_end)
+                rows = codes[lo:hi]
+                outcome = game.batch_outcomes(rows).astype(np.int8)
+                terminal[lo:hi] = outcome
+                live = outcome < 0
+                batch = game.compiled_moves(rows[live], symmetry) if compiled else None
+                if batch is None:
+                    batch = game.batch_moves(rows[live], symmetry)
+                if batch.starts is not None:
+                    batch_starts, order = batch.starts, no_order
+                else:
+                    batch_starts, order = bfs.group_by_source(batch.source.astype(np.int64, copy=False), int(live.sum()))
+                if edges + len(batch.target) > len(targets):
+                    # realloc: large blocks move by remapping pages, not by copying them
+                    size = max(len(targets) + len(targets) // 4, edges + len(batch.target))
+                    targets.resize(size, refcheck=False)
+                    labels.resize(size, refcheck=False)
+                found, edges, ok = bfs.absorb_moves(
+                    lo, live, batch_starts, order, batch.target.astype(np.int64, copy=False),
+                    batch.label.astype(np.int64, copy=False), table, codes, indptr, targets, labels,
+                    found, edges, max_positions)
+                if not ok:
+                    raise _too_large(game, max_positions)
+                # Small chunks keep the kernels' buffers small and reused (no fresh pages per level).
+                chunk = int(min(max(CHUNK_MOVES * (hi - lo) // max(len(batch.target), 1), 1), 1 << 20))
+                lo = hi
+                del batch, batch_starts, order
+            bfs.renumber(table, codes, level_end, np.argsort(codes[level_end:found]), targets, level_edges, edges)
+            first = level_end
+    del table, rows
+    # Shrink to the exact sizes (realloc: the tails are released, nothing is copied).
+    for array, size in ((codes, found), (indptr, found + 1), (terminal, found), (targets, edges), (labels, edges)):
+        array.resize(size, refcheck=False)
+    return GameGraph(game=game, symmetry=symmetry, succ_indptr=indptr, succ_indices=targets, edge_label=labels,
+                     terminal=terminal, to_move=game.batch_to_move(codes).astype(np.int8), codes=codes)

@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import re
 
-from bench import bench_load, bench_solve, bench_startup, readme
+from bench import bench_kernels, bench_load, bench_solve, bench_startup, readme
 
 SECTIONS = {"bench_solve": bench_solve.HEADING, "bench_load": bench_load.HEADING,
-            "bench_startup": bench_startup.HEADING}
+            "bench_startup": bench_startup.HEADING, "bench_kernels": bench_kernels.HEADING}
 
 
 def between_markers(text: str, name: str) -> str:

@@ -11,6 +11,7 @@ from explorer import components
 from explorer.components import strongly_connected
 from explorer.games import parse_spec
 from explorer.graph import generate
+from explorer.reference import strongly_connected as scipy_strongly_connected
 from explorer.values import Value
 from tests.brute_force import graph_adjacency, graph_from_edges, networkx_cycles
 
@@ -27,6 +28,27 @@ def assert_matches_networkx(graph):
         ours.setdefault(label, set()).add(node)
     assert {frozenset(c) for c in ours.values()} == components
     assert set(np.flatnonzero(flags).tolist()) == on_cycle
+    assert_matches_scipy(graph, labels, flags)
+
+
+def assert_matches_scipy(graph, labels, flags):
+    """Same partition as scipy's Pearce algorithm (ids may differ) and the same flags."""
+    theirs, their_flags = scipy_strongly_connected(graph)
+    assert np.array_equal(flags, their_flags)
+    assert labels.dtype == np.int32 and labels.max(initial=-1) == theirs.max(initial=-1)
+    pairs = set(zip(labels.tolist(), theirs.tolist()))
+    assert len(pairs) == len(set(labels.tolist())), "one of our components is split by scipy or vice versa"
+
+
+def test_deep_graphs_need_no_recursion():
+    """A 300,000-position chain closed into a cycle, plus a long tail: Tarjan's depth is the whole graph."""
+    n = 300_000
+    edges = [(u, u + 1) for u in range(n - 1)] + [(n - 1, 0), (n, n + 1)]
+    graph = graph_from_edges(n + 2, edges, {n + 1: Value.LOSS})
+    labels, flags = strongly_connected(graph)
+    assert flags[:n].all() and not flags[n:].any()
+    assert len(set(labels[:n].tolist())) == 1 and len(set(labels.tolist())) == 3
+    assert_matches_scipy(graph, labels, flags)
 
 
 @st.composite

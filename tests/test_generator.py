@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -10,6 +11,7 @@ from explorer.errors import GraphTooLarge
 from explorer.games import parse_spec
 from explorer.games.chopsticks import Chopsticks, ChopsticksParams
 from explorer.graph import generate
+from explorer.reference import generate_levels
 from explorer.solver import solve
 from tests.brute_force import explore
 
@@ -46,16 +48,43 @@ def assert_well_formed(graph):
     assert len(seen) == n
 
 
+def assert_same_graph(graph, other):
+    assert graph.key(0) == other.key(0)
+    assert graph.num_positions == other.num_positions and graph.num_moves == other.num_moves
+    assert node_table(graph) == node_table(other)
+    assert edge_set(graph) == edge_set(other)
+
+
+def assert_breadth_first(graph):
+    """Ids are breadth-first: a node's distance from the starts never decreases with its id."""
+    n = graph.num_positions
+    depth = np.full(n, -1)
+    depth[0] = 0
+    frontier = [0]
+    while frontier:
+        nxt = []
+        for u in frontier:
+            for v in graph.successors(u).tolist():
+                if depth[v] < 0:
+                    depth[v] = depth[u] + 1
+                    nxt.append(v)
+        frontier = nxt
+    assert (np.diff(depth) >= 0).all()
+
+
 def assert_generators_agree(game, symmetry):
+    """The compiled kernel, numpy batch_moves (new and old bookkeeping) and the generic BFS give one graph."""
     arrays = generate(game, symmetry=symmetry, use_arrays=True)
+    batch = generate(game, symmetry=symmetry, use_arrays=True, compiled=False)
+    levels = generate_levels(game, symmetry=symmetry)
     generic = generate(game, symmetry=symmetry, use_arrays=False)
     assert arrays.codes is not None and generic.codes is None
-    assert arrays.key(0) == generic.key(0)
-    assert node_table(arrays) == node_table(generic)
-    assert arrays.num_moves == generic.num_moves
-    assert edge_set(arrays) == edge_set(generic)
-    assert_well_formed(arrays)
-    assert_well_formed(generic)
+    for other in (batch, levels, generic):
+        assert_same_graph(arrays, other)
+    assert np.array_equal(arrays.codes, batch.codes) and np.array_equal(arrays.succ_indices, batch.succ_indices)
+    for graph in (arrays, batch, levels, generic):
+        assert_well_formed(graph)
+    assert_breadth_first(arrays)
     # And both equal a plain BFS over the rules (first label kept per successor).
     explored = explore(game, symmetry=symmetry and game.has_symmetry())
     expected = {(game.format(u), game.format(v), label) for (u, v), label in explored.labels.items()}
@@ -84,6 +113,26 @@ chopsticks_params = st.builds(
 @given(chopsticks_params, st.booleans())
 def test_generators_agree_on_parameters(params, symmetry):
     assert_generators_agree(Chopsticks(params), symmetry)
+
+
+@pytest.mark.parametrize("chunk_moves", [1, 7, 100])
+@pytest.mark.parametrize("spec", ["chopsticks:standard", "chopsticks:magic-fingers(fingers=9)",
+                                  "chopsticks:rollover-even-split(fingers=8)", "chopsticks:attack-only(fingers=12)"])
+def test_chunked_levels_give_the_same_graph(spec, chunk_moves, monkeypatch):
+    """The array generator expands a level in chunks of about CHUNK_MOVES moves: chunk
+    boundaries anywhere (even one position per call) change nothing."""
+    import explorer.graph
+
+    game = parse_spec(spec)
+    whole = generate(game)
+    monkeypatch.setattr(explorer.graph, "CHUNK_MOVES", chunk_moves)
+    for compiled in (True, False):
+        chunked = generate(game, compiled=compiled)
+        assert np.array_equal(chunked.codes, whole.codes)
+        assert np.array_equal(chunked.succ_indptr, whole.succ_indptr)
+        assert np.array_equal(chunked.succ_indices, whole.succ_indices)
+        assert np.array_equal(chunked.edge_label, whole.edge_label)
+    assert_same_graph(whole, generate_levels(game))
 
 
 @pytest.mark.parametrize("spec", ["chopsticks(fingers=2)", "chopsticks(fingers=3,split=even,overflow=rollover)",
@@ -132,16 +181,17 @@ def test_no_symmetry_for_a_one_heap_nim():
 
 
 # -- limits ---------------------------------------------------------------------------
-@pytest.mark.parametrize("use_arrays", [True, False], ids=["arrays", "generic"])
+@pytest.mark.parametrize("use_arrays,compiled", [(True, True), (True, False), (False, True)],
+                         ids=["kernel", "batch", "generic"])
 @pytest.mark.parametrize("spec", ["chopsticks:standard", "chopsticks:attack-only"])
-def test_max_positions_is_exact(spec, use_arrays):
+def test_max_positions_is_exact(spec, use_arrays, compiled):
     game = parse_spec(spec)
-    size = generate(game, use_arrays=use_arrays).num_positions
-    assert generate(game, max_positions=size, use_arrays=use_arrays).num_positions == size
+    size = generate(game, use_arrays=use_arrays, compiled=compiled).num_positions
+    assert generate(game, max_positions=size, use_arrays=use_arrays, compiled=compiled).num_positions == size
     with pytest.raises(GraphTooLarge, match=f"more than {size - 1:,} positions"):
-        generate(game, max_positions=size - 1, use_arrays=use_arrays)
+        generate(game, max_positions=size - 1, use_arrays=use_arrays, compiled=compiled)
     with pytest.raises(GraphTooLarge, match=r"chopsticks"):
-        generate(game, max_positions=10, use_arrays=use_arrays)
+        generate(game, max_positions=10, use_arrays=use_arrays, compiled=compiled)
 
 
 def test_max_positions_generic_only_games():
@@ -198,14 +248,17 @@ def test_node_of_and_find():
 def test_extra_starts_add_their_reachable_positions(symmetry):
     game = parse_spec("chopsticks:attack-only")
     extra = [game.parse("A|4-4|4-4"), game.parse("B|2-3|4-1"), game.start()]
-    graphs = [generate(game, symmetry=symmetry, extra_starts=extra, use_arrays=flag) for flag in (True, False)]
+    graphs = [generate(game, symmetry=symmetry, extra_starts=extra, use_arrays=arrays, compiled=compiled)
+              for arrays, compiled in ((True, True), (True, False), (False, True))]
+    graphs.append(generate_levels(game, symmetry=symmetry, extra_starts=extra))
     expected = set()
     for start in [game.start(), *extra]:
         expected |= {game.format(p) for p in explore(game, symmetry=symmetry, start=start).succ}
     for graph in graphs:
         assert graph.key(0) == "A|1-1|1-1"
         assert set(graph.keys()) == expected
-    assert edge_set(graphs[0]) == edge_set(graphs[1])
+    for other in graphs[1:]:
+        assert edge_set(graphs[0]) == edge_set(other)
     assert generate(game, symmetry=symmetry).num_positions < len(expected)
 
 

@@ -17,6 +17,7 @@ from hypothesis import strategies as st
 from explorer.games import parse_spec
 from explorer.games.chopsticks import Chopsticks
 from explorer.graph import generate
+from explorer.reference import predecessors, solve_levels
 from explorer.solver import solve
 from explorer.values import Value
 from tests.brute_force import (explore, graph_adjacency, graph_from_edges, minimax, optimal_by_definition,
@@ -47,7 +48,19 @@ def solved_pair(n, edges, terminal, merge=True):
     return graph, solve(graph)
 
 
+def assert_matches_plain(graph, solution):
+    """The compiled solver equals the plain level-by-level numpy one, array for array."""
+    plain = solve_levels(graph)
+    assert np.array_equal(solution.value, plain.value)
+    assert np.array_equal(solution.remoteness, plain.remoteness)
+    assert np.array_equal(solution.optimal, plain.optimal)
+    ours, scipy_ = graph.predecessors_csr, predecessors(graph)
+    assert np.array_equal(ours[0], scipy_[0]) and np.array_equal(ours[1], scipy_[1])
+    assert (solution.value.dtype, solution.remoteness.dtype, solution.optimal.dtype) == (np.int8, np.int32, bool)
+
+
 def assert_matches_definition(graph, solution):
+    assert_matches_plain(graph, solution)
     succ, terminal = graph_adjacency(graph)
     expected = solve_by_definition(succ, terminal)
     for u in range(graph.num_positions):
@@ -122,7 +135,8 @@ def test_larger_random_graphs_match_definition(case):
 def test_parallel_edges_change_nothing(case):
     n, edges, terminal = case
     _, merged = solved_pair(n, edges, terminal, merge=True)
-    _, parallel = solved_pair(n, edges + edges, terminal, merge=False)
+    graph, parallel = solved_pair(n, edges + edges, terminal, merge=False)
+    assert_matches_plain(graph, parallel)
     assert np.array_equal(merged.value, parallel.value)
     assert np.array_equal(merged.remoteness, parallel.remoteness)
 
@@ -203,6 +217,7 @@ def test_games_match_definition_on_independent_exploration(spec, symmetry):
         assert got == expected[position], f"{spec}: {game.format(position)} solver {got}, definition {expected[position]}"
     assert seen == set(expected)
     assert_invariants(graph, solution)
+    assert_matches_plain(graph, solution)
 
 
 @pytest.mark.parametrize("symmetry", [True, False], ids=["sym", "nosym"])

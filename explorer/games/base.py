@@ -133,11 +133,14 @@ class MoveBatch:
 
     `source[i]` indexes the input codes, `target[i]` is the successor's canonical
     code and `label[i]` an integer that `Game.batch_label` turns into text.
+    A batch grouped by source may give `starts` instead (int64[len(codes)+1]:
+    the moves of codes[r] are target[starts[r]:starts[r+1]]) and source None.
     """
 
-    source: np.ndarray
+    source: np.ndarray | None
     target: np.ndarray
     label: np.ndarray
+    starts: np.ndarray | None = None
 
 
 class ImplicitKernels(NamedTuple):
@@ -284,6 +287,16 @@ class Game(Generic[P]):
 
     def batch_moves(self, codes: np.ndarray, symmetry: bool) -> MoveBatch:
         raise NotImplementedError
+
+    # Optional compiled kernel for the same moves (see docs/kernels.md). Return a
+    # MoveBatch grouped by source (`starts` set; within a source the order `moves`
+    # lists them) built by a numba function (`@explorer.kernels.jit`) in a module of
+    # its own, imported inside this method (numba stays off the CLI start-up path);
+    # or None (the default), and the generator uses batch_moves. The
+    # generator's bookkeeping (ids, merging repeated targets) is compiled either
+    # way; tests/test_generator.py checks kernel == batch_moves == moves.
+    def compiled_moves(self, codes: np.ndarray, symmetry: bool) -> MoveBatch | None:
+        return None
 
     def batch_outcomes(self, codes: np.ndarray) -> np.ndarray:
         """int8 Value of each code for the player to move, -1 where not over."""

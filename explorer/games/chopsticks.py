@@ -357,6 +357,16 @@ class Chopsticks(Game[ChopsticksPosition]):
                 emit(rows, (new[0], new[1]), (theirs[0][rows], theirs[1][rows]), label)
         return MoveBatch(np.concatenate(sources), np.concatenate(targets), np.concatenate(labels))
 
+    def compiled_moves(self, codes: np.ndarray, symmetry: bool) -> MoveBatch:
+        """batch_moves from a numba kernel, grouped by source: O(len(codes) + moves)."""
+        from explorer.games.chopsticks_kernel import SPLIT_EVEN, SPLIT_NONE, SPLIT_TRANSFER, expand
+
+        p = self.params
+        split = {"none": SPLIT_NONE, "even": SPLIT_EVEN, "transfer": SPLIT_TRANSFER}[p.split]
+        starts, target, label = expand(codes.astype(np.int64, copy=False), self.n, p.overflow == "rollover",
+                                       p.attack_dead, split, p.suicide, p.swaps, symmetry)
+        return MoveBatch(None, target, label, starts=starts)
+
     def batch_label(self, label: int) -> str:
         kind, payload = divmod(int(label), _KIND)
         if kind == 0:

@@ -1,0 +1,103 @@
+"""Breadth-first generation over integer codes: one kernel call per level, O(level + its moves).
+
+The game supplies each level's moves (its compiled kernel, or numpy
+`batch_moves`); `absorb_moves` turns them into graph edges, written straight
+into the graph's arrays: dense ids for codes met for the first time, one edge
+per distinct (source, target) keeping the first move in the game's order, and
+the CSR row pointer. `renumber` then orders each new level by code, as the old
+numpy generator did. Nothing here scans the code space.
+
+The per-code table is int32[code space, 2]: the dense id (-1 = unseen) and the
+last source that reached the code. Keeping both in one 8-byte row makes the
+lookup of a move's target one cache miss, not two: generation is bound by
+these random reads, and sources in code order make neighbouring sources'
+targets share cache lines.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from explorer.kernels import jit
+
+
+@jit
+def group_by_source(source, rows):
+    """(starts int64[rows+1], order int64[moves]): a stable counting sort of moves by source row."""
+    starts = np.zeros(rows + 1, dtype=np.int64)
+    for i in range(len(source)):
+        starts[source[i] + 1] += 1
+    for r in range(rows):
+        starts[r + 1] += starts[r]
+    fill = starts[:-1].copy()
+    order = np.empty(len(source), dtype=np.int64)
+    for i in range(len(source)):
+        s = source[i]
+        order[fill[s]] = i
+        fill[s] += 1
+    return starts, order
+
+
+@jit
+def absorb_moves(first, live, starts, order, target, label, table, codes, indptr, targets, labels, found, edges, limit):
+    """Add the edges of positions codes[first:first+len(live)] (one is expanded where `live`).
+
+    The moves of the r-th live row are target[starts[r]:starts[r+1]] in the
+    game's order, or, when `order` is not empty, target[order[starts[r]:starts[r+1]]].
+    Fresh codes go to codes[found:] with provisional ids found, found+1, ... in
+    discovery order; edges to targets/labels[edges:] (room for len(target)
+    more is the caller's job); indptr[u+1] for each row u. Returns (found,
+    edges, ok); ok is False as soon as the graph would exceed `limit` positions.
+    """
+    indirect = len(order) > 0
+    row = 0
+    for u in range(first, first + len(live)):
+        if live[u - first]:
+            for k in range(starts[row], starts[row + 1]):
+                i = order[k] if indirect else k
+                code = target[i]
+                v = table[code, 0]
+                if v < 0:
+                    if found >= limit:
+                        return found, edges, False
+                    v = found
+                    table[code, 0] = v
+                    codes[v] = code
+                    found += 1
+                if table[code, 1] != u:  # the first move from u to this code; later ones repeat it
+                    table[code, 1] = u
+                    targets[edges] = v
+                    labels[edges] = label[i]
+                    edges += 1
+            row += 1
+        indptr[u + 1] = edges
+    return found, edges, True
+
+
+@jit
+def set_ids(table, codes, first):
+    """table[codes[i], 0] = first + i (the start positions)."""
+    for i in range(len(codes)):
+        table[codes[i], 0] = first + i
+
+
+@jit
+def renumber(table, codes, found, perm, targets, edge_start, edges):
+    """Give the level codes[found:found+new] their final ids in code order (sorted in place).
+
+    absorb_moves numbered them in discovery order; perm is np.argsort of the
+    level (numpy's sort is faster than numba's); only this level's edges
+    (targets[edge_start:edges]) can point at them yet. O(level + level edges).
+    """
+    new = len(perm)
+    level = codes[found:found + new]
+    rank = np.empty(new, dtype=np.int32)
+    for r in range(new):
+        rank[perm[r]] = r
+    level[:] = level[perm]
+    for r in range(new):
+        table[level[r], 0] = found + r
+    for e in range(edge_start, edges):
+        t = targets[e]
+        if t >= found:
+            targets[e] = found + rank[t - found]
