@@ -102,7 +102,7 @@ def test_4x4_is_a_draw_and_both_solvers_agree(tmp_path):
 @given(data=st.data())
 def test_5x5_ranking_python_equals_compiled(data):
     """The 5x5 ranking (2.4e8 indices) sampled: Python and numba rank/unrank and moves agree."""
-    from explorer.games import dodgem_kernels as k
+    from explorer.games import dodgem_implicit_kernels as k
 
     game = parse_spec("dodgem:5x5")
     kernels = game.implicit_kernels()

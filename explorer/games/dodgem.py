@@ -232,7 +232,7 @@ class Dodgem(Game[DodgemPosition]):
         return self.unrank(code)
 
     def implicit_kernels(self):
-        from explorer.games.dodgem_kernels import kernels
+        from explorer.games.dodgem_implicit_kernels import kernels
         return kernels(self)
 
     def batch_moves(self, codes, symmetry: bool) -> MoveBatch:
