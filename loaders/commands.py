@@ -13,7 +13,7 @@ from typing import Any, Iterable
 
 import networkx as nx
 
-from explorer.commands import positive_int
+from explorer.commands import bounded_int, positive_int
 from explorer.games import parse_spec
 from explorer.graph import DEFAULT_MAX_POSITIONS
 from explorer.solved import load_or_build
@@ -21,14 +21,21 @@ from loaders import mirror, neo4j_loader, neo4j_server
 from loaders.settings import Neo4jSettings, open_driver
 
 MAX_SHOWN_DIFFERENCES = 20
+# One transaction per row made `load --batch-size 1` run for minutes; below 50 rows a
+# transaction's round trip dominates. Above a million rows a batch is one huge transaction.
+MIN_BATCH_SIZE = 50
+MAX_BATCH_SIZE = 1_000_000
+MAX_WORKERS = 16
 
 def register(subparsers: argparse._SubParsersAction) -> None:
     p = subparsers.add_parser("load", help="load a game's solved graph into Neo4j (replacing that game only)")
     _add_game_options(p)
-    p.add_argument("--batch-size", type=positive_int, default=neo4j_loader.DEFAULT_BATCH_SIZE,
-                   help=f"rows per write transaction (default {neo4j_loader.DEFAULT_BATCH_SIZE:,})")
-    p.add_argument("--workers", type=positive_int, default=neo4j_loader.DEFAULT_WORKERS,
-                   help=f"concurrent write transactions (default {neo4j_loader.DEFAULT_WORKERS})")
+    p.add_argument("--batch-size", type=bounded_int(MIN_BATCH_SIZE, MAX_BATCH_SIZE),
+                   default=neo4j_loader.DEFAULT_BATCH_SIZE,
+                   help=f"rows per write transaction, {MIN_BATCH_SIZE:,} to {MAX_BATCH_SIZE:,} "
+                        f"(default {neo4j_loader.DEFAULT_BATCH_SIZE:,})")
+    p.add_argument("--workers", type=bounded_int(1, MAX_WORKERS), default=neo4j_loader.DEFAULT_WORKERS,
+                   help=f"concurrent write transactions, 1 to {MAX_WORKERS} (default {neo4j_loader.DEFAULT_WORKERS})")
     p.set_defaults(func=cmd_load)
 
     p = subparsers.add_parser("verify", help="compare a game in Neo4j with the networkx mirror; exit 1 on any difference")

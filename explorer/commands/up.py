@@ -10,7 +10,7 @@ from __future__ import annotations
 import argparse
 import sys
 
-from explorer.commands import ui
+from explorer.commands import port_number, ui
 from explorer.errors import GameGraphError
 from explorer.games.chopsticks import Chopsticks
 from explorer.solved import load_or_build
@@ -18,7 +18,7 @@ from explorer.solved import load_or_build
 
 def register(subparsers: argparse._SubParsersAction) -> None:
     p = subparsers.add_parser("up", help="start Neo4j, solve and load every Chopsticks preset, open the UI")
-    p.add_argument("--port", type=int, default=8501, help="UI port (default 8501)")
+    p.add_argument("--port", type=port_number, default=8501, help="UI port (default 8501)")
     p.add_argument("--host", default="127.0.0.1", help="UI address (default 127.0.0.1)")
     p.add_argument("--headless", action="store_true", help="do not open a browser window")
     p.add_argument("--no-neo4j", action="store_true", help="skip Neo4j; the UI uses the networkx mirror")
@@ -31,6 +31,7 @@ def preset_specs() -> list[str]:
 
 
 def run(args: argparse.Namespace) -> int:
+    ui.check_address(args.host, args.port)  # before any work: a bad --host or --port fails in a second
     connection = None if args.no_neo4j else _start_neo4j()
     driver, settings = connection or (None, None)
     try:
