@@ -14,7 +14,8 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
 
-from explorer.errors import QueryError
+from explorer.bounds import whole_number
+from explorer.errors import QueryError, shown
 
 QUERY_DIR = Path(__file__).parent
 DIRECTIONS = ("out", "in", "both")
@@ -107,11 +108,11 @@ def spec(name: str) -> QuerySpec:
 def check_int(query: str, param: IntParam, value: object) -> int:
     """`value` as an int within the parameter's limits, else QueryError naming them."""
     if isinstance(value, bool) or not isinstance(value, int):
-        try:
-            value = int(str(value).strip())
+        try:  # bounded before conversion: plain ASCII digits, a few of them
+            value = whole_number(str(value), param.name, max_digits=len(str(param.maximum)) + 1)
         except ValueError:
             raise QueryError(f"{query}: {param.name} must be a whole number from {param.minimum} to {param.maximum}, "
-                             f"not {value!r}") from None
+                             f"not {shown(value)}") from None
     if not param.minimum <= value <= param.maximum:
         raise QueryError(f"{query}: {param.name}={value} is out of range: it must be from {param.minimum} "
                          f"to {param.maximum}")
