@@ -548,7 +548,8 @@ def cases(fx: Fixtures) -> list[Case]:
         watch = (name,) if name in fx.special else ()
         if name == "chardev.json" and name not in fx.special:
             continue
-        add("check-certificate", [path], True, "not a certificate file", watch=watch)
+        # A dangling symlink may have been written through by an earlier `certificate -o` case.
+        add("check-certificate", [path], name != "dangling.json", "not a certificate file", watch=watch)
     for name, content, invalid, group in certificate_files(fx):
         rel = f"certs/{name}"
         add("check-certificate", [fx.path(rel)], invalid, group, files={rel: content})
