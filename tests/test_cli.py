@@ -232,8 +232,10 @@ def test_up_builds_the_mirror_from_the_solved_graph_it_holds(tmp_path, monkeypat
 def test_bad_input_is_one_line_and_a_non_zero_exit(home, args, message):
     out = run(*args, home=home)
     assert out.returncode == 2, out
-    assert message in out.stderr and "Traceback" not in out.stderr, out.stderr
-    assert len(out.stderr.strip().splitlines()) <= 3  # argparse adds its usage line
+    assert "Traceback" not in out.stderr, out.stderr
+    lines = out.stderr.strip().splitlines()
+    assert message in lines[-1], out.stderr  # one error line, after argparse's usage lines if any
+    assert sum("error:" in line for line in lines) == 1, out.stderr
 
 
 def test_a_state_folder_that_is_a_file_is_one_line(tmp_path):
