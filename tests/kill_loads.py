@@ -8,7 +8,8 @@ Game node with complete=true is written last), then reruns the load and
 requires `gamegraph verify` to find Neo4j equal to the networkx mirror,
 position by position.
 
-    .venv/bin/python -m tests.kill_loads --rounds 30 --seed 1
+    .venv/bin/python -m tests.kill_loads --rounds 20 --seed 1
+    .venv/bin/python -m tests.kill_loads --rounds 10 --seed 2 --during-writes   # every kill mid-write
 
 Exit status 1 if any round was not repaired. docs/reliability.md has the figures.
 Only the load processes this script starts are ever signalled, by their pid.
@@ -32,6 +33,24 @@ def gamegraph(*args: str, timeout: float = 600) -> subprocess.CompletedProcess:
                           timeout=timeout, env={**os.environ, "GAMEGRAPH_PROGRESS": "0"})
 
 
+_DRIVER = None
+
+
+def game_is_complete(spec: str) -> bool:
+    """True while Neo4j holds the game's complete Game node (a load deletes it before writing)."""
+    global _DRIVER
+    from explorer.games import parse_spec
+    from explorer.graph import graph_id
+    from loaders.settings import Neo4jSettings, open_driver
+
+    settings = Neo4jSettings.from_env()
+    if _DRIVER is None:
+        _DRIVER = open_driver(settings)
+    records, _, _ = _DRIVER.execute_query("MATCH (g:Game {id: $id, complete: true}) RETURN count(g) AS n",
+                                          id=graph_id(parse_spec(spec)), database_=settings.database)
+    return records[0]["n"] > 0
+
+
 def loaded_state(spec: str) -> str:
     """'complete' when verify passes, 'absent' when the game has no complete Game node, else 'BROKEN'."""
     out = gamegraph("verify", spec)
@@ -46,6 +65,9 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--rounds", type=int, default=30)
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--during-writes", action="store_true",
+                        help="wait until the load has deleted the old game (its writes began), then kill "
+                             "after a random part of the rest: every kill lands mid-write")
     args = parser.parse_args(argv)
     rng = random.Random(args.seed)
     durations = {}
@@ -64,6 +86,11 @@ def main(argv: list[str] | None = None) -> int:
         delay = rng.uniform(0, durations[spec])
         load = subprocess.Popen([sys.executable, "-m", "explorer.cli", "load", spec], stdout=subprocess.DEVNULL,
                                 stderr=subprocess.DEVNULL, env={**os.environ, "GAMEGRAPH_PROGRESS": "0"})
+        if args.during_writes:
+            began = time.monotonic()
+            while load.poll() is None and game_is_complete(spec) and time.monotonic() - began < 600:
+                time.sleep(0.1)
+            delay = rng.uniform(0, durations[spec] / 3)  # the writes take a part of a whole load
         time.sleep(delay)
         if load.poll() is None:
             os.kill(load.pid, signal.SIGKILL)
