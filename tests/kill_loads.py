@@ -70,15 +70,23 @@ def main(argv: list[str] | None = None) -> int:
                              "after a random part of the rest: every kill lands mid-write")
     args = parser.parse_args(argv)
     rng = random.Random(args.seed)
-    durations = {}
+    durations, writes = {}, {}
     for spec in SPECS:  # warm the caches, and measure a whole load (interpreter start-up included)
         began = time.monotonic()
-        out = gamegraph("load", spec)
-        if out.returncode != 0:
-            print(f"cannot load {spec}: {out.stderr.strip()}", file=sys.stderr)
+        load = subprocess.Popen([sys.executable, "-m", "explorer.cli", "load", spec], stdout=subprocess.DEVNULL,
+                                stderr=subprocess.PIPE, env={**os.environ, "GAMEGRAPH_PROGRESS": "0"})
+        deleted = None
+        while load.poll() is None:  # the writes run from the old game's deletion to the new Game node
+            if args.during_writes and deleted is None and not game_is_complete(spec):
+                deleted = time.monotonic()
+            time.sleep(0.05)
+        if load.returncode != 0:
+            print(f"cannot load {spec}: {load.stderr.read().decode().strip()}", file=sys.stderr)
             return 2
         durations[spec] = time.monotonic() - began
-        print(f"{spec}: a whole load takes {durations[spec]:.1f} s")
+        writes[spec] = time.monotonic() - deleted if deleted else 1.0
+        print(f"{spec}: a whole load takes {durations[spec]:.1f} s"
+              + (f", its writes about {writes[spec]:.1f} s" if args.during_writes else ""))
     killed = repaired = finished_first = 0
     failures = []
     for round_ in range(args.rounds):
@@ -90,7 +98,7 @@ def main(argv: list[str] | None = None) -> int:
             began = time.monotonic()
             while load.poll() is None and game_is_complete(spec) and time.monotonic() - began < 600:
                 time.sleep(0.1)
-            delay = rng.uniform(0, durations[spec] / 3)  # the writes take a part of a whole load
+            delay = rng.uniform(0, writes[spec])
         time.sleep(delay)
         if load.poll() is None:
             os.kill(load.pid, signal.SIGKILL)
