@@ -25,10 +25,15 @@ MAX_TIMEOUT_S = 600.0
 Rows = list[list[Any]]
 
 
+MIN_TIMEOUT_S = 0.001  # the driver counts in milliseconds: less would round to 0, which means no timeout
+
+
 def check_timeout(timeout_s: float) -> float:
-    """`timeout_s` when it is above 0 and at most MAX_TIMEOUT_S, else QueryError (0 would mean no timeout)."""
-    if isinstance(timeout_s, bool) or not isinstance(timeout_s, (int, float)) or not 0 < timeout_s <= MAX_TIMEOUT_S:
-        raise QueryError(f"the timeout must be above 0 and at most {MAX_TIMEOUT_S:g} seconds, not {timeout_s!r}")
+    """`timeout_s` when it is from MIN_TIMEOUT_S to MAX_TIMEOUT_S, else QueryError (0 would mean no timeout)."""
+    if (isinstance(timeout_s, bool) or not isinstance(timeout_s, (int, float))
+            or not MIN_TIMEOUT_S <= timeout_s <= MAX_TIMEOUT_S):
+        raise QueryError(f"the timeout must be above 0 and at most {MAX_TIMEOUT_S:g} seconds "
+                         f"(at least {MIN_TIMEOUT_S:g}), not {timeout_s!r}")
     return float(timeout_s)
 
 
