@@ -34,8 +34,13 @@ from collections import deque
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Callable
 
-from explorer.errors import CertificateError, GameGraphError
+import json
+import os
+
+from explorer.errors import CertificateError, GameGraphError, shown
 from explorer.games import parse_spec
+from explorer.bounds import MAX_NOTATION_LENGTH
+from explorer.games.registry import MAX_SPEC_LENGTH
 from explorer.values import Value
 
 if TYPE_CHECKING:  # only for annotations: the checker must not import the solver
@@ -52,6 +57,43 @@ ACCEPTED = {
     "never-lose-or-tie": {Value.WIN},
 }
 REACH_GOALS = ("win", "at-least-tie")
+CLAIMS = ("win", "loss", "tie", "draw")
+
+# -- the file format, checked before any field is used ----------------------------------
+MAX_CERTIFICATE_BYTES = 128 * 1024 * 1024
+MAX_INT_DIGITS = 20            # JSON integers longer than this are refused while parsing
+MAX_RANK = 2 ** 53             # ranks and remoteness: at most the number of positions
+MAX_LABEL_LENGTH = 200
+_KEY = {"type": "string", "minLength": 1, "maxLength": MAX_NOTATION_LENGTH}
+_PLAYER = {"type": "integer", "minimum": 0, "maximum": 1}
+_DISTANCE = {"type": ["integer", "null"], "minimum": 0, "maximum": MAX_RANK}
+_ENTRY = {
+    "type": "object", "additionalProperties": False,
+    "properties": {
+        "to_move": _PLAYER, "value": {"enum": list(CLAIMS)}, "remoteness": _DISTANCE,
+        "rank": {"type": "integer", "minimum": 0, "maximum": MAX_RANK}, "outcome": {"enum": list(CLAIMS)},
+        "move": {"type": "object", "required": ["to"], "additionalProperties": False,
+                 "properties": {"to": _KEY, "label": {"type": "string", "maxLength": MAX_LABEL_LENGTH}}},
+        "replies": {"type": "array", "items": _KEY},
+    },
+}
+SCHEMA = {
+    "$schema": "https://json-schema.org/draft/2020-12/schema",
+    "title": "gamegraph strategy certificate, version 1",
+    "type": "object", "additionalProperties": False,
+    "required": ["format", "version", "game", "symmetry", "position", "claim", "strategies"],
+    "properties": {
+        "format": {"const": FORMAT}, "version": {"type": "integer", "const": VERSION},
+        "game": {"type": "string", "minLength": 1, "maxLength": MAX_SPEC_LENGTH},
+        "spec": {"type": "string", "maxLength": MAX_SPEC_LENGTH}, "symmetry": {"type": "boolean"},
+        "position": _KEY, "to_move": _PLAYER, "claim": {"enum": list(CLAIMS)}, "remoteness": _DISTANCE,
+        "strategies": {"type": "array", "minItems": 1, "maxItems": 2, "items": {
+            "type": "object", "required": ["player", "goal", "positions"], "additionalProperties": False,
+            "properties": {"player": _PLAYER, "goal": {"enum": list(ACCEPTED)},
+                           "positions": {"type": "object", "minProperties": 1, "propertyNames": _KEY,
+                                         "additionalProperties": _ENTRY}}}},
+    },
+}
 
 
 def required_strategies(claim: str, mover: int) -> list[tuple[int, str]]:
@@ -204,16 +246,105 @@ class CheckReport:
         return self.statement
 
 
+def load_certificate(path: str | os.PathLike) -> CheckReport:
+    """Read, parse, validate and check the certificate file at `path`. CertificateError names the first flaw.
+
+    The file must be a regular file of at most MAX_CERTIFICATE_BYTES (a FIFO or
+    a device is refused before it is read). O(file size) + check_certificate.
+    """
+    from explorer.files import read_regular_file
+
+    try:
+        raw = read_regular_file(path, MAX_CERTIFICATE_BYTES, "certificate")
+    except CertificateError:
+        raise
+    except GameGraphError as error:
+        raise CertificateError(str(error)) from None
+    return load_certificate_bytes(raw, os.fsdecode(os.fspath(path)))
+
+
+def load_certificate_bytes(raw: bytes, name: str) -> CheckReport:
+    """Parse certificate bytes (UTF-8 JSON), validate them against SCHEMA and check the proof."""
+    return check_certificate(parse_certificate(raw, name))
+
+
+def parse_certificate(raw: bytes, name: str) -> Any:
+    """The JSON value of a certificate file; CertificateError for text that is not UTF-8 JSON of sane size.
+
+    Integers are bounded while parsing (a 5,000-digit number never reaches int()),
+    NaN and Infinity are refused, and nesting deeper than the parser's stack is
+    refused with a message instead of a RecursionError.
+    """
+    where = shown(name, 80)
+    try:
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError as error:
+        raise CertificateError(f"{where} is not UTF-8 text (byte {error.start:,} is 0x{raw[error.start]:02x})") from None
+
+    def bounded_int(digits: str) -> int:
+        if len(digits.lstrip("-")) > MAX_INT_DIGITS:
+            raise CertificateError(f"{where} holds a number of {len(digits):,} digits; no certificate field "
+                                   f"needs more than {MAX_INT_DIGITS}")
+        return int(digits)
+
+    def no_constant(name_: str) -> Any:
+        raise CertificateError(f"{where} holds {name_}, which is not JSON")
+
+    try:
+        return json.loads(text, parse_int=bounded_int, parse_constant=no_constant)
+    except RecursionError:
+        raise CertificateError(f"{where} is nested too deeply to be a certificate") from None
+    except json.JSONDecodeError as error:
+        raise CertificateError(f"{where} is not valid JSON: {error.msg} (line {error.lineno}, "
+                               f"column {error.colno})") from None
+
+
+def validate(data: Any) -> None:
+    """CertificateError naming the first field of `data` that breaks SCHEMA (types, sizes, names).
+
+    O(size of data); the checker may then use every field without further type checks.
+    """
+    from jsonschema import Draft202012Validator, validators
+    from jsonschema.exceptions import best_match
+
+    global _VALIDATOR
+    if _VALIDATOR is None:
+        # JSON integers only: 1.0 and True are not the integer 1 in a certificate.
+        strict = Draft202012Validator.TYPE_CHECKER.redefine(
+            "integer", lambda checker, value: isinstance(value, int) and not isinstance(value, bool))
+        _VALIDATOR = validators.extend(Draft202012Validator, type_checker=strict)(SCHEMA)
+    error = best_match(_VALIDATOR.iter_errors(data))
+    if error is None:
+        return
+    field_ = "".join(f"[{step}]" if isinstance(step, int) else f"[{shown(step, 40)}]" for step in error.absolute_path)
+    if error.validator == "additionalProperties":
+        problem = error.message.split(" were unexpected")[0].split(" was unexpected")[0]
+        problem = f"unexpected field {problem.removeprefix('Additional properties are not allowed (').rstrip(')')}"
+    elif error.validator == "required":
+        problem = error.message.replace(" is a required property", " is missing")
+    else:
+        problem, instance = error.message, repr(error.instance)
+        if problem.startswith(instance) and len(instance) > 60:  # a 4,301-digit value is named, not repeated
+            problem = shown(error.instance) + problem[len(instance):]
+    raise CertificateError(f"the certificate's field {field_ or '(top level)'} is not valid: {problem[:200]}")
+
+
+_VALIDATOR = None
+
+
 def check_certificate(data: Any) -> CheckReport:
     """Verify a certificate from the game's rules alone; CertificateError names the first flaw.
 
+    The data is first validated against SCHEMA (types and sizes of every field).
     O(positions * moves) rule calls; never touches the solver or a database.
     """
     if not isinstance(data, dict):
         raise CertificateError("a certificate is a JSON object")
-    if data.get("format") != FORMAT or data.get("version") != VERSION:
-        raise CertificateError(f"not a {FORMAT} version {VERSION} file (format={data.get('format')!r}, "
-                               f"version={data.get('version')!r})")
+    version = data.get("version")
+    if data.get("format") != FORMAT or type(version) is not int or version != VERSION:
+        raise CertificateError(f"not a {FORMAT} version {VERSION} file (format={shown(data.get('format'))}, "
+                               f"version={shown(version)})")
+    validate(data)
     for name, kind in (("game", str), ("position", str), ("claim", str), ("strategies", list), ("symmetry", bool)):
         if not isinstance(data.get(name), kind):
             raise CertificateError(f"the certificate's {name!r} is missing or not a {kind.__name__}")

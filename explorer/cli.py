@@ -1,16 +1,27 @@
 """The `gamegraph` command line. Each feature area registers its own subcommands.
 
 Every user mistake or environment fault is a GameGraphError: one line on
-stderr, exit status 2, no traceback.
+stderr, exit status 2, no traceback. Inputs are checked where they enter
+(argument types, game specs, positions, files, environment settings); this
+module is the one place that turns the errors into messages and exit codes.
+A failed memory allocation is reported as a game too large for the memory
+(exit 2). Anything else is a bug: one "internal error" line, exit 70, and the
+traceback only when GAMEGRAPH_DEBUG=1 (tests/fuzz_cli.py counts these lines
+as failures, so the fuzz never relies on this net).
 """
 
 from __future__ import annotations
 
 import argparse
 import importlib
+import os
 import sys
+import traceback
 
-from explorer.errors import GameGraphError
+from explorer.errors import GameGraphError, shown
+
+EXIT_ERROR = 2
+EXIT_INTERNAL = 70  # EX_SOFTWARE
 
 # Modules with a `register(subparsers)` function; each adds its subcommands.
 COMMAND_MODULES = (
@@ -61,6 +72,10 @@ def _game_modules(argv: list[str]) -> tuple[list[str], list[str]]:
 
 
 def main(argv: list[str] | None = None) -> int:
+    # A file name that is not UTF-8 (kept by Python as surrogate escapes) must not crash a print.
+    for stream in (sys.stdout, sys.stderr):
+        if hasattr(stream, "reconfigure"):
+            stream.reconfigure(errors="backslashreplace")
     argv = list(sys.argv[1:] if argv is None else argv)
     try:
         # A global option honoured by every command: load the file's games before anything parses a spec.
@@ -81,12 +96,24 @@ def main(argv: list[str] | None = None) -> int:
         return int(args.func(args) or 0)
     except GameGraphError as exc:
         print(f"gamegraph: error: {exc}", file=sys.stderr)
-        return 2
+        return EXIT_ERROR
     except KeyboardInterrupt:
         print("gamegraph: interrupted", file=sys.stderr)
         return 130
     except BrokenPipeError:
         return 0
+    except MemoryError:
+        spec = getattr(args, "spec", None)
+        what = f"{shown(spec)} is" if spec else "the work asked for is"
+        print(f"gamegraph: error: out of memory: {what} too large for the memory available to this process; "
+              "try a smaller game or lower --max-positions", file=sys.stderr)
+        return EXIT_ERROR
+    except Exception as exc:  # noqa: BLE001 - the last resort: a bug, reported in one line
+        if os.environ.get("GAMEGRAPH_DEBUG") == "1":
+            traceback.print_exc()
+        print(f"gamegraph: internal error: {type(exc).__name__}: {shown(str(exc), 200)} (please report it; "
+              "GAMEGRAPH_DEBUG=1 shows the traceback)", file=sys.stderr)
+        return EXIT_INTERNAL
 
 
 if __name__ == "__main__":

@@ -51,3 +51,15 @@ class QueryTimeout(QueryError):
 
 class InvalidValue(GameGraphError):
     """A combinatorial game value whose notation does not parse or is out of range."""
+
+
+def shown(value: object, limit: int = 60) -> str:
+    """A user's value quoted for a one-line message: repr, cut to `limit` characters.
+
+    Bad input can be a 5,000-digit number or a 100,000-character string; the
+    message names it without repeating all of it.
+    """
+    text = repr(value)
+    if len(text) <= limit:
+        return text
+    return f"{text[:limit - 20]}...{text[-6:]} ({len(str(value)):,} characters)"

@@ -1,16 +1,23 @@
-"""Output files written whole or not at all, with one-line errors.
+"""Files in and out, written whole or not at all, with one-line errors.
 
 Every file a command writes on request (exports, diagrams, certificates,
-neo4j-admin import files) goes through `output_file`: the data is written to a
+neo4j-admin import files) goes through `output_file`: the target must be a
+regular file or not exist yet (a folder, a FIFO, a device, or a symlink to
+one of those is refused before anything is written), the data is written to a
 temporary file in the target's folder and renamed over the target at the end,
-so a reader never sees half a file and a failure leaves nothing behind. An
-OSError (missing folder, no permission, target is a folder, disk full) becomes
-a GameGraphError naming the path and the reason, which the CLI prints as one line.
+so a reader never sees half a file and a failure leaves nothing behind. A
+symlink to a regular file is written through: the file it points at is
+replaced, the link stays. Every file a command reads (certificates, the
+password and pid files) goes through `read_regular_file`, which refuses what
+is not a regular file before reading a byte (a FIFO would block for ever) and
+bounds the size. An OSError (missing folder, no permission, disk full)
+becomes a GameGraphError naming the path and the reason: one line in the CLI.
 """
 
 from __future__ import annotations
 
 import os
+import stat
 import sys
 from contextlib import contextmanager, suppress
 from pathlib import Path
@@ -18,33 +25,123 @@ from typing import IO, Iterator
 
 from explorer.errors import GameGraphError
 
+STDOUT = "-"
+MAX_SHOWN_PATH = 200
+
+
+def _name(path: str | os.PathLike) -> str:
+    """A path as a message shows it: as typed, cut when very long."""
+    text = os.fsdecode(os.fspath(path))
+    return text if len(text) <= MAX_SHOWN_PATH else f"{text[:MAX_SHOWN_PATH - 40]}...{text[-20:]} ({len(text):,} characters)"
+
+
+def _kind(mode: int) -> str:
+    if stat.S_ISDIR(mode):
+        return "a folder"
+    if stat.S_ISFIFO(mode):
+        return "a FIFO (named pipe)"
+    if stat.S_ISCHR(mode) or stat.S_ISBLK(mode):
+        return "a device"
+    if stat.S_ISSOCK(mode):
+        return "a socket"
+    return "not a regular file"
+
+
+def output_target(path: str | os.PathLike) -> Path:
+    """The regular file that writing to `path` should create or replace; GameGraphError otherwise.
+
+    Refuses an empty name, a name that ends in a slash or is `.`/`..`, and an
+    existing folder, FIFO, device or socket, also behind symlinks. A symlink
+    (to a regular file, or dangling) resolves to the file it names. O(path length).
+    """
+    text = os.fspath(path)
+    if isinstance(text, bytes):
+        text = os.fsdecode(text)
+    if not text:
+        raise GameGraphError("the output file name is empty")
+    if os.path.basename(text) in ("", ".", ".."):  # "out/." is a folder although Path("out/.").name is "out"
+        raise GameGraphError(f"cannot write {_name(text)}: it names a folder; give a file name")
+    target = Path(text)
+    try:
+        if target.is_symlink():
+            target = Path(os.path.realpath(target))
+        mode = os.stat(target).st_mode
+    except FileNotFoundError:
+        return target
+    except OSError as error:
+        raise GameGraphError(f"cannot write {_name(text)}: {error.strerror or error}") from None
+    if not stat.S_ISREG(mode):
+        raise GameGraphError(f"cannot write {_name(text)}: it is {_kind(mode)}, not a regular file")
+    return target
+
 
 @contextmanager
 def output_file(path: str | os.PathLike | None, binary: bool = False) -> Iterator[IO]:
     """A handle on `path` (text, UTF-8, no newline translation; bytes when `binary`), or
-    standard output when `path` is empty. The file appears only if the block completes."""
-    if not path:
+    standard output when `path` is None or "-". The file appears only if the block completes."""
+    if path is None or (isinstance(path, str) and path == STDOUT):
         yield sys.stdout.buffer if binary else sys.stdout
         return
-    target = Path(path)
-    partial = target.with_name(f"{target.name}.{os.getpid()}.partial")  # same folder: the rename is atomic
+    target = output_target(path)
+    # Same folder, so the rename is atomic; a short hidden name, so a long target name still fits.
+    partial = target.with_name(f".{target.name[:64]}.{os.getpid()}.partial")
     try:
-        with (open(partial, "wb") if binary else open(partial, "w", encoding="utf-8", newline="")) as handle:
+        fd = os.open(partial, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW, 0o666)
+        with (os.fdopen(fd, "wb") if binary else os.fdopen(fd, "w", encoding="utf-8", newline="")) as handle:
             yield handle
+        output_target(target)  # still a regular file (or absent) at the moment of the rename
         partial.replace(target)
     except OSError as error:
-        raise GameGraphError(f"cannot write {path}: {error.strerror or error}") from None
+        raise GameGraphError(f"cannot write {_name(path)}: {error.strerror or error}") from None
     finally:
         with suppress(OSError):  # nothing to remove when the folder itself is missing or not a folder
             partial.unlink(missing_ok=True)
 
 
+def read_regular_file(path: str | os.PathLike, max_bytes: int, what: str = "file") -> bytes:
+    """The bytes of a regular file of at most `max_bytes`; GameGraphError (one line) otherwise.
+
+    The file is opened without blocking and checked with fstat before any read,
+    so a FIFO, a device or a folder is refused at once, and a huge file is
+    refused by its size. O(file size).
+    """
+    name = _name(path)
+    if not os.fspath(path):
+        raise GameGraphError(f"the {what} name is empty")
+    try:
+        fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | os.O_NOCTTY)
+    except OSError as error:
+        raise GameGraphError(f"cannot read the {what} {name}: {error.strerror or error}") from None
+    try:
+        info = os.fstat(fd)
+        if not stat.S_ISREG(info.st_mode):
+            raise GameGraphError(f"cannot read the {what} {name}: it is {_kind(info.st_mode)}, not a regular file")
+        if info.st_size > max_bytes:
+            raise GameGraphError(f"the {what} {name} has {info.st_size:,} bytes; the limit is {max_bytes:,}")
+        chunks, total = [], 0
+        while True:
+            chunk = os.read(fd, 1 << 20)
+            if not chunk:
+                break
+            total += len(chunk)
+            if total > max_bytes:  # grew while being read
+                raise GameGraphError(f"the {what} {name} has more than {max_bytes:,} bytes")
+            chunks.append(chunk)
+        return b"".join(chunks)
+    except OSError as error:
+        raise GameGraphError(f"cannot read the {what} {name}: {error.strerror or error}") from None
+    finally:
+        os.close(fd)
+
+
 def make_folder(path: str | os.PathLike) -> Path:
     """Create a folder (and its parents) unless it exists; GameGraphError naming it otherwise."""
+    if not os.fspath(path):
+        raise GameGraphError("the output folder name is empty")
     folder = Path(path)
     try:
         folder.mkdir(parents=True, exist_ok=True)
     except OSError as error:
         reason = "a file of that name exists" if isinstance(error, FileExistsError) else error.strerror or error
-        raise GameGraphError(f"cannot create the folder {path}: {reason}") from None
+        raise GameGraphError(f"cannot create the folder {_name(path)}: {reason}") from None
     return folder

@@ -13,6 +13,7 @@ import numpy as np
 
 from explorer import limits, private, settings
 from explorer.components import strongly_connected
+from explorer.errors import GameGraphError
 from explorer.games import Game, parse_spec
 from explorer.graph import DEFAULT_MAX_POSITIONS, GameGraph, check_size, generate
 from explorer.solver import Solution, solve
@@ -106,7 +107,10 @@ def load_or_build(spec: Game | str, symmetry: bool = True, max_positions: int = 
             check_size(solved.graph.num_positions, game, max_positions)
             return solved
     solved = build(game, symmetry=symmetry, max_positions=max_positions)
-    _write(solved, path)
+    try:
+        _write(solved, path)
+    except OSError as error:  # the state folder is checked; a sub-folder in the way is reported in one line
+        raise GameGraphError(f"cannot write the cache file {path}: {error.strerror or error}") from None
     return solved
 
 

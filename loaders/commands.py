@@ -12,7 +12,7 @@ import logging
 import sys
 from typing import TYPE_CHECKING, Any, Iterable
 
-from explorer.commands import positive_int, shell_hint
+from explorer.commands import bounded_int, positive_int, shell_hint
 from explorer.errors import GameGraphError
 from explorer.games import parse_spec
 from explorer.graph import DEFAULT_MAX_POSITIONS
@@ -24,14 +24,20 @@ if TYPE_CHECKING:  # networkx and the driver load when a command needs them, not
     import networkx as nx
 
 MAX_SHOWN_DIFFERENCES = 20
+# One transaction per row made `load --batch-size 1` run for minutes; below 50 rows a
+# transaction's round trip dominates. Above a million rows a batch is one huge transaction.
+MIN_BATCH_SIZE = 50
+MAX_BATCH_SIZE = 1_000_000
+MAX_WORKERS = 16
 
 def register(subparsers: argparse._SubParsersAction) -> None:
     p = subparsers.add_parser("load", help="load a game's solved graph into Neo4j (replacing that game only)")
     _add_game_options(p)
-    p.add_argument("--batch-size", type=positive_int, default=DEFAULT_BATCH_SIZE,
-                   help=f"rows per write transaction (default {DEFAULT_BATCH_SIZE:,})")
-    p.add_argument("--workers", type=positive_int, default=DEFAULT_WORKERS,
-                   help=f"concurrent write transactions (default {DEFAULT_WORKERS})")
+    p.add_argument("--batch-size", type=bounded_int(MIN_BATCH_SIZE, MAX_BATCH_SIZE), default=DEFAULT_BATCH_SIZE,
+                   help=f"rows per write transaction, {MIN_BATCH_SIZE:,} to {MAX_BATCH_SIZE:,} "
+                        f"(default {DEFAULT_BATCH_SIZE:,})")
+    p.add_argument("--workers", type=bounded_int(1, MAX_WORKERS), default=DEFAULT_WORKERS,
+                   help=f"concurrent write transactions, 1 to {MAX_WORKERS} (default {DEFAULT_WORKERS})")
     p.add_argument("--bulk", action="store_true",
                    help="rebuild the embedded server's whole database offline with Neo4j's importer (much faster for "
                         "big games; rewrites every loaded game, asks first; see docs/neo4j-loading.md)")

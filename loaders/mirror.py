@@ -30,6 +30,7 @@ import networkx as nx
 import numpy as np
 
 from explorer import private, settings
+from explorer.errors import GameGraphError
 from explorer.games import Game, parse_spec
 from explorer.graph import DEFAULT_MAX_POSITIONS, check_size, graph_id
 from explorer.solved import CACHE_FORMAT, SolvedGraph, load_or_build
@@ -249,6 +250,9 @@ def mirror_for(spec_or_game: Game | str, symmetry: bool = True,
         path.unlink(missing_ok=True)  # a torn, foreign or planted file is rebuilt, never trusted
     G = to_networkx(solved or load_or_build(game, symmetry=symmetry, max_positions=max_positions))
     private.ensure_private_dir(settings.state_dir())
-    save(G, path)
+    try:
+        save(G, path)
+    except OSError as error:  # the state folder is checked; a sub-folder in the way is reported in one line
+        raise GameGraphError(f"cannot write the mirror cache {path}: {error.strerror or error}") from None
     _remove_old_pickles(path.parent)
     return G

@@ -33,16 +33,18 @@ import time
 from contextlib import contextmanager
 from dataclasses import dataclass, replace
 from pathlib import Path
-from urllib.parse import urlsplit
 
-from explorer.errors import LauncherError, Neo4jUnavailable
+from explorer.errors import GameGraphError, LauncherError, Neo4jUnavailable, shown
+from explorer.files import read_regular_file
 from explorer.private import ensure_private_dir
-from loaders.settings import Neo4jSettings, neo4j_dir, neo4j_uri, open_driver
+from loaders.settings import Neo4jSettings, check_uri, neo4j_dir, neo4j_uri, open_driver
 
 LAUNCHER_DIR = Path(__file__).parent / "launcher"
 POM = LAUNCHER_DIR / "pom.xml"
 SOURCE = LAUNCHER_DIR / "src" / "main" / "java" / "gamegraph" / "Neo4jLauncher.java"
 MAIN_CLASS = "gamegraph.Neo4jLauncher"
+PID_MAX = 4_194_304  # Linux's largest pid (PID_MAX_LIMIT); a pid file holding more is stale
+_MEMORY_SIZE = re.compile(r"[1-9][0-9]{0,6}[kKmMgG]?")
 
 JDK_HINT = "install a Java 17+ JDK (Debian: apt-get install openjdk-17-jdk-headless)"
 MAVEN_HINT = "install Apache Maven (Debian: apt-get install maven)"
@@ -103,6 +105,8 @@ def start(host: str | None = None, port: int | None = None, *, timeout: float = 
     NEO4J_DATABASE names a database it lacks).
     """
     folder = neo4j_dir()
+    heap = _memory_setting("GAMEGRAPH_NEO4J_HEAP", "2g")
+    pagecache = _memory_setting("GAMEGRAPH_NEO4J_PAGECACHE", "256m")
     with _lock(folder):
         settings = Neo4jSettings.from_env(create_password=True)
         pid = _launcher_pid(folder)
@@ -112,21 +116,20 @@ def start(host: str | None = None, port: int | None = None, *, timeout: float = 
             _wait_until_ready(folder, pid, settings, timeout)
             return status()
 
-        default = urlsplit(neo4j_uri())
-        host = host or default.hostname or "127.0.0.1"
-        port = port or default.port or 7687
+        default_host, default_port = check_uri(neo4j_uri())
+        host = host or default_host or "127.0.0.1"
+        port = port or default_port or 7687
         java = _tool("java", JDK_HINT)
         _check_port_free(host, port)
         classpath = _classpath(folder)
         classes = _compile(folder, classpath)
 
-        (folder / "ready").unlink(missing_ok=True)
-        heap = os.environ.get("GAMEGRAPH_NEO4J_HEAP") or "2g"
+        _remove_ready(folder)
         argv = [
             java, f"-Xms{heap}", f"-Xmx{heap}", *NEO4J_JVM_OPTIONS,
             "-cp", os.pathsep.join([str(classes), classpath]), MAIN_CLASS,
             f"--home={folder}", f"--bolt-host={host}", f"--bolt-port={port}",
-            f"--pagecache={os.environ.get('GAMEGRAPH_NEO4J_PAGECACHE') or '256m'}",
+            f"--pagecache={pagecache}",
         ]
         # The password goes through the environment: a command line is world-readable.
         env = {**os.environ, "NEO4J_PASSWORD": settings.password}
@@ -225,7 +228,7 @@ def _terminate(folder: Path, pid: int, timeout: float) -> None:
         if not _exited(pid, folder, 10.0):
             raise LauncherError(f"could not stop Neo4j (pid {pid}), not even with SIGKILL")
     (folder / "neo4j.pid").unlink(missing_ok=True)
-    (folder / "ready").unlink(missing_ok=True)
+    _remove_ready(folder)
 
 
 def _signal(pid: int, sig: int) -> None:
@@ -244,17 +247,43 @@ def _exited(pid: int, folder: Path, timeout: float) -> bool:
     return True
 
 
+def _memory_setting(name: str, default: str) -> str:
+    """A JVM memory size from the environment (512m, 2g, ...); LauncherError for anything else."""
+    value = os.environ.get(name) or default
+    if not _MEMORY_SIZE.fullmatch(value):
+        raise LauncherError(f"{name}={shown(value)} is not a memory size: write a whole number with an optional "
+                            f"unit k, m or g, e.g. {default}")
+    return value
+
+
 def _launcher_pid(folder: Path) -> int | None:
-    """The pid of the launcher serving folder, or None; clears a stale pid file."""
+    """The pid of the launcher serving folder, or None; clears a stale pid file.
+
+    The file must be a small regular file holding a pid (1..PID_MAX): anything else
+    (a 20-digit number, text, a FIFO) is stale and removed; a folder in its place
+    is reported, never removed."""
     pid_file = folder / "neo4j.pid"
-    if not pid_file.exists():
+    if not os.path.lexists(pid_file):
         return None
-    text = pid_file.read_text().strip()
-    if text.isdigit() and _is_launcher(int(text), folder):
-        return int(text)
+    try:
+        text = read_regular_file(pid_file, 64, "pid file").decode("ascii", "replace").strip()
+    except GameGraphError as error:
+        if pid_file.is_dir():
+            raise LauncherError(f"{error}; remove it (no Neo4j of this state folder can be found)") from None
+        text = ""  # too big, a FIFO or unreadable: stale
+    pid = int(text) if text.isascii() and text.isdigit() and len(text) <= len(str(PID_MAX)) else 0
+    if 0 < pid <= PID_MAX and _is_launcher(pid, folder):
+        return pid
     pid_file.unlink(missing_ok=True)
-    (folder / "ready").unlink(missing_ok=True)
+    _remove_ready(folder)
     return None
+
+
+def _remove_ready(folder: Path) -> None:
+    ready = folder / "ready"
+    if ready.is_dir() and not ready.is_symlink():
+        raise LauncherError(f"{ready} is a folder where the launcher writes a file; remove it")
+    ready.unlink(missing_ok=True)
 
 
 def _is_launcher(pid: int, folder: Path) -> bool:
@@ -274,10 +303,16 @@ def _is_launcher(pid: int, folder: Path) -> bool:
 
 
 def _ready_uri(folder: Path) -> str | None:
-    try:
-        return (folder / "ready").read_text().strip() or None
-    except FileNotFoundError:
+    """The URI the running launcher wrote once Bolt answered, or None (missing, or not a small text file)."""
+    ready = folder / "ready"
+    if not os.path.lexists(ready):
         return None
+    try:
+        text = read_regular_file(ready, 4096, "ready file").decode("utf-8").strip()
+        check_uri(text)
+    except (GameGraphError, UnicodeDecodeError):
+        return None
+    return text or None
 
 
 def _check_port_free(host: str, port: int) -> None:
@@ -362,9 +397,15 @@ def _log_tail(folder: Path, lines: int = 30) -> str:
 @contextmanager
 def _lock(folder: Path):
     ensure_private_dir(folder.parent)  # the state folder: owner-only
-    folder.mkdir(parents=True, exist_ok=True)
-    folder.chmod(0o700)
-    with open(folder / "lock", "w") as lock:
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+        folder.chmod(0o700)
+        lock = open(folder / "lock", "w")
+    except OSError as error:
+        where = folder if not folder.is_dir() else folder / "lock"
+        reason = "a file of that name exists" if isinstance(error, FileExistsError) else error.strerror or error
+        raise LauncherError(f"cannot use {where} for the Neo4j server: {reason}") from None
+    with lock:
         fcntl.flock(lock, fcntl.LOCK_EX)
         yield
 

@@ -15,8 +15,9 @@ import secrets
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
+from urllib.parse import urlsplit
 
-from explorer.errors import Neo4jUnavailable
+from explorer.errors import GameGraphError, Neo4jUnavailable, shown
 from explorer.private import ensure_private_dir
 from explorer.settings import state_dir
 
@@ -29,6 +30,9 @@ MIN_PASSWORD_LENGTH = 8  # Neo4j's own default minimum (dbms.security.auth_minim
 # connect, 60 s to get a connection, 30 s of retries): seconds are plenty on a LAN.
 CONNECT_TIMEOUT_S = 3.0       # TCP connect and Bolt handshake
 ACQUIRE_TIMEOUT_S = 5.0       # waiting for a pooled connection, connecting included
+MAX_PASSWORD_BYTES = 4096
+MAX_URI_LENGTH = 2048
+URI_SCHEMES = ("bolt", "bolt+s", "bolt+ssc", "neo4j", "neo4j+s", "neo4j+ssc")
 
 
 def neo4j_dir() -> Path:
@@ -42,8 +46,11 @@ def password_file() -> Path:
 
 def neo4j_uri() -> str:
     """NEO4J_URI, else the address of the embedded server running from this state
-    folder (it may have been started on another port), else the default."""
-    return os.environ.get("NEO4J_URI") or _running_embedded_uri() or DEFAULT_URI
+    folder (it may have been started on another port), else the default; checked:
+    Neo4jUnavailable names what is wrong with it."""
+    uri = os.environ.get("NEO4J_URI") or _running_embedded_uri() or DEFAULT_URI
+    check_uri(uri)
+    return uri
 
 
 def _running_embedded_uri() -> str | None:
@@ -60,6 +67,29 @@ def _running_embedded_uri() -> str | None:
     if not (pid.isdigit() and len(pid) < 10 and Path(f"/proc/{pid}").exists()):
         return None
     return uri or None
+
+
+def check_uri(uri: str) -> tuple[str, int | None]:
+    """(host, port or None) of a Neo4j URI; Neo4jUnavailable (one line) unless it is scheme://host[:port]
+    with a known scheme and a port in 1..65535. O(len(uri))."""
+    def bad(why: str) -> Neo4jUnavailable:
+        return Neo4jUnavailable(f"NEO4J_URI {shown(uri)} is not a Neo4j URI: {why} "
+                                f"(expected e.g. {DEFAULT_URI}; schemes: {', '.join(URI_SCHEMES)})")
+
+    if len(uri) > MAX_URI_LENGTH or any(c.isspace() or ord(c) < 32 for c in uri):
+        raise bad("too long or has spaces")
+    try:
+        parts = urlsplit(uri)
+        port = parts.port
+    except ValueError as error:  # "Port out of range 0-65535", "Invalid IPv6 URL", a port that is no number
+        raise bad(str(error)) from None
+    if parts.scheme not in URI_SCHEMES:
+        raise bad(f"the scheme {parts.scheme!r} is not one Neo4j speaks")
+    if not parts.hostname:
+        raise bad("no host")
+    if port == 0:
+        raise bad("port 0")
+    return parts.hostname, port
 
 
 @dataclass(frozen=True)
@@ -90,13 +120,7 @@ def _password(create: bool) -> str:
         path = password_file()
         if create:
             _create_password_file(path)
-        try:
-            password = path.read_text(encoding="utf-8").strip()
-        except FileNotFoundError:
-            raise Neo4jUnavailable(
-                f"no Neo4j password: set NEO4J_PASSWORD, or run `gamegraph neo4j start` "
-                f"once to generate one in {path}"
-            ) from None
+        password = _read_password_file(path)
         source = str(path)
     if len(password) < MIN_PASSWORD_LENGTH:
         raise Neo4jUnavailable(
@@ -106,18 +130,45 @@ def _password(create: bool) -> str:
     return password
 
 
+def _read_password_file(path: Path) -> str:
+    """The password kept in `path`: a regular UTF-8 file; Neo4jUnavailable (one line) otherwise."""
+    from explorer.files import read_regular_file
+
+    if not os.path.lexists(path):
+        raise Neo4jUnavailable(
+            f"no Neo4j password: set NEO4J_PASSWORD, or run `gamegraph neo4j start` "
+            f"once to generate one in {path}"
+        )
+    try:
+        raw = read_regular_file(path, MAX_PASSWORD_BYTES, "Neo4j password file")
+    except GameGraphError as error:
+        raise Neo4jUnavailable(f"{error}; remove it (a new one is made by `gamegraph neo4j start`) "
+                               "or set NEO4J_PASSWORD") from None
+    try:
+        return raw.decode("utf-8").strip()
+    except UnicodeDecodeError:
+        raise Neo4jUnavailable(f"the Neo4j password file {path} is not UTF-8 text; remove it (a new one is made "
+                               "by `gamegraph neo4j start`) or set NEO4J_PASSWORD") from None
+
+
 def _create_password_file(path: Path) -> None:
     """Writes a random password readable by the owner alone (folder 0700, file 0600).
 
     O_EXCL makes concurrent first starts agree on one password instead of each
     writing its own."""
     ensure_private_dir(state_dir())
-    path.parent.mkdir(parents=True, exist_ok=True)
-    path.parent.chmod(0o700)
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.parent.chmod(0o700)
+    except OSError as error:
+        reason = "a file of that name exists" if isinstance(error, FileExistsError) else error.strerror or error
+        raise Neo4jUnavailable(f"cannot create the folder {path.parent}: {reason}") from None
     try:
         fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
     except FileExistsError:
-        return
+        return  # made by a concurrent start, or something else is there: reading it will say
+    except OSError as error:
+        raise Neo4jUnavailable(f"cannot create the Neo4j password file {path}: {error.strerror or error}") from None
     with os.fdopen(fd, "w", encoding="utf-8") as out:
         out.write(secrets.token_urlsafe(24) + "\n")
 

@@ -14,19 +14,23 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
 
-from explorer.errors import QueryError
+from explorer.bounds import whole_number
+from explorer.errors import QueryError, shown
 
 QUERY_DIR = Path(__file__).parent
 DIRECTIONS = ("out", "in", "both")
 VALUE_ORDER = ("win", "loss", "tie", "draw")
 DEFAULT_TIMEOUT_S = 30.0
 MAX_TIMEOUT_S = 600.0
+MIN_TIMEOUT_S = 0.001  # the driver counts in milliseconds: less would round to 0, which means no timeout
 
 
 def check_timeout(timeout_s: float) -> float:
-    """`timeout_s` when it is above 0 and at most MAX_TIMEOUT_S, else QueryError (0 would mean no timeout)."""
-    if isinstance(timeout_s, bool) or not isinstance(timeout_s, (int, float)) or not 0 < timeout_s <= MAX_TIMEOUT_S:
-        raise QueryError(f"the timeout must be above 0 and at most {MAX_TIMEOUT_S:g} seconds, not {timeout_s!r}")
+    """`timeout_s` when it is from MIN_TIMEOUT_S to MAX_TIMEOUT_S, else QueryError (0 would mean no timeout)."""
+    if (isinstance(timeout_s, bool) or not isinstance(timeout_s, (int, float))
+            or not MIN_TIMEOUT_S <= timeout_s <= MAX_TIMEOUT_S):
+        raise QueryError(f"the timeout must be above 0 and at most {MAX_TIMEOUT_S:g} seconds "
+                         f"(at least {MIN_TIMEOUT_S:g}), not {timeout_s!r}")
     return float(timeout_s)
 
 
@@ -131,11 +135,11 @@ def spec(name: str) -> QuerySpec:
 def check_int(query: str, param: IntParam, value: object) -> int:
     """`value` as an int within the parameter's limits, else QueryError naming them."""
     if isinstance(value, bool) or not isinstance(value, int):
-        try:
-            value = int(str(value).strip())
+        try:  # bounded before conversion: plain ASCII digits, a few of them
+            value = whole_number(str(value), param.name, max_digits=len(str(param.maximum)) + 1)
         except ValueError:
             raise QueryError(f"{query}: {param.name} must be a whole number from {param.minimum} to {param.maximum}, "
-                             f"not {value!r}") from None
+                             f"not {shown(value)}") from None
     if not param.minimum <= value <= param.maximum:
         raise QueryError(f"{query}: {param.name}={value} is out of range: it must be from {param.minimum} "
                          f"to {param.maximum}")

@@ -225,7 +225,7 @@ def test_illegal_moves_ranks_claims_and_keys_are_caught(games):
 
     bad = copy.deepcopy(data)
     bad["strategies"][0]["positions"][root]["rank"] = -1
-    with pytest.raises(CertificateError, match="no valid rank"):
+    with pytest.raises(CertificateError, match=r"\['rank'\] is not valid: -1 is less than the minimum of 0"):
         check_certificate(bad)
 
 
@@ -323,3 +323,71 @@ def test_cli_certificate_to_a_missing_folder_is_one_line(tmp_path):
     assert out.returncode == 2 and "Traceback" not in out.stderr
     assert out.stderr.strip().splitlines() == [f"gamegraph: error: cannot write {target}: No such file or directory"]
     assert not (tmp_path / "missing").exists()
+
+
+# -- the file format: a schema before any field is used, bounded parsing ---------------------
+@pytest.mark.parametrize("field, value, message", [
+    ("version", True, "not a gamegraph-certificate version 1 file"),
+    ("version", 1.0, "not a gamegraph-certificate version 1 file"),
+    ("symmetry", "yes", r"\['symmetry'\] is not valid: 'yes' is not of type 'boolean'"),
+    ("game", 5, r"\['game'\] is not valid: 5 is not of type 'string'"),
+    ("position", ["A|1-1|1-1"], r"\['position'\] is not valid"),
+    ("claim", "victory", r"\['claim'\] is not valid: 'victory' is not one of"),
+    ("strategies", {}, r"\['strategies'\] is not valid: \{\} is not of type 'array'"),
+    ("position", "A|" + "9" * 4301 + "-1|1-1", r"\['position'\] is not valid: .*is too long"),
+    ("extra", 1, "unexpected field 'extra'"),
+])
+def test_fields_of_the_wrong_type_or_size_are_refused_by_the_schema(games, field, value, message):
+    _, data = winning(games)
+    bad = {**copy.deepcopy(data), field: value}
+    with pytest.raises(CertificateError, match=message):
+        check_certificate(bad)
+
+
+def test_entries_of_the_wrong_type_are_refused_by_the_schema(games):
+    _, data = winning(games)
+    root = data["position"]
+    for change, message in ((lambda e: e.update(rank="3"), r"\['rank'\] is not valid: '3' is not of type 'integer'"),
+                            (lambda e: e.update(rank=True), r"\['rank'\] is not valid: True is not of type 'integer'"),
+                            (lambda e: e.update(move="L>L"), r"\['move'\] is not valid: 'L>L' is not of type 'object'"),
+                            (lambda e: e["move"].update(to=5), r"\['to'\] is not valid: 5 is not of type 'string'"),
+                            (lambda e: e.update(replies="x"), r"\['replies'\] is not valid")):
+        bad = copy.deepcopy(data)
+        change(bad["strategies"][0]["positions"][root])
+        with pytest.raises(CertificateError, match=message):
+            check_certificate(bad)
+    bad = copy.deepcopy(data)
+    bad["strategies"][0]["player"] = "0"
+    with pytest.raises(CertificateError, match=r"\['player'\] is not valid: '0' is not of type 'integer'"):
+        check_certificate(bad)
+
+
+@pytest.mark.parametrize("raw, message", [
+    (b"\xff\xfe{}", "is not UTF-8 text"),
+    (b"[" * 100_000 + b"]" * 100_000, "nested too deeply"),
+    (b"9" * 5000, "a number of 5,000 digits"),
+    (b'{"format": NaN}', "holds NaN"),
+    (b'{"format": "gamegraph-certificate", "version": 1', "is not valid JSON"),
+    (b"", "is not valid JSON"),
+])
+def test_certificate_bytes_that_are_not_sane_json_are_refused(raw, message):
+    from explorer.certificate import load_certificate_bytes
+    with pytest.raises(CertificateError, match=message):
+        load_certificate_bytes(raw, "forged.json")
+
+
+def test_a_certificate_file_must_be_a_regular_file(tmp_path):
+    from explorer.certificate import load_certificate
+    os.mkfifo(tmp_path / "fifo.json")
+    with pytest.raises(CertificateError, match="it is a FIFO"):
+        load_certificate(tmp_path / "fifo.json")  # refused at once, never blocks
+    with pytest.raises(CertificateError, match="it is a folder"):
+        load_certificate(tmp_path)
+
+
+def test_every_forged_certificate_is_rejected_or_still_true():
+    """A small run of tests/certificate_forgery.py: the checker never accepts a false claim."""
+    from tests.certificate_forgery import run
+    result = run(seed=1, per_family=3)
+    assert not result["bugs"], result["bugs"][:3]
+    assert result["total"].get("rejected", 0) > 100

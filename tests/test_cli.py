@@ -5,6 +5,8 @@ from __future__ import annotations
 import csv
 import io
 import json
+import os
+import stat
 import subprocess
 import sys
 
@@ -234,3 +236,38 @@ def test_help_and_games_import_no_heavy_package(tmp_path):
         loaded = set(done.stderr.split())
         assert "explorer" in loaded, done.stderr
         assert not loaded & set(heavy), (args, loaded & set(heavy))
+
+
+# -- bad input at the edge: one line, non-zero exit (tests/fuzz_cli.py tries thousands more) -----
+@pytest.mark.parametrize("args, message", [
+    (("show", "chopsticks", ""), "invalid chopsticks position '': malformed (empty)"),
+    (("solve", "chopsticks", "--start", ""), "invalid chopsticks position ''"),
+    (("show", "chopsticks", "A|" + "9" * 4301 + "-1|1-1"), "too long for a position"),
+    (("up", "--no-ui", "--no-neo4j", "--port", "-1"), "argument --port: -1 is out of range"),
+    (("ui", "--port", "0"), "argument --port: 0 is out of range"),
+    (("ui", "--host", "bad host", "--port", "8599"), "--host 'bad host' is not a host name"),
+    (("certificate", "chopsticks:attack-only", "-o", "."), "cannot write .: it names a folder"),
+    (("load", "chopsticks", "--batch-size", "1"), "argument --batch-size: 1 is out of range: it must be from 50"),
+])
+def test_bad_input_is_one_line_and_a_non_zero_exit(home, args, message):
+    out = run(*args, home=home)
+    assert out.returncode == 2, out
+    assert "Traceback" not in out.stderr, out.stderr
+    lines = out.stderr.strip().splitlines()
+    assert message in lines[-1], out.stderr  # one error line, after argparse's usage lines if any
+    assert sum("error:" in line for line in lines) == 1, out.stderr
+
+
+def test_a_state_folder_that_is_a_file_is_one_line(tmp_path):
+    (tmp_path / "state").write_text("")
+    out = run("show", "nim:small", home=tmp_path / "state")  # solve keeps no state; show caches the graph
+    assert out.returncode == 2 and "is a file, not a folder: set GAMEGRAPH_HOME to a folder" in out.stderr, out.stderr
+
+
+def test_outputs_refuse_a_fifo_and_a_symlink_to_one(home, tmp_path):
+    os.mkfifo(tmp_path / "pipe.json")
+    (tmp_path / "link.json").symlink_to("pipe.json")
+    for target in ("pipe.json", "link.json"):
+        out = run("export", "nim:small", "-o", str(tmp_path / target), home=home)
+        assert out.returncode == 2 and "it is a FIFO (named pipe), not a regular file" in out.stderr, out.stderr
+    assert (tmp_path / "link.json").is_symlink() and stat.S_ISFIFO(os.lstat(tmp_path / "pipe.json").st_mode)

@@ -155,7 +155,7 @@ def test_cli_dot_to_a_missing_folder_is_one_line_and_writes_nothing(tmp_path, na
 def test_render_over_a_folder_fails_cleanly_and_leaves_no_partial_file(tmp_path, name):
     diagram = dot.graph_diagram(to_networkx(build("nim:small")))
     (tmp_path / name).mkdir()
-    with pytest.raises(GameGraphError, match="Is a directory"):
+    with pytest.raises(GameGraphError, match="it is a folder, not a regular file"):
         dot.render(diagram, tmp_path / name)
     assert [p.name for p in tmp_path.iterdir()] == [name]
 
@@ -168,7 +168,7 @@ def test_cli_dot_max_nodes_must_be_positive(tmp_path):
                               capture_output=True, text=True, env=env, cwd=ROOT, timeout=300)
 
     out = cli("--max-nodes", "0", "-o", str(tmp_path / "g.dot"))  # was silently the default 500
-    assert out.returncode == 2 and "--max-nodes: 0 must be at least 1" in out.stderr
+    assert out.returncode == 2 and "--max-nodes: 0 is out of range: it must be from 1" in out.stderr
     out = cli("--max-nodes", "5", "-o", str(tmp_path / "g.dot"))
     assert out.returncode == 2 and "limited to 5" in out.stderr
     out = cli("-o", str(tmp_path / "g.dot"))

@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+import os
+
 import pytest
 
 from explorer.errors import GameGraphError
-from explorer.files import make_folder, output_file
+from explorer.files import make_folder, output_file, read_regular_file
 
 
 def test_a_file_appears_only_when_the_block_completes(tmp_path):
@@ -30,7 +32,7 @@ def test_a_failing_block_leaves_the_old_file_and_no_temporary(tmp_path):
 
 @pytest.mark.parametrize("name, reason", [("missing/out.txt", "No such file or directory"),
                                           ("a-file/out.txt", "Not a directory"),
-                                          ("a-folder", "Is a directory")])
+                                          ("a-folder", "it is a folder, not a regular file")])
 def test_os_errors_name_the_path_and_the_reason(tmp_path, name, reason):
     (tmp_path / "a-file").write_text("")
     (tmp_path / "a-folder").mkdir()
@@ -46,3 +48,73 @@ def test_make_folder_refuses_a_file_in_the_way(tmp_path):
     assert make_folder(tmp_path / "new" / "deeper").is_dir()
     with pytest.raises(GameGraphError, match="cannot create the folder .*taken: a file of that name exists"):
         make_folder(tmp_path / "taken")
+
+
+def _special(tmp_path):
+    """A FIFO, a folder, a device (when root may make one) and symlinks to each: never to be replaced."""
+    import stat
+    made = {"fifo": tmp_path / "fifo", "folder": tmp_path / "folder"}
+    os.mkfifo(made["fifo"])
+    made["folder"].mkdir()
+    if os.geteuid() == 0:  # our own null device in tmp: the real /dev/null is never a test target
+        made["device"] = tmp_path / "device"
+        os.mknod(made["device"], stat.S_IFCHR | 0o600, os.makedev(1, 3))
+    for name in list(made):
+        link = tmp_path / f"link-to-{name}"
+        link.symlink_to(made[name].name)
+        made[f"link-to-{name}"] = link
+    return made
+
+
+def _types(paths):
+    return {name: (os.lstat(p).st_mode & 0o170000) for name, p in paths.items()}
+
+
+def test_outputs_go_only_to_regular_files(tmp_path):
+    special = _special(tmp_path)
+    before = _types(special)
+    for name, path in special.items():
+        with pytest.raises(GameGraphError, match=r"cannot write .*: it is (a FIFO|a folder|a device)"):
+            with output_file(path) as handle:
+                handle.write("data")
+    assert _types(special) == before  # nothing replaced, no partial file left
+    assert not [p for p in tmp_path.iterdir() if p.name.endswith(".partial")]
+
+
+@pytest.mark.parametrize("name", ["", ".", "..", "/", "some/folder/", "out/."])
+def test_names_of_folders_are_refused_in_one_line(tmp_path, monkeypatch, name):
+    monkeypatch.chdir(tmp_path)
+    with pytest.raises(GameGraphError, match="(file name is empty|names a folder)"):
+        with output_file(name) as handle:
+            handle.write("data")
+
+
+def test_a_symlink_to_a_regular_file_is_written_through(tmp_path):
+    (tmp_path / "real.txt").write_text("old")
+    (tmp_path / "link.txt").symlink_to("real.txt")
+    with output_file(tmp_path / "link.txt") as handle:
+        handle.write("new")
+    assert (tmp_path / "link.txt").is_symlink() and (tmp_path / "real.txt").read_text() == "new"
+
+
+def test_a_long_file_name_still_gets_its_temporary_file(tmp_path):
+    target = tmp_path / ("x" * 250 + ".json")
+    with output_file(target) as handle:
+        handle.write("{}")
+    assert target.read_text() == "{}"
+
+
+def test_reading_refuses_what_is_not_a_small_regular_file(tmp_path):
+    special = _special(tmp_path)
+    for path in special.values():
+        with pytest.raises(GameGraphError, match="not a regular file"):
+            read_regular_file(path, 100)  # a FIFO must not block
+    big = tmp_path / "big"
+    with open(big, "wb") as handle:
+        handle.truncate(1 << 30)  # sparse: no disk used
+    with pytest.raises(GameGraphError, match="has 1,073,741,824 bytes; the limit is 100"):
+        read_regular_file(big, 100)
+    (tmp_path / "small").write_bytes(b"abc")
+    assert read_regular_file(tmp_path / "small", 100) == b"abc"
+    with pytest.raises(GameGraphError, match="No such file"):
+        read_regular_file(tmp_path / "missing", 100)

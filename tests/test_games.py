@@ -199,6 +199,33 @@ BAD_POSITIONS = [
 ]
 
 
+@pytest.mark.parametrize("spec", ["chopsticks", "tictactoe", "nim:small"])
+@pytest.mark.parametrize("text, why", [
+    ("A|" + "9" * 4301 + "-1|1-1", "too long"),           # past int()'s 4,300-digit limit: measured, not converted
+    ("9" * 999, ""), ("A|1-1|1-" + "0" * 990 + "1", ""),  # under the length bound, still no huge int()
+    ("x" * 100_000, "too long"), ("A|1-1|1-1\x00", "control characters"), (" ", "empty"),
+    ("A|\u0661-\u0661|1-1", ""), ("A|1_0-1|1-1", ""),   # Unicode digits and underscores are not digits here
+])
+def test_oversized_or_odd_notation_is_refused_before_any_conversion(spec, text, why):
+    game = parse_spec(spec)
+    with pytest.raises(InvalidPosition, match="invalid .* position") as info:
+        game.parse(text)
+    assert why in str(info.value) and len(str(info.value)) < 300, str(info.value)
+    with pytest.raises(InvalidPosition, match="is text, not int"):
+        game.parse(5)
+
+
+@pytest.mark.parametrize("spec, why", [
+    ("chopsticks(fingers=" + "9" * 5000 + ")", "too long"), ("chopsticks(fingers=" + "9" * 20 + ")", "not a valid int"),
+    ("chopsticks(fingers=1_0)", "not a valid int"), ("chopsticks(fingers=\u0663)", "not a valid int"),
+    ("x" * 100_000, "too long"), ("ch\u00f6psticks", "malformed"),
+])
+def test_oversized_or_odd_specs_are_refused_in_one_short_line(spec, why):
+    with pytest.raises(GameGraphError) as info:
+        parse_spec(spec)
+    assert why in str(info.value) and len(str(info.value)) < 300, str(info.value)
+
+
 @pytest.mark.parametrize("spec,text,why", BAD_POSITIONS)
 def test_invalid_notation(spec, text, why):
     game = parse_spec(spec)

@@ -154,3 +154,60 @@ def test_short_password_is_rejected(monkeypatch):
     monkeypatch.setenv("NEO4J_PASSWORD", "seven77")
     with pytest.raises(Neo4jUnavailable, match="NEO4J_PASSWORD has 7 characters; Neo4j needs at least 8"):
         Neo4jSettings.from_env()
+
+
+@pytest.mark.parametrize("content", [b"98765432109876543210\n", b"9" * 4301, b"-1\n", b"0\n", b"hello\n",
+                                     b"\xff\xfe\n", b"", "fifo"])
+def test_a_pid_file_holding_no_pid_is_stale(elsewhere, content):
+    folder = elsewhere / "home" / "neo4j"
+    folder.mkdir(parents=True)
+    if content == "fifo":
+        os.mkfifo(folder / "neo4j.pid")  # must not block the status
+    else:
+        (folder / "neo4j.pid").write_bytes(content)
+    assert not server.status().running
+    assert not os.path.lexists(folder / "neo4j.pid")
+    assert server.stop() is False
+
+
+def test_a_folder_where_the_pid_file_belongs_is_reported(elsewhere):
+    folder = elsewhere / "home" / "neo4j"
+    (folder / "neo4j.pid").mkdir(parents=True)
+    with pytest.raises(LauncherError, match="pid file .*it is a folder.*remove it"):
+        server.status()
+
+
+@pytest.mark.parametrize("content, message", [("dir", "it is a folder, not a regular file"),
+                                              ("fifo", "it is a FIFO"),
+                                              (b"\xff\xfe secret", "is not UTF-8 text")])
+def test_a_password_file_that_cannot_be_read_is_one_line(elsewhere, monkeypatch, content, message):
+    monkeypatch.delenv("NEO4J_PASSWORD", raising=False)
+    path = elsewhere / "home" / "neo4j" / "password"
+    path.parent.mkdir(parents=True)
+    if content == "dir":
+        path.mkdir()
+    elif content == "fifo":
+        os.mkfifo(path)
+    else:
+        path.write_bytes(content)
+    with pytest.raises(Neo4jUnavailable, match=message):
+        Neo4jSettings.from_env()
+
+
+@pytest.mark.parametrize("uri, message", [("bolt://127.0.0.1:70000", "Port out of range"),
+                                          ("bolt://127.0.0.1:-1", "Port"), ("bolt://127.0.0.1:abc", "Port"),
+                                          ("http://127.0.0.1:7474", "scheme 'http'"), ("bolt://", "no host"),
+                                          ("bolt://[::1", "Invalid IPv6 URL"), ("x" * 10_000, "too long"),
+                                          ("bolt://127.0.0.1:0", "port 0")])
+def test_a_bad_neo4j_uri_is_one_line_before_any_connection(monkeypatch, uri, message):
+    monkeypatch.setenv("NEO4J_URI", uri)
+    monkeypatch.setenv("NEO4J_PASSWORD", "long-enough-password")
+    with pytest.raises(Neo4jUnavailable, match=f"NEO4J_URI .* is not a Neo4j URI: .*{message}"):
+        Neo4jSettings.from_env()
+
+
+@pytest.mark.parametrize("name, value", [("GAMEGRAPH_NEO4J_HEAP", "lots"), ("GAMEGRAPH_NEO4J_PAGECACHE", "-1g")])
+def test_a_bad_memory_setting_is_refused_before_a_start(elsewhere, monkeypatch, name, value):
+    monkeypatch.setenv(name, value)
+    with pytest.raises(LauncherError, match=f"{name}='{value}' is not a memory size"):
+        server.start(port=_free_port())

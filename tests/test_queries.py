@@ -582,8 +582,10 @@ def test_cli_query_errors_are_one_line(args, message, tmp_path):
     assert len(out.stderr.strip().splitlines()) == 1 and "Traceback" not in out.stderr
 
 
-@pytest.mark.parametrize("timeout, message", [("-1", "the timeout must be above 0 and at most 600 seconds"),
-                                              ("0", "the timeout must be above 0 and at most 600 seconds"),
+@pytest.mark.parametrize("timeout, message", [("-1", "the timeout must be above 0 and at most 600 seconds (at least 0.001)"),
+                                              ("0", "the timeout must be above 0 and at most 600 seconds (at least 0.001)"),
+                                              # rounds to 0 ms in the driver, which would mean no timeout at all
+                                              ("1e-320", "the timeout must be above 0 and at most 600 seconds (at least 0.001)"),
                                               ("soon", "'soon' is not a number of seconds")])
 def test_cli_refuses_a_bad_timeout_before_connecting(timeout, message, tmp_path):
     out = cli("query", "nim:small", "stats", "--backend", "neo4j", "--timeout", timeout, tmp_path=tmp_path,

@@ -1,4 +1,8 @@
-"""Subcommand modules of the `gamegraph` CLI, and the argument types they share."""
+"""Subcommand modules of the `gamegraph` CLI, and the argument types they share.
+
+Each type checks the text where it enters (plain ASCII digits, bounded length,
+range) and gives argparse's one-line usage error otherwise.
+"""
 
 import argparse
 import shlex
@@ -9,13 +13,31 @@ def shell_hint(*words: str) -> str:
     quoted where needed (`gamegraph load 'chopsticks(fingers=4)'`)."""
     return shlex.join(["gamegraph", *words])
 
+from explorer.errors import shown
+from explorer.bounds import whole_number
+
+MAX_WHOLE_NUMBER = 10 ** 12
+
+
+def bounded_int(minimum: int, maximum: int):
+    """argparse type: a whole number in [minimum, maximum]."""
+    def parse(text: str) -> int:
+        try:
+            value = whole_number(text, "", max_digits=len(str(maximum)) + 1)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"{shown(text)} is not a whole number from {minimum:,} to {maximum:,}") from None
+        if not minimum <= value <= maximum:
+            raise argparse.ArgumentTypeError(f"{value:,} is out of range: it must be from {minimum:,} to {maximum:,}")
+        return value
+    parse.__name__ = "whole number"  # argparse names the type in its messages
+    return parse
+
 
 def positive_int(text: str) -> int:
-    """argparse type: a whole number >= 1, with argparse's one-line usage error otherwise."""
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
-    if value < 1:
-        raise argparse.ArgumentTypeError(f"{value} must be at least 1")
-    return value
+    """argparse type: a whole number >= 1 (and at most 10**12), with argparse's one-line usage error otherwise."""
+    return bounded_int(1, MAX_WHOLE_NUMBER)(text)
+
+
+def port_number(text: str) -> int:
+    """argparse type: a TCP port to listen on, 1..65535 (0, 'any free port', would leave the URL unknown)."""
+    return bounded_int(1, 65535)(text)

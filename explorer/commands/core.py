@@ -51,7 +51,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     _add_graph_options(p)
     p.add_argument("--format", choices=("jsonl", "csv", "neo4j-import"), default="jsonl")
     p.add_argument("--edges", action="store_true", help="write the moves (from, to, label, optimal) instead")
-    p.add_argument("-o", "--output", help="output file (a folder for neo4j-import); default stdout")
+    p.add_argument("-o", "--output", help="output file (a folder for neo4j-import); default or '-': stdout")
     p.set_defaults(func=cmd_export)
 
     p = subparsers.add_parser("chart", help="strategy chart of two-hand Chopsticks")
@@ -74,7 +74,7 @@ def _solved(args: argparse.Namespace) -> SolvedGraph:
 
     game = parse_spec(args.spec)
     symmetry = not args.no_symmetry
-    if getattr(args, "start", None):
+    if getattr(args, "start", None) is not None:
         return build(game, symmetry=symmetry, start=game.parse(args.start), max_positions=args.max_positions)
     return load_or_build(game, symmetry=symmetry, max_positions=getattr(args, "max_positions", DEFAULT_MAX_POSITIONS))
 
@@ -122,7 +122,7 @@ def cmd_solve(args: argparse.Namespace) -> int:
     game = parse_spec(args.spec)
     if _wants_implicit(game, args):
         return _solve_implicit(game, args)
-    start = game.parse(args.start) if args.start else None
+    start = game.parse(args.start) if args.start is not None else None
     began = time.perf_counter()
     variants = [False] if args.no_symmetry or not game.has_symmetry() else [True, False]
     for symmetry in variants:  # refuse before the first build, not after it
@@ -204,12 +204,12 @@ def cmd_show(args: argparse.Namespace) -> int:
     too_big = implicit.supports(game) and size is not None and size > DEFAULT_MAX_POSITIONS
     if args.implicit or too_big or implicit.exists(game):
         values = implicit.open_value_file(game)
-        position = game.parse(args.position) if args.position else game.start()
+        position = game.parse(args.position) if args.position is not None else game.start()
         record = {**values.record(position), "on_cycle": None, "source": "value file"}
         moves = values.moves(position)
     else:
         solved = load_or_build(game, symmetry=not args.no_symmetry)
-        node = solved.graph.find(args.position) if args.position else 0
+        node = solved.graph.find(args.position) if args.position is not None else 0
         record = solved.record(node)
         moves = solved.moves(node)
         record["source"] = "graph"
@@ -217,7 +217,7 @@ def cmd_show(args: argparse.Namespace) -> int:
         print(json.dumps({**record, "moves": moves}, indent=2))
         return 0
     remoteness = "" if record["remoteness"] is None else f" in {record['remoteness']}"
-    typed = f"   (you typed {args.position})" if args.position and args.position.strip() != record["key"] else ""
+    typed = f"   (you typed {args.position})" if args.position is not None and args.position.strip() != record["key"] else ""
     print(f"{game.display_name}  position {record['key']}{typed}")
     names = getattr(game, "player_names", None) or ("A", "B")
     print(f"player {names[record['to_move']]} to move: {record['value']}{remoteness}"
@@ -245,15 +245,15 @@ def cmd_export(args: argparse.Namespace) -> int:
             count = export.write(export.move_records(solved), out, fmt, export.MOVE_COLUMNS)
         else:
             count = export.write(export.position_records(solved), out, fmt, export.POSITION_COLUMNS)
-    if args.output:
+    if args.output is not None and args.output != "-":
         print(f"wrote {count:,} {'moves' if args.edges else 'positions'} to {args.output}", file=sys.stderr)
     return 0
 
 
 def _export_neo4j_import(args: argparse.Namespace) -> int:
-    if not args.output:
+    if not args.output or args.output == "-":
         raise InvalidParameter("--format neo4j-import writes several files: give a folder with -o DIR")
-    if args.start:  # the files hold a Game node marked complete under the game's own id
+    if args.start is not None:  # the files hold a Game node marked complete under the game's own id
         raise InvalidParameter("--format neo4j-import writes the whole game from its start: drop --start "
                                "(jsonl and csv exports can start anywhere)")
     from loaders.neo4j_import import write_neo4j_import

@@ -22,12 +22,17 @@ of the user's wins:
 from __future__ import annotations
 
 import argparse
+import errno
 import os
 import signal
+import socket
 import subprocess
 import sys
 from pathlib import Path
 from typing import Mapping
+
+from explorer.commands import port_number
+from explorer.errors import GameGraphError, shown
 
 APP = Path(__file__).resolve().parents[1] / "ui" / "app.py"
 REPO_ROOT = APP.parents[2]
@@ -53,13 +58,39 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 def add_server_options(parser: argparse.ArgumentParser) -> None:
     """--port, --host, --headless: shared with `gamegraph up`. None = Streamlit's setting."""
-    parser.add_argument("--port", type=int, default=None,
+    parser.add_argument("--port", type=port_number, default=None,
                         help="port to listen on (default: Streamlit's server.port, 8501 unless configured)")
     parser.add_argument("--host", default=None,
                         help=f"address to bind (default: Streamlit's server.address if configured, "
                              f"else {DEFAULT_ADDRESS}, this machine only)")
     parser.add_argument("--headless", action="store_true",
                         help="do not open a browser window (the default when standard input is not a terminal)")
+
+
+def check_address(host: str, port: int | None) -> None:
+    """GameGraphError unless this machine can listen on host:port now (port None: any port).
+
+    Checked before Streamlit is spawned, so a bad --host or a taken --port is one
+    line from us, not a traceback from the child. O(1) plus a name lookup.
+    """
+    if not host or len(host) > 253 or any(c.isspace() for c in host):
+        raise GameGraphError(f"--host {shown(host)} is not a host name or address")
+    try:
+        infos = socket.getaddrinfo(host, port or 0, type=socket.SOCK_STREAM, flags=socket.AI_PASSIVE)
+    except (socket.gaierror, UnicodeError, OverflowError) as error:
+        raise GameGraphError(f"--host {shown(host)} is not a host name or address this machine knows: "
+                             f"{getattr(error, 'strerror', None) or error}") from None
+    family, kind, proto, _, address = infos[0]
+    with socket.socket(family, kind, proto) as probe:
+        probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)  # as Streamlit's server binds
+        try:
+            probe.bind(address)
+        except OSError as error:
+            taken = error.errno == errno.EADDRINUSE
+            raise GameGraphError(
+                f"cannot serve the UI on {host}:{port}: {error.strerror}"
+                + ("; another program holds that port: choose another with --port" if taken else
+                   "; this machine cannot listen on that address (try 127.0.0.1)")) from None
 
 
 def env_var(option: str) -> str:
@@ -104,8 +135,8 @@ def launch(args: argparse.Namespace, environ: Mapping[str, str] | None = None,
     port = args.port if args.port is not None else (
         environ.get(env_var("server.port")) or in_files.get("server.port") or 8501)
     address = args.host or environ.get(env_var("server.address")) or in_files.get("server.address") or DEFAULT_ADDRESS
-    shown = "localhost" if address in ("0.0.0.0", "::", DEFAULT_ADDRESS) else address
-    return argv, environ, f"http://{shown}:{port}"
+    visible = "localhost" if address in ("0.0.0.0", "::", DEFAULT_ADDRESS) else address
+    return argv, environ, f"http://{visible}:{port}"
 
 
 def run(args: argparse.Namespace, announce: str | None = None) -> int:
@@ -115,6 +146,7 @@ def run(args: argparse.Namespace, announce: str | None = None) -> int:
     so stopping `gamegraph ui` stops the server too. Streamlit gets STOP_GRACE_S
     seconds to shut down, then is killed: it can hang in its shutdown (it did when
     the pipe its output went to had closed), and nothing may outlive the command."""
+    check_address(args.host or DEFAULT_ADDRESS, args.port)  # one line from us, not a traceback from the child
     argv, env, url = launch(args)
     print(f"gamegraph: {announce or 'the explorer'} on {url}  (Ctrl-C stops it)", file=sys.stderr, flush=True)
     child = subprocess.Popen(argv, env=env, stdin=subprocess.DEVNULL)

@@ -17,7 +17,7 @@ import os
 import signal
 import sys
 
-from explorer.commands import ui
+from explorer.commands import port_number, ui
 from explorer.errors import GameGraphError
 
 
@@ -48,6 +48,7 @@ def _terminate(signum, frame) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    ui.check_address(args.host or ui.DEFAULT_ADDRESS, args.port)  # before any work: a bad --host or --port fails in a second
     previous = signal.signal(signal.SIGTERM, _terminate)
     started_neo4j = False
     try:

@@ -27,15 +27,18 @@ with a board drawing when explorer/ui/boards has one for it or the game has a
 from __future__ import annotations
 
 import dataclasses
+import functools
 from dataclasses import dataclass, field
 from typing import Any, Callable, ClassVar, Generic, Hashable, Iterable, NamedTuple, Sequence, TypeVar
 
 import numpy as np
 
-from explorer.errors import InvalidParameter, InvalidPosition
+from explorer.bounds import MAX_NOTATION_LENGTH, whole_number
+from explorer.errors import InvalidParameter, InvalidPosition, shown
 from explorer.values import Value
 
 P = TypeVar("P", bound=Hashable)
+
 
 
 def param(default: Any, help: str, *, choices: Sequence[str] | None = None,
@@ -111,11 +114,11 @@ def parse_value(params_cls: type[Params], name: str, text: str) -> Any:
                 return False
             raise ValueError
         if kind == "int":
-            return int(text)
+            return whole_number(text, name)
         if kind.startswith("list of int"):
-            return tuple(int(part) for part in text.split("-"))
+            return tuple(whole_number(part, name) for part in text.split("-"))
     except ValueError:
-        raise InvalidParameter(f"{name}={text!r} is not a valid {kind}") from None
+        raise InvalidParameter(f"{name}={shown(text)} is not a valid {kind}") from None
     return text
 
 
@@ -189,6 +192,32 @@ class Game(Generic[P]):
     Params: ClassVar[type[Params]]
     presets: ClassVar[dict[str, dict[str, Any]]] = {}
     notation_help: ClassVar[str] = ""
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        """Every game's `parse` is wrapped by `checked_notation`: whatever a game module does
+        (built in, added later, or a plug-in), its parser never sees text that is not a str of
+        sane length."""
+        super().__init_subclass__(**kwargs)
+        parse = cls.__dict__.get("parse")
+        if parse is not None and not getattr(parse, "_checks_notation", False):
+            @functools.wraps(parse)
+            def checked_parse(self: Game, text: str) -> Any:
+                return parse(self, self.checked_notation(text))
+            checked_parse._checks_notation = True  # type: ignore[attr-defined]
+            cls.parse = checked_parse  # type: ignore[method-assign]
+
+    def checked_notation(self, text: Any) -> str:
+        """`text` if it can be a position of this game: a non-empty str of at most MAX_NOTATION_LENGTH
+        characters without control characters; InvalidPosition otherwise. O(len(text))."""
+        if not isinstance(text, str):
+            raise InvalidPosition(f"a {self.name} position is text, not {type(text).__name__}")
+        if len(text) > MAX_NOTATION_LENGTH:
+            raise self.invalid(text, f"too long for a position (at most {MAX_NOTATION_LENGTH:,} characters)")
+        if not text.strip():
+            raise self.invalid(text, "malformed (empty)")
+        if any(ord(c) < 32 or ord(c) == 127 for c in text):
+            raise self.invalid(text, "malformed (control characters)")
+        return text
 
     def __init__(self, params: Params | None = None, preset: str | None = None):
         self.params = params if params is not None else self.Params()
@@ -269,7 +298,14 @@ class Game(Generic[P]):
 
     def invalid(self, text: str, why: str) -> InvalidPosition:
         hint = f" (notation: {self.notation_help})" if self.notation_help else ""
-        return InvalidPosition(f"invalid {self.name} position {text!r}: {why}{hint}")
+        return InvalidPosition(f"invalid {self.name} position {shown(text)}: {why}{hint}")
+
+    def count(self, text: str, text_of_position: str, what: str = "number") -> int:
+        """A number inside a position's notation, bounded before conversion (whole_number)."""
+        try:
+            return whole_number(text, what)
+        except ValueError as error:
+            raise self.invalid(text_of_position, str(error)) from None
 
     # -- optional fast path -------------------------------------------------
     # A game may encode positions as integers in range(code_space()) and generate

@@ -135,13 +135,13 @@ class Chopsticks(Game[ChopsticksPosition]):
         (a0, a1), (b0, b1) = position.hands
         return f"{PLAYER_NAMES[position.to_move]}|{a0}-{a1}|{b0}-{b1}"
 
-    _NOTATION = re.compile(r"^\s*([AaBb])\s*\|\s*(\d+)\s*-\s*(\d+)\s*\|\s*(\d+)\s*-\s*(\d+)\s*$")
+    _NOTATION = re.compile(r"^\s*([AaBb])\s*\|\s*([0-9]+)\s*-\s*([0-9]+)\s*\|\s*([0-9]+)\s*-\s*([0-9]+)\s*$")
 
     def parse(self, text: str) -> ChopsticksPosition:
-        match = self._NOTATION.match(text or "")
+        match = self._NOTATION.match(text)
         if not match:
             raise self.invalid(text, "malformed")
-        a0, a1, b0, b1 = (int(g) for g in match.groups()[1:])
+        a0, a1, b0, b1 = (self.count(g, text, "a hand's count") for g in match.groups()[1:])
         for count in (a0, a1, b0, b1):
             if count >= self.n:
                 raise self.invalid(text, f"a hand holds 0..{self.n - 1} fingers with fingers={self.n}, not {count}")

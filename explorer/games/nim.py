@@ -121,13 +121,13 @@ class Nim(Game[NimPosition]):
     def format(self, position: NimPosition) -> str:
         return f"{PLAYER_NAMES[position.to_move]}|{'-'.join(map(str, position.heaps))}"
 
-    _NOTATION = re.compile(r"^\s*([AaBb])\s*\|\s*(\d+(?:\s*-\s*\d+)*)\s*$")
+    _NOTATION = re.compile(r"^\s*([AaBb])\s*\|\s*([0-9]+(?:\s*-\s*[0-9]+)*)\s*$")
 
     def parse(self, text: str) -> NimPosition:
-        match = self._NOTATION.match(text or "")
+        match = self._NOTATION.match(text)
         if not match:
             raise self.invalid(text, "malformed")
-        heaps = tuple(int(h) for h in match[2].split("-"))
+        heaps = tuple(self.count(h, text, "a heap") for h in match[2].split("-"))
         if len(heaps) != len(self.params.heaps):
             raise self.invalid(text, f"this game has {len(self.params.heaps)} heaps, not {len(heaps)}")
         largest = max(self.params.heaps)

@@ -11,12 +11,14 @@ from __future__ import annotations
 import dataclasses
 import re
 
-from explorer.errors import InvalidParameter, UnknownGame
+from explorer.errors import InvalidParameter, UnknownGame, shown
 from explorer.games.base import Game, parse_value
+
+MAX_SPEC_LENGTH = 1_000  # far longer than any real spec; checked before any parsing
 
 _GAMES: dict[str, type[Game]] = {}
 
-_SPEC = re.compile(r"^\s*(?P<name>[A-Za-z][\w-]*)\s*(?::\s*(?P<preset>[\w-]+)\s*)?(?:\((?P<params>[^()]*)\))?\s*$")
+_SPEC = re.compile(r"^\s*(?P<name>[A-Za-z][\w-]*)\s*(?::\s*(?P<preset>[\w-]+)\s*)?(?:\((?P<params>[^()]*)\))?\s*$", re.ASCII)
 
 
 def register(cls: type[Game]) -> type[Game]:
@@ -43,15 +45,19 @@ def games() -> dict[str, type[Game]]:
 def game_class(name: str) -> type[Game]:
     available = games()
     if name not in available:
-        raise UnknownGame(f"unknown game {name!r}: known games are {', '.join(available)}")
+        raise UnknownGame(f"unknown game {shown(name)}: known games are {', '.join(available)}")
     return available[name]
 
 
 def parse_spec(spec: str) -> Game:
     """Turn a spec string into a Game instance, with one clear error for any mistake."""
-    match = _SPEC.match(spec or "")
+    if not isinstance(spec, str):
+        raise UnknownGame(f"a game spec is text, not {type(spec).__name__}")
+    if len(spec) > MAX_SPEC_LENGTH:
+        raise UnknownGame(f"the game spec {shown(spec)} is too long: at most {MAX_SPEC_LENGTH:,} characters")
+    match = _SPEC.match(spec)
     if not match:
-        raise UnknownGame(f"malformed game spec {spec!r}: expected NAME[:PRESET][(param=value,...)], "
+        raise UnknownGame(f"malformed game spec {shown(spec)}: expected NAME[:PRESET][(param=value,...)], "
                           "e.g. chopsticks:magic-fingers or nim(heaps=1-3-5-7)")
     cls = game_class(match["name"])
     preset = match["preset"]
@@ -59,7 +65,7 @@ def parse_spec(spec: str) -> Game:
     if preset:
         if preset not in cls.presets:
             valid = ", ".join(cls.presets) or "none"
-            raise UnknownGame(f"unknown preset {preset!r} for {cls.name}: valid presets are {valid}")
+            raise UnknownGame(f"unknown preset {shown(preset)} for {cls.name}: valid presets are {valid}")
         values.update(cls.presets[preset])
     field_names = [f.name for f in dataclasses.fields(cls.Params)]
     given: set[str] = set()
@@ -67,12 +73,12 @@ def parse_spec(spec: str) -> Game:
         name, sep, text = item.partition("=")
         name = name.strip().replace("-", "_")
         if not sep or not text.strip():
-            raise InvalidParameter(f"parameter {item!r} in {spec!r} must be written name=value")
+            raise InvalidParameter(f"parameter {shown(item)} in {shown(spec)} must be written name=value")
         if name in given:
-            raise InvalidParameter(f"parameter {name!r} is given twice in {spec!r}")
+            raise InvalidParameter(f"parameter {name!r} is given twice in {shown(spec)}")
         given.add(name)
         if name not in field_names:
-            raise UnknownGame(f"unknown parameter {name!r} for {cls.name}: valid parameters are {', '.join(field_names) or 'none'}")
+            raise UnknownGame(f"unknown parameter {shown(name)} for {cls.name}: valid parameters are {', '.join(field_names) or 'none'}")
         values[name] = parse_value(cls.Params, name, text)
     try:
         params = cls.Params(**values)

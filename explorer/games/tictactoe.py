@@ -96,7 +96,7 @@ class TicTacToe(Game[Board]):
     _NOTATION = re.compile(r"^[XxOo.]{9}$")
 
     def parse(self, text: str) -> Board:
-        cells = (text or "").replace("/", "").replace(" ", "")
+        cells = text.replace("/", "").replace(" ", "")
         if not self._NOTATION.match(cells):
             raise self.invalid(text, "expected 9 cells of X, O or .")
         board = tuple(cells.upper())
