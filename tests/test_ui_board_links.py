@@ -1,4 +1,4 @@
-"""Board drawings of Toads and Frogs and Domineering: every legal move is one link on the board."""
+"""Board drawings of Toads and Frogs, Domineering and Dodgem: every legal move is one link on the board."""
 
 from __future__ import annotations
 
@@ -9,12 +9,14 @@ import pytest
 
 from explorer.games import parse_spec
 from explorer.graph import generate
+from explorer.ui.boards import dodgem as dodgem_board
 from explorer.ui.boards import domineering as domineering_board
 from explorer.ui.boards import toads_and_frogs as toads_board
 
 CASES = [("toads-and-frogs(board=TT..FF)", toads_board), ("toads-and-frogs(board=T.F.TF.T.F,first=frogs)", toads_board),
          ("domineering(rows=3,cols=3)", domineering_board), ("domineering(rows=2,cols=4,first=horizontal)",
-                                                              domineering_board)]
+                                                              domineering_board),
+         ("dodgem:3x3", dodgem_board)]
 
 
 @pytest.mark.parametrize("spec,board", CASES)
