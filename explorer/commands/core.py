@@ -14,8 +14,8 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from explorer import limits
-from explorer.commands import positive_int
-from explorer.errors import GameGraphError, InvalidParameter
+from explorer.commands import positive_int, shell_hint
+from explorer.errors import GameGraphError, GraphTooLarge, InvalidParameter
 from explorer.files import output_file
 from explorer.games import games, parse_spec
 from explorer.graph import DEFAULT_MAX_POSITIONS
@@ -126,7 +126,15 @@ def cmd_solve(args: argparse.Namespace) -> int:
     began = time.perf_counter()
     variants = [False] if args.no_symmetry or not game.has_symmetry() else [True, False]
     for symmetry in variants:  # refuse before the first build, not after it
-        limits.check(game, symmetry, args.max_positions)
+        try:
+            limits.check(game, symmetry, args.max_positions)
+        except GraphTooLarge as error:
+            from explorer import implicit
+
+            if not implicit.supports(game):
+                raise
+            raise GraphTooLarge(f"{error}; it can be solved without storing moves, into a value file: "
+                                f"{shell_hint('solve', args.spec, '--implicit')}") from None
     results = {}
     for symmetry in variants:
         solved = build(game, symmetry=symmetry, start=start, max_positions=args.max_positions)
@@ -162,16 +170,11 @@ def cmd_solve(args: argparse.Namespace) -> int:
 
 
 def _wants_implicit(game, args: argparse.Namespace) -> bool:
-    from explorer import implicit
-
-    if args.implicit:
-        if args.start:
-            raise InvalidParameter("--implicit solves every position of the game: drop --start")
-        return True
-    # Automatic only for the default limit: an explicit --max-positions asks for the graph.
-    size = game.index_space()
-    return (not args.start and args.max_positions == DEFAULT_MAX_POSITIONS and implicit.supports(game)
-            and size is not None and size > DEFAULT_MAX_POSITIONS)
+    # Only when asked: a graph too large to build is refused at once, with its estimate
+    # and this option in the message (cmd_solve), rather than replaced by a long solve.
+    if args.implicit and args.start:
+        raise InvalidParameter("--implicit solves every position of the game: drop --start")
+    return bool(args.implicit)
 
 
 def _solve_implicit(game, args: argparse.Namespace) -> int:
@@ -267,7 +270,6 @@ def _export_neo4j_import(args: argparse.Namespace) -> int:
 
 # -- chart ---------------------------------------------------------------------
 def cmd_chart(args: argparse.Namespace) -> int:
-    from explorer import export
     from explorer import export
     from explorer.chart import as_records, as_text, strategy_chart
 

@@ -128,6 +128,20 @@ class BlockingGame(Game[BoardPosition]):
         """The board in a few lines (the notation's groups), for diagram nodes."""
         return "\\n".join(" ".join(position.cells[i] for i in group) for group in self.groups)  # DOT line breaks
 
+    # -- size estimate (explorer/limits.py): the pieces never leave the board ------------
+    def estimate_positions(self, symmetry: bool = True) -> int:
+        """2 movers x the ways to place the start's pieces on the points: O(1). Symmetry
+        only merges positions, so the bound holds for the reduced graph too."""
+        from math import factorial
+
+        cells = self.start().cells
+        a, b = cells.count(self.letters[0]), cells.count(self.letters[1])
+        return 2 * factorial(self.n) // (factorial(a) * factorial(b) * factorial(self.n - a - b))
+
+    def estimate_moves(self, symmetry: bool = True) -> int:
+        """At most one move per slide template from each position."""
+        return self.estimate_positions(symmetry) * len(self._templates())
+
     def canonical(self, position: BoardPosition) -> BoardPosition:
         cells = position.cells
         return BoardPosition(position.to_move, min("".join(cells[p] for p in perm) for perm in self.symmetries))

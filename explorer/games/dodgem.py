@@ -78,6 +78,14 @@ class Dodgem(Game[DodgemPosition]):
     def n(self) -> int:
         return self.params.size
 
+    # -- size estimate (explorer/limits.py): the ranking counts every position ------------
+    def estimate_positions(self, symmetry: bool = True) -> int:
+        return self.index_space()
+
+    def estimate_moves(self, symmetry: bool = True) -> int:
+        """Each of the mover's n-1 cars has at most three steps."""
+        return self.index_space() * 3 * (self.n - 1)
+
     # -- rules ------------------------------------------------------------------
     def start(self) -> DodgemPosition:
         n = self.n

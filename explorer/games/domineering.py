@@ -101,6 +101,16 @@ class Domineering(Game[Board]):
     def cgt_position(self, board: int, side: int) -> Board:
         return Board(side, board)
 
+    # -- size estimate (explorer/limits.py) ----------------------------------------------
+    def estimate_positions(self, symmetry: bool = True) -> int:
+        """2 movers x the sets of covered cells, which hold an even number of cells: O(1)."""
+        return 2 * 2 ** (self._n - 1)
+
+    def estimate_moves(self, symmetry: bool = True) -> int:
+        """At most every placement of the side with more of them, from each position."""
+        most = max(len(self._placements(0)), len(self._placements(1)), 1)
+        return self.estimate_positions(symmetry) * most
+
     # -- symmetry: the two reflections that keep dominoes' orientation -------------
     def _reflections(self, filled: int) -> list[int]:
         rows, cols = self.params.rows, self.params.cols

@@ -96,6 +96,20 @@ class ToadsAndFrogs(Game[Strip]):
         return [Move(label, Strip(1 - position.to_move, cells))
                 for label, cells in strip_options(position.cells, position.to_move)]
 
+    # -- size estimate (explorer/limits.py): creatures are never removed ----------------
+    def estimate_positions(self, symmetry: bool = True) -> int:
+        """2 movers x the arrangements of the start's toads and frogs on the strip: O(n)."""
+        from math import factorial
+
+        board = self.params.board
+        t, f = board.count("T"), board.count("F")
+        return 2 * factorial(len(board)) // (factorial(t) * factorial(f) * factorial(len(board) - t - f))
+
+    def estimate_moves(self, symmetry: bool = True) -> int:
+        """Each creature of the mover has at most one move (a slide or a jump)."""
+        board = self.params.board
+        return self.estimate_positions(symmetry) * max(board.count("T"), board.count("F"), 1)
+
     # -- combinatorial game theory (explorer.cgt.evaluate) ------------------------
     def cgt_board(self, position: Strip) -> str:
         return position.cells
