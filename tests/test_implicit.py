@@ -217,7 +217,8 @@ def test_ui_page_reads_the_value_file(tmp_path, monkeypatch):
     at = AppTest.from_file(app, default_timeout=120)
     at.query_params["game"] = "dodgem:3x3"
     at.run()
-    assert any("no value file yet" in e.value for e in at.error)
+    # Not solved yet: the usual page (which refuses a graph over its limit at once, with the estimate).
+    assert not any("value file" in c.value for c in at.caption)
     implicit.solve(parse_spec("dodgem"))
     at = AppTest.from_file(app, default_timeout=120)
     at.query_params["game"] = "dodgem:3x3"

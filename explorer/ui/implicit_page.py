@@ -22,8 +22,11 @@ LIMIT = DEFAULT_MAX_POSITIONS  # rankings larger than this get this page
 
 
 def wanted(game: Game) -> bool:
+    """Too large for a graph and already solved into a value file. Without the file the
+    usual page refuses at once with the size estimate (explorer.ui.builds), which is
+    quicker to read than a missing file; the CLI's `solve --implicit` makes the file."""
     size = game.index_space()
-    return implicit.supports(game) and size is not None and size > LIMIT
+    return implicit.supports(game) and size is not None and size > LIMIT and implicit.exists(game)
 
 
 def _cell(text: str) -> str:
