@@ -185,17 +185,18 @@ def load(solved: SolvedGraph, driver: neo4j.Driver, database: str, batch_size: i
 
 def advice(positions: int, moves: int, spec: str) -> str | None:
     """Which path suits a game of this size, when it is not the plain Bolt load; None when it is."""
-    import shlex
+    from explorer.commands import shell_hint
 
+    bulk = shell_hint("load", "--bulk", spec)
     if moves > WHOLE_GRAPH_MOVES:
         return (f"note: {spec} has {moves:,} moves, more than Neo4j on a machine like this should hold whole "
                 f"(over {WHOLE_GRAPH_MOVES:,}); the value file of the implicit mode answers any position of it, and "
-                f"Neo4j is for the parts people browse (docs/neo4j-loading.md). `gamegraph load --bulk "
-                f"{shlex.quote(spec)}` still loads it whole, far faster than this Bolt load")
+                f"Neo4j is for the parts people browse (docs/neo4j-loading.md). `{bulk}` still loads it whole, "
+                "far faster than this Bolt load")
     if moves > BULK_ADVICE_MOVES:
         return (f"note: {spec} has {moves:,} moves; a Bolt load writes about 100,000 a second at best, "
-                f"`gamegraph load --bulk {shlex.quote(spec)}` about ten times that (it rebuilds the database "
-                f"offline and asks first; docs/neo4j-loading.md)")
+                f"`{bulk}` about ten times that (it rebuilds the database offline and asks first; "
+                "docs/neo4j-loading.md)")
     return None
 
 

@@ -50,7 +50,7 @@ def describe(name: str) -> dict[str, Any]:
     """A query's summary and arguments with their limits, for help texts and UI forms."""
     query = catalog.spec(name)
     return {"name": query.name, "summary": query.summary, "position": query.position, "to": query.to,
-            "direction": query.direction,
+            "direction": query.direction, "value": query.cgt_value,
             "ints": [{"name": p.name, "minimum": p.minimum, "maximum": p.maximum, "default": p.default,
                       "help": p.help} for p in query.ints]}
 

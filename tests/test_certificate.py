@@ -22,7 +22,7 @@ ROOT = Path(__file__).resolve().parents[1]
 @pytest.fixture(scope="module")
 def games():
     specs = ["chopsticks", "chopsticks:magic-fingers", "chopsticks(fingers=3)", "tictactoe", "nim:small", "mutorere",
-             "ponghauki"]
+             "ponghauki", "toads-and-frogs", "domineering", "dodgem:3x3"]
     return {spec: build(spec) for spec in specs}
 
 

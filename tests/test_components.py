@@ -128,6 +128,8 @@ def test_a_long_chain_does_not_hit_the_recursion_limit():
 
 
 def test_both_paths_are_taken_by_size(monkeypatch):
+    """Below explorer.engine's threshold (the tests set it to 0 to run the kernels everywhere)."""
+    monkeypatch.setenv("GAMEGRAPH_KERNELS_FROM", "1000000000")
     graph = generate(parse_spec("chopsticks:standard"))
     called = []
     monkeypatch.setattr(components, "scipy_labels", lambda *a: called.append("scipy") or components.tarjan_labels(*a))

@@ -154,15 +154,17 @@ def test_cli_refuses_huge_chopsticks_in_one_line_with_estimate_and_limit(tmp_pat
 
 def test_solve_checks_every_variant_before_building_any(tmp_path, monkeypatch):
     """`solve` builds the reduced and the full graph: a full graph over the limit is refused before the reduced one is built."""
+    from explorer import solved
     from explorer.commands import core
 
     game = parse_spec("chopsticks(fingers=12)")
     limit = game.estimate_positions(True) + 1  # the reduced graph fits, the full one does not
     built = []
-    monkeypatch.setattr(core, "build", lambda *a, **k: built.append(a) or pytest.fail("built before refusing"))
+    monkeypatch.setattr(solved, "build", lambda *a, **k: built.append(a) or pytest.fail("built before refusing"))
     from argparse import Namespace
     with pytest.raises(GraphTooLarge, match=f"limit of {limit:,} positions"):
-        core.cmd_solve(Namespace(spec=game.id, start=None, no_symmetry=False, max_positions=limit, format="json"))
+        core.cmd_solve(Namespace(spec=game.id, start=None, no_symmetry=False, max_positions=limit, format="json",
+                                 implicit=False))
     assert not built
 
 

@@ -112,7 +112,11 @@ def configured_in_files(options: list[str]) -> dict[str, object]:
 
 def launch(args: argparse.Namespace, environ: Mapping[str, str] | None = None,
            interactive: bool | None = None) -> tuple[list[str], dict[str, str], str]:
-    """(argv, environment, URL) of the Streamlit child for the parsed arguments."""
+    """(argv, environment, URL) of the Streamlit child for the parsed arguments.
+
+    A --host or --port this machine cannot listen on is refused here, in one line,
+    before anything is spawned (not as a traceback from the child)."""
+    check_address(args.host or DEFAULT_ADDRESS, args.port)
     environ = dict(os.environ if environ is None else environ)
     if interactive is None:
         interactive = sys.stdin is not None and sys.stdin.isatty()
@@ -146,7 +150,6 @@ def run(args: argparse.Namespace, announce: str | None = None) -> int:
     so stopping `gamegraph ui` stops the server too. Streamlit gets STOP_GRACE_S
     seconds to shut down, then is killed: it can hang in its shutdown (it did when
     the pipe its output went to had closed), and nothing may outlive the command."""
-    check_address(args.host or DEFAULT_ADDRESS, args.port)  # one line from us, not a traceback from the child
     argv, env, url = launch(args)
     print(f"gamegraph: {announce or 'the explorer'} on {url}  (Ctrl-C stops it)", file=sys.stderr, flush=True)
     child = subprocess.Popen(argv, env=env, stdin=subprocess.DEVNULL)

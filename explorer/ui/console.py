@@ -47,6 +47,8 @@ def example_params(name: str, graph_id: str, key: str, start_key: str) -> dict[s
         params["to"] = start_key
     if spec["direction"]:
         params["direction"] = "both"
+    if spec.get("value"):
+        params["cgt"] = "*"  # cgt-equal: a value to look for, in canonical ASCII notation
     for p in spec["ints"]:
         if p["name"] == "limit":
             params["limit"] = p["default"]
