@@ -203,15 +203,19 @@ def cmd_show(args: argparse.Namespace) -> int:
     from explorer.solved import load_or_build
 
     game = parse_spec(args.spec)
-    size = game.index_space()
-    too_big = implicit.supports(game) and size is not None and size > DEFAULT_MAX_POSITIONS
-    if args.implicit or too_big or implicit.exists(game):
+    if args.implicit or implicit.exists(game):
         values = implicit.open_value_file(game)
         position = game.parse(args.position) if args.position is not None else game.start()
         record = {**values.record(position), "on_cycle": None, "source": "value file"}
         moves = values.moves(position)
     else:
-        solved = load_or_build(game, symmetry=not args.no_symmetry)
+        try:
+            solved = load_or_build(game, symmetry=not args.no_symmetry)
+        except GraphTooLarge as error:  # refused from the estimate, at once
+            if not implicit.supports(game):
+                raise
+            raise GraphTooLarge(f"{error}; it can be solved without storing moves, into a value file that `show` "
+                                f"then reads: {shell_hint('solve', args.spec, '--implicit')}") from None
         node = solved.graph.find(args.position) if args.position is not None else 0
         record = solved.record(node)
         moves = solved.moves(node)
