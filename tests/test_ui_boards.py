@@ -15,32 +15,11 @@ from urllib.parse import parse_qs
 import pytest
 
 pytest.importorskip("streamlit")
-from streamlit.testing.v1 import AppTest  # noqa: E402
-
 from explorer.games import games, parse_spec  # noqa: E402
 from explorer.solved import build  # noqa: E402
-from explorer.ui import backend as ui_backend  # noqa: E402
 from explorer.ui import position as ui_position  # noqa: E402
 from explorer.ui.boards import board_svg  # noqa: E402
-
-APP = str(Path(__file__).resolve().parents[1] / "explorer" / "ui" / "app.py")
-
-
-@pytest.fixture(autouse=True)
-def isolated(tmp_path, monkeypatch):
-    monkeypatch.setenv("GAMEGRAPH_HOME", str(tmp_path / "home"))
-    monkeypatch.setenv("NEO4J_URI", "bolt://127.0.0.1:9")
-    monkeypatch.delenv("NEO4J_PASSWORD", raising=False)
-    ui_backend.connection.clear()
-    yield
-    ui_backend.connection.clear()
-
-
-def page(**params: str) -> AppTest:
-    at = AppTest.from_file(APP, default_timeout=120)
-    for name, value in params.items():
-        at.query_params[name] = value
-    return at.run()
+from tests.ui_support import isolated, page  # noqa: E402,F401 - the autouse fixture
 
 
 def small_spec(name: str) -> str:

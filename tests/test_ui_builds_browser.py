@@ -17,7 +17,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.test_ui_browser import CHROMIUM, CHROMIUM_ARGS, ROOT, free_port, wait_healthy
+from tests.test_ui_browser import CHROMIUM, ROOT, browser, free_port, wait_healthy  # noqa: F401 - fixture
 
 pytestmark = [
     pytest.mark.browser,
@@ -52,13 +52,6 @@ def served(tmp_path_factory):
             proc.wait()
 
 
-@pytest.fixture(scope="module")
-def browser():
-    sync_api = pytest.importorskip("playwright.sync_api")
-    with sync_api.sync_playwright() as playwright:
-        chromium = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
-        yield chromium
-        chromium.close()
 
 
 def build_workers(home: Path) -> list[int]:
