@@ -220,7 +220,10 @@ def test_the_page_stops_waiting_when_its_session_ends_and_the_build_is_killed(ho
         return len(checks) < 4
 
     monkeypatch.setattr(loading, "session_alive", alive)
-    game = parse_spec(SLOW)
+    # A build that surely outlasts the session's second, on any machine: a bigger game, on the
+    # plain numpy path (the compiled kernels, which the tests otherwise force, finish SLOW in under a second).
+    monkeypatch.setenv("GAMEGRAPH_KERNELS_FROM", str(10 ** 12))
+    game = parse_spec("chopsticks(fingers=40)")
     with pytest.raises(builds.BuildCancelled, match="session ended"):
         loading.solved(game)
     ended = time.monotonic()
