@@ -1,13 +1,17 @@
 """Neo4j load throughput: the batched loader (loaders.neo4j_loader), its previous version, a naive
-loader, deletes and reloads, and Neo4j's offline importer (the `load --bulk` path).
+loader, the three reload paths and deletes, and Neo4j's offline importer (the `load --bulk` path).
 
     python -m bench.bench_load                 # small, medium, large; bulk import of large and huge
     python -m bench.bench_load --sizes small medium --bulk-sizes large --no-write
 
 Games are Chopsticks with more fingers: about 10k, 100k, 1.1M (and 8M+ for the
 importer) moves. The batched loader writes the whole game (schema, lock,
-positions, moves, count check, Game node); after each load the game is loaded
-again over itself (a reload: delete + load) and then deleted. "before" is the
+positions, moves, count check, Game node); after each load the game is reloaded
+three ways: unchanged (the same graph again: counts checked, nothing written),
+with changed properties (the same graph with 10% of its values, remoteness and
+optimal flags changed, as a solver change would: an update in place) and with
+`replace=True` (delete + load, the path a structural change takes); then it is
+deleted. "before" is the
 loader as it was before the parallel-array change (rows of element-id strings,
 10k rows a transaction, nodes deleted with their relationships), kept here as
 the baseline and run in the same process on the same server. The naive loader
@@ -26,6 +30,7 @@ untouched.
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import os
 import platform
 import re
@@ -42,6 +47,7 @@ if __package__ in (None, ""):
 
 from bench.readme import publish  # noqa: E402
 from explorer.solved import SolvedGraph, build  # noqa: E402
+from explorer.solver import Solution  # noqa: E402
 from loaders import mirror, neo4j_loader  # noqa: E402
 from loaders.settings import Neo4jSettings, open_driver  # noqa: E402
 
@@ -50,6 +56,21 @@ SIZES = {"small": "chopsticks(fingers=8)", "medium": "chopsticks(fingers=13)", "
 NAIVE_SIZES = ("small", "medium")
 LEGACY_SIZES = ("medium", "large")
 HEADING = "Loading into Neo4j (`bench_load.py`)"  # written by write_section, outside the markers
+
+
+def perturbed(solved: SolvedGraph, share: float = 0.1, seed: int = 1) -> SolvedGraph:
+    """The same graph with `share` of its values, remoteness and optimal flags changed (a solver change)."""
+    import numpy as np
+
+    rng = np.random.default_rng(seed)
+    solution = solved.solution
+    value, remoteness, optimal = solution.value.copy(), solution.remoteness.copy(), solution.optimal.copy()
+    nodes = rng.choice(len(value), max(1, int(len(value) * share)), replace=False)
+    value[nodes] = (value[nodes] + 1) % 4
+    remoteness[nodes] += 1
+    moves = rng.choice(len(optimal), max(1, int(len(optimal) * share)), replace=False)
+    optimal[moves] = ~optimal[moves]
+    return dataclasses.replace(solved, solution=Solution(value, remoteness, optimal))
 
 
 def naive_load(solved: SolvedGraph, driver, database: str, graph_id: str, budget: float) -> dict[str, float]:
@@ -212,20 +233,30 @@ def run(sizes: list[str], naive_seconds: float, batch_size: int, workers: list[i
                       f"delete {removal:.2f} s", flush=True)
                 rows_out.append([spec, f"{V:,}", f"{E:,}", "before (element-id rows, 10,000 rows/tx, 2 workers)",
                                  f"{V / p['positions']:,.0f}", f"{E / p['moves']:,.0f}", f"{total:.1f}",
-                                 f"{(V + E) / total:,.0f}", "", f"{removal:.1f}"])
+                                 f"{(V + E) / total:,.0f}", "", "", "", f"{removal:.1f}"])
             for threads in workers:
                 report = neo4j_loader.load(solved, driver, db, batch_size=batch_size, graph_id=graph_id, workers=threads)
                 p = report.phases
                 print(f"{spec}, {threads} workers: {report}; phases {', '.join(f'{k} {v:.2f} s' for k, v in p.items())}",
                       flush=True)
-                again = neo4j_loader.load(solved, driver, db, batch_size=batch_size, graph_id=graph_id, workers=threads)
-                print(f"  reload: {again.seconds:.2f} s (its delete {again.phases['delete']:.2f} s)", flush=True)
+                reloads = {}
+                for name, graph, replace, path in (("unchanged", solved, False, "unchanged"),
+                                                   ("changed", perturbed(solved), False, "updated"),
+                                                   ("replace", solved, True, "replaced")):
+                    again = neo4j_loader.load(graph, driver, db, batch_size=batch_size, graph_id=graph_id,
+                                              workers=threads, replace=replace)
+                    if again.path != path:
+                        raise SystemExit(f"the {name} reload of {spec} took the {again.path} path, not {path}")
+                    reloads[name] = again.seconds
+                    print(f"  reload, {name}: {again}; phases "
+                          f"{', '.join(f'{k} {v:.2f} s' for k, v in again.phases.items())}", flush=True)
                 removal = delete(driver, db, graph_id)
                 print(f"  delete of the loaded game: {removal:.2f} s", flush=True)
                 rows_out.append([spec, f"{V:,}", f"{E:,}", f"batched ({batch_size:,} rows/tx, {threads} workers)",
                                  f"{V / p['positions']:,.0f}", f"{E / p['moves']:,.0f}",
-                                 f"{report.seconds:.1f}", f"{report.rows_per_second:,.0f}", f"{again.seconds:.1f}",
-                                 f"{removal:.1f}"])
+                                 f"{report.seconds:.1f}", f"{report.rows_per_second:,.0f}",
+                                 f"{reloads['unchanged']:.1f}", f"{reloads['changed']:.1f}",
+                                 f"{reloads['replace']:.1f}", f"{removal:.1f}"])
             if size in NAIVE_SIZES and naive_seconds > 0:
                 naive = naive_load(solved, driver, db, graph_id, naive_seconds)
                 delete(driver, db, graph_id)
@@ -237,7 +268,8 @@ def run(sizes: list[str], naive_seconds: float, batch_size: int, workers: list[i
                       f"{' (capped)' if capped else ''}", flush=True)
                 rows_out.append([spec, f"{V:,}", f"{E:,}", "naive (MERGE per row)" + (" *" if capped else ""),
                                  f"{pos_rate:,.0f}", f"{move_rate:,.0f}",
-                                 f"{'≈' if capped else ''}{estimate:.1f}", f"{(V + E) / estimate:,.0f}", "", ""])
+                                 f"{'≈' if capped else ''}{estimate:.1f}", f"{(V + E) / estimate:,.0f}", "", "", "",
+                                 ""])
     finally:
         driver.close()
     for size in bulk_sizes:
@@ -254,15 +286,19 @@ def run(sizes: list[str], naive_seconds: float, batch_size: int, workers: list[i
 
 def table(rows: list[list[str]], bulk: list[list[str]], info: str, naive_seconds: float) -> str:
     """The section's markdown, without a heading (write_section adds HEADING)."""
-    header = ["game", "positions", "moves", "loader", "positions/s", "relationships/s", "total s", "rows/s",
-              "reload s", "delete s"]
+    header = ["game", "positions", "moves", "loader", "positions/s", "relationships/s", "load s", "rows/s",
+              "reload unchanged s", "reload changed properties s", "replace s", "delete s"]
     lines = [f"Machine: {platform.machine()}, {os.cpu_count()} CPUs, Python {platform.python_version()}, "
              f"load average {os.getloadavg()[0]:.1f} at the end; {info}.", "",
              "| " + " | ".join(header) + " |", "|" + "|".join("---" for _ in header) + "|"]
     lines += ["| " + " | ".join(row) + " |" for row in rows]
-    lines += ["", "relationships/s is the move phase alone; total s and rows/s cover the whole load "
-                  "(schema, lock, positions, moves, count check, Game node); reload s is loading the same game "
-                  "again over its complete copy (delete + load); delete s is `delete_game` of the loaded game."]
+    lines += ["", "relationships/s is the move phase alone; load s and rows/s cover the whole load "
+                  "(schema, lock, positions, moves, count check, Game node) into an empty database; the reloads "
+                  "run over the complete copy: unchanged is the same graph again (counts checked, nothing "
+                  "written), changed properties the same graph with 10% of its values, remoteness and optimal "
+                  "flags changed (an update in place), replace `load --replace` (delete + load, the path a "
+                  "structural change takes); delete s is `delete_game` of the loaded game. Each includes "
+                  "preparing the rows and fingerprints in Python."]
     if any(row[3].startswith("naive") for row in rows):
         lines.append(f"\\* capped: the naive loader ran {naive_seconds:.0f} s per phase; its total is extrapolated "
                      "from its rates.")

@@ -17,6 +17,7 @@ import importlib
 import os
 import sys
 import traceback
+from typing import NoReturn
 
 from explorer.errors import GameGraphError, shown
 
@@ -38,8 +39,16 @@ COMMAND_MODULES = (
 )
 
 
+class OneLineParser(argparse.ArgumentParser):
+    """argparse, with a bad argument reported in one line (not a usage block), like every other error.
+    Subcommand parsers are of the same class (argparse's add_subparsers default)."""
+
+    def error(self, message: str) -> NoReturn:
+        self.exit(2, f"{self.prog}: error: {message} (see `{self.prog} --help`)\n")
+
+
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(
+    parser = OneLineParser(
         prog="gamegraph",
         description="Generate, solve exactly, load into Neo4j and explore the state graphs of small games.")
     subparsers = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)

@@ -1,7 +1,9 @@
 """Playing against the solver: opponents, moves, slips and the value history.
 
 The perfect opponent plays an optimal move (explorer.solver: keep the value,
-fastest win, slowest loss, keep a draw or tie); a slipping one plays a random
+fastest win, slowest loss, keep a draw or tie); in a pure draw it presses as
+GamesmanUni's computer does (explorer.analysis.draw_levels): from a draw-win
+towards the fringe, from a draw-lose as far from it as it can; a slipping one plays a random
 legal move with probability p and a perfect one otherwise; a random one plays
 any legal move. A move's effect is judged by the value for the mover before and
 after it: a slip is a move that makes the mover's result worse (win → draw or
@@ -12,6 +14,7 @@ from __future__ import annotations
 
 import random
 from dataclasses import dataclass, field
+from typing import Any
 
 from explorer.errors import InvalidParameter, InvalidPosition
 from explorer.solved import SolvedGraph
@@ -106,8 +109,27 @@ class Match:
         if opponent.kind == "random" or (opponent.kind == "slip" and rng.random() < opponent.slip):
             label, target, _ = rng.choice(moves)
             return label, target
-        best = sorted((label, target) for label, target, optimal in moves if optimal)
+        best = self._pressing(sorted((label, target) for label, target, optimal in moves if optimal))
         return best[0] if best else (moves[0][0], moves[0][1])
+
+    def _pressing(self, keeping: list[tuple[str, int]]) -> list[tuple[str, int]]:
+        """Of the draw-keeping moves of a pure draw, those GamesmanUni's computer plays: to the opposite
+        class at the same draw level, nearest the fringe from a draw-win, farthest from a draw-lose.
+        Other positions keep every optimal move. O(moves) after the draw levels, made once per graph."""
+        from explorer.analysis.draw_levels import DRAW_LOSE, DRAW_WIN
+
+        levels = self.solved.draw_levels
+        here = int(levels.kind[self.node])
+        if here not in (DRAW_WIN, DRAW_LOSE):
+            return keeping
+        wanted = DRAW_LOSE if here == DRAW_WIN else DRAW_WIN
+        same = [(label, target) for label, target in keeping
+                if levels.kind[target] == wanted and levels.level[target] == levels.level[self.node]]
+        if not same:
+            return keeping
+        pick = min if here == DRAW_WIN else max
+        best = pick(int(levels.remoteness[target]) for _, target in same)
+        return [(label, target) for label, target in same if levels.remoteness[target] == best]
 
     def history(self) -> list[dict]:
         """The value and remoteness for the player to move after each ply (ply 0 = the start)."""
@@ -122,6 +144,72 @@ class Match:
             rows.append({"ply": ply.ply, "position": ply.after, "to_move": int(graph.to_move[node]),
                          "value": str(solved.value(node)), "remoteness": solved.remoteness(node)})
         return rows
+
+
+@dataclass
+class Played:
+    """A match on the solved graph plus the position as actually played (not reduced by symmetry)."""
+
+    match: Match
+    position: Any
+    numbers: list[int] = field(default_factory=list)
+    shown: list[str] = field(default_factory=list)   # each position reached, in the frame played
+
+    def moves(self) -> list[tuple[int, str, Any, int]]:
+        """(number, label, resulting position, its node) of each legal move of the played position."""
+        if self.match.over:
+            return []
+        solved = self.match.solved
+        rows = []
+        for number, move in enumerate(solved.game.moves(self.position), 1):
+            node = solved.graph.node_of(move.position)
+            if node is not None:
+                rows.append((number, move.label, move.position, node))
+        return rows
+
+    def play(self, number: int) -> None:
+        solved = self.match.solved
+        for n, label, position, node in self.moves():
+            if n == number:
+                self.match.play(label, node)
+                self.position = position
+                self.numbers.append(number)
+                self.shown.append(solved.game.format(position))
+                return
+        raise KeyError(number)
+
+    def number_reaching(self, node: int) -> int:
+        """The first legal move (in the rules' order) whose result is `node` after symmetry reduction."""
+        return next(n for n, _, _, target in self.moves() if target == node)
+
+    def find(self, text: str) -> int:
+        """The number of a move named by its label, its number in the list (1-based) or the position it
+        reaches (as played, or any symmetric twin); InvalidParameter listing the legal moves otherwise."""
+        text = text.strip()
+        moves = self.moves()
+        for number, label, _, _ in moves:
+            if text == label:
+                return number
+        if text.isdigit() and len(text) < 6 and any(number == int(text) for number, _, _, _ in moves):
+            return int(text)
+        try:
+            node = self.match.solved.graph.find(text)
+        except InvalidPosition:
+            node = None
+        for number, _, _, target in moves:
+            if node is not None and target == node:
+                return number
+        listed = ", ".join(label for _, label, _, _ in moves)
+        raise InvalidParameter(f"{text[:60]!r} is not a legal move here: legal moves are {listed}")
+
+
+def start_position(solved: SolvedGraph) -> Any:
+    """The start as the rules write it (its canonical twin only when the graph starts elsewhere)."""
+    start = solved.game.start()
+    return start if solved.graph.node_of(start) == 0 else solved.graph.position(0)
+
+
+RESULT_WORDS = {"win": "won", "loss": "lost", "tie": "tied", "draw": "drew"}  # "you won", not "you win"
 
 
 def result_for(game: "Match", player: int) -> str:

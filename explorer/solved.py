@@ -6,6 +6,7 @@ import hashlib
 import time
 import zipfile
 from dataclasses import dataclass
+from functools import cached_property
 from pathlib import Path
 from typing import Any, Sequence
 
@@ -41,12 +42,29 @@ class SolvedGraph:
         r = int(self.solution.remoteness[node])
         return None if r < 0 else r
 
+    @cached_property
+    def draw_levels(self):
+        """GamesmanClassic's draw levels of every position (explorer.analysis.draw_levels), made once. O(V + E)."""
+        from explorer.analysis.draw_levels import draw_levels
+
+        return draw_levels(self)
+
+    def draw_record(self, node: int) -> dict[str, Any]:
+        """draw_class (draws only), draw_level and draw_remoteness (draw-wins and draw-loses only), else None."""
+        from explorer.analysis.draw_levels import CLASS_NAMES
+
+        levels = self.draw_levels
+        levelled = int(levels.level[node]) >= 0
+        return {"draw_class": CLASS_NAMES.get(int(levels.kind[node])),
+                "draw_level": int(levels.level[node]) if levelled else None,
+                "draw_remoteness": int(levels.remoteness[node]) if levelled else None}
+
     def record(self, node: int) -> dict[str, Any]:
         """Everything known about one position, as plain JSON-ready values."""
         g = self.graph
         return {"key": g.key(node), "to_move": int(g.to_move[node]), "value": str(self.value(node)),
                 "remoteness": self.remoteness(node), "terminal": bool(g.terminal[node] >= 0),
-                "on_cycle": bool(self.on_cycle[node]), "scc": int(self.scc[node]),
+                "on_cycle": bool(self.on_cycle[node]), "scc": int(self.scc[node]), **self.draw_record(node),
                 **self.game.fields(g.position(node))}
 
     def moves(self, node: int) -> list[dict[str, Any]]:

@@ -31,13 +31,17 @@ MAX_BATCH_SIZE = 1_000_000
 MAX_WORKERS = 16
 
 def register(subparsers: argparse._SubParsersAction) -> None:
-    p = subparsers.add_parser("load", help="load a game's solved graph into Neo4j (replacing that game only)")
+    p = subparsers.add_parser("load", help="load a game's solved graph into Neo4j (replacing that game only; a reload "
+                                         "of an unchanged game writes nothing)")
     _add_game_options(p)
     p.add_argument("--batch-size", type=bounded_int(MIN_BATCH_SIZE, MAX_BATCH_SIZE), default=DEFAULT_BATCH_SIZE,
                    help=f"rows per write transaction, {MIN_BATCH_SIZE:,} to {MAX_BATCH_SIZE:,} "
                         f"(default {DEFAULT_BATCH_SIZE:,})")
     p.add_argument("--workers", type=bounded_int(1, MAX_WORKERS), default=DEFAULT_WORKERS,
                    help=f"concurrent write transactions, 1 to {MAX_WORKERS} (default {DEFAULT_WORKERS})")
+    p.add_argument("--replace", action="store_true",
+                   help="delete the game's copy in Neo4j and load it again, even when it is unchanged or only its "
+                        "properties changed (a reload otherwise verifies it, or updates it in place)")
     p.add_argument("--bulk", action="store_true",
                    help="rebuild the embedded server's whole database offline with Neo4j's importer (much faster for "
                         "big games; rewrites every loaded game, asks first; see docs/neo4j-loading.md)")
@@ -97,7 +101,7 @@ def cmd_load(args: argparse.Namespace) -> int:
         if advice:
             _say(advice)
         report = neo4j_loader.load(solved, driver, settings.database, batch_size=args.batch_size,
-                                   workers=args.workers, on_wait=_say)
+                                   workers=args.workers, on_wait=_say, replace=args.replace)
     finally:
         driver.close()
     print(report)

@@ -38,10 +38,11 @@ from explorer.values import Value
 
 # Bump when the mirror's attributes or file layout change: old files are then ignored and rebuilt.
 # Format 1 was a pickle (<name>-<hash>.pickle); it is never opened again, and removed when a mirror is saved.
-MIRROR_FORMAT = 2
+MIRROR_FORMAT = 4  # 3: draw_class, draw_level, draw_remoteness; 4: "non-pure" spelt so
 
 # Position properties every game has, in the order docs/model.md lists them (after `game`).
-POSITION_PROPERTIES = ("key", "to_move", "value", "remoteness", "terminal", "on_cycle", "scc")
+POSITION_PROPERTIES = ("key", "to_move", "value", "remoteness", "terminal", "on_cycle", "scc",
+                       "draw_class", "draw_level", "draw_remoteness")
 
 _VALUE_NAMES = np.array([str(Value(v)) for v in range(4)], dtype=object)
 
@@ -94,6 +95,7 @@ def position_columns(solved: SolvedGraph) -> dict[str, list[Any]]:
         "terminal": (graph.terminal >= 0).tolist(),
         "on_cycle": solved.on_cycle.astype(bool).tolist(),
         "scc": solved.scc.astype(np.int64).tolist(),
+        **_draw_level_columns(solved),
     }
     extra: dict[str, list[Any]] = {}
     for node in range(graph.num_positions):
@@ -103,6 +105,20 @@ def position_columns(solved: SolvedGraph) -> dict[str, list[Any]]:
         if name not in columns and name != "game":  # a game field never shadows a model property
             columns[name] = values
     return columns
+
+
+def _draw_level_columns(solved: SolvedGraph) -> dict[str, list[Any]]:
+    """draw_class (draws only), draw_level and draw_remoteness (draw-wins and draw-loses only). O(V + E)."""
+    from explorer.analysis.draw_levels import CLASS_NAMES
+
+    levels = solved.draw_levels
+    names = np.array([None, *CLASS_NAMES.values()], dtype=object)  # kind -1 .. 3 -> index 0 .. 4
+    levelled = levels.level >= 0
+    level = levels.level.astype(np.int64)
+    remoteness = levels.remoteness.astype(np.int64)
+    return {"draw_class": names[levels.kind.astype(np.int64) + 1].tolist(),
+            "draw_level": np.where(levelled, level, None).tolist(),
+            "draw_remoteness": np.where(levelled, remoteness, None).tolist()}
 
 
 def move_columns(solved: SolvedGraph) -> dict[str, Any]:

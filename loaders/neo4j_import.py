@@ -66,20 +66,24 @@ def write_game_files(solved: SolvedGraph, directory: Path, graph_id: str | None 
     """
     paths = {name: (directory / file).resolve() for name, file in FILES.items()}
 
+    from loaders.neo4j_loader import CONTENT, STRUCTURE, encode_labels, fingerprints
+
+    columns, moves = mirror.position_columns(solved), mirror.move_columns(solved)
     game = mirror.game_properties(solved)
     game["id"] = graph_id = graph_id or solved.graph.graph_id
+    # As the Bolt loader stores them, so that a Bolt reload of an imported game finds it unchanged.
+    game[STRUCTURE], game[CONTENT] = fingerprints(columns, moves, *encode_labels(moves["label"]), game)
     game["complete"] = True
     game_header = [":ID(Game)"] + [f"{name}{_type_suffix(value)}" for name, value in game.items()] + [":LABEL"]
     _write(paths["game"], game_header, [[game["id"], *(_cell(v) for v in game.values()), "Game"]])
 
-    columns = mirror.position_columns(solved)
     names = list(columns)
     position_header = [":ID(Position)", "game"] + [f"{name}{_column_type(columns[name])}" for name in names] + [":LABEL"]
     _write(paths["positions"], position_header,
            ([id_offset + node, graph_id, *(_cell(v) for v in row), "Position"]
             for node, row in enumerate(zip(*columns.values()))))
 
-    _write_moves(paths["moves"], mirror.move_columns(solved), id_offset)
+    _write_moves(paths["moves"], moves, id_offset)
     _write(paths["start"], [":START_ID(Game)", ":END_ID(Position)", ":TYPE"], [[graph_id, id_offset, "START"]])
     return paths
 

@@ -121,6 +121,11 @@ QUERIES["draw-kinds"] = QuerySpec(
 QUERIES["dangerous-moves"] = QuerySpec(
     "dangerous-moves", "the moves that turn a drawn position into a loss for its mover, fastest loss first",
     position=True, tables={"moves": ("label", "to", "loses_in")})
+QUERIES["draw-levels"] = QuerySpec(
+    "draw-levels", "draws by draw level (GamesmanClassic's pure draw analysis): draw-wins and draw-loses per "
+    "level, non-pure and dead draws; the highest levels", ints=(_limit(20),),
+    tables={"levels": ("level", "class", "positions"), "deepest": ("key", "class", "level", "draw_remoteness")},
+    capped=("deepest",))
 
 PLACEHOLDER = re.compile(r"\{\{(\w+)\}\}")
 

@@ -161,4 +161,10 @@ def _draw_kinds(rows: Rows) -> dict[str, Rows]:
             "sharpest": [[m["key"], m["losing_moves"], m["fastest_loss"]] for m in sharpest]}
 
 
-_SHAPES = {"stats": _stats, "neighbourhood": _neighbourhood, "draw-kinds": _draw_kinds}
+def _draw_levels(rows: Rows) -> dict[str, Rows]:
+    levels, deepest = rows[0] if rows else ([], [])
+    return {"levels": [[m["level"], m["class"], m["positions"]] for m in levels],
+            "deepest": [[m["key"], m["class"], m["level"], m["draw_remoteness"]] for m in deepest]}
+
+
+_SHAPES = {"stats": _stats, "neighbourhood": _neighbourhood, "draw-kinds": _draw_kinds, "draw-levels": _draw_levels}

@@ -291,8 +291,27 @@ def dangerous_moves(G: nx.DiGraph, args: dict[str, Any], deadline: Deadline) -> 
     return {"moves": [[label, to, r] for label, to, r in sorted(_losing_moves(G, key), key=lambda m: (m[2], m[0], m[1]))]}
 
 
+def draw_levels(G: nx.DiGraph, args: dict[str, Any], deadline: Deadline) -> dict[str, Rows]:
+    """The stored draw classes and levels, tallied: O(V)."""
+    counts: dict[tuple, int] = defaultdict(int)
+    levelled = []
+    for key, node in G.nodes(data=True):
+        deadline.check()
+        kind = node.get("draw_class")
+        if kind is None:
+            continue
+        level = node.get("draw_level")
+        counts[(level, kind)] += 1
+        if level is not None:
+            levelled.append([key, kind, level, node["draw_remoteness"]])
+    levels = sorted(counts.items(), key=lambda item: (item[0][0] is None, item[0][0] or 0, item[0][1]))
+    levelled.sort(key=lambda row: (-row[2], -row[3], row[0]))
+    return {"levels": [[level, kind, n] for (level, kind), n in levels], "deepest": levelled[:args["fetch"]]}
+
+
 _QUERIES = {
     "neighbourhood": neighbourhood, "shortest-cycle": shortest_cycle, "cycles": cycles, "draw-cycles": draw_cycles,
     "cycle-stats": cycle_stats, "components": components, "shortest-win": shortest_win, "path": path, "stats": stats,
     "cgt-kinds": cgt_kinds, "cgt-equal": cgt_equal, "draw-kinds": draw_kinds, "dangerous-moves": dangerous_moves,
+    "draw-levels": draw_levels,
 }

@@ -1,7 +1,9 @@
 """Kill `gamegraph load` at random moments and check that a rerun repairs the game.
 
 Against the real Neo4j of NEO4J_URI (and NEO4J_PASSWORD or the state folder's
-password file). Each round picks a game, starts `gamegraph load`, sends it
+password file). Each round picks a game, starts `gamegraph load --replace` (a
+plain reload of an unchanged game writes nothing, so there would be no write to
+interrupt; tests/test_neo4j_reload.py kills updates in place), sends it
 SIGKILL after a random delay drawn from [0, the game's measured load time],
 checks that readers see the game either complete or absent (never half: the
 Game node with complete=true is written last), then reruns the load and
@@ -73,7 +75,7 @@ def main(argv: list[str] | None = None) -> int:
     durations, writes = {}, {}
     for spec in SPECS:  # warm the caches, and measure a whole load (interpreter start-up included)
         began = time.monotonic()
-        load = subprocess.Popen([sys.executable, "-m", "explorer.cli", "load", spec], stdout=subprocess.DEVNULL,
+        load = subprocess.Popen([sys.executable, "-m", "explorer.cli", "load", "--replace", spec], stdout=subprocess.DEVNULL,
                                 stderr=subprocess.PIPE, env={**os.environ, "GAMEGRAPH_PROGRESS": "0"})
         deleted = None
         while load.poll() is None:  # the writes run from the old game's deletion to the new Game node
@@ -92,7 +94,7 @@ def main(argv: list[str] | None = None) -> int:
     for round_ in range(args.rounds):
         spec = rng.choice(SPECS)
         delay = rng.uniform(0, durations[spec])
-        load = subprocess.Popen([sys.executable, "-m", "explorer.cli", "load", spec], stdout=subprocess.DEVNULL,
+        load = subprocess.Popen([sys.executable, "-m", "explorer.cli", "load", "--replace", spec], stdout=subprocess.DEVNULL,
                                 stderr=subprocess.DEVNULL, env={**os.environ, "GAMEGRAPH_PROGRESS": "0"})
         if args.during_writes:
             began = time.monotonic()

@@ -16,7 +16,7 @@ def between_markers(text: str, name: str) -> str:
 
 def test_a_fresh_readme_gets_one_heading_per_section(tmp_path, monkeypatch):
     monkeypatch.setattr(readme, "README", tmp_path / "README.md")
-    load_text = bench_load.table([["nim", "1", "2", "batched", "3", "4", "0.1", "5", "0.1", "0.1"]],
+    load_text = bench_load.table([["nim", "1", "2", "batched", "3", "4", "0.1", "5", "0.1", "0.1", "0.1", "0.1"]],
                                  [["nim", "1", "2", "0.1", "0.2", "0.1", "10", "20"]], "Neo4j x", 30)
     solve_text = bench_solve.table([], [])
     for _ in range(2):  # writing again replaces the section, heading untouched

@@ -109,6 +109,11 @@ def test_chart_covers_every_live_pair(home):
     (("chart", "tictactoe"), "two-hand Chopsticks"),
     (("solve", "chopsticks(fingers=20)", "--max-positions", "1000"), "the limit of 1,000 positions"),
     (("export", "chopsticks", "--format", "neo4j-import"), "-o DIR"),
+    # argparse's own errors: one line too, naming the command's --help
+    (("query", "ponghauki", "draw-levels", "--backend", "sqlite"), "invalid choice: 'sqlite'"),
+    (("diff", "chopsticks", "chopsticks:rollover", "--limit", "-1"), "gamegraph diff --help"),
+    (("draws", "ponghauki", "R|BB/./RR", "extra"), "unrecognized arguments: extra"),
+    ((), "required: COMMAND"),
 ])
 def test_bad_input_is_one_clear_line(home, args, needle):
     out = run(*args, home=home)

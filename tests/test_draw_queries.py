@@ -5,12 +5,13 @@ from __future__ import annotations
 
 import pytest
 
+from explorer.analysis.draw_levels import CLASS_NAMES, draw_levels
 from explorer.analysis.draws import SHARP, analyse, position_report
 from explorer.solved import build
 from queries.api import run_query
 from tests.query_support import loaded_backends
 
-GAMES = ["chopsticks", "chopsticks:rollover", "chopsticks(fingers=4,attack_dead=true)"]
+GAMES = ["chopsticks", "chopsticks:rollover", "chopsticks(fingers=4,attack_dead=true)", "ponghauki", "mutorere"]
 
 
 @pytest.fixture(scope="module")
@@ -52,3 +53,17 @@ def test_dangerous_moves_on_both_backends(spec, solved, backends):
         report = position_report(s, analysis, node)
         expected = [[m["label"], m["to"], m["loses_in"]] for m in report.get("dangerous_moves", [])]
         assert sorted(results[0].tables["moves"].rows) == sorted(expected)
+
+
+@pytest.mark.neo4j
+@pytest.mark.parametrize("spec", GAMES)
+def test_draw_levels_on_both_backends(spec, solved, backends):
+    levels = draw_levels(solved[spec])
+    results = [run_query(b, "draw-levels", limit=10_000) for b in backends[spec]]
+    assert results[0].tables == results[1].tables
+    tally = {(row[0], row[1]): row[2] for row in results[0].tables["levels"].rows}
+    assert tally == {(row["level"], row["class"]): row["positions"] for row in levels.table()}
+    graph = solved[spec].graph
+    expected = {graph.key(n): (CLASS_NAMES[int(levels.kind[n])], int(levels.level[n]), int(levels.remoteness[n]))
+                for n in range(graph.num_positions) if levels.level[n] >= 0}
+    assert {row[0]: tuple(row[1:]) for row in results[0].tables["deepest"].rows} == expected

@@ -24,33 +24,14 @@ import pytest
 from explorer.errors import GameGraphError
 from explorer.solved import build
 from loaders import neo4j_loader
+from tests.neo4j_fixtures import start_script, wait_for
 from loaders.neo4j_import import write_neo4j_import
-from loaders.settings import open_driver
 
 ROOT = Path(__file__).resolve().parents[1]
 GAMES = ["chopsticks", "chopsticks:magic-fingers", "chopsticks:even-split", "tictactoe", "nim:small", "mutorere",
          "ponghauki"]
 
 
-@pytest.fixture(scope="module")
-def driver(neo4j_server):  # noqa: F811
-    with open_driver(neo4j_server) as driver:
-        yield driver
-
-
-@pytest.fixture
-def ids(driver, neo4j_server):  # noqa: F811
-    """Unique graph ids for one test; every game loaded under them is deleted afterwards."""
-    created: list[str] = []
-
-    def make(name: str) -> str:
-        created.append(f"test-loader-{uuid.uuid4().hex[:12]}:{name}")
-        return created[-1]
-
-    yield make
-    with driver.session(database=neo4j_server.database) as session:
-        for game_id in created:
-            neo4j_loader.delete_game(session, game_id)
 
 
 def counts(driver, database, game_id) -> tuple[int, int]:
@@ -127,7 +108,7 @@ def test_loading_twice_replaces_that_game_only(driver, neo4j_server, ids):  # no
     other_before = game_node(driver, db, other_id)
     other_positions = neo4j_loader.read_positions(driver, db, other_id)
 
-    neo4j_loader.load(first, driver, db, batch_size=100, graph_id=game_id, workers=4)
+    neo4j_loader.load(first, driver, db, batch_size=100, graph_id=game_id, workers=4, replace=True)
     assert counts(driver, db, game_id) == (first.graph.num_positions, first.graph.num_moves)
     records, _, _ = driver.execute_query("MATCH (p:Position {game: $id}) WITH p.key AS key, count(*) AS n WHERE n > 1 "
                                          "RETURN count(key) AS duplicated", id=game_id, database_=db)
@@ -207,27 +188,16 @@ LOADER_SCRIPT = textwrap.dedent("""
         if phase == "moves" and mode == "die" and done >= 300:
             os.kill(os.getpid(), signal.SIGKILL)
     settings = Neo4jSettings.from_env()
+    # replace=True: these tests are about two full loads (tests/test_neo4j_reload.py has reloads).
     report = neo4j_loader.load(build("tictactoe"), open_driver(settings), settings.database, batch_size=100,
-                               graph_id=game_id, after_batch=hook, on_wait=lambda m: print(m, flush=True))
+                               graph_id=game_id, after_batch=hook, on_wait=lambda m: print(m, flush=True),
+                               replace=True)
     print("done", report.positions, report.moves, flush=True)
 """)
 
 
 def start_loader(tmp_path, settings, game_id: str, marker: Path, mode: str) -> subprocess.Popen:
-    script = tmp_path / "loader.py"
-    script.write_text(LOADER_SCRIPT)
-    env = {**os.environ, "PYTHONPATH": str(ROOT), "NEO4J_URI": settings.uri, "NEO4J_USER": settings.user,
-           "NEO4J_PASSWORD": settings.password, "NEO4J_DATABASE": settings.database, "GAMEGRAPH_PROGRESS": "0"}
-    return subprocess.Popen([sys.executable, str(script), game_id, str(marker), mode], cwd=ROOT, env=env,
-                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-
-
-def wait_for(path: Path, process: subprocess.Popen, seconds: float = 300) -> None:
-    deadline = time.monotonic() + seconds
-    while not path.exists():
-        assert process.poll() is None, process.communicate()
-        assert time.monotonic() < deadline, f"{path} did not appear"
-        time.sleep(0.05)
+    return start_script(tmp_path, settings, LOADER_SCRIPT, game_id, str(marker), mode)
 
 
 @pytest.mark.neo4j

@@ -143,6 +143,8 @@ def test_bulk_rebuilds_the_database_with_every_loaded_game_and_the_new_one(own_s
     for spec in ("tictactoe", "nim:small", "chopsticks:magic-fingers"):
         done = gamegraph("verify", spec, env=env)
         assert done.returncode == 0 and "matches the mirror" in done.stdout, done.stdout + done.stderr
+    done = gamegraph("load", "chopsticks:magic-fingers", env=env)  # the importer stored the fingerprints too
+    assert done.returncode == 0 and done.stdout.startswith("chopsticks:magic-fingers already loaded and unchanged")
     with open_driver(settings) as driver:
         assert totals(driver, "neo4j") == (765 + 23 + new.graph.num_positions + 3,
                                            2096 + 56 + new.graph.num_moves + 3)

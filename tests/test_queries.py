@@ -108,7 +108,7 @@ def variants(name: str, G: nx.DiGraph, key: str) -> list[dict]:
         return [{"limit": 1}, {}]
     if name == "cgt-equal":
         return [{"value": "*"}, {"value": "0", "limit": 2}]
-    if name == "draw-kinds":
+    if name in ("draw-kinds", "draw-levels"):
         return [{"limit": 2}, {}]
     return [{}]
 
@@ -594,7 +594,7 @@ def test_cli_refuses_a_bad_timeout_before_connecting(timeout, message, tmp_path)
               NEO4J_URI="bolt://127.0.0.1:1")  # nothing listens there: the refusal comes first
     assert out.returncode == 2 and "Traceback" not in out.stderr
     assert out.stderr.strip().splitlines()[-1] == f"gamegraph query: error: argument --timeout: {message}" + (
-        f", not {float(timeout)}" if timeout != "soon" else "")
+        f", not {float(timeout)}" if timeout != "soon" else "") + " (see `gamegraph query --help`)"
 
 
 @pytest.mark.neo4j

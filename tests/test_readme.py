@@ -182,6 +182,9 @@ def test_the_explore_command_serves_the_games_and_sigterm_stops_everything(tmp_p
         if proc.poll() is None:
             os.killpg(proc.pid, signal.SIGKILL)
             proc.wait()
+        pid_file = home / "neo4j" / "neo4j.pid"
+        if neo4j_pid is None and pid_file.exists():  # failed before reading it: the server runs in its own session
+            neo4j_pid = int(pid_file.read_text().strip() or 0) or None
         if neo4j_pid and alive(neo4j_pid):
             os.kill(neo4j_pid, signal.SIGKILL)
 

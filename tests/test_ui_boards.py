@@ -49,7 +49,11 @@ def linked_positions(svg: str) -> dict[str, str]:
 
 
 @pytest.mark.parametrize("spec,key", [("ponghauki", None), ("mutorere", None), ("mutorere", "W|BBB.WWWW/B"),
-                                      ("tictactoe", "X../.O./..."), ("ponghauki", "R|BR/B/.R")])
+                                      ("tictactoe", "X../.O./..."), ("ponghauki", "R|BR/B/.R"),
+                                      ("chopsticks", None), ("chopsticks", "B|2-3|1-1"), ("chopsticks", "A|0-4|1-1"),
+                                      ("chopsticks:even-split", "A|0-2|1-4"),
+                                      ("chopsticks(fingers=5,split=transfer,swaps=true,suicide=true)", "A|2-3|1-4"),
+                                      ("nim:small", None), ("nim", None), ("nim:marienbad", "B|1-0-5-2")])
 def test_board_links_are_exactly_the_moves(spec, key):
     solved = build(spec)
     node = solved.graph.find(key) if key else 0
@@ -78,7 +82,7 @@ def test_a_game_without_a_drawing_shows_its_notation(tmp_path, monkeypatch):
 
 
 @pytest.mark.parametrize("spec,start", [("ponghauki", "B|.B/R/RB"), ("mutorere", "B|BBB.WWWW/B"),
-                                        ("tictactoe", "X../.O./...")])
+                                        ("tictactoe", "X../.O./..."), ("chopsticks", "A|2-3|1-4")])
 def test_a_board_click_plays_the_move(monkeypatch, spec, start):
     solved = build(spec)
     node = solved.graph.find(start)

@@ -38,3 +38,14 @@ def test_loopy_games_explain_that_sums_need_values():
     at = page(game="chopsticks", view="Sum of games")
     assert not at.exception
     assert any("no combinatorial values" in i.value for i in at.info)
+
+
+def test_an_impartial_game_shows_one_move_table():
+    """Nim: both sides have the same options, so one table, not two identical ones; Toads and Frogs keeps two."""
+    at = page(game="nim", pos="1-2")
+    assert not at.exception, [e.value for e in at.exception]
+    captions = [c.value for c in at.caption]
+    assert any("the game is impartial" in c for c in captions) and not any(c.startswith("Left (") for c in captions)
+    at = page(game="toads-and-frogs(board=T.TFF)", pos="T|T.TFF")
+    captions = [c.value for c in at.caption]
+    assert any(c.startswith("Left (") for c in captions) and not any("the game is impartial" in c for c in captions)

@@ -9,7 +9,7 @@ from explorer.commands import positive_int
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
-    p = subparsers.add_parser("draws", help="safe and sharp draws, dangerous moves, and the drawing core")
+    p = subparsers.add_parser("draws", help="safe and sharp draws, dangerous moves, the drawing core and draw levels")
     p.add_argument("spec", help="game spec, e.g. chopsticks")
     p.add_argument("position", nargs="?", help="a position to explain (default: the start)")
     p.add_argument("--format", choices=("text", "json"), default="text")
@@ -20,18 +20,37 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     p.add_argument("second", help="game spec with the same notation, e.g. chopsticks:rollover")
     p.add_argument("--limit", type=positive_int, default=20, help="positions listed in text output (default 20)")
     p.add_argument("--format", choices=("text", "json"), default="text")
+    p.add_argument("--backend", choices=("solved", "neo4j"), default="solved",
+                   help="solved: solve both (cached); neo4j: ask Neo4j, where both must be loaded")
+    p.add_argument("--no-symmetry", action="store_true", help="do not merge symmetric positions (with --backend neo4j: the games as loaded so)")
     p.set_defaults(func=cmd_diff)
 
 
 def cmd_draws(args: argparse.Namespace) -> int:
+    from explorer.analysis.draw_levels import draw_levels
     from explorer.analysis.draws import analyse, position_report
     from explorer.games import parse_spec
     from explorer.solved import load_or_build
 
     solved = load_or_build(parse_spec(args.spec))
     analysis = analyse(solved)
+    levels = draw_levels(solved)
     node = solved.graph.find(args.position) if args.position is not None else 0
-    report = {"game": solved.game.id, **analysis.counts(), "position": position_report(solved, analysis, node)}
+    report = {"game": solved.game.id, **analysis.counts(), "position": position_report(solved, analysis, node),
+              "draw_levels": levels.table()}
+    from explorer.games.base import player_name
+
+    mover = player_name(solved.game, int(solved.graph.to_move[node]))
+    opponent = player_name(solved.game, 1 - int(solved.graph.to_move[node]))
+    level_text = levels.describe(node, mover, opponent)
+    if level_text:
+        from explorer.analysis.draw_levels import CLASS_NAMES
+
+        levelled = int(levels.level[node]) >= 0
+        report["position"].update(draw_class=CLASS_NAMES[int(levels.kind[node])],
+                                  draw_level=int(levels.level[node]) if levelled else None,
+                                  draw_remoteness=int(levels.remoteness[node]) if levelled else None,
+                                  draw_level_text=level_text)
     if args.format == "json":
         print(json.dumps(report, indent=2))
         return 0
@@ -39,22 +58,43 @@ def cmd_draws(args: argparse.Namespace) -> int:
           f"{report['sharp']:,} sharp (some move loses)")
     print(f"drawing core: {report['core']:,} positions in {report['closed_regions']} closed region(s) "
           "that play never leaves once the draw is kept")
+    if report["draw_levels"]:
+        print("draw levels (GamesmanClassic's pure draw analysis): " + ", ".join(
+            f"{row['positions']:,} {row['class']}" + (f" at level {row['level']}" if row["level"] is not None else "")
+            for row in report["draw_levels"]))
     pos = report["position"]
     if "draw_kind" not in pos:
         print(f"{pos['key']} is a {pos['value']}, not a draw")
         return 0
     where = "in the drawing core" if pos["in_core"] else "outside the core (play drifts towards it)"
     print(f"{pos['key']}: {pos['draw_kind']} draw, {where}")
+    print(f"   {pos['draw_level_text']}")
     for move in pos["dangerous_moves"]:
         print(f"   {move['label']} -> {move['to']} loses in {move['loses_in']}")
     return 0
 
 
 def cmd_diff(args: argparse.Namespace) -> int:
-    from explorer.analysis.diff import diff
-    from explorer.solved import load_or_build
+    if args.backend == "neo4j":
+        from explorer.games import parse_spec
+        from explorer.graph import graph_id
+        from loaders.settings import Neo4jSettings, open_driver
+        from queries.rule_diff import neo4j_diff
 
-    report = diff(load_or_build(args.first), load_or_build(args.second))
+        ids = [graph_id(parse_spec(spec), not args.no_symmetry) for spec in (args.first, args.second)]
+        settings = Neo4jSettings.from_env()
+        driver = open_driver(settings)
+        try:
+            report = neo4j_diff(driver, settings.database, *ids)
+        finally:
+            driver.close()
+    else:
+        from explorer.analysis.diff import diff
+        from explorer.games import parse_spec
+        from explorer.solved import load_or_build
+
+        report = diff(load_or_build(parse_spec(args.first), symmetry=not args.no_symmetry),
+                      load_or_build(parse_spec(args.second), symmetry=not args.no_symmetry))
     if args.format == "json":
         print(json.dumps(report, indent=2))
         return 0

@@ -40,45 +40,54 @@ def cmd_play(args: argparse.Namespace) -> int:
 
     from explorer.errors import GameGraphError, InvalidParameter
     from explorer.games import parse_spec
-    from explorer.play import Match, Opponent, result_for
+    from explorer.play import RESULT_WORDS, Match, Opponent, Played, result_for, start_position
     from explorer.solved import build, load_or_build
 
     side, opponent = _side(args.side), Opponent.parse(args.opponent)
     if not 1 <= args.max_plies <= 100_000:
         raise InvalidParameter(f"--max-plies {args.max_plies} must be from 1 to 100,000")
     game = parse_spec(args.spec)
-    solved = build(game, start=game.parse(args.start)) if args.start else load_or_build(game)
-    match, rng = Match(solved), random.Random(args.seed)
-    interactive = sys.stdin.isatty()
+    if args.start:
+        start = game.parse(args.start)
+        solved = build(game, start=start)
+    else:
+        solved = load_or_build(game)
+        start = start_position(solved)
+    # Moves are the rules' own, on the position as played: symmetric twins merged in the solved graph
+    # are never swapped in, so the board never turns under the player (values come from the graph).
+    played, rng = Played(Match(solved), start), random.Random(args.seed)
+    match = played.match
+    interactive = sys.stdin is not None and sys.stdin.isatty()
     text = args.format == "text"
     stopped = None
     while not match.over and len(match.plies) < args.max_plies:
         node = match.node
         if text:
-            print(f"{solved.graph.key(node)}: player {'AB'[match.to_move()]} to move, "
+            print(f"{game.format(played.position)}: player {'AB'[match.to_move()]} to move, "
                   f"{solved.value(node)}{_in(solved.remoteness(node))} for them")
         if match.to_move() == side:
-            moves = match.moves()
             if text:
-                print("  your moves: " + ", ".join(f"{i}) {label}" for i, (label, _, _) in enumerate(moves, 1)))
-            line = sys.stdin.readline()
+                print("  your moves: " + ", ".join(f"{number}) {label}" for number, label, _, _ in played.moves()))
+            line = sys.stdin.readline() if sys.stdin is not None else ""
             if not line:
                 stopped = "no more moves on standard input"
                 break
             try:
-                label, target = match.find_move(line)
+                number = played.find(line)
             except GameGraphError as error:
                 if not interactive:
                     raise
                 print(f"  {error}", file=sys.stderr)
                 continue
         else:
-            label, target = match.choose(opponent, rng)
-        ply = match.play(label, target)
+            _, target = match.choose(opponent, rng)
+            number = played.number_reaching(target)
+        played.play(number)
+        ply = match.plies[-1]
         if text:
             who = "you" if ply.player == side else "opponent"
             change = f"{ply.value_before} -> {ply.value_after}"
-            print(f"  {who}: {label} -> {ply.after}   ({change}{'  SLIP' if ply.slip else ''})")
+            print(f"  {who}: {ply.label} -> {played.shown[-1]}   ({change}{'  SLIP' if ply.slip else ''})")
     report = {"game": game.id, "side": "AB"[side], "opponent": args.opponent,
               "plies": [vars(p) for p in match.plies], "history": match.history(),
               "over": match.over, "result": result_for(match, side) if match.over else None,
@@ -87,7 +96,7 @@ def cmd_play(args: argparse.Namespace) -> int:
         print(json.dumps(report, indent=2))
         return 0
     if match.over:
-        print(f"game over after {len(match.plies)} plies: you {report['result']}")
+        print(f"game over after {len(match.plies)} plies: you {RESULT_WORDS[report['result']]}")
     else:
         print(f"game stopped after {len(match.plies)} plies: {report['stopped']}")
     slips = [p for p in match.plies if p.slip]

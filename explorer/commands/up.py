@@ -124,8 +124,7 @@ def _prepare(spec: str, driver, settings) -> None:
     mirror.mirror_for(solved.game, solved=solved)
     where = "networkx"
     if driver is not None:
-        if neo4j_loader.game_properties(driver, settings.database, solved.graph.graph_id) is None:
-            neo4j_loader.load(solved, driver, settings.database)
+        neo4j_loader.load(solved, driver, settings.database)  # checks counts only when unchanged, else updates
         where = "networkx + Neo4j"
     remoteness = solved.remoteness(0)
     value = f"{solved.value(0)}" + ("" if remoteness is None else f" in {remoteness}")

@@ -122,6 +122,14 @@ def parse_value(params_cls: type[Params], name: str, text: str) -> Any:
     return text
 
 
+def player_name(game: "Game", index: int) -> str:
+    """How players are called in a game: its own `player_names`, X and O in tic-tac-toe, A and B elsewhere."""
+    names = getattr(game, "player_names", None)
+    if names and len(names) == 2:
+        return str(names[index])
+    return ("X", "O")[index] if game.name == "tictactoe" else ("A", "B")[index]
+
+
 @dataclass(frozen=True)
 class Move(Generic[P]):
     """A legal move: a short human label and the position it leads to."""

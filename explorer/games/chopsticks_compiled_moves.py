@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from explorer.games.chopsticks_codes import by_mover
 from explorer.kernels import jit
 
 _KIND = 10 ** 9  # as in explorer.games.chopsticks: label = kind * _KIND + payload
@@ -37,18 +38,7 @@ def _moves_of(code, n, rollover, attack_dead, split, suicide, swaps, symmetry, t
     transfer whose result an earlier one already reached is left out here, as
     the generator would drop it anyway. seen[smaller hand] == stamp marks them.
     """
-    b1 = code % n
-    code //= n
-    b0 = code % n
-    code //= n
-    a1 = code % n
-    code //= n
-    a0 = code % n
-    mover = code // n
-    if mover == 0:
-        m0, m1, t0, t1 = a0, a1, b0, b1
-    else:
-        m0, m1, t0, t1 = b0, b1, a0, a1
+    mover, m0, m1, t0, t1 = by_mover(n, code)
     count = at
     for t in range(4):  # TAPS: (0, 0), (0, 1), (1, 0), (1, 1)
         hand = m0 if t < 2 else m1

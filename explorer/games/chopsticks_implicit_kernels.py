@@ -12,23 +12,12 @@ swaps). ctx = [fingers, rollover, attack_dead, split (0 none, 1 even,
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
+from explorer.kernels import njit
 
 from explorer.games.base import ImplicitKernels
+from explorer.games.chopsticks_codes import by_mover, decode as _decode
 
 _KIND = 10 ** 9  # the same labels as Chopsticks.batch_moves
-
-
-@njit(cache=True, inline="always")
-def _decode(n, code):
-    b1 = code % n
-    code //= n
-    b0 = code % n
-    code //= n
-    a1 = code % n
-    code //= n
-    a0 = code % n
-    return code // n, a0, a1, b0, b1
 
 
 @njit(cache=True, inline="always")
@@ -48,11 +37,7 @@ def _join(n, mover, m0, m1, t0, t1):
 @njit(cache=True)
 def _moves(ctx, code, out, labels, with_labels):
     n, rollover, attack_dead, split, suicide, swaps = ctx[0], ctx[1], ctx[2], ctx[3], ctx[4], ctx[5]
-    mover, a0, a1, b0, b1 = _decode(n, code)
-    if mover == 0:
-        m0, m1, t0, t1 = a0, a1, b0, b1
-    else:
-        m0, m1, t0, t1 = b0, b1, a0, a1
+    mover, m0, m1, t0, t1 = by_mover(n, code)
     count = 0
     for t in range(4):
         i = t // 2
@@ -119,11 +104,7 @@ def move_count(ctx, code):
     """Distinct successors in O(1): taps can coincide (equal tapping hands); transfers,
     the even split and taps never reach one position twice."""
     n, rollover, attack_dead, split, suicide, swaps = ctx[0], ctx[1], ctx[2], ctx[3], ctx[4], ctx[5]
-    mover, a0, a1, b0, b1 = _decode(n, code)
-    if mover == 0:
-        m0, m1, t0, t1 = a0, a1, b0, b1
-    else:
-        m0, m1, t0, t1 = b0, b1, a0, a1
+    mover, m0, m1, t0, t1 = by_mover(n, code)
     count = 0
     for j in range(2):
         h = t0 if j == 0 else t1
@@ -177,13 +158,9 @@ def valid(ctx, code):
 def predecessors(ctx, code, out):
     """Every valid code with a move to `code`, each once."""
     n, rollover, attack_dead, split, suicide, swaps = ctx[0], ctx[1], ctx[2], ctx[3], ctx[4], ctx[5]
-    mover, a0, a1, b0, b1 = _decode(n, code)
-    previous = 1 - mover
     # (m0, m1): hands of the player who moved; (t0, t1): hands of the player now to move.
-    if previous == 0:
-        m0, m1, t0, t1 = a0, a1, b0, b1
-    else:
-        m0, m1, t0, t1 = b0, b1, a0, a1
+    mover, t0, t1, m0, m1 = by_mover(n, code)
+    previous = 1 - mover
     count = 0
     # Taps: the tapped hand j held h before; the tapping hand (count a) is unchanged.
     for j in range(2):

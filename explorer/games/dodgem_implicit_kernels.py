@@ -13,7 +13,7 @@ from __future__ import annotations
 from math import comb
 
 import numpy as np
-from numba import njit
+from explorer.kernels import njit
 
 from explorer.games.base import ImplicitKernels
 

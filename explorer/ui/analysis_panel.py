@@ -4,8 +4,10 @@ from __future__ import annotations
 
 import streamlit as st
 
+from explorer.analysis.draw_levels import DRAW_LOSE, DRAW_WIN, NONPURE, DrawLevels, draw_levels
 from explorer.analysis.draws import NOT_A_DRAW, SAFE, SHARP, DrawAnalysis, analyse, position_report
 from explorer.games import Game, parse_spec
+from explorer.games.base import player_name
 from explorer.solved import SolvedGraph
 from explorer.ui import state
 
@@ -19,12 +21,26 @@ def _analysis(graph_id: str, _solved: SolvedGraph) -> DrawAnalysis:
     return analyse(_solved)
 
 
+@st.cache_resource(max_entries=16, show_spinner=False)
+def _levels(graph_id: str, _solved: SolvedGraph) -> DrawLevels:
+    return draw_levels(_solved)
+
+
+def _level_text(game: Game, solved: SolvedGraph, node: int) -> str | None:
+    mover = int(solved.graph.to_move[node])
+    return _levels(solved.graph.graph_id, solved).describe(node, player_name(game, mover), player_name(game, 1 - mover))
+
+
 def draw_section(game: Game, solved: SolvedGraph, node: int) -> None:
     """For a drawn position: safe or sharp, in the core or not, and the moves that lose."""
     if solved.solution.value[node] != 1:  # Value.DRAW
         return
     report = position_report(solved, _analysis(solved.graph.graph_id, solved), node)
     where = "inside the drawing core" if report["in_core"] else "outside the drawing core"
+    level_text = _level_text(game, solved, node)
+    if level_text:
+        st.markdown(f"Draw level: **{level_text.split(':', 1)[0]}**:{level_text.split(':', 1)[1]} "
+                    "([GamesmanClassic's pure draw analysis](https://github.com/GamesCrafters/GamesmanClassic))")
     if report["draw_kind"] == "safe":
         st.markdown(f"**Safe draw** ({where}): every move keeps the draw.")
         return
@@ -45,6 +61,16 @@ def draw_map(game: Game, spec: str, solved: SolvedGraph, key: str) -> None:
                 f"{counts['sharp']:,} sharp (orange, some move loses). Drawing core: {counts['core']:,} positions "
                 f"in {counts['closed_regions']} closed region(s), outlined in blue: once play is inside, keeping "
                 "the draw means staying inside.")
+    levels = _levels(solved.graph.graph_id, solved)
+    by_level = st.radio("Colour by", ["draw kind", "draw level"], horizontal=True, key="draw_map_colour",
+                        help="draw level: GamesmanClassic's pure draw analysis; deeper blue = higher level, "
+                             "solid = draw-win (presses), pale = draw-lose (pressed), grey = non-pure or dead")
+    if by_level == "draw level":
+        tally = ", ".join(f"{row['positions']:,} {row['class']}" +
+                          (f" at level {row['level']}" if row["level"] is not None else "") for row in levels.table())
+        st.caption(f"Draw levels: {tally}.")
+        st.markdown(" ".join(f'<span style="background:{colour};border:1px solid #888;padding:0 0.5em">'
+                             f"{name}</span>" for name, colour in LEVEL_LEGEND), unsafe_allow_html=True)
     graph = solved.graph
     draws = [n for n in range(graph.num_positions) if analysis.kind[n] != NOT_A_DRAW]
     if len(draws) > MAX_MAP_POSITIONS:
@@ -63,7 +89,8 @@ def draw_map(game: Game, spec: str, solved: SolvedGraph, key: str) -> None:
                            edge_attr={"color": "#bbbbbb", "arrowsize": "0.3", "penwidth": "0.6"})
     chosen = set(draws)
     for n in draws:
-        attrs = {"fillcolor": KIND_COLOURS[int(analysis.kind[n])], "tooltip": graph.key(n),
+        fill = _level_colour(levels, n) if by_level == "draw level" else KIND_COLOURS[int(analysis.kind[n])]
+        attrs = {"fillcolor": fill, "tooltip": graph.key(n),
                  "URL": state.link(spec, graph.key(n)), "target": "_self"}
         if analysis.closed[n]:
             attrs.update(color="#1f4fd1", penwidth="1.8")
@@ -81,6 +108,19 @@ def draw_map(game: Game, spec: str, solved: SolvedGraph, key: str) -> None:
     if clicked:
         state.go(spec, clicked)
         st.rerun()
+
+
+LEVEL_COLOURS = ("#1f4fd1", "#5b8def", "#94b6f5", "#c6d8fa")  # level 0, 1, 2, 3+: deeper is nearer a blunder
+LEVEL_LEGEND = (("draw-win, level 0", "#1f4fd1"), ("draw-lose, level 0", "#1f4fd166"), ("level 1", "#5b8def"),
+                ("level 2", "#94b6f5"), ("level 3+", "#c6d8fa"), ("non-pure", "#d0d0d0"), ("dead", "#ffffff"))
+
+
+def _level_colour(levels: DrawLevels, node: int) -> str:
+    kind = int(levels.kind[node])
+    if kind not in (DRAW_WIN, DRAW_LOSE):
+        return "#d0d0d0" if kind == NONPURE else "#ffffff"
+    colour = LEVEL_COLOURS[min(int(levels.level[node]), len(LEVEL_COLOURS) - 1)]
+    return colour if kind == DRAW_WIN else colour + "66"  # draw-lose: the same hue, translucent
 
 
 def _region_map(analysis: DrawAnalysis, draws: list[int]) -> None:
@@ -130,21 +170,141 @@ def survey_panel(game: Game) -> None:
     st.caption(f"{len(rows)} rule sets; the first player wins {wins}. Click a cell to open that game.")
 
 
-def diff_panel(game: Game, spec: str, solved: SolvedGraph) -> None:
-    """The positions this game shares with another rule set whose value differs."""
-    from explorer.analysis.diff import diff
-    from explorer.solved import load_or_build
+OTHER_SPEC = "another spec (type it below)"
+DIFF_LIST_LIMIT = 500
 
-    other = st.text_input("Compare with (a spec of the same game)", key="diff_other",
-                          placeholder="e.g. chopsticks:rollover")
-    if not other.strip():
-        st.caption("Name another rule set of this game to see which positions change value.")
+
+def _diff_choices(game: Game) -> list[str]:
+    """The same game's presets, as specs, except the one shown."""
+    specs = [game.name if preset == "default" else f"{game.name}:{preset}" for preset in type(game).presets]
+    return [spec for spec in specs if parse_spec(spec).id != game.id]
+
+
+@st.cache_data(max_entries=8, show_spinner=False)
+def _diff_report(first_id: str, second_id: str, _first: SolvedGraph, _second: SolvedGraph) -> dict:
+    from explorer.analysis.diff import diff, only_in_one
+
+    return {**diff(_first, _second), **only_in_one(_first, _second)}
+
+
+def _other_game(game: Game) -> SolvedGraph | None:
+    """The rule set to compare with (a preset, or a typed spec), solved; None (and one st.error line)
+    when it cannot be: a malformed spec, an unknown preset, another game, a game over the page's limits."""
+    from explorer.errors import GameGraphError
+    from explorer.ui import loading
+
+    choices = _diff_choices(game)
+    preset = st.selectbox("Compare with", [*choices, OTHER_SPEC], key="diff_preset",
+                          index=None, placeholder="choose another rule set of this game",
+                          help="the game's presets; or type any spec of the same game below")
+    typed = st.text_input("Or type a spec of the same game", key="diff_other",
+                          placeholder=f"e.g. {(choices or [game.name + '(...)'])[0]}")
+    other = typed.strip() or (preset if preset not in (None, OTHER_SPEC) else "")
+    if not other:
+        st.caption("Choose another rule set of this game to see which positions change value, side by side.")
+        return None
+    try:
+        second = parse_spec(other)
+        if second.name != game.name:
+            st.error(f"{other!r} is a spec of {second.name}, not of {game.name}: diff compares two rule sets "
+                     "of one game")
+            return None
+        return loading.solved(second)
+    except GameGraphError as exc:
+        st.error(f"Cannot compare with {other!r}: {exc}")
+        return None
+
+
+def diff_panel(game: Game, spec: str, solved: SolvedGraph) -> None:
+    """The positions this game shares with another rule set whose value differs, and one of them side by side."""
+    other = _other_game(game)
+    if other is None:
         return
-    report = diff(solved, load_or_build(parse_spec(other)))
-    st.markdown(f"**{report['shared']:,}** shared positions; **{report['changed']:,}** change value. Start: "
-                f"{report['start']['first']} here, {report['start']['second']} there.")
+    report = _diff_report(solved.game.id, other.game.id, solved, other)
+    there = other.game.display_name
+    st.markdown(f"**{report['shared']:,}** shared positions; **{report['changed']:,}** change value. "
+                f"Only here: {report['only_first']:,}; only in {there}: {report['only_second']:,}. "
+                f"Start: {report['start']['first']} here, {report['start']['second']} there.")
     if report["by_change"]:
-        st.dataframe([{"change": k, "positions": v} for k, v in report["by_change"].items()], hide_index=True)
-        st.dataframe([{"position": state.link(spec, r["key"]), "here": r["before"], "there": r["after"]}
-                      for r in report["positions_changed"][:500]], hide_index=True, width="stretch",
-                     column_config={"position": st.column_config.LinkColumn(display_text=r"pos=([^&]+)")})
+        _change_chart(report["by_change"])
+    picks = _diff_positions(report, there)
+    if not picks:
+        st.info("No position to compare: the two rule sets share no position and reach none of their own.")
+        return
+    if st.session_state.get("diff_pick") not in picks:
+        st.session_state["diff_pick"] = next(iter(picks))
+    if report["positions_changed"]:
+        rows = report["positions_changed"][:DIFF_LIST_LIMIT]
+        st.caption(f"Positions whose value changes (the first {len(rows):,} by key): click a row to compare it.")
+        st.dataframe([{"position": r["key"], "here": _valued(r["before"], r["before_remoteness"]),
+                       "there": _valued(r["after"], r["after_remoteness"]), "open": state.link(spec, r["key"])}
+                      for r in rows], hide_index=True, width="stretch", height=240, key="diff_table",
+                     on_select=lambda: _picked_row(rows), selection_mode="single-row",
+                     column_config={"open": st.column_config.LinkColumn(display_text="open here")})
+    st.selectbox("Position to compare", list(picks), key="diff_pick", format_func=picks.get)
+    _side_by_side(solved, other, st.session_state["diff_pick"])
+
+
+def _valued(value: str, remoteness: int | None) -> str:
+    return value if remoteness is None else f"{value} in {remoteness}"
+
+
+def _picked_row(rows: list[dict]) -> None:
+    chosen = st.session_state.get("diff_table")
+    selected = chosen.selection.rows if chosen is not None else []
+    if selected and selected[0] < len(rows):
+        st.session_state["diff_pick"] = rows[selected[0]]["key"]
+
+
+def _diff_positions(report: dict, there: str) -> dict[str, str]:
+    """Key -> label of the positions offered for the side-by-side view: changed ones first."""
+    picks = {r["key"]: f"{r['key']}  ({r['before']} → {r['after']})"
+             for r in report["positions_changed"][:DIFF_LIST_LIMIT]}
+    picks.update({k: f"{k}  (only here)" for k in report["only_first_sample"]})
+    picks.update({k: f"{k}  (only in {there})" for k in report["only_second_sample"]})
+    return picks
+
+
+def _change_chart(by_change: dict[str, int]) -> None:
+    import pandas as pd
+
+    frame = pd.DataFrame({"change": [k.replace("->", "→") for k in by_change], "positions": list(by_change.values())})
+    st.caption("Positions by change of value (here → there):")
+    st.bar_chart(frame, x="change", y="positions", horizontal=True, height=90 + 40 * len(frame))
+
+
+def _side_by_side(first: SolvedGraph, second: SolvedGraph, key: str) -> None:
+    """Two columns, this rule set | the other: the board, the value and the best moves; what differs is marked."""
+    from html import escape
+
+    from explorer.analysis.diff import side_by_side
+    from explorer.ui import drawing
+
+    detail = side_by_side(first, second, key)
+    columns = st.columns(2, border=True)
+    sides = (("first", "This rule set", first, detail["best_only_first"]),
+             ("second", "The other", second, detail["best_only_second"]))
+    for column, (name, title, solved, only_best) in zip(columns, sides):
+        with column, st.container(key=f"diff_{name}"):
+            st.markdown(f"#### {title}: {solved.game.display_name}")
+            side = detail[name]
+            if side is None:
+                st.warning(f"`{key}` is not a position of {solved.game.display_name}: play from its start "
+                           "never reaches it.")
+                continue
+            picture = drawing.position_svg(solved.game, solved.graph.position(side["node"]))
+            if picture:
+                st.image(picture)
+            mark = "  ≠ differs" if detail["value_differs"] or detail["remoteness_differs"] else ""
+            style = "outline:3px solid #d62728;border-radius:0.5rem;padding:0.2rem;" if mark else ""
+            st.markdown(f'<div class="gg-diff-value" style="{style}">Position <code>{escape(side["key"])}</code>: '
+                        f'{drawing.value_badge(side["value"], side["remoteness"])}'
+                        f'<b style="color:#d62728">{mark}</b></div>', unsafe_allow_html=True)
+            if not side["best"]:
+                st.caption("No moves: the game is over here.")
+                continue
+            st.markdown("Best moves (★ best here, not under the other rule set):" if only_best else
+                        "Best moves (the same under both rule sets):")
+            st.dataframe([{"best move": ("★ " if (m["label"], m["to"]) in only_best else "") + m["label"],
+                           "to": m["to"], "value for the mover": _valued(m["value"], m["remoteness"])}
+                          for m in side["best"]], hide_index=True, width="stretch")

@@ -136,14 +136,18 @@ def main() -> None:
     _backend_line(chosen)
     if twin:
         st.caption(f"`{twin}` is shown as its symmetric equivalent `{key}` (same value, same moves up to symmetry).")
-    with guarded("The position"):
-        position.header(game, solved, node, spec)
-    with guarded("The moves"):
-        position.moves_table(game, spec, solved, node)
-    with guarded("The combinatorial value"):
-        cgt_panel.value_section(game, solved, node)
-    with guarded("The draw analysis"):
-        analysis_panel.draw_section(game, solved, node)
+    # While the Play tab is open the game being played is the page's subject: the explored position folds away.
+    explored = (st.expander(f"Explored position `{key}` (not the game you are playing: that is in the Play tab)")
+                if play_panel.playing() else st.container())
+    with explored:
+        with guarded("The position"):
+            position.header(game, solved, node, spec)
+        with guarded("The moves"):
+            position.moves_table(game, spec, solved, node)
+        with guarded("The combinatorial value"):
+            cgt_panel.value_section(game, solved, node)
+        with guarded("The draw analysis"):
+            analysis_panel.draw_section(game, solved, node)
 
     view = View(game, spec, solved, node, key, chosen)
     tabs = st.tabs([name for name, _, _ in PANELS], key="view", bind="query-params")

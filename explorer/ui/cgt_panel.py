@@ -35,6 +35,15 @@ def value_section(game: Game, solved: SolvedGraph, node: int) -> None:
     record = _describe(game.id, board_text)
     st.markdown(f"**Combinatorial value** G = `{record['value']}` · {record['kind']} · "
                 f"outcome **{record['outcome']}**: {record['outcome_text']}")
+    if record["left_moves"] == record["right_moves"]:  # impartial (Nim): one table says it all
+        st.caption("Moves (the game is impartial: both sides have the same options; ★ best)")
+        rows = [{"best": "★" if m["best"] else "", "move": m["move"], "to": m["position"], "value": m["value"]}
+                for m in record["left_moves"]]
+        if rows:
+            st.dataframe(rows, hide_index=True, width="stretch")
+        else:
+            st.write("none")
+        return
     left, right = st.columns(2)
     for column, side in ((left, "left"), (right, "right")):
         rows = [{"best": "★" if m["best"] else "", "move": m["move"], "to": m["position"], "value": m["value"]}

@@ -4,7 +4,7 @@ Built on Streamlit's own `st.components.v2` (inline HTML + JavaScript, no
 third-party package, no build step). Graphviz writes each node's URL
 (`?game=...&pos=...`) into the SVG as a link; the script cancels the page
 navigation a plain click would cause (that would start a new session and lose
-the history) and reports the link's `pos` instead. Ctrl/Cmd-click still opens
+the history) and reports the link's `pos` instead (or its `pick`, when it has one). Ctrl/Cmd-click still opens
 the link in a new tab, and the SVG keeps working as plain links anywhere else.
 """
 
@@ -41,7 +41,9 @@ export default function(component) {
     holder.querySelectorAll('a').forEach((link) => {
         const href = link.getAttribute('href') || link.getAttribute('xlink:href') || '';
         const query = href.indexOf('?') >= 0 ? href.slice(href.indexOf('?') + 1) : '';
-        const pos = new URLSearchParams(query).get('pos');
+        // `pick` names one move where two moves reach the same position (the Play board).
+        const params = new URLSearchParams(query);
+        const pos = params.get('pick') || params.get('pos');
         if (!pos) return;
         link.style.cursor = 'pointer';
         link.addEventListener('click', (event) => {

@@ -40,6 +40,8 @@ def examples() -> dict[str, str]:
 def example_params(name: str, graph_id: str, key: str, start_key: str) -> dict[str, Any]:
     """The parameters an example needs, filled with the current game and position and the defaults."""
     params: dict[str, Any] = {"game": graph_id, "key": key}
+    if name == "rule-diff":  # two rule sets of one game: this one and another preset (loaded or not)
+        return {"first": graph_id, "second": _another_preset(graph_id)}
     if name not in api.query_names():
         return params
     spec = api.describe(name)
@@ -53,6 +55,24 @@ def example_params(name: str, graph_id: str, key: str, start_key: str) -> dict[s
         if p["name"] == "limit":
             params["limit"] = p["default"]
     return params
+
+
+def _another_preset(graph_id: str) -> str:
+    """The graph id of another preset of the same game (the game's own when it has no other)."""
+    from explorer.games import parse_spec
+    from explorer.graph import graph_id as id_of, parse_graph_id
+
+    from explorer.errors import GameGraphError
+
+    try:
+        game, symmetry = parse_graph_id(graph_id)
+    except GameGraphError:  # an id that names no game (tests load games under ids of their own)
+        return graph_id
+    for preset in game.presets:
+        other = id_of(parse_spec(f"{game.name}:{preset}"), symmetry)
+        if other != graph_id:
+            return other
+    return graph_id
 
 
 def _load_example(graph_id: str, key: str, start_key: str) -> None:

@@ -53,8 +53,10 @@ def board_svg(board: tuple[str, ...], links: dict[str, str] | None = None) -> st
     return "\n".join(out)
 
 
-def heaps_svg(heaps: tuple[int, ...], to_move: int, largest: int) -> str:
-    """Each heap a column of tokens with its size under it; large heaps are drawn as bars."""
+def heaps_svg(heaps: tuple[int, ...], to_move: int, largest: int, links: dict[str, str] | None = None) -> str:
+    """Each heap a column of tokens with its size under it; large heaps are drawn as bars.
+    A token whose move is in `links` (``take k from heap h``) is a link: clicking the j-th token
+    from the bottom takes it and every token above it."""
     token, pad, col = 14, 16, 44
     tall = min(largest, 16)
     width = max(len(heaps) * col + 2 * pad, 180)
@@ -67,8 +69,12 @@ def heaps_svg(heaps: tuple[int, ...], to_move: int, largest: int) -> str:
         cx = pad + i * col + col / 2
         if largest <= 16:
             for j in range(size):
-                out.append(f'<circle cx="{cx}" cy="{base - j * token - token / 2}" r="{token / 2 - 1.5}" '
-                           'fill="#8c564b" stroke="#5a3327"/>')
+                circle = (f'<circle cx="{cx}" cy="{base - j * token - token / 2}" r="{token / 2 - 1.5}" '
+                          'fill="#8c564b" stroke="#5a3327"/>')
+                label = f"take {size - j} from heap {i + 1}"
+                href = (links or {}).get(label)
+                out.append(f'<a href="{escape(href)}" data-move="{escape(label)}"><title>{label}</title>{circle}</a>'
+                           if href else circle)
         else:
             bar = (tall * token) * size / largest
             out.append(f'<rect x="{cx - 8}" y="{base - bar}" width="16" height="{bar}" rx="4" fill="#8c564b"/>')

@@ -5,10 +5,16 @@ page, in a download and in tests. The opponent sits at the top with fingers
 pointing down at the table, the player A at the bottom; the player to move is
 framed. A hand of fingers=n shows n-1 finger slots (n fingers kill it); past
 ten slots the count is written instead, so big variants stay legible.
+
+With `links` (move label -> URL) the moves are on the drawing: a tap (`L>R`) is
+an arrow from the mover's hand to the hand it taps, clicked on its round chip
+(which says how many fingers it adds); a transfer or split is a chip beside the
+mover's hands naming the hands it leaves (`1-4`).
 """
 
 from __future__ import annotations
 
+import re
 from html import escape
 
 SKIN, SKIN_EDGE, FOLDED, DEAD = "#f4c99b", "#b07a4f", "#e7d3bf", "#c8c8c8"
@@ -64,14 +70,21 @@ def hand_width(fingers: int) -> int:
     return min(fingers - 1, MAX_SLOTS) * (SLOT + GAP) + GAP
 
 
+TAP = re.compile(r"^([LR])>([LR])$")
+CHIP_W, CHIP_H, CHIPS_PER_COLUMN = 64, 20, 5
+
+
 def svg(hands: tuple[tuple[int, int], tuple[int, int]], to_move: int, fingers: int,
-        names: tuple[str, str] = ("A", "B")) -> str:
+        names: tuple[str, str] = ("A", "B"), links: dict[str, str] | None = None) -> str:
     """The SVG of a Chopsticks position: `hands` = ((A left, A right), (B left, B right))."""
+    links = links or {}
     slots = fingers - 1
     hw = hand_width(fingers)
     gap = 60
     margin = 90
-    width = margin + 2 * hw + gap + 30
+    others = [label for label in links if not TAP.match(label)]
+    columns = -(-len(others) // CHIPS_PER_COLUMN)
+    width = margin + 2 * hw + gap + 30 + columns * (CHIP_W + 8)
     row_h = PALM_H + RAISED + 40
     height = 2 * row_h + 20
     out = [f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" '
@@ -95,8 +108,57 @@ def svg(hands: tuple[tuple[int, int], tuple[int, int]], to_move: int, fingers: i
             hand_name = "left" if side == 0 else "right"
             out.append(f'<text x="{x + hw / 2}" y="{top + PALM_H + RAISED + 26}" text-anchor="middle" font-size="12" '
                        f'font-family="sans-serif" fill="#666">{hand_name}</text>')
+    if links:
+        palms = {player: (top + 8 if flip else top + RAISED + 4) for player, top, flip in rows}
+        out.extend(_tap_links(links, hands, to_move, palms, hw, gap, margin))
+        out.extend(_other_links(others, links, to_move, palms, margin + 2 * hw + gap + 30, row_h))
     out.append("</svg>")
     return "\n".join(out)
+
+
+def _tap_links(links, hands, to_move, palms, hw, gap, margin) -> list[str]:
+    """Each tap an arrow between palm centres, clickable on a chip 70% of the way (the chips of the
+    two crossing taps sit apart, so each is one target)."""
+    out = []
+    mover, target = palms[to_move], palms[1 - to_move]
+    down = target > mover
+    y0 = mover + (PALM_H if down else 0)
+    y1 = target + (0 if down else PALM_H)
+    for label, href in links.items():
+        tap = TAP.match(label)
+        if not tap:
+            continue
+        source, aim = ("LR".index(tap[1]), "LR".index(tap[2]))
+        x0 = margin + source * (hw + gap) + hw / 2
+        x1 = margin + aim * (hw + gap) + hw / 2
+        cx, cy = x0 + 0.7 * (x1 - x0), y0 + 0.7 * (y1 - y0)
+        adds = hands[to_move][source]
+        out.append(f'<line x1="{x0:.1f}" y1="{y0:.1f}" x2="{x1:.1f}" y2="{y1:.1f}" stroke="{TURN}" '
+                   'stroke-width="3" stroke-opacity="0.55" stroke-dasharray="6 4"/>')
+        out.append(f'<a href="{escape(href)}" data-move="{escape(label)}"><title>tap {escape(label)}: your '
+                   f'{"left" if source == 0 else "right"} hand adds {adds} to their '
+                   f'{"left" if aim == 0 else "right"}</title>'
+                   f'<circle cx="{cx:.1f}" cy="{cy:.1f}" r="13" fill="#ffffff" stroke="{TURN}" stroke-width="2.5"/>'
+                   f'<text x="{cx:.1f}" y="{cy + 4.5:.1f}" text-anchor="middle" font-size="13" font-weight="bold" '
+                   f'font-family="sans-serif" fill="{TURN}">+{adds}</text></a>')
+    return out
+
+
+def _other_links(others, links, to_move, palms, left, row_h) -> list[str]:
+    """Transfers and splits: chips beside the mover's hands, each naming the hands it leaves."""
+    out = []
+    top = palms[to_move] + PALM_H / 2 - min(len(others), CHIPS_PER_COLUMN) * (CHIP_H + 4) / 2
+    for i, label in enumerate(others):
+        x = left + (i // CHIPS_PER_COLUMN) * (CHIP_W + 8)
+        y = top + (i % CHIPS_PER_COLUMN) * (CHIP_H + 4)
+        result = label.rsplit(" ", 1)[-1]
+        out.append(f'<a href="{escape(links[label])}" data-move="{escape(label)}"><title>{escape(label)}: your hands '
+                   f'become {escape(result)}</title>'
+                   f'<rect x="{x}" y="{y:.1f}" width="{CHIP_W}" height="{CHIP_H}" rx="9" fill="#ffffff" '
+                   f'stroke="{TURN}" stroke-width="1.8"/>'
+                   f'<text x="{x + CHIP_W / 2}" y="{y + 14:.1f}" text-anchor="middle" font-size="12" '
+                   f'font-family="sans-serif" fill="{TURN}">→ {escape(result)}</text></a>')
+    return out
 
 
 def _describe(hands, to_move: int, names: tuple[str, str]) -> str:

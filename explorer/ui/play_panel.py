@@ -1,102 +1,248 @@
-"""Play against the perfect player on the page, with slips marked and the value history drawn.
+"""Play against the perfect player on the board drawing, with slips marked and the value history drawn.
 
-The game so far lives in the URL (`play=2.1.3`: each ply's move number in the
-position's move list, `side=A|B`, `opp=perfect|random|slip=0.1`), so a copied
-link replays the same game. Each run replays those plies from the start, lets
-the opponent answer when it is its turn, and shows the moves as buttons.
+The game so far lives in the URL (`play=2.1.3`, `side=A|B`, `opp=perfect|random|slip=0.1`),
+so a copied link replays the same game. Each number is a move's place (1-based) in the
+rules' list of legal moves of the position as it was played, so the board shows the
+position exactly as the player made it (a symmetric twin, merged in the solved graph,
+is not swapped in) while values come from the solved graph of its canonical form.
+Each run replays those plies from the start, lets the opponent answer when it is its
+turn, and draws the board with every legal move as a link (explorer/ui/boards); a
+compact list of the same moves sits under it for games whose drawing has no links.
+Replaying costs O(plies x moves per position).
 """
 
 from __future__ import annotations
 
 import random
+from typing import Any
+from urllib.parse import urlencode
 
 import streamlit as st
 
 from explorer.errors import InvalidParameter
 from explorer.games import Game
-from explorer.play import Match, Opponent, result_for
+from explorer.play import RESULT_WORDS, Match, Opponent, Played, result_for, start_position
 from explorer.solved import SolvedGraph
+from explorer.ui import drawing, state
+from explorer.ui.widgets import player_name
 
 VALUE_SCORE = {"win": 1.0, "tie": 0.5, "draw": 0.0, "loss": -1.0}
+VALUE_ORDER = ["win", "tie", "draw", "loss"]
+CHART_COLOURS = {"win": "#2ca02c", "tie": "#9467bd", "draw": "#e6b800", "loss": "#d62728"}  # tie and draw apart
+FLIP = {"win": "loss", "loss": "win", "tie": "tie", "draw": "draw"}
+OPPONENTS = ["perfect", "slip=0.1", "slip=0.3", "random"]
 MAX_PLIES = 500
+TAB = "Play"
 
 
-def _replay(solved: SolvedGraph, text: str) -> Match:
-    match = Match(solved)
+def playing() -> bool:
+    """True when the Play tab is the open one (the page then shows the game, not the explored position)."""
+    return st.query_params.get("view") == TAB
+
+
+def replay(solved: SolvedGraph, text: str) -> Played:
+    """The game named by a `play=` value; a number that is not a legal move is one clear error."""
+    played = Played(Match(solved), start_position(solved))
     for part in filter(None, text.split(".")[:MAX_PLIES]):
-        moves = match.moves()
-        if not part.isdigit() or not 1 <= int(part) <= len(moves) or match.over:
-            raise InvalidParameter(f"the game in the link stops making sense at ply {len(match.plies) + 1} "
+        count = len(played.moves())
+        if not part.isdigit() or not 1 <= int(part) <= count or played.match.over:
+            raise InvalidParameter(f"the game in the link stops making sense at ply {len(played.numbers) + 1} "
                                    f"({part[:10]!r}); restart it")
-        label, target, _ = moves[int(part) - 1]
-        match.play(label, target)
-    return match
+        played.play(int(part))
+    return played
 
 
-def _push(index: int) -> None:
-    current = st.query_params.get("play", "")
-    st.query_params["play"] = f"{current}.{index}" if current else str(index)
+def _sequence(numbers: list[int]) -> str:
+    return ".".join(map(str, numbers))
+
+
+def _link(spec: str, numbers: list[int], side: str, opponent: str, key: str) -> str:
+    """The URL of the game after these plies (`pos` names the position reached, `pick` the move, which the
+    board component reports back on a click: two moves may reach one position; Ctrl-click opens the game
+    in a new tab)."""
+    return "?" + urlencode({"game": spec, "pos": key, "view": TAB, "side": side, "opp": opponent,
+                            "play": _sequence(numbers), "pick": str(numbers[-1])})
+
+
+def _answer(played: Played, opponent: Opponent, human: int) -> None:
+    """The opponent moves while it is its turn; its randomness is seeded by the ply, so a link replays."""
+    match = played.match
+    while not match.over and match.to_move() != human and len(match.plies) < MAX_PLIES:
+        _, target = match.choose(opponent, random.Random(len(match.plies)))
+        played.play(played.number_reaching(target))
+
+
+def _controls(solved: SolvedGraph, side_text: str, opponent_text: str) -> tuple[str, str]:
+    left, middle, right = st.columns([1, 2, 2], vertical_alignment="bottom")
+    side = left.radio("You play", ["A", "B"], index=0 if side_text != "B" else 1, horizontal=True, key="play_side",
+                      format_func=lambda s: player_name(solved.game, "AB".index(s)),
+                      help="the first player to move, or the second")
+    choice = middle.selectbox("Opponent", OPPONENTS,
+                              index=OPPONENTS.index(opponent_text) if opponent_text in OPPONENTS else 0,
+                              key="play_opponent",
+                              help="perfect: the fastest win, the slowest loss, keeps a draw; slip=p: a random "
+                                   "move with probability p; random: any legal move")
+    if side != side_text or choice != opponent_text:
+        st.query_params.update({"side": side, "opp": choice, "play": ""})
+        st.rerun()
+    return side, choice
+
+
+def _undo(solved: SolvedGraph, numbers: list[int], human: int) -> None:
+    """Back to the last position where it was the human's turn before their last move."""
+    plies = list(numbers)
+    while plies:
+        plies.pop()
+        if replay(solved, _sequence(plies)).match.to_move() == human:
+            break
+    st.query_params["play"] = _sequence(plies)
 
 
 def panel(game: Game, spec: str, solved: SolvedGraph) -> None:
     side_text = st.query_params.get("side", "A")
     opponent_text = st.query_params.get("opp", "perfect")
-    left, middle, right = st.columns([1, 2, 2])
-    side = left.radio("You play", ["A", "B"], index=0 if side_text != "B" else 1, horizontal=True, key="play_side")
-    choice = middle.selectbox("Opponent", ["perfect", "slip=0.1", "slip=0.3", "random"],
-                              index=["perfect", "slip=0.1", "slip=0.3", "random"].index(opponent_text)
-                              if opponent_text in ("perfect", "slip=0.1", "slip=0.3", "random") else 0,
-                              key="play_opponent")
-    if side != side_text or choice != opponent_text:
-        st.query_params.update({"side": side, "opp": choice, "play": ""})
-        st.rerun()
+    side, choice = _controls(solved, side_text, opponent_text)
     opponent = Opponent.parse(choice)
     human = 0 if side == "A" else 1
-    match = _replay(solved, st.query_params.get("play", ""))
-    # The opponent answers at once; its randomness is seeded by the ply, so a link replays the same game.
-    while not match.over and match.to_move() != human and len(match.plies) < MAX_PLIES:
-        label, target = match.choose(opponent, random.Random(len(match.plies)))
-        number = next(i for i, (l, t, _) in enumerate(match.moves(), 1) if l == label and t == target)
-        match.play(label, target)
-        _push(number)
+    you, them = player_name(game, human), player_name(game, 1 - human)
+    played = replay(solved, st.query_params.get("play", ""))
+    _answer(played, opponent, human)
+    if st.query_params.get("play", "") != _sequence(played.numbers):
+        st.query_params["play"] = _sequence(played.numbers)
+    match = played.match
+
+    st.subheader(f"You ({you}) against the {choice} player ({them})")
+    left, right = st.columns([3, 2])
+    with left:
+        clicked = _board(game, spec, played, side, choice)
     with right:
+        _status(game, played, human)
         cols = st.columns(2)
-        if cols[0].button("Undo my last move", disabled=not match.plies, key="play_undo"):
-            plies = st.query_params.get("play", "").split(".")
-            while plies and plies[-1] and len(plies) > 0:
-                plies.pop()
-                replayed = _replay(solved, ".".join(plies))
-                if replayed.to_move() == human:
-                    break
-            st.query_params["play"] = ".".join(plies)
+        if cols[0].button("Undo my last move", disabled=not played.numbers, key="play_undo", width="stretch"):
+            _undo(solved, played.numbers, human)
             st.rerun()
-        if cols[1].button("Restart", key="play_restart"):
+        if cols[1].button("Restart", key="play_restart", width="stretch"):
             st.query_params["play"] = ""
             st.rerun()
-
-    key = solved.graph.key(match.node)
-    if match.over:
-        st.success(f"Game over at `{key}`: you **{result_for(match, human)}**.")
-    else:
-        value = solved.value(match.node)
-        remoteness = solved.remoteness(match.node)
-        st.markdown(f"Position `{key}`: your move. Your value here: **{value}**"
-                    f"{'' if remoteness is None else f' in {remoteness}'}.")
-        for number, (label, target, _) in enumerate(match.moves(), 1):
-            if st.button(f"{label} → {solved.graph.key(target)}", key=f"play_move_{number}"):
-                _push(number)
-                st.rerun()
+    if clicked is not None:
+        st.query_params["play"] = _sequence(played.numbers + [clicked])
+        st.rerun()
+    _move_list(played)
     if match.plies:
-        mine = sum(1 for p in match.plies if p.slip and p.player == human)
-        theirs = sum(1 for p in match.plies if p.slip and p.player != human)
-        st.markdown(f"Slips so far: **you {mine}**, **opponent {theirs}**")
-        st.dataframe([{"ply": p.ply, "who": "you" if p.player == human else "opponent", "move": p.label,
-                       "to": p.after, "your value" if p.player == human else "its value":
-                       f"{p.value_before} → {p.value_after}", "slip": "SLIP" if p.slip else ""}
-                      for p in match.plies], hide_index=True, width="stretch")
-        history = match.history()
-        st.caption("Value history: the value for the player to move after each ply "
-                   "(1 win, 0.5 tie, 0 draw, -1 loss), and the remoteness")
-        st.line_chart({"value": [VALUE_SCORE[row["value"]] for row in history],
-                       "remoteness": [row["remoteness"] if row["remoteness"] is not None else 0 for row in history]})
+        _plies_table(played, human)
+        _history_chart(played, human)
     st.caption("Share this game: the page's URL holds every move.")
+
+
+def _board(game: Game, spec: str, played: Played, side: str, choice: str) -> int | None:
+    """The played position's drawing, each legal move a link; returns the number of the move clicked."""
+    from explorer.ui.clickable import clickable_html
+
+    solved = played.match.solved
+    links, by_key = {}, {}
+    for number, label, position, _ in played.moves():
+        # The position as it would stand, not its canonical twin: the click names exactly this move.
+        key = solved.game.format(position)
+        by_key.setdefault(key, number)
+        links[label] = _link(spec, played.numbers + [number], side, choice, key)
+    picture = drawing.position_svg(game, played.position, links)
+    with st.container(key="play_board"):
+        if not picture:
+            st.code(solved.game.format(played.position))
+            return None
+        if links and "<a " in picture:
+            st.caption("Click the board to play a move.")
+            clicked = clickable_html(picture, key="play_board_svg")
+            if clicked and clicked.isdigit() and any(number == int(clicked) for number, *_ in played.moves()):
+                return int(clicked)
+            return by_key.get(clicked) if clicked else None
+        st.image(picture)
+    return None
+
+
+def _status(game: Game, played: Played, human: int) -> None:
+    match = played.match
+    solved = match.solved
+    shown = solved.game.format(played.position)
+    if match.over:
+        st.success(f"Game over at `{shown}`: you **{RESULT_WORDS[result_for(match, human)]}**.")
+    else:
+        value, remoteness = str(solved.value(match.node)), solved.remoteness(match.node)
+        st.markdown(f"### Your move ({player_name(game, human)})")
+        st.markdown(f'Position `{shown}` — your value here: '
+                    f'{drawing.value_badge(value, remoteness)}', unsafe_allow_html=True)
+    mine = [p for p in match.plies if p.player == human]
+    theirs = [p for p in match.plies if p.player != human]
+    for who, whose, plies in (("Your last move", "your", mine), ("The opponent's answer", "its", theirs)):
+        if plies and (plies is mine or plies[-1].ply > (mine[-1].ply if mine else 0)):
+            p = plies[-1]
+            mark = " — **SLIP**" if p.slip else ""
+            st.markdown(f"{who}: `{p.label}`, {whose} value {p.value_before} → {p.value_after}{mark}")
+    st.markdown(f"Slips so far: **you {sum(p.slip for p in mine)}**, **opponent {sum(p.slip for p in theirs)}**")
+    key = solved.graph.key(match.node)
+    st.caption(f"[Explore this position]({state.link(solved.game.display_name, key)}) (opens the explorer at "
+               f"`{key}`, its canonical form, and leaves the game)")
+
+
+def _move_list(played: Played) -> None:
+    """The same moves as compact buttons: for drawings without links, keyboards and screen readers."""
+    moves = played.moves()
+    if not moves:
+        return
+    solved = played.match.solved
+    st.caption("Or choose a move from the list (move → position reached):")
+    cols = st.columns(min(4, len(moves)))
+    for i, (number, label, position, _) in enumerate(moves):
+        if cols[i % len(cols)].button(f"{label} → {solved.game.format(position)}", key=f"play_move_{number}",
+                                      width="stretch"):
+            st.query_params["play"] = _sequence(played.numbers + [number])
+            st.rerun()
+
+
+def _plies_table(played: Played, human: int) -> None:
+    st.dataframe([{"ply": p.ply, "who": "you" if p.player == human else "opponent", "move": p.label,
+                   "to": shown, "mover's value": f"{p.value_before} → {p.value_after}",
+                   "slip": "SLIP" if p.slip else ""} for p, shown in zip(played.match.plies, played.shown)],
+                 hide_index=True, width="stretch")
+
+
+def history_rows(played: Played, human: int) -> list[dict]:
+    """The value history from the human's side (a steady line), with the mover's own value kept;
+    positions in the frame played."""
+    rows = []
+    shown = [played.match.solved.game.format(start_position(played.match.solved)), *played.shown]
+    for row, position in zip(played.match.history(), shown):
+        mine = row["value"] if row["to_move"] == human else FLIP[row["value"]]
+        rows.append({"ply": row["ply"], "position": position, "to move": "you" if row["to_move"] == human
+                     else "opponent", "value for you": mine, "value for the mover": row["value"],
+                     "remoteness": row["remoteness"]})
+    return rows
+
+
+def _history_chart(played: Played, human: int) -> None:
+    """Two panels over the plies: the value for you (win at the top), and the remoteness (moves left)."""
+    import altair as alt
+
+    rows = history_rows(played, human)
+    data = alt.Data(values=rows)
+    colour = alt.Color("value for you:N", scale=alt.Scale(domain=VALUE_ORDER, range=[
+        CHART_COLOURS[v] for v in VALUE_ORDER]), legend=alt.Legend(orient="top"))
+    tooltip = ["ply:O", "position:N", "to move:N", "value for you:N", "value for the mover:N", "remoteness:Q"]
+    x = alt.X("ply:O", axis=alt.Axis(labelAngle=0, labelOverlap=True))
+    value = alt.Chart(data).mark_line(point=alt.OverlayMarkDef(size=80, filled=True), color="#999").encode(
+        x=x, y=alt.Y("value for you:N", sort=VALUE_ORDER, scale=alt.Scale(domain=VALUE_ORDER)), tooltip=tooltip)
+    value = value + alt.Chart(data).mark_point(size=90, filled=True).encode(
+        x=x, y=alt.Y("value for you:N", sort=VALUE_ORDER), color=colour, tooltip=tooltip)
+    remote = alt.Chart(data).mark_bar().encode(
+        x=x, y=alt.Y("remoteness:Q", title="remoteness (moves left)", axis=alt.Axis(tickMinStep=1)),
+        color=colour, tooltip=tooltip)
+    st.markdown("#### Value history")
+    if all(row["remoteness"] is None for row in rows):  # only draws so far: no moves-left panel to draw
+        st.caption("After each ply: the value for you with best play from there. Every position so far is "
+                   "a draw, which has no remoteness (moves left). Hover for the position.")
+        st.altair_chart(value.properties(height=140), width="stretch")
+        return
+    st.caption("After each ply: the value for you with best play from there (top) and how many moves "
+               "are left with best play (bottom; none for a draw). Hover for the position.")
+    st.altair_chart(alt.vconcat(value.properties(height=140), remote.properties(height=120)),
+                    width="stretch")

@@ -11,6 +11,7 @@ import streamlit as st
 
 from explorer.errors import GameGraphError
 from explorer.games import Game
+from explorer.games.base import player_name  # noqa: F401  (the panels import it from here)
 
 log = logging.getLogger("gamegraph.ui")
 
@@ -30,14 +31,6 @@ def guarded(what: str) -> Iterator[None]:
     except Exception as exc:  # noqa: BLE001 - one broken panel must not take the page down
         log.exception("%s failed", what)
         st.error(f"{what} is not available: {type(exc).__name__}: {exc}")
-
-
-def player_name(game: Game, index: int) -> str:
-    """How players are called in a game: its own `player_names`, X and O in tic-tac-toe, A and B elsewhere."""
-    names = getattr(game, "player_names", None)
-    if names and len(names) == 2:
-        return str(names[index])
-    return ("X", "O")[index] if game.name == "tictactoe" else ("A", "B")[index]
 
 
 _MD_SPECIAL = re.compile(r"([\\`*_{}\[\]()#+\-.!|<>~$:])")
