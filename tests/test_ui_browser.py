@@ -144,6 +144,7 @@ def test_downloads_give_the_diagram_shown(server, browser, tmp_path):
         path = tmp_path / info.value.suggested_filename
         info.value.save_as(path)
         files[label] = path.read_bytes()
+        settle(page)  # a download must not rerun the page; if it ever does, the next button is the new one
     assert files["DOT"].startswith(b"digraph") and b"A|1-2|1-3" in files["DOT"]
     assert files["PNG"].startswith(b"\x89PNG")
     assert b'"key": "A|1-2|1-3"' in files["Position + moves (JSON)"]

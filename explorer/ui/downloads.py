@@ -68,10 +68,10 @@ def panel(game: Game, spec: str, solved: SolvedGraph, node: int, backend: Any) -
     st.markdown(f"**This position** (`{key}`)")
     cols = st.columns(3)
     cols[0].download_button("Position + moves (JSON)", position_json(game, spec, solved, node),
-                            file_name=f"{base}.json", mime="application/json", key="dl_pos_json")
+                            file_name=f"{base}.json", mime="application/json", key="dl_pos_json", on_click="ignore")
     picture = drawing.position_svg(game, solved.graph.position(node))
     if picture:
-        cols[1].download_button("Drawing (SVG)", picture, file_name=f"{base}.svg", mime="image/svg+xml", key="dl_pos_svg")
+        cols[1].download_button("Drawing (SVG)", picture, file_name=f"{base}.svg", mime="image/svg+xml", key="dl_pos_svg", on_click="ignore")
     with cols[2], guarded("The certificate"):
         if st.session_state.get("certificate_for") != (game.id, key):
             st.button("Build a strategy certificate", key="cert_build", on_click=_ask_certificate, args=(game.id, key),
@@ -80,7 +80,7 @@ def panel(game: Game, spec: str, solved: SolvedGraph, node: int, backend: Any) -
         else:
             text, statement = _certificate(game.id, key)
             st.download_button("Strategy certificate (JSON)", text, file_name=f"{base}.certificate.json",
-                               mime="application/json", key="dl_cert",
+                               mime="application/json", key="dl_cert", on_click="ignore",
                                help="a proof of the value that `gamegraph check-certificate` verifies from the rules alone")
             st.caption(f"Checked: {statement}.")
 
@@ -88,16 +88,16 @@ def panel(game: Game, spec: str, solved: SolvedGraph, node: int, backend: Any) -
         shown, _ = graphs.drawn(spec, solved, key, backend)
         st.markdown(f"**The neighbourhood diagram** (k={shown.k}, as on the Neighbourhood tab)")
         cols = st.columns(3)
-        cols[0].download_button("DOT", shown.dot, file_name=f"{base}__k{shown.k}.dot", mime="text/vnd.graphviz", key="dl_dot")
-        cols[1].download_button("SVG", shown.svg, file_name=f"{base}__k{shown.k}.svg", mime="image/svg+xml", key="dl_svg")
+        cols[0].download_button("DOT", shown.dot, file_name=f"{base}__k{shown.k}.dot", mime="text/vnd.graphviz", key="dl_dot", on_click="ignore")
+        cols[1].download_button("SVG", shown.svg, file_name=f"{base}__k{shown.k}.svg", mime="image/svg+xml", key="dl_svg", on_click="ignore")
         cols[2].download_button("PNG", lambda: diagram.render(shown.dot, "png"), file_name=f"{base}__k{shown.k}.png",
-                                mime="image/png", key="dl_png")
+                                mime="image/png", key="dl_png", on_click="ignore")
 
     st.markdown(f"**The whole game** ({solved.graph.num_positions:,} positions)")
     cols = st.columns(3)
     if solved.graph.num_positions <= EXPORT_MAX_POSITIONS:
         cols[0].download_button("Positions + moves (JSON lines)", lambda: game_jsonl(solved),
-                                file_name=f"{slug(spec)}.jsonl", mime="application/x-ndjson", key="dl_game")
+                                file_name=f"{slug(spec)}.jsonl", mime="application/x-ndjson", key="dl_game", on_click="ignore")
     else:
         cols[0].caption(f"Too big to download from the page: use `{shell_hint('export', spec)}`.")
     chart = None
@@ -107,6 +107,6 @@ def panel(game: Game, spec: str, solved: SolvedGraph, node: int, backend: Any) -
     if chart is not None:
         from explorer.chart import as_records, as_text
         cols[1].download_button("Strategy chart (text)", as_text(chart), file_name=f"{slug(spec)}.chart.txt",
-                                mime="text/plain", key="dl_chart_txt")
+                                mime="text/plain", key="dl_chart_txt", on_click="ignore")
         cols[2].download_button("Strategy chart (JSON)", json.dumps(as_records(chart), indent=1),
-                                file_name=f"{slug(spec)}.chart.json", mime="application/json", key="dl_chart_json")
+                                file_name=f"{slug(spec)}.chart.json", mime="application/json", key="dl_chart_json", on_click="ignore")

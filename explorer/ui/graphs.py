@@ -180,9 +180,9 @@ def _line_downloads(spec: str, key: str, line: QueryResult | None) -> None:
     source = dots.to_dot(dots.line_diagram(line))
     base = re.sub(r"[^A-Za-z0-9._-]+", "_", f"{spec}__{key}__line").strip("_")
     cols = st.columns([1, 1, 4])
-    cols[0].download_button("Line (DOT)", source, file_name=f"{base}.dot", mime="text/vnd.graphviz", key="dl_line_dot")
+    cols[0].download_button("Line (DOT)", source, file_name=f"{base}.dot", mime="text/vnd.graphviz", key="dl_line_dot", on_click="ignore")
     cols[1].download_button("Line (SVG)", lambda: diagram.render(source, "svg"), file_name=f"{base}.svg",
-                            mime="image/svg+xml", key="dl_line_svg")
+                            mime="image/svg+xml", key="dl_line_svg", on_click="ignore")
 
 
 def _path_form(spec: str, solved: SolvedGraph, key: str, backend: Backend) -> None:
