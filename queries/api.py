@@ -141,7 +141,7 @@ def _finish(backend: Backend, query: QuerySpec, args: dict[str, Any], raw: dict[
             raw[table] = raw[table][:args["limit"]]
             truncated = True
             notes.append(f"{table}: only the first {args['limit']} rows are shown (the row cap); "
-                         "raise the limit to see more")
+                         "raise limit (`--limit N` in `gamegraph query`) to see more")
     if query.name == "neighbourhood":
         positions = raw["positions"]
         raw["positions"] = [row[:-1] for row in positions]

@@ -67,3 +67,23 @@ def test_draw_levels_on_both_backends(spec, solved, backends):
     expected = {graph.key(n): (CLASS_NAMES[int(levels.kind[n])], int(levels.level[n]), int(levels.remoteness[n]))
                 for n in range(graph.num_positions) if levels.level[n] >= 0}
     assert {row[0]: tuple(row[1:]) for row in results[0].tables["deepest"].rows} == expected
+
+
+@pytest.mark.neo4j
+def test_the_console_shows_the_library_query_as_its_tables(solved, backends):
+    """The UI console runs queries/draw-levels.cypher as typed and splits its one row of
+    lists of maps into the query's two tables, with the rows the query API gives."""
+    from pathlib import Path
+
+    from explorer.ui import console
+    from queries.console import run_readonly_cypher
+
+    neo4j = backends["ponghauki"][1]
+    text = (Path(__file__).resolve().parents[1] / "queries" / "draw-levels.cypher").read_text()
+    result = run_readonly_cypher(neo4j.driver, neo4j.database, text, {"game": neo4j.game_id, "limit": 10_000})
+    shown = console._shown(result)
+    assert shown["rows"] == [] and [name for name, _ in shown["nested"]] == ["levels", "deepest"]
+    expected = run_query(neo4j, "draw-levels", limit=10_000).tables
+    for name, records in shown["nested"]:
+        columns = expected[name].columns
+        assert [[record[c] for c in columns] for record in records] == expected[name].rows

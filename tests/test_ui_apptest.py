@@ -393,3 +393,25 @@ def test_changing_game_keeps_the_open_tab_and_starts_at_the_start():
     assert "pos" not in at.query_params
     assert at.query_params.get("view") == "Statistics"
     assert metric(at, "Positions") == f"{build('nim:marienbad').graph.num_positions:,}"
+
+
+@pytest.mark.parametrize("game, left_out", [
+    ("tictactoe", {"Strategy chart", "Sum of games", "Draw map", "Survey", "Compare rules"}),
+    ("nim:small", {"Strategy chart", "Draw map", "Survey"}),
+    ("toads-and-frogs", {"Strategy chart", "Draw map", "Survey"}),
+    ("ponghauki", {"Strategy chart", "Sum of games", "Survey", "Compare rules"}),
+    ("chopsticks:standard", {"Sum of games"}),
+    ("chopsticks:attack-only", {"Sum of games", "Draw map"}),
+])
+def test_a_game_shows_only_the_tabs_that_apply(game, left_out):
+    # explorer/ui/app.py runs its page on import, so its PANELS are not imported here
+    every = ["History", "Neighbourhood", "Cycles", "Best line", "Strategy chart", "Statistics", "Cypher console",
+             "Downloads", "Sum of games", "Play", "Draw map", "Survey", "Compare rules"]
+    at = page(game=game)
+    assert_clean(at)
+    assert [tab.label for tab in at.tabs] == [name for name in every if name not in left_out]
+    asked = sorted(left_out)[0]
+    at = page(game=game, view=asked)  # an old link to a tab this game does not have says why, then shows the rest
+    assert_clean(at)
+    assert any(i.value.startswith(f"No {asked} tab here: ") for i in at.info), [i.value for i in at.info]
+    assert len(at.tabs) == len(every) - len(left_out)

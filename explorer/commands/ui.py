@@ -151,7 +151,8 @@ def run(args: argparse.Namespace, announce: str | None = None) -> int:
     seconds to shut down, then is killed: it can hang in its shutdown (it did when
     the pipe its output went to had closed), and nothing may outlive the command."""
     argv, env, url = launch(args)
-    print(f"gamegraph: {announce or 'the explorer'} on {url}  (Ctrl-C stops it)", file=sys.stderr, flush=True)
+    stop_hint = "Ctrl-C stops it" if sys.stdin is not None and sys.stdin.isatty() else f"SIGTERM to pid {os.getpid()} stops it"
+    print(f"gamegraph: {announce or 'the explorer'} on {url}  ({stop_hint})", file=sys.stderr, flush=True)
     child = subprocess.Popen(argv, env=env, stdin=subprocess.DEVNULL)
     previous = signal.signal(signal.SIGTERM, _raise_stop)
     try:

@@ -34,7 +34,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 # The classic games at their small (published) sizes, loaded next to the Chopsticks presets:
 # the loopy ones and the partizan ones whose positions carry combinatorial values.
-SMALL_GAMES = ["mutorere", "ponghauki", "dodgem:3x3", "toads-and-frogs", "domineering"]
+SMALL_GAMES = ["mutorere", "ponghauki", "dodgem:3x3", "toads-and-frogs", "domineering", "tictactoe", "nim:marienbad"]
 
 
 def preset_specs() -> list[str]:

@@ -174,6 +174,13 @@ OTHER_SPEC = "another spec (type it below)"
 DIFF_LIST_LIMIT = 500
 
 
+def has_other_rule_sets(game: Game) -> bool:
+    """Whether the game has parameters, so that another rule set of it exists to compare with."""
+    import dataclasses
+
+    return bool(dataclasses.fields(game.params))
+
+
 def _diff_choices(game: Game) -> list[str]:
     """The same game's presets, as specs, except the one shown."""
     specs = [game.name if preset == "default" else f"{game.name}:{preset}" for preset in type(game).presets]

@@ -62,6 +62,32 @@ PANELS: list[tuple[str, str, Callable[[View], object]]] = [
 ]
 
 
+def _not_for(view: View) -> dict[str, str]:
+    """{tab label: why it is left out} for the tabs that have nothing to show for this game.
+
+    Thirteen tabs do not fit a page; a game shows only those that apply (a URL naming
+    another says why it is not there). O(V) for the draw count, once per run."""
+    from explorer.cgt.evaluate import supports_cgt
+    from explorer.values import Value
+
+    game, name = view.game, view.game.display_name
+    reasons = {}
+    if not overview.chart_available(game):
+        reasons["Strategy chart"] = (f"the strategy chart is for Chopsticks up to fingers={overview.CHART_MAX_FINGERS}"
+                                     f"; {name} has none")
+    if not supports_cgt(game):
+        reasons["Sum of games"] = (f"{name} has no combinatorial values: sums of games are for short partizan or "
+                                   "impartial games such as toads-and-frogs, domineering and nim")
+    if not (view.solved.solution.value == int(Value.DRAW)).any():
+        reasons["Draw map"] = f"{name} has no drawn positions"
+    if game.name != "chopsticks":
+        reasons["Survey"] = (f"the survey heatmap is drawn for Chopsticks; `gamegraph survey {game.name} --range "
+                             "NAME=A..B` surveys any game whose parameters make a finite grid")
+    if not analysis_panel.has_other_rule_sets(game):
+        reasons["Compare rules"] = f"{name} has no parameters, so no other rule set to compare with"
+    return reasons
+
+
 def _game():
     """(game, spec) from the URL; a bad spec is reported and the default game is shown instead."""
     spec = state.url_game()
@@ -150,8 +176,14 @@ def main() -> None:
             analysis_panel.draw_section(game, solved, node)
 
     view = View(game, spec, solved, node, key, chosen)
-    tabs = st.tabs([name for name, _, _ in PANELS], key="view", bind="query-params")
-    for tab, (name, what, draw) in zip(tabs, PANELS):
+    left_out = _not_for(view)
+    asked_view = st.query_params.get("view")
+    if asked_view in left_out:
+        st.info(f"No {asked_view} tab here: {left_out[asked_view]}.")
+        del st.query_params["view"]
+    shown = [panel for panel in PANELS if panel[0] not in left_out]
+    tabs = st.tabs([name for name, _, _ in shown], key="view", bind="query-params")
+    for tab, (name, what, draw) in zip(tabs, shown):
         with tab:
             if tab.open:  # only the open tab runs
                 with guarded(what):

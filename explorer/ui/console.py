@@ -111,6 +111,9 @@ def panel(backend: Backend, graph_id: str, key: str, start_key: str) -> None:
         st.caption(shown["caption"])
         if shown["rows"]:
             st.dataframe(pd.DataFrame(shown["rows"]), hide_index=True)
+        for name, records in shown.get("nested", []):
+            st.markdown(f"`{name}` ({len(records)} row(s))")
+            st.dataframe(pd.DataFrame(records), hide_index=True)
 
 
 def _use_position(graph_id: str, key: str) -> None:
@@ -146,9 +149,27 @@ def _run(backend: Backend) -> None:
     st.session_state["cypher_result"] = _shown(result)
 
 
+def _is_table(value: Any) -> bool:
+    return isinstance(value, list) and bool(value) and all(isinstance(item, dict) for item in value)
+
+
 def _shown(result: ConsoleResult) -> dict[str, Any]:
-    """The caption and table rows of a console result; nested values (nodes, lists) as JSON text."""
+    """The caption and table rows of a console result; nested values (nodes, lists) as JSON text.
+
+    A single row whose columns hold lists of maps (the library's queries that return several
+    tables, e.g. draw-levels) is shown as one table per such column, each row of which is a map,
+    since a JSON list in one cell is unreadable; its other columns stay in the main table."""
     note = f"; cut at the row cap ({result.row_cap})" if result.truncated else ""
-    table = Table(result.columns, [[json.dumps(v) if isinstance(v, (list, dict)) else v for v in row]
-                                   for row in result.rows])
-    return {"caption": f"{len(table.rows)} row(s){note}.", "rows": table.records()}
+    nested: list[tuple[str, list[dict[str, Any]]]] = []
+    columns, rows = list(result.columns), [list(row) for row in result.rows]
+    if len(rows) == 1 and any(_is_table(v) for v in rows[0]):
+        keep = [i for i, v in enumerate(rows[0]) if not _is_table(v)]
+        nested = [(columns[i], [{k: _cell(v) for k, v in item.items()} for item in rows[0][i]])
+                  for i in range(len(columns)) if i not in keep]
+        columns, rows = [columns[i] for i in keep], [[rows[0][i] for i in keep]] if keep else []
+    table = Table(columns, [[_cell(v) for v in row] for row in rows])
+    return {"caption": f"{len(result.rows)} row(s){note}.", "rows": table.records(), "nested": nested}
+
+
+def _cell(value: Any) -> Any:
+    return json.dumps(value) if isinstance(value, (list, dict)) else value
