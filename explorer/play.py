@@ -74,6 +74,19 @@ class Match:
         return [(graph.label(e), int(graph.succ_indices[e]), bool(self.solved.solution.optimal[e]))
                 for e in graph.edge_range(self.node)]
 
+    # Where the values come from. The solved graph here; a subclass may ask another store
+    # (explorer.stored_play: the game as loaded into Neo4j) for the same facts.
+    def value(self, node: int) -> Value:
+        return self.solved.value(node)
+
+    def remoteness(self, node: int) -> int | None:
+        return self.solved.remoteness(node)
+
+    def draw_grade(self, node: int) -> tuple[int, int, int]:
+        """(class, level, draw remoteness) of explorer.analysis.draw_levels; level -1 for none."""
+        levels = self.solved.draw_levels
+        return int(levels.kind[node]), int(levels.level[node]), int(levels.remoteness[node])
+
     def find_move(self, text: str) -> tuple[str, int]:
         """A move named by its label, its number in the list (1-based) or the position it reaches."""
         text = text.strip()
@@ -96,8 +109,8 @@ class Match:
 
     def play(self, label: str, target: int) -> Ply:
         solved = self.solved
-        before = solved.value(self.node)
-        after = solved.value(target).for_previous_player()
+        before = self.value(self.node)
+        after = self.value(target).for_previous_player()
         ply = Ply(len(self.plies) + 1, self.to_move(), label, solved.graph.key(self.node), solved.graph.key(target),
                   str(before), str(after), after < before)
         self.plies.append(ply)
@@ -118,31 +131,30 @@ class Match:
         Other positions keep every optimal move. O(moves) after the draw levels, made once per graph."""
         from explorer.analysis.draw_levels import DRAW_LOSE, DRAW_WIN
 
-        levels = self.solved.draw_levels
-        here = int(levels.kind[self.node])
+        here, level, _ = self.draw_grade(self.node)
         if here not in (DRAW_WIN, DRAW_LOSE):
             return keeping
         wanted = DRAW_LOSE if here == DRAW_WIN else DRAW_WIN
-        same = [(label, target) for label, target in keeping
-                if levels.kind[target] == wanted and levels.level[target] == levels.level[self.node]]
+        grades = {target: self.draw_grade(target) for _, target in keeping}
+        same = [(label, target) for label, target in keeping if grades[target][:2] == (wanted, level)]
         if not same:
             return keeping
         pick = min if here == DRAW_WIN else max
-        best = pick(int(levels.remoteness[target]) for _, target in same)
-        return [(label, target) for label, target in same if levels.remoteness[target] == best]
+        best = pick(grades[target][2] for _, target in same)
+        return [(label, target) for label, target in same if grades[target][2] == best]
 
     def history(self) -> list[dict]:
         """The value and remoteness for the player to move after each ply (ply 0 = the start)."""
-        solved, graph = self.solved, self.solved.graph
+        graph = self.solved.graph
         rows = [{"ply": 0, "position": graph.key(0), "to_move": int(graph.to_move[0]),
-                 "value": str(solved.value(0)), "remoteness": solved.remoteness(0)}]
+                 "value": str(self.value(0)), "remoteness": self.remoteness(0)}]
         node_of = {graph.key(n): n for n in {0, self.node}}
         for ply in self.plies:
             node = node_of.get(ply.after)
             if node is None:
                 node = node_of[ply.after] = graph.find(ply.after)
             rows.append({"ply": ply.ply, "position": ply.after, "to_move": int(graph.to_move[node]),
-                         "value": str(solved.value(node)), "remoteness": solved.remoteness(node)})
+                         "value": str(self.value(node)), "remoteness": self.remoteness(node)})
         return rows
 
 

@@ -330,6 +330,28 @@ def with_neo4j(neo4j_server, monkeypatch):
     return neo4j_server
 
 
+@pytest.mark.neo4j
+def test_play_on_neo4j_uses_the_loaded_game(with_neo4j):
+    """With the page on Neo4j, the Play tab's opponent and values are the loaded game's, and the
+    game played is the one the solved graph gives (the two hold the same facts)."""
+    at = page(game="nim:small", view="Play", side="B", opp="perfect", play="")
+    assert_clean(at)
+    assert not errors(at), errors(at)
+    assert any("come from the game as loaded into Neo4j" in c.value for c in at.caption)
+    import random
+
+    from explorer.play import Match, Opponent, Played, start_position
+    solved = build("nim:small")
+    played = Played(Match(solved), start_position(solved))
+    _, target = played.match.choose(Opponent("perfect"), random.Random(0))  # the page seeds ply 0 with 0
+    assert at.query_params["play"] == str(played.number_reaching(target))
+    at = AppTest.from_file(APP, default_timeout=120)
+    for name, value in {"game": "nim(heaps=2-2-3)", "view": "Play"}.items():  # not in Neo4j: the solved graph
+        at.query_params[name] = value
+    at.run()
+    assert any("come from the solved graph" in c.value for c in at.caption)
+
+
 def run_cypher(at: AppTest, text: str) -> AppTest:
     at.text_area(key="cypher_text").input(text)
     return at.button(key="cypher_run").click().run()
@@ -342,7 +364,7 @@ def test_neo4j_is_used_when_it_answers_and_holds_the_game(with_neo4j):
     assert not errors(at), errors(at)
     assert any("Backend: **Neo4j" in c.value for c in at.caption)
     assert any("answered by Neo4j" in c.value for c in at.caption)
-    at = page(game="nim:marienbad")  # a game Neo4j does not hold: the mirror, and the page says why
+    at = page(game="nim(heaps=2-2-3)")  # a game Neo4j does not hold: the mirror, and the page says why
     assert any("networkx mirror" in c.value and "not loaded" in c.value for c in at.caption)
 
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import sys
 
@@ -21,6 +22,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     p.add_argument("--start", help="start from this position instead of the game's start")
     p.add_argument("--max-plies", type=int, default=500, help="stop a game after this many plies (default 500)")
     p.add_argument("--format", choices=("text", "json"), default="text")
+    p.add_argument("--backend", choices=("solver", "neo4j"), default="solver",
+                   help="where the values, optimal moves and draw grades come from: the solved graph (default) or "
+                        "the game as loaded into Neo4j (`gamegraph load SPEC` first), asked position by position")
     p.set_defaults(func=cmd_play)
 
 
@@ -38,9 +42,9 @@ def _side(text: str) -> int:
 def cmd_play(args: argparse.Namespace) -> int:
     import random
 
-    from explorer.errors import GameGraphError, InvalidParameter
+    from explorer.errors import InvalidParameter
     from explorer.games import parse_spec
-    from explorer.play import RESULT_WORDS, Match, Opponent, Played, result_for, start_position
+    from explorer.play import Opponent, Played, start_position
     from explorer.solved import build, load_or_build
 
     side, opponent = _side(args.side), Opponent.parse(args.opponent)
@@ -53,9 +57,35 @@ def cmd_play(args: argparse.Namespace) -> int:
     else:
         solved = load_or_build(game)
         start = start_position(solved)
-    # Moves are the rules' own, on the position as played: symmetric twins merged in the solved graph
-    # are never swapped in, so the board never turns under the player (values come from the graph).
-    played, rng = Played(Match(solved), start), random.Random(args.seed)
+    with _matched(solved, args.backend) as match:
+        return _play(args, game, side, opponent, Played(match, start), random.Random(args.seed))
+
+
+@contextlib.contextmanager
+def _matched(solved, backend: str):
+    """The match on the solved graph, or on the game as Neo4j holds it (its driver closed afterwards)."""
+    from explorer.play import Match
+
+    if backend == "solver":
+        yield Match(solved)
+        return
+    from loaders.settings import Neo4jSettings, open_driver
+    from queries.play_neo4j import Neo4jMatch
+
+    settings = Neo4jSettings.from_env()
+    driver = open_driver(settings)
+    try:
+        yield Neo4jMatch(solved, driver, settings.database)
+    finally:
+        driver.close()
+
+
+def _play(args, game, side, opponent, played, rng) -> int:
+    """The game loop. Moves are the rules' own, on the position as played: symmetric twins merged in
+    the solved graph are never swapped in, so the board never turns under the player."""
+    from explorer.errors import GameGraphError
+    from explorer.play import RESULT_WORDS, result_for
+
     match = played.match
     interactive = sys.stdin is not None and sys.stdin.isatty()
     text = args.format == "text"
@@ -64,7 +94,7 @@ def cmd_play(args: argparse.Namespace) -> int:
         node = match.node
         if text:
             print(f"{game.format(played.position)}: player {'AB'[match.to_move()]} to move, "
-                  f"{solved.value(node)}{_in(solved.remoteness(node))} for them")
+                  f"{match.value(node)}{_in(match.remoteness(node))} for them")
         if match.to_move() == side:
             if text:
                 print("  your moves: " + ", ".join(f"{number}) {label}" for number, label, _, _ in played.moves()))

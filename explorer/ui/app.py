@@ -55,7 +55,7 @@ PANELS: list[tuple[str, str, Callable[[View], object]]] = [
      lambda v: console.panel(v.backend, v.solved.graph.graph_id, v.key, v.solved.graph.key(0))),
     ("Downloads", "The downloads", lambda v: downloads.panel(v.game, v.spec, v.solved, v.node, v.backend)),
     ("Sum of games", "The sum builder", lambda v: cgt_panel.sum_builder(v.game, v.solved)),
-    ("Play", "Play", lambda v: play_panel.panel(v.game, v.spec, v.solved)),
+    ("Play", "Play", lambda v: play_panel.panel(v.game, v.spec, v.solved, v.backend)),
     ("Draw map", "The draw map", lambda v: analysis_panel.draw_map(v.game, v.spec, v.solved, v.key)),
     ("Survey", "The survey", lambda v: analysis_panel.survey_panel(v.game)),
     ("Compare rules", "The comparison", lambda v: analysis_panel.diff_panel(v.game, v.spec, v.solved)),

@@ -40,9 +40,16 @@ def playing() -> bool:
     return st.query_params.get("view") == TAB
 
 
-def replay(solved: SolvedGraph, text: str) -> Played:
-    """The game named by a `play=` value; a number that is not a legal move is one clear error."""
-    played = Played(Match(solved), start_position(solved))
+def replay(solved: SolvedGraph, text: str, backend: Any = None) -> Played:
+    """The game named by a `play=` value; a number that is not a legal move is one clear error.
+    With the page on Neo4j, the values, optimal moves and draw grades are the loaded game's
+    (queries.play_neo4j), asked position by position; otherwise the solved graph's."""
+    match = Match(solved)
+    if backend is not None and backend.kind == "neo4j" and backend.queries is not None:
+        from queries.play_neo4j import Neo4jMatch
+
+        match = Neo4jMatch(solved, backend.driver, backend.database, game_id=backend.queries.game_id)
+    played = Played(match, start_position(solved))
     for part in filter(None, text.split(".")[:MAX_PLIES]):
         count = len(played.moves())
         if not part.isdigit() or not 1 <= int(part) <= count or played.match.over:
@@ -98,14 +105,14 @@ def _undo(solved: SolvedGraph, numbers: list[int], human: int) -> None:
     st.query_params["play"] = _sequence(plies)
 
 
-def panel(game: Game, spec: str, solved: SolvedGraph) -> None:
+def panel(game: Game, spec: str, solved: SolvedGraph, backend: Any = None) -> None:
     side_text = st.query_params.get("side", "A")
     opponent_text = st.query_params.get("opp", "perfect")
     side, choice = _controls(solved, side_text, opponent_text)
     opponent = Opponent.parse(choice)
     human = 0 if side == "A" else 1
     you, them = player_name(game, human), player_name(game, 1 - human)
-    played = replay(solved, st.query_params.get("play", ""))
+    played = replay(solved, st.query_params.get("play", ""), backend)
     _answer(played, opponent, human)
     if st.query_params.get("play", "") != _sequence(played.numbers):
         st.query_params["play"] = _sequence(played.numbers)
@@ -131,7 +138,8 @@ def panel(game: Game, spec: str, solved: SolvedGraph) -> None:
     if match.plies:
         _plies_table(played, human)
         _history_chart(played, human)
-    st.caption("Share this game: the page's URL holds every move.")
+    source = "the game as loaded into Neo4j" if backend is not None and backend.kind == "neo4j" else "the solved graph"
+    st.caption(f"Values and the opponent's moves come from {source}. Share this game: the page's URL holds every move.")
 
 
 def _board(game: Game, spec: str, played: Played, side: str, choice: str) -> int | None:
@@ -167,7 +175,7 @@ def _status(game: Game, played: Played, human: int) -> None:
     if match.over:
         st.success(f"Game over at `{shown}`: you **{RESULT_WORDS[result_for(match, human)]}**.")
     else:
-        value, remoteness = str(solved.value(match.node)), solved.remoteness(match.node)
+        value, remoteness = str(match.value(match.node)), match.remoteness(match.node)
         st.markdown(f"### Your move ({player_name(game, human)})")
         st.markdown(f'Position `{shown}` — your value here: '
                     f'{drawing.value_badge(value, remoteness)}', unsafe_allow_html=True)
