@@ -75,7 +75,7 @@ class Match:
                 for e in graph.edge_range(self.node)]
 
     # Where the values come from. The solved graph here; a subclass may ask another store
-    # (explorer.stored_play: the game as loaded into Neo4j) for the same facts.
+    # (queries.play_neo4j: the game as loaded into Neo4j) for the same facts.
     def value(self, node: int) -> Value:
         return self.solved.value(node)
 
