@@ -151,12 +151,16 @@ def run(args: argparse.Namespace, announce: str | None = None) -> int:
     seconds to shut down, then is killed: it can hang in its shutdown (it did when
     the pipe its output went to had closed), and nothing may outlive the command."""
     argv, env, url = launch(args)
-    stop_hint = "Ctrl-C stops it" if sys.stdin is not None and sys.stdin.isatty() else f"SIGTERM to pid {os.getpid()} stops it"
+    in_terminal = sys.stdin is not None and sys.stdin.isatty()
+    stop_hint = "Ctrl-C stops it" if in_terminal else f"SIGTERM to pid {os.getpid()} stops it"
     print(f"gamegraph: {announce or 'the explorer'} on {url}  ({stop_hint})", file=sys.stderr, flush=True)
-    child = subprocess.Popen(argv, env=env, stdin=subprocess.DEVNULL)
+    # The handler is in place and the try entered before the child exists: a signal at any moment
+    # after it starts is passed on, never lost between the start and the wait.
     previous = signal.signal(signal.SIGTERM, _raise_stop)
+    child: subprocess.Popen | None = None
     try:
         try:
+            child = subprocess.Popen(argv, env=env, stdin=subprocess.DEVNULL)
             return child.wait()
         except KeyboardInterrupt:
             return _stop(child, signal.SIGINT)
@@ -164,7 +168,7 @@ def run(args: argparse.Namespace, announce: str | None = None) -> int:
             return _stop(child, request.signum)
     finally:
         signal.signal(signal.SIGTERM, previous)
-        if child.poll() is None:  # leaving for another reason (an exception): do not leave it behind
+        if child is not None and child.poll() is None:  # leaving for another reason: do not leave it behind
             child.kill()
             child.wait()
 
@@ -182,10 +186,12 @@ def _raise_stop(signum, frame) -> None:
     raise _StopRequested(signum)
 
 
-def _stop(child: subprocess.Popen, signum: int) -> int:
+def _stop(child: subprocess.Popen | None, signum: int) -> int:
     """Pass the signal on, wait STOP_GRACE_S, then kill; further signals wait meanwhile."""
     ignored = {sig: signal.signal(sig, signal.SIG_IGN) for sig in (signal.SIGINT, signal.SIGTERM)}
     try:
+        if child is None:  # stopped before the child started
+            return 128 + signum
         if child.poll() is None:
             child.send_signal(signum)
         try:
