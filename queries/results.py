@@ -99,7 +99,7 @@ def format_result(result: QueryResult) -> str:
     parts = [f"{result.query} on {result.game}" + "".join(
         f", {k}={format_cell(v)}" for k, v in result.params.items())]
     for name, table in result.tables.items():
-        parts.append(f"\n[{name}] ({len(table.rows)} rows)")
+        parts.append(f"\n[{name}] ({len(table.rows)} row{'' if len(table.rows) == 1 else 's'})")
         parts.append(format_table(table) if table.rows else "(none)")
     parts += [f"\nnote: {note}" for note in result.notes]
     return "\n".join(parts)

@@ -277,7 +277,7 @@ def test_console_rows_show_nested_values_as_json():
     shown = console._shown(ConsoleResult(["n", "k"], [[{"_labels": ["Position"], "key": "A|1"}, 3], [[1, 2], None]],
                                          truncated=True, row_cap=2))
     assert shown["rows"] == [{"n": '{"_labels": ["Position"], "key": "A|1"}', "k": 3}, {"n": "[1, 2]", "k": None}]
-    assert shown["caption"] == "2 row(s); cut at the row cap (2)."
+    assert shown["caption"] == "2 rows; cut at the row cap (2)."
 
 
 def test_a_game_too_big_for_the_page_is_refused_politely(monkeypatch):
@@ -418,12 +418,12 @@ def test_changing_game_keeps_the_open_tab_and_starts_at_the_start():
 
 
 @pytest.mark.parametrize("game, left_out", [
-    ("tictactoe", {"Strategy chart", "Sum of games", "Draw map", "Survey", "Compare rules"}),
-    ("nim:small", {"Strategy chart", "Draw map", "Survey"}),
-    ("toads-and-frogs", {"Strategy chart", "Draw map", "Survey"}),
+    ("tictactoe", {"Cycles", "Strategy chart", "Sum of games", "Draw map", "Survey", "Compare rules"}),
+    ("nim:small", {"Cycles", "Strategy chart", "Draw map", "Survey"}),
+    ("toads-and-frogs", {"Cycles", "Strategy chart", "Draw map", "Survey"}),
     ("ponghauki", {"Strategy chart", "Sum of games", "Survey", "Compare rules"}),
     ("chopsticks:standard", {"Sum of games"}),
-    ("chopsticks:attack-only", {"Sum of games", "Draw map"}),
+    ("chopsticks:attack-only", {"Cycles", "Sum of games", "Draw map"}),
 ])
 def test_a_game_shows_only_the_tabs_that_apply(game, left_out):
     # explorer/ui/app.py runs its page on import, so its PANELS are not imported here
@@ -437,3 +437,11 @@ def test_a_game_shows_only_the_tabs_that_apply(game, left_out):
     assert_clean(at)
     assert any(i.value.startswith(f"No {asked} tab here: ") for i in at.info), [i.value for i in at.info]
     assert len(at.tabs) == len(every) - len(left_out)
+
+
+def test_an_unknown_tab_or_position_in_the_url_is_named_and_replaced():
+    at = page(game="chopsticks", view="Nope", pos="garbage")
+    assert_clean(at)
+    assert any("no tab called 'Nope'" in i.value for i in at.info), [i.value for i in at.info]
+    assert any("Showing the start position instead" in e for e in errors(at))
+    assert at.query_params["pos"] == build("chopsticks").graph.key(0) and "view" not in at.query_params

@@ -128,7 +128,8 @@ def _play(args, game, side, opponent, played, rng) -> int:
     if match.over:
         print(f"game over after {len(match.plies)} plies: you {RESULT_WORDS[report['result']]}")
     else:
-        print(f"game stopped after {len(match.plies)} plies: {report['stopped']}")
+        print(f"game stopped after {len(match.plies)} {'ply' if len(match.plies) == 1 else 'plies'}: "
+              f"{report['stopped']}")
     slips = [p for p in match.plies if p.slip]
     print(f"slips: {', '.join(f'ply {p.ply} ({p.label}, {p.value_before} -> {p.value_after})' for p in slips) or 'none'}")
     print("value history (for the player to move): " + " ".join(

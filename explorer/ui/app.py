@@ -68,10 +68,13 @@ def _not_for(view: View) -> dict[str, str]:
     Thirteen tabs do not fit a page; a game shows only those that apply (a URL naming
     another says why it is not there). O(V) for the draw count, once per run."""
     from explorer.cgt.evaluate import supports_cgt
+    from explorer.commands import shell_hint
     from explorer.values import Value
 
     game, name = view.game, view.game.display_name
     reasons = {}
+    if not view.solved.on_cycle.any():
+        reasons["Cycles"] = f"no position of {name} lies on a cycle: once play leaves a position, it never comes back"
     if not overview.chart_available(game):
         reasons["Strategy chart"] = (f"the strategy chart is for Chopsticks up to fingers={overview.CHART_MAX_FINGERS}"
                                      f"; {name} has none")
@@ -81,8 +84,9 @@ def _not_for(view: View) -> dict[str, str]:
     if not (view.solved.solution.value == int(Value.DRAW)).any():
         reasons["Draw map"] = f"{name} has no drawn positions"
     if game.name != "chopsticks":
-        reasons["Survey"] = (f"the survey heatmap is drawn for Chopsticks; `gamegraph survey {game.name} --range "
-                             "NAME=A..B` surveys any game whose parameters make a finite grid")
+        command = shell_hint("survey", game.name, "--range", "NAME=A..B")
+        reasons["Survey"] = (f"the survey heatmap is drawn for Chopsticks; `{command}` surveys any game whose "
+                             "parameters make a finite grid")
     if not analysis_panel.has_other_rule_sets(game):
         reasons["Compare rules"] = f"{name} has no parameters, so no other rule set to compare with"
     return reasons
@@ -139,6 +143,7 @@ def main() -> None:
     node, problem = position.resolve(solved, asked)
     if problem:
         st.error(f"{problem}. Showing the start position instead.")
+        st.query_params["pos"] = solved.graph.key(node)  # the URL names the position shown
     key = solved.graph.key(node)
     twin = asked if asked is not None and not problem and asked != key else None
     if twin:
@@ -180,6 +185,9 @@ def main() -> None:
     asked_view = st.query_params.get("view")
     if asked_view in left_out:
         st.info(f"No {asked_view} tab here: {left_out[asked_view]}.")
+        del st.query_params["view"]
+    elif asked_view is not None and asked_view not in {name for name, _, _ in PANELS}:
+        st.info(f"There is no tab called {asked_view[:40]!r}; the tabs are below.")
         del st.query_params["view"]
     shown = [panel for panel in PANELS if panel[0] not in left_out]
     tabs = st.tabs([name for name, _, _ in shown], key="view", bind="query-params")

@@ -112,7 +112,7 @@ def panel(backend: Backend, graph_id: str, key: str, start_key: str) -> None:
         if shown["rows"]:
             st.dataframe(pd.DataFrame(shown["rows"]), hide_index=True)
         for name, records in shown.get("nested", []):
-            st.markdown(f"`{name}` ({len(records)} row(s))")
+            st.markdown(f"`{name}`: {len(records)} row{'' if len(records) == 1 else 's'}")
             st.dataframe(pd.DataFrame(records), hide_index=True)
 
 
@@ -168,7 +168,9 @@ def _shown(result: ConsoleResult) -> dict[str, Any]:
                   for i in range(len(columns)) if i not in keep]
         columns, rows = [columns[i] for i in keep], [[rows[0][i] for i in keep]] if keep else []
     table = Table(columns, [[_cell(v) for v in row] for row in rows])
-    return {"caption": f"{len(result.rows)} row(s){note}.", "rows": table.records(), "nested": nested}
+    count = len(result.rows)
+    caption = f"{count} row{'' if count == 1 else 's'}{note}" + (", shown below as one table per column" if nested else "")
+    return {"caption": caption + ".", "rows": table.records(), "nested": nested}
 
 
 def _cell(value: Any) -> Any:

@@ -173,7 +173,9 @@ def _status(game: Game, played: Played, human: int) -> None:
     solved = match.solved
     shown = solved.game.format(played.position)
     if match.over:
-        st.success(f"Game over at `{shown}`: you **{RESULT_WORDS[result_for(match, human)]}**.")
+        result = result_for(match, human)
+        box = {"win": st.success, "loss": st.warning}.get(result, st.info)  # a loss is not shown in green
+        box(f"Game over at `{shown}`: you **{RESULT_WORDS[result]}**.")
     else:
         value, remoteness = str(match.value(match.node)), match.remoteness(match.node)
         st.markdown(f"### Your move ({player_name(game, human)})")
