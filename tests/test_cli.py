@@ -253,6 +253,7 @@ def test_help_and_games_import_no_heavy_package(tmp_path):
     (("ui", "--host", "bad host", "--port", "8599"), "--host 'bad host' is not a host name"),
     (("certificate", "chopsticks:attack-only", "-o", "."), "cannot write .: it names a folder"),
     (("load", "chopsticks", "--batch-size", "1"), "argument --batch-size: 1 is out of range: it must be from 50"),
+    (("--backend", "neo4j", "games"), "--backend comes before the command; options go after it"),
 ])
 def test_bad_input_is_one_line_and_a_non_zero_exit(home, args, message):
     out = run(*args, home=home)
