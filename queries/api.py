@@ -138,10 +138,9 @@ def _finish(backend: Backend, query: QuerySpec, args: dict[str, Any], raw: dict[
     truncated, notes = False, []
     for table in query.capped:
         if len(raw[table]) > args["limit"]:
-            total = len(raw[table])
-            raw[table] = raw[table][:args["limit"]]
+            raw[table] = raw[table][:args["limit"]]  # the backends fetch one row past the cap, not all
             truncated = True
-            notes.append(f"{table}: the first {args['limit']} of {total} rows are shown (the row cap); "
+            notes.append(f"{table}: only the first {args['limit']} rows are shown (the row cap; more exist); "
                          "raise it with --limit N to see more")
     if query.name == "neighbourhood":
         positions = raw["positions"]
