@@ -101,7 +101,7 @@ BAD_SPECS = [
     ("chopsticks(overflow=wrap)", InvalidParameter, ["'wrap'", "cutoff", "rollover"]),
     ("chopsticks(split=half)", InvalidParameter, ["'half'", "transfer"]),
     ("chopsticks(attack_dead=maybe)", InvalidParameter, ["'maybe'", "bool"]),
-    ("chopsticks(fingers=)", InvalidParameter, ["'fingers='", "name=value"]),
+    ("chopsticks(fingers=)", InvalidParameter, ["'fingers'", "has no value: write fingers=VALUE"]),
     ("chopsticks(fingers)", InvalidParameter, ["'fingers'", "name=value"]),
     ("nim(heaps=1-x)", InvalidParameter, ["'1-x'"]),
     ("nim(heaps=1001)", InvalidParameter, ["heaps=1001", "maximum is 1000"]),

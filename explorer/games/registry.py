@@ -72,8 +72,10 @@ def parse_spec(spec: str) -> Game:
     for item in filter(None, (part.strip() for part in (match["params"] or "").split(","))):
         name, sep, text = item.partition("=")
         name = name.strip().replace("-", "_")
-        if not sep or not text.strip():
+        if not sep:
             raise InvalidParameter(f"parameter {shown(item)} in {shown(spec)} must be written name=value")
+        if not text.strip():
+            raise InvalidParameter(f"parameter {shown(name)} in {shown(spec)} has no value: write {name}=VALUE")
         if name in given:
             raise InvalidParameter(f"parameter {name!r} is given twice in {shown(spec)}")
         given.add(name)
