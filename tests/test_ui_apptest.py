@@ -445,3 +445,13 @@ def test_an_unknown_tab_or_position_in_the_url_is_named_and_replaced():
     assert any("no tab called 'Nope'" in i.value for i in at.info), [i.value for i in at.info]
     assert any("Showing the start position instead" in e for e in errors(at))
     assert at.query_params["pos"] == build("chopsticks").graph.key(0) and "view" not in at.query_params
+
+
+@pytest.mark.parametrize("spec, left_out", [("ponghauki", {"cgt-equal", "cgt-kinds", "rule-diff"}),
+                                            ("chopsticks", {"cgt-equal", "cgt-kinds"}),
+                                            ("toads-and-frogs", set())])
+def test_the_console_offers_the_examples_that_apply(spec, left_out):
+    from explorer.ui import console
+    graph_id = build(spec).graph.graph_id
+    assert {name for name in console.examples() if not console.applies(name, graph_id)} == left_out
+    assert console.applies("rule-diff", "tests-own-id:nim")  # an id that names no game: everything is offered

@@ -75,6 +75,24 @@ def _another_preset(graph_id: str) -> str:
     return graph_id
 
 
+def applies(name: str, graph_id: str) -> bool:
+    """Whether the library query `name` has anything to say about this game: the CGT queries need
+    combinatorial values, rule-diff another preset."""
+    from explorer.cgt.evaluate import supports_cgt
+    from explorer.errors import GameGraphError
+    from explorer.graph import parse_graph_id
+
+    try:
+        game, _ = parse_graph_id(graph_id)
+    except GameGraphError:  # an id of its own (tests): offer everything
+        return True
+    if name.startswith("cgt"):
+        return supports_cgt(game)
+    if name == "rule-diff":
+        return _another_preset(graph_id) != graph_id
+    return True
+
+
 def _load_example(graph_id: str, key: str, start_key: str) -> None:
     name = st.session_state.get("cypher_example")
     text = examples().get(name)
@@ -88,7 +106,7 @@ def panel(backend: Backend, graph_id: str, key: str, start_key: str) -> None:
         st.info("The Cypher console needs Neo4j, and this page is using the "
                 f"{backend.description} because {backend.neo4j_reason or 'Neo4j is not in use'}.")
         return
-    library = examples()
+    library = {name: text for name, text in examples().items() if applies(name, graph_id)}
     if library:
         st.selectbox("Example from the query library", list(library), key="cypher_example", index=None,
                      placeholder="choose an example to load it", on_change=_load_example,
