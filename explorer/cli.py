@@ -98,9 +98,11 @@ def main(argv: list[str] | None = None) -> int:
         return 2
     if argv and argv[0].startswith("--") and argv[0].split("=")[0] not in ("--help", "--version"):
         # argparse would read the option's value as the command (`--backend neo4j games` runs `neo4j`)
+        from explorer.commands import shell_hint
+
         option = argv[0].split("=")[0][:40]
         print(f"gamegraph: error: {option} comes before the command; options go after it, "
-              f"e.g. `gamegraph COMMAND {option} ...` (see `gamegraph --help`)", file=sys.stderr)
+              f"e.g. `{shell_hint('COMMAND', option, '...')}` (see `gamegraph --help`)", file=sys.stderr)
         return 2
     parser = build_parser()
     parser.add_argument("--game-module", metavar="PATH", action="append",
