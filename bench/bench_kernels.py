@@ -71,16 +71,16 @@ def child(spec: str, path: str) -> dict:
     clock = time.perf_counter
     cpu = time.process_time
     if path == "numpy":
-        from explorer import reference
+        from explorer import graph as generation, solver
 
         t0, c0 = clock(), cpu()
-        graph = reference.generate_levels(game, max_positions=10 ** 10)
+        graph = generation.generate_levels(game, max_positions=10 ** 10)
         t1, c1 = clock(), cpu()
-        solution = reference.solve_levels(graph)
+        solution = solver.solve_levels(graph)
         t2, c2 = clock(), cpu()
         out.update(generate=t1 - t0, solve=t2 - t1, generate_cpu=c1 - c0, solve_cpu=c2 - c1)
     else:
-        from explorer.components import strongly_connected
+        from explorer.algorithms.scc import strongly_connected
         from explorer.graph import generate
         from explorer.solver import solve
 

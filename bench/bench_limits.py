@@ -33,7 +33,7 @@ def best(function, repeat: int) -> float:
 
 
 def refusal() -> list[str]:
-    from explorer.errors import GraphTooLarge
+    from explorer.core.errors import GraphTooLarge
     from explorer.games import parse_spec
     from explorer.solved import build
 

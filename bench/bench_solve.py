@@ -33,7 +33,7 @@ from bench.readme import publish  # noqa: E402
 from explorer.games import parse_spec  # noqa: E402
 from explorer.graph import generate  # noqa: E402
 from explorer.solver import solve  # noqa: E402
-from explorer.values import Value  # noqa: E402
+from explorer.core.values import Value  # noqa: E402
 
 NETWORKX_BUDGET = 60.0  # seconds: networkx runs only where predicted to finish within this
 HEADING = "Generation and solving (`bench_solve.py`)"  # written by write_section, outside the markers

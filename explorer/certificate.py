@@ -37,11 +37,11 @@ from typing import TYPE_CHECKING, Any, Callable
 import json
 import os
 
-from explorer.errors import CertificateError, GameGraphError, shown
+from explorer.core.errors import CertificateError, GameGraphError, shown
 from explorer.games import parse_spec
-from explorer.bounds import MAX_NOTATION_LENGTH
-from explorer.games.registry import MAX_SPEC_LENGTH
-from explorer.values import Value
+from explorer.core.bounds import MAX_NOTATION_LENGTH
+from explorer.games.spec import MAX_SPEC_LENGTH
+from explorer.core.values import Value
 
 if TYPE_CHECKING:  # only for annotations: the checker must not import the solver
     from explorer.solved import SolvedGraph
@@ -252,7 +252,7 @@ def load_certificate(path: str | os.PathLike) -> CheckReport:
     The file must be a regular file of at most MAX_CERTIFICATE_BYTES (a FIFO or
     a device is refused before it is read). O(file size) + check_certificate.
     """
-    from explorer.files import read_regular_file
+    from explorer.core.files import read_regular_file
 
     try:
         raw = read_regular_file(path, MAX_CERTIFICATE_BYTES, "certificate")

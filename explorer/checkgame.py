@@ -25,7 +25,7 @@ from collections import deque
 from dataclasses import dataclass, field
 from typing import Any, Callable, Hashable
 
-from explorer.errors import GameGraphError, GraphTooLarge
+from explorer.core.errors import GameGraphError, GraphTooLarge
 from explorer.games.base import Game
 
 MAX_PER_CHECK = 5  # problems shown per check; the count says how many more there were

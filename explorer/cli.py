@@ -19,7 +19,7 @@ import sys
 import traceback
 from typing import NoReturn
 
-from explorer.errors import GameGraphError, shown
+from explorer.core.errors import GameGraphError, shown
 
 EXIT_ERROR = 2
 EXIT_INTERNAL = 70  # EX_SOFTWARE
@@ -27,8 +27,8 @@ EXIT_INTERNAL = 70  # EX_SOFTWARE
 # Modules with a `register(subparsers)` function; each adds its subcommands.
 COMMAND_MODULES = (
     "explorer.commands.core",
-    "loaders.commands",
-    "queries.commands",
+    "explorer.commands.neo4j",
+    "explorer.commands.query",
     "explorer.commands.ui",
     "explorer.commands.up",
     "explorer.commands.checkgame",
@@ -98,7 +98,7 @@ def main(argv: list[str] | None = None) -> int:
         return 2
     if argv and argv[0].startswith("--") and argv[0].split("=")[0] not in ("--help", "--version"):
         # argparse would read the option's value as the command (`--backend neo4j games` runs `neo4j`)
-        from explorer.commands import shell_hint
+        from explorer.core.errors import shell_hint
 
         option = argv[0].split("=")[0][:40]
         print(f"gamegraph: error: {option} comes before the command; options go after it, "

@@ -20,14 +20,12 @@ from typing import Any, Hashable, Sequence
 
 import numpy as np
 
-from explorer import progress
-from explorer.errors import GameGraphError, GraphTooLarge, UnreachablePosition
+from explorer.algorithms.reverse import edge_sources, reverse_csr
+from explorer.core import progress
+from explorer.core.errors import GameGraphError, GraphTooLarge, UnreachablePosition
 from explorer.games.base import Game
 
 DEFAULT_MAX_POSITIONS = 30_000_000
-# Up to this many moves the predecessor arrays come from numpy alone: scipy's
-# import costs more than the whole computation on a small game.
-SMALL_GRAPH_MOVES = 200_000
 CHUNK_MOVES = 1 << 20  # the array generator expands about this many moves per kernel call
 NOSYM = "[nosym]"
 
@@ -126,49 +124,13 @@ class GameGraph:
 
     def edge_sources(self) -> np.ndarray:
         """Source node of every edge (int32[E]), the COO companion of succ_indices."""
-        return np.repeat(np.arange(self.num_positions, dtype=np.int32), np.diff(self.succ_indptr))
+        return edge_sources(self.succ_indptr)
 
     @cached_property
     def predecessors_csr(self) -> tuple[np.ndarray, np.ndarray]:
-        """(indptr int64[V+1], indices int32[E]) of the reversed graph, predecessors in id order.
-
-        A counting sort in a compiled kernel (explorer.kernels.csr.reverse) above
-        explorer.engine's threshold, O(V + E). Below it no numba loads: small graphs
-        use a stable numpy sort of the targets (O(E log E), same result), which spares
-        the command scipy's import time, and medium ones scipy's compiled CSR -> CSC
-        conversion, a counting sort.
-        """
-        from explorer.engine import use_kernels
-
-        if use_kernels(self.num_positions + self.num_moves):
-            from explorer.kernels.csr import reverse
-
-            return reverse(self.succ_indptr, self.succ_indices)
-        if self.num_moves <= SMALL_GRAPH_MOVES:
-            return reverse_csr_numpy(self.num_positions, self.succ_indptr, self.succ_indices)
-        return reverse_csr_scipy(self.num_positions, self.succ_indptr, self.succ_indices)
-
-
-def reverse_csr_numpy(n: int, indptr: np.ndarray, indices: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """The reversed graph's (indptr int64, indices int32), sources ascending per target.
-
-    Edges are grouped by ascending source, so a stable sort by target keeps each
-    target's sources in order. O(E log E) time, O(V + E) memory."""
-    sources = np.repeat(np.arange(n, dtype=np.int32), np.diff(indptr))
-    order = np.argsort(indices, kind="stable")
-    counts = np.bincount(indices, minlength=n)
-    back_indptr = np.zeros(n + 1, dtype=np.int64)
-    np.cumsum(counts, out=back_indptr[1:])
-    return back_indptr, sources[order].astype(np.int32, copy=False)
-
-
-def reverse_csr_scipy(n: int, indptr: np.ndarray, indices: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """The same as reverse_csr_numpy through scipy's compiled counting sort: O(V + E)."""
-    from scipy.sparse import csr_array
-
-    forward = csr_array((np.ones(len(indices), dtype=np.int8), indices, indptr), shape=(n, n))
-    backward = forward.tocsc()
-    return backward.indptr.astype(np.int64), backward.indices.astype(np.int32)
+        """(indptr int64[V+1], indices int32[E]) of the reversed graph, predecessors in id order,
+        made once (explorer.algorithms.reverse). O(V + E)."""
+        return reverse_csr(self.num_positions, self.succ_indptr, self.succ_indices)
 
 
 def generate(game: Game, symmetry: bool = True, start: Any = None,
@@ -182,8 +144,8 @@ def generate(game: Game, symmetry: bool = True, start: Any = None,
     when the game offers it. On the array path, `compiled` picks how: True =
     the compiled breadth-first search with the game's kernel; False = the same
     search over numpy `batch_moves` (the reference for the kernel); None = True,
-    except for a small code space (explorer.engine), where the plain numpy
-    generator (explorer.reference.generate_levels) is quicker than loading
+    except for a small code space (explorer.algorithms.dispatch), where the plain numpy
+    generator (generate_levels, below) is quicker than loading
     compiled code.
     Raises GraphTooLarge past `max_positions`.
     """
@@ -193,11 +155,9 @@ def generate(game: Game, symmetry: bool = True, start: Any = None,
         use_arrays = game.code_space() is not None
     if use_arrays:
         if compiled is None:
-            from explorer.engine import use_kernels
+            from explorer.algorithms.dispatch import use_kernels
 
             if not use_kernels(game.code_space()):
-                from explorer.reference import generate_levels
-
                 return generate_levels(game, symmetry, start, max_positions, extra_starts)
             compiled = True
         return _generate_arrays(game, symmetry, starts, max_positions, compiled)
@@ -342,3 +302,47 @@ def _generate_arrays(game: Game, symmetry: bool, starts: list[Any], max_position
         array.resize(size, refcheck=False)
     return GameGraph(game=game, symmetry=symmetry, succ_indptr=indptr, succ_indices=targets, edge_label=labels,
                      terminal=terminal, to_move=game.batch_to_move(codes).astype(np.int8), codes=codes)
+
+
+def generate_levels(game: Game, symmetry: bool = True, start: Any = None,
+                    max_positions: int = DEFAULT_MAX_POSITIONS, extra_starts: Sequence[Any] = ()) -> GameGraph:
+    """The array generator as it was (numpy over batch_moves, one code-space scan per level):
+    O(levels x code space + E log E). Kept beside the compiled generator as the tests'
+    oracle, the bench's baseline, and the path for small code spaces."""
+    symmetry, frontier = start_codes(game, symmetry, start, extra_starts)
+    space = game.code_space()
+    node_id = np.full(space, -1, dtype=np.int32)
+    if len(frontier) > max_positions:
+        raise _too_large(game, max_positions)
+    node_id[frontier] = np.arange(len(frontier), dtype=np.int32)
+    found = len(frontier)
+    levels, edge_parts = [], []
+    while len(frontier):
+        levels.append(frontier)
+        live = frontier[game.batch_outcomes(frontier) < 0]
+        batch = game.batch_moves(live, symmetry)
+        pair = batch.source.astype(np.int64) * space + batch.target
+        order = np.argsort(pair, kind="stable")
+        pair = pair[order]
+        first = np.ones(len(order), dtype=bool)
+        first[1:] = pair[1:] != pair[:-1]
+        keep = order[first]
+        targets = batch.target[keep]
+        node_id[targets[node_id[targets] < 0]] = -2
+        fresh = np.flatnonzero(node_id == -2)
+        if found + len(fresh) > max_positions:
+            raise _too_large(game, max_positions)
+        node_id[fresh] = np.arange(found, found + len(fresh), dtype=np.int32)
+        found += len(fresh)
+        edge_parts.append((node_id[live[batch.source[keep]]], node_id[targets], batch.label[keep]))
+        frontier = fresh
+    sources = np.concatenate([p[0] for p in edge_parts])
+    targets = np.concatenate([p[1] for p in edge_parts])
+    labels = np.concatenate([p[2] for p in edge_parts])
+    del edge_parts, node_id
+    codes = np.concatenate(levels)
+    indptr = np.zeros(len(codes) + 1, dtype=np.int64)
+    np.cumsum(np.bincount(sources, minlength=len(codes)), out=indptr[1:])
+    return GameGraph(game=game, symmetry=symmetry, succ_indptr=indptr, succ_indices=targets.astype(np.int32),
+                     edge_label=labels, terminal=game.batch_outcomes(codes).astype(np.int8),
+                     to_move=game.batch_to_move(codes).astype(np.int8), codes=codes)

@@ -1,7 +1,7 @@
 """The implicit-graph mode: solve a game over its perfect ranking and answer from a value file.
 
 For games too large to hold as edges. `solve` runs the compiled retrograde
-solver (explorer.implicit_solver) over every index of the game's ranking
+solver (explorer.kernels.retrograde.retrograde_implicit) over every index of the game's ranking
 (Game.index_space / rank / unrank / unmoves, compiled as ImplicitKernels) and
 keeps the result as a value file: a folder under the state dir with
 
@@ -26,10 +26,10 @@ import time
 from pathlib import Path
 from typing import Any
 
-from explorer import settings
-from explorer.errors import GameGraphError, GraphTooLarge
+from explorer.core import settings
+from explorer.core.errors import GameGraphError, GraphTooLarge
 from explorer.games.base import Game
-from explorer.values import Value
+from explorer.core.values import Value
 
 FORMAT = 1
 INVALID = -2
@@ -57,7 +57,7 @@ def solve(game: Game, folder: Path | None = None) -> "ValueFile":
     (value, int16 remoteness, uint8 counter, int32 queue entry), 3 bytes kept."""
     import numpy as np
 
-    from explorer.implicit_solver import OVERFLOW, STUCK, retrograde
+    from explorer.kernels.retrograde import OVERFLOW, STUCK, retrograde_implicit as retrograde
 
     _require(game)
     folder = Path(folder) if folder else folder_for(game)
@@ -220,31 +220,3 @@ class ValueFile:
             frontier = following
         edges = [e for e in edges if e["to"] in nodes]
         return {"nodes": list(nodes.values()), "edges": edges}
-
-
-# -- array helpers the games' batch paths share ------------------------------------
-def batch_moves(kernels, codes):
-    """A MoveBatch from the compiled kernels: every move of many indices. O(moves)."""
-    import numpy as np
-
-    from explorer.games.base import MoveBatch
-    from explorer.implicit_solver import map_successors
-
-    codes = np.ascontiguousarray(codes, dtype=np.int64)
-    room = len(codes) * kernels.max_moves
-    sources = np.empty(room, dtype=np.int64)
-    targets = np.empty(room, dtype=np.int64)
-    labels = np.empty(room, dtype=np.int64)
-    total = map_successors(kernels.labelled_successors, kernels.ctx, kernels.max_moves, codes, sources, targets, labels)
-    return MoveBatch(sources[:total].copy(), targets[:total].copy(), labels[:total].copy())
-
-
-def batch_terminal(kernels, codes):
-    import numpy as np
-
-    from explorer.implicit_solver import map_terminal
-
-    codes = np.ascontiguousarray(codes, dtype=np.int64)
-    out = np.empty(len(codes), dtype=np.int8)
-    map_terminal(kernels.terminal, kernels.ctx, codes, out)
-    return out

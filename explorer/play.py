@@ -2,7 +2,7 @@
 
 The perfect opponent plays an optimal move (explorer.solver: keep the value,
 fastest win, slowest loss, keep a draw or tie); in a pure draw it presses as
-GamesmanUni's computer does (explorer.analysis.draw_levels): from a draw-win
+GamesmanUni's computer does (explorer.algorithms.draw_levels): from a draw-win
 towards the fringe, from a draw-lose as far from it as it can; a slipping one plays a random
 legal move with probability p and a perfect one otherwise; a random one plays
 any legal move. A move's effect is judged by the value for the mover before and
@@ -16,9 +16,9 @@ import random
 from dataclasses import dataclass, field
 from typing import Any
 
-from explorer.errors import InvalidParameter, InvalidPosition
+from explorer.core.errors import InvalidParameter, InvalidPosition
 from explorer.solved import SolvedGraph
-from explorer.values import Value
+from explorer.core.values import Value
 
 
 @dataclass(frozen=True)
@@ -83,7 +83,7 @@ class Match:
         return self.solved.remoteness(node)
 
     def draw_grade(self, node: int) -> tuple[int, int, int]:
-        """(class, level, draw remoteness) of explorer.analysis.draw_levels; level -1 for none."""
+        """(class, level, draw remoteness) of explorer.algorithms.draw_levels; level -1 for none."""
         levels = self.solved.draw_levels
         return int(levels.kind[node]), int(levels.level[node]), int(levels.remoteness[node])
 
@@ -129,7 +129,7 @@ class Match:
         """Of the draw-keeping moves of a pure draw, those GamesmanUni's computer plays: to the opposite
         class at the same draw level, nearest the fringe from a draw-win, farthest from a draw-lose.
         Other positions keep every optimal move. O(moves) after the draw levels, made once per graph."""
-        from explorer.analysis.draw_levels import DRAW_LOSE, DRAW_WIN
+        from explorer.algorithms.draw_levels import DRAW_LOSE, DRAW_WIN
 
         here, level, _ = self.draw_grade(self.node)
         if here not in (DRAW_WIN, DRAW_LOSE):

@@ -12,13 +12,13 @@ from typing import Any, Sequence
 
 import numpy as np
 
-from explorer import limits, private, settings
-from explorer.components import strongly_connected
-from explorer.errors import GameGraphError
+from explorer.core import limits, private, settings
+from explorer.algorithms.scc import strongly_connected
+from explorer.core.errors import GameGraphError
 from explorer.games import Game, parse_spec
 from explorer.graph import DEFAULT_MAX_POSITIONS, GameGraph, check_size, generate
 from explorer.solver import Solution, solve
-from explorer.values import Value
+from explorer.core.values import Value
 
 CACHE_FORMAT = 1
 
@@ -44,14 +44,14 @@ class SolvedGraph:
 
     @cached_property
     def draw_levels(self):
-        """GamesmanClassic's draw levels of every position (explorer.analysis.draw_levels), made once. O(V + E)."""
-        from explorer.analysis.draw_levels import draw_levels
+        """GamesmanClassic's draw levels of every position (explorer.algorithms.draw_levels), made once. O(V + E)."""
+        from explorer.algorithms.draw_levels import draw_levels
 
-        return draw_levels(self)
+        return draw_levels(self.graph, self.solution.value)
 
     def draw_record(self, node: int) -> dict[str, Any]:
         """draw_class (draws only), draw_level and draw_remoteness (draw-wins and draw-loses only), else None."""
-        from explorer.analysis.draw_levels import CLASS_NAMES
+        from explorer.algorithms.draw_levels import CLASS_NAMES
 
         levels = self.draw_levels
         levelled = int(levels.level[node]) >= 0
@@ -87,7 +87,7 @@ def build(game: Game | str, symmetry: bool = True, start: Any = None,
     """Generate (see explorer.graph.generate), solve and find the cycles of a game: O(V + E).
 
     GraphTooLarge at once when the game's size estimate exceeds `max_positions`
-    or the memory (explorer.limits.check).
+    or the memory (explorer.core.limits.check).
     """
     if isinstance(game, str):
         game = parse_spec(game)

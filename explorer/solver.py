@@ -1,6 +1,6 @@
 """Exact retrograde analysis of a whole game graph, cycles included.
 
-Values are for the player to move (see explorer.values). The work is one
+Values are for the player to move (see explorer.core.values). The work is one
 compiled kernel (explorer.kernels.retrograde), a queue over the predecessor CSR
 with a counter per position, so every predecessor edge is read O(1) times:
 O(V + E) overall, about 9 bytes per position besides the result.
@@ -16,9 +16,9 @@ O(V + E) overall, about 9 bytes per position besides the result.
    a tie or better; remoteness -1.
 
 A move is optimal when it keeps the mover's value with the best remoteness.
-The plain level-by-level numpy version is explorer.reference.solve_levels,
-kept as the tests' cross-check, the benchmark's baseline and the path for
-small graphs (explorer.engine).
+The algorithm itself is explorer.algorithms.retrograde; this module gives it a
+GameGraph and returns a Solution. `solve_levels`, beside `solve`, is the plain
+path as it was before the kernels, kept as the tests' oracle and the bench's baseline.
 """
 
 from __future__ import annotations
@@ -27,8 +27,10 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from explorer.algorithms.retrograde import optimal_moves, optimal_moves_plain, retrograde, retrograde_levels
+from explorer.algorithms.reverse import reverse_csr_scipy
+from explorer.core.values import Value
 from explorer.graph import GameGraph
-from explorer.values import Value
 
 
 @dataclass
@@ -45,29 +47,16 @@ class Solution:
 def solve(graph: GameGraph) -> Solution:
     """Value and remoteness of every position and optimality of every move. O(V + E).
 
-    Small graphs go through the plain numpy solver (see explorer.engine).
+    Small graphs go through the plain numpy solver (see explorer.algorithms.dispatch).
     """
-    from explorer.engine import use_kernels
-
-    if not use_kernels(graph.num_positions + graph.num_moves):
-        from explorer.reference import solve_levels
-
-        return solve_levels(graph)
-    from explorer.kernels.retrograde import retrograde
-
     pred_indptr, pred_indices = graph.predecessors_csr
     value, remoteness = retrograde(graph.succ_indptr, pred_indptr, pred_indices, graph.terminal)
-    return Solution(value, remoteness, optimal_moves(graph, value, remoteness))
+    return Solution(value, remoteness, optimal_moves(graph.succ_indptr, graph.succ_indices, value, remoteness))
 
 
-def optimal_moves(graph: GameGraph, value: np.ndarray, remoteness: np.ndarray) -> np.ndarray:
-    """bool[E]: the move keeps the mover's value and the best remoteness. O(E)."""
-    from explorer.engine import use_kernels
-
-    if not use_kernels(graph.num_positions + graph.num_moves):
-        from explorer import reference
-
-        return reference.optimal_moves(graph, value, remoteness)
-    from explorer.kernels.retrograde import optimal_moves as kernel
-
-    return kernel(graph.succ_indptr, graph.succ_indices, value, remoteness)
+def solve_levels(graph: GameGraph) -> Solution:
+    """The plain solve, as it was before the kernels: scipy's predecessors, the
+    level-by-level numpy retrograde, numpy optimal moves. The tests' oracle."""
+    pred_indptr, pred_indices = reverse_csr_scipy(graph.num_positions, graph.succ_indptr, graph.succ_indices)
+    value, remoteness = retrograde_levels(graph.succ_indptr, pred_indptr, pred_indices, graph.terminal)
+    return Solution(value, remoteness, optimal_moves_plain(graph.succ_indptr, graph.succ_indices, value, remoteness))

@@ -29,12 +29,12 @@ from typing import Any
 import networkx as nx
 import numpy as np
 
-from explorer import private, settings
-from explorer.errors import GameGraphError
+from explorer.core import private, settings
+from explorer.core.errors import GameGraphError
 from explorer.games import Game, parse_spec
 from explorer.graph import DEFAULT_MAX_POSITIONS, check_size, graph_id
 from explorer.solved import CACHE_FORMAT, SolvedGraph, load_or_build
-from explorer.values import Value
+from explorer.core.values import Value
 
 # Bump when the mirror's attributes or file layout change: old files are then ignored and rebuilt.
 # Format 1 was a pickle (<name>-<hash>.pickle); it is never opened again, and removed when a mirror is saved.
@@ -109,7 +109,7 @@ def position_columns(solved: SolvedGraph) -> dict[str, list[Any]]:
 
 def _draw_level_columns(solved: SolvedGraph) -> dict[str, list[Any]]:
     """draw_class (draws only), draw_level and draw_remoteness (draw-wins and draw-loses only). O(V + E)."""
-    from explorer.analysis.draw_levels import CLASS_NAMES
+    from explorer.algorithms.draw_levels import CLASS_NAMES
 
     levels = solved.draw_levels
     names = np.array([None, *CLASS_NAMES.values()], dtype=object)  # kind -1 .. 3 -> index 0 .. 4

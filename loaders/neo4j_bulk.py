@@ -37,7 +37,7 @@ from pathlib import Path
 from typing import Callable
 from urllib.parse import urlsplit
 
-from explorer.errors import GameGraphError, LauncherError
+from explorer.core.errors import GameGraphError, LauncherError
 from explorer.games import parse_spec
 from explorer.graph import DEFAULT_MAX_POSITIONS
 from explorer.solved import SolvedGraph, load_or_build

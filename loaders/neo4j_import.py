@@ -10,7 +10,7 @@ games go into one import with disjoint Position ids (`id_offset`), which is how
 indexes to run once the server is up) and returns the import command, run
 through `gamegraph neo4j-admin`, the project's own copy of Neo4j's admin tool
 (the Maven-resolved jars of the embedded server). O(V + E) time, streaming rows
-to disk; each file is written whole or not at all (explorer.files.output_file).
+to disk; each file is written whole or not at all (explorer.core.files.output_file).
 """
 
 from __future__ import annotations
@@ -21,7 +21,7 @@ import shlex
 from pathlib import Path
 from typing import Any, Iterable
 
-from explorer.files import make_folder, output_file
+from explorer.core.files import make_folder, output_file
 from explorer.solved import SolvedGraph
 from loaders import mirror
 from loaders.neo4j_loader import SCHEMA
@@ -30,7 +30,7 @@ ARRAY_DELIMITER = ";"
 FILES = {"game": "game.csv", "positions": "positions.csv", "moves": "moves.csv", "start": "start.csv"}
 
 
-ADMIN_COMMAND = ["gamegraph", "neo4j-admin"]  # loaders.commands: Neo4j's AdminTool on the embedded server
+ADMIN_COMMAND = ["gamegraph", "neo4j-admin"]  # explorer.commands.neo4j: Neo4j's AdminTool on the embedded server
 
 
 def write_neo4j_import(solved: SolvedGraph, directory: str | Path, database: str = "neo4j") -> str:

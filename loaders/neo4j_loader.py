@@ -68,8 +68,8 @@ import numpy as np
 import neo4j
 from neo4j.exceptions import Neo4jError, ServiceUnavailable, SessionExpired
 
-from explorer import progress
-from explorer.errors import GameGraphError, Neo4jUnavailable
+from explorer.core import progress
+from explorer.core.errors import GameGraphError, Neo4jUnavailable
 from explorer.solved import SolvedGraph
 from loaders import mirror
 from loaders.defaults import DEFAULT_BATCH_SIZE, DEFAULT_WORKERS  # noqa: F401  (shared with the CLI's --help)
@@ -345,7 +345,7 @@ def encode_labels(labels: list[str]) -> tuple[list[str], np.ndarray]:
 
 def advice(positions: int, moves: int, spec: str) -> str | None:
     """Which path suits a game of this size, when it is not the plain Bolt load; None when it is."""
-    from explorer.commands import shell_hint
+    from explorer.core.errors import shell_hint
 
     bulk = shell_hint("load", "--bulk", spec)
     if moves > WHOLE_GRAPH_MOVES:
@@ -682,3 +682,20 @@ def read_moves(driver: neo4j.Driver, database: str, game_id: str) -> dict[tuple[
         result = session.run(f"{_GAME_POSITIONS} MATCH (p)-[m:MOVE]->(q) "
                              "RETURN p.key AS a, q.key AS b, m.label AS label, m.optimal AS optimal", game=game_id)
         return {(r["a"], r["b"]): {"label": r["label"], "optimal": r["optimal"]} for r in result}
+
+
+def load_variants(rows: list[dict[str, Any]], game_name: str) -> int:
+    """One `Variant` node per rule set (MERGE on its spec, so reruns update), linked by
+    VARIANT_OF to its `Game` node when that game is loaded (the rows of
+    explorer.analysis.survey). Returns the nodes written."""
+    from loaders.settings import Neo4jSettings, open_driver
+
+    settings_ = Neo4jSettings.from_env()
+    with open_driver(settings_) as driver:
+        driver.execute_query(
+            "UNWIND $rows AS row MERGE (v:Variant {spec: row.spec}) SET v += row, v.game = $game "
+            "WITH v OPTIONAL MATCH (g:Game {id: v.spec}) "
+            "FOREACH (_ IN CASE WHEN g IS NULL THEN [] ELSE [1] END | MERGE (v)-[:VARIANT_OF]->(g))",
+            rows=[{k: v for k, v in row.items() if v is not None} for row in rows], game=game_name,
+            database_=settings_.database)
+    return len(rows)

@@ -34,9 +34,9 @@ from contextlib import contextmanager
 from dataclasses import dataclass, replace
 from pathlib import Path
 
-from explorer.errors import GameGraphError, LauncherError, Neo4jUnavailable, shown
-from explorer.files import read_regular_file
-from explorer.private import ensure_private_dir
+from explorer.core.errors import GameGraphError, LauncherError, Neo4jUnavailable, shown
+from explorer.core.files import read_regular_file
+from explorer.core.private import ensure_private_dir
 from loaders.settings import Neo4jSettings, check_uri, neo4j_dir, neo4j_uri, open_driver
 
 LAUNCHER_DIR = Path(__file__).parent / "launcher"

@@ -17,9 +17,9 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 from urllib.parse import urlsplit
 
-from explorer.errors import GameGraphError, Neo4jUnavailable, shown
-from explorer.private import ensure_private_dir
-from explorer.settings import state_dir
+from explorer.core.errors import GameGraphError, Neo4jUnavailable, shown
+from explorer.core.private import ensure_private_dir
+from explorer.core.settings import state_dir
 
 if TYPE_CHECKING:  # the driver (which pulls in pandas) loads only when a command connects
     import neo4j
@@ -132,7 +132,7 @@ def _password(create: bool) -> str:
 
 def _read_password_file(path: Path) -> str:
     """The password kept in `path`: a regular UTF-8 file; Neo4jUnavailable (one line) otherwise."""
-    from explorer.files import read_regular_file
+    from explorer.core.files import read_regular_file
 
     if not os.path.lexists(path):
         raise Neo4jUnavailable(

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from typing import Any, Protocol
 
-from explorer.errors import QueryError, UnreachablePosition
+from explorer.core.errors import QueryError, UnreachablePosition
 from queries import catalog
 from queries.catalog import DIRECTIONS, QUERIES, QuerySpec
 from queries.common import canonical_key, game_of, graph_id

@@ -14,8 +14,8 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
 
-from explorer.bounds import whole_number
-from explorer.errors import QueryError, shown
+from explorer.core.bounds import whole_number
+from explorer.core.errors import QueryError, shown
 
 QUERY_DIR = Path(__file__).parent
 DIRECTIONS = ("out", "in", "both")

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import time
 
-from explorer.errors import QueryTimeout
+from explorer.core.errors import QueryTimeout
 from explorer.games import Game, parse_spec
 from explorer.graph import graph_id, parse_graph_id as game_of
 from queries.catalog import DEFAULT_TIMEOUT_S  # seconds a named query may run, on either backend

@@ -33,7 +33,7 @@ from typing import Any
 import neo4j
 from neo4j.graph import Node, Path, Relationship
 
-from explorer.errors import QueryError
+from explorer.core.errors import QueryError
 from queries.neo4j_backend import read_rows
 from queries.results import ConsoleResult
 

@@ -15,8 +15,8 @@ from typing import Any, Callable
 import neo4j
 from neo4j.exceptions import ClientError, DriverError, Neo4jError, ServiceUnavailable, SessionExpired
 
-from explorer.commands import shell_hint
-from explorer.errors import GameGraphError, Neo4jUnavailable, QueryError
+from explorer.core.errors import shell_hint
+from explorer.core.errors import GameGraphError, Neo4jUnavailable, QueryError
 from explorer.games import parse_spec
 from loaders.settings import driver_reason
 from queries import catalog

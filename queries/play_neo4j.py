@@ -13,10 +13,10 @@ from typing import Any
 
 import neo4j
 
-from explorer.analysis.draw_levels import CLASS_NAMES
-from explorer.errors import QueryError
+from explorer.algorithms.draw_levels import CLASS_NAMES
+from explorer.core.errors import QueryError
 from explorer.play import Match
-from explorer.values import Value
+from explorer.core.values import Value
 from queries.neo4j_backend import Neo4jBackend, read_rows
 
 _POSITION = ("MATCH (p:Position {game: $game, key: $key}) "

@@ -29,7 +29,7 @@ import numpy as np
 
 from explorer.games.base import Game, Move, Params
 from explorer.graph import GameGraph
-from explorer.values import Value
+from explorer.core.values import Value
 
 WIN, LOSS, TIE, DRAW = Value.WIN, Value.LOSS, Value.TIE, Value.DRAW
 

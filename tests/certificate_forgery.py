@@ -196,7 +196,7 @@ def _non_canonical(key: str) -> str | None:
 # -- the run ---------------------------------------------------------------------------------------
 def _truth(data: Any, cache: dict) -> bool | None:
     """Whether the certificate's claim is the solver's value (None: the solver cannot say)."""
-    from explorer.errors import GameGraphError
+    from explorer.core.errors import GameGraphError
     from explorer.games import parse_spec
     from explorer.solved import build
 
@@ -214,7 +214,7 @@ def _truth(data: Any, cache: dict) -> bool | None:
 
 def valid_certificates() -> list[dict]:
     from explorer.certificate import certificate
-    from explorer.errors import CertificateError, UnreachablePosition
+    from explorer.core.errors import CertificateError, UnreachablePosition
     from explorer.solved import build
 
     made = []
@@ -230,7 +230,7 @@ def valid_certificates() -> list[dict]:
 def run(seed: int = 1, per_family: int | None = None) -> dict[str, Any]:
     """Forge, check, classify. Returns counts per family and verdict, and the bugs found."""
     from explorer.certificate import load_certificate_bytes
-    from explorer.errors import GameGraphError
+    from explorer.core.errors import GameGraphError
 
     rng = random.Random(seed)
     certs = valid_certificates()

@@ -284,7 +284,7 @@ def main() -> int:
     import tempfile
     from pathlib import Path
 
-    from explorer.errors import QueryError
+    from explorer.core.errors import QueryError
     from loaders.settings import Neo4jSettings, open_driver
     from queries.console import run_readonly_cypher
 

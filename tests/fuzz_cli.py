@@ -881,7 +881,7 @@ def _preimport() -> None:
 
     from explorer import cli
     cli.build_parser()
-    for name in ("explorer.dot", "explorer.certificate", "explorer.chart", "explorer.export", "loaders.mirror",
+    for name in ("explorer.render.dot", "explorer.certificate", "explorer.render.chart", "explorer.export", "loaders.mirror",
                  "loaders.neo4j_import", "loaders.neo4j_server", "queries.api"):
         try:
             importlib.import_module(name)

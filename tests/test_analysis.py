@@ -10,11 +10,11 @@ import pytest
 from explorer.analysis.diff import diff
 from explorer.analysis.draws import NOT_A_DRAW, SAFE, SHARP, analyse, position_report
 from explorer.cli import main
-from explorer.errors import InvalidParameter
+from explorer.core.errors import InvalidParameter
 from explorer.games import parse_spec
-from explorer.games.chopsticks import Chopsticks
+from explorer.games.chopsticks.rules import Chopsticks
 from explorer.solved import build
-from explorer.values import Value
+from explorer.core.values import Value
 
 LOOPY = [f"chopsticks:{p}" for p in sorted(Chopsticks.presets)] + ["chopsticks(fingers=4,overflow=rollover)"]
 

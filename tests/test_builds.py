@@ -11,8 +11,8 @@ import time
 
 import pytest
 
-from explorer import limits
-from explorer.errors import GameGraphError, GraphTooLarge
+from explorer.core import limits
+from explorer.core.errors import GameGraphError, GraphTooLarge
 from explorer.games import parse_spec
 from explorer.solved import build as build_solved
 from explorer.solved import cache_path

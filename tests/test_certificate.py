@@ -12,9 +12,9 @@ from pathlib import Path
 import pytest
 
 from explorer.certificate import check_certificate, certificate
-from explorer.errors import CertificateError, InvalidPosition, UnreachablePosition
+from explorer.core.errors import CertificateError, InvalidPosition, UnreachablePosition
 from explorer.solved import build
-from explorer.values import Value
+from explorer.core.values import Value
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -281,7 +281,7 @@ def test_the_checker_uses_the_rules_alone(tmp_path, games):
         "import json, sys\n"
         "from explorer.certificate import check_certificate\n"
         f"report = check_certificate(json.load(open({str(path)!r})))\n"
-        "banned = [m for m in ('explorer.solver', 'explorer.solved', 'explorer.graph', 'explorer.components',\n"
+        "banned = [m for m in ('explorer.solver', 'explorer.solved', 'explorer.graph', 'explorer.algorithms.scc',\n"
         "                      'loaders', 'queries', 'neo4j', 'networkx', 'scipy') if m in sys.modules]\n"
         "assert not banned, banned\n"
         "print(report.claim)\n")

@@ -7,7 +7,7 @@ import json
 import pytest
 
 from explorer.cgt import ZERO, parse_value
-from explorer.cgt.report import parse_component, sum_report, value
+from explorer.analysis.cgt_report import parse_component, sum_report, value
 from explorer.cli import main
 from explorer.games import parse_spec
 

@@ -175,7 +175,7 @@ def test_simplest_between():
 @pytest.mark.parametrize("text", ["", "{", "1/3", "*99999", "x", "{1|0", "5" * 30, "+-0", "{" * 300 + "}" * 300,
                                   "^" * 100, "1\x00", None, 12])
 def test_bad_notation_is_one_clear_error(text):
-    from explorer.errors import InvalidValue
+    from explorer.core.errors import InvalidValue
     with pytest.raises(InvalidValue):
         parse_value(text)
 

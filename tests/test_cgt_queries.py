@@ -13,7 +13,7 @@ import pytest
 from explorer.cgt import parse_value
 from explorer.cgt.evaluate import value_of
 from explorer.cgt.simple import kind
-from explorer.errors import QueryError
+from explorer.core.errors import QueryError
 from explorer.solved import build
 from loaders.mirror import to_networkx
 from queries.api import NetworkxBackend, run_query
@@ -78,7 +78,7 @@ def test_cgt_queries_refuse_loopy_games_and_bad_values():
     tf = NetworkxBackend(to_networkx(build("toads-and-frogs")))
     with pytest.raises(QueryError, match="needs a value"):
         run_query(tf, "cgt-equal")
-    from explorer.errors import InvalidValue
+    from explorer.core.errors import InvalidValue
     with pytest.raises(InvalidValue):
         run_query(tf, "cgt-equal", value="1/3")
     assert run_query(tf, "cgt-equal", value="{0|0}").tables["positions"].rows  # any spelling of *

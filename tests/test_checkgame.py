@@ -8,7 +8,7 @@ import pytest
 
 from explorer.checkgame import check_game
 from explorer.cli import main
-from explorer.errors import GraphTooLarge
+from explorer.core.errors import GraphTooLarge
 from explorer.games import games, parse_spec, plugins
 
 BROKEN = Path(__file__).with_name("plugin_games") / "broken_games.py"

@@ -133,7 +133,7 @@ def test_failed_export_leaves_no_partial_file(home, tmp_path):
 def test_up_prepares_every_chopsticks_preset_without_neo4j(home):
     out = run("up", "--no-ui", "--no-neo4j", home=home)
     assert out.returncode == 0, out.stderr
-    from explorer.games.chopsticks import Chopsticks
+    from explorer.games.chopsticks.rules import Chopsticks
     for preset in Chopsticks.presets:
         assert f"chopsticks:{preset} " in out.stderr
     assert "networkx + Neo4j" not in out.stderr
@@ -150,9 +150,9 @@ def test_up_loads_every_preset_into_neo4j(neo4j_server, tmp_path):
 
     from loaders import neo4j_loader
     from loaders.settings import open_driver
-    from explorer.games.chopsticks import Chopsticks
+    from explorer.games.chopsticks.rules import Chopsticks
 
-    from explorer.settings import state_dir
+    from explorer.core.settings import state_dir
 
     # The same state folder as the running server, so `up` finds it instead of starting another.
     env = {**os.environ, "GAMEGRAPH_PROGRESS": "0", "GAMEGRAPH_HOME": str(state_dir()),

@@ -7,12 +7,12 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from explorer import components
-from explorer.components import strongly_connected
+from explorer.algorithms import scc as components
+from explorer.algorithms.scc import strongly_connected
 from explorer.games import parse_spec
 from explorer.graph import generate
-from explorer.reference import strongly_connected as scipy_strongly_connected
-from explorer.values import Value
+from explorer.algorithms.scc import scipy_strongly_connected
+from explorer.core.values import Value
 from tests.brute_force import graph_adjacency, graph_from_edges, networkx_cycles
 
 
@@ -128,7 +128,7 @@ def test_a_long_chain_does_not_hit_the_recursion_limit():
 
 
 def test_both_paths_are_taken_by_size(monkeypatch):
-    """Below explorer.engine's threshold (the tests set it to 0 to run the kernels everywhere)."""
+    """Below explorer.algorithms.dispatch's threshold (the tests set it to 0 to run the kernels everywhere)."""
     monkeypatch.setenv("GAMEGRAPH_KERNELS_FROM", "1000000000")
     graph = generate(parse_spec("chopsticks:standard"))
     called = []

@@ -16,7 +16,7 @@ import json
 
 import pytest
 
-from explorer.errors import QueryError
+from explorer.core.errors import QueryError
 from explorer.solved import build
 from loaders.settings import open_driver
 from queries import api

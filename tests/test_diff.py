@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from explorer.analysis.diff import diff, only_in_one, side_by_side
-from explorer.errors import GameGraphError, InvalidParameter
+from explorer.core.errors import GameGraphError, InvalidParameter
 from explorer.solved import build
 
 

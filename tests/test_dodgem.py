@@ -8,12 +8,12 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from explorer import implicit
-from explorer.errors import InvalidParameter, InvalidPosition
+from explorer.core.errors import InvalidParameter, InvalidPosition
 from explorer.games import parse_spec
-from explorer.games.dodgem import Dodgem, DodgemParams, DodgemPosition
+from explorer.games.dodgem.rules import Dodgem, DodgemParams, DodgemPosition
 from explorer.graph import generate
 from explorer.solved import build
-from explorer.values import Value
+from explorer.core.values import Value
 from tests.brute_force import explore, solve_by_definition
 
 
@@ -102,7 +102,7 @@ def test_4x4_is_a_draw_and_both_solvers_agree(tmp_path):
 @given(data=st.data())
 def test_5x5_ranking_python_equals_compiled(data):
     """The 5x5 ranking (2.4e8 indices) sampled: Python and numba rank/unrank and moves agree."""
-    from explorer.games import dodgem_implicit_kernels as k
+    from explorer.games.dodgem import kernels as k
 
     game = parse_spec("dodgem:5x5")
     kernels = game.implicit_kernels()

@@ -14,11 +14,11 @@ from hypothesis import strategies as st
 
 from explorer.cgt import number, parse_value
 from explorer.cgt.evaluate import board_values, canonical_board, value_of
-from explorer.errors import InvalidParameter, InvalidPosition
+from explorer.core.errors import InvalidParameter, InvalidPosition
 from explorer.games import parse_spec
 from explorer.graph import generate
 from explorer.solver import solve
-from explorer.values import Value
+from explorer.core.values import Value
 from tests.test_generator import assert_generators_agree
 
 

@@ -10,9 +10,9 @@ from pathlib import Path
 
 import pytest
 
-from explorer import dot
+from explorer.render import dot
 from explorer.certificate import certificate
-from explorer.errors import GameGraphError, GraphTooLarge, InvalidParameter, QueryError
+from explorer.core.errors import GameGraphError, GraphTooLarge, InvalidParameter, QueryError
 from explorer.games import parse_spec
 from explorer.graph import graph_id
 from explorer.solved import build
@@ -185,7 +185,7 @@ def test_titles_name_the_game_as_people_do():
 
 # -- position graphs (Straffin's drawing: boards as nodes, the players' mirror images merged) --------
 def test_pong_hau_ki_position_graph():
-    from explorer.dot import position_graph_diagram
+    from explorer.render.dot import position_graph_diagram
     from explorer.solved import build
 
     solved = build("ponghauki")
@@ -201,7 +201,7 @@ def test_pong_hau_ki_position_graph():
 
 
 def test_mutorere_position_graph_merges_the_players():
-    from explorer.dot import position_graph_diagram
+    from explorer.render.dot import position_graph_diagram
     from explorer.solved import build
 
     solved = build("mutorere")

@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 from hypothesis import given, settings
 
-from explorer.analysis.draw_levels import (DEAD, DRAW_LOSE, DRAW_WIN, NONPURE, NOT_A_DRAW, _levels_plain,
+from explorer.algorithms.draw_levels import (DEAD, DRAW_LOSE, DRAW_WIN, NONPURE, NOT_A_DRAW, _levels_plain,
                                            draw_levels)
 from explorer.analysis.draws import SHARP, analyse
 from explorer.commands.up import preset_specs
@@ -14,7 +14,7 @@ from explorer.games import parse_spec
 from explorer.kernels.draw_levels import draw_levels as kernel
 from explorer.solved import build
 from explorer.solver import solve
-from explorer.values import Value
+from explorer.core.values import Value
 from tests.brute_force import graph_from_edges
 from tests.test_solver import random_graphs
 
@@ -141,7 +141,7 @@ def test_every_loopy_preset(spec):
     plain, compiled = both(graph, value)
     assert_same(plain, compiled)
     assert_definition(graph, value, *plain)
-    result = draw_levels(solved)
+    result = draw_levels(solved.graph, solved.solution.value)
     assert_same(plain, (result.kind, result.level, result.remoteness))
     # The level-0 fringe is exactly the sharp draws that stayed pure.
     sharp = analyse(solved).kind == SHARP
@@ -152,6 +152,6 @@ def test_every_loopy_preset(spec):
 
 def test_pong_hau_ki_is_pure_at_level_zero():
     """Pong Hau K'i: 24 drawn positions, half of them a move from blundering, the other half pressing."""
-    result = draw_levels(build("ponghauki"))
+    result = draw_levels(build("ponghauki").graph, build("ponghauki").solution.value)
     assert result.counts() == {"draw-win": 12, "draw-lose": 12, "non-pure": 0, "dead": 0}
     assert set(result.level[result.level >= 0].tolist()) == {0}

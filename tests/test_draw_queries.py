@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from explorer.analysis.draw_levels import CLASS_NAMES, draw_levels
+from explorer.algorithms.draw_levels import CLASS_NAMES, draw_levels
 from explorer.analysis.draws import SHARP, analyse, position_report
 from explorer.solved import build
 from queries.api import run_query
@@ -58,7 +58,7 @@ def test_dangerous_moves_on_both_backends(spec, solved, backends):
 @pytest.mark.neo4j
 @pytest.mark.parametrize("spec", GAMES)
 def test_draw_levels_on_both_backends(spec, solved, backends):
-    levels = draw_levels(solved[spec])
+    levels = draw_levels(solved[spec].graph, solved[spec].solution.value)
     results = [run_query(b, "draw-levels", limit=10_000) for b in backends[spec]]
     assert results[0].tables == results[1].tables
     tally = {(row[0], row[1]): row[2] for row in results[0].tables["levels"].rows}

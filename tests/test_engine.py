@@ -11,8 +11,8 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from explorer import engine
-from explorer.errors import InvalidParameter
+from explorer.algorithms import dispatch as engine
+from explorer.core.errors import InvalidParameter
 
 ROOT = Path(__file__).resolve().parents[1]
 SCRIPT = """

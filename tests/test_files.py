@@ -1,4 +1,4 @@
-"""explorer.files: output written whole or not at all, OS errors as one-line GameGraphErrors."""
+"""explorer.core.files: output written whole or not at all, OS errors as one-line GameGraphErrors."""
 
 from __future__ import annotations
 
@@ -6,8 +6,8 @@ import os
 
 import pytest
 
-from explorer.errors import GameGraphError
-from explorer.files import make_folder, output_file, read_regular_file
+from explorer.core.errors import GameGraphError
+from explorer.core.files import make_folder, output_file, read_regular_file
 
 
 def test_a_file_appears_only_when_the_block_completes(tmp_path):

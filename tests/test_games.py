@@ -9,13 +9,13 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from explorer.errors import GameGraphError, InvalidParameter, InvalidPosition, UnknownGame
+from explorer.core.errors import GameGraphError, InvalidParameter, InvalidPosition, UnknownGame
 from explorer.games import games, parse_spec
-from explorer.games.chopsticks import Chopsticks, ChopsticksParams
+from explorer.games.chopsticks.rules import Chopsticks, ChopsticksParams
 from explorer.games.nim import Nim, NimParams
 from explorer.graph import generate
 from explorer.solver import solve
-from explorer.values import Value
+from explorer.core.values import Value
 
 # -- specs -------------------------------------------------------------------------
 

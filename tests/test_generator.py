@@ -7,11 +7,11 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from explorer.errors import GraphTooLarge
+from explorer.core.errors import GraphTooLarge
 from explorer.games import parse_spec
-from explorer.games.chopsticks import Chopsticks, ChopsticksParams
+from explorer.games.chopsticks.rules import Chopsticks, ChopsticksParams
 from explorer.graph import generate
-from explorer.reference import generate_levels
+from explorer.graph import generate_levels
 from explorer.solver import solve
 from tests.brute_force import explore
 
@@ -268,7 +268,7 @@ def test_extra_starts_add_their_reachable_positions(symmetry):
 def test_predecessor_arrays_agree_between_numpy_and_scipy(spec, symmetry):
     import numpy as np
 
-    from explorer.graph import reverse_csr_numpy, reverse_csr_scipy
+    from explorer.algorithms.reverse import reverse_csr_numpy, reverse_csr_scipy
 
     g = generate(parse_spec(spec), symmetry=symmetry)
     args = (g.num_positions, g.succ_indptr, g.succ_indices)

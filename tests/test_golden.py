@@ -12,7 +12,7 @@ import json
 import pytest
 
 from explorer.games import parse_spec
-from explorer.games.chopsticks import Chopsticks
+from explorer.games.chopsticks.rules import Chopsticks
 from tests.golden.regenerate import PATH, SPECS, record
 
 GOLDEN = json.loads(PATH.read_text())

@@ -14,9 +14,9 @@ from hypothesis import strategies as st
 from explorer import implicit
 from explorer.cli import main
 from explorer.games import parse_spec
-from explorer.games.chopsticks import Chopsticks, ChopsticksParams
+from explorer.games.chopsticks.rules import Chopsticks, ChopsticksParams
 from explorer.solved import build
-from explorer.values import Value
+from explorer.core.values import Value
 
 CHOPSTICKS = [f"chopsticks:{preset}" for preset in Chopsticks.presets]
 SMALL = CHOPSTICKS + ["chopsticks(fingers=3)", "chopsticks:rollover(fingers=4,swaps=true)",

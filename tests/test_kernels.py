@@ -14,12 +14,14 @@ from hypothesis import strategies as st
 
 from explorer import kernels
 from explorer.games import parse_spec
-from explorer.games.chopsticks import Chopsticks, ChopsticksParams
+from explorer.games.chopsticks.rules import Chopsticks, ChopsticksParams
 from explorer.kernels import bfs, csr
-from explorer.reference import predecessors, solve_levels, strongly_connected as scipy_strongly_connected
+from explorer.algorithms.reverse import reverse_csr_scipy
+from explorer.algorithms.scc import scipy_strongly_connected
+from explorer.solver import solve_levels
 from explorer.solver import solve
-from explorer.components import strongly_connected
-from explorer.values import Value
+from explorer.algorithms.scc import strongly_connected
+from explorer.core.values import Value
 from tests.brute_force import graph_from_edges
 
 
@@ -56,7 +58,7 @@ def test_reverse_is_scipys_transpose(case):
     n, edges = case
     graph = graph_from_edges(n, edges, {}, merge=False)
     indptr, indices = csr.reverse(graph.succ_indptr, graph.succ_indices)
-    expected = predecessors(graph)
+    expected = reverse_csr_scipy(graph.num_positions, graph.succ_indptr, graph.succ_indices)
     assert indptr.dtype == np.int64 and indices.dtype == np.int32
     assert np.array_equal(indptr, expected[0]) and np.array_equal(indices, expected[1])
 

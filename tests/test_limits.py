@@ -15,10 +15,10 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from explorer import limits
-from explorer.errors import GraphTooLarge, InvalidParameter
+from explorer.core import limits
+from explorer.core.errors import GraphTooLarge, InvalidParameter
 from explorer.games import games, parse_spec
-from explorer.games.chopsticks import Chopsticks, ChopsticksParams
+from explorer.games.chopsticks.rules import Chopsticks, ChopsticksParams
 from explorer.games.nim import Nim, NimParams
 from explorer.graph import generate
 from explorer.solved import build

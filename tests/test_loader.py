@@ -21,7 +21,7 @@ from pathlib import Path
 
 import pytest
 
-from explorer.errors import GameGraphError
+from explorer.core.errors import GameGraphError
 from explorer.solved import build
 from loaders import neo4j_loader
 from tests.neo4j_fixtures import start_script, wait_for

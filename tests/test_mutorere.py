@@ -11,10 +11,10 @@ from collections import Counter
 
 import pytest
 
-from explorer.errors import InvalidPosition
+from explorer.core.errors import InvalidPosition
 from explorer.games import parse_spec
 from explorer.solved import build
-from explorer.values import Value
+from explorer.core.values import Value
 from tests.brute_force import explore, solve_by_definition
 
 GAME = parse_spec("mutorere")

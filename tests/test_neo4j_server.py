@@ -12,7 +12,7 @@ from dataclasses import replace
 
 import pytest
 
-from explorer.errors import LauncherError, Neo4jUnavailable
+from explorer.core.errors import LauncherError, Neo4jUnavailable
 from loaders import neo4j_server as server
 from loaders.settings import Neo4jSettings, open_driver, password_file
 

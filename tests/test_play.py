@@ -11,10 +11,10 @@ from pathlib import Path
 
 import pytest
 
-from explorer.errors import InvalidParameter
+from explorer.core.errors import InvalidParameter
 from explorer.play import Match, Opponent, result_for
 from explorer.solved import build
-from explorer.values import Value
+from explorer.core.values import Value
 
 SPECS = ["chopsticks:magic-fingers", "chopsticks:attack-only", "chopsticks", "tictactoe", "toads-and-frogs:winning-ways",
          "ponghauki"]
@@ -74,7 +74,7 @@ def test_scripted_game_without_a_terminal(tmp_path):
 def test_in_a_pure_draw_the_perfect_player_presses():
     """Pong Hau K'i is a pure level-0 draw: from a draw-win the perfect player moves to a draw-lose one step
     nearer the fringe; from a draw-lose it moves to the draw-win farthest from it (GamesmanUni's rule)."""
-    from explorer.analysis.draw_levels import DRAW_LOSE, DRAW_WIN
+    from explorer.algorithms.draw_levels import DRAW_LOSE, DRAW_WIN
 
     solved = build("ponghauki")
     levels = solved.draw_levels

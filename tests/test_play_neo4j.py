@@ -68,7 +68,7 @@ def test_neo4j_match_reads_what_neo4j_holds(driver, neo4j_server, ids):
 
 @pytest.mark.neo4j
 def test_neo4j_match_refuses_a_game_not_loaded_or_loaded_differently(driver, neo4j_server, ids):
-    from explorer.errors import QueryError
+    from explorer.core.errors import QueryError
     from queries.play_neo4j import Neo4jMatch
 
     with pytest.raises(QueryError, match="is not loaded into Neo4j"):

@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from explorer.cli import main
-from explorer.errors import GameGraphError
+from explorer.core.errors import GameGraphError
 from explorer.games import games, parse_spec, plugins
 
 GAMEGRAPH = Path(sys.executable).with_name("gamegraph")
@@ -20,7 +20,7 @@ GAMEGRAPH = Path(sys.executable).with_name("gamegraph")
 GAME = textwrap.dedent('''
     from dataclasses import dataclass
     from explorer.games import Game, Move, Params, param
-    from explorer.values import Value
+    from explorer.core.values import Value
 
     @dataclass(frozen=True)
     class SubtractParams(Params):
@@ -116,7 +116,7 @@ def test_missing_file_and_name_clash(tmp_path, capsys, clean_env):
     path = write_game(tmp_path, "chopsticks")
     with pytest.raises(GameGraphError, match="already has that name"):
         plugins.load_file(path)
-    assert games()["chopsticks"].__module__ == "explorer.games.chopsticks"
+    assert games()["chopsticks"].__module__ == "explorer.games.chopsticks.rules"
     registered = tmp_path / "registered.py"
     registered.write_text("from explorer.games import register\n" + GAME.format(name="nim").replace(
         "class Subtract(Game):", "@register\nclass Subtract(Game):"))

@@ -14,7 +14,7 @@ from collections import Counter
 from explorer.games import parse_spec
 from explorer.games.blocking import BoardPosition
 from explorer.solved import build
-from explorer.values import Value
+from explorer.core.values import Value
 from tests.brute_force import explore, solve_by_definition
 
 GAME = parse_spec("ponghauki")

@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 
-from explorer import private
+from explorer.core import private
 from explorer.games import parse_spec
 from explorer.solved import CACHE_FORMAT, build, cache_path, load_or_build
 from loaders import mirror

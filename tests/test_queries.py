@@ -22,7 +22,7 @@ from pathlib import Path
 import networkx as nx
 import pytest
 
-from explorer.errors import InvalidPosition, QueryError, UnreachablePosition
+from explorer.core.errors import InvalidPosition, QueryError, UnreachablePosition
 from explorer.games import parse_spec
 from explorer.solved import build
 from loaders.mirror import to_networkx
@@ -414,7 +414,7 @@ def test_the_neo4j_driver_is_closed_when_the_game_is_not_loaded(neo4j_server, mo
     import argparse
 
     import loaders.settings
-    from queries import commands
+    from explorer.commands import query as commands
 
     opened = []
     real_open = loaders.settings.open_driver
@@ -513,7 +513,7 @@ def slow_mirror():
 
 @pytest.mark.parametrize("name", ["cycles", "draw-cycles"])
 def test_networkx_queries_stop_at_their_timeout(slow_mirror, name):
-    from explorer.errors import QueryTimeout
+    from explorer.core.errors import QueryTimeout
     began = time.monotonic()
     with pytest.raises(QueryTimeout, match=rf"^query '{name}' took longer than the 0.5 s timeout and was stopped"):
         run_query(NetworkxBackend(slow_mirror, timeout_s=0.5), name, max_length=12)
@@ -524,7 +524,7 @@ def test_networkx_queries_stop_at_their_timeout(slow_mirror, name):
 
 @pytest.mark.parametrize("name", query_names())
 def test_every_networkx_query_checks_its_deadline(mirrors, name, monkeypatch):
-    from explorer.errors import QueryTimeout
+    from explorer.core.errors import QueryTimeout
     from queries.common import Deadline
     monkeypatch.setattr(Deadline, "EVERY", 1)  # read the clock at every check
     # a win to play out; a draw to cycle in; combinatorial values to scan
@@ -622,7 +622,7 @@ def test_every_gamegraph_hint_is_quoted_for_the_shell():
     """Each hint in the code is built by shell_hint (no f-string `gamegraph {…}` left)."""
     import re
 
-    from explorer.commands import shell_hint
+    from explorer.core.errors import shell_hint
 
     assert words_of_hint(f"run `{shell_hint('load', 'chopsticks(fingers=4)', '--no-symmetry')}`") == [
         "load", "chopsticks(fingers=4)", "--no-symmetry"]

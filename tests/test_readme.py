@@ -25,7 +25,7 @@ from pathlib import Path
 
 import pytest
 
-from explorer.settings import state_dir
+from explorer.core.settings import state_dir
 
 ROOT = Path(__file__).resolve().parents[1]
 README = (ROOT / "README.md").read_text()

@@ -8,7 +8,7 @@ import pytest
 
 from explorer.analysis.diff import diff
 from explorer.cli import main
-from explorer.errors import InvalidParameter, QueryError
+from explorer.core.errors import InvalidParameter, QueryError
 from explorer.solved import build
 from queries.rule_diff import neo4j_diff
 from tests.query_support import loaded_backends

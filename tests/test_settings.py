@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from explorer.settings import state_dir
+from explorer.core.settings import state_dir
 from loaders import settings as neo4j_settings
 
 ROOT = Path(__file__).resolve().parents[1]

@@ -15,11 +15,12 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from explorer.games import parse_spec
-from explorer.games.chopsticks import Chopsticks
+from explorer.games.chopsticks.rules import Chopsticks
 from explorer.graph import generate
-from explorer.reference import predecessors, solve_levels
+from explorer.algorithms.reverse import reverse_csr_scipy
+from explorer.solver import solve_levels
 from explorer.solver import solve
-from explorer.values import Value
+from explorer.core.values import Value
 from tests.brute_force import (explore, graph_adjacency, graph_from_edges, minimax, optimal_by_definition,
                                solve_by_definition)
 
@@ -54,7 +55,7 @@ def assert_matches_plain(graph, solution):
     assert np.array_equal(solution.value, plain.value)
     assert np.array_equal(solution.remoteness, plain.remoteness)
     assert np.array_equal(solution.optimal, plain.optimal)
-    ours, scipy_ = graph.predecessors_csr, predecessors(graph)
+    ours, scipy_ = graph.predecessors_csr, reverse_csr_scipy(graph.num_positions, graph.succ_indptr, graph.succ_indices)
     assert np.array_equal(ours[0], scipy_[0]) and np.array_equal(ours[1], scipy_[1])
     assert (solution.value.dtype, solution.remoteness.dtype, solution.optimal.dtype) == (np.int8, np.int32, bool)
 

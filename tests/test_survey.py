@@ -11,9 +11,9 @@ import pytest
 from explorer.analysis import survey as survey_module
 from explorer.analysis.survey import grid, parse_range, summarise, survey
 from explorer.cli import main
-from explorer.errors import InvalidParameter
+from explorer.core.errors import InvalidParameter
 from explorer.games import parse_spec
-from explorer.games.chopsticks import Chopsticks
+from explorer.games.chopsticks.rules import Chopsticks
 from explorer.solved import build
 
 

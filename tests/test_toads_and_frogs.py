@@ -17,12 +17,12 @@ from hypothesis import strategies as st
 
 from explorer.cgt import parse_value
 from explorer.cgt.evaluate import NotShort, board_values, supports_cgt, value_of
-from explorer.errors import InvalidParameter, InvalidPosition
+from explorer.core.errors import InvalidParameter, InvalidPosition
 from explorer.games import parse_spec
 from explorer.games.toads_and_frogs import Strip, strip_options
 from explorer.graph import generate
 from explorer.solver import solve
-from explorer.values import Value
+from explorer.core.values import Value
 from tests.test_generator import assert_generators_agree
 
 PUBLISHED = {

@@ -39,11 +39,11 @@ def test_draw_map_survey_and_diff_render():
 
 
 def test_draw_levels_on_the_position_page_and_the_map():
-    from explorer.analysis.draw_levels import draw_levels
+    from explorer.algorithms.draw_levels import draw_levels
     from explorer.games.base import player_name
 
     solved = build("ponghauki")
-    levels = draw_levels(solved)
+    levels = draw_levels(solved.graph, solved.solution.value)
     node = next(n for n in range(solved.graph.num_positions) if levels.level[n] >= 0 and levels.remoteness[n] > 0)
     mover = int(solved.graph.to_move[node])
     expected = levels.describe(node, player_name(solved.game, mover), player_name(solved.game, 1 - mover))

@@ -14,7 +14,7 @@ from __future__ import annotations
 import heapq
 from collections import Counter
 
-from explorer.errors import GameGraphError, InvalidParameter
+from explorer.core.errors import GameGraphError, InvalidParameter
 from explorer.solved import SolvedGraph
 
 SAMPLE = 50

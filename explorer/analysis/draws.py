@@ -24,7 +24,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from explorer.solved import SolvedGraph
-from explorer.values import Value
+from explorer.core.values import Value
 
 NOT_A_DRAW, SAFE, SHARP = -1, 0, 1
 KIND_NAMES = {SAFE: "safe", SHARP: "sharp"}

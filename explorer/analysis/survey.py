@@ -19,14 +19,13 @@ import dataclasses
 import hashlib
 import itertools
 import json
-import os
 from typing import Any, Iterable
 
-from explorer import progress, settings
-from explorer.errors import InvalidParameter
+from explorer.core import private, progress, settings
+from explorer.core.errors import InvalidParameter
 from explorer.games import Game, game_class
 from explorer.games.base import format_value, type_name
-from explorer.values import Value
+from explorer.core.values import Value
 
 CACHE_VERSION = 1
 MAX_RULE_SETS = 2_000
@@ -128,26 +127,9 @@ def survey(games: Iterable[Game], use_cache: bool = True) -> list[dict[str, Any]
                     row = None
             if row is None:
                 row = summarise(game)
-                path.parent.mkdir(parents=True, exist_ok=True)
-                partial = path.with_name(f"{path.stem}.{os.getpid()}.partial")
-                partial.write_text(json.dumps(row), encoding="utf-8")
-                partial.replace(path)
+                private.ensure_private_dir(path.parent)
+                with private.atomic_private_file(path) as handle:
+                    handle.write(json.dumps(row).encode("utf-8"))
             rows.append(row)
             bar.update(1)
     return rows
-
-
-def to_neo4j(rows: list[dict[str, Any]], game_name: str) -> int:
-    """One `Variant` node per rule set (MERGE on its spec, so reruns update), linked by
-    VARIANT_OF to its `Game` node when that game is loaded. Returns the nodes written."""
-    from loaders.settings import Neo4jSettings, open_driver
-
-    settings_ = Neo4jSettings.from_env()
-    with open_driver(settings_) as driver:
-        driver.execute_query(
-            "UNWIND $rows AS row MERGE (v:Variant {spec: row.spec}) SET v += row, v.game = $game "
-            "WITH v OPTIONAL MATCH (g:Game {id: v.spec}) "
-            "FOREACH (_ IN CASE WHEN g IS NULL THEN [] ELSE [1] END | MERGE (v)-[:VARIANT_OF]->(g))",
-            rows=[{k: v for k, v in row.items() if v is not None} for row in rows], game=game_name,
-            database_=settings_.database)
-    return len(rows)

@@ -20,7 +20,7 @@ from dataclasses import dataclass
 from typing import Any, Hashable, Iterable
 
 from explorer.cgt.forms import CGValue, game
-from explorer.errors import GameGraphError, GraphTooLarge
+from explorer.core.errors import GameGraphError, GraphTooLarge
 
 HOOKS = ("cgt_board", "cgt_position", "parse_board", "format_board")
 DEFAULT_MAX_BOARDS = 200_000

@@ -19,7 +19,8 @@ subpositions, each followed by canonicalisation.
 from __future__ import annotations
 
 import sys
-from typing import Iterable
+from fractions import Fraction
+from typing import Callable, Iterable
 
 # Comparison and sum recurse once per move of the deeper game; games built from
 # graphs of a few thousand positions are far shallower than this.
@@ -161,7 +162,6 @@ class CGValue:
         if isinstance(other, CGValue):
             return self is other
         if isinstance(other, int):
-            from explorer.cgt.simple import number
             return self is number(other)
         return NotImplemented
 
@@ -199,19 +199,16 @@ class CGValue:
         return self.outcome in ("R", "N")
 
     def ascii(self) -> str:
-        from explorer.cgt.notation import format_value
-        return format_value(self, unicode=False)
+        return TEXT["format"](self, unicode=False)
 
     def __str__(self) -> str:
-        from explorer.cgt.notation import format_value
-        return format_value(self, unicode=True)
+        return TEXT["format"](self, unicode=True)
 
     def __repr__(self) -> str:
         return f"<CGValue {self.ascii()}>"
 
     def __reduce__(self):  # values cross process boundaries as text, never as ids
-        from explorer.cgt.notation import parse_value
-        return (parse_value, (self.ascii(),))
+        return (TEXT["parse"], (self.ascii(),))
 
 
 def of_id(ident: int) -> CGValue:
@@ -233,14 +230,28 @@ def _coerce(value: object) -> CGValue:
     if isinstance(value, CGValue):
         return value
     if isinstance(value, int) and not isinstance(value, bool):
-        from explorer.cgt.simple import number
         return number(value)
     raise TypeError(f"not a game value: {value!r}")
 
 
 ZERO = of_id(ZERO_ID)
 
+# The text form of a value: explorer.cgt.notation fills this in when it is imported
+# (explorer.cgt's __init__ does), so forms need not import the notation built on them.
+TEXT: dict[str, Callable] = {}
 
-def table_size() -> int:
-    """How many distinct forms (canonical or not) have been interned so far."""
-    return len(_T.left)
+
+def number(q: Fraction | int) -> CGValue:
+    """The canonical form of a dyadic rational: n = {n-1 | }, m/2^k = {(m-1)/2^k | (m+1)/2^k}."""
+    q = Fraction(q)
+    if q.denominator & (q.denominator - 1):
+        raise ValueError(f"{q} is not a dyadic rational (its denominator is not a power of 2)")
+    if q.denominator == 1:
+        n = int(q)
+        value = ZERO
+        for _ in range(abs(n)):
+            value = game(left=[value]) if n > 0 else game(right=[value])
+        return value
+    step = Fraction(1, q.denominator)
+    return game([number(q - step)], [number(q + step)])
+

@@ -18,9 +18,10 @@ from __future__ import annotations
 import re
 from fractions import Fraction
 
+from explorer.cgt import forms
 from explorer.cgt.forms import CGValue, game
 from explorer.cgt.simple import as_switch, nimber, number, recognise, ups
-from explorer.errors import InvalidValue
+from explorer.core.errors import InvalidValue
 
 MAX_TEXT = 10_000
 MAX_DEPTH = 200
@@ -142,3 +143,6 @@ class _Parser:
         if abs(q) > MAX_INTEGER:
             raise self.error(f"{text} is beyond ±{MAX_INTEGER}")
         return q
+
+
+forms.TEXT.update(format=format_value, parse=parse_value)

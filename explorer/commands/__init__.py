@@ -5,16 +5,9 @@ range) and gives argparse's one-line usage error otherwise.
 """
 
 import argparse
-import shlex
 
-
-def shell_hint(*words: str) -> str:
-    """A gamegraph command line that pastes into a POSIX shell as it is: each word
-    quoted where needed (`gamegraph load 'chopsticks(fingers=4)'`)."""
-    return shlex.join(["gamegraph", *words])
-
-from explorer.errors import shown
-from explorer.bounds import whole_number
+from explorer.core.errors import shell_hint, shown  # noqa: F401  (shell_hint: the subcommands' import)
+from explorer.core.bounds import whole_number
 
 MAX_WHOLE_NUMBER = 10 ** 12
 

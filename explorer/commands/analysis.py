@@ -27,14 +27,13 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 
 def cmd_draws(args: argparse.Namespace) -> int:
-    from explorer.analysis.draw_levels import draw_levels
     from explorer.analysis.draws import analyse, position_report
     from explorer.games import parse_spec
     from explorer.solved import load_or_build
 
     solved = load_or_build(parse_spec(args.spec))
     analysis = analyse(solved)
-    levels = draw_levels(solved)
+    levels = solved.draw_levels
     node = solved.graph.find(args.position) if args.position is not None else 0
     report = {"game": solved.game.id, **analysis.counts(), "position": position_report(solved, analysis, node),
               "draw_levels": levels.table()}
@@ -44,7 +43,7 @@ def cmd_draws(args: argparse.Namespace) -> int:
     opponent = player_name(solved.game, 1 - int(solved.graph.to_move[node]))
     level_text = levels.describe(node, mover, opponent)
     if level_text:
-        from explorer.analysis.draw_levels import CLASS_NAMES
+        from explorer.algorithms.draw_levels import CLASS_NAMES
 
         levelled = int(levels.level[node]) >= 0
         report["position"].update(draw_class=CLASS_NAMES[int(levels.kind[node])],

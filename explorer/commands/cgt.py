@@ -20,7 +20,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 
 def cmd_cgt(args: argparse.Namespace) -> int:
-    from explorer.cgt.report import describe, parse_component, require_cgt, sum_report
+    from explorer.analysis.cgt_report import describe, parse_component, require_cgt, sum_report
     from explorer.games import parse_spec
 
     game = parse_spec(args.spec)

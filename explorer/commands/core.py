@@ -13,10 +13,10 @@ import time
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from explorer import limits
+from explorer.core import limits
 from explorer.commands import positive_int, shell_hint
-from explorer.errors import GameGraphError, GraphTooLarge, InvalidParameter
-from explorer.files import output_file
+from explorer.core.errors import GameGraphError, GraphTooLarge, InvalidParameter
+from explorer.core.files import output_file
 from explorer.games import games, parse_spec
 from explorer.graph import DEFAULT_MAX_POSITIONS
 
@@ -275,7 +275,7 @@ def _export_neo4j_import(args: argparse.Namespace) -> int:
 # -- chart ---------------------------------------------------------------------
 def cmd_chart(args: argparse.Namespace) -> int:
     from explorer import export
-    from explorer.chart import as_records, as_text, strategy_chart
+    from explorer.render.chart import as_records, as_text, strategy_chart
 
     chart = strategy_chart(parse_spec(args.spec))
     if args.format == "text":

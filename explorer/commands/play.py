@@ -29,7 +29,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 
 def _side(text: str) -> int:
-    from explorer.errors import InvalidParameter
+    from explorer.core.errors import InvalidParameter
 
     side = text.strip().upper()
     if side in ("A", "1", "FIRST"):
@@ -42,7 +42,7 @@ def _side(text: str) -> int:
 def cmd_play(args: argparse.Namespace) -> int:
     import random
 
-    from explorer.errors import InvalidParameter
+    from explorer.core.errors import InvalidParameter
     from explorer.games import parse_spec
     from explorer.play import Opponent, Played, start_position
     from explorer.solved import build, load_or_build
@@ -83,7 +83,7 @@ def _matched(solved, backend: str):
 def _play(args, game, side, opponent, played, rng) -> int:
     """The game loop. Moves are the rules' own, on the position as played: symmetric twins merged in
     the solved graph are never swapped in, so the board never turns under the player."""
-    from explorer.errors import GameGraphError
+    from explorer.core.errors import GameGraphError
     from explorer.play import RESULT_WORDS, result_for
 
     match = played.match

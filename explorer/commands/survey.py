@@ -24,9 +24,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 
 def cmd_survey(args: argparse.Namespace) -> int:
-    from explorer.analysis.survey import COLUMNS, grid, parse_range, survey, to_neo4j
-    from explorer.errors import InvalidParameter
-    from explorer.files import output_file
+    from explorer.analysis.survey import COLUMNS, grid, parse_range, survey
+    from explorer.core.errors import InvalidParameter
+    from explorer.core.files import output_file
 
     ranges = {}
     items = list(args.range) + ([f"fingers={args.fingers}"] if args.fingers else [])
@@ -54,7 +54,9 @@ def cmd_survey(args: argparse.Namespace) -> int:
     else:
         print(text, end="")
     if args.neo4j:
-        print(f"wrote {to_neo4j(rows, args.game)} Variant nodes to Neo4j")
+        from loaders.neo4j_loader import load_variants
+
+        print(f"wrote {load_variants(rows, args.game)} Variant nodes to Neo4j")
     return 0
 
 

@@ -32,7 +32,7 @@ from pathlib import Path
 from typing import Mapping
 
 from explorer.commands import port_number
-from explorer.errors import GameGraphError, shown
+from explorer.core.errors import GameGraphError, shown
 
 APP = Path(__file__).resolve().parents[1] / "ui" / "app.py"
 REPO_ROOT = APP.parents[2]

@@ -18,7 +18,7 @@ import signal
 import sys
 
 from explorer.commands import port_number, ui
-from explorer.errors import GameGraphError
+from explorer.core.errors import GameGraphError
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -38,7 +38,7 @@ SMALL_GAMES = ["mutorere", "ponghauki", "dodgem:3x3", "toads-and-frogs", "domine
 
 
 def preset_specs() -> list[str]:
-    from explorer.games.chopsticks import Chopsticks
+    from explorer.games.chopsticks.rules import Chopsticks
 
     return [f"{Chopsticks.name}:{preset}" for preset in Chopsticks.presets] + SMALL_GAMES
 

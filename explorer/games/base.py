@@ -33,9 +33,9 @@ from typing import Any, Callable, ClassVar, Generic, Hashable, Iterable, NamedTu
 
 import numpy as np
 
-from explorer.bounds import MAX_NOTATION_LENGTH, whole_number
-from explorer.errors import InvalidParameter, InvalidPosition, shown
-from explorer.values import Value
+from explorer.core.bounds import MAX_NOTATION_LENGTH, whole_number
+from explorer.core.errors import InvalidParameter, InvalidPosition, shown
+from explorer.core.values import Value
 
 P = TypeVar("P", bound=Hashable)
 
@@ -186,6 +186,27 @@ class ImplicitKernels(NamedTuple):
     move_count: Callable
     terminal: Callable
     valid: Callable
+
+    def batch_moves(self, codes) -> MoveBatch:
+        """A MoveBatch of every move of many indices, through the compiled kernels. O(moves)."""
+        from explorer.kernels.implicit import map_successors
+
+        codes = np.ascontiguousarray(codes, dtype=np.int64)
+        room = len(codes) * self.max_moves
+        sources = np.empty(room, dtype=np.int64)
+        targets = np.empty(room, dtype=np.int64)
+        labels = np.empty(room, dtype=np.int64)
+        total = map_successors(self.labelled_successors, self.ctx, self.max_moves, codes, sources, targets, labels)
+        return MoveBatch(sources[:total].copy(), targets[:total].copy(), labels[:total].copy())
+
+    def batch_terminal(self, codes) -> np.ndarray:
+        """int8 terminal value (-1: not over) of many indices, through the compiled kernels. O(len(codes))."""
+        from explorer.kernels.implicit import map_terminal
+
+        codes = np.ascontiguousarray(codes, dtype=np.int64)
+        out = np.empty(len(codes), dtype=np.int8)
+        map_terminal(self.terminal, self.ctx, codes, out)
+        return out
 
 
 class Game(Generic[P]):

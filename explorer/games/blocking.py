@@ -26,7 +26,7 @@ from typing import Iterator, NamedTuple, Sequence
 import numpy as np
 
 from explorer.games.base import Game, Move, MoveBatch
-from explorer.values import Value
+from explorer.core.values import Value
 
 
 class BoardPosition(NamedTuple):

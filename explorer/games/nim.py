@@ -12,10 +12,10 @@ import re
 from dataclasses import dataclass
 from typing import NamedTuple
 
-from explorer.errors import InvalidParameter
+from explorer.core.errors import InvalidParameter
 from explorer.games.base import Game, Move, Params, param
 from explorer.games.registry import register
-from explorer.values import Value
+from explorer.core.values import Value
 
 PLAYER_NAMES = ("A", "B")
 MAX_STATES = 10_000_000

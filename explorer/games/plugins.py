@@ -24,7 +24,8 @@ import sys
 from pathlib import Path
 from types import ModuleType
 
-from explorer.errors import GameGraphError
+from explorer.core.errors import GameGraphError
+from explorer.games import registry
 
 ENV = "GAMEGRAPH_GAME_MODULES"
 GROUP = "gamegraph.games"
@@ -57,9 +58,6 @@ def games_in(module: ModuleType) -> list[type]:
 
 def load_file(path: str | Path) -> list[type]:
     """Import a game module from a file and register its games (once per file); returns them."""
-    from explorer.games import registry
-    from explorer.games.registry import register_plugin
-
     file = Path(path).expanduser().resolve()
     if file in _loaded_files:
         return _loaded_files[file]
@@ -71,27 +69,25 @@ def load_file(path: str | Path) -> list[type]:
         raise GameGraphError(f"game module {str(path)!r} is not a Python file")
     module = importlib.util.module_from_spec(spec)
     sys.modules[name] = module  # dataclasses and pickling look modules up by name
-    before = dict(registry._GAMES)
+    before = registry.snapshot()
     try:
         spec.loader.exec_module(module)
     except Exception as exc:  # an author's bug: name the file and the line, no traceback
         del sys.modules[name]
-        registry._GAMES.clear()
-        registry._GAMES.update(before)
+        registry.restore(before)
         if isinstance(exc, GameGraphError):
             raise
         raise GameGraphError(f"could not load game module {str(path)!r}: {_describe(exc, file)}") from None
-    clashes = [n for n, cls in before.items() if registry._GAMES.get(n) is not cls]
+    clashes = [n for n, cls in before.items() if registry.snapshot().get(n) is not cls]
     if clashes:  # an @register that replaced a game already known
-        registry._GAMES.clear()
-        registry._GAMES.update(before)
+        registry.restore(before)
         raise GameGraphError(f"game module {str(path)!r} defines a game named {clashes[0]!r}, "
                              f"but {before[clashes[0]].__module__} already has that name")
     found = games_in(module)
     if not found:
         raise GameGraphError(f"game module {str(path)!r} defines no game: a Game subclass with a name is needed")
     for cls in found:
-        register_plugin(cls, f"game module {str(path)!r}")
+        registry.register_plugin(cls, f"game module {str(path)!r}")
     _loaded_files[file] = found
     return found
 
@@ -119,7 +115,6 @@ def load_entry_points() -> None:
     from importlib.metadata import entry_points
 
     from explorer.games.base import Game
-    from explorer.games.registry import register_plugin
 
     for ep in entry_points(group=GROUP):
         where = f"entry point {ep.name!r} ({ep.value}) of group {GROUP}"
@@ -131,7 +126,7 @@ def load_entry_points() -> None:
         for cls in classes:
             if not (inspect.isclass(cls) and issubclass(cls, Game)):
                 raise GameGraphError(f"{where} names {cls!r}, not a Game subclass or a module of games")
-            register_plugin(cls, where)
+            registry.register_plugin(cls, where)
 
 
 def load_all() -> None:
@@ -143,11 +138,8 @@ def load_all() -> None:
 
 def unload(path: str | Path) -> None:
     """Remove a loaded file's games from the registry (tests)."""
-    from explorer.games import registry
-
     for cls in _loaded_files.pop(Path(path).expanduser().resolve(), []):
-        if registry._GAMES.get(cls.name) is cls:
-            del registry._GAMES[cls.name]
+        registry.unregister(cls)
 
 
 def forget() -> None:

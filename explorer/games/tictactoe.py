@@ -12,7 +12,7 @@ from dataclasses import dataclass
 
 from explorer.games.base import Game, Move, Params
 from explorer.games.registry import register
-from explorer.values import Value
+from explorer.core.values import Value
 
 Board = tuple[str, ...]  # 9 cells, row-major, each "X", "O" or "."
 

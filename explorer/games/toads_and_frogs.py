@@ -21,10 +21,10 @@ import re
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, NamedTuple
 
-from explorer.errors import InvalidParameter
+from explorer.core.errors import InvalidParameter
 from explorer.games.base import Game, Move, MoveBatch, Params, param
 from explorer.games.registry import register
-from explorer.values import Value
+from explorer.core.values import Value
 
 if TYPE_CHECKING:
     import numpy as np

@@ -41,7 +41,7 @@ def cache_dir(package: Path | None = None, user_cache: Path | None = None) -> Pa
         user_cache = Path(base) / "numba"
     if _writable(package / "__pycache__") or _writable(user_cache):
         return None
-    from explorer import settings
+    from explorer.core import settings
 
     return settings.state_dir() / "numba-cache"
 

@@ -1,4 +1,4 @@
-"""Draw levels (explorer.analysis.draw_levels) as one compiled pass: O(V + E).
+"""Draw levels (explorer.algorithms.draw_levels) as one compiled pass: O(V + E).
 
 One FIFO queue per level instead of GamesmanClassic's lose-queue-first pair:
 both hand out remoteness in non-decreasing order, and the purity test looks
@@ -14,12 +14,12 @@ import numpy as np
 from explorer.kernels import jit
 
 NOT_A_DRAW, DRAW_WIN, DRAW_LOSE, NONPURE, DEAD, UNDECIDED = -1, 0, 1, 2, 3, 4
-DRAW, WIN = 1, 3  # explorer.values.Value
+DRAW, WIN = 1, 3  # explorer.core.values.Value
 
 
 @jit
 def draw_levels(succ_indptr, succ_indices, pred_indptr, pred_indices, value):
-    """(kind int8[V], level int32[V], remoteness int32[V]); see explorer.analysis.draw_levels."""
+    """(kind int8[V], level int32[V], remoteness int32[V]); see explorer.algorithms.draw_levels."""
     n = len(value)
     kind = np.full(n, NOT_A_DRAW, dtype=np.int8)
     level = np.full(n, -1, dtype=np.int32)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import streamlit as st
 
-from explorer.analysis.draw_levels import DRAW_LOSE, DRAW_WIN, NONPURE, DrawLevels, draw_levels
+from explorer.algorithms.draw_levels import DRAW_LOSE, DRAW_WIN, NONPURE, DrawLevels
 from explorer.analysis.draws import NOT_A_DRAW, SAFE, SHARP, DrawAnalysis, analyse, position_report
 from explorer.games import Game, parse_spec
 from explorer.games.base import player_name
@@ -23,7 +23,7 @@ def _analysis(graph_id: str, _solved: SolvedGraph) -> DrawAnalysis:
 
 @st.cache_resource(max_entries=16, show_spinner=False)
 def _levels(graph_id: str, _solved: SolvedGraph) -> DrawLevels:
-    return draw_levels(_solved)
+    return _solved.draw_levels
 
 
 def _level_text(game: Game, solved: SolvedGraph, node: int) -> str | None:
@@ -197,7 +197,7 @@ def _diff_report(first_id: str, second_id: str, _first: SolvedGraph, _second: So
 def _other_game(game: Game) -> SolvedGraph | None:
     """The rule set to compare with (a preset, or a typed spec), solved; None (and one st.error line)
     when it cannot be: a malformed spec, an unknown preset, another game, a game over the page's limits."""
-    from explorer.errors import GameGraphError
+    from explorer.core.errors import GameGraphError
     from explorer.ui import loading
 
     choices = _diff_choices(game)

@@ -22,7 +22,7 @@ if _ROOT not in sys.path:
 
 import streamlit as st  # noqa: E402
 
-from explorer.errors import GameGraphError  # noqa: E402
+from explorer.core.errors import GameGraphError  # noqa: E402
 from explorer.games import Game, parse_spec  # noqa: E402
 from explorer.solved import SolvedGraph  # noqa: E402
 from explorer.ui import (analysis_panel, backend as backends, cgt_panel, console, downloads, graphs,  # noqa: E402
@@ -68,8 +68,8 @@ def _not_for(view: View) -> dict[str, str]:
     Thirteen tabs do not fit a page; a game shows only those that apply (a URL naming
     another says why it is not there). O(V) for the draw count, once per run."""
     from explorer.cgt.evaluate import supports_cgt
-    from explorer.commands import shell_hint
-    from explorer.values import Value
+    from explorer.core.errors import shell_hint
+    from explorer.core.values import Value
 
     game, name = view.game, view.game.display_name
     reasons = {}

@@ -22,9 +22,9 @@ from typing import Any
 
 import streamlit as st
 
-from explorer.errors import GameGraphError, Neo4jUnavailable
+from explorer.core.errors import GameGraphError, Neo4jUnavailable
 from explorer.graph import parse_graph_id
-from explorer.limits import human_bytes
+from explorer.core.limits import human_bytes
 from explorer.solved import SolvedGraph
 from explorer.ui import builds
 from loaders import settings as neo4j_settings

@@ -4,7 +4,7 @@ One `Registry` per server process (`registry()`) keeps, per graph id, the
 build in flight or its finished result, so:
 
 - two visitors who ask for the same game share one build (the second joins it);
-- a request whose size estimate (explorer.limits) exceeds the page's position
+- a request whose size estimate (explorer.core.limits) exceeds the page's position
   limit or memory budget is refused at once, with the estimate, before any
   work starts; the budget also counts the builds in flight and the graphs held;
 - a build nobody waits for any more (the browser tab was closed, the visitor
@@ -30,8 +30,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable
 
-from explorer import limits
-from explorer.errors import GameGraphError, GraphTooLarge
+from explorer.core import limits
+from explorer.core.errors import GameGraphError, GraphTooLarge
 from explorer.games import Game
 
 UI_MEMORY_ENV = "GAMEGRAPH_UI_MEMORY"
@@ -282,7 +282,7 @@ class Registry:
 
 def _remove_partial_files(pid: int) -> None:
     """A killed child may leave its temporary cache file (named after its pid)."""
-    from explorer import settings
+    from explorer.core import settings
     for partial in (settings.state_dir() / "graphs").glob(f"*.{pid}.*partial.npz"):
         partial.unlink(missing_ok=True)
 

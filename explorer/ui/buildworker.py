@@ -22,9 +22,9 @@ def main(argv: list[str]) -> int:
             resource.setrlimit(resource.RLIMIT_AS, (address_space, hard))
     except (ImportError, ValueError, OSError):
         pass  # no limit on this platform: the estimate alone guards the memory
-    from explorer.errors import GameGraphError
+    from explorer.core.errors import GameGraphError
     from explorer.graph import parse_graph_id
-    from explorer.limits import human_bytes
+    from explorer.core.limits import human_bytes
     from explorer.solved import load_or_build
     try:
         game, symmetric = parse_graph_id(graph_id)

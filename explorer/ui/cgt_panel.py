@@ -11,7 +11,7 @@ from __future__ import annotations
 import streamlit as st
 
 from explorer.cgt.evaluate import supports_cgt
-from explorer.cgt.report import OUTCOME_WORDS, Component, describe, parse_component, sum_report
+from explorer.analysis.cgt_report import OUTCOME_WORDS, Component, describe, parse_component, sum_report
 from explorer.games import Game
 from explorer.solved import SolvedGraph
 

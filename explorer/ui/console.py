@@ -16,7 +16,7 @@ from typing import Any
 import pandas as pd
 import streamlit as st
 
-from explorer.errors import GameGraphError, Neo4jUnavailable, QueryError
+from explorer.core.errors import GameGraphError, Neo4jUnavailable, QueryError
 from explorer.ui import backend as backends
 from explorer.ui.backend import Backend
 from queries import api, catalog
@@ -62,7 +62,7 @@ def _another_preset(graph_id: str) -> str:
     from explorer.games import parse_spec
     from explorer.graph import graph_id as id_of, parse_graph_id
 
-    from explorer.errors import GameGraphError
+    from explorer.core.errors import GameGraphError
 
     try:
         game, symmetry = parse_graph_id(graph_id)
@@ -79,7 +79,7 @@ def applies(name: str, graph_id: str) -> bool:
     """Whether the library query `name` has anything to say about this game: the CGT queries need
     combinatorial values, rule-diff another preset."""
     from explorer.cgt.evaluate import supports_cgt
-    from explorer.errors import GameGraphError
+    from explorer.core.errors import GameGraphError
     from explorer.graph import parse_graph_id
 
     try:

@@ -13,7 +13,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from explorer.errors import QueryError
+from explorer.core.errors import QueryError
 from explorer.solved import SolvedGraph
 from explorer.ui import local
 from explorer.ui.backend import Backend

@@ -13,7 +13,7 @@ import subprocess
 
 import graphviz
 
-from explorer.errors import GameGraphError
+from explorer.core.errors import GameGraphError
 from explorer.ui import state
 from explorer.ui.drawing import VALUE_COLOURS, VALUE_FILLS
 from explorer.ui.local import Neighbourhood

@@ -18,7 +18,7 @@ from typing import Any
 import streamlit as st
 
 from explorer import certificate, export
-from explorer.commands import shell_hint
+from explorer.core.errors import shell_hint
 from explorer.games import Game
 from explorer.solved import SolvedGraph
 from explorer.ui import diagram, drawing, graphs, loading, overview, state
@@ -105,7 +105,7 @@ def panel(game: Game, spec: str, solved: SolvedGraph, node: int, backend: Any) -
         with guarded("The chart downloads"):
             chart = overview.chart_of(game)
     if chart is not None:
-        from explorer.chart import as_records, as_text
+        from explorer.render.chart import as_records, as_text
         cols[1].download_button("Strategy chart (text)", as_text(chart), file_name=f"{slug(spec)}.chart.txt",
                                 mime="text/plain", key="dl_chart_txt", on_click="ignore")
         cols[2].download_button("Strategy chart (JSON)", json.dumps(as_records(chart), indent=1),

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 
 import streamlit as st
 
-from explorer import dot as dots
+from explorer.render import dot as dots
 from explorer.games import Game
 from explorer.solved import SolvedGraph
 from explorer.ui import data, diagram, drawing, state
@@ -174,7 +174,7 @@ def best_line(game: Game, spec: str, solved: SolvedGraph, key: str, backend: Bac
 
 def _line_downloads(spec: str, key: str, line: QueryResult | None) -> None:
     """The line (the shortest-win answer already shown) as a diagram in `gamegraph dot`'s style
-    (explorer.dot), as DOT and SVG files; none when the solved arrays gave the line."""
+    (explorer.render.dot), as DOT and SVG files; none when the solved arrays gave the line."""
     if line is None:
         return
     source = dots.to_dot(dots.line_diagram(line))

@@ -17,7 +17,7 @@ from explorer.games import Game
 from explorer.ui import state
 from explorer.ui.drawing import VALUE_FILLS
 from explorer.ui.widgets import player_name
-from explorer.values import Value
+from explorer.core.values import Value
 
 
 def slip(before: state.Step, after: state.Step) -> tuple[str, str] | None:

@@ -13,7 +13,7 @@ from __future__ import annotations
 import streamlit as st
 
 from explorer import implicit
-from explorer.errors import GameGraphError
+from explorer.core.errors import GameGraphError
 from explorer.games import Game
 from explorer.graph import DEFAULT_MAX_POSITIONS
 from explorer.ui import state

@@ -14,9 +14,9 @@ from typing import Any
 
 import numpy as np
 
-from explorer.errors import QueryError
+from explorer.core.errors import QueryError
 from explorer.solved import SolvedGraph
-from explorer.values import Value
+from explorer.core.values import Value
 from queries import catalog
 
 MAX_K = catalog.spec("neighbourhood").int_param("k").maximum  # the query library's limit, written once there

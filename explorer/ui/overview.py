@@ -10,18 +10,18 @@ import streamlit as st
 
 from explorer.games import Game, parse_spec
 from explorer.solved import SolvedGraph
-from explorer.games.chopsticks import ChopsticksPosition
+from explorer.games.chopsticks.rules import ChopsticksPosition
 from explorer.ui import data, local, state
 from explorer.ui.clickable import clickable_html
 from explorer.ui.drawing import VALUE_COLOURS, VALUE_FILLS
-from explorer.values import Value
+from explorer.core.values import Value
 
 CHART_MAX_FINGERS = 12   # 2 * (n(n+1)/2)^2 cells past this would not fit a page
 
 
 @st.cache_resource(show_spinner="Solving every pair of hands for the chart…", max_entries=8)
 def _chart(game_id: str) -> Any:
-    from explorer.chart import strategy_chart
+    from explorer.render.chart import strategy_chart
     return strategy_chart(parse_spec(game_id))
 
 
@@ -31,7 +31,7 @@ def chart_table_html(chart: Any, here: tuple[tuple[int, int], tuple[int, int]] |
 
     `link(mine, theirs)` gives a cell's URL (the position with that mover), or None for no link.
     """
-    from explorer.chart import short_label
+    from explorer.render.chart import short_label
     head = "".join(f"<th>{a}-{b}</th>" for a, b in chart.hands)
     lines = [f'<table class="gg-chart"><thead><tr><th>mover ↓ / opponent →</th>{head}</tr></thead><tbody>']
     for i, mine in enumerate(chart.hands):

@@ -15,7 +15,7 @@ from typing import Any
 
 import streamlit as st
 
-from explorer.errors import GameGraphError
+from explorer.core.errors import GameGraphError
 from explorer.games import Game, game_class, games
 from explorer.games.base import format_value, parse_value, type_name
 from explorer.ui import state

@@ -19,7 +19,7 @@ from urllib.parse import urlencode
 
 import streamlit as st
 
-from explorer.errors import InvalidParameter
+from explorer.core.errors import InvalidParameter
 from explorer.games import Game
 from explorer.play import RESULT_WORDS, Match, Opponent, Played, result_for, start_position
 from explorer.solved import SolvedGraph

@@ -10,13 +10,13 @@ from __future__ import annotations
 
 import streamlit as st
 
-from explorer.errors import GameGraphError
+from explorer.core.errors import GameGraphError
 from explorer.games import Game
 from explorer.solved import SolvedGraph
 from explorer.ui import drawing, local, state
 from explorer.ui.clickable import clickable_html
 from explorer.ui.widgets import md_escape, player_name
-from explorer.values import Value
+from explorer.core.values import Value
 
 
 def resolve(solved: SolvedGraph, text: str | None) -> tuple[int, str | None]:

@@ -9,7 +9,7 @@ from typing import Iterator
 
 import streamlit as st
 
-from explorer.errors import GameGraphError
+from explorer.core.errors import GameGraphError
 from explorer.games import Game
 from explorer.games.base import player_name  # noqa: F401  (the panels import it from here)
 

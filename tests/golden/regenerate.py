@@ -18,9 +18,9 @@ if __package__ in (None, ""):  # run as a file: make the project importable
     sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
 from explorer.games import parse_spec  # noqa: E402
-from explorer.games.chopsticks import Chopsticks  # noqa: E402
+from explorer.games.chopsticks.rules import Chopsticks  # noqa: E402
 from explorer.solved import build  # noqa: E402
-from explorer.values import Value  # noqa: E402
+from explorer.core.values import Value  # noqa: E402
 
 PATH = Path(__file__).with_name("counts.json")
 SPECS = [f"chopsticks:{preset}" for preset in Chopsticks.presets] + [

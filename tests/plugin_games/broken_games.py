@@ -13,7 +13,7 @@ import numpy as np
 from explorer.games.base import MoveBatch
 from explorer.games.blocking import BoardPosition
 from explorer.games.ponghauki import PongHauKi
-from explorer.values import Value
+from explorer.core.values import Value
 
 
 class SoundCopy(PongHauKi):

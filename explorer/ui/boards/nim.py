@@ -1,7 +1,38 @@
-"""Nim: heaps of tokens (explorer/ui/drawing.py); a click on a token takes it and those above it."""
+"""Nim: heaps of tokens; a click on a token takes it and those above it."""
 
-from explorer.ui import drawing
+from html import escape
 
 
 def svg(game, position, links):
-    return drawing.heaps_svg(position.heaps, position.to_move, max(game.params.heaps), links)
+    return heaps_svg(position.heaps, position.to_move, max(game.params.heaps), links)
+
+
+def heaps_svg(heaps: tuple[int, ...], to_move: int, largest: int, links: dict[str, str] | None = None) -> str:
+    """Each heap a column of tokens with its size under it; large heaps are drawn as bars.
+    A token whose move is in `links` (``take k from heap h``) is a link: clicking the j-th token
+    from the bottom takes it and every token above it."""
+    token, pad, col = 14, 16, 44
+    tall = min(largest, 16)
+    width = max(len(heaps) * col + 2 * pad, 180)
+    height = tall * token + 70
+    out = [f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" viewBox="0 0 {width} {height}">',
+           f'<text x="{pad}" y="18" font-size="14" font-family="sans-serif" fill="#1f77b4" font-weight="bold">'
+           f'{"AB"[to_move]} to move</text>']
+    base = height - 28
+    for i, size in enumerate(heaps):
+        cx = pad + i * col + col / 2
+        if largest <= 16:
+            for j in range(size):
+                circle = (f'<circle cx="{cx}" cy="{base - j * token - token / 2}" r="{token / 2 - 1.5}" '
+                          'fill="#8c564b" stroke="#5a3327"/>')
+                label = f"take {size - j} from heap {i + 1}"
+                href = (links or {}).get(label)
+                out.append(f'<a href="{escape(href)}" data-move="{escape(label)}"><title>{label}</title>{circle}</a>'
+                           if href else circle)
+        else:
+            bar = (tall * token) * size / largest
+            out.append(f'<rect x="{cx - 8}" y="{base - bar}" width="16" height="{bar}" rx="4" fill="#8c564b"/>')
+        out.append(f'<line x1="{cx - 16}" y1="{base + 2}" x2="{cx + 16}" y2="{base + 2}" stroke="#999"/>')
+        out.append(f'<text x="{cx}" y="{base + 18}" text-anchor="middle" font-size="13" font-family="sans-serif">{size}</text>')
+    out.append("</svg>")
+    return "\n".join(out)

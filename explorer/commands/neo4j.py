@@ -13,7 +13,7 @@ import sys
 from typing import TYPE_CHECKING, Any, Iterable
 
 from explorer.commands import bounded_int, positive_int, shell_hint
-from explorer.errors import GameGraphError
+from explorer.core.errors import GameGraphError
 from explorer.games import parse_spec
 from explorer.graph import DEFAULT_MAX_POSITIONS
 from loaders import neo4j_server

@@ -15,7 +15,7 @@ import numpy as np
 from explorer.kernels import njit
 
 from explorer.games.base import ImplicitKernels
-from explorer.games.chopsticks_codes import by_mover, decode as _decode
+from explorer.games.chopsticks.codes import by_mover, decode as _decode
 
 _KIND = 10 ** 9  # the same labels as Chopsticks.batch_moves
 

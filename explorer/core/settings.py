@@ -16,7 +16,7 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
-from explorer.errors import GameGraphError
+from explorer.core.errors import GameGraphError
 
 APP_DIR_NAME = "gamegraph"
 MAX_PATH_LENGTH = 4096  # PATH_MAX on Linux

@@ -63,3 +63,11 @@ def shown(value: object, limit: int = 60) -> str:
     if len(text) <= limit:
         return text
     return f"{text[:limit - 20]}...{text[-6:]} ({len(str(value)):,} characters)"
+
+
+def shell_hint(*words: str) -> str:
+    """A gamegraph command line that pastes into a POSIX shell as it is: each word
+    quoted where needed (`gamegraph load 'chopsticks(fingers=4)'`)."""
+    import shlex
+
+    return shlex.join(["gamegraph", *words])

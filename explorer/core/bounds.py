@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import re
 
-from explorer.errors import shown
+from explorer.core.errors import shown
 
 # No position notation is longer; no number in one, or in a parameter, has more digits.
 MAX_NOTATION_LENGTH = 1_000

@@ -10,10 +10,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from explorer.errors import InvalidParameter
+from explorer.core.errors import InvalidParameter
 from explorer.games import Game
-from explorer.games.chopsticks import Chopsticks, ChopsticksPosition
-from explorer.values import Value
+from explorer.games.chopsticks.rules import Chopsticks, ChopsticksPosition
+from explorer.core.values import Value
 from explorer.solved import build
 
 

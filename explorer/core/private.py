@@ -15,7 +15,7 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import IO, Iterator
 
-from explorer import settings
+from explorer.core import settings
 
 DIR_MODE = 0o700
 FILE_MODE = 0o600

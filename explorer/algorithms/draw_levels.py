@@ -37,8 +37,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from explorer.solved import SolvedGraph
-from explorer.values import Value
+from explorer.core.values import Value
 
 NOT_A_DRAW, DRAW_WIN, DRAW_LOSE, NONPURE, DEAD = -1, 0, 1, 2, 3
 UNDECIDED = 4  # only while running
@@ -89,13 +88,15 @@ class DrawLevels:
         return None
 
 
-def draw_levels(solved: SolvedGraph) -> DrawLevels:
-    """Draw class, level and draw remoteness of every position. O(V + E)."""
-    from explorer.engine import use_kernels
+def draw_levels(graph, value: np.ndarray) -> DrawLevels:
+    """Draw class, level and draw remoteness of every position of `graph` (a GameGraph:
+    its successor and predecessor CSR arrays), given its solved `value`. O(V + E)."""
+    from explorer.algorithms.dispatch import use_kernels
 
-    graph = solved.graph
+    if len(value) != graph.num_positions:
+        raise ValueError(f"{len(value)} values for a graph of {graph.num_positions} positions")
     pred_indptr, pred_indices = graph.predecessors_csr
-    arrays = (graph.succ_indptr, graph.succ_indices, pred_indptr, pred_indices, solved.solution.value)
+    arrays = (graph.succ_indptr, graph.succ_indices, pred_indptr, pred_indices, value)
     if use_kernels(graph.num_positions + graph.num_moves):
         from explorer.kernels.draw_levels import draw_levels as kernel
 

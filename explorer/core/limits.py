@@ -24,7 +24,7 @@ import re
 from dataclasses import dataclass
 from pathlib import Path
 
-from explorer.errors import GraphTooLarge, InvalidParameter
+from explorer.core.errors import GraphTooLarge, InvalidParameter
 
 BYTES_PER_ITEM = 100          # peak bytes per position and per move while building (measured at most 89)
 BYTES_PER_CODE = 4            # the array generator's int32 code -> id table

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import os
 
-from explorer.errors import InvalidParameter
+from explorer.core.errors import InvalidParameter
 
 KERNELS_FROM = 200_000
 

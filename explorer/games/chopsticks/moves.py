@@ -7,10 +7,10 @@ from __future__ import annotations
 
 import numpy as np
 
-from explorer.games.chopsticks_codes import by_mover
+from explorer.games.chopsticks.codes import by_mover
 from explorer.kernels import jit
 
-_KIND = 10 ** 9  # as in explorer.games.chopsticks: label = kind * _KIND + payload
+_KIND = 10 ** 9  # as in explorer.games.chopsticks.rules: label = kind * _KIND + payload
 SPLIT_NONE, SPLIT_EVEN, SPLIT_TRANSFER = 0, 1, 2
 
 

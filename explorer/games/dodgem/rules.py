@@ -45,7 +45,7 @@ from typing import NamedTuple
 
 from explorer.games.base import Game, Move, MoveBatch, Params, param
 from explorer.games.registry import register
-from explorer.values import Value
+from explorer.core.values import Value
 
 PLAYER_NAMES = ("A", "B")  # A = Blue (Left, moves first), B = Red (Right)
 CAR_CHARS = ("b", "r")
@@ -240,16 +240,14 @@ class Dodgem(Game[DodgemPosition]):
         return self.unrank(code)
 
     def implicit_kernels(self):
-        from explorer.games.dodgem_implicit_kernels import kernels
+        from explorer.games.dodgem.kernels import kernels
         return kernels(self)
 
     def batch_moves(self, codes, symmetry: bool) -> MoveBatch:
-        from explorer.implicit import batch_moves
-        return batch_moves(self.implicit_kernels(), codes)
+        return self.implicit_kernels().batch_moves(codes)
 
     def batch_outcomes(self, codes):
-        from explorer.implicit import batch_terminal
-        return batch_terminal(self.implicit_kernels(), codes)
+        return self.implicit_kernels().batch_terminal(codes)
 
     def batch_to_move(self, codes):
         import numpy as np

@@ -15,8 +15,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from explorer.errors import GameGraphError, GraphTooLarge, InvalidParameter, QueryError
-from explorer.files import output_file
+from explorer.core.errors import GameGraphError, GraphTooLarge, InvalidParameter, QueryError
+from explorer.core.files import output_file
 from explorer.graph import parse_graph_id
 
 if TYPE_CHECKING:  # graphviz and networkx load when a diagram is drawn, not with the CLI

@@ -1,7 +1,7 @@
 """Strongly connected components: which positions lie on cycles.
 
 An iterative Tarjan in a compiled kernel (explorer.kernels.scc), O(V + E), on
-the successor CSR, for graphs above explorer.engine's threshold. Below it no
+the successor CSR, for graphs above explorer.algorithms.dispatch's threshold. Below it no
 numba loads: small graphs use an iterative Tarjan in plain Python (O(V + E); on
 a game of a few thousand positions it finishes before scipy would have been
 imported, so commands such as `gamegraph solve chopsticks` start fast), and
@@ -13,30 +13,38 @@ from __future__ import annotations
 
 import numpy as np
 
-from explorer.graph import GameGraph
+from explorer.algorithms.reverse import edge_sources
 
 # Below this many positions + moves the plain-Python Tarjan is the faster path.
 SMALL_GRAPH = 50_000
 
 
-def strongly_connected(graph: GameGraph) -> tuple[np.ndarray, np.ndarray]:
-    """(component id int32[V], on_cycle bool[V]). Component ids are 0..C-1. O(V + E)."""
-    from explorer.engine import use_kernels
+def strongly_connected(graph) -> tuple[np.ndarray, np.ndarray]:
+    """(component id int32[V], on_cycle bool[V]) of a graph's successor CSR
+    (``succ_indptr``, ``succ_indices``). Component ids are 0..C-1. O(V + E)."""
+    from explorer.algorithms.dispatch import use_kernels
 
-    n = graph.num_positions
-    if use_kernels(n + graph.num_moves):
+    n, indptr, indices = graph.num_positions, graph.succ_indptr, graph.succ_indices
+    if use_kernels(n + len(indices)):
         from explorer.kernels.scc import tarjan
 
-        return tarjan(graph.succ_indptr, graph.succ_indices)
-    if n + graph.num_moves <= SMALL_GRAPH:
-        labels = tarjan_labels(n, graph.succ_indptr, graph.succ_indices)
-    else:
-        labels = scipy_labels(n, graph.succ_indptr, graph.succ_indices)
-    sizes = np.bincount(labels, minlength=1)
-    on_cycle = sizes[labels] > 1
-    sources = graph.edge_sources()
-    loops = sources[graph.succ_indices == sources]
-    on_cycle[loops] = True
+        return tarjan(indptr, indices)
+    if n + len(indices) <= SMALL_GRAPH:
+        return _with_cycle_flags(tarjan_labels(n, indptr, indices), indptr, indices)
+    return scipy_strongly_connected(graph)
+
+
+def scipy_strongly_connected(graph) -> tuple[np.ndarray, np.ndarray]:
+    """strongly_connected through scipy's compiled Pearce algorithm (a reference and the medium-size path)."""
+    return _with_cycle_flags(scipy_labels(graph.num_positions, graph.succ_indptr, graph.succ_indices),
+                             graph.succ_indptr, graph.succ_indices)
+
+
+def _with_cycle_flags(labels: np.ndarray, indptr: np.ndarray, indices: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """A position is on a cycle when its component has more than one position or it has a move to itself."""
+    on_cycle = np.bincount(labels, minlength=1)[labels] > 1
+    sources = edge_sources(indptr)
+    on_cycle[sources[indices == sources]] = True
     return labels, on_cycle
 
 

@@ -20,7 +20,7 @@ import numpy as np
 
 from explorer.games.base import Game, Move, MoveBatch, Params, param
 from explorer.games.registry import register
-from explorer.values import Value
+from explorer.core.values import Value
 
 HAND_NAMES = ("L", "R")
 PLAYER_NAMES = ("A", "B")
@@ -208,7 +208,7 @@ class Chopsticks(Game[ChopsticksPosition]):
         return result
 
     def implicit_kernels(self):
-        from explorer.games.chopsticks_implicit_kernels import kernels
+        from explorer.games.chopsticks.kernels import kernels
         return kernels(self)
 
     # -- size estimate ------------------------------------------------------------
@@ -359,7 +359,7 @@ class Chopsticks(Game[ChopsticksPosition]):
 
     def compiled_moves(self, codes: np.ndarray, symmetry: bool) -> MoveBatch:
         """batch_moves from a numba kernel, grouped by source: O(len(codes) + moves)."""
-        from explorer.games.chopsticks_compiled_moves import SPLIT_EVEN, SPLIT_NONE, SPLIT_TRANSFER, expand
+        from explorer.games.chopsticks.moves import SPLIT_EVEN, SPLIT_NONE, SPLIT_TRANSFER, expand
 
         p = self.params
         split = {"none": SPLIT_NONE, "even": SPLIT_EVEN, "transfer": SPLIT_TRANSFER}[p.split]

@@ -15,7 +15,7 @@ from typing import Any, Hashable
 from explorer.cgt.evaluate import Option, best_options, board_values, canonical_board, options, supports_cgt
 from explorer.cgt.forms import ZERO, CGValue
 from explorer.cgt.simple import kind
-from explorer.errors import InvalidPosition, UnknownGame
+from explorer.core.errors import InvalidPosition, UnknownGame
 
 OUTCOME_WORDS = {
     "L": "Left wins, whoever starts",

@@ -15,9 +15,9 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, Iterator
 
 from explorer.commands import positive_int, shell_hint
-from explorer.dot import MAX_GRAPH_NODES
-from explorer.errors import QueryError
-from explorer.files import output_file
+from explorer.render.dot import MAX_GRAPH_NODES
+from explorer.core.errors import QueryError
+from explorer.core.files import output_file
 from explorer.games import parse_spec
 from queries.catalog import DEFAULT_TIMEOUT_S, QUERIES, check_timeout
 
@@ -122,7 +122,7 @@ def cmd_query(args: argparse.Namespace) -> int:
 
 
 def cmd_dot(args: argparse.Namespace) -> int:
-    from explorer import dot
+    from explorer.render import dot
     from queries.api import run_query
 
     if args.query not in DIAGRAMS:

@@ -23,7 +23,7 @@ from contextlib import contextmanager, suppress
 from pathlib import Path
 from typing import IO, Iterator
 
-from explorer.errors import GameGraphError
+from explorer.core.errors import GameGraphError
 
 STDOUT = "-"
 MAX_SHOWN_PATH = 200
