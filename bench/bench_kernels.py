@@ -8,7 +8,7 @@ resident memory (ru_maxrss) is that of one graph and one implementation:
 
 - compile: first-call time of the kernels with an empty numba cache, then with
   the cache filled, and a small build on the default plain path (no numba).
-- speed-up: the numpy path (explorer.reference: level generator, scipy
+- speed-up: the numpy path (explorer.graph.generate_levels, scipy
   predecessors, level-by-level solve) and the compiled path (explorer.graph,
   explorer.solver with the kernels) on the same graph, end to end (generate +
   solve); values and remoteness must agree position by position (node ids are

@@ -11,10 +11,14 @@ reports each broken promise with the position or move that breaks it:
 - canonical form: idempotent, keeps the mover and the outcome, commutes with moves;
 - encoding: ``decode(encode(p)) == p`` inside ``range(code_space())``; the batch
   outcomes and movers agree with the rules;
-- ranking: ``unrank(rank(p)) == p`` inside ``range(index_space())``;
+- ranking: ``unrank(rank(p)) == p`` inside ``range(index_space())`` (the same codes
+  under the ranking's names) and every reachable position's index is valid;
 - un-moves: ``unmoves`` is exactly the inverse of ``moves``;
 - solving with and without symmetry gives every position the same value;
 - the array generator gives the same graph as the generic one.
+
+Which checks apply is what the game declares (``game.offers``): a capability it
+does not declare is skipped, and says so.
 
 O(V + E) rule calls per check, V and E those of the reachable graph.
 """
@@ -78,12 +82,6 @@ class Report:
         return "\n".join(lines)
 
 
-def _overrides(game: Game, method: str) -> bool:
-    """Whether the game implements an optional method of the base class."""
-    base = getattr(Game, method, None)
-    return getattr(type(game), method, None) is not base and callable(getattr(game, method, None))
-
-
 def _call(check: Check, what: str, fn: Callable[[], Any]) -> tuple[bool, Any]:
     """Run one rule call; an exception becomes a problem naming the call, not a crash."""
     try:
@@ -128,8 +126,8 @@ def check_game(game: Game, limit: int = 200_000) -> Report:
         symmetry.skipped = "the rules or the canonical form failed above"
     else:
         _guarded(symmetry, "solving", lambda: _check_symmetric_solve(game, symmetry, limit))
-    if game.code_space() is None:
-        arrays.skipped = "the game offers no integer encoding (code_space() is None)"
+    if not _has_arrays(game):
+        arrays.skipped = _NO_ARRAYS
     elif not (clean and encoding.ok):
         arrays.skipped = "the rules or the encoding failed above"
     else:
@@ -230,11 +228,20 @@ def _check_position(game: Game, p, fmt, notation: Check, determinism: Check, end
                            f"canonical(p) = {fmt(c)} reach different classes (e.g. {', '.join(extra)})")
 
 
+_NO_ARRAYS = "the game offers no integer encoding (offers.arrays is False or code_space() is None)"
+
+
+def _has_arrays(game: Game) -> bool:
+    from explorer.graph import arrays_offered
+
+    return arrays_offered(game)
+
+
 def _check_encoding(game: Game, reachable: list, fmt, encoding: Check) -> None:
-    space = game.code_space()
-    if space is None:
-        encoding.skipped = "the game offers no integer encoding (code_space() is None)"
+    if not _has_arrays(game):
+        encoding.skipped = _NO_ARRAYS
         return
+    space = game.code_space()
     import numpy as np
 
     codes = []
@@ -267,7 +274,7 @@ def _check_encoding(game: Game, reachable: list, fmt, encoding: Check) -> None:
 def _check_ranking(game: Game, reachable: list, fmt, ranking: Check) -> None:
     space = game.index_space()
     if space is None:
-        ranking.skipped = "the game offers no ranking (index_space() not defined)"
+        ranking.skipped = "the game offers no ranking (offers.ranking is False or index_space() is None)"
         return
     for p in reachable:
         ok, index = _call(ranking, f"rank({fmt(p)})", lambda: game.rank(p))
@@ -279,13 +286,13 @@ def _check_ranking(game: Game, reachable: list, fmt, ranking: Check) -> None:
         ok, back = _call(ranking, f"unrank({index})", lambda: game.unrank(index))
         if ok and back != p:
             ranking.fail(f"unrank(rank(p)) is {fmt(back)}, not the position {fmt(p)} (index {index})")
-        if _overrides(game, "is_valid_index") and not game.is_valid_index(index):
+        if not game.is_valid_index(index):
             ranking.fail(f"is_valid_index({index}) is False for the reachable position {fmt(p)}")
 
 
 def _check_unmoves(game: Game, reachable: list, edges: list, fmt, unmoves: Check) -> None:
-    if not _overrides(game, "unmoves"):
-        unmoves.skipped = "the game offers no un-moves (unmoves() not defined)"
+    if not game.offers.unmoves:
+        unmoves.skipped = "the game offers no un-moves (offers.unmoves is False)"
         return
     reduce = game.canonical if game.has_symmetry() else (lambda p: p)
     cache: dict = {}

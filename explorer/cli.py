@@ -14,11 +14,11 @@ from __future__ import annotations
 
 import argparse
 import importlib
-import os
 import sys
 import traceback
 from typing import NoReturn
 
+from explorer.core import settings
 from explorer.core.errors import GameGraphError, shown
 
 EXIT_ERROR = 2
@@ -53,13 +53,7 @@ def build_parser() -> argparse.ArgumentParser:
         description="Generate, solve exactly, load into Neo4j and explore the state graphs of small games.")
     subparsers = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
     for name in COMMAND_MODULES:
-        try:
-            module = importlib.import_module(name)
-        except ModuleNotFoundError as exc:
-            if exc.name != name:
-                raise
-            continue  # a feature area that is not installed
-        module.register(subparsers)
+        importlib.import_module(name).register(subparsers)
     return parser
 
 
@@ -126,7 +120,7 @@ def main(argv: list[str] | None = None) -> int:
               "try a smaller game or lower --max-positions", file=sys.stderr)
         return EXIT_ERROR
     except Exception as exc:  # noqa: BLE001 - the last resort: a bug, reported in one line
-        if os.environ.get("GAMEGRAPH_DEBUG") == "1":
+        if settings.debug():
             traceback.print_exc()
         print(f"gamegraph: internal error: {type(exc).__name__}: {shown(str(exc), 200)} (please report it; "
               "GAMEGRAPH_DEBUG=1 shows the traceback)", file=sys.stderr)

@@ -6,9 +6,11 @@ import csv
 import json
 from typing import IO, Iterator
 
+from explorer.core.records import POSITION_FIELDS
 from explorer.solved import SolvedGraph
 
-POSITION_COLUMNS = ["key", "to_move", "value", "remoteness", "terminal", "on_cycle", "scc"]
+# The record of explorer.core.records (docs/model.md); a CSV adds the game's fields after these.
+POSITION_COLUMNS = list(POSITION_FIELDS)
 MOVE_COLUMNS = ["from", "to", "label", "optimal"]
 
 

@@ -4,9 +4,10 @@ Positions are nodes with dense ids (0 = the start, then breadth-first order);
 moves are edges. Successors and predecessors are CSR arrays (numpy), so a graph
 of millions of positions costs a few bytes per node and edge, not a Python
 object each. Two equivalent generators fill it: a generic breadth-first search
-over ``Game.moves`` and an array path for games that encode positions as
-integers: breadth-first over codes, each level's moves from the game's compiled
-kernel (``Game.compiled_moves``) or, failing that, numpy ``Game.batch_moves``,
+over ``Game.moves`` and an array path for games that offer it (``offers.arrays``:
+positions encoded as integers): breadth-first over codes, each level's moves from
+the game's compiled kernel (``Game.compiled_moves``, when ``offers.compiled_moves``)
+or numpy ``Game.batch_moves``,
 absorbed by a compiled kernel (explorer.kernels.bfs). Moves from one position
 that reach the same successor are merged into one edge, keeping the first
 move's label.
@@ -152,7 +153,7 @@ def generate(game: Game, symmetry: bool = True, start: Any = None,
     symmetry = symmetry and game.has_symmetry()
     starts = _starts(game, symmetry, start, extra_starts)
     if use_arrays is None:
-        use_arrays = game.code_space() is not None
+        use_arrays = arrays_offered(game)
     if use_arrays:
         if compiled is None:
             from explorer.algorithms.dispatch import use_kernels
@@ -162,6 +163,11 @@ def generate(game: Game, symmetry: bool = True, start: Any = None,
             compiled = True
         return _generate_arrays(game, symmetry, starts, max_positions, compiled)
     return _generate_generic(game, symmetry, starts, max_positions)
+
+
+def arrays_offered(game: Game) -> bool:
+    """Whether the array path applies: the game declares it and these parameters have codes."""
+    return game.offers.arrays and game.code_space() is not None
 
 
 def _starts(game: Game, symmetry: bool, start: Any, extra_starts: Sequence[Any]) -> list[Any]:
@@ -260,6 +266,7 @@ def _generate_arrays(game: Game, symmetry: bool, starts: list[Any], max_position
     first, found, edges = 0, len(frontier), 0
     no_order = np.empty(0, dtype=np.int64)
     rows = frontier
+    compiled = compiled and game.offers.compiled_moves  # else numpy batch_moves, in the same compiled search
     chunk = max(1, min(4096, CHUNK_MOVES // 64))  # positions per kernel call, adapted to about CHUNK_MOVES moves
     with progress.bar(f"generating {game.display_name}") as bar:
         while first < found:  # one breadth-first level: codes[first:level_end]

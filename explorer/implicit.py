@@ -3,7 +3,8 @@
 For games too large to hold as edges. `solve` runs the compiled retrograde
 solver (explorer.kernels.retrograde.retrograde_implicit) over every index of the game's ranking
 (Game.index_space / rank / unrank / unmoves, compiled as ImplicitKernels) and
-keeps the result as a value file: a folder under the state dir with
+keeps the result as a value file: a folder under the state dir (0700, its
+files 0600, written whole or not at all: explorer.core.private) with
 
 - ``value.npy``: int8[N], a Value per index (-2 where the index is no position);
 - ``remoteness.npy``: int16[N] (int32 if needed), -1 for draws and invalid indices;
@@ -18,15 +19,12 @@ position is its own index.
 
 from __future__ import annotations
 
-import hashlib
 import json
-import os
-import shutil
 import time
 from pathlib import Path
 from typing import Any
 
-from explorer.core import settings
+from explorer.core import private, records
 from explorer.core.errors import GameGraphError, GraphTooLarge
 from explorer.games.base import Game
 from explorer.core.values import Value
@@ -34,16 +32,18 @@ from explorer.core.values import Value
 FORMAT = 1
 INVALID = -2
 MAX_INDICES = 2 ** 31  # int32 queue entries; 8 bytes an index is 16 GiB there
+CACHE_KIND = "implicit"  # the state folder's subfolder of value files
 
 
 def supports(game: Game) -> bool:
-    """Whether the game offers a ranking with compiled kernels (without importing numba)."""
-    return game.index_space() is not None and type(game).implicit_kernels is not Game.implicit_kernels
+    """Whether the game offers a ranking with compiled kernels (its declaration: offers.implicit_kernels)
+    and these parameters have the ranking; without importing numba."""
+    return game.offers.implicit_kernels and game.index_space() is not None
 
 
 def folder_for(game: Game) -> Path:
-    digest = hashlib.sha1(f"{FORMAT}|{game.id}".encode()).hexdigest()[:16]
-    return settings.state_dir() / "implicit" / f"{game.name}-{digest}"
+    """``<state dir>/implicit/<name>-<hash>``."""
+    return private.cache_path(CACHE_KIND, game.name, f"{FORMAT}|{game.id}")
 
 
 def _require(game: Game) -> None:
@@ -53,13 +53,14 @@ def _require(game: Game) -> None:
 
 def solve(game: Game, folder: Path | None = None) -> "ValueFile":
     """Solve every index of the game's ranking; write the value file atomically (a
-    partial folder renamed at the end). O(N + E) time, 8 bytes per index while solving
+    partial folder renamed at the end), owner-only. O(N + E) time, 8 bytes per index while solving
     (value, int16 remoteness, uint8 counter, int32 queue entry), 3 bytes kept."""
     import numpy as np
 
     from explorer.kernels.retrograde import OVERFLOW, STUCK, retrograde_implicit as retrograde
 
     _require(game)
+    in_state_folder = not folder
     folder = Path(folder) if folder else folder_for(game)
     seconds: dict[str, float] = {}
     t0 = time.perf_counter()
@@ -70,10 +71,9 @@ def solve(game: Game, folder: Path | None = None) -> "ValueFile":
                             f"{MAX_INDICES - 1:,} (8 bytes each while solving)")
     if kernels.max_moves > 255:
         raise GameGraphError(f"{game.display_name}: up to {kernels.max_moves} moves a position; the counters hold 255")
-    partial = folder.with_name(f"{folder.name}.{os.getpid()}.partial")
-    shutil.rmtree(partial, ignore_errors=True)
-    partial.mkdir(parents=True)
-    try:
+    if in_state_folder:
+        private.private_state_dir()
+    with private.atomic_private_folder(folder) as partial:
         # Solved in anonymous memory and saved at the end: a memory-mapped file updated at
         # random would be written back to disk over and over while solving.
         value = np.empty(size, dtype=np.int8)
@@ -98,8 +98,8 @@ def solve(game: Game, folder: Path | None = None) -> "ValueFile":
         # One byte-wide comparison per value (np.bincount would widen the array to int64).
         counts = {str(v): int(np.count_nonzero(value == v)) for v in (Value.WIN, Value.LOSS, Value.TIE, Value.DRAW)}
         invalid = int(np.count_nonzero(value == INVALID))
-        np.save(partial / "value.npy", value)
-        np.save(partial / "remoteness.npy", remoteness)
+        _save(partial / "value.npy", value)
+        _save(partial / "remoteness.npy", remoteness)
         seconds["write"] = time.perf_counter() - t0
         start = game.rank(game.start())
         meta = {"format": FORMAT, "game": game.id, "display_name": game.display_name, "index_space": size,
@@ -111,14 +111,17 @@ def solve(game: Game, folder: Path | None = None) -> "ValueFile":
                           "remoteness": None if remoteness[start] < 0 else int(remoteness[start])},
                 "seconds": {k: round(v, 3) for k, v in seconds.items()}}
         del value, remoteness
-        (partial / "meta.json").write_text(json.dumps(meta, indent=2) + "\n")
-        if folder.exists():
-            shutil.rmtree(folder)
-        partial.replace(folder)
-    except BaseException:
-        shutil.rmtree(partial, ignore_errors=True)
-        raise
+        with private.new_private_file(partial / "meta.json") as handle:
+            handle.write((json.dumps(meta, indent=2) + "\n").encode())
     return ValueFile(game, folder)
+
+
+def _save(path: Path, array) -> None:
+    """One array as a .npy file, mode 0600."""
+    import numpy as np
+
+    with private.new_private_file(path) as handle:
+        np.save(handle, array)
 
 
 def open_value_file(game: Game, folder: Path | None = None) -> "ValueFile":
@@ -162,10 +165,11 @@ class ValueFile:
         return None if r < 0 else r
 
     def record(self, position: Any) -> dict[str, Any]:
-        """Key, player to move, value, remoteness, whether the game is over: O(1) reads."""
-        return {"key": self.game.format(position), "to_move": self.game.to_move(position),
-                "value": str(self.value(position)), "remoteness": self.remoteness(position),
-                "terminal": self.game.outcome(position) is not None, **self.game.fields(position)}
+        """Key, player to move, value, remoteness, whether the game is over, the game's fields:
+        the record of explorer.core.records without cycles or draw levels (no graph here). O(1) reads."""
+        return records.position_record(self.game.format(position), self.game.to_move(position),
+                                       self.value(position), self.remoteness(position),
+                                       self.game.outcome(position) is not None, fields=self.game.fields(position))
 
     def moves(self, position: Any) -> list[dict[str, Any]]:
         """Every move with the successor's value for the mover, best first (as SolvedGraph.moves).
@@ -180,43 +184,20 @@ class ValueFile:
             mover_value = child_value.for_previous_player()
             optimal = mover_value == value and (value == Value.DRAW or
                                                 child_remoteness == (remoteness or 0) - 1)
-            rows.append({"label": move.label, "to": self.game.format(move.position), "value": str(mover_value),
-                         "remoteness": child_remoteness, "optimal": bool(optimal)})
-        rank = {"win": 0, "tie": 1, "draw": 2, "loss": 3}
-        rows.sort(key=lambda m: (not m["optimal"], rank[m["value"]],
-                                 (m["remoteness"] or 0) * (1 if m["value"] in ("win", "tie") else -1)))
-        return rows
+            rows.append(records.move_record(move.label, self.game.format(move.position), mover_value,
+                                            child_remoteness, optimal))
+        return records.best_first(rows)
 
     def best_line(self, position: Any, limit: int = 50) -> list[dict[str, Any]]:
-        """The positions of an optimal line from `position`: the first optimal move each time,
-        until the game ends, a position repeats (a draw's cycle) or `limit` moves."""
-        line, seen = [self.record(position)], {position}
-        for _ in range(limit):
-            best = next((m for m in self.moves(position) if m["optimal"]), None)
-            if best is None:
-                break
-            position = self.game.parse(best["to"])
-            line[-1]["move"] = best["label"]
-            line.append(self.record(position))
-            if position in seen:
-                break
-            seen.add(position)
-        return line
+        """The records of an optimal line from `position`: the first optimal move each time
+        (explorer.core.records.principal_line), until the game ends, a position repeats (a draw's
+        cycle) or `limit` moves. Each record but the last says its move (`move`)."""
+        def best(here: Any) -> tuple[str, Any] | None:
+            move = next((m for m in self.moves(here) if m["optimal"]), None)
+            return None if move is None else (move["label"], self.game.parse(move["to"]))
 
-    def neighbourhood(self, position: Any, depth: int = 1, limit: int = 500) -> dict[str, list[dict[str, Any]]]:
-        """Positions within `depth` moves forward (at most `limit`) and the moves between
-        them, with values from the file: a small graph to draw. O(shown positions x moves)."""
-        nodes = {self.game.format(position): self.record(position)}
-        edges, frontier = [], [position]
-        for _ in range(depth):
-            following = []
-            for p in frontier:
-                for move in self.game.moves(p):
-                    key = self.game.format(move.position)
-                    edges.append({"from": self.game.format(p), "to": key, "label": move.label})
-                    if key not in nodes and len(nodes) < limit:
-                        nodes[key] = self.record(move.position)
-                        following.append(move.position)
-            frontier = following
-        edges = [e for e in edges if e["to"] in nodes]
-        return {"nodes": list(nodes.values()), "edges": edges}
+        steps = records.principal_line(position, best, limit)
+        line = [self.record(p) for p, _ in steps]
+        for before, (_, label) in zip(line, steps[1:]):
+            before["move"] = label
+        return line

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import hashlib
 import time
 import zipfile
 from dataclasses import dataclass
@@ -12,7 +11,7 @@ from typing import Any, Sequence
 
 import numpy as np
 
-from explorer.core import limits, private, settings
+from explorer.core import limits, private, records
 from explorer.algorithms.scc import strongly_connected
 from explorer.core.errors import GameGraphError
 from explorer.games import Game, parse_spec
@@ -21,6 +20,7 @@ from explorer.solver import Solution, solve
 from explorer.core.values import Value
 
 CACHE_FORMAT = 1
+CACHE_KIND = "graphs"  # the state folder's subfolder of solved graphs
 
 
 @dataclass
@@ -59,26 +59,42 @@ class SolvedGraph:
                 "draw_level": int(levels.level[node]) if levelled else None,
                 "draw_remoteness": int(levels.remoteness[node]) if levelled else None}
 
-    def record(self, node: int) -> dict[str, Any]:
-        """Everything known about one position, as plain JSON-ready values."""
+    def record(self, node: int, full: bool = True) -> dict[str, Any]:
+        """Everything known about one position, as plain JSON-ready values (explorer.core.records).
+
+        full=False leaves out the draw levels (a pass over the whole graph the first
+        time) and the game's fields (some games work out combinatorial values there).
+        """
         g = self.graph
-        return {"key": g.key(node), "to_move": int(g.to_move[node]), "value": str(self.value(node)),
-                "remoteness": self.remoteness(node), "terminal": bool(g.terminal[node] >= 0),
-                "on_cycle": bool(self.on_cycle[node]), "scc": int(self.scc[node]), **self.draw_record(node),
-                **self.game.fields(g.position(node))}
+        return records.position_record(
+            g.key(node), g.to_move[node], self.value(node), self.remoteness(node), g.terminal[node] >= 0,
+            cycle=(self.on_cycle[node], self.scc[node]), draw=self.draw_record(node) if full else None,
+            fields=self.game.fields(g.position(node)) if full else None)
 
     def moves(self, node: int) -> list[dict[str, Any]]:
-        """Every move of a position with the successor's value for the mover, best first."""
+        """Every move of a position with the successor's value for the mover, best first (explorer.core.records)."""
         rows = []
         for edge in self.graph.edge_range(node):
             child = int(self.graph.succ_indices[edge])
-            rows.append({"label": self.graph.label(edge), "to": self.graph.key(child),
-                         "value": str(self.value(child).for_previous_player()),
-                         "remoteness": self.remoteness(child), "optimal": bool(self.solution.optimal[edge])})
-        rank = {"win": 0, "tie": 1, "draw": 2, "loss": 3}
-        rows.sort(key=lambda m: (not m["optimal"], rank[m["value"]],
-                                 (m["remoteness"] or 0) * (1 if m["value"] in ("win", "tie") else -1)))
-        return rows
+            rows.append(records.move_record(self.graph.label(edge), self.graph.key(child),
+                                            self.value(child).for_previous_player(), self.remoteness(child),
+                                            self.solution.optimal[edge]))
+        return records.best_first(rows)
+
+    def principal_line(self, node: int, limit: int = 200) -> list[tuple[int, str | None]]:
+        """The line both players follow with their best moves: [(node, label of the move into it)].
+
+        Each time the first of `moves` (explorer.core.records.principal_line); for a win
+        or loss it ends at the finished game in `remoteness` moves, for a draw where play
+        starts repeating, and after `limit` moves at most. O(length x moves per position).
+        """
+        def best(here: int) -> tuple[str, int] | None:
+            if self.graph.terminal[here] >= 0:
+                return None
+            move = self.moves(here)[0]
+            return move["label"], self.graph.find(move["to"])
+
+        return records.principal_line(node, best, limit)
 
 
 def build(game: Game | str, symmetry: bool = True, start: Any = None,
@@ -108,8 +124,8 @@ def build(game: Game | str, symmetry: bool = True, start: Any = None,
 
 # -- cache -------------------------------------------------------------------
 def cache_path(game: Game, symmetry: bool) -> Path:
-    digest = hashlib.sha1(f"{CACHE_FORMAT}|{game.id}|{symmetry}".encode()).hexdigest()[:16]
-    return settings.state_dir() / "graphs" / f"{game.name}-{digest}.npz"
+    """``<state dir>/graphs/<name>-<hash>.npz``."""
+    return private.cache_path(CACHE_KIND, game.name, f"{CACHE_FORMAT}|{game.id}|{symmetry}", ".npz")
 
 
 def load_or_build(spec: Game | str, symmetry: bool = True, max_positions: int = DEFAULT_MAX_POSITIONS) -> SolvedGraph:
@@ -143,9 +159,8 @@ def _write(solved: SolvedGraph, path: Path) -> None:
     else:
         arrays["keys"] = np.array(g.keys())
         arrays["label_names"] = np.array(g.label_names if g.label_names else [""])
-    private.ensure_private_dir(settings.state_dir())
-    private.ensure_private_dir(path.parent)
-    with private.atomic_private_file(path) as handle:  # 0600, atomic: a reader never sees half a file
+    private.private_state_dir()
+    with private.atomic_private_file(path) as handle:  # 0600 in a 0700 folder, atomic: a reader never sees half a file
         np.savez(handle, **arrays)
 
 

@@ -18,7 +18,6 @@ milliseconds (docs/limits.md has the figures).
 
 from __future__ import annotations
 
-import hashlib
 import json
 import os
 import zipfile
@@ -29,8 +28,9 @@ from typing import Any
 import networkx as nx
 import numpy as np
 
-from explorer.core import private, settings
+from explorer.core import private
 from explorer.core.errors import GameGraphError
+from explorer.core.records import POSITION_FIELDS
 from explorer.games import Game, parse_spec
 from explorer.graph import DEFAULT_MAX_POSITIONS, check_size, graph_id
 from explorer.solved import CACHE_FORMAT, SolvedGraph, load_or_build
@@ -39,10 +39,7 @@ from explorer.core.values import Value
 # Bump when the mirror's attributes or file layout change: old files are then ignored and rebuilt.
 # Format 1 was a pickle (<name>-<hash>.pickle); it is never opened again, and removed when a mirror is saved.
 MIRROR_FORMAT = 4  # 3: draw_class, draw_level, draw_remoteness; 4: "non-pure" spelt so
-
-# Position properties every game has, in the order docs/model.md lists them (after `game`).
-POSITION_PROPERTIES = ("key", "to_move", "value", "remoteness", "terminal", "on_cycle", "scc",
-                       "draw_class", "draw_level", "draw_remoteness")
+CACHE_KIND = "mirrors"  # the state folder's subfolder of mirrors
 
 _VALUE_NAMES = np.array([str(Value(v)) for v in range(4)], dtype=object)
 
@@ -82,12 +79,13 @@ def game_properties(solved: SolvedGraph, solved_at: str | None = None) -> dict[s
 def position_columns(solved: SolvedGraph) -> dict[str, list[Any]]:
     """Every Position property except `game`, as one list per property, in node-id order.
 
-    Game fields (``Game.fields``) are flattened. O(V): numpy for the solver's
-    arrays, one Python call per node for keys and game fields.
+    The record of explorer.core.records column by column: its POSITION_FIELDS in
+    that order, then the game fields (``Game.fields``), flattened. O(V): numpy
+    for the solver's arrays, one Python call per node for keys and game fields.
     """
     graph, solution = solved.graph, solved.solution
     remoteness = solution.remoteness.astype(np.int64)
-    columns: dict[str, list[Any]] = {
+    model: dict[str, list[Any]] = {
         "key": graph.keys(),
         "to_move": graph.to_move.astype(np.int64).tolist(),
         "value": _VALUE_NAMES[solution.value].tolist(),
@@ -97,6 +95,7 @@ def position_columns(solved: SolvedGraph) -> dict[str, list[Any]]:
         "scc": solved.scc.astype(np.int64).tolist(),
         **_draw_level_columns(solved),
     }
+    columns = {name: model[name] for name in POSITION_FIELDS}
     extra: dict[str, list[Any]] = {}
     for node in range(graph.num_positions):
         for name, value in solved.game.fields(graph.position(node)).items():
@@ -163,7 +162,6 @@ def save(G: nx.DiGraph, path: str | os.PathLike) -> Path:
     the label table, and a bool array. O(V + E).
     """
     path = Path(path)
-    private.ensure_private_dir(path.parent)
     keys = list(G.nodes)
     index = {key: i for i, key in enumerate(keys)}
     names: list[str] = []
@@ -184,7 +182,7 @@ def save(G: nx.DiGraph, path: str | os.PathLike) -> Path:
     document["labels"] = list(labels)
     document["edge_extra"] = {name: [d.get(name) for _, _, d in edges] for name in document["edge_names"]}
     arrays["document"] = np.frombuffer(json.dumps(document, separators=(",", ":")).encode(), dtype=np.uint8)
-    with private.atomic_private_file(path) as handle:
+    with private.atomic_private_file(path) as handle:  # its folder made owner-only first
         np.savez(handle, **arrays)
     return path
 
@@ -234,8 +232,7 @@ def _graph(document: dict, source: list[int], target: list[int], label: list[int
 def mirror_path(game: Game, symmetry: bool = True) -> Path:
     """Where the cached mirror of a game lives: ``<state dir>/mirrors/<name>-<hash>.npz``."""
     symmetry = symmetry and game.has_symmetry()
-    digest = hashlib.sha1(f"{MIRROR_FORMAT}|{CACHE_FORMAT}|{game.id}|{symmetry}".encode()).hexdigest()[:16]
-    return settings.state_dir() / "mirrors" / f"{game.name}-{digest}.npz"
+    return private.cache_path(CACHE_KIND, game.name, f"{MIRROR_FORMAT}|{CACHE_FORMAT}|{game.id}|{symmetry}", ".npz")
 
 
 def _remove_old_pickles(folder: Path) -> None:
@@ -265,7 +262,7 @@ def mirror_for(spec_or_game: Game | str, symmetry: bool = True,
             pass
         path.unlink(missing_ok=True)  # a torn, foreign or planted file is rebuilt, never trusted
     G = to_networkx(solved or load_or_build(game, symmetry=symmetry, max_positions=max_positions))
-    private.ensure_private_dir(settings.state_dir())
+    private.private_state_dir()
     try:
         save(G, path)
     except OSError as error:  # the state folder is checked; a sub-folder in the way is reported in one line

@@ -16,10 +16,9 @@ import os
 from pathlib import Path
 
 from loaders import neo4j_server
-from loaders.settings import neo4j_dir
+from loaders.settings import admin_heap, neo4j_dir
 
 MAIN_CLASS = "org.neo4j.cli.AdminTool"
-DEFAULT_HEAP = "1g"
 
 
 def argv(arguments: list[str], home: Path | None = None) -> tuple[list[str], dict[str, str]]:
@@ -36,7 +35,7 @@ def argv(arguments: list[str], home: Path | None = None) -> tuple[list[str], dic
     if not settings.exists():
         settings.write_text("# gamegraph: Neo4j's defaults, relative to this home (data/, logs/)\n")
     java = neo4j_server.java()
-    heap = os.environ.get("GAMEGRAPH_NEO4J_ADMIN_HEAP") or DEFAULT_HEAP
+    heap = admin_heap()
     command = [java, f"-Xmx{heap}", *neo4j_server.NEO4J_JVM_OPTIONS, "-cp", neo4j_server.classpath(),
                MAIN_CLASS, *arguments]
     env = {**os.environ, "NEO4J_HOME": str(home), "NEO4J_CONF": str(conf)}

@@ -28,7 +28,6 @@ and the importer's bounded heap and off-heap memory.
 from __future__ import annotations
 
 import fcntl
-import os
 import shutil
 import subprocess
 import time
@@ -42,10 +41,9 @@ from explorer.games import parse_spec
 from explorer.graph import DEFAULT_MAX_POSITIONS
 from explorer.solved import SolvedGraph, load_or_build
 from loaders import neo4j_admin, neo4j_import, neo4j_loader, neo4j_server
-from loaders.settings import Neo4jSettings, neo4j_dir, open_driver
+from loaders.settings import Neo4jSettings, import_memory, neo4j_dir, open_driver
 
 IMPORT_DATABASE = "bulk-import"  # the importer's target, beside the live database until the swap
-DEFAULT_IMPORT_MEMORY = "1g"     # the importer's off-heap cap (GAMEGRAPH_NEO4J_IMPORT_MEMORY)
 
 
 @dataclass
@@ -258,7 +256,7 @@ def _fingerprint(driver, database: str) -> tuple:
 
 
 def _import(files: list[dict[str, Path]]) -> None:
-    memory = os.environ.get("GAMEGRAPH_NEO4J_IMPORT_MEMORY") or DEFAULT_IMPORT_MEMORY
+    memory = import_memory()
     arguments = neo4j_import.import_arguments(files, IMPORT_DATABASE) + [f"--max-off-heap-memory={memory}"]
     command, env = neo4j_admin.argv(arguments)
     # cwd: the importer writes its import.report into the working folder, which must not be the user's.

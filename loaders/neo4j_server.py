@@ -34,17 +34,17 @@ from contextlib import contextmanager
 from dataclasses import dataclass, replace
 from pathlib import Path
 
-from explorer.core.errors import GameGraphError, LauncherError, Neo4jUnavailable, shown
+from explorer.core.errors import GameGraphError, LauncherError, Neo4jUnavailable
 from explorer.core.files import read_regular_file
 from explorer.core.private import ensure_private_dir
-from loaders.settings import Neo4jSettings, check_uri, neo4j_dir, neo4j_uri, open_driver
+from loaders.settings import (Neo4jSettings, check_uri, neo4j_dir, neo4j_uri, open_driver, server_heap,
+                              server_pagecache)
 
 LAUNCHER_DIR = Path(__file__).parent / "launcher"
 POM = LAUNCHER_DIR / "pom.xml"
 SOURCE = LAUNCHER_DIR / "src" / "main" / "java" / "gamegraph" / "Neo4jLauncher.java"
 MAIN_CLASS = "gamegraph.Neo4jLauncher"
 PID_MAX = 4_194_304  # Linux's largest pid (PID_MAX_LIMIT); a pid file holding more is stale
-_MEMORY_SIZE = re.compile(r"[1-9][0-9]{0,6}[kKmMgG]?")
 
 JDK_HINT = "install a Java 17+ JDK (Debian: apt-get install openjdk-17-jdk-headless)"
 MAVEN_HINT = "install Apache Maven (Debian: apt-get install maven)"
@@ -105,8 +105,8 @@ def start(host: str | None = None, port: int | None = None, *, timeout: float = 
     NEO4J_DATABASE names a database it lacks).
     """
     folder = neo4j_dir()
-    heap = _memory_setting("GAMEGRAPH_NEO4J_HEAP", "2g")
-    pagecache = _memory_setting("GAMEGRAPH_NEO4J_PAGECACHE", "256m")
+    heap = server_heap()
+    pagecache = server_pagecache()
     with _lock(folder):
         settings = Neo4jSettings.from_env(create_password=True)
         pid = _launcher_pid(folder)
@@ -245,15 +245,6 @@ def _exited(pid: int, folder: Path, timeout: float) -> bool:
             return False
         time.sleep(0.1)
     return True
-
-
-def _memory_setting(name: str, default: str) -> str:
-    """A JVM memory size from the environment (512m, 2g, ...); LauncherError for anything else."""
-    value = os.environ.get(name) or default
-    if not _MEMORY_SIZE.fullmatch(value):
-        raise LauncherError(f"{name}={shown(value)} is not a memory size: write a whole number with an optional "
-                            f"unit k, m or g, e.g. {default}")
-    return value
 
 
 def _launcher_pid(folder: Path) -> int | None:

@@ -1,10 +1,18 @@
-"""Where gamegraph keeps its state, and how it reaches Neo4j.
+"""How gamegraph reaches Neo4j: the Neo4j half of the settings read from the environment.
 
-Every Neo4j setting comes from the same environment variables (NEO4J_URI,
-NEO4J_USER, NEO4J_PASSWORD, NEO4J_DATABASE) whether the server is the embedded
-one (`gamegraph neo4j start`), docker-compose's, or one run elsewhere, so a
-deployment changes variables, never code. Without NEO4J_PASSWORD the password
-is a random one kept in an owner-only file next to the embedded server's data.
+Every other GAMEGRAPH_* setting (the state folder, memory budgets, the page's
+limits, ...) is read in explorer/core/settings.py; this module reads the Neo4j
+ones, one function each: NEO4J_URI, NEO4J_USER, NEO4J_PASSWORD, NEO4J_DATABASE
+(`Neo4jSettings.from_env`) and the embedded server's memory,
+GAMEGRAPH_NEO4J_HEAP, GAMEGRAPH_NEO4J_PAGECACHE, GAMEGRAPH_NEO4J_ADMIN_HEAP and
+GAMEGRAPH_NEO4J_IMPORT_MEMORY (`server_heap`, `server_pagecache`, `admin_heap`,
+`import_memory`).
+
+Every Neo4j setting comes from the same environment variables whether the
+server is the embedded one (`gamegraph neo4j start`), docker-compose's, or one
+run elsewhere, so a deployment changes variables, never code. Without
+NEO4J_PASSWORD the password is a random one kept in an owner-only file next to
+the embedded server's data.
 """
 
 from __future__ import annotations
@@ -17,8 +25,8 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 from urllib.parse import urlsplit
 
-from explorer.core.errors import GameGraphError, Neo4jUnavailable, shown
-from explorer.core.private import ensure_private_dir
+from explorer.core.errors import GameGraphError, LauncherError, Neo4jUnavailable, shown
+from explorer.core.private import ensure_private_dir, state_path
 from explorer.core.settings import state_dir
 
 if TYPE_CHECKING:  # the driver (which pulls in pandas) loads only when a command connects
@@ -33,11 +41,51 @@ ACQUIRE_TIMEOUT_S = 5.0       # waiting for a pooled connection, connecting incl
 MAX_PASSWORD_BYTES = 4096
 MAX_URI_LENGTH = 2048
 URI_SCHEMES = ("bolt", "bolt+s", "bolt+ssc", "neo4j", "neo4j+s", "neo4j+ssc")
+NEO4J_KIND = "neo4j"  # the state folder's subfolder of the embedded server
+
+HEAP_ENV = "GAMEGRAPH_NEO4J_HEAP"
+PAGECACHE_ENV = "GAMEGRAPH_NEO4J_PAGECACHE"
+ADMIN_HEAP_ENV = "GAMEGRAPH_NEO4J_ADMIN_HEAP"
+IMPORT_MEMORY_ENV = "GAMEGRAPH_NEO4J_IMPORT_MEMORY"
+DEFAULT_HEAP = "2g"
+DEFAULT_PAGECACHE = "256m"
+DEFAULT_ADMIN_HEAP = "1g"
+DEFAULT_IMPORT_MEMORY = "1g"     # the importer's off-heap cap
+_MEMORY_SIZE = re.compile(r"[1-9][0-9]{0,6}[kKmMgG]?")
 
 
 def neo4j_dir() -> Path:
     """The embedded server's folder: its data, logs, jars list and generated password."""
-    return state_dir() / "neo4j"
+    return state_path(NEO4J_KIND)
+
+
+def server_heap() -> str:
+    """GAMEGRAPH_NEO4J_HEAP, the embedded server's heap (default 2g); LauncherError unless a memory size."""
+    return _memory_setting(HEAP_ENV, DEFAULT_HEAP)
+
+
+def server_pagecache() -> str:
+    """GAMEGRAPH_NEO4J_PAGECACHE, the embedded server's page cache (default 256m); LauncherError unless a memory size."""
+    return _memory_setting(PAGECACHE_ENV, DEFAULT_PAGECACHE)
+
+
+def admin_heap() -> str:
+    """GAMEGRAPH_NEO4J_ADMIN_HEAP, neo4j-admin's heap (default 1g), passed to the JVM as given."""
+    return os.environ.get(ADMIN_HEAP_ENV) or DEFAULT_ADMIN_HEAP
+
+
+def import_memory() -> str:
+    """GAMEGRAPH_NEO4J_IMPORT_MEMORY, the bulk importer's off-heap cap (default 1g), passed as given."""
+    return os.environ.get(IMPORT_MEMORY_ENV) or DEFAULT_IMPORT_MEMORY
+
+
+def _memory_setting(name: str, default: str) -> str:
+    """A JVM memory size from the environment (512m, 2g, ...); LauncherError for anything else."""
+    value = os.environ.get(name) or default
+    if not _MEMORY_SIZE.fullmatch(value):
+        raise LauncherError(f"{name}={shown(value)} is not a memory size: write a whole number with an optional "
+                            f"unit k, m or g, e.g. {default}")
+    return value
 
 
 def password_file() -> Path:

@@ -1,10 +1,11 @@
-"""Run a named query on Neo4j or on the networkx mirror and get the same answer.
+"""Run a named query on Neo4j, on the networkx mirror or on the solved arrays and get the same answer.
 
     backend = NetworkxBackend(mirror_for("chopsticks"))          # or
-    backend = Neo4jBackend(driver, "neo4j", graph_id(parse_spec("chopsticks")))
+    backend = Neo4jBackend(driver, "neo4j", graph_id(parse_spec("chopsticks")))   # or, for a game
+    backend = ArraysBackend(load_or_build("chopsticks"))         # too big for a mirror (position queries)
     result = run_query(backend, "shortest-win", position="A|1-1|1-2")
 
-Both backends return a QueryResult (queries.results) whose tables hold
+Every backend returns a QueryResult (queries.results) whose tables hold
 JSON-ready values sorted deterministically, so ``==`` compares them. Every
 argument is validated here, before any backend runs: an unknown query or
 argument, an out-of-range bound or a bad position raises the project's error
@@ -17,6 +18,7 @@ from typing import Any, Protocol
 
 from explorer.core.errors import QueryError, UnreachablePosition
 from queries import catalog
+from queries.arrays_backend import ArraysBackend
 from queries.catalog import DIRECTIONS, QUERIES, QuerySpec
 from queries.common import canonical_key, game_of, graph_id
 from queries.console import check_read_only, run_readonly_cypher
@@ -24,8 +26,8 @@ from queries.neo4j_backend import DEFAULT_TIMEOUT_S, Neo4jBackend
 from queries.networkx_backend import NetworkxBackend
 from queries.results import ConsoleResult, QueryResult, Table, format_result
 
-__all__ = ["QUERIES", "DIRECTIONS", "Backend", "NetworkxBackend", "Neo4jBackend", "QueryResult", "Table",
-           "ConsoleResult", "run_query", "query_names", "describe", "resolve_position", "run_readonly_cypher",
+__all__ = ["QUERIES", "DIRECTIONS", "Backend", "NetworkxBackend", "Neo4jBackend", "ArraysBackend", "QueryResult",
+           "Table", "ConsoleResult", "run_query", "query_names", "describe", "resolve_position", "run_readonly_cypher",
            "check_read_only", "format_result", "graph_id", "game_of", "DEFAULT_TIMEOUT_S", "COLUMNS"]
 
 # The columns of every query's tables (derived from the catalog, which alone defines them).

@@ -1,7 +1,10 @@
 """The named queries computed on the networkx mirror (an nx.DiGraph keyed by position key).
 
 Each function returns the same rows, in the same order, as its Cypher file
-returns on Neo4j; tests/test_queries.py holds the two to equality. Costs are
+returns on Neo4j; tests/test_queries.py holds the two to equality. The
+questions about one position also run, unchanged, over the solved arrays of a
+game too big for a mirror (queries/arrays_backend.py), so the page, the CLI and
+both backends share one implementation of each. Costs are
 given per function; V and E are the positions and moves of the graph. Every
 loop checks a cooperative Deadline, so a query honours its timeout as the
 Neo4j side does (and raises the same QueryTimeout message).
@@ -10,7 +13,7 @@ Neo4j side does (and raises the same QueryTimeout message).
 from __future__ import annotations
 
 from collections import defaultdict
-from itertools import chain
+from itertools import chain, islice
 from typing import Any, Iterator
 
 import networkx as nx
@@ -44,15 +47,25 @@ class NetworkxBackend:
 
 
 # -- helpers -----------------------------------------------------------------------
-def _distances(G: nx.DiGraph, source: str, direction: str, cutoff: int | None, deadline: Deadline) -> dict[str, int]:
+def _distances(G: nx.DiGraph, source: str, direction: str, cutoff: int | None, deadline: Deadline,
+               more_than: int | None = None, reach: set[str] | frozenset[str] = frozenset()) -> dict[str, int]:
     """Moves from `source` to each position within `cutoff` ('out'), to it ('in'), or either way ('both'),
     by breadth-first search: O(V + E) of the ball. What nx.single_source_shortest_path_length
-    gives on G, G.reverse() or G.to_undirected(), with deadline checks."""
+    gives on G, G.reverse() or G.to_undirected(), with deadline checks.
+
+    The search ends early, with every distance up to its last level exact: one level after the
+    ball holds more than `more_than` positions, or at the first level that reaches a key of `reach`.
+    """
     succ, pred = G.succ, G.pred
     neighbours = {"out": lambda n: succ[n], "in": lambda n: pred[n],
                   "both": lambda n: chain(succ[n], pred[n])}[direction]
     distance, frontier, level = {source: 0}, [source], 0
+    full_at = None
     while frontier and (cutoff is None or level < cutoff):
+        if full_at is None and more_than is not None and len(distance) > more_than:
+            full_at = level
+        if (full_at is not None and level > full_at) or any(key in distance for key in reach):
+            break
         level += 1
         following = []
         for node in frontier:
@@ -90,8 +103,15 @@ def _greedy_walk(G: nx.DiGraph, start: str, distance: dict[str, int], length: in
 
 # -- the queries -------------------------------------------------------------------
 def neighbourhood(G: nx.DiGraph, args: dict[str, Any], deadline: Deadline) -> dict[str, Rows]:
-    """One breadth-first search to depth k, then the induced moves: O(size of the ball)."""
-    distance = _distances(G, args["position"], args["direction"], args["k"], deadline)
+    """One breadth-first search to depth k, then the induced moves: O(size of the ball).
+
+    The rows are the first `fetch` by (distance, key): once the levels searched hold more than
+    that, they all lie there, and their moves (following moves forward, or both ways) end at
+    most one level further; so the search stops one level after that (not when following
+    moves backward, where a move may lead anywhere in the ball). The same rows and moves.
+    """
+    more_than = None if args["direction"] == "in" else args["fetch"]
+    distance = _distances(G, args["position"], args["direction"], args["k"], deadline, more_than=more_than)
     order = sorted(distance, key=lambda key: (distance[key], key))[:args["fetch"]]
     rows = []
     for key in order:
@@ -105,9 +125,13 @@ def neighbourhood(G: nx.DiGraph, args: dict[str, Any], deadline: Deadline) -> di
 
 
 def shortest_cycle(G: nx.DiGraph, args: dict[str, Any], deadline: Deadline) -> dict[str, Rows]:
-    """A backward BFS from the position (depth max_length - 1), then a greedy walk: O(V + E)."""
+    """A backward BFS from the position (depth max_length - 1), then a greedy walk: O(V + E).
+
+    The search stops at the first level that reaches a successor of the position: that fixes
+    the shortest length, and the walk only steps through nearer positions.
+    """
     key, bound = args["position"], args["max_length"]
-    to_key = _distances(G, key, "in", bound - 1, deadline)
+    to_key = _distances(G, key, "in", bound - 1, deadline, reach=set(G.successors(key)))
     lengths = [1 + to_key[t] for t in G.successors(key) if t in to_key]
     if not lengths:
         return {"cycle": []}
@@ -116,11 +140,20 @@ def shortest_cycle(G: nx.DiGraph, args: dict[str, Any], deadline: Deadline) -> d
 
 
 def _simple_cycles(G: nx.DiGraph, start: str, bound: int, allowed, deadline: Deadline) -> Iterator[list[str]]:
-    """Simple cycles through `start` of at most `bound` moves, by depth-first search.
+    """Simple cycles through `start` of at most `bound` moves, in the order of the rows: shortest
+    first, and by their keys within a length.
 
-    Only positions for which allowed(key) is true are entered. Exponential in
-    `bound` in the worst case (that is why it is bounded).
+    One depth-first search over sorted successors per length (iterative deepening), so the
+    first rows come without listing every longer cycle. Only positions for which allowed(key)
+    is true are entered. Exponential in `bound` in the worst case (that is why it is bounded).
     """
+    for length in range(1, bound + 1):
+        yield from _cycles_of_length(G, start, length, allowed, deadline)
+
+
+def _cycles_of_length(G: nx.DiGraph, start: str, length: int, allowed, deadline: Deadline) -> Iterator[list[str]]:
+    """Simple cycles through `start` of exactly `length` moves, in key order (a depth-first search
+    over sorted successors meets the walks in that order)."""
     path, on_path = [start], {start}
     stack = [iter(sorted(G.successors(start)))]
     while stack:
@@ -133,17 +166,20 @@ def _simple_cycles(G: nx.DiGraph, start: str, bound: int, allowed, deadline: Dea
         if not allowed(child):
             continue
         if child == start:
-            yield path + [start]
-        elif child not in on_path and len(path) < bound:
+            if len(path) == length:
+                yield path + [start]
+        elif child not in on_path and len(path) < length:
             path.append(child)
             on_path.add(child)
             stack.append(iter(sorted(G.successors(child))))
 
 
 def _cycle_rows(G: nx.DiGraph, cycles: Iterator[list[str]], fetch: int) -> Rows:
-    rows = [[len(keys) - 1, keys, [G.edges[a, b]["label"] for a, b in zip(keys, keys[1:])]] for keys in cycles]
+    """The first `fetch` cycles as rows [length, keys, labels] (they come sorted: `_simple_cycles`)."""
+    rows = [[len(keys) - 1, keys, [G.edges[a, b]["label"] for a, b in zip(keys, keys[1:])]]
+            for keys in islice(cycles, fetch)]
     rows.sort(key=lambda row: (row[0], row[1]))
-    return rows[:fetch]
+    return rows
 
 
 def cycles(G: nx.DiGraph, args: dict[str, Any], deadline: Deadline) -> dict[str, Rows]:

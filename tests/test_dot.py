@@ -62,7 +62,7 @@ def test_a_neighbourhood_shows_other_moves_thin(magic):
     assert "queried position" in text
 
 
-def test_a_draw_cycle_is_yellow_and_closed():
+def test_a_draw_cycle_is_filled_as_draws_and_closed():
     backend = NetworkxBackend(to_networkx(build("chopsticks")))
     text = dot.to_dot(dot.cycle_diagram(run_query(backend, "shortest-cycle", position="A|1-1|1-1")))
     nodes = [line for line in text.splitlines() if re.match(r"\s*n\d+ \[", line)]
@@ -72,11 +72,16 @@ def test_a_draw_cycle_is_yellow_and_closed():
     assert len(edges) == 8 and any(line.strip().startswith("n7 -> n0") for line in edges)
 
 
-def test_a_tie_is_yellow(tmp_path):
+def test_a_tie_is_amber_and_a_draw_is_not(tmp_path):
     backend = NetworkxBackend(to_networkx(build("tictactoe")))
     text = dot.to_dot(dot.line_diagram(run_query(backend, "shortest-win", position=".../.../...")))
     assert f'fillcolor="{dot.COLOURS["tie"]}"' in text and "tie in 9" in text
-    assert dot.COLOURS["tie"].startswith("#f") and dot.COLOURS["draw"].startswith("#f")  # yellow family
+    # Tie and draw were two nearly identical yellows: now a tie is amber (red > green > blue, little blue)
+    # and a draw is blue.
+    red, green, blue = (int(dot.COLOURS["tie"][i:i + 2], 16) for i in (1, 3, 5))
+    assert red > green > blue and red - blue > 100
+    red, green, blue = (int(dot.COLOURS["draw"][i:i + 2], 16) for i in (1, 3, 5))
+    assert blue > max(red, green)
 
 
 def test_a_certificate_diagram_draws_the_strategy(magic):
@@ -217,3 +222,19 @@ def test_position_graph_command(tmp_path, monkeypatch):
     out = tmp_path / "phk.dot"
     assert main(["dot", "ponghauki", "position-graph", "-o", str(out)]) == 0
     assert "B B" in out.read_text()
+
+
+def test_the_page_and_the_files_draw_through_one_graphviz_run(tmp_path, monkeypatch):
+    """`image` (the page, with a deadline) and `render` (files) run the same `dot`; each says what went wrong."""
+    source = dot.to_dot(dot.graph_diagram(to_networkx(build("nim:small"))))
+    assert dot.image(source, "svg") == dot.render(source, tmp_path / "nim.svg").read_bytes()
+    with pytest.raises(GameGraphError, match="Graphviz failed"):
+        dot.image("digraph {", "svg")
+    with pytest.raises(GameGraphError, match="Graphviz could not draw bad.svg"):
+        dot.render("digraph {", tmp_path / "bad.svg")
+    assert not (tmp_path / "bad.svg").exists()
+    monkeypatch.setattr(dot.shutil, "which", lambda name: None)
+    with pytest.raises(GameGraphError, match="not installed, so diagrams cannot be drawn"):
+        dot.image(source, "png")
+    with pytest.raises(GameGraphError, match="not installed .*write a .dot file instead"):
+        dot.render(source, tmp_path / "nim.png")

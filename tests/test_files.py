@@ -118,3 +118,43 @@ def test_reading_refuses_what_is_not_a_small_regular_file(tmp_path):
     assert read_regular_file(tmp_path / "small", 100) == b"abc"
     with pytest.raises(GameGraphError, match="No such file"):
         read_regular_file(tmp_path / "missing", 100)
+
+
+def test_atomic_writes_take_the_mode_they_are_given_less_the_umask(tmp_path):
+    """One atomic writer for every file: user outputs get the umask's mode, the state folder's 0600."""
+    import stat
+
+    from explorer.core.files import atomic_file, atomic_folder
+
+    previous = os.umask(0o022)
+    try:
+        with output_file(tmp_path / "user.txt") as handle:
+            handle.write("text")
+        with atomic_file(tmp_path / "private.bin", 0o600) as handle:
+            handle.write(b"data")
+        with atomic_folder(tmp_path / "folder", 0o700) as partial:
+            (partial / "inside").write_bytes(b"x")
+            assert not (tmp_path / "folder").exists()  # a reader never sees half a folder
+    finally:
+        os.umask(previous)
+    assert stat.S_IMODE((tmp_path / "user.txt").stat().st_mode) == 0o644
+    assert stat.S_IMODE((tmp_path / "private.bin").stat().st_mode) == 0o600
+    assert stat.S_IMODE((tmp_path / "folder").stat().st_mode) == 0o700
+    assert (tmp_path / "folder" / "inside").read_bytes() == b"x"
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["folder", "private.bin", "user.txt"]
+
+
+def test_a_failed_atomic_folder_leaves_the_old_one_and_nothing_else(tmp_path):
+    from explorer.core.files import atomic_folder
+
+    (tmp_path / "folder").mkdir()
+    (tmp_path / "folder" / "old").write_text("old")
+    with pytest.raises(RuntimeError):
+        with atomic_folder(tmp_path / "folder") as partial:
+            (partial / "new").write_text("new")
+            raise RuntimeError("the writer failed")
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["folder"]
+    assert sorted(p.name for p in (tmp_path / "folder").iterdir()) == ["old"]
+    with atomic_folder(tmp_path / "folder") as partial:
+        (partial / "new").write_text("new")
+    assert sorted(p.name for p in (tmp_path / "folder").iterdir()) == ["new"]  # replaced whole

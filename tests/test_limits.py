@@ -178,6 +178,6 @@ def test_an_address_space_limit_counts_as_the_memory_available(tmp_path):
     line, = out.stderr.strip().splitlines()
     assert "of memory this machine has available" in line and "positions" in line
     script = ("ulimit -v 3000000; exec " + sys.executable +
-              " -c 'from explorer import limits; print(limits.available_memory())'")
+              " -c 'from explorer.core import limits; print(limits.available_memory())'")
     left = int(subprocess.run(["bash", "-c", script], capture_output=True, text=True, env=env, timeout=60).stdout)
     assert 0 < left < 3_000_000 * 1024

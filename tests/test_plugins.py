@@ -123,3 +123,70 @@ def test_missing_file_and_name_clash(tmp_path, capsys, clean_env):
     with pytest.raises(GameGraphError, match="already has that name"):
         plugins.load_file(registered)
     assert parse_spec("nim").__module__ == "explorer.games.nim"
+
+
+# -- what a game offers: declared once, checked when the class is created ----------------------------
+def test_every_built_in_game_declares_what_it_offers():
+    import dataclasses
+
+    from explorer.games import Offers
+
+    for name, cls in games().items():
+        if cls.__module__.startswith("explorer.games."):
+            assert isinstance(cls.__dict__.get("offers"), Offers), f"{name} declares no offers of its own"
+            assert {f.name for f in dataclasses.fields(cls.offers)} == {f.name for f in dataclasses.fields(Offers)}
+
+
+def test_an_undeclared_game_offers_the_rules_only_and_its_own_drawing_and_names(tmp_path, clean_env):
+    from explorer.games import GENERIC, OWN_DRAWING
+    from explorer.games.ponghauki import PongHauKi
+
+    (cls,) = plugins.load_file(write_game(tmp_path, "subtract-offers"))
+    assert cls.offers == GENERIC
+    game = parse_spec("subtract-offers")
+    assert not game.has_symmetry() and game.code_space() is None and game.index_space() is None
+
+    class Named(PongHauKi):  # inherits Pong Hau K'i's declaration, updated by what its body defines
+        name = "named-ponghauki"
+        player_names = ("Left", "Right")
+
+        def board_svg(self, position, links):
+            return "<svg/>"
+
+    assert Named.offers.player_names == ("Left", "Right") and Named.offers.board == OWN_DRAWING
+    assert Named.offers.arrays and Named.offers.ranking and Named.offers.symmetry
+    assert PongHauKi.offers.player_names == ("Red", "Blue") and PongHauKi.offers.board == "ponghauki"
+
+
+@pytest.mark.parametrize("changes,missing", [
+    ({"arrays": True}, "has no method code_space()"),
+    ({"unmoves": True}, "has no method unmoves()"),
+    ({"symmetry": True}, "has no method canonical()"),
+    ({"cgt": "cgt"}, "has no method cgt_board()"),
+    ({"board": "board_svg"}, "has no method board_svg()"),
+    ({"swap_players": True}, "has no method swap_players()"),
+    ({"implicit_kernels": True}, "declares implicit_kernels=True without ranking=True"),
+    ({"player_names": ("one",)}, "two names are needed"),
+])
+def test_a_declared_capability_without_its_methods_is_one_line_at_class_creation(changes, missing):
+    import dataclasses
+
+    from explorer.games import GENERIC, CgtValues, Game
+
+    changes = {k: CgtValues(impartial=False) if v == "cgt" else v for k, v in changes.items()}
+    with pytest.raises(GameGraphError) as caught:
+        type("HalfDeclared", (Game,), {"name": "half-declared", "offers": dataclasses.replace(GENERIC, **changes)})
+    message = str(caught.value)
+    assert "'half-declared'" in message and missing in message and "\n" not in message
+
+
+def test_a_game_module_declaring_what_it_lacks_is_one_line(tmp_path, capsys, clean_env):
+    path = write_game(tmp_path, "subtract-declared")
+    path.write_text(path.read_text().replace(
+        '    presets = {"small": {"start": 4}}',
+        '    presets = {"small": {"start": 4}}\n'
+        '    offers = __import__("dataclasses").replace(__import__("explorer.games").games.GENERIC, unmoves=True)'))
+    assert main(["--game-module", str(path), "games"]) == 2
+    err = capsys.readouterr().err
+    assert "game 'subtract-declared' declares unmoves in its offers but has no method unmoves()" in err
+    assert "Traceback" not in err and len(err.strip().splitlines()) == 1

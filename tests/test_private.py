@@ -135,3 +135,74 @@ def test_a_damaged_mirror_document_is_rebuilt_not_a_traceback(home):
     with pytest.raises(ValueError, match="valid networkx mirror"):
         mirror.open(path)
     assert mirror.mirror_for(game).number_of_nodes() == expected.number_of_nodes()
+
+
+def test_the_survey_cache_is_owner_only(home):
+    """A survey summary is a cache in the state folder like the others: 0600 in 0700 folders, even under umask 022."""
+    from explorer.analysis import survey
+
+    previous = os.umask(0o022)
+    try:
+        home.mkdir(parents=True)
+        home.chmod(0o755)  # a looser state folder of ours is tightened by the first write
+        game = parse_spec("nim:small")
+        survey.survey([game])
+    finally:
+        os.umask(previous)
+    path = survey._cache_file(game)
+    assert path.parent == home / "survey" and path.exists()
+    assert mode(path) == 0o600
+    assert mode(home / "survey") == 0o700 and mode(home) == 0o700
+    assert not list(home.rglob("*.partial*"))
+
+
+def test_the_implicit_value_file_is_owner_only(home):
+    """The value folder (written whole, then renamed) is 0700 and its files 0600, even under umask 022."""
+    from explorer import implicit
+
+    previous = os.umask(0o022)
+    try:
+        game = parse_spec("dodgem")
+        result = implicit.solve(game)
+    finally:
+        os.umask(previous)
+    folder = implicit.folder_for(game)
+    assert result.folder == folder
+    assert mode(home) == mode(home / "implicit") == mode(folder) == 0o700
+    assert sorted(p.name for p in folder.iterdir()) == ["meta.json", "remoteness.npy", "value.npy"]
+    assert all(mode(p) == 0o600 for p in folder.iterdir())
+    assert not list(home.rglob("*.partial*"))
+    assert implicit.open_value_file(game).meta["positions"] == 2846
+
+
+def test_cache_paths_keep_their_names(home):
+    """Every cache's file name is <name>-<first 16 hex digits of SHA-1(key)>: existing caches are still found."""
+    from explorer import implicit
+    from explorer.analysis import survey
+
+    def digest(key: str) -> str:
+        return hashlib.sha1(key.encode()).hexdigest()[:16]
+
+    game = parse_spec("chopsticks:standard")
+    assert cache_path(game, True) == home / "graphs" / f"chopsticks-{digest(f'{CACHE_FORMAT}|{game.id}|True')}.npz"
+    assert mirror.mirror_path(game) == home / "mirrors" / (
+        f"chopsticks-{digest(f'{mirror.MIRROR_FORMAT}|{CACHE_FORMAT}|{game.id}|True')}.npz")
+    assert survey._cache_file(game) == home / "survey" / f"chopsticks-{digest(f'{survey.CACHE_VERSION}|{game.id}')}.json"
+    assert implicit.folder_for(game) == home / "implicit" / f"chopsticks-{digest(f'{implicit.FORMAT}|{game.id}')}"
+    assert private.cache_path("graphs", "x", "key", ".npz") == home / "graphs" / f"x-{digest('key')}.npz"
+
+
+def test_a_killed_builds_temporary_file_is_found_by_its_pid(home):
+    """The UI removes what a killed build child was writing: the names files.partial_path gives."""
+    from explorer.core import files
+    from explorer.ui import builds
+
+    target = cache_path(parse_spec("nim:small"), True)
+    target.parent.mkdir(parents=True)
+    partial = files.partial_path(target)
+    partial.write_bytes(b"half")
+    other = target.with_name(f".{target.name}.{os.getpid() + 1}.7.partial")  # another process's
+    other.write_bytes(b"half")
+    assert files.partial_paths(target.parent, os.getpid()) == [partial]
+    builds._remove_partial_files(os.getpid())
+    assert not partial.exists() and other.exists()

@@ -81,3 +81,31 @@ def test_status_and_queries_find_the_server_from_any_directory(neo4j_server, tmp
     query = subprocess.run([sys.executable, "-m", "explorer.cli", "query", "nim:small", "stats", "--backend", "neo4j"],
                            cwd=tmp_path, env=env, capture_output=True, text=True, timeout=300)
     assert query.returncode == 0 and query.stdout.strip(), query.stderr
+
+
+def test_only_the_settings_modules_name_gamegraph_variables():
+    """Every GAMEGRAPH_* variable is read in explorer/core/settings.py (the Neo4j ones in loaders/settings.py):
+    elsewhere a variable's name appears in prose only, never as a string of its own."""
+    import re
+
+    homes = {ROOT / "explorer" / "core" / "settings.py", ROOT / "loaders" / "settings.py"}
+    name = re.compile(r"""["']GAMEGRAPH_[A-Z0-9_]+["']|\bGAMEGRAPH_[A-Z0-9_]+\s*=\s*["']""")
+    offenders = [f"{source.relative_to(ROOT)}: {found}"
+                 for folder in ("explorer", "loaders", "queries") for source in (ROOT / folder).rglob("*.py")
+                 if source not in homes for found in name.findall(source.read_text())]
+    assert not offenders
+
+
+def test_progress_and_debug_settings(monkeypatch):
+    from explorer.core import settings
+
+    monkeypatch.delenv("GAMEGRAPH_PROGRESS", raising=False)
+    monkeypatch.delenv("GAMEGRAPH_DEBUG", raising=False)
+    assert settings.progress() is None and not settings.debug()
+    for text, shown in (("0", False), ("false", False), ("no", False), ("1", True), ("yes", True)):
+        monkeypatch.setenv("GAMEGRAPH_PROGRESS", text)
+        assert settings.progress() is shown
+    monkeypatch.setenv("GAMEGRAPH_DEBUG", "1")
+    assert settings.debug()
+    monkeypatch.setenv("GAMEGRAPH_DEBUG", "yes")  # only 1 turns tracebacks on
+    assert not settings.debug()

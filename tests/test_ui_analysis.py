@@ -102,3 +102,19 @@ def test_side_by_side_shows_the_chosen_position_under_each_rule_set():
     at.selectbox(key="diff_pick").set_value(only_there).run()
     assert not at.exception
     assert len(at.warning) == 1 and "not a position of chopsticks:standard" in at.warning[0].value
+
+
+def test_the_survey_legend_colours_values_as_the_badges_and_diagrams():
+    """A tie was purple in the survey legend but yellow in the badges and diagrams."""
+    from explorer.render import palette
+    from explorer.ui.drawing import value_badge
+    from tests.test_palette import colour_scales, page_charts
+
+    at = page(game="chopsticks", view="Survey")
+    at.slider(key="survey_fingers").set_value((2, 2)).run()
+    assert not at.exception, [e.value for e in at.exception]
+    scales = [scale for chart in page_charts(at) for scale in colour_scales(chart)]
+    assert len(scales) == 1 and list(scales[0]) == ["win", "loss", "draw", "tie"]  # the legend's order
+    assert scales[0] == palette.COLOURS
+    for value, colour in scales[0].items():
+        assert f"border:1px solid {colour};" in value_badge(value)

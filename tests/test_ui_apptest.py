@@ -455,3 +455,17 @@ def test_the_console_offers_the_examples_that_apply(spec, left_out):
     graph_id = build(spec).graph.graph_id
     assert {name for name in console.examples() if not console.applies(name, graph_id)} == left_out
     assert console.applies("rule-diff", "tests-own-id:nim")  # an id that names no game: everything is offered
+
+
+def test_the_statistics_charts_colour_values_from_the_palette():
+    from explorer.render import palette
+    from tests.test_palette import colour_scales, page_charts
+
+    at = page(game="tictactoe", view="Statistics")
+    assert_clean(at)
+    charts = page_charts(at)
+    bars = [chart["encoding"]["color"]["scale"]["range"] for chart in charts
+            if chart.get("encoding", {}).get("color", {}).get("field") == "colour"]
+    assert bars == [[palette.COLOURS[v] for v in ("win", "loss", "tie")]]  # positions by value
+    scales = [scale for chart in charts for scale in colour_scales(chart)]
+    assert scales == [{v: palette.COLOURS[v] for v in ("win", "loss", "tie")}]  # by remoteness

@@ -241,3 +241,20 @@ def test_a_slip_of_the_player_is_marked_where_the_move_is_reported():
     label = moves[losing[0] - 1].label
     assert f"Your last move: `{label}`, your value tie → loss — **SLIP**" in markdown(at)
     assert "Slips so far: **you 1**, **opponent 0**" in markdown(at)
+
+
+def test_the_value_history_colours_values_as_the_badges_and_diagrams():
+    """A tie was purple in the value history but yellow in the badges and diagrams: one colour per
+    value, the palette's (explorer/render/palette.py)."""
+    from explorer.render import palette
+    from explorer.ui.drawing import value_badge
+    from tests.test_palette import colour_scales, page_charts
+
+    at = page(game="tictactoe", view="Play", side="A", play="1")
+    assert not at.exception, [e.value for e in at.exception]
+    scales = [scale for chart in page_charts(at) for scale in colour_scales(chart)]
+    assert len(scales) == 2  # the value points and the remoteness bars
+    for scale in scales:
+        assert scale == palette.COLOURS
+        for value, colour in scale.items():
+            assert f"border:1px solid {colour};" in value_badge(value)

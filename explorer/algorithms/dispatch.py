@@ -3,32 +3,18 @@
 The kernels (explorer.kernels) win from a few hundred thousand positions and
 moves on; below that, importing numba and loading the cached machine code
 (about 0.5 s of CPU in a fresh process) costs more than the work itself, so
-small graphs go through the plain versions (explorer.reference), which the
+small graphs go through the plain versions beside each kernel (explorer.algorithms), which the
 tests check equal to the kernels. GAMEGRAPH_KERNELS_FROM sets the size
 (positions + moves, or the code space for generation) from which the kernels
 run; 0 = always (the test suite sets it, so every test exercises the kernels).
+The setting is read and checked by explorer.core.settings.kernels_from.
 """
 
 from __future__ import annotations
 
-import os
+from explorer.core.settings import KERNELS_FROM, kernels_from
 
-from explorer.core.errors import InvalidParameter
-
-KERNELS_FROM = 200_000
-
-
-def kernels_from() -> int:
-    text = os.environ.get("GAMEGRAPH_KERNELS_FROM", "").strip()
-    if not text:
-        return KERNELS_FROM
-    try:
-        value = int(text)
-    except ValueError:
-        value = -1
-    if value < 0:
-        raise InvalidParameter(f"GAMEGRAPH_KERNELS_FROM={text!r} is not a size: give a whole number >= 0")
-    return value
+__all__ = ["KERNELS_FROM", "kernels_from", "use_kernels"]
 
 
 def use_kernels(size: int) -> bool:

@@ -16,18 +16,18 @@ Complexity: the sum over rule sets of O(V + E).
 from __future__ import annotations
 
 import dataclasses
-import hashlib
 import itertools
 import json
 from typing import Any, Iterable
 
-from explorer.core import private, progress, settings
+from explorer.core import private, progress
 from explorer.core.errors import InvalidParameter
 from explorer.games import Game, game_class
 from explorer.games.base import format_value, type_name
 from explorer.core.values import Value
 
 CACHE_VERSION = 1
+CACHE_KIND = "survey"  # the state folder's subfolder of summaries
 MAX_RULE_SETS = 2_000
 COLUMNS = ("spec", "start_value", "start_remoteness", "positions", "moves", "win", "loss", "tie", "draw",
            "moves_from_win", "moves_from_loss", "moves_from_tie", "moves_from_draw", "on_cycle_share", "longest_win")
@@ -69,14 +69,13 @@ def grid(name: str, ranges: dict[str, range]) -> list[Game]:
     if total > MAX_RULE_SETS:
         raise InvalidParameter(f"{name}: {total:,} combinations is more than the survey's {MAX_RULE_SETS:,}")
     games: list[Game] = []
-    meaningful = getattr(cls, "survey_meaningful", None)
     for combination in itertools.product(*(values for _, values in axes)):
         values = dict(zip((n for n, _ in axes), combination))
         try:
             params = cls.Params(**values)
         except InvalidParameter:
             continue  # a combination the game itself forbids
-        if meaningful is None or meaningful(params):
+        if cls.survey_meaningful(params):
             games.append(cls(params))
     return games
 
@@ -106,8 +105,8 @@ def _plain(value: Any) -> Any:
 
 
 def _cache_file(game: Game):
-    digest = hashlib.sha1(f"{CACHE_VERSION}|{game.id}".encode()).hexdigest()[:16]
-    return settings.state_dir() / "survey" / f"{game.name}-{digest}.json"
+    """``<state dir>/survey/<name>-<hash>.json``."""
+    return private.cache_path(CACHE_KIND, game.name, f"{CACHE_VERSION}|{game.id}", ".json")
 
 
 def survey(games: Iterable[Game], use_cache: bool = True) -> list[dict[str, Any]]:
@@ -127,8 +126,8 @@ def survey(games: Iterable[Game], use_cache: bool = True) -> list[dict[str, Any]
                     row = None
             if row is None:
                 row = summarise(game)
-                private.ensure_private_dir(path.parent)
-                with private.atomic_private_file(path) as handle:
+                private.private_state_dir()
+                with private.atomic_private_file(path) as handle:  # 0600 in a 0700 folder
                     handle.write(json.dumps(row).encode("utf-8"))
             rows.append(row)
             bar.update(1)

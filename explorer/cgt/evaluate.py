@@ -1,6 +1,7 @@
 """Canonical values of every position of a partizan game, computed bottom-up.
 
-A game opts in with four small hooks beside its ordinary rules:
+A game opts in by declaring ``cgt`` in its offers (explorer.games.base.Offers,
+a CgtValues) and writing four small hooks beside its ordinary rules:
 - ``cgt_board(position)``: the position without the side to move (a partizan
   game's value does not depend on who moves next);
 - ``cgt_position(board, side)``: the position with Left (side 0) or Right (1) to move;
@@ -22,7 +23,6 @@ from typing import Any, Hashable, Iterable
 from explorer.cgt.forms import CGValue, game
 from explorer.core.errors import GameGraphError, GraphTooLarge
 
-HOOKS = ("cgt_board", "cgt_position", "parse_board", "format_board")
 DEFAULT_MAX_BOARDS = 200_000
 
 
@@ -31,7 +31,9 @@ class NotShort(GameGraphError):
 
 
 def supports_cgt(game_obj: Any) -> bool:
-    return all(callable(getattr(game_obj, name, None)) for name in HOOKS)
+    """Whether the game declares combinatorial values (`offers.cgt`); its hooks are checked
+    when its class is created."""
+    return game_obj.offers.cgt is not None
 
 
 @dataclass(frozen=True)
@@ -71,7 +73,7 @@ def board_values(game_obj: Any, boards: Iterable[Hashable],
     board met again while still open means a cycle, which short games lack.
     `values`, when given, is a memo from earlier calls; it is extended in place."""
     values = {} if values is None else values
-    name = getattr(game_obj, "name", "this game")
+    name = game_obj.name
 
     def expand(board: Hashable) -> tuple[Hashable, list[Hashable], list[Hashable]]:
         if len(values) + len(open_boards) >= max_boards:

@@ -200,6 +200,7 @@ def _solve_implicit(game, args: argparse.Namespace) -> int:
 # -- show ----------------------------------------------------------------------
 def cmd_show(args: argparse.Namespace) -> int:
     from explorer import implicit
+    from explorer.games.base import player_name
     from explorer.solved import load_or_build
 
     game = parse_spec(args.spec)
@@ -226,8 +227,7 @@ def cmd_show(args: argparse.Namespace) -> int:
     remoteness = "" if record["remoteness"] is None else f" in {record['remoteness']}"
     typed = f"   (you typed {args.position})" if args.position is not None and args.position.strip() != record["key"] else ""
     print(f"{game.display_name}  position {record['key']}{typed}")
-    names = getattr(game, "player_names", None) or ("A", "B")
-    print(f"player {names[record['to_move']]} to move: {record['value']}{remoteness}"
+    print(f"player {player_name(game, record['to_move'])} to move: {record['value']}{remoteness}"
           f"{'   (game over)' if record['terminal'] else ''}{'   (on a cycle)' if record['on_cycle'] else ''}")
     if moves:
         width = max(len(m["label"]) for m in moves)

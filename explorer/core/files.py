@@ -1,13 +1,18 @@
 """Files in and out, written whole or not at all, with one-line errors.
 
+This module is the one home of atomic writing: `atomic_file` (a file) and
+`atomic_folder` (a folder of files) write to a temporary sibling named by
+`partial_path` and rename it over the target at the end, so a reader never
+sees half a file and a failure leaves nothing behind. The mode is a
+parameter: user outputs take the umask's (0o666 less the umask), the state
+folder's caches 0600 and 0700 (explorer.core.private, which calls these).
+
 Every file a command writes on request (exports, diagrams, certificates,
 neo4j-admin import files) goes through `output_file`: the target must be a
 regular file or not exist yet (a folder, a FIFO, a device, or a symlink to
-one of those is refused before anything is written), the data is written to a
-temporary file in the target's folder and renamed over the target at the end,
-so a reader never sees half a file and a failure leaves nothing behind. A
-symlink to a regular file is written through: the file it points at is
-replaced, the link stays. Every file a command reads (certificates, the
+one of those is refused before anything is written), and it is written with
+`atomic_file`. A symlink to a regular file is written through: the file it
+points at is replaced, the link stays. Every file a command reads (certificates, the
 password and pid files) goes through `read_regular_file`, which refuses what
 is not a regular file before reading a byte (a FIFO would block for ever) and
 bounds the size. An OSError (missing folder, no permission, disk full)
@@ -17,8 +22,10 @@ becomes a GameGraphError naming the path and the reason: one line in the CLI.
 from __future__ import annotations
 
 import os
+import shutil
 import stat
 import sys
+import threading
 from contextlib import contextmanager, suppress
 from pathlib import Path
 from typing import IO, Iterator
@@ -78,24 +85,87 @@ def output_target(path: str | os.PathLike) -> Path:
 @contextmanager
 def output_file(path: str | os.PathLike | None, binary: bool = False) -> Iterator[IO]:
     """A handle on `path` (text, UTF-8, no newline translation; bytes when `binary`), or
-    standard output when `path` is None or "-". The file appears only if the block completes."""
+    standard output when `path` is None or "-". The file appears only if the block completes;
+    its mode is the umask's, as for any file a user's command creates."""
     if path is None or (isinstance(path, str) and path == STDOUT):
         yield sys.stdout.buffer if binary else sys.stdout
         return
     target = output_target(path)
-    # Same folder, so the rename is atomic; a short hidden name, so a long target name still fits.
-    partial = target.with_name(f".{target.name[:64]}.{os.getpid()}.partial")
     try:
-        fd = os.open(partial, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW, 0o666)
-        with (os.fdopen(fd, "wb") if binary else os.fdopen(fd, "w", encoding="utf-8", newline="")) as handle:
+        with atomic_file(target, USER_FILE_MODE, binary=binary) as handle:
             yield handle
-        output_target(target)  # still a regular file (or absent) at the moment of the rename
-        partial.replace(target)
+            output_target(target)  # still a regular file (or absent) at the moment of the rename
     except OSError as error:
         raise GameGraphError(f"cannot write {_name(path)}: {error.strerror or error}") from None
+
+
+# -- atomic writing ------------------------------------------------------------
+USER_FILE_MODE = 0o666    # less the umask: what any program's new file gets
+USER_FOLDER_MODE = 0o777
+
+
+def partial_path(target: Path) -> Path:
+    """The temporary sibling a write of `target` fills before the rename.
+
+    Same folder, so the rename is atomic; hidden, and short whatever the
+    target's name; named after the process and the thread, so writers never
+    share one (`partial_paths` finds a killed process's)."""
+    target = Path(target)
+    return target.with_name(f".{target.name[:64]}.{os.getpid()}.{threading.get_ident() % 1_000_000}.partial")
+
+
+def partial_paths(folder: Path, pid: int) -> list[Path]:
+    """The temporary files and folders process `pid` left in `folder` (a killed writer leaves them)."""
+    return list(Path(folder).glob(f".*.{pid}.[0-9]*.partial"))
+
+
+def open_new(path: Path, mode: int = USER_FILE_MODE, binary: bool = True) -> IO:
+    """`path` created for writing, with `mode` less the umask; OSError if anything is there already
+    (a symlink included). Text is UTF-8 without newline translation."""
+    fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW, mode)
+    try:
+        return os.fdopen(fd, "wb") if binary else os.fdopen(fd, "w", encoding="utf-8", newline="")
+    except BaseException:
+        os.close(fd)
+        raise
+
+
+@contextmanager
+def atomic_file(path: str | os.PathLike, mode: int = USER_FILE_MODE, binary: bool = True) -> Iterator[IO]:
+    """A new file open for writing that replaces `path` only when the block completes.
+
+    The data goes to `partial_path(path)`, created with `mode` less the umask,
+    and is renamed over `path` at the end: a reader sees the old file or the
+    new one, never half, and a failure leaves nothing behind. The folder must
+    exist; OSError when the temporary file cannot be made or renamed."""
+    path = Path(path)
+    partial = partial_path(path)
+    try:
+        with open_new(partial, mode, binary) as handle:
+            yield handle
+        os.replace(partial, path)
     finally:
         with suppress(OSError):  # nothing to remove when the folder itself is missing or not a folder
             partial.unlink(missing_ok=True)
+
+
+@contextmanager
+def atomic_folder(folder: str | os.PathLike, mode: int = USER_FOLDER_MODE) -> Iterator[Path]:
+    """A new empty folder (`mode` less the umask) to fill, put in place of `folder` only when the block
+    completes (an older `folder` is removed first); removed with its content when the block fails.
+    The parent folder must exist."""
+    folder = Path(folder)
+    partial = partial_path(folder)
+    shutil.rmtree(partial, ignore_errors=True)
+    partial.mkdir(mode=mode)
+    try:
+        yield partial
+        if folder.exists():
+            shutil.rmtree(folder)
+        partial.replace(folder)
+    except BaseException:
+        shutil.rmtree(partial, ignore_errors=True)
+        raise
 
 
 def read_regular_file(path: str | os.PathLike, max_bytes: int, what: str = "file") -> bytes:

@@ -20,18 +20,15 @@ This module imports nothing heavy: the CLI refuses before numpy loads.
 from __future__ import annotations
 
 import os
-import re
 from dataclasses import dataclass
 from pathlib import Path
 
-from explorer.core.errors import GraphTooLarge, InvalidParameter
+from explorer.core import settings
+from explorer.core.errors import GraphTooLarge
+from explorer.core.settings import MEMORY_ENV, parse_size  # noqa: F401 - the budget setting, read in settings
 
 BYTES_PER_ITEM = 100          # peak bytes per position and per move while building (measured at most 89)
 BYTES_PER_CODE = 4            # the array generator's int32 code -> id table
-MEMORY_ENV = "GAMEGRAPH_MEMORY"
-
-_SIZE = re.compile(r"^\s*(\d+(?:\.\d+)?)\s*([kmgt]?)(?:i?b)?\s*$", re.IGNORECASE)
-_UNITS = {"": 1, "k": 2 ** 10, "m": 2 ** 20, "g": 2 ** 30, "t": 2 ** 40}
 
 
 @dataclass(frozen=True)
@@ -53,23 +50,6 @@ def human_bytes(count: float) -> str:
             return f"{count:,.0f} {unit}" if unit == "bytes" else f"{count:,.1f} {unit}"
         count /= 1024
     raise AssertionError("unreachable")
-
-
-def parse_size(text: str, name: str = MEMORY_ENV) -> int:
-    """Bytes in a size such as ``4G``, ``512M``, ``1.5GiB`` or ``1000000``; InvalidParameter naming `name` otherwise."""
-    match = _SIZE.match(text or "")
-    if not match:
-        raise InvalidParameter(f"{name}={text!r} is not a memory size: write it like 4G, 512M or 1000000 (bytes)")
-    value = int(float(match[1]) * _UNITS[match[2].lower()])
-    if value < 1:
-        raise InvalidParameter(f"{name}={text!r} must be more than 0 bytes")
-    return value
-
-
-def configured_budget(name: str = MEMORY_ENV) -> int | None:
-    """The memory budget the environment sets (bytes), or None when it sets none."""
-    text = os.environ.get(name, "").strip()
-    return parse_size(text, name) if text else None
 
 
 def available_memory() -> int | None:
@@ -153,7 +133,7 @@ def check(game, symmetry: bool = True, max_positions: int | None = None, budget:
         raise GraphTooLarge(f"{name} would have {found.describe()}, estimated from its parameters: "
                             f"more than the limit of {max_positions:,} positions; {hint}")
     if budget is None:
-        budget = configured_budget(budget_name)
+        budget = settings.memory_budget(budget_name)
     if budget is not None and found.bytes > budget:
         raise GraphTooLarge(f"{name} would have {found.describe()}: over the memory budget of "
                             f"{human_bytes(budget)} ({budget_name}); choose smaller parameters")

@@ -5,20 +5,27 @@ process reads, so it is the owner's alone: created 0700, and tightened to 0700
 when it exists with looser modes and belongs to us (a folder of another user is
 left as it is). The caches in it hold data only (npz loaded with
 allow_pickle=False, JSON), never pickles, so even a planted file cannot run code.
+
+This module is the one place that names paths in the state folder
+(`state_path`, `cache_path`) and writes there (`atomic_private_file`,
+`atomic_private_folder`, `new_private_file`: explorer.core.files' atomic
+writers with the owner-only modes).
 """
 
 from __future__ import annotations
 
+import hashlib
 import os
 import stat
 from contextlib import contextmanager
 from pathlib import Path
 from typing import IO, Iterator
 
-from explorer.core import settings
+from explorer.core import files, settings
 
 DIR_MODE = 0o700
 FILE_MODE = 0o600
+DIGEST_LENGTH = 16  # hex digits of SHA-1 in a cache file's name
 
 
 def ensure_private_dir(path: Path) -> Path:
@@ -31,31 +38,50 @@ def ensure_private_dir(path: Path) -> Path:
     return path
 
 
-def state_subdir(name: str) -> Path:
-    """``<state dir>/<name>``, the state folder and the subfolder both private."""
-    root = ensure_private_dir(settings.state_dir())
-    return ensure_private_dir(root / name)
+def private_state_dir() -> Path:
+    """The state folder (settings.state_dir), made owner-only or tightened to 0700 if ours and looser."""
+    return ensure_private_dir(settings.state_dir())
+
+
+def state_path(*parts: str) -> Path:
+    """``<state dir>/<parts...>`` (the state folder is made if missing; nothing below it is)."""
+    return settings.state_dir().joinpath(*parts)
+
+
+def cache_path(kind: str, name: str, key: str, suffix: str = "") -> Path:
+    """``<state dir>/<kind>/<name>-<digest><suffix>``, the digest being the first 16 hex digits of SHA-1(key).
+
+    Every cache names its files so: `key` starts with the cache's format
+    version and holds whatever the content depends on (the game id, ...), so a
+    new format or another game is another file, and `name` (the game's name)
+    keeps the folder readable. Nothing is created below the state folder."""
+    digest = hashlib.sha1(key.encode()).hexdigest()[:DIGEST_LENGTH]
+    return state_path(kind, f"{name}-{digest}{suffix}")
 
 
 @contextmanager
 def atomic_private_file(path: Path) -> Iterator[IO[bytes]]:
     """A new file open for binary writing, mode 0600, that replaces `path` only when the block succeeds.
 
-    Writers never share a temporary file (it is named after the process and
-    thread), and a reader sees the old file or the new one, never half.
-    """
+    Its folder is made owner-only first (ensure_private_dir). Writers never
+    share a temporary file, and a reader sees the old file or the new one,
+    never half (explorer.core.files.atomic_file)."""
     path = Path(path)
-    partial = path.with_name(f"{path.stem}.{os.getpid()}.{_thread_tag()}.partial{path.suffix}")
-    fd = os.open(partial, os.O_WRONLY | os.O_CREAT | os.O_EXCL, FILE_MODE)
-    try:
-        with os.fdopen(fd, "wb") as handle:
-            yield handle
-        os.replace(partial, path)
-    except BaseException:
-        partial.unlink(missing_ok=True)
-        raise
+    ensure_private_dir(path.parent)
+    with files.atomic_file(path, FILE_MODE) as handle:
+        yield handle
 
 
-def _thread_tag() -> int:
-    import threading
-    return threading.get_ident() % 1_000_000
+@contextmanager
+def atomic_private_folder(folder: Path) -> Iterator[Path]:
+    """A new empty folder, mode 0700, to fill (with `new_private_file`); it replaces `folder` only when the
+    block succeeds, and is removed when it fails. Its parent is made owner-only first."""
+    folder = Path(folder)
+    ensure_private_dir(folder.parent)
+    with files.atomic_folder(folder, DIR_MODE) as partial:
+        yield partial
+
+
+def new_private_file(path: Path) -> IO[bytes]:
+    """A file that does not exist yet, created mode 0600 for binary writing (inside `atomic_private_folder`)."""
+    return files.open_new(path, FILE_MODE)

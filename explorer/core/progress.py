@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
-import os
 import sys
 from contextlib import contextmanager
 from typing import TYPE_CHECKING, Iterator
+
+from explorer.core import settings
 
 if TYPE_CHECKING:  # tqdm's import is a third of a fast command's start: loaded when a bar is made
     from tqdm import tqdm
@@ -13,9 +14,9 @@ if TYPE_CHECKING:  # tqdm's import is a third of a fast command's start: loaded 
 
 def enabled() -> bool:
     """Bars are shown on a terminal unless GAMEGRAPH_PROGRESS=0; tests and pipes stay quiet."""
-    setting = os.environ.get("GAMEGRAPH_PROGRESS")
+    setting = settings.progress()
     if setting is not None:
-        return setting not in ("0", "false", "no")
+        return setting
     return sys.stderr.isatty()
 
 

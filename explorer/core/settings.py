@@ -1,5 +1,18 @@
-"""Where gamegraph keeps its state: $GAMEGRAPH_HOME, else a per-user data folder.
+"""Every GAMEGRAPH_* setting the explorer package reads from the environment, one function each.
 
+Each function reads its variable when called (so a test or a parent process
+may change it), checks it and raises a one-line error naming the variable and
+the value when it is wrong: a bad setting is reported, never ignored. The
+Neo4j half (NEO4J_*, GAMEGRAPH_NEO4J_*) is in loaders/settings.py.
+
+- GAMEGRAPH_HOME: the state folder (`state_dir`);
+- GAMEGRAPH_MEMORY, GAMEGRAPH_UI_MEMORY: memory budgets (`memory_budget`, `ui_memory`);
+- GAMEGRAPH_UI_MAX_POSITIONS, GAMEGRAPH_UI_MIRROR_MAX_POSITIONS: the page's limits;
+- GAMEGRAPH_KERNELS_FROM: the size from which compiled kernels run (`kernels_from`);
+- GAMEGRAPH_GAME_MODULES: game files to load (`game_modules`, `set_game_modules`);
+- GAMEGRAPH_PROGRESS: progress bars (`progress`); GAMEGRAPH_DEBUG: tracebacks (`debug`).
+
+Where gamegraph keeps its state: $GAMEGRAPH_HOME, else a per-user data folder.
 The default follows the XDG base directory rules: $XDG_DATA_HOME/gamegraph when
 XDG_DATA_HOME is an absolute path, else ~/.local/share/gamegraph. It does not
 depend on the working directory, so `gamegraph neo4j status` and every query
@@ -14,12 +27,116 @@ naming GAMEGRAPH_HOME, never an OSError deep inside a cache write.
 from __future__ import annotations
 
 import os
+import re
 from pathlib import Path
 
-from explorer.core.errors import GameGraphError
+from explorer.core.errors import GameGraphError, InvalidParameter
 
 APP_DIR_NAME = "gamegraph"
 MAX_PATH_LENGTH = 4096  # PATH_MAX on Linux
+
+HOME_ENV = "GAMEGRAPH_HOME"
+MEMORY_ENV = "GAMEGRAPH_MEMORY"
+UI_MEMORY_ENV = "GAMEGRAPH_UI_MEMORY"
+UI_MAX_POSITIONS_ENV = "GAMEGRAPH_UI_MAX_POSITIONS"
+UI_MIRROR_MAX_POSITIONS_ENV = "GAMEGRAPH_UI_MIRROR_MAX_POSITIONS"
+KERNELS_FROM_ENV = "GAMEGRAPH_KERNELS_FROM"
+GAME_MODULES_ENV = "GAMEGRAPH_GAME_MODULES"
+PROGRESS_ENV = "GAMEGRAPH_PROGRESS"
+DEBUG_ENV = "GAMEGRAPH_DEBUG"
+
+KERNELS_FROM = 200_000                   # positions + moves from which the compiled kernels run
+DEFAULT_UI_MAX_POSITIONS = 3_000_000     # the most positions the page builds
+DEFAULT_UI_MIRROR_MAX_POSITIONS = 500_000  # the most positions the page mirrors in networkx
+
+_SIZE = re.compile(r"^\s*(\d+(?:\.\d+)?)\s*([kmgt]?)(?:i?b)?\s*$", re.IGNORECASE)
+_UNITS = {"": 1, "k": 2 ** 10, "m": 2 ** 20, "g": 2 ** 30, "t": 2 ** 40}
+
+
+def _text(name: str) -> str:
+    """The variable's value without surrounding blanks; "" when unset."""
+    return os.environ.get(name, "").strip()
+
+
+def parse_size(text: str, name: str = MEMORY_ENV) -> int:
+    """Bytes in a size such as ``4G``, ``512M``, ``1.5GiB`` or ``1000000``; InvalidParameter naming `name` otherwise."""
+    match = _SIZE.match(text or "")
+    if not match:
+        raise InvalidParameter(f"{name}={text!r} is not a memory size: write it like 4G, 512M or 1000000 (bytes)")
+    value = int(float(match[1]) * _UNITS[match[2].lower()])
+    if value < 1:
+        raise InvalidParameter(f"{name}={text!r} must be more than 0 bytes")
+    return value
+
+
+def memory_budget(name: str = MEMORY_ENV) -> int | None:
+    """The memory budget the environment sets (bytes), or None when it sets none."""
+    text = _text(name)
+    return parse_size(text, name) if text else None
+
+
+def ui_memory() -> int | None:
+    """GAMEGRAPH_UI_MEMORY in bytes (4G, 512M, …), or None when unset (explorer.ui.builds.ui_budget defaults it)."""
+    return memory_budget(UI_MEMORY_ENV)
+
+
+def ui_max_positions() -> int:
+    """GAMEGRAPH_UI_MAX_POSITIONS, else 3,000,000; a bad value is reported, not ignored."""
+    text = _text(UI_MAX_POSITIONS_ENV)
+    if not text:
+        return DEFAULT_UI_MAX_POSITIONS
+    try:
+        value = int(text)
+    except ValueError:
+        value = 0
+    if value < 1:
+        raise GameGraphError(f"{UI_MAX_POSITIONS_ENV}={text!r} must be a whole number of positions, 1 or more")
+    return value
+
+
+def ui_mirror_max_positions() -> int:
+    """GAMEGRAPH_UI_MIRROR_MAX_POSITIONS, else 500,000 (also when it is no whole number)."""
+    try:
+        return int(os.environ.get(UI_MIRROR_MAX_POSITIONS_ENV) or DEFAULT_UI_MIRROR_MAX_POSITIONS)
+    except ValueError:
+        return DEFAULT_UI_MIRROR_MAX_POSITIONS
+
+
+def kernels_from() -> int:
+    """GAMEGRAPH_KERNELS_FROM, else 200,000: the size from which the compiled kernels run (0 = always)."""
+    text = _text(KERNELS_FROM_ENV)
+    if not text:
+        return KERNELS_FROM
+    try:
+        value = int(text)
+    except ValueError:
+        value = -1
+    if value < 0:
+        raise InvalidParameter(f"{KERNELS_FROM_ENV}={text!r} is not a size: give a whole number >= 0")
+    return value
+
+
+def game_modules() -> list[str]:
+    """The game files GAMEGRAPH_GAME_MODULES names (separated by os.pathsep), blanks dropped."""
+    return [p for p in os.environ.get(GAME_MODULES_ENV, "").split(os.pathsep) if p.strip()]
+
+
+def set_game_modules(paths: list[str]) -> None:
+    """Set GAMEGRAPH_GAME_MODULES for this process and its children (the UI)."""
+    os.environ[GAME_MODULES_ENV] = os.pathsep.join(paths)
+
+
+def progress() -> bool | None:
+    """GAMEGRAPH_PROGRESS: False for 0, false or no, True for anything else, None when unset."""
+    setting = os.environ.get(PROGRESS_ENV)
+    if setting is None:
+        return None
+    return setting not in ("0", "false", "no")
+
+
+def debug() -> bool:
+    """GAMEGRAPH_DEBUG=1: an internal error shows its traceback."""
+    return os.environ.get(DEBUG_ENV) == "1"
 
 
 def state_dir() -> Path:
@@ -27,7 +144,7 @@ def state_dir() -> Path:
 
     A relative GAMEGRAPH_HOME is taken from the working directory at the time of
     the call, as any path on a command line. O(path depth)."""
-    configured = os.environ.get("GAMEGRAPH_HOME")
+    configured = os.environ.get(HOME_ENV)
     folder = Path(configured).expanduser().absolute() if configured else user_data_dir() / APP_DIR_NAME
     where = f"the state folder {_shown(folder)}" + (" (GAMEGRAPH_HOME)" if configured else "")
     if len(os.fsencode(str(folder))) > MAX_PATH_LENGTH:

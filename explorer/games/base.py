@@ -10,18 +10,23 @@ Writing a game (docs/your-own-game.md walks through one):
 - required: ``name``, ``description``, ``Params`` (a frozen ``Params`` dataclass,
   fields declared with ``param``), ``start``, ``to_move``, ``outcome``, ``moves``,
   ``format`` and ``parse`` (a notation that round-trips);
-- optional, each checked by ``gamegraph check-game``: ``canonical`` with
-  ``has_symmetry`` (symmetry reduction), ``code_space``/``encode``/``decode`` and
-  the ``batch_*`` methods (the array generator), ``index_space``/``rank``/
-  ``unrank``/``is_valid_index`` (a perfect ranking), ``unmoves`` (the inverse of
-  ``moves``), ``fields`` (extra exported properties), ``presets``,
-  ``notation_help``, ``player_names``.
+- what it offers beyond the rules, declared once as data: ``offers = Offers(...)``
+  (below), every capability listed, False or None where absent. Generic code
+  reads the declaration and nothing else; ``Game.__init_subclass__`` checks at
+  class creation that each declared capability's methods exist, and is the one
+  place a class's methods are looked at (a class that does not declare inherits
+  its parent's declaration, updated by the ``board_svg`` method or
+  ``player_names`` it defines; a direct subclass of Game offers the rules only);
+- optional methods with defaults: ``fields`` (extra exported properties),
+  ``presets``, ``notation_help``, ``estimate_positions``/``estimate_moves``,
+  ``has_symmetry`` (whether these parameters have a symmetry), ``survey_meaningful``.
+  ``gamegraph check-game`` checks every promise the declaration makes.
 
 A game is registered by ``@register`` in explorer/games, by a file given with
 ``--game-module`` / ``GAMEGRAPH_GAME_MODULES``, or by an entry point of the group
-``gamegraph.games`` (explorer/games/plugins.py). The UI draws its positions
-with a board drawing when explorer/ui/boards has one for it or the game has a
-``board_svg`` method, else with its notation.
+``gamegraph.games`` (explorer/games/plugins.py). The UI draws its positions as
+``offers.board`` says: the game's own ``board_svg`` method, a drawing module of
+explorer/ui/boards, or (None) its notation.
 """
 
 from __future__ import annotations
@@ -34,7 +39,7 @@ from typing import Any, Callable, ClassVar, Generic, Hashable, Iterable, NamedTu
 import numpy as np
 
 from explorer.core.bounds import MAX_NOTATION_LENGTH, whole_number
-from explorer.core.errors import InvalidParameter, InvalidPosition, shown
+from explorer.core.errors import GameGraphError, InvalidParameter, InvalidPosition, shown
 from explorer.core.values import Value
 
 P = TypeVar("P", bound=Hashable)
@@ -123,11 +128,111 @@ def parse_value(params_cls: type[Params], name: str, text: str) -> Any:
 
 
 def player_name(game: "Game", index: int) -> str:
-    """How players are called in a game: its own `player_names`, X and O in tic-tac-toe, A and B elsewhere."""
-    names = getattr(game, "player_names", None)
-    if names and len(names) == 2:
-        return str(names[index])
-    return ("X", "O")[index] if game.name == "tictactoe" else ("A", "B")[index]
+    """How players are called in a game: the names it declares (`offers.player_names`), else A and B."""
+    names = game.offers.player_names
+    return str(names[index]) if names else ("A", "B")[index]
+
+
+OWN_DRAWING = "board_svg"  # Offers.board: the game draws itself with its method board_svg(position, links)
+
+
+@dataclass(frozen=True)
+class CgtValues:
+    """A game's combinatorial values (explorer/cgt), offered through four hooks:
+    ``cgt_board(position)`` (the position without the side to move), ``cgt_position(board,
+    side)`` (Left = side 0 to move), ``format_board(board)`` and ``parse_board(text)``."""
+
+    HOOKS: ClassVar[tuple[str, ...]] = ("cgt_board", "cgt_position", "format_board", "parse_board")
+
+    impartial: bool  # both sides always have the same options, so every value is a nimber (Nim)
+
+
+@dataclass(frozen=True, kw_only=True)
+class Offers:
+    """What a game offers beyond its rules, declared once per game class as ``offers = Offers(...)``.
+
+    Like OpenSpiel's GameType or GamesmanOne's game struct: every field is written out,
+    False or None where the game offers nothing. A True field promises methods (listed
+    in NEEDS), checked when the class is created. Instances can still narrow a
+    capability for their parameters: ``code_space()`` None (a board too large for
+    arrays) and ``has_symmetry()`` False (a single Nim heap).
+
+    - arrays: integer codes (``code_space``/``encode``/``decode``) and the ``batch_*``
+      methods, so the graph is generated over arrays (explorer/graph.py);
+    - compiled_moves: ``compiled_moves``, a numba kernel for ``batch_moves`` (needs arrays);
+    - ranking: the integer codes number every position, symmetric ones included
+      (``is_valid_code`` False where a code is no legal position): a perfect ranking,
+      also spelled ``index_space``/``rank``/``unrank``/``is_valid_index``;
+    - unmoves: ``unmoves``, the inverse of ``moves``;
+    - implicit_kernels: ``implicit_kernels``, the ranking and un-moves compiled: the
+      implicit mode (explorer/implicit.py; needs ranking and unmoves);
+    - symmetry: ``canonical`` reduces positions by the game's symmetries;
+    - cgt: combinatorial values (CgtValues and its hooks), or None;
+    - board: how the UI draws a position: OWN_DRAWING (``"board_svg"``, the game's own
+      method ``board_svg(position, links)``), the name of a module of explorer/ui/boards
+      with ``svg(game, position, links)``, or None (the notation is shown);
+    - player_names: the two players' names, or None (A and B);
+    - swap_players: ``swap_players(position)`` exchanges the players, a symmetry of the
+      rules (position-graph diagrams merge the twins);
+    - diagram_label: ``diagram_label(position)``, the board in a few lines for diagram nodes.
+    """
+
+    arrays: bool
+    compiled_moves: bool
+    ranking: bool
+    unmoves: bool
+    implicit_kernels: bool
+    symmetry: bool
+    cgt: CgtValues | None
+    board: str | None
+    player_names: tuple[str, str] | None
+    swap_players: bool
+    diagram_label: bool
+
+    CODES: ClassVar[tuple[str, ...]] = ("code_space", "encode", "decode")
+    NEEDS: ClassVar[dict[str, tuple[str, ...]]] = {
+        "arrays": (*CODES, "batch_moves", "batch_outcomes", "batch_to_move", "batch_label"),
+        "compiled_moves": ("compiled_moves",),
+        "ranking": CODES,
+        "unmoves": ("unmoves",),
+        "implicit_kernels": ("implicit_kernels",),
+        "symmetry": ("canonical",),
+        "cgt": CgtValues.HOOKS,
+        "swap_players": ("swap_players",),
+        "diagram_label": ("diagram_label",),
+    }
+    REQUIRES: ClassVar[dict[str, tuple[str, ...]]] = {
+        "compiled_moves": ("arrays",), "implicit_kernels": ("ranking", "unmoves")}
+
+    def missing(self, cls: type) -> str | None:
+        """What `cls` lacks to keep this declaration, as one line; None when nothing. O(fields)."""
+        for name, requires in self.REQUIRES.items():
+            for other in requires:
+                if getattr(self, name) and not getattr(self, other):
+                    return f"declares {name}=True without {other}=True"
+        needs = dict(self.NEEDS)
+        if self.board == OWN_DRAWING:
+            needs["board"] = (OWN_DRAWING,)
+        for name, methods in needs.items():
+            if getattr(self, name) not in (False, None):
+                for method in methods:
+                    if not _defines(cls, method):
+                        return f"declares {name} in its offers but has no method {method}()"
+        names = self.player_names
+        if names is not None and not (isinstance(names, tuple) and len(names) == 2
+                                      and all(isinstance(n, str) for n in names)):
+            return f"declares player_names={names!r}: two names are needed, e.g. (\"Black\", \"White\")"
+        return None
+
+
+def _defines(cls: type, method: str) -> bool:
+    """Whether `cls` has `method` of its own, not Game's placeholder (class creation only)."""
+    found = getattr(cls, method, None)
+    return callable(found) and found is not getattr(Game, method, None)
+
+
+GENERIC = Offers(arrays=False, compiled_moves=False, ranking=False, unmoves=False, implicit_kernels=False,
+                 symmetry=False, cgt=None, board=None, player_names=None, swap_players=False, diagram_label=False)
 
 
 @dataclass(frozen=True)
@@ -221,12 +326,37 @@ class Game(Generic[P]):
     Params: ClassVar[type[Params]]
     presets: ClassVar[dict[str, dict[str, Any]]] = {}
     notation_help: ClassVar[str] = ""
+    offers: ClassVar[Offers] = GENERIC  # what the game offers beyond its rules: declared once per game
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
-        """Every game's `parse` is wrapped by `checked_notation`: whatever a game module does
+        """At class creation, once: the declaration (`offers`) is settled and checked, and `parse`
+        is wrapped.
+
+        The one place a game class's methods are looked at. A class that does not assign
+        `offers` inherits its parent's declaration, updated by what its own body defines of
+        the presentational hooks: a `board_svg` method (board=OWN_DRAWING) and a
+        `player_names` attribute. A declared capability whose methods are missing is one
+        GameGraphError line naming the game and the method.
+
+        Every game's `parse` is wrapped by `checked_notation`: whatever a game module does
         (built in, added later, or a plug-in), its parser never sees text that is not a str of
         sane length."""
         super().__init_subclass__(**kwargs)
+        own = cls.__dict__
+        if "offers" not in own:
+            changes: dict[str, Any] = {}
+            if callable(own.get(OWN_DRAWING)):
+                changes["board"] = OWN_DRAWING
+            if own.get("player_names") is not None:
+                changes["player_names"] = tuple(own["player_names"])
+            if changes:
+                cls.offers = dataclasses.replace(cls.offers, **changes)
+        if not isinstance(cls.offers, Offers):
+            raise GameGraphError(f"game {cls._label()!r}: offers must be an Offers(...) declaration, "
+                                 f"not {type(cls.offers).__name__}")
+        problem = cls.offers.missing(cls)
+        if problem:
+            raise GameGraphError(f"game {cls._label()!r} {problem}")
         parse = cls.__dict__.get("parse")
         if parse is not None and not getattr(parse, "_checks_notation", False):
             @functools.wraps(parse)
@@ -234,6 +364,12 @@ class Game(Generic[P]):
                 return parse(self, self.checked_notation(text))
             checked_parse._checks_notation = True  # type: ignore[attr-defined]
             cls.parse = checked_parse  # type: ignore[method-assign]
+
+    @classmethod
+    def _label(cls) -> str:
+        """The game's name for messages about the class itself (its class name before it has one)."""
+        name = getattr(cls, "name", None)
+        return name if isinstance(name, str) else cls.__qualname__
 
     def checked_notation(self, text: Any) -> str:
         """`text` if it can be a position of this game: a non-empty str of at most MAX_NOTATION_LENGTH
@@ -303,11 +439,13 @@ class Game(Generic[P]):
         raise NotImplementedError
 
     def canonical(self, position: P) -> P:
-        """The representative of the position's symmetry class (identity by default)."""
+        """The representative of the position's symmetry class (identity by default; offers.symmetry)."""
         return position
 
     def has_symmetry(self) -> bool:
-        return False
+        """Whether these parameters have a symmetry to reduce by: the declaration's `symmetry` by
+        default; a game narrows it for parameters without one (a single Nim heap)."""
+        return self.offers.symmetry
 
     # -- notation -----------------------------------------------------------
     def format(self, position: P) -> str:
@@ -336,30 +474,39 @@ class Game(Generic[P]):
         except ValueError as error:
             raise self.invalid(text_of_position, str(error)) from None
 
-    # -- optional fast path -------------------------------------------------
-    # A game may encode positions as integers in range(code_space()) and generate
-    # the moves of many positions at once; the generator then builds the graph
-    # with numpy instead of one Python call per position. Both paths must agree
-    # (tests/test_generator.py checks it).
+    # -- integer codes: one numbering of positions, two uses ----------------------
+    # A game may number its positions: encode(p) in range(code_space()), decode its
+    # inverse. With `offers.arrays` and the batch_* methods below, the generator
+    # builds the graph over arrays instead of one Python call per position (both
+    # paths must agree: tests/test_generator.py). With `offers.ranking` the
+    # numbering covers every position, symmetric ones included, and is the implicit
+    # mode's perfect ranking (below), where it goes by the names index_space, rank,
+    # unrank and is_valid_index: the same methods, not a second numbering.
     def code_space(self) -> int | None:
+        """Size N of the numbering; None when these parameters have none (e.g. too large for arrays)."""
         return None
 
     def encode(self, position: P) -> int:
+        """The code in range(code_space()) of a position; inverse of `decode`."""
         raise NotImplementedError
 
     def decode(self, code: int) -> P:
         raise NotImplementedError
 
+    def is_valid_code(self, code: int) -> bool:
+        """False for a code that names no legal position (skipped by the implicit solver)."""
+        return True
+
     def batch_moves(self, codes: np.ndarray, symmetry: bool) -> MoveBatch:
         raise NotImplementedError
 
-    # Optional compiled kernel for the same moves (see docs/kernels.md). Return a
-    # MoveBatch grouped by source (`starts` set; within a source the order `moves`
-    # lists them) built by a numba function (`@explorer.kernels.jit`) in a module of
-    # its own, imported inside this method (numba stays off the CLI start-up path);
-    # or None (the default), and the generator uses batch_moves. The
-    # generator's bookkeeping (ids, merging repeated targets) is compiled either
-    # way; tests/test_generator.py checks kernel == batch_moves == moves.
+    # Optional compiled kernel for the same moves (offers.compiled_moves; see
+    # docs/kernels.md). Return a MoveBatch grouped by source (`starts` set; within a
+    # source the order `moves` lists them) built by a numba function
+    # (`@explorer.kernels.jit`) in a module of its own, imported inside this method
+    # (numba stays off the CLI start-up path); or None, and the generator uses
+    # batch_moves. The generator's bookkeeping (ids, merging repeated targets) is
+    # compiled either way; tests/test_generator.py checks kernel == batch_moves == moves.
     def compiled_moves(self, codes: np.ndarray, symmetry: bool) -> MoveBatch | None:
         return None
 
@@ -373,7 +520,7 @@ class Game(Generic[P]):
     def batch_label(self, label: int) -> str:
         raise NotImplementedError
 
-    # -- size estimate (explorer/limits.py) ------------------------------------
+    # -- size estimate (explorer/core/limits.py) ------------------------------------
     # Every game should implement these: the CLI and the UI call them before
     # generating anything and refuse at once a graph over the position limit or
     # the memory budget. They must be cheap (no generation: a formula, or a count
@@ -396,25 +543,33 @@ class Game(Generic[P]):
         """Every position of the game, reachable or not (for charts); optional."""
         raise NotImplementedError
 
+    @staticmethod
+    def survey_meaningful(params: Params) -> bool:
+        """Whether the variant survey (explorer/analysis/survey.py) keeps this parameter
+        combination; False drops one whose rules are the same as another's. Every one by default."""
+        return True
+
     # -- optional implicit-graph mode (explorer/implicit.py) -------------------------
     # Games too large to hold as edges are solved over a perfect ranking of their
     # positions, with predecessors generated by un-moves instead of stored edges:
     # a few bytes per position. Positions are NOT canonicalised here: the ranking
-    # covers every position, symmetric ones included.
+    # covers every position, symmetric ones included. The ranking is the game's
+    # integer codes (offers.ranking); these four are their names here, not methods
+    # a game writes.
     def index_space(self) -> int | None:
-        """Size N of a perfect ranking of the game's positions; None = not offered."""
-        return None
+        """Size N of the game's perfect ranking (its code_space); None when it declares none."""
+        return self.code_space() if self.offers.ranking else None
 
     def rank(self, position: P) -> int:
-        """Index in range(index_space()) of a position; inverse of `unrank`."""
-        raise NotImplementedError
+        """Index in range(index_space()) of a position: its code; inverse of `unrank`."""
+        return self.encode(position)
 
     def unrank(self, index: int) -> P:
-        raise NotImplementedError
+        return self.decode(index)
 
     def is_valid_index(self, index: int) -> bool:
         """False for an index that names no legal position (skipped by the solver)."""
-        return True
+        return self.is_valid_code(index)
 
     def unmoves(self, position: P) -> list[P]:
         """Every position p (not canonicalised) with a move leading to exactly `position`.
@@ -425,5 +580,5 @@ class Game(Generic[P]):
         raise NotImplementedError
 
     def implicit_kernels(self) -> ImplicitKernels | None:
-        """Compiled kernels over indices (see ImplicitKernels), or None. Import numba inside."""
+        """Compiled kernels over indices (see ImplicitKernels; offers.implicit_kernels). Import numba inside."""
         return None

@@ -7,7 +7,8 @@ empty point, some moves need an opponent's piece next to the moving piece
 move has lost. A game module declares only its board (point names, lines,
 symmetries as point permutations, how the notation groups the points) and its
 move conditions; this module supplies the rules, the notation, the integer
-encoding with vectorised moves, the ranking and the un-moves.
+encoding with vectorised moves, the ranking and the un-moves. Each game
+declares what it offers (``offers``), all of it supplied here.
 
 Positions are ``BoardPosition(to_move, cells)``: ``cells`` is a string with
 one character per point, the first player's letter, the second player's
@@ -58,7 +59,6 @@ class BlockingGame(Game[BoardPosition]):
     groups: tuple[tuple[int, ...], ...]
     letters: tuple[str, str]
     symmetries: tuple[tuple[int, ...], ...]
-    player_names: tuple[str, str] = ("first", "second")
 
     # -- the board, declared by each game -------------------------------------
     def slides(self) -> Sequence[Slide]:
@@ -128,7 +128,7 @@ class BlockingGame(Game[BoardPosition]):
         """The board in a few lines (the notation's groups), for diagram nodes."""
         return "\\n".join(" ".join(position.cells[i] for i in group) for group in self.groups)  # DOT line breaks
 
-    # -- size estimate (explorer/limits.py): the pieces never leave the board ------------
+    # -- size estimate (explorer/core/limits.py): the pieces never leave the board ------------
     def estimate_positions(self, symmetry: bool = True) -> int:
         """2 movers x the ways to place the start's pieces on the points: O(1). Symmetry
         only merges positions, so the bound holds for the reduced graph too."""
@@ -207,18 +207,9 @@ class BlockingGame(Game[BoardPosition]):
             cells.append((".", *self.letters)[digit])
         return BoardPosition(mover, "".join(cells))
 
-    # The pinned ranking interface: the codes are a perfect ranking of a superset.
-    def index_space(self) -> int:
-        return self.code_space()
-
-    def rank(self, position: BoardPosition) -> int:
-        return self.encode(position)
-
-    def unrank(self, index: int) -> BoardPosition:
-        return self.decode(index)
-
-    def is_valid_index(self, index: int) -> bool:
-        cells = self.decode(index).cells
+    # The codes are a perfect ranking of a superset of the positions (offers.ranking).
+    def is_valid_code(self, code: int) -> bool:
+        cells = self.decode(code).cells
         want = self.start_cells()
         return all(cells.count(s) == want.count(s) for s in (*self.letters, "."))
 

@@ -24,7 +24,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, NamedTuple
 
 from explorer.core.errors import InvalidParameter
-from explorer.games.base import Game, Move, MoveBatch, Params, param
+from explorer.games.base import CgtValues, Game, Move, MoveBatch, Offers, Params, param
 from explorer.games.registry import register
 from explorer.core.values import Value
 
@@ -63,7 +63,9 @@ class Domineering(Game[Board]):
     description = "Vertical and Horizontal place dominoes; whoever cannot place one loses (partizan, normal play)."
     Params = DomineeringParams
     presets = {"default": {}, "2x2": dict(rows=2, cols=2), "4x4": dict(rows=4, cols=4)}
-    player_names = ("Vertical", "Horizontal")
+    offers = Offers(arrays=True, compiled_moves=False, ranking=False, unmoves=False, implicit_kernels=False,
+                    symmetry=True, cgt=CgtValues(impartial=False), board="domineering",
+                    player_names=("Vertical", "Horizontal"), swap_players=False, diagram_label=False)
     notation_help = "SIDE|ROWS: V or H to move, then rows of . (empty) and # (covered) separated by /, e.g. V|.../.#./..."
 
     @property
@@ -101,7 +103,7 @@ class Domineering(Game[Board]):
     def cgt_position(self, board: int, side: int) -> Board:
         return Board(side, board)
 
-    # -- size estimate (explorer/limits.py) ----------------------------------------------
+    # -- size estimate (explorer/core/limits.py) ----------------------------------------------
     def estimate_positions(self, symmetry: bool = True) -> int:
         """2 movers x the sets of covered cells, which hold an even number of cells: O(1)."""
         return 2 * 2 ** (self._n - 1)
@@ -128,9 +130,6 @@ class Domineering(Game[Board]):
 
     def canonical(self, position: Board) -> Board:
         return Board(position.to_move, min(self._reflections(position.filled)))
-
-    def has_symmetry(self) -> bool:
-        return True
 
     # -- notation ------------------------------------------------------------------
     def format_board(self, filled: int) -> str:

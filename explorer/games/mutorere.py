@@ -36,7 +36,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from explorer.games.base import Params, param
+from explorer.games.base import Offers, Params, param
 from explorer.games.blocking import BlockingGame, Slide, rotations_and_reflections
 from explorer.games.registry import register
 
@@ -60,7 +60,9 @@ class MuTorere(BlockingGame):
     points = ("1", "2", "3", "4", "5", "6", "7", "8", "c")
     groups = (KEWAI, (PUTAHI,))
     letters = ("B", "W")
-    player_names = ("Black", "White")
+    offers = Offers(arrays=True, compiled_moves=False, ranking=True, unmoves=True, implicit_kernels=False,
+                    symmetry=True, cgt=None, board="mutorere", player_names=("Black", "White"),
+                    swap_players=True, diagram_label=True)
     symmetries = rotations_and_reflections(KEWAI, (PUTAHI,), 9)
 
     def start_cells(self) -> str:

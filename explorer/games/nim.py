@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from typing import NamedTuple
 
 from explorer.core.errors import InvalidParameter
-from explorer.games.base import Game, Move, Params, param
+from explorer.games.base import CgtValues, Game, Move, Offers, Params, param
 from explorer.games.registry import register
 from explorer.core.values import Value
 
@@ -50,6 +50,9 @@ class Nim(Game[NimPosition]):
     Params = NimParams
     presets = {"marienbad": dict(heaps=(1, 3, 5, 7)), "small": dict(heaps=(1, 2, 3))}
     notation_help = "MOVER|h-h-..., e.g. A|1-3-5-7"
+    offers = Offers(arrays=False, compiled_moves=False, ranking=False, unmoves=False, implicit_kernels=False,
+                    symmetry=True, cgt=CgtValues(impartial=True), board="nim", player_names=None,
+                    swap_players=False, diagram_label=False)
 
     def start(self) -> NimPosition:
         return NimPosition(0, self.params.heaps)
@@ -72,6 +75,7 @@ class Nim(Game[NimPosition]):
         return NimPosition(position.to_move, tuple(sorted(position.heaps)))
 
     def has_symmetry(self) -> bool:
+        """Heaps in any order are one position, so a single heap has no symmetry to reduce by."""
         return len(self.params.heaps) > 1
 
     # -- size estimate ------------------------------------------------------------

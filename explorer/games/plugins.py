@@ -19,15 +19,15 @@ from __future__ import annotations
 import hashlib
 import importlib.util
 import inspect
-import os
 import sys
 from pathlib import Path
 from types import ModuleType
 
+from explorer.core import settings
 from explorer.core.errors import GameGraphError
 from explorer.games import registry
 
-ENV = "GAMEGRAPH_GAME_MODULES"
+ENV = settings.GAME_MODULES_ENV
 GROUP = "gamegraph.games"
 
 _loaded_files: dict[Path, list[type]] = {}
@@ -35,7 +35,7 @@ _entry_points_loaded = False
 
 
 def module_paths() -> list[str]:
-    return [p for p in os.environ.get(ENV, "").split(os.pathsep) if p.strip()]
+    return settings.game_modules()
 
 
 def add_module_path(path: str) -> None:
@@ -43,7 +43,7 @@ def add_module_path(path: str) -> None:
     resolved = str(Path(path).expanduser().resolve())
     paths = module_paths()
     if resolved not in paths:
-        os.environ[ENV] = os.pathsep.join([*paths, resolved])
+        settings.set_game_modules([*paths, resolved])
 
 
 def games_in(module: ModuleType) -> list[type]:

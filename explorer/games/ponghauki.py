@@ -24,7 +24,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from explorer.games.base import Params
+from explorer.games.base import Offers, Params
 from explorer.games.blocking import BlockingGame, Slide
 from explorer.games.registry import register
 
@@ -47,7 +47,9 @@ class PongHauKi(BlockingGame):
     points = ("tl", "tr", "c", "bl", "br")
     groups = ((TL, TR), (C,), (BL, BR))
     letters = ("R", "B")
-    player_names = ("Red", "Blue")
+    offers = Offers(arrays=True, compiled_moves=False, ranking=True, unmoves=True, implicit_kernels=False,
+                    symmetry=True, cgt=None, board="ponghauki", player_names=("Red", "Blue"),
+                    swap_players=True, diagram_label=True)
     symmetries = ((TL, TR, C, BL, BR), (TR, TL, C, BR, BL))
 
     def start_cells(self) -> str:

@@ -10,7 +10,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from explorer.games.base import Game, Move, Params
+from explorer.games.base import Game, Move, Offers, Params
 from explorer.games.registry import register
 from explorer.core.values import Value
 
@@ -57,6 +57,9 @@ class TicTacToe(Game[Board]):
     Params = TicTacToeParams
     presets = {"standard": {}}
     notation_help = "three rows of X, O or . separated by /, e.g. X.O/.X./..O"
+    offers = Offers(arrays=False, compiled_moves=False, ranking=False, unmoves=False, implicit_kernels=False,
+                    symmetry=True, cgt=None, board="tictactoe", player_names=("X", "O"),
+                    swap_players=False, diagram_label=False)
 
     def start(self) -> Board:
         return tuple("." * 9)
@@ -78,9 +81,6 @@ class TicTacToe(Game[Board]):
 
     def canonical(self, board: Board) -> Board:
         return min(tuple(board[p] for p in perm) for perm in SYMMETRIES)
-
-    def has_symmetry(self) -> bool:
-        return True
 
     # -- size estimate: the game has no parameters, so the counts are the measured ones (tests/golden) --
     def estimate_positions(self, symmetry: bool = True) -> int:

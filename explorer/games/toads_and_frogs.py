@@ -22,7 +22,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, NamedTuple
 
 from explorer.core.errors import InvalidParameter
-from explorer.games.base import Game, Move, MoveBatch, Params, param
+from explorer.games.base import CgtValues, Game, Move, MoveBatch, Offers, Params, param
 from explorer.games.registry import register
 from explorer.core.values import Value
 
@@ -79,7 +79,9 @@ class ToadsAndFrogs(Game[Strip]):
     description = "Toads slide or jump right, frogs left; whoever cannot move loses (partizan, normal play)."
     Params = ToadsAndFrogsParams
     presets = {"default": {}, "winning-ways": dict(board="TTT..FFF"), "small": dict(board="T..F")}
-    player_names = ("Toads", "Frogs")
+    offers = Offers(arrays=True, compiled_moves=False, ranking=False, unmoves=False, implicit_kernels=False,
+                    symmetry=False, cgt=CgtValues(impartial=False), board="toads_and_frogs",
+                    player_names=("Toads", "Frogs"), swap_players=False, diagram_label=False)
     notation_help = "SIDE|STRIP: T or F to move, then T, F or . per cell, e.g. T|TT..FF"
 
     # -- rules -----------------------------------------------------------------
@@ -96,7 +98,7 @@ class ToadsAndFrogs(Game[Strip]):
         return [Move(label, Strip(1 - position.to_move, cells))
                 for label, cells in strip_options(position.cells, position.to_move)]
 
-    # -- size estimate (explorer/limits.py): creatures are never removed ----------------
+    # -- size estimate (explorer/core/limits.py): creatures are never removed ----------------
     def estimate_positions(self, symmetry: bool = True) -> int:
         """2 movers x the arrangements of the start's toads and frogs on the strip: O(n)."""
         from math import factorial

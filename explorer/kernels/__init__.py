@@ -9,14 +9,18 @@ Where the cache lives. numba writes next to the source (``__pycache__``) when it
 can, else in the user's cache folder (``~/.cache/numba``). On an install where
 neither is writable (a read-only site-packages in a container with a read-only
 home), a cached function would make numba raise at import, so `cache_dir`
-points NUMBA_CACHE_DIR at the gamegraph state folder instead. A NUMBA_CACHE_DIR
+points NUMBA_CACHE_DIR at the gamegraph state folder instead (its folder
+``numba-cache``, made owner-only like every folder there). A NUMBA_CACHE_DIR
 the user set is always kept.
 """
 
 from __future__ import annotations
 
 import os
+from contextlib import suppress
 from pathlib import Path
+
+NUMBA_CACHE_KIND = "numba-cache"  # the state folder's subfolder numba caches in, when it must
 
 
 def _writable(folder: Path) -> bool:
@@ -41,13 +45,17 @@ def cache_dir(package: Path | None = None, user_cache: Path | None = None) -> Pa
         user_cache = Path(base) / "numba"
     if _writable(package / "__pycache__") or _writable(user_cache):
         return None
-    from explorer.core import settings
+    from explorer.core import private
 
-    return settings.state_dir() / "numba-cache"
+    return private.state_path(NUMBA_CACHE_KIND)
 
 
 _folder = cache_dir()
 if _folder is not None:
+    from explorer.core.private import ensure_private_dir
+
+    with suppress(OSError):  # numba reports a folder it cannot use
+        ensure_private_dir(_folder)
     os.environ["NUMBA_CACHE_DIR"] = str(_folder)  # read by numba at its first import, below
 
 from numba import njit  # noqa: E402

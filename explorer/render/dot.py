@@ -1,16 +1,25 @@
 """Graphviz diagrams of positions and moves: winning lines, certificates, neighbourhoods, cycles, whole graphs.
 
-Every diagram uses one visual language, explained by a legend drawn in it:
-positions are filled by value for the player to move (win green, loss red,
-tie and draw yellow), positions with the same remoteness share a rank (a row),
+The one writer of DOT and of the images Graphviz draws from it, for the CLI
+(`gamegraph dot`) and the page. Every diagram uses one visual language,
+explained by a legend drawn in it: positions are filled by value for the
+player to move (the palette of explorer/render/palette.py: win green, loss red,
+tie amber, draw blue), positions with the same remoteness share a rank (a row),
 optimal moves are bold, and the queried position has a thick blue double
 border. Builders turn a query result or a certificate into a `Diagram`;
 `to_dot` writes its DOT text (O(nodes + edges)); `render` writes .dot, .svg
 or .png by file extension (the `dot` program lays out the image).
+
+The page draws neighbourhoods its own way (`linked_dot`: left to right by
+moves from the centre, every position a link, no legend) and `image` runs
+`dot` on any source with a deadline.
 """
 
 from __future__ import annotations
 
+import shutil
+import subprocess
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -18,12 +27,13 @@ from typing import TYPE_CHECKING, Any
 from explorer.core.errors import GameGraphError, GraphTooLarge, InvalidParameter, QueryError
 from explorer.core.files import output_file
 from explorer.graph import parse_graph_id
+from explorer.render import palette
 
 if TYPE_CHECKING:  # graphviz and networkx load when a diagram is drawn, not with the CLI
     import graphviz
     import networkx as nx
 
-COLOURS = {"win": "#7fcf7f", "loss": "#ef7f7f", "tie": "#f5d742", "draw": "#fbeb95"}
+COLOURS = palette.FILLS  # node fills by value (the legend lists them in this order)
 HIGHLIGHT = "#1f4fd1"
 OTHER_MOVE = "#7f7f7f"
 MAX_GRAPH_NODES = 500
@@ -120,6 +130,41 @@ def _legend(dot: graphviz.Digraph, diagram: Diagram) -> None:
             legend.node("legend_highlight", label="queried position", fillcolor="white", color=HIGHLIGHT,
                         penwidth="3", peripheries="2", fontsize="10")
         legend.node("legend_rank", label="one row = one remoteness", shape="plaintext", style="", fontsize="9")
+
+
+# -- the page's neighbourhood ----------------------------------------------------------------
+LINKED_CENTRE = "#1f77b4"
+LINKED_MOVE = "#666666"
+
+
+def linked_dot(centre: str, positions: Mapping[str, Mapping[str, Any]], edges: list[tuple[str, str, str, bool]],
+               link: Callable[[str], str], labels: bool = True) -> str:
+    """DOT source of positions near `centre`, for a page: ranked left to right by moves from the
+    centre, filled by value with the value's colour as border, the centre bold, optimal moves solid
+    and the others dashed. `positions` maps a key to its facts (value, remoteness, distance);
+    `edges` are (from, to, label, optimal); every node links to `link(key)` (target _top), which is
+    what makes the SVG clickable on the page and in a downloaded file. O(nodes log nodes + edges)."""
+    import graphviz
+
+    g = graphviz.Digraph("neighbourhood", graph_attr={"rankdir": "LR", "bgcolor": "transparent", "fontname": "Helvetica",
+                                                       "nodesep": "0.2", "ranksep": "0.5"},
+                         node_attr={"shape": "box", "style": "rounded,filled", "fontname": "Helvetica", "fontsize": "12"},
+                         edge_attr={"fontname": "Helvetica", "fontsize": "10", "color": LINKED_MOVE})
+    for key, facts in sorted(positions.items(), key=lambda item: (item[1]["distance"], item[0])):
+        value, r = facts["value"], facts["remoteness"]
+        outcome = value if r is None else f"{value} in {r}"
+        attrs = {"label": f"{key}\\n{outcome}", "fillcolor": palette.FILLS[value], "color": palette.COLOURS[value],
+                 "URL": link(key), "target": "_top",
+                 "tooltip": f"{key}: {outcome} for the player to move ({facts['distance']} moves away)"}
+        if key == centre:
+            attrs.update(penwidth="3", color=LINKED_CENTRE, fontsize="14", id="ggcentre")
+        g.node(key, **attrs)
+    for source, target, label, optimal in edges:
+        attrs = {"style": "solid" if optimal else "dashed", "penwidth": "1.6" if optimal else "1"}
+        if labels:
+            attrs["label"] = label
+        g.edge(source, target, **attrs)
+    return g.source
 
 
 # -- builders --------------------------------------------------------------------------
@@ -226,15 +271,15 @@ def graph_diagram(G: nx.DiGraph, max_nodes: int = MAX_GRAPH_NODES, highlight: st
 
 def position_graph_diagram(solved: Any, max_nodes: int = MAX_GRAPH_NODES) -> Diagram:
     """Straffin's position graph: every position once, drawn as its board, with the two players'
-    mirror images merged when the game offers `swap_players` (each node then shows the board
+    mirror images merged when the game offers `swap_players` (offers.swap_players; each node then shows the board
     with the first player to move). O(V + E).
 
     Merging is sound because exchanging the players is a symmetry of such rules: a position
     and its swapped twin have the same value for the player to move (checked here).
     """
     graph, game = solved.graph, solved.game
-    swap = getattr(game, "swap_players", None)
-    draw = getattr(game, "diagram_label", None)
+    swap = game.swap_players if game.offers.swap_players else None
+    draw = game.diagram_label if game.offers.diagram_label else None
     reduce = game.canonical if graph.symmetry else (lambda p: p)
 
     def representative(position):
@@ -272,6 +317,32 @@ def position_graph_diagram(solved: Any, max_nodes: int = MAX_GRAPH_NODES) -> Dia
 
 
 # -- output ------------------------------------------------------------------------------
+RENDER_TIMEOUT = 20  # seconds the page waits for `dot`
+
+
+def _run_dot(source: str, fmt: str, timeout: float | None) -> bytes:
+    """`dot -T<fmt>` on the source: the image. FileNotFoundError without `dot`, subprocess.TimeoutExpired
+    past the timeout, subprocess.CalledProcessError (with dot's stderr) when dot fails."""
+    exe = shutil.which("dot")
+    if exe is None:
+        raise FileNotFoundError("dot")
+    return subprocess.run([exe, f"-T{fmt}"], input=source.encode(), capture_output=True, timeout=timeout,
+                          check=True).stdout
+
+
+def image(source: str, fmt: str, timeout: float = RENDER_TIMEOUT) -> bytes:
+    """DOT source drawn by Graphviz `dot` as `fmt` (svg, png, ...) for the page, with a deadline;
+    a missing or failing `dot` is a GameGraphError."""
+    try:
+        return _run_dot(source, fmt, timeout)
+    except FileNotFoundError:
+        raise GameGraphError("Graphviz `dot` is not installed, so diagrams cannot be drawn (install the graphviz package)") from None
+    except subprocess.TimeoutExpired:
+        raise GameGraphError(f"Graphviz took more than {timeout} s; choose a smaller k") from None
+    except subprocess.CalledProcessError as error:
+        raise GameGraphError(f"Graphviz failed: {error.stderr.decode(errors='replace')[:300]}") from None
+
+
 def render(diagram: Diagram | str, path: str | Path) -> Path:
     """Write the diagram to `path`: .dot/.gv as text, .svg/.png/.pdf through Graphviz `dot`.
 
@@ -287,14 +358,12 @@ def render(diagram: Diagram | str, path: str | Path) -> Path:
         with output_file(path) as handle:
             handle.write(text)
         return path
-    import graphviz
-
     try:
-        data = graphviz.Source(text).pipe(format=FORMATS[suffix])
-    except graphviz.ExecutableNotFound:
+        data = _run_dot(text, FORMATS[suffix], None)
+    except FileNotFoundError:
         raise GameGraphError("the Graphviz `dot` program is not installed (Debian: apt-get install graphviz); "
                              "write a .dot file instead") from None
-    except graphviz.CalledProcessError as error:
+    except subprocess.CalledProcessError as error:
         raise GameGraphError(f"Graphviz could not draw {path.name}: {error.stderr.decode(errors='replace').strip()}") from None
     with output_file(path, binary=True) as handle:
         handle.write(data)

@@ -8,12 +8,13 @@ from explorer.algorithms.draw_levels import DRAW_LOSE, DRAW_WIN, NONPURE, DrawLe
 from explorer.analysis.draws import NOT_A_DRAW, SAFE, SHARP, DrawAnalysis, analyse, position_report
 from explorer.games import Game, parse_spec
 from explorer.games.base import player_name
+from explorer.render import palette
 from explorer.solved import SolvedGraph
 from explorer.ui import state
 
 MAX_MAP_POSITIONS = 400
 KIND_COLOURS = {SAFE: "#9fd89f", SHARP: "#f2b36b"}
-VALUE_COLOURS = {"win": "#2ca02c", "loss": "#d62728", "draw": "#f2d44e", "tie": "#9467bd"}
+SURVEY_ORDER = ("win", "loss", "draw", "tie")  # the survey legend's order
 
 
 @st.cache_resource(max_entries=16, show_spinner=False)
@@ -157,7 +158,7 @@ def survey_panel(game: Game) -> None:
                         "spec": row["spec"], "positions": row["positions"]})
     chart = alt.Chart(alt.Data(values=records)).mark_rect(stroke="white").encode(
         x=alt.X("fingers:O", title="fingers"), y=alt.Y("rules:N", title=None, axis=alt.Axis(labelLimit=400)),
-        color=alt.Color("start:N", scale=alt.Scale(domain=list(VALUE_COLOURS), range=list(VALUE_COLOURS.values())),
+        color=alt.Color("start:N", scale=alt.Scale(**palette.scale(SURVEY_ORDER)),
                         title="start, for the first player"),
         tooltip=["rules:N", "fingers:O", "detail:N", "positions:Q"]).add_params(
         alt.selection_point(name="cell", fields=["spec"]))

@@ -15,7 +15,6 @@ a game is asked once per graph id and connection, then trusted for NEO4J_GAME_TT
 from __future__ import annotations
 
 import concurrent.futures
-import os
 import time
 from dataclasses import dataclass, field
 from typing import Any
@@ -25,6 +24,7 @@ import streamlit as st
 from explorer.core.errors import GameGraphError, Neo4jUnavailable
 from explorer.graph import parse_graph_id
 from explorer.core.limits import human_bytes
+from explorer.core.settings import DEFAULT_UI_MIRROR_MAX_POSITIONS, ui_mirror_max_positions
 from explorer.solved import SolvedGraph
 from explorer.ui import builds
 from loaders import settings as neo4j_settings
@@ -34,7 +34,7 @@ from queries import api
 PROBE_TTL = 30          # seconds a probe result is trusted
 NEO4J_GAME_TTL = 30     # seconds the answer to "does Neo4j hold this game?" is trusted
 PROBE_DEADLINE = 3.0    # seconds a probe may take before Neo4j counts as not answering
-MIRROR_MAX_POSITIONS = 500_000
+MIRROR_MAX_POSITIONS = DEFAULT_UI_MIRROR_MAX_POSITIONS
 MIRROR_BYTES_PER_ITEM = 400  # networkx: measured about 300 bytes held, 400 at peak, per position and per move
 
 
@@ -171,10 +171,8 @@ class FallbackQueries:
 
 
 def mirror_limit() -> int:
-    try:
-        return int(os.environ.get("GAMEGRAPH_UI_MIRROR_MAX_POSITIONS") or MIRROR_MAX_POSITIONS)
-    except ValueError:
-        return MIRROR_MAX_POSITIONS
+    """GAMEGRAPH_UI_MIRROR_MAX_POSITIONS, else MIRROR_MAX_POSITIONS (explorer.core.settings)."""
+    return ui_mirror_max_positions()
 
 
 def choose(graph_id: str, positions: int = 0, solved: SolvedGraph | None = None) -> Backend:

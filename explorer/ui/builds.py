@@ -30,13 +30,11 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable
 
-from explorer.core import limits
+from explorer.core import limits, settings
 from explorer.core.errors import GameGraphError, GraphTooLarge
+from explorer.core.settings import UI_MAX_POSITIONS_ENV, UI_MEMORY_ENV
 from explorer.games import Game
 
-UI_MEMORY_ENV = "GAMEGRAPH_UI_MEMORY"
-UI_MAX_POSITIONS_ENV = "GAMEGRAPH_UI_MAX_POSITIONS"
-DEFAULT_UI_MAX_POSITIONS = 3_000_000
 DEFAULT_UI_MEMORY = 4 * 2 ** 30     # a sixth of a 24 GB machine that Neo4j and other visitors share
 IN_PROCESS_POSITIONS = 50_000       # estimated positions below which a build runs in a thread
 GRACE_SECONDS = 1.0                 # a rerun of the same page re-joins its build within this
@@ -47,7 +45,7 @@ _ROOT = str(Path(__file__).resolve().parents[2])
 
 def ui_budget() -> int:
     """The page's memory budget in bytes: GAMEGRAPH_UI_MEMORY (4G, 512M, …), else 4 GiB or a quarter of the RAM if less."""
-    configured = limits.configured_budget(UI_MEMORY_ENV)
+    configured = settings.ui_memory()
     if configured is not None:
         return configured
     total = limits.total_memory()
@@ -55,17 +53,8 @@ def ui_budget() -> int:
 
 
 def ui_max_positions() -> int:
-    """GAMEGRAPH_UI_MAX_POSITIONS, else 3,000,000; a bad value is reported, not ignored."""
-    text = os.environ.get(UI_MAX_POSITIONS_ENV, "").strip()
-    if not text:
-        return DEFAULT_UI_MAX_POSITIONS
-    try:
-        value = int(text)
-    except ValueError:
-        value = 0
-    if value < 1:
-        raise GameGraphError(f"{UI_MAX_POSITIONS_ENV}={text!r} must be a whole number of positions, 1 or more")
-    return value
+    """GAMEGRAPH_UI_MAX_POSITIONS, else 3,000,000; a bad value is reported, not ignored (settings.ui_max_positions)."""
+    return settings.ui_max_positions()
 
 
 def held_bytes(solved) -> int:
@@ -258,7 +247,7 @@ class Registry:
 
     def _run_child(self, build: Build) -> None:
         """Build in a child process that writes the cache; killed by `_stop` when cancelled."""
-        env = dict(os.environ, GAMEGRAPH_PROGRESS="0", **{limits.MEMORY_ENV: str(self.budget)})
+        env = dict(os.environ, **{settings.PROGRESS_ENV: "0", settings.MEMORY_ENV: str(self.budget)})
         env["PYTHONPATH"] = os.pathsep.join(filter(None, [_ROOT, env.get("PYTHONPATH")]))
         command = [sys.executable, "-m", "explorer.ui.buildworker", build.graph_id, str(self.max_positions),
                    str(self.budget + CHILD_ADDRESS_SPACE_SLACK)]
@@ -282,8 +271,9 @@ class Registry:
 
 def _remove_partial_files(pid: int) -> None:
     """A killed child may leave its temporary cache file (named after its pid)."""
-    from explorer.core import settings
-    for partial in (settings.state_dir() / "graphs").glob(f"*.{pid}.*partial.npz"):
+    from explorer.core import files, private
+    from explorer.solved import CACHE_KIND
+    for partial in files.partial_paths(private.state_path(CACHE_KIND), pid):
         partial.unlink(missing_ok=True)
 
 

@@ -57,7 +57,7 @@ def value_section(game: Game, solved: SolvedGraph, node: int) -> None:
 
 
 def _side_name(game: Game, side: str) -> str:
-    names = getattr(game, "player_names", ("Left", "Right"))
+    names = game.offers.player_names or ("Left", "Right")
     return f"{'Left' if side == 'left' else 'Right'} ({names[0 if side == 'left' else 1]})"
 
 

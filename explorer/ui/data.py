@@ -2,10 +2,13 @@
 
 `queries.api` runs the same named queries on Neo4j and on the networkx
 mirror, so what the page shows is what `gamegraph query` prints. For a game
-too big for a mirror (the backend has no query object), or for a question the
-library has no query for (how a draw goes on), the answer comes from the solved
-arrays (`local`), and the page says which answered. Every answer is in
-position keys, whichever backend gave it.
+too big for a mirror (the backend has no query object) the same queries run
+over the solved arrays (`queries.api.ArraysBackend`), so a neighbourhood, a
+line or a cycle has one implementation whichever backend answers. What the
+library has no query for comes from the solved graph: how a draw goes on
+without a short cycle of draws (SolvedGraph.principal_line), and the value
+counts of a game with no mirror (`local`). The page says which backend
+answered. Every answer is in position keys, whichever backend gave it.
 """
 
 from __future__ import annotations
@@ -18,11 +21,11 @@ from explorer.solved import SolvedGraph
 from explorer.ui import local
 from explorer.ui.backend import Backend
 from explorer.ui.local import Cycle, Neighbourhood
-from queries import api
+from queries import api, catalog
 from queries.results import QueryResult
 
-MAX_NODES = local.MAX_NODES
-MAX_K = local.MAX_K
+MAX_NODES = 300
+MAX_K = catalog.spec("neighbourhood").int_param("k").maximum  # the query library's limit, written once there
 MAX_CYCLE_LENGTH = 8
 MAX_CYCLES = 20
 
@@ -31,13 +34,23 @@ def answered_by(backend: Backend) -> str:
     return backend.description
 
 
+def _library(backend: Backend, solved: SolvedGraph) -> Any:
+    """The backend's query object; for a game without one (too big for a mirror), the same
+    queries over the solved arrays."""
+    return backend.queries if backend.queries is not None else api.ArraysBackend(solved)
+
+
+def too_many(k: int, max_nodes: int) -> QueryError:
+    return QueryError(f"k={k} reaches more than {max_nodes} positions from here; the diagram would be "
+                      "unreadable, so choose a smaller k (or follow moves in one direction only)")
+
+
 def neighbourhood(backend: Backend, solved: SolvedGraph, key: str, k: int, direction: str) -> Neighbourhood:
     """Positions within k moves and the moves among them; QueryError for a bad k or too many positions."""
-    if backend.queries is None:
-        return local.neighbourhood(solved, solved.graph.find(key), k, direction)
-    result = api.run_query(backend.queries, "neighbourhood", position=key, k=k, direction=direction, limit=MAX_NODES)
+    result = api.run_query(_library(backend, solved), "neighbourhood", position=key, k=k, direction=direction,
+                           limit=MAX_NODES)
     if result.truncated:
-        raise local.too_many(k, MAX_NODES)
+        raise too_many(k, MAX_NODES)
     positions = {row["key"]: {name: row[name] for name in ("distance", "value", "remoteness", "to_move", "terminal", "on_cycle")}
                  for row in result.table("positions").records()}
     edges = [(m["from"], m["to"], m["label"], bool(m["optimal"])) for m in result.table("moves").records()]
@@ -58,16 +71,12 @@ def _cycle_rows(table: Any) -> list[Cycle]:
 
 def cycles(backend: Backend, solved: SolvedGraph, key: str) -> Cycles:
     """The shortest cycle through a position, the simple cycles up to MAX_CYCLE_LENGTH, and those of draws only."""
-    node = solved.graph.find(key)
-    if backend.queries is None:
-        return Cycles(local.shortest_cycle(solved, node),
-                      local.cycles_through(solved, node, MAX_CYCLES, MAX_CYCLE_LENGTH),
-                      local.cycles_through(solved, node, MAX_CYCLES, MAX_CYCLE_LENGTH, draws_only=True))
-    shortest = api.run_query(backend.queries, "shortest-cycle", position=key)
+    queries = _library(backend, solved)
+    shortest = api.run_query(queries, "shortest-cycle", position=key)
     steps = shortest.table("cycle").records()
     best = Cycle([s["key"] for s in steps] + [key], [s["label"] for s in steps]) if steps else None
-    found = api.run_query(backend.queries, "cycles", position=key, max_length=MAX_CYCLE_LENGTH, limit=MAX_CYCLES)
-    draws = api.run_query(backend.queries, "draw-cycles", position=key, max_length=MAX_CYCLE_LENGTH, limit=MAX_CYCLES)
+    found = api.run_query(queries, "cycles", position=key, max_length=MAX_CYCLE_LENGTH, limit=MAX_CYCLES)
+    draws = api.run_query(queries, "draw-cycles", position=key, max_length=MAX_CYCLE_LENGTH, limit=MAX_CYCLES)
     notes = [n for n in found.notes + draws.notes if "row cap" not in n]
     return Cycles(best, _cycle_rows(found.table("cycles")), _cycle_rows(draws.table("cycles")), notes)
 
@@ -75,7 +84,7 @@ def cycles(backend: Backend, solved: SolvedGraph, key: str) -> Cycles:
 @dataclass
 class Line:
     """Optimal play from a position: steps [(key, label of the move into it)], and the library's
-    shortest-win answer they came from (None when the arrays or a draw cycle gave them)."""
+    shortest-win answer they came from (None for a draw: a cycle of draws or the principal line gave them)."""
 
     steps: list[tuple[str, str | None]]
     result: QueryResult | None = None
@@ -90,21 +99,15 @@ def best_line(backend: Backend, solved: SolvedGraph, key: str) -> Line:
     without one, optimal moves are followed until a position repeats.
     """
     node = solved.graph.find(key)
+    queries = _library(backend, solved)
     if str(solved.value(node)) == "draw":
-        cycle = None
-        if backend.queries is not None:
-            rows = api.run_query(backend.queries, "draw-cycles", position=key, max_length=MAX_CYCLE_LENGTH,
-                                 limit=1).table("cycles").records()
-            cycle = Cycle(list(rows[0]["keys"]), list(rows[0]["labels"])) if rows else None
-        else:
-            found = local.cycles_through(solved, node, 1, MAX_CYCLE_LENGTH, draws_only=True)
-            cycle = found[0] if found else None
-        if cycle is not None:
+        rows = api.run_query(queries, "draw-cycles", position=key, max_length=MAX_CYCLE_LENGTH,
+                             limit=1).table("cycles").records()
+        if rows:
+            cycle = Cycle(list(rows[0]["keys"]), list(rows[0]["labels"]))
             return Line([(k, cycle.labels[i - 1] if i else None) for i, k in enumerate(cycle.keys)])
-        return Line([(solved.graph.key(n), label) for n, label in local.principal_line(solved, node)])
-    if backend.queries is None:
-        return Line([(solved.graph.key(n), label) for n, label in local.principal_line(solved, node)])
-    result = api.run_query(backend.queries, "shortest-win", position=key)
+        return Line([(solved.graph.key(n), label) for n, label in solved.principal_line(node)])
+    result = api.run_query(queries, "shortest-win", position=key)
     steps = result.table("line").records()
     return Line([(s["key"], steps[i - 1]["label"] if i else None) for i, s in enumerate(steps)], result)
 

@@ -20,8 +20,9 @@ import streamlit as st
 from explorer import certificate, export
 from explorer.core.errors import shell_hint
 from explorer.games import Game
+from explorer.render import dot as dots
 from explorer.solved import SolvedGraph
-from explorer.ui import diagram, drawing, graphs, loading, overview, state
+from explorer.ui import drawing, graphs, loading, overview, state
 from explorer.ui.widgets import guarded
 
 EXPORT_MAX_POSITIONS = 200_000
@@ -90,7 +91,7 @@ def panel(game: Game, spec: str, solved: SolvedGraph, node: int, backend: Any) -
         cols = st.columns(3)
         cols[0].download_button("DOT", shown.dot, file_name=f"{base}__k{shown.k}.dot", mime="text/vnd.graphviz", key="dl_dot", on_click="ignore")
         cols[1].download_button("SVG", shown.svg, file_name=f"{base}__k{shown.k}.svg", mime="image/svg+xml", key="dl_svg", on_click="ignore")
-        cols[2].download_button("PNG", lambda: diagram.render(shown.dot, "png"), file_name=f"{base}__k{shown.k}.png",
+        cols[2].download_button("PNG", lambda: dots.image(shown.dot, "png"), file_name=f"{base}__k{shown.k}.png",
                                 mime="image/png", key="dl_png", on_click="ignore")
 
     st.markdown(f"**The whole game** ({solved.graph.num_positions:,} positions)")

@@ -11,9 +11,7 @@ from html import escape
 from typing import Any
 
 from explorer.games import Game
-
-VALUE_COLOURS = {"win": "#2ca02c", "loss": "#d62728", "tie": "#e6b800", "draw": "#f2d03b"}
-VALUE_FILLS = {"win": "#b9e4b0", "loss": "#f4b4b4", "tie": "#fbe79b", "draw": "#fdf3c2"}
+from explorer.render import palette
 
 
 def position_svg(game: Game, position: Any, links: dict[str, str] | None = None) -> str | None:
@@ -25,7 +23,7 @@ def position_svg(game: Game, position: Any, links: dict[str, str] | None = None)
 
 
 def value_badge(value: str, remoteness: int | None = None) -> str:
-    """HTML chip for a value, coloured like the moves table."""
+    """HTML chip for a value: its palette fill, its strong colour as the border."""
     text = value if remoteness is None else f"{value} in {remoteness}"
-    return (f'<span style="background:{VALUE_FILLS.get(value, "#eee")};border:1px solid {VALUE_COLOURS.get(value, "#999")};'
+    return (f'<span style="background:{palette.FILLS.get(value, "#eee")};border:1px solid {palette.COLOURS.get(value, "#999")};'
             f'border-radius:0.5rem;padding:0.1rem 0.5rem;font-weight:600">{escape(text)}</span>')

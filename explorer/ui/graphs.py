@@ -17,7 +17,7 @@ import streamlit as st
 from explorer.render import dot as dots
 from explorer.games import Game
 from explorer.solved import SolvedGraph
-from explorer.ui import data, diagram, drawing, state
+from explorer.ui import data, drawing, state
 from explorer.ui.backend import Backend
 from explorer.ui.clickable import clickable_html
 from explorer.ui.local import Cycle, Neighbourhood
@@ -57,8 +57,8 @@ def _drawn(graph_id: str, spec: str, key: str, k: int, direction: str, labels: b
     """`drawn`, kept per (graph id, position, k, direction, labels, backend kind): one query and one
     Graphviz run per diagram, not per rerun. Errors are not kept."""
     hood = data.neighbourhood(_backend, _solved, key, k, direction)
-    dot = diagram.neighbourhood_dot(hood, spec, labels=labels)
-    return Shown(dot=dot, svg=diagram.render(dot, "svg"), k=k), hood
+    dot = dots.linked_dot(hood.centre, hood.positions, hood.edges, lambda there: state.link(spec, there), labels=labels)
+    return Shown(dot=dot, svg=dots.image(dot, "svg"), k=k), hood
 
 
 def neighbourhood(game: Game, spec: str, solved: SolvedGraph, key: str, backend: Backend) -> None:
@@ -73,7 +73,7 @@ def neighbourhood(game: Game, spec: str, solved: SolvedGraph, key: str, backend:
     cols[1].selectbox("Follow moves", ["both", "out", "in"], key="hood_dir",
                       format_func={"both": "both ways", "out": "forward", "in": "backward"}.get)
     cols[2].checkbox("Move labels", key="hood_labels")
-    cols[3].caption("Fill = value for the player to move there (green win, red loss, yellow tie/draw); "
+    cols[3].caption("Fill = value for the player to move there (green win, red loss, amber tie, blue draw); "
                     "solid arrow = optimal move. **Click a position to go there.**")
     st.session_state["hood_settings"] = (int(st.session_state["hood_k"]), st.session_state["hood_dir"],
                                          bool(st.session_state["hood_labels"]))
@@ -181,7 +181,7 @@ def _line_downloads(spec: str, key: str, line: QueryResult | None) -> None:
     base = re.sub(r"[^A-Za-z0-9._-]+", "_", f"{spec}__{key}__line").strip("_")
     cols = st.columns([1, 1, 4])
     cols[0].download_button("Line (DOT)", source, file_name=f"{base}.dot", mime="text/vnd.graphviz", key="dl_line_dot", on_click="ignore")
-    cols[1].download_button("Line (SVG)", lambda: diagram.render(source, "svg"), file_name=f"{base}.svg",
+    cols[1].download_button("Line (SVG)", lambda: dots.image(source, "svg"), file_name=f"{base}.svg",
                             mime="image/svg+xml", key="dl_line_svg", on_click="ignore")
 
 

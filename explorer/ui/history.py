@@ -14,8 +14,8 @@ import pandas as pd
 import streamlit as st
 
 from explorer.games import Game
+from explorer.render import palette
 from explorer.ui import state
-from explorer.ui.drawing import VALUE_FILLS
 from explorer.ui.widgets import player_name
 from explorer.core.values import Value
 
@@ -69,7 +69,7 @@ def panel(game: Game, spec: str) -> None:
         st.success("No slips so far: every move kept the mover's value.")
     frame = pd.DataFrame(table)
     styled = frame.style.apply(
-        lambda col: [f"background-color: {VALUE_FILLS.get(v, '')}" for v in col], subset=["value"]
+        lambda col: [f"background-color: {palette.FILLS.get(v, '')}" for v in col], subset=["value"]
     ).apply(lambda col: ["color: #b00020; font-weight: bold" if str(v).startswith("⚠") else "" for v in col],
             subset=["note"])
     st.dataframe(styled, hide_index=True, width="stretch")

@@ -9,11 +9,11 @@ import pandas as pd
 import streamlit as st
 
 from explorer.games import Game, parse_spec
+from explorer.render import palette
 from explorer.solved import SolvedGraph
 from explorer.games.chopsticks.rules import ChopsticksPosition
 from explorer.ui import data, local, state
 from explorer.ui.clickable import clickable_html
-from explorer.ui.drawing import VALUE_COLOURS, VALUE_FILLS
 from explorer.core.values import Value
 
 CHART_MAX_FINGERS = 12   # 2 * (n(n+1)/2)^2 cells past this would not fit a page
@@ -41,7 +41,7 @@ def chart_table_html(chart: Any, here: tuple[tuple[int, int], tuple[int, int]] |
             value = str(Value.from_symbol(mark))
             r = chart.remoteness[i][j]
             current = here is not None and here == (mine, theirs)
-            style = f"background:{VALUE_FILLS[value]};" + (" outline:3px solid #1f77b4;" if current else "")
+            style = f"background:{palette.FILLS[value]};" + (" outline:3px solid #1f77b4;" if current else "")
             tip = f"{value}{'' if r is None else f' in {r}'}: {label}"
             text = escape(mark + short_label(label))
             url = link(mine, theirs) if link else None
@@ -108,7 +108,7 @@ def stats_panel(solved: SolvedGraph, backend: Any) -> None:
     order = [v for v in ("win", "loss", "tie", "draw") if counts.get(v)]
     st.markdown("**Positions by value** (for the player to move)")
     values = pd.DataFrame({"value": order, "positions": [counts[v] for v in order],
-                           "colour": [VALUE_COLOURS[v] for v in order]})
+                           "colour": [palette.COLOURS[v] for v in order]})
     st.bar_chart(values, x="value", y="positions", color="colour", sort=False, height=260)
     present = [v for v in ("win", "loss", "tie") if table.get(v)]
     if present:
@@ -116,6 +116,6 @@ def stats_panel(solved: SolvedGraph, backend: Any) -> None:
         top = max(max(table[v]) for v in present)
         frame = pd.DataFrame({v: [table[v].get(r, 0) for r in range(top + 1)] for v in present},
                              index=pd.Index(range(top + 1), name="remoteness"))
-        st.bar_chart(frame, color=[VALUE_COLOURS[v] for v in present], height=300, x_label="remoteness",
+        st.bar_chart(frame, color=[palette.COLOURS[v] for v in present], height=300, x_label="remoteness",
                      y_label="positions")
     st.caption(f"Counts answered by {data.answered_by(backend)}.")

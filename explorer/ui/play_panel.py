@@ -22,13 +22,12 @@ import streamlit as st
 from explorer.core.errors import InvalidParameter
 from explorer.games import Game
 from explorer.play import RESULT_WORDS, Match, Opponent, Played, result_for, start_position
+from explorer.render import palette
 from explorer.solved import SolvedGraph
 from explorer.ui import drawing, state
 from explorer.ui.widgets import player_name
 
-VALUE_SCORE = {"win": 1.0, "tie": 0.5, "draw": 0.0, "loss": -1.0}
 VALUE_ORDER = ["win", "tie", "draw", "loss"]
-CHART_COLOURS = {"win": "#2ca02c", "tie": "#9467bd", "draw": "#e6b800", "loss": "#d62728"}  # tie and draw apart
 FLIP = {"win": "loss", "loss": "win", "tie": "tie", "draw": "draw"}
 OPPONENTS = ["perfect", "slip=0.1", "slip=0.3", "random"]
 MAX_PLIES = 500
@@ -235,8 +234,7 @@ def _history_chart(played: Played, human: int) -> None:
 
     rows = history_rows(played, human)
     data = alt.Data(values=rows)
-    colour = alt.Color("value for you:N", scale=alt.Scale(domain=VALUE_ORDER, range=[
-        CHART_COLOURS[v] for v in VALUE_ORDER]), legend=alt.Legend(orient="top"))
+    colour = alt.Color("value for you:N", scale=alt.Scale(**palette.scale(VALUE_ORDER)), legend=alt.Legend(orient="top"))
     tooltip = ["ply:O", "position:N", "to move:N", "value for you:N", "value for the mover:N", "remoteness:Q"]
     x = alt.X("ply:O", axis=alt.Axis(labelAngle=0, labelOverlap=True))
     value = alt.Chart(data).mark_line(point=alt.OverlayMarkDef(size=80, filled=True), color="#999").encode(

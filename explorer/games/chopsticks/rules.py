@@ -18,7 +18,7 @@ from typing import Iterator, NamedTuple
 
 import numpy as np
 
-from explorer.games.base import Game, Move, MoveBatch, Params, param
+from explorer.games.base import Game, Move, MoveBatch, Offers, Params, param
 from explorer.games.registry import register
 from explorer.core.values import Value
 
@@ -65,6 +65,9 @@ class Chopsticks(Game[ChopsticksPosition]):
         "rollover": dict(overflow="rollover", split="transfer", suicide=False, swaps=False, attack_dead=False),
     }
     notation_help = "MOVER|a-a|b-b, e.g. A|1-1|1-1: A or B to move, then A's and B's hands"
+    offers = Offers(arrays=True, compiled_moves=True, ranking=True, unmoves=True, implicit_kernels=True,
+                    symmetry=True, cgt=None, board="chopsticks", player_names=None,
+                    swap_players=False, diagram_label=False)
 
     @staticmethod
     def survey_meaningful(params: ChopsticksParams) -> bool:
@@ -127,9 +130,6 @@ class Chopsticks(Game[ChopsticksPosition]):
         a, b = position.hands
         return ChopsticksPosition(position.to_move, (tuple(sorted(a)), tuple(sorted(b))))  # type: ignore[arg-type]
 
-    def has_symmetry(self) -> bool:
-        return True
-
     # -- notation ---------------------------------------------------------------
     def format(self, position: ChopsticksPosition) -> str:
         (a0, a1), (b0, b1) = position.hands
@@ -163,18 +163,9 @@ class Chopsticks(Game[ChopsticksPosition]):
                     yield ChopsticksPosition(mover, (a, b))
 
     # -- implicit mode: the codes are the ranking (explorer/implicit.py) ------------------
-    def index_space(self) -> int:
-        return self.code_space()
-
-    def rank(self, position: ChopsticksPosition) -> int:
-        return self.encode(position)
-
-    def unrank(self, index: int) -> ChopsticksPosition:
-        return self.decode(index)
-
-    def is_valid_index(self, index: int) -> bool:
-        """An index whose player NOT to move has two dead hands is no position (the game ended)."""
-        position = self.decode(index)
+    def is_valid_code(self, code: int) -> bool:
+        """A code whose player NOT to move has two dead hands is no position (the game ended)."""
+        position = self.decode(code)
         return position.hands[1 - position.to_move] != (0, 0)
 
     def unmoves(self, position: ChopsticksPosition) -> list[ChopsticksPosition]:

@@ -234,6 +234,6 @@ def context(n: int) -> np.ndarray:
 def kernels(game) -> ImplicitKernels:
     n = game.params.size
     return ImplicitKernels(
-        ctx=context(n), size=game.index_space(), max_moves=3 * (n - 1), max_unmoves=3 * (n - 1) + n,
+        ctx=context(n), size=game.code_space(), max_moves=3 * (n - 1), max_unmoves=3 * (n - 1) + n,
         successors=successors, labelled_successors=labelled_successors, predecessors=predecessors,
         terminal=terminal, valid=valid, move_count=move_count)

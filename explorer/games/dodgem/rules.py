@@ -43,12 +43,11 @@ from functools import cached_property
 from math import comb
 from typing import NamedTuple
 
-from explorer.games.base import Game, Move, MoveBatch, Params, param
+from explorer.games.base import Game, Move, MoveBatch, Offers, Params, param
 from explorer.games.registry import register
 from explorer.core.values import Value
 
 PLAYER_NAMES = ("A", "B")  # A = Blue (Left, moves first), B = Red (Right)
-CAR_CHARS = ("b", "r")
 # (row step, column step) of each direction; index = the direction's label code.
 BLUE_STEPS = ((0, 1), (1, 0), (-1, 0))   # right (forward), up, down
 RED_STEPS = ((1, 0), (0, -1), (0, 1))    # up (forward), left, right
@@ -73,18 +72,21 @@ class Dodgem(Game[DodgemPosition]):
     Params = DodgemParams
     presets = {"3x3": dict(size=3), "4x4": dict(size=4), "5x5": dict(size=5)}
     notation_help = "MOVER|rows top to bottom with b, r or ., e.g. A|b../b../.rr (A = blue, to move first)"
+    offers = Offers(arrays=True, compiled_moves=False, ranking=True, unmoves=True, implicit_kernels=True,
+                    symmetry=False, cgt=None, board="dodgem", player_names=None,
+                    swap_players=False, diagram_label=False)
 
     @property
     def n(self) -> int:
         return self.params.size
 
-    # -- size estimate (explorer/limits.py): the ranking counts every position ------------
+    # -- size estimate (explorer/core/limits.py): the ranking counts every position ------------
     def estimate_positions(self, symmetry: bool = True) -> int:
-        return self.index_space()
+        return self.code_space()
 
     def estimate_moves(self, symmetry: bool = True) -> int:
         """Each of the mover's n-1 cars has at most three steps."""
-        return self.index_space() * 3 * (self.n - 1)
+        return self.code_space() * 3 * (self.n - 1)
 
     # -- rules ------------------------------------------------------------------
     def start(self) -> DodgemPosition:
@@ -198,10 +200,10 @@ class Dodgem(Game[DodgemPosition]):
             total += comb(cells, b) * red_sets[cells - b]
         return base, red_sets, total
 
-    def index_space(self) -> int:
+    def code_space(self) -> int:
         return 2 * self._tables[2]
 
-    def rank(self, position: DodgemPosition) -> int:
+    def encode(self, position: DodgemPosition) -> int:
         """Mover, then blue count, blue set, red count, red set among the free squares. O(n^2)."""
         base, red_sets, total = self._tables
         cells = self.n * self.n
@@ -212,7 +214,7 @@ class Dodgem(Game[DodgemPosition]):
         red_index = sum(comb(m, r) for r in range(len(red))) + _subset_rank(red_rel)
         return position.to_move * total + base[len(blue)] + _subset_rank(blue) * red_sets[m] + red_index
 
-    def unrank(self, index: int) -> DodgemPosition:
+    def decode(self, index: int) -> DodgemPosition:
         base, red_sets, total = self._tables
         if not 0 <= index < 2 * total:
             raise self.invalid(str(index), f"index out of range(0, {2 * total})")
@@ -229,15 +231,6 @@ class Dodgem(Game[DodgemPosition]):
         free = [s for s in range(cells) if s not in blue]
         red = tuple(free[i] for i in _subset_unrank(red_index, r))
         return DodgemPosition(mover, blue, red)
-
-    def code_space(self) -> int:
-        return self.index_space()
-
-    def encode(self, position: DodgemPosition) -> int:
-        return self.rank(position)
-
-    def decode(self, code: int) -> DodgemPosition:
-        return self.unrank(code)
 
     def implicit_kernels(self):
         from explorer.games.dodgem.kernels import kernels

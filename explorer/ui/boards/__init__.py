@@ -1,10 +1,11 @@
-"""Board drawings: how the UI draws a game's positions, one module per game, found by name.
+"""Board drawings: how the UI draws a game's positions, one module per game.
 
-A game gets a drawing from, in order:
-1. its own method ``board_svg(position, links)`` (plugin games draw themselves);
-2. a module here named after the game (``mutorere`` -> ``boards/mutorere.py``,
-   ``my-game`` -> ``boards/my_game.py``) with a function ``svg(game, position, links)``.
-Without either, the page shows the position's notation (the generic view).
+A game declares its drawing (``offers.board``, explorer/games/base.py):
+1. ``"board_svg"`` (OWN_DRAWING): its own method ``board_svg(position, links)``
+   (plugin games draw themselves);
+2. the name of a module here (``"mutorere"`` -> ``boards/mutorere.py``) with a
+   function ``svg(game, position, links)``;
+3. None: the page shows the position's notation (the generic view).
 
 ``links`` maps each legal move's label to the URL that plays it
 (``?game=...&pos=...``); a drawing wraps the thing to click (a piece, a cell)
@@ -18,18 +19,15 @@ import importlib
 from typing import Any
 
 from explorer.games import Game
+from explorer.games.base import OWN_DRAWING
 
 
 def board_svg(game: Game, position: Any, links: dict[str, str] | None = None) -> str | None:
     """The SVG of `position` with its moves as links, or None when the game has no drawing."""
     links = links or {}
-    own = getattr(game, "board_svg", None)
-    if callable(own):
-        return own(position, links)
-    try:
-        module = importlib.import_module(f"{__name__}.{game.name.replace('-', '_')}")
-    except ModuleNotFoundError as exc:
-        if exc.name and exc.name.startswith(__name__):
-            return None
-        raise
-    return module.svg(game, position, links)
+    drawing = game.offers.board
+    if drawing is None:
+        return None
+    if drawing == OWN_DRAWING:
+        return game.board_svg(position, links)
+    return importlib.import_module(f"{__name__}.{drawing}").svg(game, position, links)

@@ -27,7 +27,7 @@ def svg(game, position, links):
     def centre(row: int, col: int) -> tuple[float, float]:
         return PAD + col * CELL + CELL / 2, PAD + (n - 1 - row) * CELL + CELL / 2
 
-    names = getattr(game, "player_names", ("Blue", "Red"))
+    names = game.offers.player_names or ("Blue", "Red")
     who = names[mover] if len(names) == 2 else ("Blue", "Red")[mover]
     out = [f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height + 26}" '
            f'viewBox="0 0 {width} {height + 26}" role="img" aria-label="{escape(str(who))} to move">',

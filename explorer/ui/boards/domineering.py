@@ -15,7 +15,7 @@ MOVABLE = "#1f77b4"
 def svg(game, position, links):
     rows, cols = game.params.rows, game.params.cols
     mover = position.to_move
-    names = getattr(game, "player_names", ("Vertical", "Horizontal"))
+    names = game.offers.player_names or ("Vertical", "Horizontal")
     width, height = max(cols * CELL + 2 * PAD, 220), rows * CELL + 2 * PAD + 14
     out = [f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" viewBox="0 0 {width} {height}" '
            f'role="img" aria-label="{escape(names[mover])} to move">',

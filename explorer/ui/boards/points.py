@@ -26,7 +26,7 @@ def svg(game: BlockingGame, position: BoardPosition, links: dict[str, str],
         label = game.label_of(slide)
         if label in links:
             by_source[slide.source] = (label, links[label])
-    names = getattr(game, "player_names", ("first", "second"))
+    names = game.offers.player_names or ("first", "second")
     describe = f"{names[mover]} to move; " + ", ".join(
         f"{game.points[i]}: {names[game.letters.index(c)] if c != '.' else 'empty'}" for i, c in enumerate(position.cells))
     out = [f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height + 40}" '

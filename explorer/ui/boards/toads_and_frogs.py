@@ -20,7 +20,7 @@ def svg(game, position, links):
         origin = int(label.split(" ")[1].split("→")[0]) - 1  # labels read "T 2→3"
         by_source[origin] = (label, href)
     width = len(cells) * (CELL + GAP) + GAP
-    names = getattr(game, "player_names", ("Toads", "Frogs"))
+    names = game.offers.player_names or ("Toads", "Frogs")
     out = [f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{TOP + CELL + 34}" '
            f'viewBox="0 0 {width} {TOP + CELL + 34}" role="img" '
            f'aria-label="{escape(names[mover])} to move on {escape(cells)}">',
