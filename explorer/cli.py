@@ -6,7 +6,7 @@ stderr, exit status 2, no traceback. Inputs are checked where they enter
 module is the one place that turns the errors into messages and exit codes.
 A failed memory allocation is reported as a game too large for the memory
 (exit 2). Anything else is a bug: one "internal error" line, exit 70, and the
-traceback only when GAMEGRAPH_DEBUG=1 (tests/fuzz_cli.py counts these lines
+traceback only when GAMEGRAPH_DEBUG=1 (tests/support/fuzz_cli.py counts these lines
 as failures, so the fuzz never relies on this net).
 """
 

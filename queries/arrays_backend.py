@@ -122,7 +122,7 @@ class _Lookup:
 class ArraysBackend(NetworkxBackend):
     """The position queries of queries.networkx_backend over a SolvedGraph's arrays (`SolvedView`).
 
-    Answers exactly as NetworkxBackend on the mirror of the same graph (tests/test_queries.py
+    Answers exactly as NetworkxBackend on the mirror of the same graph (tests/queries/test_api.py
     holds them equal); a query over every position raises QueryError.
     """
 

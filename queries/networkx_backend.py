@@ -1,7 +1,7 @@
 """The named queries computed on the networkx mirror (an nx.DiGraph keyed by position key).
 
 Each function returns the same rows, in the same order, as its Cypher file
-returns on Neo4j; tests/test_queries.py holds the two to equality. The
+returns on Neo4j; tests/queries/test_api.py holds the two to equality. The
 questions about one position also run, unchanged, over the solved arrays of a
 game too big for a mirror (queries/arrays_backend.py), so the page, the CLI and
 both backends share one implementation of each. Costs are

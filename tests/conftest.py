@@ -12,7 +12,7 @@ from pathlib import Path
 os.environ.setdefault("GAMEGRAPH_PROGRESS", "0")
 os.environ.setdefault("GAMEGRAPH_HOME", str(Path(__file__).resolve().parents[1] / ".gamegraph-test"))
 # Every size runs the compiled kernels, so the tests exercise them (explorer.algorithms.dispatch);
-# tests/test_engine.py covers the plain path small graphs take by default.
+# tests/algorithms/test_dispatch.py covers the plain path small graphs take by default.
 os.environ.setdefault("GAMEGRAPH_KERNELS_FROM", "0")
 
-pytest_plugins = ["tests.neo4j_fixtures"]
+pytest_plugins = ["tests.support.neo4j_fixtures"]

@@ -277,7 +277,7 @@ class ImplicitKernels(NamedTuple):
     - ``terminal(ctx, index) -> int``: the Value for the player to move when the
       game is over there, else -1;
     - ``valid(ctx, index) -> bool``: whether the index is a legal position.
-    The retrograde solver trusts them: tests/test_implicit.py checks every game's
+    The retrograde solver trusts them: tests/explorer/test_implicit.py checks every game's
     kernels against its Python `moves`, `rank` and `unmoves`.
     """
 
@@ -478,7 +478,7 @@ class Game(Generic[P]):
     # A game may number its positions: encode(p) in range(code_space()), decode its
     # inverse. With `offers.arrays` and the batch_* methods below, the generator
     # builds the graph over arrays instead of one Python call per position (both
-    # paths must agree: tests/test_generator.py). With `offers.ranking` the
+    # paths must agree: tests/explorer/test_graph.py). With `offers.ranking` the
     # numbering covers every position, symmetric ones included, and is the implicit
     # mode's perfect ranking (below), where it goes by the names index_space, rank,
     # unrank and is_valid_index: the same methods, not a second numbering.
@@ -506,7 +506,7 @@ class Game(Generic[P]):
     # (`@explorer.kernels.jit`) in a module of its own, imported inside this method
     # (numba stays off the CLI start-up path); or None, and the generator uses
     # batch_moves. The generator's bookkeeping (ids, merging repeated targets) is
-    # compiled either way; tests/test_generator.py checks kernel == batch_moves == moves.
+    # compiled either way; tests/explorer/test_graph.py checks kernel == batch_moves == moves.
     def compiled_moves(self, codes: np.ndarray, symmetry: bool) -> MoveBatch | None:
         return None
 
@@ -527,7 +527,7 @@ class Game(Generic[P]):
     # over a small part of the space) and must never undercount: an upper bound
     # on the reachable graph (symmetry-reduced when `symmetry` is true), as tight
     # as the game allows, since a loose bound refuses graphs that would fit.
-    # tests/test_limits.py checks the bound against real graphs for every preset
+    # tests/core/test_limits.py checks the bound against real graphs for every preset
     # and for random small parameters. A game returning None is checked only
     # while it is generated (the generator's max_positions), which is slower to
     # refuse and cannot protect memory in advance.

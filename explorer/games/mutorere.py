@@ -13,7 +13,7 @@ Many Civilizations* vol. 2 (1969), and Ascher (below).
 Notation: ``B|BBBBWWWW/.`` = the mover (B or W), then kewai 1-8, then the
 pūtahi. Symmetry: the 16 rotations and reflections of the star.
 
-Published analyses the tests check (tests/test_mutorere.py):
+Published analyses the tests check (tests/games/test_mutorere.py):
 
 - Marcia Ascher, "Mu Torere: An Analysis of a Maori Game", Mathematics
   Magazine 60(2), 90-100 (1987): the flow of the game between the 46

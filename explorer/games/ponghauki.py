@@ -10,7 +10,7 @@ player who cannot move loses.
 Notation: ``R|BB/./RR`` = the mover (R or B), then the top row, the centre and
 the bottom row. Symmetry: the left-right mirror.
 
-Published analysis the tests check (tests/test_ponghauki.py): Philip D.
+Published analysis the tests check (tests/games/test_ponghauki.py): Philip D.
 Straffin Jr., "Position Graphs for Pong Hau K'i and Mu Torere", Mathematics
 Magazine 68(5), 382-386 (1995), summarised by Wikipedia's "Pong Hau K'i" and
 MathWorld's "Pong Hau K'i": the first three moves are forced, only one kind of

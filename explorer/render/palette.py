@@ -17,7 +17,7 @@ The choice:
 
 Tie and draw used to be two nearly identical yellows (and tie was purple in
 some charts); now the four light fills are pairwise at least 60 apart in RGB
-and the strong colours at least 100 apart (tests/test_palette.py checks both).
+and the strong colours at least 100 apart (tests/render/test_palette.py checks both).
 Amber and blue also stay apart for the common red-green colour blindnesses.
 """
 

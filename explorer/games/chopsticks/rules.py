@@ -213,7 +213,7 @@ class Chopsticks(Game[ChopsticksPosition]):
         The player who just moved always has a live hand (no move empties the
         mover's own hands), so that factor leaves out (0, 0). Within 1.2x of the
         real count for most presets at 8 or more fingers; attack-only, which
-        reaches the fewest, within 2.5x (tests/test_limits.py measures it).
+        reaches the fewest, within 2.5x (tests/core/test_limits.py measures it).
         """
         pairs = self.n * (self.n + 1) // 2 if symmetry else self.n * self.n
         return 2 * pairs * (pairs - 1)
@@ -224,7 +224,7 @@ class Chopsticks(Game[ChopsticksPosition]):
         For every position `estimate_positions` counts, the distinct successors its
         moves can reach (the generator merges moves that reach one successor: with
         symmetry, taps by or on two equal hands, and transfers that leave the same
-        pair of hands, count once). Within 1.3x for most presets; tests/test_limits.py
+        pair of hands, count once). Within 1.3x for most presets; tests/core/test_limits.py
         checks it is never below the real count.
         """
         n, p = self.n, self.params

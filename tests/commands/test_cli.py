@@ -1,0 +1,279 @@
+"""The core CLI as a user runs it: real subprocesses, real exit codes, no tracebacks."""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+import os
+import stat
+import subprocess
+import sys
+
+import pytest
+
+from explorer.games import parse_spec
+from explorer.solved import build
+
+
+def run(*args: str, home) -> subprocess.CompletedProcess:
+    env = {"GAMEGRAPH_HOME": str(home), "GAMEGRAPH_PROGRESS": "0", "PATH": "/usr/bin:/bin"}
+    import os
+    env = {**os.environ, **env}
+    return subprocess.run([sys.executable, "-m", "explorer.cli", *args], capture_output=True, text=True, env=env, timeout=120)
+
+
+@pytest.fixture
+def home(tmp_path):
+    return tmp_path / "state"
+
+
+def test_games_lists_every_game_preset_and_parameter(home):
+    out = run("games", "--format", "json", home=home)
+    assert out.returncode == 0, out.stderr
+    listing = {g["name"]: g for g in json.loads(out.stdout)}
+    assert {"chopsticks", "tictactoe", "nim"} <= set(listing)
+    assert set(listing["chopsticks"]["presets"]) == {"standard", "magic-fingers", "even-split", "rollover-even-split",
+                                                     "tap-dead-transfer", "attack-only", "rollover"}
+    assert {p["name"] for p in listing["chopsticks"]["parameters"]} == {"fingers", "overflow", "attack_dead", "split", "suicide", "swaps"}
+    text = run("games", home=home)
+    assert "chopsticks:magic-fingers" in text.stdout
+
+
+def test_solve_reports_both_graphs_and_agrees_with_library(home):
+    out = run("solve", "chopsticks:magic-fingers", "--format", "json", home=home)
+    assert out.returncode == 0, out.stderr
+    report = json.loads(out.stdout)
+    solved = build("chopsticks:magic-fingers")
+    assert report["value"] == str(solved.value(0))
+    assert report["graphs"]["reduced"]["positions"] == solved.graph.num_positions
+    assert report["graphs"]["full"]["positions"] > report["graphs"]["reduced"]["positions"]
+    assert sum(report["graphs"]["reduced"]["counts"].values()) == solved.graph.num_positions
+
+
+def test_show_lists_every_move_with_its_value(home):
+    out = run("show", "chopsticks", "A|3-1|1-1", "--format", "json", home=home)
+    assert out.returncode == 0, out.stderr
+    shown = json.loads(out.stdout)
+    assert shown["key"] == "A|1-3|1-1"  # canonical form of what was typed
+    game = parse_spec("chopsticks")
+    successors = {game.key(m.position) for m in game.moves(game.parse("A|1-3|1-1"))}
+    assert {m["to"] for m in shown["moves"]} == successors
+    assert "A|1-3|1-1" in run("show", "chopsticks", "A|3-1|1-1", home=home).stdout
+
+
+@pytest.mark.parametrize("fmt", ["jsonl", "csv"])
+def test_export_positions_and_edges(home, tmp_path, fmt):
+    target = tmp_path / f"standard.{fmt}"
+    out = run("export", "chopsticks:standard", "--format", fmt, "-o", str(target), home=home)
+    assert out.returncode == 0, out.stderr
+    text = target.read_text()
+    if fmt == "jsonl":
+        records = [json.loads(line) for line in text.splitlines()]
+    else:
+        records = list(csv.DictReader(io.StringIO(text)))
+    solved = build("chopsticks:standard")
+    assert len(records) == solved.graph.num_positions
+    first = records[0]
+    for column in ("key", "to_move", "value", "remoteness", "terminal", "on_cycle", "hands"):
+        assert column in first
+    hands = first["hands"] if fmt == "jsonl" else json.loads(first["hands"])
+    assert hands == [[1, 1], [1, 1]]
+    edges = run("export", "chopsticks:standard", "--format", fmt, "--edges", home=home)
+    assert edges.returncode == 0
+    lines = edges.stdout.strip().splitlines()
+    assert len(lines) == solved.graph.num_moves + (1 if fmt == "csv" else 0)
+
+
+def test_chart_covers_every_live_pair(home):
+    out = run("chart", "chopsticks:magic-fingers", "--format", "json", home=home)
+    assert out.returncode == 0, out.stderr
+    cells = json.loads(out.stdout)
+    assert len(cells) == 14 * 14  # unordered pairs with a live hand, for 5 fingers
+    game = parse_spec("chopsticks:magic-fingers")
+    # The start cell agrees with the solver run from the start.
+    start = next(c for c in cells if c["mover"] == "1-1" and c["opponent"] == "1-1")
+    assert start["value"] == str(build(game).value(0))
+    text = run("chart", "chopsticks:magic-fingers", home=home).stdout
+    assert "forced win" in text
+
+
+@pytest.mark.parametrize("args, needle", [
+    (("solve", "chess"), "unknown game 'chess'"),
+    (("solve", "chopsticks:nope"), "unknown preset 'nope'"),
+    (("solve", "chopsticks(fingers=1)"), "fingers=1"),
+    (("solve", "chopsticks(colour=red)"), "unknown parameter 'colour'"),
+    (("show", "chopsticks", "A|1-1"), "invalid chopsticks position 'A|1-1'"),
+    (("show", "chopsticks", "A|9-1|1-1"), "not 9"),
+    (("show", "tictactoe", "XXX/OOO/..."), "earlier win"),
+    (("chart", "tictactoe"), "two-hand Chopsticks"),
+    (("solve", "chopsticks(fingers=20)", "--max-positions", "1000"), "the limit of 1,000 positions"),
+    (("export", "chopsticks", "--format", "neo4j-import"), "-o DIR"),
+    # argparse's own errors: one line too, naming the command's --help
+    (("query", "ponghauki", "draw-levels", "--backend", "sqlite"), "invalid choice: 'sqlite'"),
+    (("diff", "chopsticks", "chopsticks:rollover", "--limit", "-1"), "gamegraph diff --help"),
+    (("draws", "ponghauki", "R|BB/./RR", "extra"), "unrecognized arguments: extra"),
+    ((), "required: COMMAND"),
+])
+def test_bad_input_is_one_clear_line(home, args, needle):
+    out = run(*args, home=home)
+    assert out.returncode == 2
+    assert needle in out.stderr
+    assert "Traceback" not in out.stderr
+    assert len(out.stderr.strip().splitlines()) == 1
+
+
+def test_failed_export_leaves_no_partial_file(home, tmp_path):
+    target = tmp_path / "out.jsonl"
+    out = run("export", "chopsticks(fingers=30)", "--max-positions", "100", "-o", str(target), home=home)
+    assert out.returncode == 2
+    assert not target.exists() and not list(tmp_path.glob("*.partial"))
+
+
+def test_up_prepares_every_chopsticks_preset_without_neo4j(home):
+    out = run("up", "--no-ui", "--no-neo4j", home=home)
+    assert out.returncode == 0, out.stderr
+    from explorer.games.chopsticks.rules import Chopsticks
+    for preset in Chopsticks.presets:
+        assert f"chopsticks:{preset} " in out.stderr
+    assert "networkx + Neo4j" not in out.stderr
+    assert len(list((home / "mirrors").glob("chopsticks-*.npz"))) == len(Chopsticks.presets)
+    from explorer.commands.up import SMALL_GAMES
+    for spec in SMALL_GAMES:  # the classic loopy games come ready too
+        assert f"{spec} " in out.stderr
+        assert list((home / "mirrors").glob(f"{parse_spec(spec).name}-*.npz"))
+
+
+@pytest.mark.neo4j
+def test_up_loads_every_preset_into_neo4j(neo4j_server, tmp_path):
+    import os
+
+    from loaders import neo4j_loader
+    from loaders.settings import open_driver
+    from explorer.games.chopsticks.rules import Chopsticks
+
+    from explorer.core.settings import state_dir
+
+    # The same state folder as the running server, so `up` finds it instead of starting another.
+    env = {**os.environ, "GAMEGRAPH_PROGRESS": "0", "GAMEGRAPH_HOME": str(state_dir()),
+           "NEO4J_PASSWORD": neo4j_server.password, "NEO4J_URI": neo4j_server.uri}
+    out = subprocess.run([sys.executable, "-m", "explorer.cli", "up", "--no-ui"], capture_output=True, text=True,
+                         env=env, timeout=600, cwd=tmp_path)
+    assert out.returncode == 0, out.stderr
+    driver = open_driver(neo4j_server)
+    try:
+        from explorer.commands.up import SMALL_GAMES
+        for spec in [f"chopsticks:{preset}" for preset in Chopsticks.presets] + SMALL_GAMES:
+            solved = build(spec)
+            game = neo4j_loader.game_properties(driver, neo4j_server.database, solved.graph.graph_id)
+            assert game is not None and game["positions"] == solved.graph.num_positions
+    finally:
+        driver.close()
+
+
+def one_error_line(out: subprocess.CompletedProcess) -> str:
+    assert out.returncode == 2, (out.stdout, out.stderr)
+    lines = out.stderr.strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith("gamegraph: error: ") and "Traceback" not in out.stderr, out.stderr
+    return lines[0]
+
+
+@pytest.mark.parametrize("fmt", ["jsonl", "csv"])
+def test_export_to_a_missing_folder_is_one_line(home, tmp_path, fmt):
+    target = tmp_path / "missing" / f"out.{fmt}"
+    line = one_error_line(run("export", "nim:small", "--format", fmt, "-o", str(target), home=home))
+    assert f"cannot write {target}: No such file or directory" in line
+
+
+def test_neo4j_import_into_an_existing_file_is_one_line_and_leaves_it_alone(home, tmp_path):
+    (tmp_path / "out").mkdir()
+    target = tmp_path / "out" / "taken"
+    target.write_text("mine\n")
+    line = one_error_line(run("export", "nim:small", "--format", "neo4j-import", "-o", str(target), home=home))
+    assert str(target) in line and "a file of that name exists" in line
+    assert target.read_text() == "mine\n" and [p.name for p in target.parent.iterdir()] == ["taken"]
+
+
+def test_neo4j_import_is_written_whole_and_atomically(home, tmp_path):
+    folder = tmp_path / "import"
+    out = run("export", "nim:small", "--format", "neo4j-import", "-o", str(folder), home=home)
+    assert out.returncode == 0, out.stderr
+    assert sorted(p.name for p in folder.iterdir()) == ["game.csv", "moves.csv", "positions.csv", "schema.cypher",
+                                                        "start.csv"]  # no temporary files left
+
+
+def test_neo4j_import_refuses_a_start_position(home, tmp_path):
+    """The import files hold a Game node marked complete under the game's id: only the whole game may go there."""
+    folder = tmp_path / "import"
+    line = one_error_line(run("export", "chopsticks", "--start", "A|1-1|1-2", "--format", "neo4j-import",
+                              "-o", str(folder), home=home))
+    assert "drop --start" in line
+    assert not folder.exists()
+    out = run("export", "chopsticks", "--start", "A|1-1|1-2", "--format", "csv", home=home)
+    assert out.returncode == 0, out.stderr  # other formats still start anywhere
+
+
+def test_up_builds_the_mirror_from_the_solved_graph_it_holds(tmp_path, monkeypatch):
+    """`up` solves each preset once: the mirror is built from that SolvedGraph, not from a second cache read."""
+    from explorer.commands import up
+    from loaders import mirror
+
+    monkeypatch.setenv("GAMEGRAPH_HOME", str(tmp_path / "state"))
+
+    def no_second_read(*args, **kwargs):
+        raise AssertionError("mirror_for read the solved graph again")
+
+    monkeypatch.setattr(mirror, "load_or_build", no_second_read)
+    up._prepare("chopsticks:standard", None, None)
+    assert len(list((tmp_path / "state" / "mirrors").glob("chopsticks-*.npz"))) == 1
+
+
+def test_help_and_games_import_no_heavy_package(tmp_path):
+    """Start-up speed by construction (timed in bench/bench_startup.py, not here): the
+    commands that need no graph library load none."""
+    heavy = ("neo4j", "networkx", "scipy", "streamlit", "pandas", "graphviz", "tqdm")
+    probe = ("import sys\nfrom explorer import cli\n"
+             "try:\n    cli.main(sys.argv[1:])\nexcept SystemExit:\n    pass\n"
+             "print(' '.join(sorted({m.split('.')[0] for m in sys.modules})), file=sys.stderr)")
+    for args in (["--help"], ["games"], ["query", "--help"], ["load", "--help"], ["up", "--help"]):
+        done = subprocess.run([sys.executable, "-c", probe, *args], capture_output=True, text=True, timeout=120,
+                              env={**__import__("os").environ, "GAMEGRAPH_HOME": str(tmp_path)})
+        loaded = set(done.stderr.split())
+        assert "explorer" in loaded, done.stderr
+        assert not loaded & set(heavy), (args, loaded & set(heavy))
+
+
+# -- bad input at the edge: one line, non-zero exit (tests/support/fuzz_cli.py tries thousands more) -----
+@pytest.mark.parametrize("args, message", [
+    (("show", "chopsticks", ""), "invalid chopsticks position '': malformed (empty)"),
+    (("solve", "chopsticks", "--start", ""), "invalid chopsticks position ''"),
+    (("show", "chopsticks", "A|" + "9" * 4301 + "-1|1-1"), "too long for a position"),
+    (("up", "--no-ui", "--no-neo4j", "--port", "-1"), "argument --port: -1 is out of range"),
+    (("ui", "--port", "0"), "argument --port: 0 is out of range"),
+    (("ui", "--host", "bad host", "--port", "8599"), "--host 'bad host' is not a host name"),
+    (("certificate", "chopsticks:attack-only", "-o", "."), "cannot write .: it names a folder"),
+    (("load", "chopsticks", "--batch-size", "1"), "argument --batch-size: 1 is out of range: it must be from 50"),
+    (("--backend", "neo4j", "games"), "--backend comes before the command; options go after it"),
+])
+def test_bad_input_is_one_line_and_a_non_zero_exit(home, args, message):
+    out = run(*args, home=home)
+    assert out.returncode == 2, out
+    assert "Traceback" not in out.stderr, out.stderr
+    lines = out.stderr.strip().splitlines()
+    assert message in lines[-1], out.stderr  # one error line, after argparse's usage lines if any
+    assert sum("error:" in line for line in lines) == 1, out.stderr
+
+
+def test_a_state_folder_that_is_a_file_is_one_line(tmp_path):
+    (tmp_path / "state").write_text("")
+    out = run("show", "nim:small", home=tmp_path / "state")  # solve keeps no state; show caches the graph
+    assert out.returncode == 2 and "is a file, not a folder: set GAMEGRAPH_HOME to a folder" in out.stderr, out.stderr
+
+
+def test_outputs_refuse_a_fifo_and_a_symlink_to_one(home, tmp_path):
+    os.mkfifo(tmp_path / "pipe.json")
+    (tmp_path / "link.json").symlink_to("pipe.json")
+    for target in ("pipe.json", "link.json"):
+        out = run("export", "nim:small", "-o", str(tmp_path / target), home=home)
+        assert out.returncode == 2 and "it is a FIFO (named pipe), not a regular file" in out.stderr, out.stderr
+    assert (tmp_path / "link.json").is_symlink() and stat.S_ISFIFO(os.lstat(tmp_path / "pipe.json").st_mode)

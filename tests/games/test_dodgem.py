@@ -1,0 +1,120 @@
+"""Dodgem: rules, notation, ranking, and the published outcomes (Winning Ways; desJardins 1996)."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from explorer import implicit
+from explorer.core.errors import InvalidParameter, InvalidPosition
+from explorer.games import parse_spec
+from explorer.games.dodgem.rules import Dodgem, DodgemParams, DodgemPosition
+from explorer.graph import generate
+from explorer.solved import build
+from explorer.core.values import Value
+from tests.support.brute_force import explore, solve_by_definition
+
+
+def test_start_and_moves_follow_winning_ways():
+    game = parse_spec("dodgem")
+    start = game.start()
+    assert game.format(start) == "A|b../b../.rr"
+    # Blue moves right or up/down onto empty squares; Red up or left/right.
+    labels = sorted(m.label for m in game.moves(start))
+    assert labels == sorted(["a2-b2", "a2-a1", "a3-b3"])
+    red = DodgemPosition(1, start.blue, start.red)
+    assert sorted(m.label for m in game.moves(red)) == sorted(["b1-b2", "b1-a1", "c1-c2"])
+    # Off the far edge: only forward, only from the far column/row.
+    edge = game.parse("A|..b/.../r..")
+    assert [m.label for m in game.moves(edge)] == ["c3-off", "c3-c2"]
+    assert game.format(game.moves(edge)[0].position) == "B|.../.../r.."
+
+
+def test_no_move_on_your_turn_wins():
+    game = parse_spec("dodgem")
+    gone = game.parse("A|.../.../r..")  # blue has driven both cars off
+    assert game.outcome(gone) == Value.WIN and game.moves(gone) == []
+    blocked = game.parse("A|.../r../br.")  # the last blue car is walled in by red cars and the edge
+    assert not game.moves(blocked) and game.outcome(blocked) == Value.WIN
+    assert game.outcome(game.start()) is None
+
+
+def test_notation_round_trips_and_rejects_bad_text():
+    game = parse_spec("dodgem:4x4")
+    assert game.format(game.parse(" b|B.../b.../b.../.rrr ")) == "B|b.../b.../b.../.rrr"
+    for text, why in [("A|b../b..", "rows"), ("A|bbbb/..../..../....", "blue cars"), ("X|...", "malformed"), ("", "malformed")]:
+        with pytest.raises(InvalidPosition, match=why):
+            game.parse(text)
+    with pytest.raises(InvalidParameter, match="size=9"):
+        Dodgem(DodgemParams(size=9))
+
+
+def test_no_board_symmetry_is_claimed():
+    assert not parse_spec("dodgem").has_symmetry()
+
+
+@pytest.mark.parametrize("spec", ["dodgem:3x3", "dodgem(size=2)"])
+def test_brute_force_definition_equals_both_solvers(spec, tmp_path):
+    """3x3 by the fixed-point definition over a plain BFS, against the edge solver and the
+    implicit solver; the start is a first-player win in 3x3 (Winning Ways)."""
+    game = parse_spec(spec)
+    explored = explore(game, symmetry=False)
+    expected = solve_by_definition(explored.succ, explored.terminal)
+    solved = build(game, symmetry=False)
+    values = implicit.solve(game, tmp_path / "v")
+    assert solved.graph.num_positions == len(expected)
+    for node in range(solved.graph.num_positions):
+        position = solved.graph.position(node)
+        got = (solved.value(node), int(solved.solution.remoteness[node]))
+        assert got == expected[position]
+        assert (values.value(position), values.remoteness(position) if got[1] >= 0 else -1) == got
+    if spec == "dodgem:3x3":
+        assert expected[game.start()][0] == Value.WIN
+
+
+def test_array_and_generic_paths_agree_on_3x3():
+    game = parse_spec("dodgem")
+    arrays, generic = generate(game, symmetry=False, use_arrays=True), generate(game, symmetry=False, use_arrays=False)
+    assert arrays.num_positions == generic.num_positions and arrays.num_moves == generic.num_moves
+    assert sorted(arrays.keys()) == sorted(generic.keys())
+    for node in range(0, arrays.num_positions, 97):
+        key = arrays.key(node)
+        other = generic.find(key)
+        assert sorted(arrays.label(e) for e in arrays.edge_range(node)) == \
+            sorted(generic.label(e) for e in generic.edge_range(other))
+
+
+def test_4x4_is_a_draw_and_both_solvers_agree(tmp_path):
+    """desJardins (1996): 4x4 never ends with perfect play. Every reachable position of the
+    edge graph has the implicit solver's value and remoteness."""
+    game = parse_spec("dodgem:4x4")
+    solved = build(game, symmetry=False)
+    values = implicit.solve(game, tmp_path / "v")
+    assert solved.value(0) == Value.DRAW and values.value(game.start()) == Value.DRAW
+    codes = solved.graph.codes  # the codes are the ranks
+    assert np.array_equal(np.asarray(values.values)[codes], solved.solution.value)
+    assert np.array_equal(np.asarray(values.remoteness_array)[codes].astype(np.int32), solved.solution.remoteness)
+
+
+@settings(max_examples=200, deadline=None)
+@given(data=st.data())
+def test_5x5_ranking_python_equals_compiled(data):
+    """The 5x5 ranking (2.4e8 indices) sampled: Python and numba rank/unrank and moves agree."""
+    from explorer.games.dodgem import kernels as k
+
+    game = parse_spec("dodgem:5x5")
+    kernels = game.implicit_kernels()
+    index = data.draw(st.integers(0, game.index_space() - 1))
+    position = game.unrank(index)
+    assert game.rank(position) == index
+    mover, blue, red = k.unrank(kernels.ctx, index)
+    assert (mover, blue, red) == (position.to_move, sum(1 << s for s in position.blue), sum(1 << s for s in position.red))
+    out = np.empty(kernels.max_unmoves, dtype=np.int64)
+    count = kernels.successors(kernels.ctx, index, out)
+    assert list(out[:count]) == [game.rank(m.position) for m in game.moves(position)]
+    count = kernels.predecessors(kernels.ctx, index, out)
+    assert sorted(out[:count]) == sorted(game.rank(p) for p in game.unmoves(position))
+    for p in game.unmoves(position):
+        assert position in [m.position for m in game.moves(p)]

@@ -1,0 +1,164 @@
+"""`gamegraph load --bulk` (loaders.neo4j_bulk) and the size advice, against real servers.
+
+The rebuild itself runs on a second embedded server of its own (its own state
+folder and port, GAMEGRAPH_TEST_BULK_PORT, default 7727): it stops, replaces
+and restarts that server's database, which must never be the shared one.
+"""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from explorer.solved import build
+from loaders import neo4j_loader
+from loaders.neo4j_loader import BULK_ADVICE_MOVES, WHOLE_GRAPH_MOVES, advice
+from loaders.settings import Neo4jSettings, open_driver
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def gamegraph(*args: str, env: dict[str, str], timeout: float = 900) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, "-m", "explorer.cli", *args], cwd=ROOT, env=env, stdin=subprocess.DEVNULL,
+                          capture_output=True, text=True, timeout=timeout)
+
+
+def shared_env(settings: Neo4jSettings, **changes: str) -> dict[str, str]:
+    return {**os.environ, "GAMEGRAPH_PROGRESS": "0", "NEO4J_URI": settings.uri, "NEO4J_USER": settings.user,
+            "NEO4J_PASSWORD": settings.password, "NEO4J_DATABASE": settings.database, **changes}
+
+
+def totals(driver, database: str) -> tuple[int, int]:
+    records, _, _ = driver.execute_query("MATCH (n) RETURN count(n) AS n", database_=database)
+    nodes = records[0]["n"]
+    records, _, _ = driver.execute_query("MATCH ()-[r]->() RETURN count(r) AS r", database_=database)
+    return nodes, records[0]["r"]
+
+
+def game_ids(driver, database: str) -> set[str]:
+    """Complete games, less those other test modules and the load benchmark come and go with."""
+    return {g["id"] for g in neo4j_loader.list_games(driver, database)
+            if not g["id"].startswith(("bench-load:", "test-"))}
+
+
+# -- which path -----------------------------------------------------------------------------
+def test_advice_names_the_bulk_path_and_the_value_file_by_size():
+    assert advice(10_000, BULK_ADVICE_MOVES, "nim") is None
+    hint = advice(10_000, BULK_ADVICE_MOVES + 1, "chopsticks(fingers=30)")
+    assert "gamegraph load --bulk 'chopsticks(fingers=30)'" in hint and "value file" not in hint
+    hint = advice(10_000, WHOLE_GRAPH_MOVES + 1, "chopsticks(fingers=60)")
+    assert "value file" in hint and "--bulk 'chopsticks(fingers=60)'" in hint and "docs/neo4j-loading.md" in hint
+
+
+# -- refusals, on the shared server: nothing may change ---------------------------------------
+@pytest.mark.neo4j
+def test_bulk_without_a_terminal_or_yes_refuses_in_one_line_and_changes_nothing(neo4j_server):  # noqa: F811
+    with open_driver(neo4j_server) as driver:
+        before = game_ids(driver, neo4j_server.database)  # not totals: other sessions may share the server
+        done = gamegraph("load", "--bulk", "nim(heaps=1-1-2)", env=shared_env(neo4j_server))
+        assert done.returncode == 2 and done.stdout == "", done.stdout + done.stderr
+        lines = done.stderr.strip().splitlines()
+        assert len(lines) == 1 and "Traceback" not in done.stderr
+        assert lines[0].startswith("gamegraph: error: load --bulk replaces the whole Neo4j database 'neo4j' (")
+        assert "rerun with --yes" in lines[0] and "no terminal" in lines[0]
+        assert game_ids(driver, neo4j_server.database) == before
+
+
+@pytest.mark.neo4j
+def test_bulk_on_a_terminal_shows_the_plan_asks_and_a_no_changes_nothing(neo4j_server):  # noqa: F811
+    with open_driver(neo4j_server) as driver:
+        games_before = game_ids(driver, neo4j_server.database)
+        main, terminal = os.openpty()
+        try:
+            os.write(main, b"n\n")  # typed ahead; the prompt reads it from the terminal
+            done = subprocess.run([sys.executable, "-m", "explorer.cli", "load", "--bulk", "nim(heaps=1-1-2)"], cwd=ROOT,
+                                  env=shared_env(neo4j_server), stdin=terminal, capture_output=True, text=True,
+                                  timeout=600)
+        finally:
+            os.close(main)
+            os.close(terminal)
+        assert done.returncode == 1, done.stdout + done.stderr
+        assert "load --bulk replaces the whole Neo4j database 'neo4j'" in done.stdout
+        assert "After the rebuild the database holds:" in done.stdout and "nim(heaps=1-1-2): " in done.stdout
+        assert "Replace it? [y/N]" in done.stdout and done.stdout.rstrip().endswith("nothing was replaced")
+        assert game_ids(driver, neo4j_server.database) == games_before
+
+
+@pytest.mark.neo4j
+def test_bulk_refuses_a_server_that_is_not_the_embedded_one(neo4j_server, tmp_path):  # noqa: F811
+    done = gamegraph("load", "--bulk", "nim(heaps=1-1-2)", "--yes",
+                     env=shared_env(neo4j_server, GAMEGRAPH_HOME=str(tmp_path / "elsewhere")))
+    assert done.returncode == 2 and "start it with `gamegraph neo4j start`" in done.stderr, done.stderr
+    assert len(done.stderr.strip().splitlines()) == 1
+
+
+@pytest.mark.neo4j
+def test_yes_without_bulk_is_refused(neo4j_server):  # noqa: F811
+    done = gamegraph("load", "nim(heaps=1-1-2)", "--yes", env=shared_env(neo4j_server))
+    assert done.returncode == 2 and "--yes confirms a --bulk rebuild" in done.stderr
+
+
+# -- the rebuild, on a server of its own ------------------------------------------------------
+@pytest.fixture
+def own_server(tmp_path, neo4j_server):  # noqa: F811 (neo4j_server: the jars are resolved, the JVM is known to work)
+    port = os.environ.get("GAMEGRAPH_TEST_BULK_PORT", "7727")
+    env = {**os.environ, "GAMEGRAPH_HOME": str(tmp_path / "state"), "NEO4J_URI": f"bolt://127.0.0.1:{port}",
+           "GAMEGRAPH_PROGRESS": "0", "GAMEGRAPH_NEO4J_HEAP": "768m", "GAMEGRAPH_NEO4J_PAGECACHE": "64m"}
+    for name in ("NEO4J_PASSWORD", "NEO4J_USER", "NEO4J_DATABASE"):
+        env.pop(name, None)
+    done = gamegraph("neo4j", "start", env=env)
+    assert done.returncode == 0, done.stderr
+    try:
+        yield env
+    finally:
+        gamegraph("neo4j", "stop", env=env)
+
+
+@pytest.mark.neo4j
+def test_bulk_rebuilds_the_database_with_every_loaded_game_and_the_new_one(own_server, tmp_path):
+    env = own_server
+    for spec in ("tictactoe", "nim:small"):
+        done = gamegraph("load", spec, env=env)
+        assert done.returncode == 0, done.stderr
+    state = Path(env["GAMEGRAPH_HOME"]) / "neo4j"
+    password = (state / "password").read_text().strip()
+    settings = Neo4jSettings(env["NEO4J_URI"], "neo4j", password, "neo4j")
+    with open_driver(settings) as driver:  # an interrupted load's leftover: positions without a Game node
+        driver.execute_query("UNWIND range(1, 5) AS i CREATE (:Position {game: 'leftover', key: toString(i)})")
+
+    new = build("chopsticks:magic-fingers")
+    done = gamegraph("load", "--bulk", "chopsticks:magic-fingers", "--yes", env=env)
+    assert done.returncode == 0, done.stdout + done.stderr
+    out = done.stdout
+    assert "load --bulk replaces the whole Neo4j database 'neo4j' (" in out and "2 complete games" in out
+    assert "tictactoe: 765 positions, 2,096 moves (kept, regenerated from its spec)" in out
+    assert f"{new.graph.graph_id}: {new.graph.num_positions:,} positions, {new.graph.num_moves:,} moves (new)" in out
+    assert "Dropped: 5 nodes that belong to no complete game" in out
+    assert out.splitlines()[-1].startswith("rebuilt Neo4j with 3 games: ")
+
+    for spec in ("tictactoe", "nim:small", "chopsticks:magic-fingers"):
+        done = gamegraph("verify", spec, env=env)
+        assert done.returncode == 0 and "matches the mirror" in done.stdout, done.stdout + done.stderr
+    done = gamegraph("load", "chopsticks:magic-fingers", env=env)  # the importer stored the fingerprints too
+    assert done.returncode == 0 and done.stdout.startswith("chopsticks:magic-fingers already loaded and unchanged")
+    with open_driver(settings) as driver:
+        assert totals(driver, "neo4j") == (765 + 23 + new.graph.num_positions + 3,
+                                           2096 + 56 + new.graph.num_moves + 3)
+        records, _, _ = driver.execute_query("SHOW INDEXES YIELD name, state")
+        states = {r["name"]: r["state"] for r in records}
+        assert all(states.get(neo4j_loader._schema_name(s)) == "ONLINE" for s in neo4j_loader.SCHEMA), states
+    assert not (state / "bulk").exists() and not (ROOT / "import.report").exists()
+    leftovers = [p.name for p in (state / "data" / "databases").iterdir() if "replaced" in p.name or "bulk" in p.name]
+    assert leftovers == []
+
+    # Bulk-loading a game that is loaded replaces it, and a Bolt load afterwards still works.
+    done = gamegraph("load", "--bulk", "nim:small", "--yes", env=env)
+    assert done.returncode == 0 and "nim(heaps=1-2-3): 23 positions, 56 moves (replaces the loaded copy)" in done.stdout
+    done = gamegraph("load", "nim(heaps=1-2)", env=env)
+    assert done.returncode == 0, done.stderr
+    for spec in ("tictactoe", "nim:small", "chopsticks:magic-fingers", "nim(heaps=1-2)"):
+        assert gamegraph("verify", spec, env=env).returncode == 0, spec

@@ -1,0 +1,231 @@
+"""The Cypher console against hostile statements, on the real server: nothing gets through, nothing changes.
+
+Every attack of tests/support/console_attacks.py goes straight to the function that runs
+console queries and through the page (Streamlit AppTest). Around each batch an
+admin driver (not the console's) compares node and relationship counts, a hash
+of every property, the users, the databases, the open connections (one held by
+a bystander that dbms.killConnection would drop) and the running transactions.
+A file holding a canary token and a local HTTP server stand for what lies
+outside the graph: the token must never show, the server must never be asked.
+The honest reads (and every queries/*.cypher file) must still run.
+"""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from explorer.core.errors import QueryError
+from explorer.solved import build
+from loaders.settings import open_driver
+from queries import api
+from queries.console import READ_PROCEDURES, check_params, check_plan, run_readonly_cypher
+from tests.support.console_attacks import CANARY_TOKEN, HONEST, CountingHTTP, attacks, fill, snapshot, unchanged
+
+pytestmark = pytest.mark.neo4j
+GAME = "nim:small"
+
+
+@pytest.fixture(scope="module")
+def admin(neo4j_server):
+    with open_driver(neo4j_server) as driver:
+        yield driver
+
+
+@pytest.fixture(scope="module")
+def game_id(neo4j_server, admin):
+    from loaders.neo4j_loader import load
+    load(build(GAME), admin, neo4j_server.database)
+    return build(GAME).graph.graph_id
+
+
+@pytest.fixture(scope="module")
+def bystander(neo4j_server):
+    """Another client with an open connection, which a killConnection would drop."""
+    with open_driver(neo4j_server) as driver, driver.session(database=neo4j_server.database) as session:
+        session.run("RETURN 1").consume()
+        yield session
+
+
+@pytest.fixture(scope="module")
+def outside(tmp_path_factory):
+    """(canary file path, HTTP server): what lies outside the graph."""
+    canary = tmp_path_factory.mktemp("outside") / "canary.csv"
+    canary.write_text(f"{CANARY_TOKEN},secret\n")
+    web = CountingHTTP()
+    yield str(canary), web
+    web.close()
+
+
+def filled(outside) -> list:
+    canary, web = outside
+    return [fill(a, canary, web.url) for a in attacks()]
+
+
+def test_the_attack_list_covers_what_the_issue_names():
+    names = " ".join(a.name + " " + a.text for a in attacks())
+    for needle in ("\r", "\n", "\u2028", "\u0085", "`", "CALL {", "IN TRANSACTIONS", "USE system", "SHOW USERS",
+                   "SHOW SETTINGS", "SHOW TRANSACTIONS", "dbms.killConnection", "db.clearQueryCaches",
+                   "dbms.listConfig", "parameter", "two statements", "file://", "{http}", "FOREACH", "MERGE"):
+        assert needle in names, needle
+    assert len(attacks()) >= 100
+
+
+def test_hostile_statements_are_refused_by_the_function(neo4j_server, admin, game_id, bystander, outside):
+    web = outside[1]
+    before = snapshot(admin, neo4j_server.database)
+    ran = []
+    with open_driver(neo4j_server) as console:
+        for attack in filled(outside):
+            try:
+                result = run_readonly_cypher(console, neo4j_server.database, attack.text, attack.params, timeout_s=10)
+            except QueryError as error:
+                assert "\n" not in str(error)
+                continue
+            assert not attack.refused, f"{attack.name!r} ran: {result.rows[:3]}"
+            assert CANARY_TOKEN not in repr(result.rows)
+            ran.append(attack.name)
+    after = snapshot(admin, neo4j_server.database)
+    assert unchanged(before, after) == []
+    assert web.hits == []
+    assert bystander.run("RETURN 2 AS two").single()["two"] == 2  # its connection is still open
+    assert sorted(ran) == sorted(a.name for a in attacks() if not a.refused)
+
+
+def test_parameters_carry_values_not_cypher(neo4j_server, admin, game_id):
+    before = snapshot(admin, neo4j_server.database)
+    with open_driver(neo4j_server) as console:
+        run = lambda text, params: run_readonly_cypher(console, neo4j_server.database, text, params).rows  # noqa: E731
+        assert run("RETURN $q AS q", {"q": "CREATE (:Intruder)"}) == [["CREATE (:Intruder)"]]
+        assert run("MATCH (p:Position {game: $game}) WHERE p.key = $k RETURN count(p)",
+                   {"game": game_id, "k": "' OR 1=1 //"}) == [[0]]
+        assert run("RETURN $m.q AS q", {"m": {"q": "SHOW USERS"}}) == [["SHOW USERS"]]
+        with pytest.raises(QueryError, match="read-only Cypher console refused"):
+            run("LOAD CSV FROM $u AS l RETURN l", {"u": "file:///etc/passwd"})
+    for bad in ([1], {"x": b"bytes"}, {"x": float("nan")}, {"": 1}, {"x": {1: 2}}, {"x": object()}):
+        with pytest.raises(QueryError, match="parameter"):
+            check_params(bad)
+    assert unchanged(before, snapshot(admin, neo4j_server.database)) == []
+
+
+def test_honest_reads_and_the_query_library_still_run(neo4j_server, admin, game_id):
+    from explorer.ui import console as page
+    solved = build(GAME)
+    start, other = solved.graph.key(0), solved.graph.key(1)
+    with open_driver(neo4j_server) as console:
+        for name, text in HONEST:
+            result = run_readonly_cypher(console, neo4j_server.database, text, {"game": game_id})
+            assert result.rows, name
+        examples = page.examples()
+        assert set(examples) == {path.stem for path in api.catalog.QUERY_DIR.glob("*.cypher")}
+        for name, text in examples.items():
+            params = page.example_params(name, game_id, other, start)
+            result = run_readonly_cypher(console, neo4j_server.database, text, params)
+            assert result.columns, name
+        labels = run_readonly_cypher(console, neo4j_server.database, "CALL db.labels() YIELD label RETURN label")
+        assert {"Position", "Game"} <= {row[0] for row in labels.rows}
+
+
+def test_the_plan_check_alone_refuses_what_the_server_would_run(neo4j_server, admin):
+    """check_plan decides without the read transaction's help: EXPLAIN in the admin's own
+    (write-mode) session, whose plans the check must still refuse."""
+    for text in ("CALL dbms.listConfig()", "SHOW SETTINGS", "SHOW TRANSACTIONS", "CALL db.clearQueryCaches()",
+                 "LOAD CSV FROM 'file:///etc/passwd' AS l RETURN l", "CREATE (:Intruder)", "SHOW USERS",
+                 "CALL dbms.listConnections() YIELD connectionId CALL dbms.killConnection(connectionId) "
+                 "YIELD message RETURN message"):
+        with admin.session(database=neo4j_server.database) as session:
+            summary = session.run("EXPLAIN " + text).consume()
+        with pytest.raises(QueryError, match="read-only Cypher console refused"):
+            check_plan(summary, neo4j_server.database)
+    for procedure in sorted(READ_PROCEDURES):
+        with admin.session(database=neo4j_server.database) as session:
+            check_plan(session.run(f"EXPLAIN CALL {procedure}()").consume(), neo4j_server.database)
+
+
+def test_the_server_itself_reads_no_files_and_no_network(neo4j_server, admin, outside):
+    """Hardening under the plan check: even the admin, in a write session, cannot LOAD CSV
+    a file or an address, and the import folder is empty and inside the state folder."""
+    from loaders.settings import neo4j_dir
+    canary, web = outside
+    for url in (f"file://{canary}", "file:///etc/passwd", "file:///import.csv", f"{web.url}/x.csv"):
+        with pytest.raises(Exception) as caught:
+            admin.execute_query(f"LOAD CSV FROM '{url}' AS l RETURN l", database_=neo4j_server.database)
+        assert CANARY_TOKEN not in str(caught.value)
+        assert "allow_csv_import_from_file_urls" in str(caught.value) or "blocked" in str(caught.value), caught.value
+    assert web.hits == []
+    records, _, _ = admin.execute_query(
+        "SHOW SETTINGS YIELD name, value WHERE name IN ['server.directories.import', "
+        "'dbms.security.allow_csv_import_from_file_urls', 'dbms.security.procedures.allowlist'] "
+        "RETURN name, value", database_=neo4j_server.database)
+    settings = {r["name"]: r["value"] for r in records}
+    assert settings["dbms.security.allow_csv_import_from_file_urls"] == "false"
+    imports = settings["server.directories.import"]
+    if str(neo4j_dir()) in imports:  # the embedded server (scripts/test may point at another)
+        assert imports == str(neo4j_dir() / "import")
+        assert not any((neo4j_dir() / "import").iterdir())
+    assert "db.awaitIndexes" in settings["dbms.security.procedures.allowlist"]
+
+
+# -- through the page ---------------------------------------------------------------------------------
+@pytest.fixture
+def console_page(neo4j_server, game_id, monkeypatch, tmp_path):
+    pytest.importorskip("streamlit")
+    from streamlit.testing.v1 import AppTest
+
+    from explorer.ui import backend as ui_backend
+    from tests.ui.test_app import APP
+    monkeypatch.setenv("GAMEGRAPH_HOME", str(tmp_path / "home"))
+    for name, value in (("NEO4J_URI", neo4j_server.uri), ("NEO4J_USER", neo4j_server.user),
+                        ("NEO4J_PASSWORD", neo4j_server.password), ("NEO4J_DATABASE", neo4j_server.database)):
+        monkeypatch.setenv(name, value)
+    ui_backend.connection.clear()
+    at = AppTest.from_file(APP, default_timeout=120)
+    at.query_params.update(game=GAME, view="Cypher console")
+    yield at.run()
+    ui_backend.connection.clear()
+
+
+def run_on_page(at, text: str, params: dict | None) -> None:
+    at.text_area(key="cypher_text").input(text)
+    at.text_input(key="cypher_params").input(json.dumps(params or {}))
+    at.button(key="cypher_run").click().run()
+
+
+def test_hostile_statements_are_refused_through_the_page(console_page, neo4j_server, admin, bystander, outside):
+    at, web = console_page, outside[1]
+    assert not at.exception
+    run_on_page(at, HONEST[0][1], {"game": build(GAME).graph.graph_id})  # the page really runs queries
+    # The console's answer is the page's last table (the position's panels may show tables above it).
+    others = len(at.dataframe) - 1
+    assert not at.error and others >= 0
+    before = snapshot(admin, neo4j_server.database)
+    for attack in filled(outside):
+        run_on_page(at, attack.text, attack.params)
+        assert not at.exception, (attack.name, [e.value for e in at.exception])
+        page_text = " ".join(str(e.value) for e in [*at.error, *at.caption, *at.markdown])
+        assert CANARY_TOKEN not in page_text and "root:" not in page_text, attack.name
+        if attack.refused:
+            assert at.error and len(at.dataframe) == others, attack.name
+            assert "Traceback" not in at.error[0].value
+        else:
+            assert not at.error, (attack.name, at.error[0].value)
+            assert CANARY_TOKEN not in at.dataframe[-1].value.to_json()
+    assert unchanged(before, snapshot(admin, neo4j_server.database)) == []
+    assert web.hits == []
+    assert bystander.run("RETURN 3 AS three").single()["three"] == 3
+    run_on_page(at, "RETURN 'p' AS remove", None)  # and the console still answers honest reads
+    assert not at.error and at.dataframe[-1].value.iloc[0, 0] == "p"
+
+
+def test_errors_point_into_the_users_text_not_the_explain(neo4j_server, admin):
+    """The console plans "EXPLAIN <text>"; its messages must still be about <text>."""
+    with open_driver(neo4j_server) as console:
+        def error(text: str) -> str:
+            with pytest.raises(QueryError) as caught:
+                run_readonly_cypher(console, neo4j_server.database, text)
+            assert "EXPLAIN" not in str(caught.value) and "\n" not in str(caught.value)
+            return str(caught.value)
+        assert "(line 1, column 10 (offset: 9))" in error("MATCH (n RETURN n")
+        assert "(line 2, column 8 (offset: 17))" in error("MATCH (n)\nRETURN m")
+        assert "one statement at a time" in error("RETURN 1; RETURN 2")

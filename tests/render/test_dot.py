@@ -1,0 +1,240 @@
+"""Graphviz diagrams: colours by value, a legend, bold optimal moves, the highlighted position, files that render."""
+
+from __future__ import annotations
+
+import os
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from explorer.render import dot
+from explorer.certificate import certificate
+from explorer.core.errors import GameGraphError, GraphTooLarge, InvalidParameter, QueryError
+from explorer.games import parse_spec
+from explorer.graph import graph_id
+from explorer.solved import build
+from loaders.mirror import to_networkx
+from queries.api import NetworkxBackend, run_query
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+@pytest.fixture(scope="module")
+def magic():
+    solved = build("chopsticks:magic-fingers")
+    return solved, NetworkxBackend(to_networkx(solved))
+
+
+def node_lines(text: str, key: str) -> list[str]:
+    return [line for line in text.splitlines() if f'label="{key}\\n' in line]
+
+
+def test_a_winning_line_is_coloured_ranked_bold_and_highlighted(magic):
+    _, backend = magic
+    result = run_query(backend, "shortest-win", position="A|1-1|1-1")
+    text = dot.to_dot(dot.line_diagram(result))
+    for value in ("win", "loss"):
+        assert f'fillcolor="{dot.COLOURS[value]}"' in text
+    assert "cluster_legend" in text and "legend_win" in text and "legend_draw" in text and "optimal move" in text
+    start = node_lines(text, "A|1-1|1-1")
+    assert len(start) == 1 and f"color=\"{dot.HIGHLIGHT}\"" in start[0] and "peripheries=2" in start[0]
+    assert "loss in 26" in start[0] and f'fillcolor="{dot.COLOURS["loss"]}"' in start[0]
+    other = node_lines(text, result.tables["line"].rows[1][1])
+    assert "peripheries" not in other[0]
+    moves = [line for line in text.splitlines() if "->" in line and "legend" not in line]
+    assert len(moves) == 26 and all("style=bold" in line for line in moves)
+    assert text.count("rank=same") >= 27  # one row per remoteness 26..0
+    assert "game over: loss" in text  # the end of the game
+
+
+def test_a_neighbourhood_shows_other_moves_thin(magic):
+    _, backend = magic
+    result = run_query(backend, "neighbourhood", position="A|1-1|1-1", k=2, direction="out")
+    text = dot.to_dot(dot.neighbourhood_diagram(result))
+    moves = [line for line in text.splitlines() if "->" in line and "legend" not in line]
+    assert len(moves) == len(result.tables["moves"].rows)
+    bold = sum("style=bold" in line for line in moves)
+    assert bold == sum(1 for row in result.tables["moves"].rows if row[3])
+    assert 0 < bold < len(moves) and any(f'color="{dot.OTHER_MOVE}"' in line for line in moves)
+    assert "queried position" in text
+
+
+def test_a_draw_cycle_is_filled_as_draws_and_closed():
+    backend = NetworkxBackend(to_networkx(build("chopsticks")))
+    text = dot.to_dot(dot.cycle_diagram(run_query(backend, "shortest-cycle", position="A|1-1|1-1")))
+    nodes = [line for line in text.splitlines() if re.match(r"\s*n\d+ \[", line)]
+    assert len(nodes) == 8 and all(f'fillcolor="{dot.COLOURS["draw"]}"' in line for line in nodes)
+    assert "rank=same" not in text  # draws have no remoteness
+    edges = [line for line in text.splitlines() if re.match(r"\s*n\d+ -> n\d+", line)]
+    assert len(edges) == 8 and any(line.strip().startswith("n7 -> n0") for line in edges)
+
+
+def test_a_tie_is_amber_and_a_draw_is_not(tmp_path):
+    backend = NetworkxBackend(to_networkx(build("tictactoe")))
+    text = dot.to_dot(dot.line_diagram(run_query(backend, "shortest-win", position=".../.../...")))
+    assert f'fillcolor="{dot.COLOURS["tie"]}"' in text and "tie in 9" in text
+    # Tie and draw were two nearly identical yellows: now a tie is amber (red > green > blue, little blue)
+    # and a draw is blue.
+    red, green, blue = (int(dot.COLOURS["tie"][i:i + 2], 16) for i in (1, 3, 5))
+    assert red > green > blue and red - blue > 100
+    red, green, blue = (int(dot.COLOURS["draw"][i:i + 2], 16) for i in (1, 3, 5))
+    assert blue > max(red, green)
+
+
+def test_a_certificate_diagram_draws_the_strategy(magic):
+    solved, _ = magic
+    data = certificate(solved, "A|1-1|1-1")
+    diagram = dot.certificate_diagram(data)
+    strategy = data["strategies"][0]["positions"]
+    assert set(diagram.nodes) == set(strategy)
+    text = dot.to_dot(diagram)
+    chosen = sum(1 for e in strategy.values() if "move" in e)
+    assert sum("style=bold" in line for line in text.splitlines() if "->" in line and "legend" not in line) == chosen
+    assert "chosen move" in text and "a reply to cover" in text
+
+
+def test_the_whole_graph_is_refused_above_the_limit():
+    G = to_networkx(build("tictactoe"))
+    with pytest.raises(GraphTooLarge, match="765 positions; whole-graph diagrams are limited to 500"):
+        dot.graph_diagram(G)
+    small = to_networkx(build("nim:small"))
+    diagram = dot.graph_diagram(small, highlight="A|1-2-3")
+    assert len(diagram.nodes) == 23 and len(diagram.edges) == 56
+
+
+def test_wrong_results_are_refused(magic):
+    _, backend = magic
+    stats = run_query(backend, "stats")
+    for builder in (dot.line_diagram, dot.cycle_diagram, dot.neighbourhood_diagram):
+        with pytest.raises(QueryError, match="needs a"):
+            builder(stats)
+
+
+def test_render_writes_dot_svg_and_png(tmp_path):
+    diagram = dot.graph_diagram(to_networkx(build("nim:small")), highlight="A|1-2-3")
+    text_path = dot.render(diagram, tmp_path / "nim.dot")
+    assert text_path.read_text().startswith("digraph")
+    svg = dot.render(diagram, tmp_path / "nim.svg").read_text()
+    assert "<svg" in svg and "A|1&#45;2&#45;3" in svg  # dot escapes "-" in SVG text
+    png = dot.render(diagram, tmp_path / "nim.png").read_bytes()
+    assert png.startswith(b"\x89PNG\r\n\x1a\n") and len(png) > 1000
+    with pytest.raises(InvalidParameter, match="must end in .dot"):
+        dot.render(diagram, tmp_path / "nim.jpeg")
+
+
+def test_cli_dot_writes_each_diagram(tmp_path):
+    env = {**os.environ, "GAMEGRAPH_HOME": str(tmp_path / "state"), "GAMEGRAPH_PROGRESS": "0"}
+
+    def cli(*args):
+        return subprocess.run([sys.executable, "-m", "explorer.cli", *args], capture_output=True, text=True,
+                              env=env, cwd=ROOT, timeout=300)
+
+    for query, name in (("shortest-win", "line.png"), ("certificate", "cert.svg"), ("neighbourhood", "nb.dot"),
+                        ("graph", "graph.svg")):
+        out = cli("dot", "nim:small", query, "-o", str(tmp_path / name))
+        assert out.returncode == 0, out.stderr
+        assert (tmp_path / name).stat().st_size > 0
+    out = cli("dot", "chopsticks", "cycle", "--position", "A|1-1|1-1", "-o", str(tmp_path / "cycle.dot"))
+    assert out.returncode == 0 and "8 positions" in out.stdout
+    out = cli("dot", "tictactoe", "graph", "-o", str(tmp_path / "big.svg"))
+    assert out.returncode == 2 and "limited to 500" in out.stderr and len(out.stderr.strip().splitlines()) == 1
+    out = cli("dot", "nim:small", "spiral", "-o", str(tmp_path / "x.svg"))
+    assert out.returncode == 2 and "unknown diagram 'spiral'" in out.stderr
+
+
+@pytest.mark.parametrize("name", ["x.dot", "x.svg", "x.png"])
+def test_cli_dot_to_a_missing_folder_is_one_line_and_writes_nothing(tmp_path, name):
+    env = {**os.environ, "GAMEGRAPH_HOME": str(tmp_path / "state"), "GAMEGRAPH_PROGRESS": "0"}
+    target = tmp_path / "missing" / name
+    out = subprocess.run([sys.executable, "-m", "explorer.cli", "dot", "nim:small", "shortest-win", "-o", str(target)],
+                         capture_output=True, text=True, env=env, cwd=ROOT, timeout=300)
+    assert out.returncode == 2 and "Traceback" not in out.stderr
+    assert out.stderr.strip().splitlines() == [f"gamegraph: error: cannot write {target}: No such file or directory"]
+    assert not (tmp_path / "missing").exists()
+
+
+@pytest.mark.parametrize("name", ["x.dot", "x.svg"])
+def test_render_over_a_folder_fails_cleanly_and_leaves_no_partial_file(tmp_path, name):
+    diagram = dot.graph_diagram(to_networkx(build("nim:small")))
+    (tmp_path / name).mkdir()
+    with pytest.raises(GameGraphError, match="it is a folder, not a regular file"):
+        dot.render(diagram, tmp_path / name)
+    assert [p.name for p in tmp_path.iterdir()] == [name]
+
+
+def test_cli_dot_max_nodes_must_be_positive(tmp_path):
+    env = {**os.environ, "GAMEGRAPH_HOME": str(tmp_path / "state"), "GAMEGRAPH_PROGRESS": "0"}
+
+    def cli(*args):
+        return subprocess.run([sys.executable, "-m", "explorer.cli", "dot", "nim:small", "graph", *args],
+                              capture_output=True, text=True, env=env, cwd=ROOT, timeout=300)
+
+    out = cli("--max-nodes", "0", "-o", str(tmp_path / "g.dot"))  # was silently the default 500
+    assert out.returncode == 2 and "--max-nodes: 0 is out of range: it must be from 1" in out.stderr
+    out = cli("--max-nodes", "5", "-o", str(tmp_path / "g.dot"))
+    assert out.returncode == 2 and "limited to 5" in out.stderr
+    out = cli("-o", str(tmp_path / "g.dot"))
+    assert out.returncode == 0, out.stderr
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["g.dot", "state"]  # no temporary file left
+
+
+def test_titles_name_the_game_as_people_do():
+    game = parse_spec("chopsticks")
+    assert dot._game_name(graph_id(game, True)) == "chopsticks:standard"
+    assert dot._game_name(graph_id(game, False)) == "chopsticks:standard [nosym]"
+    assert dot._game_name("not a graph id") == "not a graph id"
+
+
+# -- position graphs (Straffin's drawing: boards as nodes, the players' mirror images merged) --------
+def test_pong_hau_ki_position_graph():
+    from explorer.render.dot import position_graph_diagram
+    from explorer.solved import build
+
+    solved = build("ponghauki")
+    diagram = position_graph_diagram(solved)
+    # 30 reachable classes, merged in pairs by exchanging the players: 15 boards with Red to move.
+    assert len(diagram.nodes) == solved.graph.num_positions // 2 == 15
+    assert all(key.startswith("R|") for key in diagram.nodes)
+    assert diagram.highlight == "R|BB/./RR"
+    assert [k for k, info in diagram.nodes.items() if info["terminal"]] == ["R|BR/B/.R"]  # the one lost board
+    assert diagram.nodes["R|BB/./RR"]["label"] == "B B\\n.\\nR R"
+    text = dot.to_dot(diagram)
+    assert "Courier" in text and "R|BB/./RR" in text  # the key stays as the node's tooltip
+
+
+def test_mutorere_position_graph_merges_the_players():
+    from explorer.render.dot import position_graph_diagram
+    from explorer.solved import build
+
+    solved = build("mutorere")
+    diagram = position_graph_diagram(solved)
+    assert len(diagram.nodes) == 43  # Smith's 86 states, merged in pairs
+    values = {info["value"] for info in diagram.nodes.values()}
+    assert values == {"win", "loss", "draw"}
+
+
+def test_position_graph_command(tmp_path, monkeypatch):
+    from explorer.cli import main
+    monkeypatch.setenv("GAMEGRAPH_HOME", str(tmp_path / "home"))
+    out = tmp_path / "phk.dot"
+    assert main(["dot", "ponghauki", "position-graph", "-o", str(out)]) == 0
+    assert "B B" in out.read_text()
+
+
+def test_the_page_and_the_files_draw_through_one_graphviz_run(tmp_path, monkeypatch):
+    """`image` (the page, with a deadline) and `render` (files) run the same `dot`; each says what went wrong."""
+    source = dot.to_dot(dot.graph_diagram(to_networkx(build("nim:small"))))
+    assert dot.image(source, "svg") == dot.render(source, tmp_path / "nim.svg").read_bytes()
+    with pytest.raises(GameGraphError, match="Graphviz failed"):
+        dot.image("digraph {", "svg")
+    with pytest.raises(GameGraphError, match="Graphviz could not draw bad.svg"):
+        dot.render("digraph {", tmp_path / "bad.svg")
+    assert not (tmp_path / "bad.svg").exists()
+    monkeypatch.setattr(dot.shutil, "which", lambda name: None)
+    with pytest.raises(GameGraphError, match="not installed, so diagrams cannot be drawn"):
+        dot.image(source, "png")
+    with pytest.raises(GameGraphError, match="not installed .*write a .dot file instead"):
+        dot.render(source, tmp_path / "nim.png")

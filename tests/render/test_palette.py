@@ -1,0 +1,163 @@
+"""One palette of values (explorer/render/palette.py), used everywhere: Graphviz diagrams (files and
+the page), value badges, the strategy chart table, the Play value history and the survey legend."""
+
+from __future__ import annotations
+
+import itertools
+import json
+import math
+import re
+from pathlib import Path
+
+import pytest
+
+from explorer.games import parse_spec
+from explorer.render import dot, palette
+from explorer.solved import build
+from loaders.mirror import to_networkx
+from queries.api import NetworkxBackend, run_query
+
+ROOT = Path(__file__).resolve().parents[2]
+VALUES = {"win", "loss", "tie", "draw"}
+
+
+def rgb(colour: str) -> tuple[int, int, int]:
+    assert re.fullmatch(r"#[0-9a-f]{6}", colour), colour
+    return tuple(int(colour[i:i + 2], 16) for i in (1, 3, 5))
+
+
+def test_four_values_with_pairwise_clearly_different_fills_and_colours():
+    """Tie and draw were two nearly identical yellows (fills 41 apart in RGB): every pair of fills is
+    now at least 60 apart, every pair of strong colours at least 100."""
+    assert set(palette.VALUES) == set(palette.FILLS) == set(palette.COLOURS) == VALUES
+    for colours, minimum in ((palette.FILLS, 60), (palette.COLOURS, 100)):
+        for a, b in itertools.combinations(sorted(VALUES), 2):
+            assert math.dist(rgb(colours[a]), rgb(colours[b])) >= minimum, (a, b, colours[a], colours[b])
+    for colours in (palette.FILLS, palette.COLOURS):
+        r, g, b = rgb(colours["win"])
+        assert g > max(r, b)                      # win green
+        r, g, b = rgb(colours["loss"])
+        assert r > max(g, b)                      # loss red
+        r, g, b = rgb(colours["tie"])
+        assert r > g > b and r - b > 100          # tie amber
+        r, g, b = rgb(colours["draw"])
+        assert b > max(r, g)                      # draw blue
+    for value in VALUES:  # a fill is the light version: dark text stays readable on it
+        assert sum(rgb(palette.FILLS[value])) > sum(rgb(palette.COLOURS[value]))
+    assert palette.scale(["tie", "win"]) == {"domain": ["tie", "win"],
+                                              "range": [palette.COLOURS["tie"], palette.COLOURS["win"]]}
+
+
+VALUE_MAP = re.compile(r"""["'](win|loss|tie|draw)["']\s*:\s*["']#[0-9a-fA-F]{3,8}["']""")
+
+
+def test_no_value_colours_outside_the_palette():
+    """The four palettes there were (badges, diagrams, Play history, survey) are gone: a value's colour
+    is written in one place."""
+    home = ROOT / "explorer" / "render" / "palette.py"
+    found = [f"{path.relative_to(ROOT)}: {match.group(0)}" for path in sorted((ROOT / "explorer").rglob("*.py"))
+             if path != home for match in VALUE_MAP.finditer(path.read_text())]
+    assert found == []
+
+
+LABEL = re.compile(r'label="[^"]*?\\n(?:game over: )?(win|loss|tie|draw)\b')
+
+
+def node_colours(text: str) -> list[tuple[str, str, str | None]]:
+    """(value, fill, border) of every position node of DOT text (legend nodes left out)."""
+    out = []
+    for line in text.splitlines():
+        label = LABEL.search(line)
+        if label and "->" not in line and "legend" not in line:
+            fill = re.search(r'fillcolor="([^"]+)"', line).group(1)
+            border = re.search(r'\bcolor="([^"]+)"', line)
+            out.append((label.group(1), fill, border.group(1) if border else None))
+    return out
+
+
+def test_gamegraph_dot_diagrams_fill_from_the_palette():
+    texts = []
+    backend = NetworkxBackend(to_networkx(build("chopsticks:magic-fingers")))
+    texts.append(dot.to_dot(dot.line_diagram(run_query(backend, "shortest-win", position="A|1-1|1-1"))))
+    backend = NetworkxBackend(to_networkx(build("tictactoe")))
+    texts.append(dot.to_dot(dot.neighbourhood_diagram(run_query(backend, "neighbourhood", position=".../.../...",
+                                                                 k=3, direction="out"))))
+    backend = NetworkxBackend(to_networkx(build("chopsticks")))
+    texts.append(dot.to_dot(dot.cycle_diagram(run_query(backend, "shortest-cycle", position="A|1-1|1-1"))))
+    seen = set()
+    for text in texts:
+        for value, fill, _ in node_colours(text):
+            assert fill == palette.FILLS[value], (value, fill)
+            seen.add(value)
+        for value in VALUES:  # the legend
+            assert re.search(rf'legend_{value} \[label={value} fillcolor="{palette.FILLS[value]}"', text), value
+    assert seen == VALUES
+
+
+def hood(spec: str, k: int) -> tuple[str, dict, list]:
+    """Positions within k moves forward of the start (key -> value, remoteness, distance) and their moves."""
+    solved = build(spec)
+    graph = solved.graph
+    positions = {graph.key(0): {"value": str(solved.value(0)), "remoteness": solved.remoteness(0), "distance": 0}}
+    edges, frontier = [], [0]
+    for distance in range(1, k + 1):
+        later = []
+        for u in frontier:
+            for e in graph.edge_range(u):
+                v = int(graph.succ_indices[e])
+                if graph.key(v) not in positions:
+                    positions[graph.key(v)] = {"value": str(solved.value(v)), "remoteness": solved.remoteness(v),
+                                               "distance": distance}
+                    later.append(v)
+                edges.append((graph.key(u), graph.key(v), graph.label(e), bool(solved.solution.optimal[e])))
+        frontier = later
+    return graph.key(0), positions, edges
+
+
+def test_the_pages_neighbourhood_diagram_fills_and_borders_from_the_palette():
+    seen = set()
+    for spec, k in (("tictactoe", 3), ("chopsticks", 2)):
+        centre, positions, edges = hood(spec, k)
+        text = dot.linked_dot(centre, positions, edges, lambda key: f"?pos={key}")
+        colours = node_colours(text)
+        assert len(colours) == len(positions)
+        for value, fill, border in colours:
+            assert fill == palette.FILLS[value]
+            assert border in (palette.COLOURS[value], dot.LINKED_CENTRE)
+            seen.add(value)
+    assert seen == VALUES
+
+
+def test_badges_and_the_strategy_chart_table_use_the_diagram_colours():
+    pytest.importorskip("streamlit")
+    from explorer.render.chart import strategy_chart
+    from explorer.ui import drawing, overview
+
+    for value in VALUES:  # a badge: the same fill as the value's diagram nodes, its strong colour as border
+        badge = drawing.value_badge(value, 3)
+        assert f"background:{dot.COLOURS[value]};" in badge and f"border:1px solid {palette.COLOURS[value]};" in badge
+    html = overview.chart_table_html(strategy_chart(parse_spec("chopsticks")), None)
+    cells = re.findall(r'<td style="background:(#[0-9a-f]{6});" title="(\w+)', html)
+    assert cells and all(fill == palette.FILLS[value] for fill, value in cells)
+    assert {value for _, value in cells} >= {"win", "loss", "draw"}
+
+
+# -- the charts on the page (AppTest) ---------------------------------------------------------------
+def colour_scales(spec) -> list[dict[str, str]]:
+    """value -> colour of every colour scale with a domain in a Vega-Lite spec."""
+    found = []
+    if isinstance(spec, dict):
+        scale = (spec.get("color") or {}).get("scale") if isinstance(spec.get("color"), dict) else None
+        if scale and "domain" in scale:
+            found.append(dict(zip(scale["domain"], scale["range"])))
+        for child in spec.values():
+            found += colour_scales(child)
+    elif isinstance(spec, list):
+        for child in spec:
+            found += colour_scales(child)
+    return found
+
+
+def page_charts(at) -> list[dict]:
+    """The Vega-Lite specs of the charts on an AppTest page."""
+    return [json.loads(element.proto.spec) for element in at.get("vega_lite_chart")]

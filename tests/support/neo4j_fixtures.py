@@ -1,0 +1,88 @@
+"""The real Neo4j server for tests: no mocks, one server for the whole session."""
+
+from __future__ import annotations
+
+import os
+import socket
+import subprocess
+import sys
+import time
+import uuid
+from pathlib import Path
+
+import pytest
+
+from loaders import neo4j_server as server
+from loaders.settings import Neo4jSettings
+
+
+@pytest.fixture(scope="session")
+def neo4j_server() -> Neo4jSettings:
+    """Settings that reach a running Neo4j.
+
+    scripts/test (and so CI) starts the server before pytest; when it did not, this
+    starts it (on a free port unless NEO4J_URI names one, so that it never meets
+    the user's own server on the default port), and stops it again at the end so
+    that no JVM outlives the session."""
+    started_here = not server.status().running
+    if started_here and not os.environ.get("NEO4J_URI"):
+        # For the whole session: a test that stops and restarts the server finds the same port.
+        os.environ["NEO4J_URI"] = f"bolt://127.0.0.1:{free_port()}"
+    server.start()
+    yield Neo4jSettings.from_env()
+    if started_here:
+        server.stop()
+
+
+def free_port() -> int:
+    """A TCP port on 127.0.0.1 that nothing listens on right now."""
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return probe.getsockname()[1]
+
+
+@pytest.fixture(scope="module")
+def driver(neo4j_server):
+    """One driver per test module, on the test server."""
+    from loaders.settings import open_driver
+
+    with open_driver(neo4j_server) as driver:
+        yield driver
+
+
+@pytest.fixture
+def ids(driver, neo4j_server, request):
+    """Unique graph ids for one test (named after its module); every game loaded under them is deleted afterwards."""
+    from loaders import neo4j_loader
+
+    created: list[str] = []
+    prefix = request.module.__name__.rsplit(".", 1)[-1].replace("_", "-")
+
+    def make(name: str) -> str:
+        created.append(f"{prefix}-{uuid.uuid4().hex[:12]}:{name}")
+        return created[-1]
+
+    yield make
+    with driver.session(database=neo4j_server.database) as session:
+        for game_id in created:
+            neo4j_loader.delete_game(session, game_id)
+
+
+def start_script(tmp_path: Path, settings: Neo4jSettings, text: str, *args: str) -> subprocess.Popen:
+    """Run `text` as a Python script in its own process, reaching the test server (tests that kill loads)."""
+    root = Path(__file__).resolve().parents[2]
+    script = tmp_path / f"script-{uuid.uuid4().hex[:8]}.py"
+    script.write_text(text)
+    env = {**os.environ, "PYTHONPATH": str(root), "NEO4J_URI": settings.uri, "NEO4J_USER": settings.user,
+           "NEO4J_PASSWORD": settings.password, "NEO4J_DATABASE": settings.database, "GAMEGRAPH_PROGRESS": "0"}
+    return subprocess.Popen([sys.executable, str(script), *args], cwd=root, env=env,
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+
+
+def wait_for(path: Path, process: subprocess.Popen, seconds: float = 300) -> None:
+    """Until `path` exists; fails at once if the process ended first."""
+    deadline = time.monotonic() + seconds
+    while not path.exists():
+        assert process.poll() is None, process.communicate()
+        assert time.monotonic() < deadline, f"{path} did not appear"
+        time.sleep(0.05)

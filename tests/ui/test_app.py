@@ -1,0 +1,471 @@
+"""The explorer page's logic, run headless by Streamlit's AppTest (no browser, no server).
+
+Each test drives the real page script (explorer/ui/app.py) through its URL
+parameters and widgets and checks what a user would read: values, errors, the
+URL. Neo4j is pointed at a closed port so the page uses the networkx mirror
+whatever the machine runs.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+pytest.importorskip("streamlit")
+from streamlit.testing.v1 import AppTest  # noqa: E402
+
+from explorer.solved import build  # noqa: E402
+from explorer.ui import backend as ui_backend  # noqa: E402
+from explorer.ui import history, state  # noqa: E402
+
+APP = str(Path(__file__).resolve().parents[2] / "explorer" / "ui" / "app.py")
+
+
+@pytest.fixture(autouse=True)
+def isolated(tmp_path, monkeypatch):
+    monkeypatch.setenv("GAMEGRAPH_HOME", str(tmp_path / "home"))
+    monkeypatch.setenv("NEO4J_URI", "bolt://127.0.0.1:9")   # nothing listens there
+    monkeypatch.delenv("NEO4J_PASSWORD", raising=False)
+    ui_backend.connection.clear()
+    yield
+    ui_backend.connection.clear()
+
+
+def page(**params: str) -> AppTest:
+    at = AppTest.from_file(APP, default_timeout=120)
+    for name, value in params.items():
+        at.query_params[name] = value
+    return at.run()
+
+
+def metric(at: AppTest, label: str) -> str:
+    return next(m.value for m in at.metric if m.label == label)
+
+
+def errors(at: AppTest) -> list[str]:
+    return [e.value for e in at.error]
+
+
+def assert_clean(at: AppTest) -> None:
+    assert not at.exception, [e.value for e in at.exception]
+
+
+def test_default_load_shows_the_start_value():
+    at = page()
+    assert_clean(at)
+    assert not errors(at)
+    solved = build("chopsticks:standard")
+    assert metric(at, "Value") == str(solved.value(0)) == "draw"
+    assert metric(at, "To move") == "A"
+    assert at.query_params["game"] == "chopsticks:standard"
+    assert any("A|1-1|1-1" in m.value for m in at.markdown)
+    # every Chopsticks preset is offered
+    assert set(at.selectbox(key="pick_preset").options) >= {
+        "standard", "magic-fingers", "even-split", "rollover-even-split", "tap-dead-transfer", "attack-only", "rollover"}
+
+
+def test_url_names_game_and_position():
+    at = page(game="tictactoe", pos="X../.O./...")
+    assert_clean(at)
+    assert not errors(at)
+    solved = build("tictactoe")
+    node = solved.graph.find("X../.O./...")
+    assert metric(at, "Value") == str(solved.value(node))
+    assert metric(at, "To move") == "X"
+    key = solved.graph.key(node)  # the board's canonical rotation
+    assert any(key in m.value for m in at.markdown)
+    assert at.query_params["pos"] == key
+
+
+def test_symmetric_twin_is_shown_by_its_canonical_key():
+    at = page(game="chopsticks:standard", pos="A|3-1|1-1")
+    assert_clean(at)
+    assert at.query_params["pos"] == "A|1-3|1-1"
+
+
+def test_malformed_position_shows_an_error_not_a_traceback():
+    at = page(game="chopsticks:standard", pos="A|1-1|1")
+    assert_clean(at)
+    assert any("invalid chopsticks position" in e and "malformed" in e for e in errors(at))
+    assert metric(at, "Value") == "draw"  # the start is shown instead, and the page works on
+    at.button(key="move_0").click().run()
+    assert_clean(at)
+    assert at.query_params["pos"] == "B|1-1|1-2"
+
+
+def test_unreachable_position_is_reported():
+    solved = build("nim:small")
+    at = page(game="nim:small", pos="B|1-2-3")  # legal notation, but B to move before anyone took anything
+    assert_clean(at)
+    assert solved.graph.node_of(solved.game.parse("B|1-2-3")) is None
+    assert any("not reachable" in e for e in errors(at))
+    assert metric(at, "To move") == "A"  # the start instead
+
+
+def test_bad_game_spec_falls_back_to_the_default():
+    at = page(game="chopsticks:nonsense")
+    assert_clean(at)
+    assert any("unknown preset 'nonsense'" in e for e in errors(at))
+    assert at.query_params["game"] == "chopsticks:standard"
+
+
+def test_clicking_a_move_goes_there_and_records_history():
+    at = page(game="chopsticks:standard", pos="A|1-2|1-3")
+    solved = build("chopsticks:standard")
+    moves = solved.moves(solved.graph.find("A|1-2|1-3"))
+    losing = next(i for i, m in enumerate(moves) if m["value"] == "loss")
+    at.button(key=f"move_{losing}").click().run()
+    assert_clean(at)
+    assert at.query_params["pos"] == moves[losing]["to"]
+    assert any(moves[losing]["to"] in m.value for m in at.markdown)
+    trail = at.session_state["history"]
+    assert [step.key for step in trail] == ["A|1-2|1-3", moves[losing]["to"]]
+    # the draw thrown away is flagged as a slip on the History tab
+    notes = at.dataframe[0].value["note"].tolist()
+    assert notes[1].startswith("⚠ A's draw slipped to a loss")
+
+
+def test_huge_k_is_rejected_politely():
+    at = page(game="chopsticks:standard", view="Neighbourhood")
+    assert_clean(at)
+    assert not errors(at)
+    at.number_input(key="hood_k").set_value(1000).run()
+    assert_clean(at)
+    assert any("k=1000" in e for e in errors(at))
+    assert metric(at, "Value") == "draw"  # the rest of the page is intact
+    at.number_input(key="hood_k").set_value(9).run()  # allowed by the limit, but too many positions to draw
+    assert_clean(at)
+    assert any("more than" in e and "positions" in e for e in errors(at))
+    at.number_input(key="hood_k").set_value(1).run()
+    assert_clean(at)
+    assert not errors(at)
+
+
+def test_typed_position_goes_there_or_explains():
+    at = page(game="chopsticks:standard")
+    at.text_input(key="goto_text").set_value("B|1-1|1-2")
+    at.button(key="FormSubmitter:goto-Go to position").click().run()
+    assert_clean(at)
+    assert at.query_params["pos"] == "B|1-1|1-2"
+    at.text_input(key="goto_text").set_value("hello")
+    at.button(key="FormSubmitter:goto-Go to position").click().run()
+    assert_clean(at)
+    assert any("invalid chopsticks position 'hello'" in e for e in errors(at))
+    assert at.query_params["pos"] == "B|1-1|1-2"
+
+
+def test_preset_and_parameters_change_the_game():
+    at = page()
+    at.selectbox(key="pick_preset").select("magic-fingers").run()
+    assert_clean(at)
+    assert at.query_params["game"] == "chopsticks:magic-fingers"
+    assert metric(at, "Value") == str(build("chopsticks:magic-fingers").value(0)) == "loss"
+    at.number_input(key="param_chopsticks_fingers").set_value(4).run()
+    assert_clean(at)
+    assert at.query_params["game"].startswith("chopsticks(")
+    assert "fingers=4" in at.query_params["game"]
+    assert at.selectbox(key="pick_preset").value == "custom"
+
+
+def test_bad_parameter_is_reported_and_the_game_kept():
+    at = page(game="nim:small")
+    at.text_input(key="param_nim_heaps").set_value("1-x").run()
+    assert_clean(at)
+    assert any("heaps" in e and "not a valid" in e for e in errors(at))
+    assert at.query_params["game"] == "nim:small"
+
+
+def test_cypher_console_says_why_it_is_unavailable():
+    at = page(view="Cypher console")
+    assert_clean(at)
+    info = " ".join(i.value for i in at.info)
+    assert "needs Neo4j" in info and "networkx" in info
+
+
+@pytest.mark.parametrize("view", ["History", "Neighbourhood", "Cycles", "Best line", "Strategy chart",
+                                  "Statistics", "Cypher console", "Downloads"])
+@pytest.mark.parametrize("game, pos", [("chopsticks:standard", "A|1-2|1-3"), ("chopsticks:attack-only", None),
+                                       ("tictactoe", "X../.O./..."), ("nim:small", None)])
+def test_every_panel_draws_without_errors(view, game, pos):
+    params = {"game": game, "view": view}
+    if pos:
+        params["pos"] = pos
+    at = page(**params)
+    assert_clean(at)
+    assert not errors(at), errors(at)
+
+
+def test_slip_is_a_worse_value_for_the_mover():
+    before = state.Step("A|1-2|1-3", 0, "draw", None)
+    assert history.slip(before, state.Step("B|1-2|3-3", 1, "win", 3, move="R>L")) == ("draw", "loss")
+    assert history.slip(before, state.Step("B|1-2|1-4", 1, "draw", None, move="L>R")) is None
+    assert history.slip(before, state.Step("B|1-2|3-3", 1, "win", 3, move=None)) is None  # a jump, not a move
+    won = state.Step("A|1-1|1-1", 0, "win", 5)
+    assert history.slip(won, state.Step("x", 1, "loss", 8, move="m")) is None  # a slower win is still a win
+
+
+@pytest.mark.parametrize("view", ["Neighbourhood", "Cycles", "Best line", "Statistics"])
+def test_big_games_are_answered_from_the_solved_arrays(view, monkeypatch):
+    monkeypatch.setenv("GAMEGRAPH_UI_MIRROR_MAX_POSITIONS", "10")  # pretend the preset is too big for a mirror
+    at = page(game="chopsticks:standard", pos="A|1-2|1-3", view=view)
+    assert_clean(at)
+    assert not errors(at), errors(at)
+    assert any("solved arrays" in c.value for c in at.caption)
+
+
+def _backends():
+    from explorer.ui.backend import Backend
+    from queries import api
+    from loaders.mirror import mirror_for
+    G = mirror_for("chopsticks:standard")
+    return Backend("arrays", "arrays"), Backend("networkx", "mirror", graph=G, queries=api.NetworkxBackend(G))
+
+
+def test_the_arrays_answer_like_the_query_library():
+    """The fallback used for big games must agree with queries.api on the same graph."""
+    pytest.importorskip("queries.api")
+    from explorer.ui import data
+    arrays, mirror = _backends()
+    solved = build("chopsticks:standard")
+    for key in ("A|1-2|1-3", "A|1-1|1-1", "B|2-3|3-3"):
+        for direction in ("out", "in", "both"):
+            a = data.neighbourhood(arrays, solved, key, 2, direction)
+            m = data.neighbourhood(mirror, solved, key, 2, direction)
+            assert a.positions == m.positions
+            assert sorted(a.edges) == sorted(m.edges)
+        a, m = data.cycles(arrays, solved, key), data.cycles(mirror, solved, key)
+        assert (a.shortest and a.shortest.length) == (m.shortest and m.shortest.length)
+        assert [c.length for c in a.cycles] == [c.length for c in m.cycles]
+        assert [c.length for c in a.draw_cycles] == [c.length for c in m.draw_cycles]
+        assert len(data.best_line(arrays, solved, key).steps) == len(data.best_line(mirror, solved, key).steps)
+    assert data.value_counts(arrays, solved) == data.value_counts(mirror, solved)
+
+
+def test_the_certificate_is_built_only_when_asked_for():
+    at = page(game="nim:small", view="Downloads")
+    assert_clean(at)
+    assert not errors(at), errors(at)
+    assert not any(c.value.startswith("Checked:") for c in at.caption)  # not built on every run
+    at.button(key="cert_build").click().run()
+    assert_clean(at)
+    assert not errors(at), errors(at)
+    assert any(c.value.startswith("Checked:") for c in at.caption)
+
+
+def test_the_best_line_is_asked_for_once_per_run(monkeypatch):
+    from queries import api
+    asked = []
+    run_query = api.run_query
+
+    def counting(backend, name, **params):
+        asked.append(name)
+        return run_query(backend, name, **params)
+
+    monkeypatch.setattr(api, "run_query", counting)
+    at = page(game="nim:small", view="Best line")  # a won start: the line comes from shortest-win
+    assert_clean(at)
+    assert not errors(at), errors(at)
+    assert asked.count("shortest-win") == 1  # shown and offered as a diagram from the same answer
+    at.run()
+    assert asked.count("shortest-win") == 2
+
+
+def test_console_rows_show_nested_values_as_json():
+    from explorer.ui import console
+    from queries.results import ConsoleResult
+    shown = console._shown(ConsoleResult(["n", "k"], [[{"_labels": ["Position"], "key": "A|1"}, 3], [[1, 2], None]],
+                                         truncated=True, row_cap=2))
+    assert shown["rows"] == [{"n": '{"_labels": ["Position"], "key": "A|1"}', "k": 3}, {"n": "[1, 2]", "k": None}]
+    assert shown["caption"] == "2 rows; cut at the row cap (2)."
+
+
+def test_a_game_too_big_for_the_page_is_refused_politely(monkeypatch):
+    monkeypatch.setenv("GAMEGRAPH_UI_MAX_POSITIONS", "10")
+    at = page(game="nim(heaps=2-2-2-3)")
+    assert_clean(at)
+    assert any("limit of 10 positions" in e and "GAMEGRAPH_UI_MAX_POSITIONS" in e for e in errors(at))
+
+
+def test_huge_chopsticks_is_refused_at_once_with_its_estimate():
+    """The URL that once took 14 GB: refused from the estimate, before any build (issue 8, item 5)."""
+    import time
+
+    from explorer.games import parse_spec
+    from explorer.ui import builds
+
+    at = AppTest.from_file(APP, default_timeout=120)
+    at.query_params["game"] = "chopsticks(fingers=99)"
+    began = time.perf_counter()
+    at.run()
+    seconds = time.perf_counter() - began
+    assert_clean(at)
+    estimate = parse_spec("chopsticks(fingers=99)").estimate_positions()
+    assert any(f"{estimate:,} positions" in e and "limit of 3,000,000 positions" in e for e in errors(at)), errors(at)
+    assert not builds.registry().running()
+    assert seconds < 5  # the page's whole run, the refusal itself takes milliseconds (tests/ui/test_builds.py)
+
+
+def test_a_game_over_the_memory_budget_is_refused_with_the_estimate(monkeypatch):
+    monkeypatch.setenv("GAMEGRAPH_UI_MEMORY", "1M")
+    at = page(game="chopsticks(fingers=20)")
+    assert_clean(at)
+    assert any("memory budget of 1.0 MB" in e and "GAMEGRAPH_UI_MEMORY" in e and "positions" in e
+               for e in errors(at)), errors(at)
+
+
+# -- with the real Neo4j (started by the session fixture in tests/support/neo4j_fixtures.py) ----------
+@pytest.fixture
+def with_neo4j(neo4j_server, monkeypatch):
+    """The page pointed at the test Neo4j, which holds nim:small (loaded here: same data every time)."""
+    from loaders.neo4j_loader import load
+    from loaders.settings import open_driver
+    with open_driver(neo4j_server) as driver:
+        load(build("nim:small"), driver, neo4j_server.database)
+    monkeypatch.setenv("NEO4J_URI", neo4j_server.uri)
+    monkeypatch.setenv("NEO4J_USER", neo4j_server.user)
+    monkeypatch.setenv("NEO4J_PASSWORD", neo4j_server.password)
+    monkeypatch.setenv("NEO4J_DATABASE", neo4j_server.database)
+    ui_backend.connection.clear()
+    return neo4j_server
+
+
+@pytest.mark.neo4j
+def test_play_on_neo4j_uses_the_loaded_game(with_neo4j):
+    """With the page on Neo4j, the Play tab's opponent and values are the loaded game's, and the
+    game played is the one the solved graph gives (the two hold the same facts)."""
+    at = page(game="nim:small", view="Play", side="B", opp="perfect", play="")
+    assert_clean(at)
+    assert not errors(at), errors(at)
+    assert any("come from the game as loaded into Neo4j" in c.value for c in at.caption)
+    import random
+
+    from explorer.play import Match, Opponent, Played, start_position
+    solved = build("nim:small")
+    played = Played(Match(solved), start_position(solved))
+    _, target = played.match.choose(Opponent("perfect"), random.Random(0))  # the page seeds ply 0 with 0
+    assert at.query_params["play"] == str(played.number_reaching(target))
+    at = AppTest.from_file(APP, default_timeout=120)
+    for name, value in {"game": "nim(heaps=2-2-3)", "view": "Play"}.items():  # not in Neo4j: the solved graph
+        at.query_params[name] = value
+    at.run()
+    assert any("come from the solved graph" in c.value for c in at.caption)
+
+
+def run_cypher(at: AppTest, text: str) -> AppTest:
+    at.text_area(key="cypher_text").input(text)
+    return at.button(key="cypher_run").click().run()
+
+
+@pytest.mark.neo4j
+def test_neo4j_is_used_when_it_answers_and_holds_the_game(with_neo4j):
+    at = page(game="nim:small", view="Neighbourhood")
+    assert_clean(at)
+    assert not errors(at), errors(at)
+    assert any("Backend: **Neo4j" in c.value for c in at.caption)
+    assert any("answered by Neo4j" in c.value for c in at.caption)
+    at = page(game="nim(heaps=2-2-3)")  # a game Neo4j does not hold: the mirror, and the page says why
+    assert any("networkx mirror" in c.value and "not loaded" in c.value for c in at.caption)
+
+
+@pytest.mark.neo4j
+def test_neo4j_is_asked_about_the_game_once_not_on_every_click(with_neo4j, monkeypatch):
+    from queries import api
+    made = []
+
+    class Counting(api.Neo4jBackend):
+        def __init__(self, *args, **kwargs):
+            made.append(args[2])
+            super().__init__(*args, **kwargs)
+
+    monkeypatch.setattr(api, "Neo4jBackend", Counting)
+    at = page(game="nim:small")
+    assert any("Backend: **Neo4j" in c.value for c in at.caption)
+    at.button(key="move_0").click().run()
+    assert_clean(at)
+    assert any("Backend: **Neo4j" in c.value for c in at.caption)
+    assert made == [build("nim:small").graph.graph_id]
+
+
+@pytest.mark.neo4j
+def test_cypher_console_reads_and_refuses_writes_and_slow_queries(with_neo4j, monkeypatch):
+    at = page(game="nim:small", pos="A|1-2-3", view="Cypher console")
+    assert_clean(at)
+    run_cypher(at, "MATCH (p:Position {game: $game, key: $key})-[m:MOVE]->(q) RETURN m.label AS move")
+    assert_clean(at)
+    assert not errors(at), errors(at)
+    assert len(at.dataframe[0].value) == 6  # A|1-2-3 has six moves
+    run_cypher(at, "CREATE (n:Intruder) RETURN n")
+    assert_clean(at)
+    assert any("read-only" in e for e in errors(at))
+    from explorer.ui import console
+    monkeypatch.setattr(console, "TIMEOUT_S", 0.5)
+    run_cypher(at, "UNWIND range(1, 200000000) AS x WITH x WHERE x % 7 = 99 RETURN count(x)")
+    assert_clean(at)
+    assert any("timeout" in e for e in errors(at)), errors(at)
+    run_cypher(at, "MATCH (n) RETURN n LIMIT 1")  # and the console still works
+    assert not errors(at)
+
+
+def test_changing_game_keeps_the_open_tab_and_starts_at_the_start():
+    at = page(game="chopsticks:standard", pos="A|1-2|1-3", view="Statistics")
+    at.selectbox(key="pick_game").select("nim").run()
+    assert_clean(at)
+    assert at.query_params["game"] == "nim:marienbad"
+    assert "pos" not in at.query_params
+    assert at.query_params.get("view") == "Statistics"
+    assert metric(at, "Positions") == f"{build('nim:marienbad').graph.num_positions:,}"
+
+
+@pytest.mark.parametrize("game, left_out", [
+    ("tictactoe", {"Cycles", "Strategy chart", "Sum of games", "Draw map", "Survey", "Compare rules"}),
+    ("nim:small", {"Cycles", "Strategy chart", "Draw map", "Survey"}),
+    ("toads-and-frogs", {"Cycles", "Strategy chart", "Draw map", "Survey"}),
+    ("ponghauki", {"Strategy chart", "Sum of games", "Survey", "Compare rules"}),
+    ("chopsticks:standard", {"Sum of games"}),
+    ("chopsticks:attack-only", {"Cycles", "Sum of games", "Draw map"}),
+])
+def test_a_game_shows_only_the_tabs_that_apply(game, left_out):
+    # explorer/ui/app.py runs its page on import, so its PANELS are not imported here
+    every = ["History", "Neighbourhood", "Cycles", "Best line", "Strategy chart", "Statistics", "Cypher console",
+             "Downloads", "Sum of games", "Play", "Draw map", "Survey", "Compare rules"]
+    at = page(game=game)
+    assert_clean(at)
+    assert [tab.label for tab in at.tabs] == [name for name in every if name not in left_out]
+    asked = sorted(left_out)[0]
+    at = page(game=game, view=asked)  # an old link to a tab this game does not have says why, then shows the rest
+    assert_clean(at)
+    assert any(i.value.startswith(f"No {asked} tab here: ") for i in at.info), [i.value for i in at.info]
+    assert len(at.tabs) == len(every) - len(left_out)
+
+
+def test_an_unknown_tab_or_position_in_the_url_is_named_and_replaced():
+    at = page(game="chopsticks", view="Nope", pos="garbage")
+    assert_clean(at)
+    assert any("no tab called 'Nope'" in i.value for i in at.info), [i.value for i in at.info]
+    assert any("Showing the start position instead" in e for e in errors(at))
+    assert at.query_params["pos"] == build("chopsticks").graph.key(0) and "view" not in at.query_params
+
+
+@pytest.mark.parametrize("spec, left_out", [("ponghauki", {"cgt-equal", "cgt-kinds", "rule-diff"}),
+                                            ("chopsticks", {"cgt-equal", "cgt-kinds"}),
+                                            ("toads-and-frogs", set())])
+def test_the_console_offers_the_examples_that_apply(spec, left_out):
+    from explorer.ui import console
+    graph_id = build(spec).graph.graph_id
+    assert {name for name in console.examples() if not console.applies(name, graph_id)} == left_out
+    assert console.applies("rule-diff", "tests-own-id:nim")  # an id that names no game: everything is offered
+
+
+def test_the_statistics_charts_colour_values_from_the_palette():
+    from explorer.render import palette
+    from tests.render.test_palette import colour_scales, page_charts
+
+    at = page(game="tictactoe", view="Statistics")
+    assert_clean(at)
+    charts = page_charts(at)
+    bars = [chart["encoding"]["color"]["scale"]["range"] for chart in charts
+            if chart.get("encoding", {}).get("color", {}).get("field") == "colour"]
+    assert bars == [[palette.COLOURS[v] for v in ("win", "loss", "tie")]]  # positions by value
+    scales = [scale for chart in charts for scale in colour_scales(chart)]
+    assert scales == [{v: palette.COLOURS[v] for v in ("win", "loss", "tie")}]  # by remoteness

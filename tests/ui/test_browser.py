@@ -1,0 +1,168 @@
+"""The explorer page in a real browser: `gamegraph ui` serves it, Chromium (via Playwright) uses it.
+
+Checks what AppTest cannot: the page loads over HTTP, the drawing and the
+value show, clicking a move button navigates and the URL follows, and a
+click on the neighbourhood diagram (the custom component) moves the page.
+A screenshot is kept in tests/artifacts/ui.png for people to look at.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import signal
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+from pathlib import Path
+from urllib.parse import parse_qs, urlparse
+
+import pytest
+
+CHROMIUM = "/usr/bin/chromium"
+CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+                 "--disable-background-networking", "--disable-component-update", "--disable-sync"]
+ARTIFACTS = Path(__file__).resolve().parents[1] / "artifacts"
+ROOT = Path(__file__).resolve().parents[2]
+
+pytestmark = [
+    pytest.mark.browser,
+    pytest.mark.skipif(not Path(CHROMIUM).exists(), reason=f"Chromium is not installed at {CHROMIUM}"),
+]
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def wait_healthy(url: str, proc: subprocess.Popen, timeout: float = 60.0) -> None:
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if proc.poll() is not None:
+            raise AssertionError(f"gamegraph ui exited with {proc.returncode}: {proc.stdout.read()}")
+        try:
+            with urllib.request.urlopen(f"{url}/_stcore/health", timeout=2) as response:
+                if response.read().strip() == b"ok":
+                    return
+        except OSError:
+            time.sleep(0.3)
+    raise AssertionError(f"the explorer did not answer at {url} within {timeout:.0f} s")
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory):
+    port = free_port()
+    env = {**os.environ, "GAMEGRAPH_HOME": str(tmp_path_factory.mktemp("home")), "GAMEGRAPH_PROGRESS": "0"}
+    proc = subprocess.Popen([sys.executable, "-m", "explorer.cli", "ui", "--port", str(port), "--headless"],
+                            cwd=ROOT, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
+                            start_new_session=True)
+    url = f"http://127.0.0.1:{port}"
+    try:
+        wait_healthy(url, proc)
+        yield url
+    finally:
+        # The command and the Streamlit server it started share the session this test created.
+        try:
+            os.killpg(proc.pid, signal.SIGTERM)
+        except ProcessLookupError:
+            pass
+        try:
+            proc.wait(timeout=20)
+        except subprocess.TimeoutExpired:
+            os.killpg(proc.pid, signal.SIGKILL)
+            proc.wait()
+
+
+@pytest.fixture(scope="module")
+def browser():
+    sync_api = pytest.importorskip("playwright.sync_api")
+    with sync_api.sync_playwright() as playwright:
+        chromium = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        yield chromium
+        chromium.close()
+
+
+def settle(page) -> None:
+    """Wait until Streamlit has finished the current run (no running indicator, no placeholders)."""
+    time.sleep(0.5)
+    page.wait_for_selector("[data-testid=stStatusWidget]", state="detached", timeout=30_000)
+    page.wait_for_selector("[data-testid=stSkeleton]", state="detached", timeout=30_000)
+
+
+def position_in_url(page) -> str | None:
+    return parse_qs(urlparse(page.url).query).get("pos", [None])[0]
+
+
+def test_start_value_then_click_a_move(server, browser):
+    page = browser.new_page(viewport={"width": 1400, "height": 1800})
+    page.goto(f"{server}/?game=chopsticks:standard")
+    page.get_by_text("Value for A (to move)").wait_for(timeout=60_000)
+    settle(page)
+    value_line = page.locator(".gg-value").inner_text()
+    assert "draw" in value_line                           # the start of standard Chopsticks is a draw
+    page.locator(".gg-diagram svg").first.wait_for(timeout=30_000)  # the hands are drawn, taps on them
+    # The start has one move (symmetry merges the taps): L>L to B|1-1|1-2.
+    page.get_by_role("button", name=re.compile(r"B\|1-1\|1-2")).click()
+    page.get_by_text("Value for B (to move)").wait_for(timeout=30_000)
+    settle(page)
+    assert position_in_url(page) == "B|1-1|1-2"
+    assert page.get_by_text("B|1-1|1-2", exact=True).count() >= 1
+    ARTIFACTS.mkdir(exist_ok=True)
+    page.screenshot(path=str(ARTIFACTS / "ui.png"), full_page=True)
+    page.close()
+
+
+def test_clicking_the_neighbourhood_diagram_moves_there(server, browser):
+    page = browser.new_page(viewport={"width": 1400, "height": 1800})
+    page.goto(f"{server}/?game=chopsticks:standard&pos=A|1-2|1-3&view=Neighbourhood")
+    page.get_by_text("Value for A (to move)").wait_for(timeout=60_000)
+    settle(page)
+    node = page.locator(".gg-diagram a").filter(has_text="B|1-2|1-4").first
+    node.wait_for(timeout=30_000)
+    node.click()
+    page.get_by_text("Value for B (to move)").wait_for(timeout=30_000)
+    settle(page)
+    assert position_in_url(page) == "B|1-2|1-4"
+    ARTIFACTS.mkdir(exist_ok=True)
+    page.screenshot(path=str(ARTIFACTS / "ui-neighbourhood.png"), full_page=True)
+    page.close()
+
+
+def test_downloads_give_the_diagram_shown(server, browser, tmp_path):
+    page = browser.new_page(viewport={"width": 1400, "height": 1800}, accept_downloads=True)
+    page.goto(f"{server}/?game=chopsticks:standard&pos=A|1-2|1-3&view=Downloads")
+    page.get_by_role("button", name="PNG", exact=True).wait_for(timeout=60_000)
+    settle(page)
+    files = {}
+    for label in ("DOT", "PNG", "Position + moves (JSON)"):
+        with page.expect_download(timeout=30_000) as info:
+            page.get_by_role("button", name=label, exact=True).click()
+        path = tmp_path / info.value.suggested_filename
+        info.value.save_as(path)
+        files[label] = path.read_bytes()
+        settle(page)  # a download must not rerun the page; if it ever does, the next button is the new one
+    assert files["DOT"].startswith(b"digraph") and b"A|1-2|1-3" in files["DOT"]
+    assert files["PNG"].startswith(b"\x89PNG")
+    assert b'"key": "A|1-2|1-3"' in files["Position + moves (JSON)"]
+    page.close()
+
+
+def test_clicking_a_piece_on_the_board_plays_its_move(server, browser):
+    """Pong Hau K'i: the ringed piece on tl slides to the centre (B|BR/./RB, tl>c -> R|.R/B/RB)."""
+    page = browser.new_page(viewport={"width": 1400, "height": 1800})
+    page.goto(f"{server}/?game=ponghauki&pos=B|BR/./RB")
+    page.get_by_text("Value for Blue (to move)").wait_for(timeout=60_000)
+    settle(page)
+    piece = page.locator('.gg-diagram a[data-move="tl>c"]').first
+    piece.wait_for(timeout=30_000)
+    piece.click()
+    page.get_by_text("Value for Red (to move)").wait_for(timeout=30_000)
+    settle(page)
+    assert position_in_url(page) == "R|.R/B/RB"
+    ARTIFACTS.mkdir(exist_ok=True)
+    page.screenshot(path=str(ARTIFACTS / "ui-ponghauki.png"), full_page=True)
+    page.close()

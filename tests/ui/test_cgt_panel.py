@@ -1,0 +1,51 @@
+"""The page's combinatorial-value section and sum builder, driven headless by AppTest."""
+
+from __future__ import annotations
+
+import pytest
+
+pytest.importorskip("streamlit")
+from tests.support.ui_support import isolated, markdown, page  # noqa: E402,F401 - the autouse fixture
+from explorer.cgt.evaluate import value_of  # noqa: E402
+from explorer.games import parse_spec  # noqa: E402
+
+
+
+def test_position_shows_its_value_and_moves():
+    at = page(game="toads-and-frogs(board=T.TFF)", pos="T|T.TFF")
+    assert not at.exception, [e.value for e in at.exception]
+    assert "G = `↑`" in markdown(at) and "Left wins, whoever starts" in markdown(at)
+
+
+def test_sum_builder_adds_positions_across_games():
+    game = parse_spec("toads-and-frogs")
+    at = page(game="toads-and-frogs", view="Sum of games")
+    at.multiselect(key="cgt_sum_boards").set_value(["TT..FF"]).run()
+    at.text_input(key="cgt_sum_extra").set_value("T.TFF, nim::1-2").run()
+    assert not at.exception, [e.value for e in at.exception]
+    total = value_of(game, "TT..FF") + value_of(game, "T.TFF") + value_of(parse_spec("nim"), (1, 2))
+    assert f"G = `{total}`" in markdown(at)
+
+
+def test_sum_builder_reports_bad_positions_in_one_line():
+    at = page(game="toads-and-frogs", view="Sum of games")
+    at.text_input(key="cgt_sum_extra").set_value("TX").run()
+    assert not at.exception
+    assert any("T, F and . only" in e.value for e in at.error)
+
+
+def test_loopy_games_explain_that_sums_need_values():
+    at = page(game="chopsticks", view="Sum of games")
+    assert not at.exception
+    assert any("no combinatorial values" in i.value for i in at.info)
+
+
+def test_an_impartial_game_shows_one_move_table():
+    """Nim: both sides have the same options, so one table, not two identical ones; Toads and Frogs keeps two."""
+    at = page(game="nim", pos="1-2")
+    assert not at.exception, [e.value for e in at.exception]
+    captions = [c.value for c in at.caption]
+    assert any("the game is impartial" in c for c in captions) and not any(c.startswith("Left (") for c in captions)
+    at = page(game="toads-and-frogs(board=T.TFF)", pos="T|T.TFF")
+    captions = [c.value for c in at.caption]
+    assert any(c.startswith("Left (") for c in captions) and not any("the game is impartial" in c for c in captions)

@@ -1,0 +1,260 @@
+"""Playing on the page (AppTest): the board offers every legal move, the opponent answers, slips are
+marked, the URL holds the game, the value history is the solver's."""
+
+from __future__ import annotations
+
+import json
+import random
+import re
+from urllib.parse import parse_qs, urlparse
+
+import pytest
+
+pytest.importorskip("streamlit")
+from tests.support.ui_support import isolated, markdown, page  # noqa: E402,F401 - the autouse fixture
+from explorer.games import games, parse_spec  # noqa: E402
+from explorer.play import Opponent  # noqa: E402
+from explorer.solved import build  # noqa: E402
+from explorer.ui.play_panel import FLIP, history_rows, replay  # noqa: E402
+from tests.ui.test_boards import small_spec  # noqa: E402
+
+
+def move_buttons(at):
+    return [b for b in at.button if b.key and b.key.startswith("play_move_")]
+
+
+def test_a_whole_game_against_the_perfect_player():
+    """attack-only is a loss for the first player: playing B's best moves against the perfect A wins,
+    and the perfect player never slips."""
+    solved = build("chopsticks:attack-only")
+    assert str(solved.value(0)) == "loss"
+    at = page(game="chopsticks:attack-only", view="Play", side="B", opp="perfect")
+    assert not at.exception, [e.value for e in at.exception]
+    for _ in range(60):
+        buttons = move_buttons(at)
+        if not buttons:
+            break
+        # The winning move: to a position lost for the opponent, fastest first.
+        targets = [b.label.split(" → ")[1] for b in buttons]
+        best = min(range(len(buttons)), key=lambda i: (str(solved.value(solved.graph.find(targets[i]))) != "loss",
+                                                        solved.remoteness(solved.graph.find(targets[i])) or 0))
+        buttons[best].click().run()
+        assert not at.exception, [e.value for e in at.exception]
+    assert any("Game over" in s.value for s in at.success)
+    assert "you **won**" in at.success[0].value
+    table = at.dataframe[0].value
+    assert not any((table["who"] == "opponent") & (table["slip"] == "SLIP"))
+    plies = at.query_params["play"][0] if isinstance(at.query_params["play"], list) else at.query_params["play"]
+    assert plies and all(part.isdigit() for part in plies.split("."))
+
+
+def test_a_broken_link_is_one_line():
+    at = page(game="chopsticks:attack-only", view="Play", play="1.99")
+    assert not at.exception
+    assert any("stops making sense" in e.value for e in at.error)
+
+
+def board_markup(at) -> str:
+    """The SVG handed to the clickable board component of the Play tab."""
+    element = next(e for e in at.get("bidi_component") if e.proto.id.endswith("play_board_svg"))
+    return json.loads(element.proto.json)
+
+
+def board_links(at) -> dict[str, dict[str, str]]:
+    """data-move label -> the query of its link."""
+    svg = board_markup(at)
+    return {move: {k: v[0] for k, v in parse_qs(urlparse(href.replace("&amp;", "&")).query).items()}
+            for href, move in re.findall(r'<a href="([^"]+)" data-move="([^"]+)"', svg)}
+
+
+def positions_played(game, play: str):
+    """The positions of a `play=` value, replayed from the rules alone (no solved graph)."""
+    position = game.start()
+    seen = [position]
+    for part in filter(None, play.split(".")):
+        position = game.moves(position)[int(part) - 1].position
+        seen.append(position)
+    return seen
+
+
+def test_the_board_offers_every_legal_move_as_a_link_to_the_game_after_it():
+    game = parse_spec("tictactoe")
+    at = page(game="tictactoe", view="Play")
+    assert not at.exception, [e.value for e in at.exception]
+    links = board_links(at)
+    moves = game.moves(game.start())
+    assert sorted(links) == sorted(m.label for m in moves) and len(links) == 9
+    for number, move in enumerate(moves, 1):
+        query = links[move.label]
+        assert query["play"] == str(number) and query["view"] == "Play"
+        assert query["pos"] == game.format(move.position)  # the position as played, not its canonical twin
+
+
+def test_following_a_board_link_plays_the_move_in_the_frame_played_and_the_opponent_answers():
+    game = parse_spec("tictactoe")
+    solved = build("tictactoe")
+    at = page(game="tictactoe", view="Play")
+    query = board_links(at)["X c1"]
+    at.query_params["play"] = query["play"]   # what the click does
+    at.run()
+    assert not at.exception, [e.value for e in at.exception]
+    play = at.query_params["play"]
+    assert play.startswith(query["play"] + ".") and len(play.split(".")) == 2  # the opponent answered once
+    shown = positions_played(game, play)[-1]
+    assert f"Position `{game.format(shown)}`" in markdown(at)
+    assert game.format(shown).endswith("..X")   # X stays where it was put (c1), whatever the symmetry
+    # the answer is a best move: the value for X did not change (perfect play keeps a tie)
+    assert str(solved.value(solved.graph.node_of(shown))) == "tie"
+    assert "Slips so far: **you 0**, **opponent 0**" in markdown(at)
+
+
+@pytest.mark.parametrize("spec,side", [("chopsticks:attack-only", "A"), ("chopsticks:attack-only", "B"),
+                                       ("tictactoe", "B"), ("ponghauki", "A")])
+def test_a_whole_random_game_the_perfect_player_never_slips_and_the_history_is_the_solvers(spec, side):
+    solved = build(spec)
+    game = solved.game
+    at = page(game=spec, view="Play", side=side)
+    rng = random.Random(7)
+    human = "AB".index(side)
+    for _ in range(60):
+        assert not at.exception, [e.value for e in at.exception]
+        buttons = [b for b in at.button if b.key and b.key.startswith("play_move_")]
+        if not buttons:
+            break
+        rng.choice(buttons).click().run()
+    play = at.query_params["play"]
+    played = replay(solved, play)
+    match = played.match
+    # independently of the page: every opponent ply keeps the value it had (the perfect player never slips)
+    seen = positions_played(game, play)
+    for ply, (before, after) in enumerate(zip(seen, seen[1:])):
+        if game.to_move(before) != human:
+            value_before = solved.value(solved.graph.node_of(before))
+            value_after = solved.value(solved.graph.node_of(after)).for_previous_player()
+            assert value_after == value_before, (ply, game.format(before), game.format(after))
+    theirs = sum(p.slip for p in match.plies if p.player != human)
+    mine = sum(p.slip for p in match.plies if p.player == human)
+    assert theirs == 0 and f"Slips so far: **you {mine}**, **opponent 0**" in markdown(at)
+    rows = history_rows(played, human)
+    assert len(rows) == len(seen) == len(match.plies) + 1
+    for row, position in zip(rows, seen):
+        assert row["position"] == game.format(position)   # as played, not the canonical twin
+        node = solved.graph.node_of(position)
+        mover = str(solved.value(node))
+        assert row["value for the mover"] == mover and row["remoteness"] == solved.remoteness(node)
+        assert row["value for you"] == (mover if game.to_move(position) == human else FLIP[mover])
+
+
+def test_undo_goes_back_to_the_players_turn_and_restart_empties_the_game():
+    at = page(game="chopsticks:attack-only", view="Play", side="A")
+    at.button(key="play_move_1").click().run()
+    at.button(key="play_move_1").click().run()
+    assert len(at.query_params["play"].split(".")) == 4
+    at.button(key="play_undo").click().run()
+    assert len(at.query_params["play"].split(".")) == 2
+    at.button(key="play_restart").click().run()
+    assert at.query_params["play"] == "" and not at.exception
+
+
+def test_while_playing_the_explored_position_is_folded_away_and_says_what_it_is():
+    graph = build("tictactoe").graph
+    key = graph.key(graph.find("X../.../..."))
+    at = page(game="tictactoe", view="Play", pos=key)
+    labels = [e.label for e in at.expander]
+    assert any(label.startswith(f"Explored position `{key}`") for label in labels), labels
+    assert any("You (X) against the perfect player (O)" in s.value for s in at.subheader)
+    at = page(game="tictactoe", view="History", pos=key)
+    assert not any(e.label.startswith("Explored position") for e in at.expander)
+
+
+def test_the_opponent_parser_used_by_the_tab_refuses_nonsense():
+    with pytest.raises(Exception, match="not valid"):
+        Opponent.parse("slip=2")
+
+
+@pytest.mark.parametrize("spec,label", [("chopsticks", "R>R"), ("chopsticks", "L>R"), ("tictactoe", "X b1"),
+                                        ("ponghauki", None)])
+def test_a_click_on_the_play_board_plays_that_move_as_played(monkeypatch, spec, label):
+    """AppTest cannot click inside the component, so a stand-in answers as the component does after a
+    click: with the `pick` of the link clicked, else its `pos` (tests/ui/test_play_browser.py clicks in
+    Chromium)."""
+    from explorer.ui import clickable
+
+    game = parse_spec(spec)
+    moves = game.moves(game.start())
+    label = label or moves[-1].label
+    clicks = []
+
+    def clicked_board(markup: str, key: str):
+        if key != "play_board_svg" or clicks:
+            return None
+        links = {move: query for move, query in
+                 ((m, {k: v[0] for k, v in parse_qs(urlparse(h.replace("&amp;", "&")).query).items()})
+                  for h, m in re.findall(r'<a href="([^"]+)" data-move="([^"]+)"', markup))}
+        link = links[label.replace(">", "&gt;")]
+        clicks.append(link.get("pick", link["pos"]))
+        return clicks[-1]
+
+    monkeypatch.setattr(clickable, "clickable_html", clicked_board)
+    at = page(game=spec, view="Play", side="A")
+    assert not at.exception, [e.value for e in at.exception]
+    # exactly the move clicked, even where two moves reach one position (R>R and L>R from 1-1|1-1)
+    number = [m.label for m in moves].index(label) + 1
+    play = at.query_params["play"]
+    assert play.split(".")[0] == str(number), (play, number)
+    assert clicks == [str(number)]
+    assert f"Your last move: `{label}`" in markdown(at)
+    shown = positions_played(game, play)[-1]
+    assert game.outcome(shown) is not None or f"Position `{game.format(shown)}`" in markdown(at)
+
+
+@pytest.mark.parametrize("name", sorted(n for n, c in games().items() if c.__module__.startswith("explorer.games.")))
+def test_every_shipped_game_is_played_on_its_board(name):
+    """The Play tab's board offers exactly the legal moves of the start, each once, as links."""
+    spec = small_spec(name)
+    game = parse_spec(spec)
+    at = page(game=spec, view="Play", side="A")
+    assert not at.exception, [e.value for e in at.exception]
+    assert not at.error, [e.value for e in at.error]
+    labels = [m.label.replace("&", "&amp;").replace(">", "&gt;").replace("<", "&lt;").replace('"', "&quot;")
+              for m in game.moves(game.start())]
+    assert sorted(board_links(at)) == sorted(labels)
+
+
+def test_a_slip_of_the_player_is_marked_where_the_move_is_reported():
+    """X throws away the tie: the page says so, with the values before and after, from the solver."""
+    solved = build("tictactoe")
+    game = solved.game
+    for first in range(1, 10):   # a first move after which O's answer leaves X a losing move
+        at = page(game="tictactoe", view="Play", side="A", play=str(first))
+        position = positions_played(game, at.query_params["play"])[-1]
+        moves = game.moves(position)
+        losing = [i for i, m in enumerate(moves, 1)
+                  if solved.value(solved.graph.node_of(m.position)).for_previous_player() < solved.value(
+                      solved.graph.node_of(position))]
+        if losing:
+            break
+    assert losing
+    at.query_params["play"] = f"{at.query_params['play']}.{losing[0]}"
+    at.run()
+    assert not at.exception, [e.value for e in at.exception]
+    label = moves[losing[0] - 1].label
+    assert f"Your last move: `{label}`, your value tie → loss — **SLIP**" in markdown(at)
+    assert "Slips so far: **you 1**, **opponent 0**" in markdown(at)
+
+
+def test_the_value_history_colours_values_as_the_badges_and_diagrams():
+    """A tie was purple in the value history but yellow in the badges and diagrams: one colour per
+    value, the palette's (explorer/render/palette.py)."""
+    from explorer.render import palette
+    from explorer.ui.drawing import value_badge
+    from tests.render.test_palette import colour_scales, page_charts
+
+    at = page(game="tictactoe", view="Play", side="A", play="1")
+    assert not at.exception, [e.value for e in at.exception]
+    scales = [scale for chart in page_charts(at) for scale in colour_scales(chart)]
+    assert len(scales) == 2  # the value points and the remoteness bars
+    for scale in scales:
+        assert scale == palette.COLOURS
+        for value, colour in scale.items():
+            assert f"border:1px solid {colour};" in value_badge(value)
