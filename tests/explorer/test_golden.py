@@ -2,7 +2,7 @@
 
 One check among several: test_solver.py proves the values against independent
 references; this file pins the numbers so any change to rules, generation or
-solving shows up. Refresh deliberately with `python -m tests.golden.regenerate`.
+solving shows up. Refresh deliberately with `python -m tests.support.golden.regenerate`.
 """
 
 from __future__ import annotations
@@ -13,7 +13,7 @@ import pytest
 
 from explorer.games import parse_spec
 from explorer.games.chopsticks.rules import Chopsticks
-from tests.golden.regenerate import PATH, SPECS, record
+from tests.support.golden.regenerate import PATH, SPECS, record
 
 GOLDEN = json.loads(PATH.read_text())
 

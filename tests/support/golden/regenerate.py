@@ -1,6 +1,6 @@
 """Regenerate tests/support/golden/counts.json from the current code — deliberately, never from a test.
 
-    cd /work/main && python -m tests.golden.regenerate
+    cd /work/main && python -m tests.support.golden.regenerate
 
 Golden counts in the python-chess "perft" style: for each game, with and
 without symmetry reduction, the number of positions and moves, the positions
