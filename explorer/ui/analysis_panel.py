@@ -54,10 +54,7 @@ def draw_section(game: Game, solved: SolvedGraph, node: int) -> None:
 def draw_map(game: Game, spec: str, solved: SolvedGraph, key: str) -> None:
     """The draw region coloured by kind; the closed regions (the drawing core) outlined."""
     analysis = _analysis(solved.graph.graph_id, solved)
-    counts = analysis.counts()
-    if not counts["draws"]:
-        st.info(f"{game.display_name} has no drawn positions.")
-        return
+    counts = analysis.counts()  # the page offers this tab only to games with draws (explorer/ui/app.py)
     st.markdown(f"**{counts['draws']:,} draws**: {counts['safe']:,} safe (green, no move loses), "
                 f"{counts['sharp']:,} sharp (orange, some move loses). Drawing core: {counts['core']:,} positions "
                 f"in {counts['closed_regions']} closed region(s), outlined in blue: once play is inside, keeping "
@@ -137,12 +134,14 @@ def _region_map(analysis: DrawAnalysis, draws: list[int]) -> None:
     st.graphviz_chart(dot)
 
 
-def survey_panel(game: Game) -> None:
-    """A heatmap of rule set x fingers coloured by the start's value; a click opens that game."""
-    if game.name != "chopsticks":
-        st.info("The survey heatmap is drawn for Chopsticks; `gamegraph survey GAME --range NAME=A..B` surveys "
-                "any game whose parameters make a finite grid.")
-        return
+def chopsticks_survey_available(game: Game) -> bool:
+    """The survey heatmap's rows are Chopsticks' rule sets and its columns finger counts."""
+    return game.name == "chopsticks"
+
+
+def chopsticks_survey_panel(game: Game) -> None:
+    """A heatmap of Chopsticks rule set x fingers coloured by the start's value; a click opens that game.
+    Offered only where chopsticks_survey_available (explorer/ui/app.py decides the tabs)."""
     import altair as alt
 
     from explorer.analysis.survey import grid, survey

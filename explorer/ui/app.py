@@ -57,7 +57,7 @@ PANELS: list[tuple[str, str, Callable[[View], object]]] = [
     ("Sum of games", "The sum builder", lambda v: cgt_panel.sum_builder(v.game, v.solved)),
     ("Play", "Play", lambda v: play_panel.panel(v.game, v.spec, v.solved, v.backend)),
     ("Draw map", "The draw map", lambda v: analysis_panel.draw_map(v.game, v.spec, v.solved, v.key)),
-    ("Survey", "The survey", lambda v: analysis_panel.survey_panel(v.game)),
+    ("Survey", "The survey", lambda v: analysis_panel.chopsticks_survey_panel(v.game)),
     ("Compare rules", "The comparison", lambda v: analysis_panel.diff_panel(v.game, v.spec, v.solved)),
 ]
 
@@ -83,7 +83,7 @@ def _not_for(view: View) -> dict[str, str]:
                                    "impartial games such as toads-and-frogs, domineering and nim")
     if not (view.solved.solution.value == int(Value.DRAW)).any():
         reasons["Draw map"] = f"{name} has no drawn positions"
-    if game.name != "chopsticks":
+    if not analysis_panel.chopsticks_survey_available(game):
         command = shell_hint("survey", game.name, "--range", "NAME=A..B")
         reasons["Survey"] = (f"the survey heatmap is drawn for Chopsticks; `{command}` surveys any game whose "
                              "parameters make a finite grid")

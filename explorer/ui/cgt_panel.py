@@ -62,11 +62,8 @@ def _side_name(game: Game, side: str) -> str:
 
 
 def sum_builder(game: Game, solved: SolvedGraph) -> None:
-    """Pick positions (of this game or, as SPEC::BOARD, of another) and analyse their sum."""
-    if not supports_cgt(game):
-        st.info(f"{game.display_name} has no combinatorial values: sums of games are for short partizan or "
-                "impartial games such as toads-and-frogs, domineering and nim.")
-        return
+    """Pick positions (of this game or, as SPEC::BOARD, of another) and analyse their sum.
+    Offered only to games with combinatorial values (explorer/ui/app.py decides the tabs)."""
     boards = sorted({game.format_board(game.cgt_board(solved.graph.position(n)))
                      for n in range(min(solved.graph.num_positions, 20 * MAX_LISTED_BOARDS))})[:MAX_LISTED_BOARDS]
     st.write("Play several positions side by side: each turn, the player to move chooses one component "

@@ -66,14 +66,7 @@ def chart_of(game: Game) -> Any:
 
 
 def chart_panel(game: Game, spec: str, solved: SolvedGraph, node: int) -> Any:
-    """Returns the chart shown, or None."""
-    if game.name != "chopsticks":
-        st.info(f"The strategy chart is for Chopsticks; {game.display_name} has none.")
-        return None
-    if game.params.fingers > CHART_MAX_FINGERS:
-        st.info(f"The chart has one row and column per pair of hands; with fingers={game.params.fingers} it would "
-                f"not fit a page (the page draws it up to fingers={CHART_MAX_FINGERS}). `gamegraph chart` prints it.")
-        return None
+    """Returns the chart shown. Offered only where chart_available (explorer/ui/app.py decides the tabs)."""
     chart = _chart(game.id)
     position = solved.graph.position(node)
     mover = position.to_move
