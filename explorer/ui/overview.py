@@ -100,15 +100,23 @@ def stats_panel(solved: SolvedGraph, backend: Any) -> None:
     cols[4].metric("Longest win", "—" if longest_win is None else f"{longest_win} moves")
     order = [v for v in ("win", "loss", "tie", "draw") if counts.get(v)]
     st.markdown("**Positions by value** (for the player to move)")
-    values = pd.DataFrame({"value": order, "positions": [counts[v] for v in order],
-                           "colour": [palette.COLOURS[v] for v in order]})
-    st.bar_chart(values, x="value", y="positions", color="colour", sort=False, height=260)
+    import altair as alt
+
+    # An explicit value -> colour scale: st.bar_chart's colour column is matched to the
+    # categories by sorting, which gave a draw the loss red.
+    colour = alt.Color("value:N", scale=alt.Scale(**palette.scale(order)), legend=None)
+    values = pd.DataFrame({"value": order, "positions": [counts[v] for v in order]})
+    st.altair_chart(alt.Chart(values).mark_bar().encode(
+        x=alt.X("value:N", sort=order, title=None, axis=alt.Axis(labelAngle=0)), y=alt.Y("positions:Q"), color=colour,
+        tooltip=["value", "positions"]).properties(height=260), width="stretch")
     present = [v for v in ("win", "loss", "tie") if table.get(v)]
     if present:
         st.markdown("**Positions by remoteness** (moves to the end with best play; draws have none)")
         top = max(max(table[v]) for v in present)
-        frame = pd.DataFrame({v: [table[v].get(r, 0) for r in range(top + 1)] for v in present},
-                             index=pd.Index(range(top + 1), name="remoteness"))
-        st.bar_chart(frame, color=[palette.COLOURS[v] for v in present], height=300, x_label="remoteness",
-                     y_label="positions")
+        frame = pd.DataFrame([{"remoteness": r, "value": v, "positions": table[v].get(r, 0)}
+                              for v in present for r in range(top + 1)])
+        st.altair_chart(alt.Chart(frame).mark_bar().encode(
+            x=alt.X("remoteness:O", axis=alt.Axis(labelAngle=0)), y=alt.Y("positions:Q", stack=True),
+            color=alt.Color("value:N", scale=alt.Scale(**palette.scale(present)), legend=alt.Legend(orient="top")),
+            tooltip=["remoteness", "value", "positions"]).properties(height=300), width="stretch")
     st.caption(f"Counts answered by {data.answered_by(backend)}.")

@@ -239,7 +239,7 @@ def _history_chart(played: Played, human: int) -> None:
     x = alt.X("ply:O", axis=alt.Axis(labelAngle=0, labelOverlap=True))
     value = alt.Chart(data).mark_line(point=alt.OverlayMarkDef(size=80, filled=True), color="#999").encode(
         x=x, y=alt.Y("value for you:N", sort=VALUE_ORDER, scale=alt.Scale(domain=VALUE_ORDER)), tooltip=tooltip)
-    value = value + alt.Chart(data).mark_point(size=90, filled=True).encode(
+    value = value + alt.Chart(data).mark_point(size=90, filled=True, opacity=1).encode(  # opaque: the palette colour, not a blend with the grey line
         x=x, y=alt.Y("value for you:N", sort=VALUE_ORDER), color=colour, tooltip=tooltip)
     remote = alt.Chart(data).mark_bar().encode(
         x=x, y=alt.Y("remoteness:Q", title="remoteness (moves left)", axis=alt.Axis(tickMinStep=1)),

@@ -463,9 +463,11 @@ def test_the_statistics_charts_colour_values_from_the_palette():
 
     at = page(game="tictactoe", view="Statistics")
     assert_clean(at)
-    charts = page_charts(at)
-    bars = [chart["encoding"]["color"]["scale"]["range"] for chart in charts
-            if chart.get("encoding", {}).get("color", {}).get("field") == "colour"]
-    assert bars == [[palette.COLOURS[v] for v in ("win", "loss", "tie")]]  # positions by value
-    scales = [scale for chart in charts for scale in colour_scales(chart)]
-    assert scales == [{v: palette.COLOURS[v] for v in ("win", "loss", "tie")}]  # by remoteness
+    scales = [scale for chart in page_charts(at) for scale in colour_scales(chart)]
+    assert scales == [{v: palette.COLOURS[v] for v in ("win", "loss", "tie")}] * 2  # by value, by remoteness
+    # A game with draws: each value keeps its own colour (a colour column matched by sorting gave draw the loss red).
+    at = page(game="chopsticks", view="Statistics")
+    assert_clean(at)
+    scales = [scale for chart in page_charts(at) for scale in colour_scales(chart)]
+    assert scales[0] == {v: palette.COLOURS[v] for v in ("win", "loss", "draw")}
+    assert all(scale[v] == palette.COLOURS[v] for scale in scales for v in scale)
