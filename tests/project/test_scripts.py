@@ -20,6 +20,10 @@ case "$2" in
   start) echo "NEO4J_URI=$NEO4J_URI GAMEGRAPH_HOME=$GAMEGRAPH_HOME" >> "$ENV_LOG"; exit "$START_RC" ;;
 esac
 """
+STUB_LINT = """#!/usr/bin/env bash
+if [ "${LINT_RC:-0}" != 0 ]; then echo "lint-imports" >> "$LOG"; fi
+exit "${LINT_RC:-0}"
+"""
 STUB_PYTHON = """#!/usr/bin/env bash
 if [ "$1" = "-c" ]; then echo 7999; exit 0; fi  # the free-port probe
 echo "pytest" >> "$LOG"
@@ -42,6 +46,7 @@ def run_script(tmp_path: Path, status: int, start: int = 0, pytest_rc: int = 0,
     stub(project / "scripts" / "install", '#!/usr/bin/env bash\necho "install $*" >> "$LOG"\n')
     stub(venv_bin / "gamegraph", STUB_GAMEGRAPH)
     stub(venv_bin / "python", STUB_PYTHON)
+    stub(venv_bin / "lint-imports", STUB_LINT)
     log.touch()
     env = {**os.environ, "LOG": str(log), "ENV_LOG": str(tmp_path / "env.log"), "STATUS_RC": str(status),
            "START_RC": str(start), "PYTEST_RC": str(pytest_rc)}
@@ -124,3 +129,9 @@ def test_install_without_the_venv_module_installs_it(tmp_path):
     calls = (tmp_path / "apt.log").read_text().splitlines()
     assert calls == ["apt-get update -qq", "apt-get install -y -qq python3-venv"], done.stderr
     assert done.returncode == 1 and "openjdk-17-jdk-headless maven" in done.stderr.splitlines()[-1]
+
+
+def test_a_broken_import_contract_stops_the_run_before_neo4j_and_pytest(tmp_path):
+    """lint-imports (the layers of docs/architecture.md) runs first: a back-arrow fails the run at once."""
+    code, calls = run_script(tmp_path, status=3, LINT_RC="1")
+    assert code == 1 and calls == ["lint-imports"]
