@@ -174,8 +174,12 @@ class ValueFile:
     def moves(self, position: Any) -> list[dict[str, Any]]:
         """Every move with the successor's value for the mover, best first (as SolvedGraph.moves).
         Moves reaching one position are merged, keeping the first label, as in the graph."""
+        return [move for move, _ in self._moves_and_successors(position)]
+
+    def _moves_and_successors(self, position: Any) -> list[tuple[dict[str, Any], Any]]:
+        """(move record, successor position) of every distinct move of a position, best first."""
         value, remoteness = self.value(position), self.remoteness(position)
-        rows, seen = [], set()
+        pairs, seen = [], set()
         for move in self.game.moves(position):
             if move.position in seen:
                 continue
@@ -184,17 +188,17 @@ class ValueFile:
             mover_value = child_value.for_previous_player()
             optimal = mover_value == value and (value == Value.DRAW or
                                                 child_remoteness == (remoteness or 0) - 1)
-            rows.append(records.move_record(move.label, self.game.format(move.position), mover_value,
-                                            child_remoteness, optimal))
-        return records.best_first(rows)
+            pairs.append((records.move_record(move.label, self.game.format(move.position), mover_value,
+                                              child_remoteness, optimal), move.position))
+        return records.best_first(pairs, record=lambda pair: pair[0])
 
     def best_line(self, position: Any, limit: int = 50) -> list[dict[str, Any]]:
         """The records of an optimal line from `position`: the first optimal move each time
         (explorer.core.records.principal_line), until the game ends, a position repeats (a draw's
         cycle) or `limit` moves. Each record but the last says its move (`move`)."""
         def best(here: Any) -> tuple[str, Any] | None:
-            move = next((m for m in self.moves(here) if m["optimal"]), None)
-            return None if move is None else (move["label"], self.game.parse(move["to"]))
+            return next(((move["label"], there) for move, there in self._moves_and_successors(here)
+                         if move["optimal"]), None)
 
         steps = records.principal_line(position, best, limit)
         line = [self.record(p) for p, _ in steps]

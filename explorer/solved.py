@@ -73,13 +73,17 @@ class SolvedGraph:
 
     def moves(self, node: int) -> list[dict[str, Any]]:
         """Every move of a position with the successor's value for the mover, best first (explorer.core.records)."""
-        rows = []
+        return [move for move, _ in self._moves_and_successors(node)]
+
+    def _moves_and_successors(self, node: int) -> list[tuple[dict[str, Any], int]]:
+        """(move record, successor node) of every move of a position, best first."""
+        pairs = []
         for edge in self.graph.edge_range(node):
             child = int(self.graph.succ_indices[edge])
-            rows.append(records.move_record(self.graph.label(edge), self.graph.key(child),
-                                            self.value(child).for_previous_player(), self.remoteness(child),
-                                            self.solution.optimal[edge]))
-        return records.best_first(rows)
+            pairs.append((records.move_record(self.graph.label(edge), self.graph.key(child),
+                                              self.value(child).for_previous_player(), self.remoteness(child),
+                                              self.solution.optimal[edge]), child))
+        return records.best_first(pairs, record=lambda pair: pair[0])
 
     def principal_line(self, node: int, limit: int = 200) -> list[tuple[int, str | None]]:
         """The line both players follow with their best moves: [(node, label of the move into it)].
@@ -91,8 +95,8 @@ class SolvedGraph:
         def best(here: int) -> tuple[str, int] | None:
             if self.graph.terminal[here] >= 0:
                 return None
-            move = self.moves(here)[0]
-            return move["label"], self.graph.find(move["to"])
+            move, child = self._moves_and_successors(here)[0]
+            return move["label"], child
 
         return records.principal_line(node, best, limit)
 

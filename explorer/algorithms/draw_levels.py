@@ -37,6 +37,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from explorer.algorithms.reverse import edge_sources
 from explorer.core.values import Value
 
 NOT_A_DRAW, DRAW_WIN, DRAW_LOSE, NONPURE, DEAD = -1, 0, 1, 2, 3
@@ -113,7 +114,7 @@ def _levels_plain(succ_indptr, succ_indices, pred_indptr, pred_indices, value):
     kind = np.where(is_draw, UNDECIDED, NOT_A_DRAW).astype(np.int8)
     level = np.full(n, -1, dtype=np.int32)
     remoteness = np.full(n, -1, dtype=np.int32)
-    sources = np.repeat(np.arange(n), np.diff(succ_indptr))
+    sources = edge_sources(succ_indptr)
     # Moves not yet known to reach a draw-win; a draw's other moves all reach wins.
     pending = np.bincount(sources[is_draw[succ_indices]], minlength=n).tolist()
     preds = [pred_indices[pred_indptr[u]:pred_indptr[u + 1]].tolist() for u in range(n)]

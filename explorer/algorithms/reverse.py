@@ -39,7 +39,7 @@ def reverse_csr_numpy(n: int, indptr: np.ndarray, indices: np.ndarray) -> tuple[
 
     Edges are grouped by ascending source, so a stable sort by target keeps each
     target's sources in order. O(E log E) time, O(V + E) memory."""
-    sources = np.repeat(np.arange(n, dtype=np.int32), np.diff(indptr))
+    sources = edge_sources(indptr)
     order = np.argsort(indices, kind="stable")
     counts = np.bincount(indices, minlength=n)
     back_indptr = np.zeros(n + 1, dtype=np.int64)

@@ -65,9 +65,13 @@ def move_order(move: Mapping[str, Any]) -> tuple[bool, int, int]:
             (move["remoteness"] or 0) * (1 if value in ("win", "tie") else -1))
 
 
-def best_first(moves: Iterable[dict[str, Any]]) -> list[dict[str, Any]]:
-    """The move records in `move_order` (a stable sort: equal moves keep the game's order)."""
-    return sorted(moves, key=move_order)
+M = TypeVar("M")
+
+
+def best_first(moves: Iterable[M], record: Callable[[M], Mapping[str, Any]] = lambda move: move) -> list[M]:
+    """The moves in the `move_order` of their records (a stable sort: equal moves keep the game's
+    order). `record` finds a move's record in what carries it, e.g. a (record, successor) pair."""
+    return sorted(moves, key=lambda move: move_order(record(move)))
 
 
 N = TypeVar("N", bound=Hashable)

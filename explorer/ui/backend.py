@@ -24,7 +24,7 @@ import streamlit as st
 from explorer.core.errors import GameGraphError, Neo4jUnavailable
 from explorer.graph import parse_graph_id
 from explorer.core.limits import human_bytes
-from explorer.core.settings import DEFAULT_UI_MIRROR_MAX_POSITIONS, ui_mirror_max_positions
+from explorer.core.settings import ui_mirror_max_positions
 from explorer.solved import SolvedGraph
 from explorer.ui import builds
 from loaders import settings as neo4j_settings
@@ -34,7 +34,6 @@ from queries import api
 PROBE_TTL = 30          # seconds a probe result is trusted
 NEO4J_GAME_TTL = 30     # seconds the answer to "does Neo4j hold this game?" is trusted
 PROBE_DEADLINE = 3.0    # seconds a probe may take before Neo4j counts as not answering
-MIRROR_MAX_POSITIONS = DEFAULT_UI_MIRROR_MAX_POSITIONS
 MIRROR_BYTES_PER_ITEM = 400  # networkx: measured about 300 bytes held, 400 at peak, per position and per move
 
 
@@ -170,16 +169,11 @@ class FallbackQueries:
         self._active = _mirror(self._graph_id, self._solved)[1]
 
 
-def mirror_limit() -> int:
-    """GAMEGRAPH_UI_MIRROR_MAX_POSITIONS, else MIRROR_MAX_POSITIONS (explorer.core.settings)."""
-    return ui_mirror_max_positions()
-
-
 def choose(graph_id: str, positions: int = 0, solved: SolvedGraph | None = None) -> Backend:
     """Neo4j if it answers and holds this game, else the networkx mirror (built on first use,
     from `solved` when given).
 
-    Past mirror_limit() positions the mirror (about a kilobyte of Python objects
+    Past ui_mirror_max_positions() positions the mirror (about a kilobyte of Python objects
     per position, minutes to build) is not made; the solved arrays answer instead.
     """
     conn = connection()
@@ -187,14 +181,14 @@ def choose(graph_id: str, positions: int = 0, solved: SolvedGraph | None = None)
     if conn.driver is not None:
         queries, why = _neo4j_queries(graph_id, conn.probed, conn)
         if queries is not None:
-            if positions <= mirror_limit():  # a game with no mirror has nothing to hand over to
+            if positions <= ui_mirror_max_positions():  # a game with no mirror has nothing to hand over to
                 queries = FallbackQueries(queries, graph_id, conn.uri, solved)
             return Backend("neo4j", f"Neo4j ({conn.uri}, database {conn.database!r})",
                            driver=conn.driver, database=conn.database, queries=queries, neo4j_reason="")
         reason = why
-    if positions > mirror_limit():
+    if positions > ui_mirror_max_positions():
         return Backend("arrays", f"the solved arrays in memory (the networkx mirror is not built past "
-                                 f"{mirror_limit():,} positions)", neo4j_reason=reason)
+                                 f"{ui_mirror_max_positions():,} positions)", neo4j_reason=reason)
     mirror_bytes = MIRROR_BYTES_PER_ITEM * (positions + (solved.graph.num_moves if solved is not None else 0))
     if mirror_bytes > builds.ui_budget():
         return Backend("arrays", f"the solved arrays in memory (the networkx mirror would take about "

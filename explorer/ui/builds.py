@@ -52,11 +52,6 @@ def ui_budget() -> int:
     return min(DEFAULT_UI_MEMORY, total // 4) if total else DEFAULT_UI_MEMORY
 
 
-def ui_max_positions() -> int:
-    """GAMEGRAPH_UI_MAX_POSITIONS, else 3,000,000; a bad value is reported, not ignored (settings.ui_max_positions)."""
-    return settings.ui_max_positions()
-
-
 def held_bytes(solved) -> int:
     """Memory a finished SolvedGraph holds: its arrays, and about 200 bytes per Python position object."""
     g, s = solved.graph, solved.solution
@@ -126,7 +121,7 @@ class Registry:
 
     @property
     def max_positions(self) -> int:
-        return self._max_positions if self._max_positions is not None else ui_max_positions()
+        return self._max_positions if self._max_positions is not None else settings.ui_max_positions()
 
     # -- requests ------------------------------------------------------------------
     def request(self, game: Game, symmetry: bool = True) -> Build:

@@ -15,6 +15,7 @@ import time
 
 import streamlit as st
 
+from explorer.core import settings
 from explorer.games import Game, parse_spec
 from explorer.solved import SolvedGraph, cache_path
 from explorer.ui import builds
@@ -23,7 +24,7 @@ POLL_SECONDS = 0.25
 
 
 def max_positions() -> int:
-    return builds.ui_max_positions()
+    return settings.ui_max_positions()
 
 
 def session_alive() -> bool:

@@ -11,7 +11,7 @@ import time
 
 import pytest
 
-from explorer.core import limits
+from explorer.core import limits, settings
 from explorer.core.errors import GameGraphError, GraphTooLarge
 from explorer.games import parse_spec
 from explorer.solved import build as build_solved
@@ -190,7 +190,7 @@ def test_the_ui_budget_is_configurable(monkeypatch):
         builds.ui_budget()
     monkeypatch.setenv("GAMEGRAPH_UI_MAX_POSITIONS", "-3")
     with pytest.raises(GameGraphError, match="GAMEGRAPH_UI_MAX_POSITIONS='-3'"):
-        builds.ui_max_positions()
+        settings.ui_max_positions()
 
 
 def test_the_child_reports_a_refusal_in_one_line(home):
