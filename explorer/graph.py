@@ -267,12 +267,27 @@ def _generate_arrays(game: Game, symmetry: bool, starts: list[Any], max_position
     no_order = np.empty(0, dtype=np.int64)
     rows = frontier
     compiled = compiled and game.offers.compiled_moves  # else numpy batch_moves, in the same compiled search
+    fused = game.compiled_generator() if compiled else None
+    if fused is not None:  # one compiled pass per level: outcomes, moves and bookkeeping together
+        buffer = np.empty(fused.max_moves, dtype=np.int64)
+        names = np.empty(fused.max_moves, dtype=np.int64)
+        scratch = np.zeros(fused.scratch, dtype=np.int64)
     chunk = max(1, min(4096, CHUNK_MOVES // 64))  # positions per kernel call, adapted to about CHUNK_MOVES moves
     with progress.bar(f"generating {game.display_name}") as bar:
         while first < found:  # one breadth-first level: codes[first:level_end]
             level_end, level_edges = found, edges
             bar.update(level_end - first)
-            lo = first
+            lo = first if fused is None else level_end
+            while fused is not None and first < level_end:
+                first, found, edges, status = fused.expand(
+                    fused.ctx, symmetry, first, level_end, fused.max_moves, table, codes, indptr, terminal,
+                    targets, labels, found, edges, max_positions, buffer, names, scratch)
+                if status == bfs.TOO_MANY:
+                    raise _too_large(game, max_positions)
+                if status == bfs.NEED_ROOM:  # realloc: large blocks move by remapping pages
+                    size = max(len(targets) + len(targets) // 4, edges + fused.max_moves)
+                    targets.resize(size, refcheck=False)
+                    labels.resize(size, refcheck=False)
             while lo < level_end:
                 hi = min(lo + chunk, level_end)
                 rows = codes[lo:hi]

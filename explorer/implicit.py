@@ -1,7 +1,7 @@
 """The implicit-graph mode: solve a game over its perfect ranking and answer from a value file.
 
 For games too large to hold as edges. `solve` runs the compiled retrograde
-solver (explorer.kernels.retrograde.retrograde_implicit) over every index of the game's ranking
+solver (explorer.kernels.retrograde.solve_cells, through the game's cached wrapper) over every index of the game's ranking
 (Game.index_space / rank / unrank / unmoves, compiled as ImplicitKernels) and
 keeps the result as a value file: a folder under the state dir (0700, its
 files 0600, written whole or not at all: explorer.core.private) with
@@ -24,14 +24,14 @@ import time
 from pathlib import Path
 from typing import Any
 
-from explorer.core import private, records
+from explorer.core import private, progress, records
 from explorer.core.errors import GameGraphError, GraphTooLarge
 from explorer.games.base import Game
 from explorer.core.values import Value
 
 FORMAT = 1
 INVALID = -2
-MAX_INDICES = 2 ** 31  # int32 queue entries; 8 bytes an index is 16 GiB there
+MAX_INDICES = 2 ** 31  # int32 queue entries
 CACHE_KIND = "implicit"  # the state folder's subfolder of value files
 
 
@@ -53,11 +53,13 @@ def _require(game: Game) -> None:
 
 def solve(game: Game, folder: Path | None = None) -> "ValueFile":
     """Solve every index of the game's ranking; write the value file atomically (a
-    partial folder renamed at the end), owner-only. O(N + E) time, 8 bytes per index while solving
-    (value, int16 remoteness, uint8 counter, int32 queue entry), 3 bytes kept."""
+    partial folder renamed at the end), owner-only. O(N + E) time. While solving: a
+    2-byte cell per index and the live part of the queue (4 bytes an entry; the pages
+    behind its head are given back); 3 bytes per index while decoding and kept
+    (explorer.kernels.retrograde)."""
     import numpy as np
 
-    from explorer.kernels.retrograde import OVERFLOW, STUCK, retrograde_implicit as retrograde
+    from explorer.kernels.retrograde import OVERFLOW, STUCK, decode, implicit_wrapper, payload_limit
 
     _require(game)
     in_state_folder = not folder
@@ -68,32 +70,38 @@ def solve(game: Game, folder: Path | None = None) -> "ValueFile":
     size = kernels.size
     if size >= MAX_INDICES:
         raise GraphTooLarge(f"{game.display_name} has {size:,} indices; the implicit mode solves at most "
-                            f"{MAX_INDICES - 1:,} (8 bytes each while solving)")
-    if kernels.max_moves > 255:
-        raise GameGraphError(f"{game.display_name}: up to {kernels.max_moves} moves a position; the counters hold 255")
+                            f"{MAX_INDICES - 1:,} (up to 6 bytes each while solving)")
+    kernel = kernels.solve or implicit_wrapper(kernels.predecessors, kernels.valid, kernels.move_count,
+                                               kernels.terminal)
     if in_state_folder:
         private.private_state_dir()
     with private.atomic_private_folder(folder) as partial:
         # Solved in anonymous memory and saved at the end: a memory-mapped file updated at
         # random would be written back to disk over and over while solving.
-        value = np.empty(size, dtype=np.int8)
-        counter = np.zeros(size, dtype=np.uint8)
-        queue = np.empty(size, dtype=np.int32)
-        deepest = OVERFLOW
-        for dtype in (np.int16, np.int32):
-            remoteness = np.empty(size, dtype=dtype)
+        queue = _Queue(size)
+        status = OVERFLOW
+        for dtype in (np.uint16, np.uint32):  # 2-byte cells unless a counter or remoteness needs more
+            cells = np.empty(size, dtype=dtype)
+            if kernels.max_moves > payload_limit(cells):
+                continue
             seconds["setup"] = time.perf_counter() - t0
             t0 = time.perf_counter()
-            deepest = retrograde(kernels.move_count, kernels.predecessors, kernels.terminal, kernels.valid,
-                                 kernels.ctx, kernels.max_unmoves, value, remoteness, counter, queue)
+            status = _run(kernel, kernels, cells, queue, game.display_name)
             seconds["solve"] = seconds.get("solve", 0.0) + time.perf_counter() - t0
-            if deepest <= STUCK:
-                stuck = game.format(game.unrank(STUCK - deepest))
+            if status <= STUCK:
+                stuck = game.format(game.unrank(STUCK - status))
                 raise GameGraphError(f"{game.display_name}: position {stuck} is not over but has no moves")
-            if deepest != OVERFLOW:
+            if status != OVERFLOW:
                 break
-            del remoteness
-        del counter, queue
+        if status == OVERFLOW:
+            raise GameGraphError(f"{game.display_name}: a remoteness or a position's number of moves "
+                                 f"exceeds {payload_limit(cells):,}")
+        queue.close()
+        t0 = time.perf_counter()
+        value = np.empty(size, dtype=np.int8)
+        deepest = decode(cells, value)  # the cells become the remoteness, in place
+        remoteness = cells.view(np.int16 if cells.dtype == np.uint16 else np.int32)
+        seconds["decode"] = time.perf_counter() - t0
         t0 = time.perf_counter()
         # One byte-wide comparison per value (np.bincount would widen the array to int64).
         counts = {str(v): int(np.count_nonzero(value == v)) for v in (Value.WIN, Value.LOSS, Value.TIE, Value.DRAW)}
@@ -114,6 +122,55 @@ def solve(game: Game, folder: Path | None = None) -> "ValueFile":
         with private.new_private_file(partial / "meta.json") as handle:
             handle.write((json.dumps(meta, indent=2) + "\n").encode())
     return ValueFile(game, folder)
+
+
+QUEUE_STEP = 1 << 24  # queue entries worked per kernel call: 64 MiB of queue given back at a time
+
+
+class _Queue:
+    """The solve's FIFO queue: int32 entries in anonymous memory of its own, so that the pages
+    behind the head, never read again, can be given back to the system as the solve goes
+    (madvise DONTNEED). Only the live part of the queue then counts towards memory."""
+
+    def __init__(self, size: int):
+        import mmap
+
+        import numpy as np
+
+        self._map = mmap.mmap(-1, max(size, 1) * 4, flags=mmap.MAP_PRIVATE | mmap.MAP_ANONYMOUS)
+        self.array = np.frombuffer(self._map, dtype=np.int32)
+        self._given_back = 0
+
+    def give_back(self, head: int) -> None:
+        """Release the whole pages before entry `head` (0 after the phase restarted the queue)."""
+        import mmap
+
+        end = head * 4 // mmap.PAGESIZE * mmap.PAGESIZE
+        if end < self._given_back:  # a new phase starts the queue again from its first entry
+            self._given_back = 0
+        if end > self._given_back:
+            self._map.madvise(mmap.MADV_DONTNEED, self._given_back, end - self._given_back)
+            self._given_back = end
+
+    def close(self) -> None:
+        del self.array
+        self._map.close()
+
+
+def _run(kernel, kernels, cells, queue: _Queue, name: str) -> int:
+    """Run the compiled solve over its queue a step at a time, with a progress bar (positions
+    decided), giving back the queue's used pages between steps. Returns the kernel's status."""
+    from explorer.kernels.retrograde import MORE, new_state
+
+    state = new_state()
+    with progress.bar(f"solving {name}") as bar:  # positions worked off the queue; the total is not known
+        while True:
+            before = state[1]
+            status = kernel(kernels.ctx, kernels.max_unmoves, cells, queue.array, state, QUEUE_STEP)
+            bar.update(max(int(state[1] - before), 0))
+            if status != MORE:
+                return status
+            queue.give_back(int(state[1]))
 
 
 def _save(path: Path, array) -> None:

@@ -10,15 +10,16 @@ for the player to move, and which moves are optimal. Cycles included, no depth l
    a tie or better; remoteness -1.
 
 Two workers, checked equal in the tests:
-- the compiled queue over the predecessor CSR with a counter per position
-  (explorer.kernels.retrograde.retrograde), O(V + E), above explorer.algorithms.dispatch's
-  threshold;
+- the compiled queue with one packed cell per position (value, then the counter
+  or the remoteness), O(V + E), above explorer.algorithms.dispatch's threshold:
+  explorer.kernels.retrograde.retrograde runs the one loop, `solve_cells`, over
+  the predecessor CSR;
 - `retrograde_levels` below, the plain level-by-level numpy version: O(levels x V)
   because of one np.bincount(minlength=V) per remoteness level. It is the
   tests' oracle, the benchmark's baseline and the path for small graphs.
 
-The implicit mode runs the same three phases over un-moves instead of stored
-predecessors (explorer.kernels.retrograde.retrograde_implicit).
+The implicit mode runs the same loop, `solve_cells`, over a game's un-moves instead
+of stored predecessors (explorer.implicit).
 """
 
 from __future__ import annotations

@@ -243,6 +243,18 @@ class Move(Generic[P]):
     position: P
 
 
+class CompiledGenerator(NamedTuple):
+    """A game's fused generation pass (Game.compiled_generator): `expand` is its cached wrapper
+    of explorer.kernels.bfs.expand_positions (same arguments after `ctx` and `symmetry`),
+    `ctx` the int64 parameters it reads, `max_moves` a bound on one position's moves,
+    `scratch` the length of the int64 scratch array its moves function may use."""
+
+    expand: Callable
+    ctx: Any
+    max_moves: int
+    scratch: int = 0
+
+
 @dataclass(frozen=True)
 class MoveBatch:
     """Moves of many positions at once, as arrays (the fast generation path).
@@ -276,7 +288,14 @@ class ImplicitKernels(NamedTuple):
       on finished positions: the solver asks `terminal` only there);
     - ``terminal(ctx, index) -> int``: the Value for the player to move when the
       game is over there, else -1;
-    - ``valid(ctx, index) -> bool``: whether the index is a legal position.
+    - ``valid(ctx, index) -> bool``: whether the index is a legal position;
+    - ``solve(ctx, max_unmoves, cells, queue, state, budget) -> status`` (optional): the one retrograde
+      kernel compiled with these functions (explorer.kernels.retrograde.solve_cells), written
+      at the top level of the game's kernels module so that numba caches it; without it
+      the implicit mode compiles one per process (explorer.kernels.retrograde.implicit_wrapper);
+    - ``moves_of(ctx, max_moves, codes, sources, targets, labels) -> count`` and
+      ``terminal_of(ctx, codes, out)`` (optional, together): the batch helpers of
+      explorer.kernels.implicit compiled with these functions and cached, likewise.
     The retrograde solver trusts them: tests/explorer/test_implicit.py checks every game's
     kernels against its Python `moves`, `rank` and `unmoves`.
     """
@@ -291,26 +310,32 @@ class ImplicitKernels(NamedTuple):
     move_count: Callable
     terminal: Callable
     valid: Callable
+    solve: Callable | None = None
+    moves_of: Callable | None = None
+    terminal_of: Callable | None = None
+
+    def _batch_kernels(self) -> tuple[Callable, Callable]:
+        if self.moves_of is not None and self.terminal_of is not None:
+            return self.moves_of, self.terminal_of
+        from explorer.kernels.implicit import batch_wrappers
+
+        return batch_wrappers(self.labelled_successors, self.terminal)
 
     def batch_moves(self, codes) -> MoveBatch:
         """A MoveBatch of every move of many indices, through the compiled kernels. O(moves)."""
-        from explorer.kernels.implicit import map_successors
-
         codes = np.ascontiguousarray(codes, dtype=np.int64)
         room = len(codes) * self.max_moves
         sources = np.empty(room, dtype=np.int64)
         targets = np.empty(room, dtype=np.int64)
         labels = np.empty(room, dtype=np.int64)
-        total = map_successors(self.labelled_successors, self.ctx, self.max_moves, codes, sources, targets, labels)
+        total = self._batch_kernels()[0](self.ctx, self.max_moves, codes, sources, targets, labels)
         return MoveBatch(sources[:total].copy(), targets[:total].copy(), labels[:total].copy())
 
     def batch_terminal(self, codes) -> np.ndarray:
         """int8 terminal value (-1: not over) of many indices, through the compiled kernels. O(len(codes))."""
-        from explorer.kernels.implicit import map_terminal
-
         codes = np.ascontiguousarray(codes, dtype=np.int64)
         out = np.empty(len(codes), dtype=np.int8)
-        map_terminal(self.terminal, self.ctx, codes, out)
+        self._batch_kernels()[1](self.ctx, codes, out)
         return out
 
 
@@ -404,10 +429,12 @@ class Game(Generic[P]):
 
     @property
     def display_name(self) -> str:
-        """Short spec for people: the preset name when the parameters match it exactly."""
+        """Short spec for people: the preset name when the parameters match it exactly; the bare name
+        for the preset called default and for a game without parameters (one rule set: tictactoe)."""
         preset = self.preset_name()
         if preset is not None:
-            return self.name if preset == "default" else f"{self.name}:{preset}"
+            plain = preset == "default" or not dataclasses.fields(self.params)
+            return self.name if plain else f"{self.name}:{preset}"
         defaults = self.Params()
         changed = [f"{f.name}={format_value(getattr(self.params, f.name))}" for f in dataclasses.fields(self.params)
                    if getattr(self.params, f.name) != getattr(defaults, f.name)]
@@ -446,6 +473,52 @@ class Game(Generic[P]):
         """Whether these parameters have a symmetry to reduce by: the declaration's `symmetry` by
         default; a game narrows it for parameters without one (a single Nim heap)."""
         return self.offers.symmetry
+
+    # -- one canonical key per position, and a shown orientation that follows the moves ----------
+    # The graph stores each position once, as its canonical key, and each move with the label it
+    # has from that key. A line of play shown as those keys jumps between orientations (tic-tac-
+    # toe's "X a3" leads to a key with X on c1). These two methods replay a line on the board as
+    # shown, so that each board is the one before it with the move named applied.
+    def shown_move(self, shown: P, label: str | None, successor_key: str) -> Move[P]:
+        """The move from the board as shown (`shown`, any orientation) to the position whose key is
+        `successor_key`, named as it is played on that board, with the board it leaves.
+
+        `label` is the move's label in the stored graph (named from the canonical key of `shown`);
+        among the moves of `shown` that reach `successor_key` (compared by canonical key) the one of
+        that label is kept when there is one, else the one reaching exactly `successor_key` (a graph
+        built without symmetry reduction), else the first. Without a symmetry the move is the
+        stored one. O(moves of `shown`).
+        """
+        if not self.has_symmetry():
+            return Move(label or "", self.parse(successor_key))
+        target = self.key(self.parse(successor_key))
+        reaching = [move for move in self.moves(shown) if self.key(move.position) == target]
+        named = [move for move in reaching if move.label == label]
+        exact = [move for move in reaching if self.format(move.position) == successor_key]
+        if named or exact or reaching:  # exact: a graph without symmetry reduction keeps every orientation
+            return (named or exact or reaching)[0]
+        # No rule reaches it (a game whose moves and graph disagree; check-game finds that): the key.
+        return Move(label or "", self.parse(successor_key))
+
+    def shown_line(self, keys: Sequence[str], labels: Sequence[str | None],
+                   start: P | None = None) -> list[tuple[P, str | None]]:
+        """A line of stored keys (`keys[i + 1]` reached from `keys[i]` by the move stored as
+        `labels[i]`) as played on one board: [(position as shown, label of the move into it as
+        named from the board before)], starting with (`start` or the first key's position, None).
+
+        Each shown position has the key `keys[i]` and is the previous one with the move named
+        applied. A cycle may come back in another orientation of its first position. O(moves
+        along the line).
+        """
+        if not keys:
+            return []
+        here = start if start is not None else self.parse(keys[0])
+        line: list[tuple[P, str | None]] = [(here, None)]
+        for key, label in zip(keys[1:], labels):
+            move = self.shown_move(here, label, key)
+            here = move.position
+            line.append((here, move.label))
+        return line
 
     # -- notation -----------------------------------------------------------
     def format(self, position: P) -> str:
@@ -508,6 +581,13 @@ class Game(Generic[P]):
     # batch_moves. The generator's bookkeeping (ids, merging repeated targets) is
     # compiled either way; tests/explorer/test_graph.py checks kernel == batch_moves == moves.
     def compiled_moves(self, codes: np.ndarray, symmetry: bool) -> MoveBatch | None:
+        return None
+
+    # Optional, with compiled_moves: the same moves fused with the generator's bookkeeping
+    # into one compiled pass (explorer.kernels.bfs.expand_positions, inlined into a
+    # wrapper the game's kernels module compiles and numba caches), so that no batch
+    # arrays are written and read in between. None: the generator uses compiled_moves.
+    def compiled_generator(self) -> CompiledGenerator | None:
         return None
 
     def batch_outcomes(self, codes: np.ndarray) -> np.ndarray:

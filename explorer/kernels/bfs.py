@@ -18,6 +18,8 @@ from __future__ import annotations
 
 import numpy as np
 
+from numba import njit
+
 from explorer.kernels import jit
 
 
@@ -101,3 +103,51 @@ def renumber(table, codes, found, perm, targets, edge_start, edges):
         t = targets[e]
         if t >= found:
             targets[e] = found + rank[t - found]
+
+
+NEED_ROOM = 1  # expand_positions stopped: the edge arrays need room for one more position's moves
+TOO_MANY = 2   # expand_positions stopped: the graph would exceed its position limit
+
+
+@njit(inline="always")
+def expand_positions(moves_of, outcome_of, ctx, symmetry, first, stop, max_moves, table, codes, indptr,
+                     terminal, targets, labels, found, edges, limit, buffer, names, scratch):
+    """Expand codes[first:stop] in one compiled pass: each position's outcome into `terminal`,
+    and the moves of every unfinished one straight into the graph's arrays, as
+    `absorb_moves` does (fresh codes get provisional ids, the first move per target is
+    kept, indptr[u+1] is set). No batch arrays in between, no Python per chunk.
+
+    `outcome_of(ctx, code)` is the Value for the player to move where the game is over,
+    else -1; `moves_of(ctx, code, symmetry, buffer, names, scratch, stamp)` writes one
+    position's moves (at most `max_moves`) in the game's order and returns their number.
+    Inlined into the game's cached wrapper (Game.compiled_generator). Returns (next
+    position, found, edges, status): status 0 when all are done, NEED_ROOM when the
+    edge arrays are full (the caller grows them and calls again from the next
+    position), TOO_MANY past `limit` positions. O(positions + moves).
+    """
+    room = len(targets)
+    for u in range(first, stop):
+        if edges + max_moves > room:
+            return u, found, edges, NEED_ROOM
+        code = codes[u]
+        outcome = outcome_of(ctx, code)
+        terminal[u] = outcome
+        if outcome < 0:
+            count = moves_of(ctx, code, symmetry, buffer, names, scratch, u + 1)
+            for i in range(count):
+                target = buffer[i]
+                v = table[target, 0]
+                if v < 0:
+                    if found >= limit:
+                        return u, found, edges, TOO_MANY
+                    v = found
+                    table[target, 0] = v
+                    codes[v] = target
+                    found += 1
+                if table[target, 1] != u:  # the first move from u to this code; later ones repeat it
+                    table[target, 1] = u
+                    targets[edges] = v
+                    labels[edges] = names[i]
+                    edges += 1
+        indptr[u + 1] = edges
+    return stop, found, edges, 0

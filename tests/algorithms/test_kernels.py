@@ -137,3 +137,127 @@ def test_kernels_run_from_a_fresh_cache_folder(tmp_path):
     second = subprocess.run([sys.executable, "-c", script], cwd=root, env=env, capture_output=True, text=True, timeout=600)
     assert second.returncode == 0 and second.stdout == first.stdout
     assert first.stdout.split()[:2] == ["342", "draw"]
+
+
+# -- the one retrograde kernel: its cells, its threads, its cache ----------------------
+def _edge_kernel_and_plain(num_nodes, edges, terminal):
+    from explorer.algorithms.retrograde import retrograde_levels
+    from explorer.kernels.retrograde import retrograde
+
+    graph = graph_from_edges(num_nodes, edges, terminal, merge=False)
+    pred_indptr, pred_indices = graph.predecessors_csr
+    args = (graph.succ_indptr, pred_indptr, pred_indices, graph.terminal)
+    return retrograde(*args), retrograde_levels(*args)
+
+
+def test_finished_positions_with_moves_keep_the_plain_semantics():
+    """A finished position that still has moves (only hand-made graphs have them): a terminal win
+    or loss stays what it is, a terminal tie becomes a win through a move to a loss, as in the
+    plain solver; a dead end that is not finished is a draw."""
+    edges = [(0, 1), (2, 1), (2, 3), (4, 0), (5, 5)]
+    terminal = {0: Value.TIE, 1: Value.LOSS, 3: Value.WIN, 6: Value.TIE}
+    (value, remoteness), (plain_value, plain_remoteness) = _edge_kernel_and_plain(8, edges, terminal)
+    assert value.tolist() == plain_value.tolist() and remoteness.tolist() == plain_remoteness.tolist()
+    assert [Value(int(v)) for v in value] == [Value.WIN, Value.LOSS, Value.WIN, Value.WIN, Value.LOSS,
+                                             Value.DRAW, Value.TIE, Value.DRAW]
+
+
+@pytest.mark.parametrize("length", [100, 9_000])
+def test_remoteness_past_two_byte_cells(length):
+    """A chain longer than a 2-byte cell's 8,191 moves: the kernel widens its cells and still
+    agrees with the plain solver (and with the chain's own arithmetic)."""
+    edges = [(u, u + 1) for u in range(length - 1)]
+    (value, remoteness), (plain_value, plain_remoteness) = _edge_kernel_and_plain(length, edges, {length - 1: Value.LOSS})
+    assert np.array_equal(value, plain_value) and np.array_equal(remoteness, plain_remoteness)
+    assert remoteness[0] == length - 1 and remoteness.dtype == np.int32
+
+
+def test_many_moves_past_two_byte_cells():
+    """A position with more moves than a 2-byte cell counts (10,000): 4-byte cells, same answer."""
+    hub = 10_000
+    edges = [(hub, v) for v in range(hub)]
+    (value, remoteness), (plain_value, plain_remoteness) = _edge_kernel_and_plain(
+        hub + 1, edges, {v: Value.WIN for v in range(hub)})
+    assert np.array_equal(value, plain_value) and np.array_equal(remoteness, plain_remoteness)
+    assert Value(int(value[hub])) == Value.LOSS and remoteness[hub] == 1
+
+
+_DIGEST = """
+import hashlib, sys, tempfile
+import numpy as np
+from explorer import implicit
+from explorer.games import parse_spec
+from explorer.kernels.retrograde import retrograde
+rng = np.random.default_rng(7)
+h = hashlib.sha1()
+for spec in sys.argv[1:]:
+    vf = implicit.solve(parse_spec(spec), tempfile.mkdtemp() + "/v")
+    h.update(np.asarray(vf.values).tobytes()); h.update(np.asarray(vf.remoteness_array).tobytes())
+n = 50_000
+succ = np.sort(rng.integers(0, n, size=4 * n)); indptr = np.searchsorted(succ, np.arange(n + 1))
+targets = rng.integers(0, n, size=4 * n).astype(np.int32)
+order = np.argsort(targets, kind="stable"); pred_indptr = np.searchsorted(targets[order], np.arange(n + 1))
+sources = np.repeat(np.arange(n), np.diff(indptr)).astype(np.int32)
+terminal = np.where(np.diff(indptr) == 0, rng.choice([0, 2, 3], size=n), -1).astype(np.int8)
+value, remoteness = retrograde(indptr, pred_indptr, sources[order], terminal)
+h.update(value.tobytes()); h.update(remoteness.tobytes())
+import numba; print(numba.get_num_threads(), h.hexdigest())
+"""
+
+
+def test_results_are_bit_identical_with_one_thread_and_with_two(tmp_path):
+    """The passes that run on every core (initial cells, decoding) write only their own cells:
+    one thread and two give the same bytes, in the implicit and the edge mode."""
+    root = Path(__file__).resolve().parents[2]
+    digests = {}
+    for threads in ("1", "2"):
+        env = {**os.environ, "NUMBA_NUM_THREADS": threads, "GAMEGRAPH_HOME": str(tmp_path / threads),
+               "GAMEGRAPH_PROGRESS": "0"}
+        run = subprocess.run([sys.executable, "-c", _DIGEST, "dodgem:4x4", "chopsticks:magic-fingers"], cwd=root,
+                             env=env, capture_output=True, text=True, timeout=900)
+        assert run.returncode == 0, run.stderr
+        used, digest = run.stdout.split()
+        digests[threads] = digest
+        assert used == threads
+    assert digests["1"] == digests["2"]
+
+
+def test_the_implicit_kernels_are_cached(tmp_path):
+    """A game's own wrappers of the one kernel (solve, moves_of, terminal_of) load from numba's
+    cache in the next process instead of compiling again (issue 20: no compile tax)."""
+    env = {**os.environ, "NUMBA_CACHE_DIR": str(tmp_path / "cache"), "GAMEGRAPH_PROGRESS": "0",
+           "GAMEGRAPH_HOME": str(tmp_path / "home")}
+    script = ("import tempfile; from explorer import implicit; from explorer.games import parse_spec; "
+              "game = parse_spec('dodgem:3x3'); k = game.implicit_kernels(); "
+              "implicit.solve(game, tempfile.mkdtemp() + '/v'); k.batch_moves([0, 1]); k.batch_terminal([0, 1]); "
+              "print(*(sum(f.stats.cache_hits.values()) for f in (k.solve, k.moves_of, k.terminal_of)))")
+    root = Path(__file__).resolve().parents[2]
+    runs = [subprocess.run([sys.executable, "-c", script], cwd=root, env=env, capture_output=True, text=True,
+                           timeout=900) for _ in range(2)]
+    assert all(run.returncode == 0 for run in runs), runs[0].stderr + runs[1].stderr
+    assert runs[0].stdout.split() == ["0", "0", "0"]  # compiled and stored
+    assert runs[1].stdout.split() == ["1", "1", "1"]  # loaded
+
+
+@pytest.mark.parametrize("spec", ["dodgem:3x3", "chopsticks:magic-fingers", "chopsticks:rollover(fingers=4)"])
+def test_the_solve_resumes_to_the_same_cells_whatever_its_steps(spec):
+    """The implicit solve worked in steps (its progress kept in `state` between calls) ends in the
+    same cells as in one call, however small the steps."""
+    from explorer.kernels.retrograde import MORE, new_state
+
+    kernels_of_game = parse_spec(spec).implicit_kernels()
+    results = []
+    for budget in (1, 7, 1000, kernels_of_game.size + 1):
+        cells = np.empty(kernels_of_game.size, dtype=np.uint16)
+        queue = np.empty(kernels_of_game.size, dtype=np.int32)
+        state, calls = new_state(), 0
+        while True:
+            calls += 1
+            status = kernels_of_game.solve(kernels_of_game.ctx, kernels_of_game.max_unmoves, cells, queue, state, budget)
+            if status != MORE:
+                break
+        assert status == 0
+        results.append(cells)
+        if budget == 1:
+            assert calls > 10, "the steps were really taken (a step is at least one chunk of the queue)"
+    assert all(np.array_equal(results[0], other) for other in results[1:])

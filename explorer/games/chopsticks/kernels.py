@@ -13,6 +13,8 @@ from __future__ import annotations
 
 import numpy as np
 from explorer.kernels import njit
+from explorer.kernels.implicit import map_successors, map_terminal
+from explorer.kernels.retrograde import implicit_initial, solve_cells
 
 from explorer.games.base import ImplicitKernels
 from explorer.games.chopsticks.codes import by_mover, decode as _decode
@@ -99,7 +101,7 @@ def labelled_successors(ctx, code, out, labels):
     return _moves(ctx, code, out, labels, True)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def move_count(ctx, code):
     """Distinct successors in O(1): taps can coincide (equal tapping hands); transfers,
     the even split and taps never reach one position twice."""
@@ -139,7 +141,7 @@ def move_count(ctx, code):
     return count
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def terminal(ctx, code):
     n = ctx[0]
     mover, a0, a1, b0, b1 = _decode(n, code)
@@ -147,14 +149,14 @@ def terminal(ctx, code):
     return 0 if dead else -1
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def valid(ctx, code):
     n = ctx[0]
     mover, a0, a1, b0, b1 = _decode(n, code)
     return not ((b0 == 0 and b1 == 0) if mover == 0 else (a0 == 0 and a1 == 0))
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def predecessors(ctx, code, out):
     """Every valid code with a move to `code`, each once."""
     n, rollover, attack_dead, split, suicide, swaps = ctx[0], ctx[1], ctx[2], ctx[3], ctx[4], ctx[5]
@@ -207,6 +209,25 @@ def predecessors(ctx, code, out):
     return count
 
 
+@njit(cache=True, nogil=True, parallel=True)
+def solve(ctx, max_unmoves, cells, queue, state, budget):
+    """The one retrograde kernel with these un-moves, compiled once and cached (ImplicitKernels.solve)."""
+    return solve_cells(implicit_initial, predecessors, valid, move_count, terminal, ctx, max_unmoves, cells, queue,
+                       state, budget)
+
+
+@njit(cache=True, nogil=True)
+def moves_of(ctx, max_moves, codes, sources, targets, labels):
+    """Every move of many indices (ImplicitKernels.moves_of), cached."""
+    return map_successors(labelled_successors, ctx, max_moves, codes, sources, targets, labels)
+
+
+@njit(cache=True, nogil=True)
+def terminal_of(ctx, codes, out):
+    """The terminal value of many indices (ImplicitKernels.terminal_of), cached."""
+    map_terminal(terminal, ctx, codes, out)
+
+
 def kernels(game) -> ImplicitKernels:
     p = game.params
     n = p.fingers
@@ -214,4 +235,5 @@ def kernels(game) -> ImplicitKernels:
                     p.suicide, p.swaps], dtype=np.int64)
     return ImplicitKernels(ctx=ctx, size=game.code_space(), max_moves=4 + 2 * n, max_unmoves=4 * n + 8,
                            successors=successors, labelled_successors=labelled_successors,
-                           predecessors=predecessors, move_count=move_count, terminal=terminal, valid=valid)
+                           predecessors=predecessors, move_count=move_count, terminal=terminal, valid=valid, solve=solve,
+                           moves_of=moves_of, terminal_of=terminal_of)

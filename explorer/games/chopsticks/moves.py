@@ -9,6 +9,7 @@ import numpy as np
 
 from explorer.games.chopsticks.codes import by_mover
 from explorer.kernels import jit
+from explorer.kernels.bfs import expand_positions
 
 _KIND = 10 ** 9  # as in explorer.games.chopsticks.rules: label = kind * _KIND + payload
 SPLIT_NONE, SPLIT_EVEN, SPLIT_TRANSFER = 0, 1, 2
@@ -111,3 +112,25 @@ def expand(codes, n, rollover, attack_dead, split, suicide, swaps, symmetry):
                                        target, label, at, seen, i + 1)
     total = starts[len(codes)]
     return starts, target[:total], label[:total]
+
+
+@jit
+def _outcome(ctx, code):
+    """LOSS (0) when the player to move has two dead hands, else -1 (Chopsticks.batch_outcomes)."""
+    n = ctx[0]
+    _, m0, m1, _, _ = by_mover(n, code)
+    return 0 if m0 == 0 and m1 == 0 else -1
+
+
+@jit
+def _position_moves(ctx, code, symmetry, targets, labels, seen, stamp):
+    return _moves_of(code, ctx[0], ctx[1], ctx[2], ctx[3], ctx[4], ctx[5], symmetry, targets, labels, 0, seen, stamp)
+
+
+@jit
+def expand_level(ctx, symmetry, first, stop, max_moves, table, codes, indptr, terminal, targets, labels,
+                 found, edges, limit, buffer, names, scratch):
+    """explorer.kernels.bfs.expand_positions with Chopsticks' moves, compiled and cached
+    (Chopsticks.compiled_generator)."""
+    return expand_positions(_position_moves, _outcome, ctx, symmetry, first, stop, max_moves, table, codes, indptr,
+                            terminal, targets, labels, found, edges, limit, buffer, names, scratch)

@@ -18,7 +18,7 @@ from typing import Iterator, NamedTuple
 
 import numpy as np
 
-from explorer.games.base import Game, Move, MoveBatch, Offers, Params, param
+from explorer.games.base import CompiledGenerator, Game, Move, MoveBatch, Offers, Params, param
 from explorer.games.registry import register
 from explorer.core.values import Value
 
@@ -357,6 +357,15 @@ class Chopsticks(Game[ChopsticksPosition]):
         starts, target, label = expand(codes.astype(np.int64, copy=False), self.n, p.overflow == "rollover",
                                        p.attack_dead, split, p.suicide, p.swaps, symmetry)
         return MoveBatch(None, target, label, starts=starts)
+
+    def compiled_generator(self) -> CompiledGenerator:
+        """The moves of compiled_moves fused with the generator's bookkeeping (explorer.graph)."""
+        from explorer.games.chopsticks.moves import SPLIT_EVEN, SPLIT_NONE, SPLIT_TRANSFER, expand_level
+
+        p = self.params
+        split = {"none": SPLIT_NONE, "even": SPLIT_EVEN, "transfer": SPLIT_TRANSFER}[p.split]
+        ctx = np.array([self.n, p.overflow == "rollover", p.attack_dead, split, p.suicide, p.swaps], dtype=np.int64)
+        return CompiledGenerator(expand_level, ctx, max_moves=5 + 2 * self.n, scratch=self.n)
 
     def batch_label(self, label: int) -> str:
         kind, payload = divmod(int(label), _KIND)
