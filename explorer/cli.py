@@ -90,6 +90,9 @@ def main(argv: list[str] | None = None) -> int:
     except GameGraphError as exc:
         print(f"gamegraph: error: {exc}", file=sys.stderr)
         return 2
+    except KeyboardInterrupt:  # a Ctrl-C, or a game module that raises it while loading
+        print("gamegraph: interrupted", file=sys.stderr)
+        return 130
     if argv and argv[0].startswith("--") and argv[0].split("=")[0] not in ("--help", "--version"):
         # argparse would read the option's value as the command (`--backend neo4j games` runs `neo4j`)
         from explorer.core.errors import shell_hint

@@ -16,6 +16,7 @@ import random
 from dataclasses import dataclass, field
 from typing import Any
 
+from explorer.core.bounds import decimal_number
 from explorer.core.errors import InvalidParameter, InvalidPosition
 from explorer.solved import SolvedGraph
 from explorer.core.values import Value
@@ -32,8 +33,8 @@ class Opponent:
         if text in ("perfect", "random"):
             return cls(text)
         if text.startswith("slip="):
-            try:
-                p = float(text[5:])
+            try:  # plain ASCII, and never a number that underflows to 0 (slip=1e-400)
+                p = decimal_number(text[5:], "")
             except ValueError:
                 p = -1.0
             if 0.0 <= p <= 1.0:

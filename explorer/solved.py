@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import time
 import zipfile
+from contextlib import suppress
 from dataclasses import dataclass
 from functools import cached_property
 from pathlib import Path
@@ -11,9 +12,9 @@ from typing import Any, Sequence
 
 import numpy as np
 
-from explorer.core import limits, private, records
+from explorer.core import limits, private, progress, records
 from explorer.algorithms.scc import strongly_connected
-from explorer.core.errors import GameGraphError
+from explorer.core.errors import StateFolderReadOnly
 from explorer.games import Game, parse_spec
 from explorer.graph import DEFAULT_MAX_POSITIONS, GameGraph, check_size, generate
 from explorer.solver import Solution, solve
@@ -135,20 +136,28 @@ def cache_path(game: Game, symmetry: bool) -> Path:
 def load_or_build(spec: Game | str, symmetry: bool = True, max_positions: int = DEFAULT_MAX_POSITIONS) -> SolvedGraph:
     """The solved graph from the cache when present, else built and cached (from the start only)."""
     game = parse_spec(spec) if isinstance(spec, str) else spec
-    path = cache_path(game, symmetry and game.has_symmetry())
+    try:
+        path = cache_path(game, symmetry and game.has_symmetry())
+    except StateFolderReadOnly as error:  # the answer needs no cache: given, and the user told why it is slow
+        solved = build(game, symmetry=symmetry, max_positions=max_positions)
+        progress.notice(f"answered without the cache: {error}")
+        return solved
     if path.exists():
         try:
             solved = _read(game, path)
         except (OSError, EOFError, KeyError, ValueError, zipfile.BadZipFile):
-            path.unlink(missing_ok=True)  # a torn or old cache file is rebuilt, never trusted
+            with suppress(OSError):  # a read-only folder keeps it; it is rebuilt either way
+                path.unlink(missing_ok=True)  # a torn or old cache file is rebuilt, never trusted
         else:
             check_size(solved.graph.num_positions, game, max_positions)
             return solved
     solved = build(game, symmetry=symmetry, max_positions=max_positions)
     try:
         _write(solved, path)
-    except OSError as error:  # the state folder is checked; a sub-folder in the way is reported in one line
-        raise GameGraphError(f"cannot write the cache file {path}: {error.strerror or error}") from None
+    except OSError as error:  # a full disk, a read-only mount, a sub-folder in the way: answer all the same
+        progress.notice(f"answered without the cache: cannot write the cache file {path}: {error.strerror or error}")
+    except StateFolderReadOnly as error:
+        progress.notice(f"answered without the cache: {error}")
     return solved
 
 

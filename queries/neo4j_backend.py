@@ -33,12 +33,16 @@ Rows = list[list[Any]]
 
 def read_rows(driver: neo4j.Driver, database: str, text: str, params: dict[str, Any] | None,
               timeout_s: float, max_rows: int | None = None, what: str = "the query",
-              vet: Callable[[neo4j.ManagedTransaction], None] | None = None) -> tuple[list[str], Rows, bool]:
+              vet: Callable[[neo4j.ManagedTransaction], None] | None = None,
+              row_bytes: Callable[[list[Any]], int] | None = None, max_bytes: int | None = None,
+              fetch_size: int = 1000) -> tuple[list[str], Rows, bool]:
     """(columns, rows, truncated) of one read-only statement. Pulls at most max_rows rows (+1 to detect the cap).
 
     vet, when given, runs first in the same transaction (the console plans the
-    statement there) and raises to stop it. QueryError for a timeout outside
-    (0, MAX_TIMEOUT_S], before anything is sent.
+    statement there) and raises to stop it. With row_bytes and max_bytes, the
+    rows also stop (truncated) before their measured size passes max_bytes; the
+    driver holds at most fetch_size records at a time. QueryError for a timeout
+    outside (0, MAX_TIMEOUT_S], before anything is sent.
     """
     check_timeout(timeout_s)
 
@@ -47,16 +51,21 @@ def read_rows(driver: neo4j.Driver, database: str, text: str, params: dict[str, 
         if vet is not None:
             vet(tx)
         result = tx.run(text, params or {})
-        columns, rows = list(result.keys()), []
+        columns, rows, size = list(result.keys()), [], 0
         for record in result:
             if max_rows is not None and len(rows) >= max_rows:
                 return columns, rows, True
-            rows.append(list(record.values()))
+            row = list(record.values())
+            if row_bytes is not None and max_bytes is not None:
+                size += row_bytes(row)
+                if size > max_bytes:
+                    return columns, rows, True
+            rows.append(row)
         return columns, rows, False
 
     try:
         with driver.session(database=database, default_access_mode=neo4j.READ_ACCESS,
-                            max_transaction_retry_time=READ_RETRY_S) as session:
+                            max_transaction_retry_time=READ_RETRY_S, fetch_size=fetch_size) as session:
             return session.execute_read(work)
     except (ServiceUnavailable, SessionExpired) as error:
         raise Neo4jUnavailable(f"Neo4j stopped answering while running {what}: {driver_reason(error)}") from None

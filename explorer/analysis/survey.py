@@ -21,6 +21,7 @@ import json
 from typing import Any, Iterable
 
 from explorer.core import private, progress
+from explorer.core.bounds import whole_number
 from explorer.core.errors import InvalidParameter
 from explorer.games import Game, game_class
 from explorer.games.base import format_value, type_name
@@ -36,8 +37,8 @@ COLUMNS = ("spec", "start_value", "start_remoteness", "positions", "moves", "win
 def parse_range(text: str) -> range:
     """'2..10' or '5' as a range of whole numbers."""
     low, sep, high = text.partition("..")
-    try:
-        first, last = int(low), int(high if sep else low)
+    try:  # plain ASCII digits, bounded (explorer.core.bounds), like every number typed
+        first, last = whole_number(low, ""), whole_number(high if sep else low, "")
     except ValueError:
         raise InvalidParameter(f"range {text!r} must be N or A..B with whole numbers, e.g. 2..10") from None
     if last < first:

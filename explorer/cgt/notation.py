@@ -61,7 +61,7 @@ _NUMBER = r"-?\d+(?:/\d+)?"
 _SIMPLE = re.compile(
     rf"(?P<number>{_NUMBER})?"
     rf"(?:(?P<pm>\+-|±)(?P<spread>\d+(?:/\d+)?)"
-    rf"|(?P<ups>\^+|v+|↑+|↓+)?(?P<star>\*\d*)?)")
+    rf"|(?P<ups>\^+|v+|↑+|↓+)?(?P<star>\*\d*)?)", re.ASCII)  # ASCII digits only, as everywhere
 
 
 def parse_value(text: str) -> CGValue:
@@ -137,7 +137,10 @@ class _Parser:
     def number(self, text: str) -> Fraction:
         if len(text) > 12:
             raise self.error(f"number {text[:20]}… is too long")
-        q = Fraction(text)
+        try:
+            q = Fraction(text)
+        except ZeroDivisionError:  # "1/0"
+            raise self.error(f"{text} divides by zero") from None
         if q.denominator & (q.denominator - 1) or q.denominator > MAX_DENOMINATOR:
             raise self.error(f"{text} is not a dyadic rational with denominator at most 2^20")
         if abs(q) > MAX_INTEGER:

@@ -25,7 +25,7 @@ def games_to_check(target: str) -> list:
     """The games a target names: one spec, or every game of a file with its defaults and each preset."""
     from explorer.games import parse_spec, plugins
 
-    if target.endswith(".py") or Path(target).is_file():
+    if target.endswith(".py") or _is_file(target):
         found = []
         for cls in plugins.load_file(target):
             plugins.add_module_path(target)
@@ -33,6 +33,15 @@ def games_to_check(target: str) -> list:
             found += list(dict.fromkeys(games))  # a preset equal to the defaults is checked once
         return found
     return [parse_spec(target)]
+
+
+def _is_file(target: str) -> bool:
+    """Whether `target` names an existing file; False for a spec no file can be named by (a name
+    over 255 bytes, a NUL), which is then parsed as a spec."""
+    try:
+        return Path(target).is_file()
+    except (OSError, ValueError):
+        return False
 
 
 def run(args: argparse.Namespace) -> int:

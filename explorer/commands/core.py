@@ -33,9 +33,10 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     _add_graph_options(p)
     p.add_argument("--format", choices=("text", "json"), default="text")
     p.add_argument("--implicit", action="store_true",
-                   help="solve every position of the game's ranking into a value file, storing no edges "
-                        f"(automatic when the ranking is larger than {DEFAULT_MAX_POSITIONS:,} and --max-positions "
-                        "is not given); see docs/implicit.md")
+                   help="solve every position of the game's ranking into a value file, storing no edges; "
+                        "see docs/implicit.md. Only when given: a graph over --max-positions (default "
+                        f"{DEFAULT_MAX_POSITIONS:,}) is refused at once, and the refusal names this option "
+                        "when the game offers it")
     p.set_defaults(func=cmd_solve)
 
     p = subparsers.add_parser("show", help="value, remoteness and every move of one position")

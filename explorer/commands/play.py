@@ -7,6 +7,8 @@ import contextlib
 import json
 import sys
 
+from explorer.commands import MAX_WHOLE_NUMBER, bounded_int
+
 
 def register(subparsers: argparse._SubParsersAction) -> None:
     p = subparsers.add_parser(
@@ -18,9 +20,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     p.add_argument("--side", default="A", help="the side you play: A (moves first) or B; default A")
     p.add_argument("--opponent", default="perfect", help="perfect (default), random, or slip=P (a random move with "
                                                          "probability P)")
-    p.add_argument("--seed", type=int, default=0, help="seed of the random and slipping opponents (default 0)")
+    p.add_argument("--seed", type=bounded_int(-MAX_WHOLE_NUMBER, MAX_WHOLE_NUMBER), default=0, help="seed of the random and slipping opponents (default 0)")
     p.add_argument("--start", help="start from this position instead of the game's start")
-    p.add_argument("--max-plies", type=int, default=500, help="stop a game after this many plies (default 500)")
+    p.add_argument("--max-plies", type=bounded_int(1, 100_000), default=500, help="stop a game after this many plies (default 500)")
     p.add_argument("--format", choices=("text", "json"), default="text")
     p.add_argument("--backend", choices=("solver", "neo4j"), default="solver",
                    help="where the values, optimal moves and draw grades come from: the solved graph (default) or "
@@ -80,6 +82,13 @@ def _matched(solved, backend: str):
         driver.close()
 
 
+def _player(game, index: int) -> str:
+    """'player A' for a game without names of its own, else its name: X, Blue, Toads."""
+    from explorer.games.base import player_name
+
+    return f"player {player_name(game, index)}" if game.offers.player_names is None else player_name(game, index)
+
+
 def _play(args, game, side, opponent, played, rng) -> int:
     """The game loop. Moves are the rules' own, on the position as played: symmetric twins merged in
     the solved graph are never swapped in, so the board never turns under the player."""
@@ -93,7 +102,7 @@ def _play(args, game, side, opponent, played, rng) -> int:
     while not match.over and len(match.plies) < args.max_plies:
         node = match.node
         if text:
-            print(f"{game.format(played.position)}: player {'AB'[match.to_move()]} to move, "
+            print(f"{game.format(played.position)}: {_player(game, match.to_move())} to move, "
                   f"{match.value(node)}{_in(match.remoteness(node))} for them")
         if match.to_move() == side:
             if text:

@@ -14,10 +14,11 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Iterator
 
-from explorer.commands import positive_int, shell_hint
+from explorer.commands import positive_int, shell_hint, shown
+from explorer.core.bounds import decimal_number
 from explorer.render.dot import MAX_GRAPH_NODES
 from explorer.core.errors import QueryError
-from explorer.core.files import output_file
+from explorer.core.files import output_file, output_target
 from explorer.games import parse_spec
 from queries.catalog import DEFAULT_TIMEOUT_S, QUERIES, check_timeout
 
@@ -46,6 +47,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                    help=f"whole-graph limit (default {MAX_GRAPH_NODES} positions)")
     p.add_argument("--cgt", action="store_true",
                    help="label each position with its combinatorial value (toads-and-frogs, domineering, nim)")
+    p.add_argument("--boards", action="store_true",
+                   help="draw each position of a line or cycle (shortest-win, cycle) as its board")
     p.add_argument("-o", "--output", required=True, help="FILE.dot, FILE.svg or FILE.png")
     p.set_defaults(func=cmd_dot)
 
@@ -78,9 +81,9 @@ def _query_options(p: argparse.ArgumentParser) -> None:
 def _seconds(text: str) -> float:
     """argparse type of --timeout: a number of seconds in the range read_rows accepts."""
     try:
-        seconds = float(text)
+        seconds = decimal_number(text, "")
     except ValueError:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a number of seconds") from None
+        raise argparse.ArgumentTypeError(f"{shown(text)} is not a number of seconds (plain digits, e.g. 2.5)") from None
     try:
         return check_timeout(seconds)
     except QueryError as error:
@@ -127,8 +130,11 @@ def cmd_dot(args: argparse.Namespace) -> int:
 
     if args.query not in DIAGRAMS:
         raise QueryError(f"unknown diagram {args.query!r}: choose one of {', '.join(DIAGRAMS)}")
+    output_target(args.output)  # before Path() drops a trailing slash: `-o x.svg/` names a folder
     if Path(args.output).suffix.lower() not in dot.FORMATS:
         raise QueryError(f"cannot write {args.output!r}: the file name must end in {', '.join(dot.FORMATS)}")
+    if args.boards and args.query not in ("shortest-win", "cycle"):
+        raise QueryError(f"--boards draws the boards of a line or a cycle (shortest-win, cycle), not of {args.query}")
     if args.query == "certificate":
         if args.cgt:
             raise QueryError("--cgt labels query diagrams; a certificate diagram shows the strategy only")
@@ -153,13 +159,15 @@ def cmd_dot(args: argparse.Namespace) -> int:
                     highlight = resolve_position(backend, args.position)
                 diagram = dot.graph_diagram(backend.G, args.max_nodes, highlight)
             elif args.query == "shortest-win":
-                diagram = dot.line_diagram(run_query(backend, "shortest-win", **_params(args, "position")))
+                diagram = dot.line_diagram(run_query(backend, "shortest-win", **_params(args, "position")),
+                                           boards=args.boards)
             elif args.query == "neighbourhood":
                 diagram = dot.neighbourhood_diagram(run_query(
                     backend, "neighbourhood", **_params(args, "position", "k", "direction")))
             else:
                 diagram = dot.cycle_diagram(run_query(backend, "shortest-cycle",
-                                                      **_params(args, "position", "max_length")))
+                                                      **_params(args, "position", "max_length")),
+                                            boards=args.boards)
             if args.cgt:
                 dot.label_values(diagram, backend.position)
     path = dot.render(diagram, args.output)

@@ -34,7 +34,10 @@ def cmd_survey(args: argparse.Namespace) -> int:
         name, sep, text = item.partition("=")
         if not sep:
             raise InvalidParameter(f"--range {item!r} must be NAME=A..B, e.g. fingers=2..10")
-        ranges[name.strip().replace("-", "_")] = parse_range(text.strip())
+        name = name.strip().replace("-", "_")
+        if name in ranges:  # `--fingers 2..3 --range fingers=2..3`: which one was meant?
+            raise InvalidParameter(f"the range of {name} is given twice (--fingers is --range fingers=A..B): give it once")
+        ranges[name] = parse_range(text.strip())
     rows = survey(grid(args.game, ranges), use_cache=not args.no_cache)
     if args.format == "json":
         text = json.dumps(rows, indent=2) + "\n"
@@ -47,7 +50,7 @@ def cmd_survey(args: argparse.Namespace) -> int:
         text = buffer.getvalue()
     else:
         text = _table(rows)
-    if args.output:
+    if args.output not in (None, "-"):  # -o '' is refused by output_file, as by every command
         with output_file(args.output) as handle:
             handle.write(text)
         print(f"wrote {len(rows)} rule sets to {args.output}")

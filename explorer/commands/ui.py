@@ -60,11 +60,22 @@ def add_server_options(parser: argparse.ArgumentParser) -> None:
     """--port, --host, --headless: shared with `gamegraph up`. None = Streamlit's setting."""
     parser.add_argument("--port", type=port_number, default=None,
                         help="port to listen on (default: Streamlit's server.port, 8501 unless configured)")
-    parser.add_argument("--host", default=None,
+    parser.add_argument("--host", type=host_name, default=None,
                         help=f"address to bind (default: Streamlit's server.address if configured, "
-                             f"else {DEFAULT_ADDRESS}, this machine only)")
+                             f"else {DEFAULT_ADDRESS}, this machine only); an empty --host is refused, "
+                             "give 0.0.0.0 to listen on every interface")
     parser.add_argument("--headless", action="store_true",
                         help="do not open a browser window (the default when standard input is not a terminal)")
+
+
+def host_name(text: str) -> str:
+    """argparse type of --host: not empty or blank. Streamlit reads an empty server.address as
+    "every interface", the opposite of what a missing value suggests, so it is refused as typed
+    (and check_address validates the value itself, not a default put in its place)."""
+    if not text.strip():
+        raise argparse.ArgumentTypeError(f"{shown(text)} is empty: give a host name or address, e.g. "
+                                         f"{DEFAULT_ADDRESS} (this machine only) or 0.0.0.0 (every interface)")
+    return text
 
 
 def check_address(host: str, port: int | None) -> None:

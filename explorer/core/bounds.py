@@ -14,7 +14,9 @@ from explorer.core.errors import shown
 # No position notation is longer; no number in one, or in a parameter, has more digits.
 MAX_NOTATION_LENGTH = 1_000
 MAX_NUMBER_DIGITS = 9
+MAX_DECIMAL_LENGTH = 40
 _WHOLE_NUMBER = re.compile(r"[+-]?[0-9]+")
+_DECIMAL = re.compile(r"[+-]?(?:[0-9]+(?:\.[0-9]*)?|\.[0-9]+)(?:[eE][+-]?[0-9]+)?")
 
 
 def whole_number(text: str, what: str, max_digits: int = MAX_NUMBER_DIGITS) -> int:
@@ -30,3 +32,23 @@ def whole_number(text: str, what: str, max_digits: int = MAX_NUMBER_DIGITS) -> i
     if digits > max_digits:
         raise ValueError(f"{what}{shown(text)} has {digits:,} digits; at most {max_digits} are allowed")
     return int(text)
+
+
+def decimal_number(text: str, what: str, max_length: int = MAX_DECIMAL_LENGTH) -> float:
+    """float(text) for a plain ASCII decimal (``0.25``, ``3``, ``1e-3``) of at most max_length characters;
+    ValueError naming `what` otherwise. float() alone would take Unicode digits (``٣``), ``nan``,
+    ``inf`` and ``0x``-less oddities, and turn ``1e-400`` into 0 and ``1e400`` into infinity: a number
+    that is not the one written is refused here rather than used. O(len(text))."""
+    text = text.strip()
+    what = f"{what} " if what else ""
+    if len(text) > max_length:
+        raise ValueError(f"{what}{shown(text)} has {len(text):,} characters; at most {max_length} are allowed")
+    if not _DECIMAL.fullmatch(text):
+        raise ValueError(f"{what}{shown(text)} is not a plain decimal number")
+    value = float(text)
+    if value in (float("inf"), float("-inf")):
+        raise ValueError(f"{what}{shown(text)} is too large to represent")
+    mantissa = re.split(r"[eE]", text)[0]
+    if value == 0 and any(digit in "123456789" for digit in mantissa):
+        raise ValueError(f"{what}{shown(text)} is too small to represent: it would become 0")
+    return value

@@ -13,6 +13,10 @@ class UnknownGame(GameGraphError):
     """A game, preset or parameter name that no registered game declares."""
 
 
+class StateFolderReadOnly(GameGraphError):
+    """The state folder exists but this process cannot write it: work that needs no cache goes on without."""
+
+
 class InvalidParameter(GameGraphError):
     """A parameter value that is malformed or out of range."""
 
@@ -71,3 +75,8 @@ def shell_hint(*words: str) -> str:
     import shlex
 
     return shlex.join(["gamegraph", *words])
+
+
+def counted(number: int, noun: str, plural: str | None = None) -> str:
+    """`number` and the noun in its number, for messages: '1 move', '3 moves', '0 positions'."""
+    return f"{number} {noun if number == 1 else plural or noun + 's'}"

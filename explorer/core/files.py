@@ -12,7 +12,8 @@ neo4j-admin import files) goes through `output_file`: the target must be a
 regular file or not exist yet (a folder, a FIFO, a device, or a symlink to
 one of those is refused before anything is written), and it is written with
 `atomic_file`. A symlink to a regular file is written through: the file it
-points at is replaced, the link stays. Every file a command reads (certificates, the
+points at is replaced, the link stays. A command's output folder
+(`make_folder`) must be new or empty. Every file a command reads (certificates, the
 password and pid files) goes through `read_regular_file`, which refuses what
 is not a regular file before reading a byte (a FIFO would block for ever) and
 bounds the size. An OSError (missing folder, no permission, disk full)
@@ -205,13 +206,29 @@ def read_regular_file(path: str | os.PathLike, max_bytes: int, what: str = "file
 
 
 def make_folder(path: str | os.PathLike) -> Path:
-    """Create a folder (and its parents) unless it exists; GameGraphError naming it otherwise."""
+    """An output folder to fill: created (with its parents) when missing, taken when it exists and is
+    empty; GameGraphError naming it otherwise.
+
+    A folder output (``export --format neo4j-import -o DIR``) goes only into a new or empty folder, so
+    `-o /` or `-o ~` never scatters files among somebody else's. O(entries listed: stops at the first)."""
     if not os.fspath(path):
         raise GameGraphError("the output folder name is empty")
     folder = Path(path)
     try:
-        folder.mkdir(parents=True, exist_ok=True)
+        folder.mkdir(parents=True)
+        return folder
+    except FileExistsError:
+        pass
     except OSError as error:
-        reason = "a file of that name exists" if isinstance(error, FileExistsError) else error.strerror or error
-        raise GameGraphError(f"cannot create the folder {_name(path)}: {reason}") from None
+        raise GameGraphError(f"cannot create the folder {_name(path)}: {error.strerror or error}") from None
+    if not folder.is_dir():
+        raise GameGraphError(f"cannot create the folder {_name(path)}: a file of that name exists")
+    try:
+        with os.scandir(folder) as entries:
+            first = next(entries, None)
+    except OSError as error:
+        raise GameGraphError(f"cannot use the folder {_name(path)}: {error.strerror or error}") from None
+    if first is not None:
+        raise GameGraphError(f"cannot write into the folder {_name(path)}: it is not empty (it holds "
+                             f"{first.name!r}); give a new or empty folder")
     return folder

@@ -3,7 +3,10 @@
 Whoever can write into the state folder decides what the next gamegraph
 process reads, so it is the owner's alone: created 0700, and tightened to 0700
 when it exists with looser modes and belongs to us (a folder of another user is
-left as it is). The caches in it hold data only (npz loaded with
+left as it is). Only a folder gamegraph owns is ever written into or tightened:
+settings.state_dir, which every path here goes through, makes the folder with
+its marker file, adopts only an empty folder or one holding nothing but
+gamegraph's own subfolders, and refuses any other before touching it. The caches in it hold data only (npz loaded with
 allow_pickle=False, JSON), never pickles, so even a planted file cannot run code.
 
 This module is the one place that names paths in the state folder
@@ -44,8 +47,12 @@ def private_state_dir() -> Path:
 
 
 def state_path(*parts: str) -> Path:
-    """``<state dir>/<parts...>`` (the state folder is made if missing; nothing below it is)."""
-    return settings.state_dir().joinpath(*parts)
+    """``<state dir>/<parts...>`` (the state folder is made if missing; nothing below it is).
+
+    A path to read or to write: a state folder of ours that has become read-only is accepted here,
+    so caches in it are still read; every writer goes through `private_state_dir` (or the helpers
+    below, which call `ensure_private_dir`), where it is refused in one line."""
+    return settings.state_dir(writable=False).joinpath(*parts)
 
 
 def cache_path(kind: str, name: str, key: str, suffix: str = "") -> Path:

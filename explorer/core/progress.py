@@ -20,6 +20,12 @@ def enabled() -> bool:
     return sys.stderr.isatty()
 
 
+def notice(message: str) -> None:
+    """One line on standard error about something the user should know that did not stop the work
+    (an answer given without writing its cache, say)."""
+    print(f"gamegraph: note: {message}", file=sys.stderr, flush=True)
+
+
 @contextmanager
 def bar(description: str, total: int | None = None, unit: str = "pos") -> Iterator[tqdm]:
     """A tqdm bar that appears only after half a second, so quick work prints nothing."""

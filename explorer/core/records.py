@@ -14,6 +14,10 @@ optimal moves first, then by the value the move leaves the mover (win, tie,
 draw, loss), then the fastest win or tie and the slowest loss; moves equal on
 all three keep the game's order. `principal_line` follows the first of them
 from a position. O(1) per record, O(m log m) to order m moves.
+
+A line here is stored keys and stored labels; what people see plays it on one
+board (explorer.games.base.Game.shown_line), so that with a symmetry reduction
+each board is the one before it with the move named, in one orientation.
 """
 
 from __future__ import annotations

@@ -22,15 +22,26 @@ password live there.
 The folder is checked where it is first used: it must be a folder this process
 can write (created owner-only if missing); anything else is one GameGraphError
 naming GAMEGRAPH_HOME, never an OSError deep inside a cache write.
+
+gamegraph writes only into a state folder it owns: one that holds its marker
+file (`STATE_MARKER`). It makes the folder itself, marker included, when it is
+missing, and adopts (marks) an existing folder only when that folder is empty
+(a `mktemp -d`, a fresh Docker volume) or holds nothing but gamegraph's own
+subfolders (`STATE_SUBFOLDERS`: a state folder of a version from before the
+marker). Any other existing folder, `/` or `/etc` say, is refused in one line
+before anything in it is created, changed or chmod'ed.
 """
 
 from __future__ import annotations
 
 import os
 import re
+import stat
+from fractions import Fraction
 from pathlib import Path
 
-from explorer.core.errors import GameGraphError, InvalidParameter
+from explorer.core.bounds import whole_number
+from explorer.core.errors import GameGraphError, InvalidParameter, StateFolderReadOnly, shown
 
 APP_DIR_NAME = "gamegraph"
 MAX_PATH_LENGTH = 4096  # PATH_MAX on Linux
@@ -49,7 +60,10 @@ KERNELS_FROM = 200_000                   # positions + moves from which the comp
 DEFAULT_UI_MAX_POSITIONS = 3_000_000     # the most positions the page builds
 DEFAULT_UI_MIRROR_MAX_POSITIONS = 500_000  # the most positions the page mirrors in networkx
 
-_SIZE = re.compile(r"^\s*(\d+(?:\.\d+)?)\s*([kmgt]?)(?:i?b)?\s*$", re.IGNORECASE)
+# ASCII digits only (re.ASCII: \d would take "٣"), at most MAX_SIZE_DIGITS of them before the unit.
+_SIZE = re.compile(r"^\s*(\d+(?:\.\d+)?)\s*([kmgt]?)(?:i?b)?\s*$", re.IGNORECASE | re.ASCII)
+MAX_SIZE_DIGITS = 30
+MAX_SIZE = 1 << 60  # 1 EiB: more than any machine's memory; a larger budget is a typo
 _UNITS = {"": 1, "k": 2 ** 10, "m": 2 ** 20, "g": 2 ** 30, "t": 2 ** 40}
 
 
@@ -60,10 +74,16 @@ def _text(name: str) -> str:
 
 def parse_size(text: str, name: str = MEMORY_ENV) -> int:
     """Bytes in a size such as ``4G``, ``512M``, ``1.5GiB`` or ``1000000``; InvalidParameter naming `name` otherwise."""
+    if len(text or "") > MAX_SIZE_DIGITS + 8:
+        raise InvalidParameter(f"{name}={shown(text)} is too long to be a memory size: write it like 4G, 512M "
+                               "or 1000000 (bytes)")
     match = _SIZE.match(text or "")
     if not match:
-        raise InvalidParameter(f"{name}={text!r} is not a memory size: write it like 4G, 512M or 1000000 (bytes)")
-    value = int(float(match[1]) * _UNITS[match[2].lower()])
+        raise InvalidParameter(f"{name}={shown(text)} is not a memory size: write it like 4G, 512M or 1000000 "
+                               "(bytes; plain digits)")
+    value = int(Fraction(match[1]) * _UNITS[match[2].lower()])  # exact: a float would overflow or round
+    if value > MAX_SIZE:
+        raise InvalidParameter(f"{name}={shown(text)} is more than 1 EiB: write it like 4G, 512M or 1000000 (bytes)")
     if value < 1:
         raise InvalidParameter(f"{name}={text!r} must be more than 0 bytes")
     return value
@@ -86,7 +106,7 @@ def ui_max_positions() -> int:
     if not text:
         return DEFAULT_UI_MAX_POSITIONS
     try:
-        value = int(text)
+        value = whole_number(text, "")
     except ValueError:
         value = 0
     if value < 1:
@@ -96,8 +116,9 @@ def ui_max_positions() -> int:
 
 def ui_mirror_max_positions() -> int:
     """GAMEGRAPH_UI_MIRROR_MAX_POSITIONS, else 500,000 (also when it is no whole number)."""
+    text = _text(UI_MIRROR_MAX_POSITIONS_ENV)
     try:
-        return int(os.environ.get(UI_MIRROR_MAX_POSITIONS_ENV) or DEFAULT_UI_MIRROR_MAX_POSITIONS)
+        return whole_number(text, "") if text else DEFAULT_UI_MIRROR_MAX_POSITIONS
     except ValueError:
         return DEFAULT_UI_MIRROR_MAX_POSITIONS
 
@@ -108,7 +129,7 @@ def kernels_from() -> int:
     if not text:
         return KERNELS_FROM
     try:
-        value = int(text)
+        value = whole_number(text, "", max_digits=18)
     except ValueError:
         value = -1
     if value < 0:
@@ -139,27 +160,92 @@ def debug() -> bool:
     return os.environ.get(DEBUG_ENV) == "1"
 
 
-def state_dir() -> Path:
-    """The state folder, created (owner-only) if missing; GameGraphError if it cannot be used.
+def state_dir(writable: bool = True) -> Path:
+    """The state folder, created (owner-only, with its marker) if missing; GameGraphError if it cannot be
+    used or is not gamegraph's own (see the module's docstring: nothing in a foreign folder is touched).
+
+    `writable=False` is for paths that are only read (explorer.core.private.state_path): a marked
+    folder this process cannot write (a read-only mount) is then returned, so that caches in it are
+    still read; whoever writes asks with `writable=True` (StateFolderReadOnly otherwise).
 
     A relative GAMEGRAPH_HOME is taken from the working directory at the time of
-    the call, as any path on a command line. O(path depth)."""
+    the call, as any path on a command line. O(path depth) once marked; the
+    first call on an unmarked folder lists it."""
     configured = os.environ.get(HOME_ENV)
     folder = Path(configured).expanduser().absolute() if configured else user_data_dir() / APP_DIR_NAME
     where = f"the state folder {_shown(folder)}" + (" (GAMEGRAPH_HOME)" if configured else "")
     if len(os.fsencode(str(folder))) > MAX_PATH_LENGTH:
         raise GameGraphError(f"{where} has a path longer than {MAX_PATH_LENGTH} bytes")
     try:
-        folder.mkdir(mode=0o700, parents=True, exist_ok=True)
+        if _is_marked(folder):
+            made = False
+        else:
+            folder.parent.mkdir(parents=True, exist_ok=True)
+            folder.mkdir(mode=0o700)
+            made = True
     except FileExistsError:
-        raise GameGraphError(f"{where} is a file, not a folder: set GAMEGRAPH_HOME to a folder") from None
+        made = False
     except OSError as error:
         raise GameGraphError(f"cannot use {where}: {error.strerror or error}") from None
     if not folder.is_dir():
-        raise GameGraphError(f"{where} is not a folder: set GAMEGRAPH_HOME to a folder")
+        kind = "a file, not a folder" if folder.exists() else "not a folder"
+        raise GameGraphError(f"{where} is {kind}: set GAMEGRAPH_HOME to a folder")
     if not os.access(folder, os.W_OK | os.X_OK):
-        raise GameGraphError(f"cannot use {where}: it is not writable by this user")
+        if not writable and _is_marked(folder):
+            return folder
+        raise StateFolderReadOnly(f"cannot use {where}: it is not writable by this user")
+    if made or not _is_marked(folder):
+        _claim(folder, where, made)
     return folder
+
+
+STATE_MARKER = ".gamegraph-state"  # the file that makes a folder gamegraph's state folder
+STATE_SUBFOLDERS = frozenset({"graphs", "mirrors", "neo4j", "implicit", "survey", "numba-cache"})
+_MARKER_TEXT = (b"This folder is gamegraph's state folder: solved-graph caches, networkx mirrors and the\n"
+                b"embedded Neo4j server (data and password). gamegraph writes only into a folder holding\n"
+                b"this file. Removing the whole folder resets gamegraph.\n")
+
+
+def _is_marked(folder: Path) -> bool:
+    """Whether `folder` holds the marker as a regular file (a symlink does not count). One lstat."""
+    try:
+        return stat.S_ISREG(os.lstat(folder / STATE_MARKER).st_mode)
+    except OSError:
+        return False
+
+
+def _claim(folder: Path, where: str, made: bool) -> None:
+    """Mark `folder` as gamegraph's: one this process just made, an empty one, or one that holds only
+    gamegraph's own subfolders (a state folder of an earlier version). Anything else is refused
+    before a byte is written. Concurrent claims agree: the marker is created with O_EXCL."""
+    if not made:
+        try:
+            with os.scandir(folder) as entries:
+                foreign = sorted(e.name for e in entries
+                                 if e.name not in STATE_SUBFOLDERS or e.is_symlink())
+        except OSError as error:
+            raise GameGraphError(f"cannot use {where}: {error.strerror or error}") from None
+        if _is_marked(folder):  # another process claimed it meanwhile
+            return
+        if foreign:
+            shown = ", ".join(repr(name) for name in foreign[:3]) + (", ..." if len(foreign) > 3 else "")
+            raise GameGraphError(
+                f"{where} is a folder gamegraph did not make (it holds {shown}) and is left untouched: "
+                f"set GAMEGRAPH_HOME to a new or empty folder")
+    try:
+        fd = os.open(folder / STATE_MARKER, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW, 0o600)
+    except FileExistsError:
+        if _is_marked(folder):
+            return
+        raise GameGraphError(f"cannot use {where}: its {STATE_MARKER} is not a regular file") from None
+    except OSError as error:
+        raise GameGraphError(f"cannot use {where}: {error.strerror or error}") from None
+    try:
+        os.write(fd, _MARKER_TEXT)
+    except OSError as error:
+        raise GameGraphError(f"cannot use {where}: {error.strerror or error}") from None
+    finally:
+        os.close(fd)
 
 
 def user_data_dir() -> Path:

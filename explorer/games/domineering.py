@@ -38,8 +38,8 @@ MAX_ARRAY_CELLS = 20      # 2 * 2**20 codes: the dense code space stays small
 
 @dataclass(frozen=True)
 class DomineeringParams(Params):
-    rows: int = param(3, "board height", minimum=1, maximum=8)
-    cols: int = param(3, "board width", minimum=1, maximum=8)
+    rows: int = param(3, f"board height (rows x cols at most {MAX_CELLS} cells)", minimum=1, maximum=8)
+    cols: int = param(3, f"board width (rows x cols at most {MAX_CELLS} cells)", minimum=1, maximum=8)
     first: str = param("vertical", "who moves first", choices=("vertical", "horizontal"))
 
     def validate(self) -> None:
@@ -203,6 +203,8 @@ class Domineering(Game[Board]):
                 sources.append(rows)
                 targets.append(filled[rows] | mask)
                 labels.append(np.full(len(rows), side * 1024 + index, dtype=np.int64))
+        if not sources:  # a board too small for any domino (1x1): nobody ever moves
+            sources = targets = labels = [np.empty(0, dtype=np.int64)]
         source, target, label = np.concatenate(sources), np.concatenate(targets), np.concatenate(labels)
         if symmetry:
             target = self._canonical_masks(target)

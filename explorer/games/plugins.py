@@ -11,11 +11,16 @@ Two ways in, both ending in the one registry (explorer.games.registry):
 
 A loaded module's games are every Game subclass it defines with a ``name``
 (``@register`` is optional there). Every failure is one GameGraphError line
-naming the file or entry point.
+naming the file or entry point: a file that cannot be named (too long), an
+exception of any kind raised while the module runs (SystemExit and other
+BaseExceptions included), a game that lacks part of its declaration (Params,
+description, presets). A KeyboardInterrupt is let through: it may be a real
+Ctrl-C, and the CLI reports it in one line ("interrupted", exit 130).
 """
 
 from __future__ import annotations
 
+import dataclasses
 import hashlib
 import importlib.util
 import inspect
@@ -58,10 +63,15 @@ def games_in(module: ModuleType) -> list[type]:
 
 def load_file(path: str | Path) -> list[type]:
     """Import a game module from a file and register its games (once per file); returns them."""
-    file = Path(path).expanduser().resolve()
-    if file in _loaded_files:
-        return _loaded_files[file]
-    if not file.is_file():
+    try:
+        file = Path(path).expanduser().resolve()
+        if file in _loaded_files:
+            return _loaded_files[file]
+        exists = file.is_file()
+    except (OSError, ValueError, RuntimeError) as error:  # a name over 255 bytes, a NUL, a symlink loop
+        reason = getattr(error, "strerror", None) or error
+        raise GameGraphError(f"game module {_shown(path)} cannot be opened: {reason}") from None
+    if not exists:
         raise GameGraphError(f"game module {str(path)!r} does not exist (--game-module / {ENV} name a .py file)")
     name = f"gamegraph_plugin_{file.stem}_{hashlib.sha1(str(file).encode()).hexdigest()[:8]}"
     spec = importlib.util.spec_from_file_location(name, file)
@@ -72,10 +82,10 @@ def load_file(path: str | Path) -> list[type]:
     before = registry.snapshot()
     try:
         spec.loader.exec_module(module)
-    except Exception as exc:  # an author's bug: name the file and the line, no traceback
+    except BaseException as exc:  # an author's bug (any exception, even SystemExit): the file and the line
         del sys.modules[name]
         registry.restore(before)
-        if isinstance(exc, GameGraphError):
+        if isinstance(exc, (GameGraphError, KeyboardInterrupt)):  # a Ctrl-C still stops the program
             raise
         raise GameGraphError(f"could not load game module {str(path)!r}: {_describe(exc, file)}") from None
     clashes = [n for n, cls in before.items() if registry.snapshot().get(n) is not cls]
@@ -87,9 +97,35 @@ def load_file(path: str | Path) -> list[type]:
     if not found:
         raise GameGraphError(f"game module {str(path)!r} defines no game: a Game subclass with a name is needed")
     for cls in found:
+        check_declaration(cls, f"game module {str(path)!r}")
+    for cls in found:
         registry.register_plugin(cls, f"game module {str(path)!r}")
     _loaded_files[file] = found
     return found
+
+
+def check_declaration(cls: type, where: str) -> None:
+    """GameGraphError naming `where` unless `cls` declares what every command reads of a game: a name,
+    a description, a Params dataclass and a presets table (Game's docstring lists them)."""
+    from explorer.games.base import Params
+
+    name = getattr(cls, "name", None)
+    label = f"{where}: game {name!r}" if isinstance(name, str) else f"{where}: class {cls.__name__}"
+    if not isinstance(name, str) or not name.strip():
+        raise GameGraphError(f"{label} needs a name (a non-empty string)")
+    params = getattr(cls, "Params", None)
+    if not (inspect.isclass(params) and issubclass(params, Params) and dataclasses.is_dataclass(params)):
+        raise GameGraphError(f"{label} has no Params: declare a frozen dataclass subclassing "
+                             f"explorer.games.Params (empty if the game has no parameters)")
+    if not isinstance(getattr(cls, "description", None), str):
+        raise GameGraphError(f"{label} has no description: give it a one-line description string")
+    if not isinstance(getattr(cls, "presets", None), dict):
+        raise GameGraphError(f"{label} has presets that are not a dict of name -> parameters")
+
+
+def _shown(path: str | Path) -> str:
+    text = str(path)
+    return repr(text if len(text) <= 200 else f"{text[:160]}...{text[-20:]} ({len(text):,} characters)")
 
 
 def _describe(exc: BaseException, file: Path) -> str:
@@ -120,12 +156,15 @@ def load_entry_points() -> None:
         where = f"entry point {ep.name!r} ({ep.value}) of group {GROUP}"
         try:
             target = ep.load()
-        except Exception as exc:
+        except KeyboardInterrupt:
+            raise
+        except BaseException as exc:  # noqa: BLE001 - any exception of the package's code, SystemExit included
             raise GameGraphError(f"could not load {where}: {type(exc).__name__}: {exc}") from None
         classes = games_in(target) if isinstance(target, ModuleType) else [target]
         for cls in classes:
             if not (inspect.isclass(cls) and issubclass(cls, Game)):
                 raise GameGraphError(f"{where} names {cls!r}, not a Game subclass or a module of games")
+            check_declaration(cls, where)
             registry.register_plugin(cls, where)
 
 

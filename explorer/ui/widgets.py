@@ -1,4 +1,5 @@
-"""Small page helpers shared by the panels: guarded panels, player names, markdown escaping."""
+"""Small page helpers shared by the panels: guarded panels, error and note lines as literal text,
+player names, markdown escaping."""
 
 from __future__ import annotations
 
@@ -27,13 +28,35 @@ def guarded(what: str) -> Iterator[None]:
     try:
         yield
     except GameGraphError as exc:
-        st.error(str(exc))
+        error(str(exc))
     except Exception as exc:  # noqa: BLE001 - one broken panel must not take the page down
         log.exception("%s failed", what)
-        st.error(f"{what} is not available: {type(exc).__name__}: {exc}")
+        error(f"{what} is not available: {type(exc).__name__}: {exc}")
 
 
-_MD_SPECIAL = re.compile(r"([\\`*_{}\[\]()#+\-.!|<>~$:])")
+def error(message: str) -> None:
+    """One error line, shown as the literal text: a message may quote what the URL or a form held
+    (`pos=![i](http://...)`), and Streamlit would render that as Markdown (an image, a link)."""
+    st.error(as_text(message))
+
+
+def info(message: str) -> None:
+    """One note line, shown as the literal text (see error)."""
+    st.info(as_text(message))
+
+
+# Streamlit's Markdown links bare addresses (http://..., www...., a@b.c) after escapes are read,
+# so a zero-width space goes inside each: the line reads the same, and nothing in it is a link.
+_WWW = re.compile(r"(?i)(www)(\.)")
+
+
+def as_text(message: str) -> str:
+    """Markdown that shows `message` exactly as written: no formatting, no image, no link."""
+    unlinked = _WWW.sub("\\1\u200b\\2", message.replace("://", ":\u200b//").replace("@", "@\u200b"))
+    return md_escape(unlinked)
+
+
+_MD_SPECIAL = re.compile(r"([\\`*_{}\[\]()#+\-.!|<>~$:=&])")
 
 
 def md_escape(text: str) -> str:

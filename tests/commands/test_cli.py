@@ -277,3 +277,70 @@ def test_outputs_refuse_a_fifo_and_a_symlink_to_one(home, tmp_path):
         out = run("export", "nim:small", "-o", str(tmp_path / target), home=home)
         assert out.returncode == 2 and "it is a FIFO (named pipe), not a regular file" in out.stderr, out.stderr
     assert (tmp_path / "link.json").is_symlink() and stat.S_ISFIFO(os.lstat(tmp_path / "pipe.json").st_mode)
+
+
+# -- issue 19: hard edges, each one clear line and a non-zero exit ------------------------------------
+LONG_SPEC = "x" * 300
+ISSUE_19_CASES = [
+    # (argv, environment, what the line says)
+    (("check-game", LONG_SPEC), {}, "unknown game"),
+    (("check-game", LONG_SPEC + ".py"), {}, "File name too long"),
+    (("solve", "chopsticks"), {"GAMEGRAPH_MEMORY": "9" * 309}, "GAMEGRAPH_MEMORY"),
+    (("export", "chopsticks"), {"GAMEGRAPH_MEMORY": "9" * 400}, "GAMEGRAPH_MEMORY"),
+    (("solve", "chopsticks"), {"GAMEGRAPH_MEMORY": "\u0663G"}, "GAMEGRAPH_MEMORY"),
+    (("query", "toads-and-frogs", "cgt-equal", "--value", "1/0"), {}, "divides by zero"),
+    (("play", "chopsticks", "--seed", "\uff13"), {}, "--seed"),
+    (("play", "chopsticks", "--max-plies", "\u0663"), {}, "--max-plies"),
+    (("query", "chopsticks", "stats", "--timeout", "\u0663"), {}, "--timeout"),
+    (("survey", "chopsticks", "--fingers", "\u0662..\u0663"), {}, "whole numbers"),
+    (("survey", "chopsticks", "--fingers", "2..3", "-o", ""), {}, "output file name is empty"),
+    (("survey", "chopsticks", "--fingers", "2..3", "--range", "fingers=2..3"), {}, "given twice"),
+    (("play", "chopsticks", "--opponent", "slip=1e-400"), {}, "slip=1e-400"),
+    (("dot", "chopsticks", "shortest-win", "-o", "x.svg/"), {}, "names a folder"),
+    (("ui", "--host", "", "--headless"), {}, "--host"),
+    (("up", "--host", "", "--no-neo4j", "--no-ui"), {}, "--host"),
+    (("export", "nim:small", "--format", "neo4j-import", "-o", "/"), {}, "not empty"),
+]
+
+
+@pytest.mark.parametrize("argv, env, needle", ISSUE_19_CASES, ids=[" ".join(c[0])[:40] for c in ISSUE_19_CASES])
+def test_issue_19_reproductions_are_one_clear_line(home, tmp_path, argv, env, needle):
+    full = {**os.environ, "GAMEGRAPH_HOME": str(home), "GAMEGRAPH_PROGRESS": "0", **env}
+    out = subprocess.run([sys.executable, "-m", "explorer.cli", *argv], capture_output=True, text=True, env=full,
+                         timeout=120, cwd=tmp_path, stdin=subprocess.DEVNULL)
+    assert out.returncode not in (0, 70), (out.returncode, out.stderr)
+    line, = out.stderr.strip().splitlines()
+    assert needle in line and "internal error" not in line and "Traceback" not in line
+    assert not (tmp_path / "x.svg").exists()
+
+
+def test_show_answers_when_the_cache_cannot_be_written(home, monkeypatch, capsys):
+    """A full disk (ENOSPC from the cache writer): the answer, and one line on stderr saying why it is not cached."""
+    import errno
+
+    from explorer import solved
+    from explorer.cli import main
+
+    monkeypatch.setenv("GAMEGRAPH_HOME", str(home))
+
+    def full_disk(*_args):
+        raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
+
+    monkeypatch.setattr(solved, "_write", full_disk)
+    assert main(["show", "nim:small", "--format", "json"]) == 0
+    captured = capsys.readouterr()
+    assert json.loads(captured.out)["key"] == "A|1-2-3"
+    line, = captured.err.strip().splitlines()
+    assert line.startswith("gamegraph: note: answered without the cache") and "No space left on device" in line
+    assert not list(home.glob("graphs/*.npz"))
+
+
+def test_neo4j_import_goes_only_into_a_new_or_empty_folder(home, tmp_path):
+    full = tmp_path / "full"
+    full.mkdir()
+    (full / "keep.txt").write_text("mine\n")
+    line = one_error_line(run("export", "nim:small", "--format", "neo4j-import", "-o", str(full), home=home))
+    assert "not empty" in line and [p.name for p in full.iterdir()] == ["keep.txt"]
+    (tmp_path / "empty").mkdir()
+    assert run("export", "nim:small", "--format", "neo4j-import", "-o", str(tmp_path / "empty"), home=home).returncode == 0
+    assert (tmp_path / "empty" / "positions.csv").exists()

@@ -1,6 +1,6 @@
 """A small, fast slice of the CLI fuzz (tests/support/fuzz_cli.py): no traceback, no hang, no exit 0 on invalid input.
 
-The full fuzz (about 2,350 invocations, 20-45 minutes on a busy 2-core machine)
+The full fuzz (about 2,560 invocations, 20-45 minutes on a busy 2-core machine)
 runs from the script: `.venv/bin/python -m tests.support.fuzz_cli --neo4j`. This slice
 takes a stratified sample of 250 cases, every subcommand included, each in a
 forked process with a 20 s timeout, stops starting new ones after 240 s, and

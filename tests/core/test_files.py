@@ -158,3 +158,25 @@ def test_a_failed_atomic_folder_leaves_the_old_one_and_nothing_else(tmp_path):
     with atomic_folder(tmp_path / "folder") as partial:
         (partial / "new").write_text("new")
     assert sorted(p.name for p in (tmp_path / "folder").iterdir()) == ["new"]  # replaced whole
+
+
+# -- output folders: new or empty only (issue 19, item 1) ----------------------------------------------
+def test_an_output_folder_is_made_or_taken_when_empty(tmp_path):
+    assert make_folder(tmp_path / "a" / "b").is_dir()
+    (tmp_path / "empty").mkdir()
+    assert make_folder(tmp_path / "empty") == tmp_path / "empty"
+    (tmp_path / "link").symlink_to(tmp_path / "empty")  # a link to an empty folder is an empty folder
+    assert make_folder(tmp_path / "link").is_dir()
+
+
+def test_a_non_empty_output_folder_is_refused_and_left_alone(tmp_path):
+    folder = tmp_path / "full"
+    folder.mkdir()
+    (folder / "keep.txt").write_text("mine")
+    with pytest.raises(GameGraphError, match="it is not empty .*'keep.txt'.* give a new or empty folder"):
+        make_folder(folder)
+    assert [p.name for p in folder.iterdir()] == ["keep.txt"]
+    with pytest.raises(GameGraphError, match="not empty"):
+        make_folder("/")  # refused from its listing: nothing is created there
+    with pytest.raises(GameGraphError, match="empty"):
+        make_folder("")

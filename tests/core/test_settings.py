@@ -4,12 +4,15 @@ the embedded server and its password from anywhere."""
 from __future__ import annotations
 
 import os
+import stat
 import subprocess
 import sys
 from pathlib import Path
 
 import pytest
 
+from explorer.core import private, settings
+from explorer.core.errors import GameGraphError, StateFolderReadOnly
 from explorer.core.settings import state_dir
 from loaders import settings as neo4j_settings
 
@@ -109,3 +112,121 @@ def test_progress_and_debug_settings(monkeypatch):
     assert settings.debug()
     monkeypatch.setenv("GAMEGRAPH_DEBUG", "yes")  # only 1 turns tracebacks on
     assert not settings.debug()
+
+
+# -- a state folder gamegraph owns, and nothing else (issue 19, item 1) -------------------------------
+def snapshot(folder: Path) -> dict[str, tuple[int, int, int]]:
+    """Every entry below `folder` (itself included) with its mode, size and mtime: what must not change."""
+    entries = {".": folder.lstat()}
+    entries.update({str(p.relative_to(folder)): p.lstat() for p in folder.rglob("*")})
+    return {name: (info.st_mode, info.st_size, info.st_mtime_ns) for name, info in entries.items()}
+
+
+def foreign_folder(path: Path) -> Path:
+    """A folder of somebody else's, mode 0755, with files and a subfolder named like one of ours."""
+    path.mkdir(mode=0o755)
+    path.chmod(0o755)
+    (path / "notes.txt").write_text("mine\n")
+    (path / "graphs").mkdir()
+    (path / "graphs" / "photo.png").write_bytes(b"\x89PNG")
+    return path
+
+
+def test_a_missing_state_folder_is_made_owner_only_with_its_marker(tmp_path, monkeypatch):
+    monkeypatch.setenv("GAMEGRAPH_HOME", str(tmp_path / "new" / "state"))
+    folder = state_dir()
+    assert folder == tmp_path / "new" / "state"
+    assert stat.S_IMODE(folder.stat().st_mode) == 0o700
+    assert (folder / settings.STATE_MARKER).is_file() and [p.name for p in folder.iterdir()] == [settings.STATE_MARKER]
+
+
+def test_an_empty_folder_is_adopted_as_mktemp_makes_it(tmp_path, monkeypatch):
+    empty = tmp_path / "empty"
+    empty.mkdir(mode=0o700)
+    monkeypatch.setenv("GAMEGRAPH_HOME", str(empty))
+    assert state_dir() == empty and (empty / settings.STATE_MARKER).is_file()
+
+
+def test_a_state_folder_of_an_earlier_version_is_adopted_with_its_caches(tmp_path, monkeypatch):
+    """graphs/, mirrors/ and neo4j/ but no marker: made by gamegraph before the marker existed."""
+    old = tmp_path / "old"
+    for sub in ("graphs", "mirrors", "neo4j"):
+        (old / sub).mkdir(parents=True)
+    (old / "graphs" / "chopsticks-0123456789abcdef.npz").write_bytes(b"cache")
+    monkeypatch.setenv("GAMEGRAPH_HOME", str(old))
+    assert state_dir() == old and (old / settings.STATE_MARKER).is_file()
+    assert (old / "graphs" / "chopsticks-0123456789abcdef.npz").read_bytes() == b"cache"
+
+
+@pytest.mark.parametrize("make", [
+    lambda p: foreign_folder(p),
+    lambda p: (p.mkdir(), (p / "graphs").symlink_to("/tmp"), p)[-1],  # one of our names, but a symlink
+    lambda p: (p.mkdir(), (p / settings.STATE_MARKER).symlink_to("/etc/hostname"), p)[-1],  # a marker that is a link
+    lambda p: (p.mkdir(), (p / "neo4j").mkdir(), (p / ".bashrc").write_text(""), p)[-1],
+])
+def test_a_foreign_folder_is_refused_in_one_line_and_left_exactly_as_it_was(tmp_path, monkeypatch, make):
+    folder = make(tmp_path / "foreign")
+    before = snapshot(folder)
+    monkeypatch.setenv("GAMEGRAPH_HOME", str(folder))
+    with pytest.raises(GameGraphError, match="gamegraph did not make .* set GAMEGRAPH_HOME to a new or empty folder"):
+        state_dir()
+    with pytest.raises(GameGraphError):
+        private.private_state_dir()
+    with pytest.raises(GameGraphError):
+        private.state_path("graphs")
+    assert snapshot(folder) == before
+
+
+def fake_root(path: Path) -> Path:
+    """A stand-in for / or /etc: system-looking content, mode 0755 (the real ones are never touched)."""
+    path.mkdir(mode=0o755)
+    path.chmod(0o755)
+    for name in ("bin", "etc", "usr", "tmp"):
+        (path / name).mkdir()
+    (path / "passwd").write_text("root:x:0:0::/root:/bin/sh\n")
+    return path
+
+
+def test_every_command_leaves_a_foreign_folder_untouched(tmp_path):
+    """As the issue ran it (as root when the tests are): show, neo4j stop, solve, query, export and a
+    neo4j-import export into a fake / , a fake /etc and a scratch 0755 folder with content; mode,
+    listing and mtimes are unchanged and each command says so in one line."""
+    every = [["show", "chopsticks"], ["neo4j", "stop"], ["neo4j", "status"], ["solve", "nim:small"],
+             ["query", "nim:small", "stats"], ["export", "nim:small", "-o", str(tmp_path / "out.jsonl")]]
+    for folder, commands in ((foreign_folder(tmp_path / "scratch"), every),
+                             (fake_root(tmp_path / "root"), every[:2]), (fake_root(tmp_path / "etc"), every[:2])):
+        before = snapshot(folder)
+        env = {**os.environ, "GAMEGRAPH_HOME": str(folder), "GAMEGRAPH_PROGRESS": "0", "PYTHONPATH": str(ROOT)}
+        for argv in commands:
+            done = subprocess.run([sys.executable, "-m", "explorer.cli", *argv], env=env, capture_output=True,
+                                  text=True, timeout=120)
+            if argv[0] == "solve":  # keeps no state: it answers, and writes nothing there either
+                assert done.returncode == 0, done.stderr
+            else:
+                assert done.returncode != 0, (argv, done.stdout)
+                line, = done.stderr.strip().splitlines()
+                assert "gamegraph did not make" in line and "Traceback" not in line
+        assert snapshot(folder) == before, folder
+
+
+def test_a_marked_folder_that_became_read_only_is_still_read(tmp_path, monkeypatch):
+    monkeypatch.setenv("GAMEGRAPH_HOME", str(tmp_path / "state"))
+    folder = state_dir()
+    real_access = os.access
+    monkeypatch.setattr(settings.os, "access", lambda path, mode: False if Path(path) == folder else real_access(path, mode))
+    assert private.state_path("graphs") == folder / "graphs"  # reading: fine
+    with pytest.raises(StateFolderReadOnly, match="not writable"):
+        private.private_state_dir()  # writing: one line
+
+
+def test_the_subfolders_adopted_are_exactly_the_ones_gamegraph_makes():
+    """settings (the bottom layer) names the state folder's subfolders once more, to recognise an earlier
+    version's folder; each is defined where it is used, and this keeps the two lists equal."""
+    from explorer import implicit, kernels, solved
+    from explorer.analysis import survey
+    from loaders import mirror
+    from loaders import settings as loader_settings
+
+    made = {solved.CACHE_KIND, mirror.CACHE_KIND, loader_settings.NEO4J_KIND, implicit.CACHE_KIND,
+            survey.CACHE_KIND, kernels.NUMBA_CACHE_KIND}
+    assert settings.STATE_SUBFOLDERS == made

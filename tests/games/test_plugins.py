@@ -110,6 +110,47 @@ def test_bad_modules_are_one_line(tmp_path, capsys, clean_env, content, message)
     assert message in err and "bad.py" in err and "Traceback" not in err
 
 
+NO_PARAMS = "from explorer.games import Game\nclass NoParams(Game):\n    name = 'noparams'\n"
+
+
+@pytest.mark.parametrize("content,message", [
+    ("raise BaseException('boom')\n", "BaseException: boom (line 1)"),
+    ("import sys\nsys.exit(0)\n", "SystemExit: 0 (line 2)"),  # not a silent exit 0
+    ("raise GeneratorExit\n", "GeneratorExit"),
+    (NO_PARAMS, "game 'noparams' has no Params"),
+    (GAME.format(name="nodesc").replace('    description = "take 1 or 2; the last token wins"\n', ""),
+     "game 'nodesc' has no description"),
+    (GAME.format(name="badpresets").replace('presets = {"small": {"start": 4}}', 'presets = [("small", {"start": 4})]'),
+     "presets that are not a dict"),
+])
+@pytest.mark.parametrize("command", ["games", "check-game"])
+def test_modules_missing_parts_or_raising_anything_are_one_line(tmp_path, capsys, clean_env, content, message,
+                                                                 command):
+    path = tmp_path / "bad.py"
+    path.write_text(content)
+    argv = ["--game-module", str(path), "games"] if command == "games" else ["check-game", str(path)]
+    assert main(argv) == 2
+    err = capsys.readouterr().err
+    line, = err.strip().splitlines()
+    assert message in line and "bad.py" in line and "internal error" not in line
+    assert "noparams" not in games() and "nodesc" not in games()
+
+
+def test_a_module_raising_keyboard_interrupt_stops_the_program_in_one_line(tmp_path):
+    """It may be a real Ctrl-C: the program stops (exit 130) with one line, as an interrupted command does."""
+    path = tmp_path / "interrupts.py"
+    path.write_text("raise KeyboardInterrupt\n")
+    for argv in (["--game-module", str(path), "games"], ["check-game", str(path)]):
+        done = subprocess.run([str(GAMEGRAPH), *argv], capture_output=True, text=True, timeout=120,
+                              env={**os.environ, "GAMEGRAPH_PROGRESS": "0"})
+        assert done.returncode == 130 and done.stderr.strip() == "gamegraph: interrupted", done.stderr
+
+
+def test_a_module_path_too_long_for_the_system_is_one_line(capsys, clean_env):
+    assert main(["--game-module", "x" * 300 + ".py", "games"]) == 2
+    assert "File name too long" in capsys.readouterr().err
+
+
 def test_missing_file_and_name_clash(tmp_path, capsys, clean_env):
     assert main(["--game-module", str(tmp_path / "nope.py"), "games"]) == 2
     assert "does not exist" in capsys.readouterr().err

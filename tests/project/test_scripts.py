@@ -88,47 +88,104 @@ def test_neo4j_uri_and_the_test_home_can_be_given(tmp_path):
     assert (tmp_path / "env.log").read_text() == f"NEO4J_URI=bolt://127.0.0.1:7123 GAMEGRAPH_HOME={tmp_path / 'th'}\n"
 
 
-# -- scripts/install: one line naming what to install -----------------------------------------------
-def install_env(tmp_path: Path, *, venv_module: bool, java: bool) -> tuple[Path, dict[str, str]]:
-    """A copy of scripts/install and a PATH of stubs: apt-get and dpkg log instead of acting."""
+# -- scripts/install: apt-get for what is missing, or one line naming what to install ----------------
+JAVA_PACKAGES = "openjdk-17-jdk-headless maven"
+APT_INSTALLS_JAVA = """#!/bin/sh
+echo "apt-get $*" >> "$LOG"
+case "$*" in *install*openjdk*) for t in java javac mvn; do printf '#!/bin/sh\\nexit 0\\n' > "$BIN/$t"; chmod +x "$BIN/$t"; done ;; esac
+"""
+
+
+def install_env(tmp_path: Path, *, venv_module: bool, java: bool, uid: int = 0, sudo: bool = False,
+                apt_installs_java: bool = False) -> tuple[Path, dict[str, str]]:
+    """A copy of scripts/install and a PATH of stubs: apt-get (and sudo) log instead of acting, `id -u`
+    says `uid`, and `python3 -m venv` fails, so that a run stops before pip (it would go online)."""
     project, bin_dir = tmp_path / "project", tmp_path / "bin"
     (project / "scripts").mkdir(parents=True)
     bin_dir.mkdir()
     shutil.copy2(ROOT / "scripts" / "install", project / "scripts" / "install")
     shutil.copy2(ROOT / "pyproject.toml", project / "pyproject.toml")
-    for tool in ("bash", "env", "cat", "cut", "sha256sum", "id", "dirname", "rm"):
+    for tool in ("bash", "env", "cat", "cut", "sha256sum", "dirname", "rm", "chmod"):
         (bin_dir / tool).symlink_to(shutil.which(tool))
+    stub(bin_dir / "id", f"#!/bin/sh\necho {uid}\n")
     for tool in ("dot", "chromium", "dpkg"):
         stub(bin_dir / tool, "#!/bin/sh\nexit 0\n")
-    stub(bin_dir / "apt-get", '#!/bin/sh\necho "apt-get $*" >> "$LOG"\n')
+    stub(bin_dir / "apt-get", APT_INSTALLS_JAVA if apt_installs_java else '#!/bin/sh\necho "apt-get $*" >> "$LOG"\n')
+    if sudo:
+        stub(bin_dir / "sudo", '#!/bin/sh\necho "sudo $1" >> "$LOG"\nexec "$@"\n')
     check = "import ensurepip, venv"
     stub(bin_dir / "python3", f'#!/bin/sh\n[ "$2" = "{check}" ] && exit {0 if venv_module else 1}\n'
+                              '[ "$1" = "-m" ] && [ "$2" = "venv" ] && exit 1\n'
                               f'exec {sys.executable} "$@"\n')
     if java:
         for tool in ("java", "javac", "mvn"):
             stub(bin_dir / tool, "#!/bin/sh\nexit 0\n")
     log = tmp_path / "apt.log"
     log.touch()
-    return project, {"PATH": str(bin_dir), "LOG": str(log), "HOME": str(tmp_path)}
+    return project, {"PATH": str(bin_dir), "LOG": str(log), "HOME": str(tmp_path), "BIN": str(bin_dir)}
 
 
-def test_install_without_java_and_maven_says_what_to_install(tmp_path):
+def run_install(project: Path, env: dict[str, str], *args: str) -> subprocess.CompletedProcess:
+    return subprocess.run([str(project / "scripts" / "install"), *args], env=env, capture_output=True, text=True,
+                          timeout=60, stdin=subprocess.DEVNULL)
+
+
+def apt_calls(tmp_path: Path) -> list[str]:
+    return (tmp_path / "apt.log").read_text().splitlines()
+
+
+def test_install_without_java_and_maven_installs_them_with_apt_get(tmp_path):
+    """java, javac and mvn absent from PATH: apt-get is asked for the JDK and Maven, and once they are
+    there the run goes on (here to the venv step, which the stub python3 fails)."""
+    project, env = install_env(tmp_path, venv_module=True, java=False, apt_installs_java=True)
+    done = run_install(project, env, "--need-neo4j")
+    assert apt_calls(tmp_path) == ["apt-get update -qq", f"apt-get install -y -qq {JAVA_PACKAGES}"], done.stderr
+    assert done.stderr.splitlines()[0] == f"install: apt-get install {JAVA_PACKAGES}"
+    assert "Neo4j needs" not in done.stderr and "warning" not in done.stderr
+    assert "could not create .venv" in done.stderr.splitlines()[-1]  # past the Java check
+
+
+def test_install_with_java_and_maven_asks_apt_get_for_nothing(tmp_path):
+    project, env = install_env(tmp_path, venv_module=True, java=True)
+    done = run_install(project, env, "--need-neo4j")
+    assert apt_calls(tmp_path) == [] and "install: apt-get" not in done.stderr, done.stderr
+
+
+def test_install_says_in_one_line_when_apt_get_left_java_missing(tmp_path):
     project, env = install_env(tmp_path, venv_module=True, java=False)
-    done = subprocess.run([str(project / "scripts" / "install"), "--need-neo4j"], env=env, capture_output=True,
-                          text=True, timeout=60, stdin=subprocess.DEVNULL)
+    done = run_install(project, env, "--need-neo4j")
+    assert apt_calls(tmp_path) == ["apt-get update -qq", f"apt-get install -y -qq {JAVA_PACKAGES}"]
     assert done.returncode == 1
     assert done.stderr.splitlines() == [
-        "install: Neo4j needs a Java 17+ JDK and Maven: apt-get install openjdk-17-jdk-headless maven"]
+        f"install: apt-get install {JAVA_PACKAGES}",
+        f"install: Neo4j needs a Java 17+ JDK and Maven: apt-get install {JAVA_PACKAGES}"]
     assert not (project / ".venv").exists()
+
+
+def test_install_goes_through_sudo_when_not_root(tmp_path):
+    project, env = install_env(tmp_path, venv_module=True, java=False, uid=1000, sudo=True, apt_installs_java=True)
+    run_install(project, env, "--need-neo4j")
+    assert apt_calls(tmp_path) == ["sudo apt-get", "apt-get update -qq", "sudo apt-get",
+                                   f"apt-get install -y -qq {JAVA_PACKAGES}"]
+
+
+def test_install_without_root_or_sudo_names_what_to_run(tmp_path):
+    project, env = install_env(tmp_path, venv_module=True, java=False, uid=1000)
+    done = run_install(project, env, "--need-neo4j")
+    assert done.returncode == 1 and apt_calls(tmp_path) == []
+    assert done.stderr.splitlines() == [
+        f"install: Neo4j needs a Java 17+ JDK and Maven: apt-get install {JAVA_PACKAGES}"]
+    done = run_install(project, env)  # Neo4j not required: a warning, and the install goes on
+    assert done.stderr.splitlines()[0].startswith("install: warning: without a Java 17+ JDK and Maven")
+    assert apt_calls(tmp_path) == []
 
 
 def test_install_without_the_venv_module_installs_it(tmp_path):
     project, env = install_env(tmp_path, venv_module=False, java=False)
-    done = subprocess.run([str(project / "scripts" / "install"), "--need-neo4j"], env=env, capture_output=True,
-                          text=True, timeout=60, stdin=subprocess.DEVNULL)
-    calls = (tmp_path / "apt.log").read_text().splitlines()
-    assert calls == ["apt-get update -qq", "apt-get install -y -qq python3-venv"], done.stderr
-    assert done.returncode == 1 and "openjdk-17-jdk-headless maven" in done.stderr.splitlines()[-1]
+    done = run_install(project, env, "--need-neo4j")
+    assert apt_calls(tmp_path) == ["apt-get update -qq", f"apt-get install -y -qq python3-venv {JAVA_PACKAGES}"], \
+        done.stderr
+    assert done.returncode == 1 and JAVA_PACKAGES in done.stderr.splitlines()[-1]
 
 
 def test_a_broken_import_contract_stops_the_run_before_neo4j_and_pytest(tmp_path):

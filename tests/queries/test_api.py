@@ -588,7 +588,7 @@ def test_cli_query_errors_are_one_line(args, message, tmp_path):
                                               ("0", "the timeout must be above 0 and at most 600 seconds (at least 0.001)"),
                                               # rounds to 0 ms in the driver, which would mean no timeout at all
                                               ("1e-320", "the timeout must be above 0 and at most 600 seconds (at least 0.001)"),
-                                              ("soon", "'soon' is not a number of seconds")])
+                                              ("soon", "'soon' is not a number of seconds (plain digits, e.g. 2.5)")])
 def test_cli_refuses_a_bad_timeout_before_connecting(timeout, message, tmp_path):
     out = cli("query", "nim:small", "stats", "--backend", "neo4j", "--timeout", timeout, tmp_path=tmp_path,
               NEO4J_URI="bolt://127.0.0.1:1")  # nothing listens there: the refusal comes first

@@ -171,6 +171,21 @@ def attacks() -> list[Attack]:
     add("CYPHER options prefix", "CYPHER runtime=slotted CREATE (:Intruder)")
     add("CYPHER version prefix", "CYPHER 5 CREATE (:Intruder)")
     add("browser command", ":use system")
+
+    # Evaluations Neo4j cannot interrupt once they run (issue 19): refused by their shape, at once.
+    add("reduce over half a billion", "RETURN reduce(s = 0, x IN range(1, 500000000) | s + x) AS s")
+    add("reduce over a range that never ends", "RETURN reduce(s = 0, x IN range(1, 9000000000000000000) | 0) AS s")
+    add("reduce over a range bound by a parameter", "RETURN reduce(s = 0, x IN range(1, $n) | 0) AS s",
+        {"n": 9000000000000000000})
+    add("reduce over a range bound by a variable", "WITH 9000000000 AS n RETURN reduce(s = 0, x IN range(1, n) | s) AS s")
+    add("string doubling in reduce", "UNWIND range(1, 1000) AS i RETURN reduce(s = 'x', j IN range(1, 18) | s + s) AS s")
+    add("list doubling in reduce", "RETURN size(reduce(l = [1], j IN range(1, 40) | l + l)) AS n")
+    add("a range of three million as a value", "RETURN range(1, 3000000) AS big")
+    add("list comprehension over a huge range", "RETURN size([x IN range(1, 200000000) | x]) AS n")
+    add("any() over a huge range", "RETURN any(x IN range(1, 0x7FFFFFFFFFFFFFFF) WHERE x < 0) AS a")
+    add("a range bound written with underscores", "RETURN size(range(1, 9_000_000_000)) AS n")
+    add("three nested ranges", "RETURN size([a IN range(1, 100) | [b IN range(1, 100) | [c IN range(1, 100) | 0]]]) AS n")
+    add("a parameter beyond Cypher's integers", "RETURN $n AS n", {"n": 18446744073709551616})
     return found
 
 

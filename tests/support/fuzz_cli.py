@@ -54,7 +54,7 @@ HUGE_TEXT = "x" * 100_000
 TRACEBACK = "Traceback (most recent call last)"
 INTERNAL = "internal error"
 COMMANDS = ("games", "solve", "show", "export", "chart", "load", "verify", "neo4j", "query", "dot",
-            "certificate", "check-certificate", "ui", "up")
+            "certificate", "check-certificate", "ui", "up", "check-game", "play", "survey", "cgt")
 GAMES_OK = ("chopsticks", "chopsticks:attack-only", "tictactoe", "nim:small")
 
 
@@ -148,6 +148,11 @@ class Fixtures:
                 os.mknod(w / name, stat.S_IFCHR | 0o666, os.makedev(1, 3))
                 self.special[name] = "chr"
         (w / "regular.txt").write_text("a regular file\n")
+        (w / "full-dir").mkdir()  # an output folder that is not empty: a folder output must not go there
+        (w / "full-dir" / "keep.txt").write_text("somebody's file\n")
+        foreign = w / "foreign-home"  # somebody's folder given as GAMEGRAPH_HOME: refused, never written
+        foreign.mkdir(mode=0o755)
+        (foreign / "notes.txt").write_text("mine\n")
         (w / "existing.json").write_text("{}\n")
         with open(w / "sparse-1g.json", "wb") as handle:  # 1 GB of zero bytes, no disk used
             handle.truncate(1 << 30)
@@ -400,6 +405,84 @@ def certificate_files(fx: Fixtures) -> Iterator[tuple[str, bytes, bool, str]]:
         yield f"cert{index}-valid.json", json.dumps(cert).encode(), False, "valid certificate"
 
 
+LONG_SPECS = ["x" * 256, "x" * 300 + ".py", "chopsticks:" + "a" * 300, "a/" * 200 + "game.py",
+              "nim(heaps=" + "1-" * 200 + "1)", "chopsticks(" + "fingers=5," * 100 + ")"]
+HUGE_ENV_VALUES = {"GAMEGRAPH_MEMORY": ["9" * 309, "9" * 5000, "1e400", "\u0663G", "\uff14G", "inf", "1" + "0" * 30 + "T"],
+                   "GAMEGRAPH_KERNELS_FROM": ["9" * 400, "\u0663", "-1", "1e9"]}
+NON_ASCII_DIGITS = ["\u0663", "\uff13", "\u0662\u0662", "\u0967", "1\u0663"]
+PLUGIN_MODULES = {  # file name -> a game module missing a part, or raising on import
+    "no_params.py": b"from explorer.games import Game\nclass G(Game):\n    name = 'fuzz-no-params'\n",
+    "no_description.py": b"from explorer.games import Game, Params\nimport dataclasses\n"
+                         b"@dataclasses.dataclass(frozen=True)\nclass P(Params):\n    pass\n"
+                         b"class G(Game):\n    name = 'fuzz-no-description'\n    Params = P\n",
+    "params_not_dataclass.py": b"from explorer.games import Game\nclass G(Game):\n    name = 'fuzz-bad-params'\n"
+                               b"    description = 'x'\n    Params = dict\n",
+    "empty_name.py": b"from explorer.games import Game\nclass G(Game):\n    name = ''\n",
+    "no_game.py": b"x = 1\n",
+    "base_exception.py": b"raise BaseException('boom')\n",
+    "keyboard_interrupt.py": b"raise KeyboardInterrupt\n",
+    "system_exit_0.py": b"import sys\nsys.exit(0)\n",
+    "generator_exit.py": b"raise GeneratorExit\n",
+    "syntax_error.py": b"def (\n",
+    "not_utf8.py": b"name = '\xff'\n",
+}
+DEGENERATE_SPECS = ["domineering(rows=1,cols=1)", "domineering(rows=1,cols=2)", "domineering(rows=2,cols=1,first=horizontal)",
+                    "nim(heaps=0)", "nim(heaps=0-0-0)", "toads-and-frogs(board=.)", "toads-and-frogs(board=T)",
+                    "dodgem(size=2)", "chopsticks(fingers=2)", "chopsticks(fingers=2,split=none)"]
+
+
+def edge_cases(fx: Fixtures) -> Iterator[tuple[str, list, bool, str, dict]]:
+    """(command, argv, certainly invalid, group, extra) for the classes of issue 19: long specs, huge numeric
+    environment values, non-ASCII digits, plugin modules missing parts, degenerate boards, a foreign state
+    folder, and the inputs it found accepted (survey -o '', a range given twice, slip=1e-400, x.svg/)."""
+    for spec in LONG_SPECS:
+        for command in ("check-game", "solve", "show", "cgt", "export"):
+            yield command, [spec], True, "long spec", {}
+    for variable, values in HUGE_ENV_VALUES.items():
+        for value in values:
+            for command, argv in (("solve", ["chopsticks"]), ("export", ["nim:small"]), ("show", ["nim:small"])):
+                # `solve` always builds and reads the budget; export and show may answer from the cache, and
+                # the kernels' threshold is read for large graphs only: those must not crash, and may succeed.
+                invalid = variable == "GAMEGRAPH_MEMORY" and command == "solve"
+                yield command, argv, invalid, f"huge or odd {variable}", {"env": {variable: value}}
+    for digits in NON_ASCII_DIGITS:
+        yield "play", ["chopsticks", "--seed", digits], True, "non-ASCII digits", {}
+        yield "play", ["chopsticks", "--max-plies", digits], True, "non-ASCII digits", {}
+        yield "query", ["chopsticks", "stats", "--timeout", digits], True, "non-ASCII digits", {}
+        yield "survey", ["chopsticks", "--fingers", f"{digits}..3"], True, "non-ASCII digits", {}
+        yield "solve", ["chopsticks", "--max-positions", digits], True, "non-ASCII digits", {}
+        yield "show", [f"chopsticks(fingers={digits})"], True, "non-ASCII digits", {}
+        yield "solve", ["chopsticks"], True, "non-ASCII digits", {"env": {"GAMEGRAPH_MEMORY": f"{digits}G"}}
+    for name, content in PLUGIN_MODULES.items():
+        rel = f"plugins/{name}"
+        files = {"files": {rel: content}}
+        yield "games", ["--game-module", fx.path(rel)], True, "plugin module", files
+        yield "check-game", [fx.path(rel)], True, "plugin module", files
+        yield "games", [], True, "plugin module (GAMEGRAPH_GAME_MODULES)", dict(files, env={"GAMEGRAPH_GAME_MODULES": fx.path(rel)})
+    for spec in DEGENERATE_SPECS:
+        slow = {"timeout": 60}  # valid games, some loading numba's kernels: seconds on a loaded machine
+        for command, tail in (("solve", []), ("show", []), ("export", []), ("check-game", [])):
+            yield command, [spec, *tail], False, "degenerate board", slow
+        if not spec.startswith(("dodgem", "chopsticks")):
+            yield "cgt", [spec], False, "degenerate board", slow
+    for command, argv in (("show", ["chopsticks"]), ("neo4j", ["stop"]), ("neo4j", ["status"]),
+                          ("export", ["nim:small", "--format", "neo4j-import", "-o", fx.path("import-foreign")]),
+                          ("query", ["nim:small", "stats"])):
+        yield command, argv, True, "foreign state folder", {"env": {"GAMEGRAPH_HOME": fx.path("foreign-home")}}
+    for target in ("/", fx.path("full-dir"), fx.work.as_posix()):
+        yield "export", ["nim:small", "--format", "neo4j-import", "-o", target], True, "neo4j-import into a non-empty folder", {}
+    yield "survey", ["chopsticks", "--fingers", "2..3", "-o", ""], True, "survey output", {}
+    yield "survey", ["chopsticks", "--fingers", "2..3", "--range", "fingers=2..3"], True, "range given twice", {}
+    yield "survey", ["chopsticks", "--range", "fingers=2..3", "--range", "fingers=3..4"], True, "range given twice", {}
+    for slip in ("slip=1e-400", "slip=nan", "slip=inf", "slip=\u0660.5", "slip=" + "0." + "0" * 400 + "1"):
+        yield "play", ["chopsticks", "--opponent", slip], True, "bad --opponent", {}
+    for name, tail in (("x.svg", "/"), ("x.dot", "/"), ("x.png", "/.")):  # appended: fx.path() would drop them
+        yield "dot", ["chopsticks:attack-only", "shortest-win", "-o", fx.path(name) + tail], True, \
+            "diagram name ends in /", {}
+    for value in ("1/0", "0/0", "1/" + "0" * 11, "\u0661/2"):
+        yield "query", ["toads-and-frogs", "cgt-equal", "--value", value], True, "bad --value", {}
+
+
 def cases(fx: Fixtures) -> list[Case]:
     """Every case, in a fixed order."""
     out: list[Case] = []
@@ -608,6 +691,10 @@ def cases(fx: Fixtures) -> list[Case]:
         add("load", [spec], False, "load")
         add("verify", [spec], False, "verify")
     add("verify", ["nim(heaps=2-2)"], False, "verify a game never loaded")
+
+    # -- issue 19's classes ----------------------------------------------------------------------------
+    for command, argv, invalid, group, extra in edge_cases(fx):
+        add(command, argv, invalid, group, **extra)
     return out
 
 

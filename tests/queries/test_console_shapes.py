@@ -1,0 +1,129 @@
+"""The console's checks that need no server: the expression shapes Neo4j cannot interrupt,
+parameters outside Cypher's integers, and the size of a row in bytes.
+
+The plan details below are written as Neo4j 5.26 prints them (literals become
+$autoint_N, strings $autostring_N); tests/queries/test_console.py sends the same
+statements to the real server.
+"""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from explorer.core.errors import QueryError
+from queries.console import (MAX_RANGE_BOUND, _largest_literal, check_expressions, check_params, row_bytes)
+
+
+def refused(details: list[str], text: str, params: dict | None = None) -> str:
+    with pytest.raises(QueryError) as caught:
+        check_expressions(details, text, params or {})
+    assert "\n" not in str(caught.value)
+    return str(caught.value)
+
+
+@pytest.mark.parametrize("details, text", [
+    (["reduce(s = $autoint_1, x IN range($autoint_2, $autoint_3) | $autoint_0) AS s"],
+     "RETURN reduce(s = 0, x IN range(1, 9000000000000000000) | 0) AS s"),
+    (["reduce(s = $autoint_0, x IN range($autoint_1, $autoint_2) | s + x) AS s"],
+     "RETURN reduce(s = 0, x IN range(1, 500000000) | s + x) AS s"),
+    (["range($autoint_0, $autoint_1) AS big"], "RETURN range(1, 3000000) AS big"),
+    (["size([x IN range($autoint_0, $autoint_1) | x]) AS n"], "RETURN size([x IN range(1, 200000000) | x]) AS n"),
+    (["range($autoint_0, $autoint_1) AS big"], "RETURN range(1, 0x7FFFFFFFFFFFFFFF) AS big"),
+    (["range($autoint_0, $autoint_1) AS big"], "RETURN range(1, 9_000_000_000) AS big"),
+    (["range($autoint_0, $autoint_1) AS big"], "RETURN range(1, 0o777777777777) AS big"),
+    (["reduce(s = $autoint_1, x IN range($autoint_2, n) | s) AS s", "$autoint_0 AS n"],
+     "WITH 9 AS n RETURN reduce(s = 0, x IN range(1, n) | s) AS s"),  # a variable could hold anything
+    (["range($autoint_0, toInteger($autostring_0)) AS r"], "RETURN range(1, toInteger('12')) AS r"),
+    (["range($autoint_0, $autoint_1 * $autoint_1) AS r"], "RETURN range(1, 100 * 100) AS r"),
+])
+def test_ranges_inside_expressions_need_small_bounds(details, text):
+    assert "range()" in refused(details, text)
+
+
+def test_a_range_bound_by_a_parameter_is_checked_by_its_value():
+    details = ["range($autoint_0, $n) AS r"]
+    check_expressions(details, "RETURN range(1, $n) AS r", {"n": MAX_RANGE_BOUND})
+    for too_big in (MAX_RANGE_BOUND + 1, 9_000_000_000, "12", 1.5, True, None):
+        refused(details, "RETURN range(1, $n) AS r", {"n": too_big})
+
+
+def test_unwind_rows_and_the_library_shapes_are_allowed():
+    """UNWIND range(...) yields rows, which Neo4j's timeout stops; the query library's
+    ranges are bounded by sizes of what exists (queries/*.cypher)."""
+    check_expressions(["UNWIND range($autoint_0, $autoint_1) AS x"], "UNWIND range(1, 9000000000000000000) AS x "
+                      "RETURN count(*) AS n")
+    check_expressions(["p, reduce(line = [cache[p.key]], ply IN range($autoint_0, coalesce(cache[p.remoteness], "
+                       "$autoint_1)) | "
+                       "line + [head([m IN moves WHERE m.from = last(line)]).to]) AS line",
+                       "UNWIND range($autoint_2, size(line) - $autoint_3) AS ply"], "shortest-win 1 0 0 1")
+    check_expressions(["all(i IN range($autoint_0, size(visited) - $autoint_1) WHERE NOT visited[i] IN "
+                       "visited[i + $autoint_2..])"], "cycles 1 2 1")
+    check_expressions(["range($autoint_0, $autoint_1) AS r"], "RETURN range(1, 10000) AS r")
+
+
+def test_more_than_two_ranges_inside_expressions_are_refused():
+    nested = "[a IN range($autoint_0, $autoint_1) | [b IN range($autoint_0, $autoint_1) | " \
+             "[c IN range($autoint_0, $autoint_1) | 0]]] AS cube"
+    assert "3 ranges" in refused([nested], "RETURN [a IN range(1, 100) | ...] AS cube")
+
+
+@pytest.mark.parametrize("detail", [
+    "reduce(s = $autostring_2, j IN range($autoint_3, $autoint_4) | s + s) AS s",
+    "reduce(l = [$autoint_0], j IN range($autoint_1, $autoint_2) | l + l) AS l",
+    "reduce(`s` = $autostring_0, j IN range($autoint_1, $autoint_2) | `s` + coalesce(`s`, $autostring_1)) AS s",
+    "reduce(s = $autostring_0, j IN xs | s + toString(s)) AS s",
+])
+def test_an_accumulator_that_doubles_is_refused(detail):
+    assert "twice" in refused([detail], "UNWIND range(1, 1000) AS i RETURN reduce(s = 'x', j IN range(1, 18) | s + s)")
+
+
+def test_strings_in_the_plan_hide_no_call_and_fake_none():
+    check_expressions(["'range(1, 9000000000)' AS s"], "RETURN 'range(1, 9000000000)' AS s")  # a string, not a call
+    refused(["range($autoint_0, $autoint_1) AS r"], "RETURN range(1, 5) AS r, '9000000000' AS s")  # numbers anywhere
+
+
+def test_the_largest_literal_reads_every_notation():
+    assert _largest_literal("RETURN 1, 22, 'x 333' // 4444") == 4444
+    assert _largest_literal("RETURN 0xFF") == 255 and _largest_literal("RETURN 0o17") == 15
+    assert _largest_literal("RETURN 1_000_000") == 1_000_000
+    assert _largest_literal("RETURN " + "9" * 5000) >= 10**30
+
+
+def test_parameters_must_fit_cyphers_integers():
+    assert check_params({"n": 2**63 - 1, "m": -2**63}) == {"n": 2**63 - 1, "m": -2**63}
+    for value in (2**63, -2**63 - 1, 18446744073709551616, [1, 2**64], {"deep": 10**5000}):
+        with pytest.raises(QueryError, match="outside Cypher's integers") as caught:
+            check_params({"n": value})
+        assert len(str(caught.value)) < 200
+
+
+def test_a_rows_size_is_its_json():
+    row = [{"_labels": ["Position"], "key": "A|1-1"}, [1, 2], "x" * 1000]
+    assert row_bytes(row) == len(json.dumps(row))
+
+
+def test_the_deadline_waits_for_a_late_answer_and_gives_up_on_a_runaway(monkeypatch):
+    """A late answer Neo4j no longer lists is awaited a little longer; a statement it still runs
+    past the timeout and the grace goes to the last resort, and the driver's retry of it is refused."""
+    import threading
+    import time
+
+    from queries import console
+    monkeypatch.setattr(console, "DEADLINE_GRACE_S", 0.2)
+    monkeypatch.setattr(console, "_still_running", lambda driver, text: False)
+    late = lambda: time.sleep(0.35) or "late answer"  # noqa: E731 - past timeout + grace, before the second grace
+    assert console._within_deadline(None, "RETURN 1", 0.05, threading.Event(), late) == "late answer"
+
+    monkeypatch.setattr(console, "_still_running", lambda driver, text: True)
+    monkeypatch.setattr(console, "stop_runaway", lambda driver, text, timeout_s: QueryError("ran away"))
+    release, abandoned = threading.Event(), threading.Event()
+    began = time.monotonic()
+    with pytest.raises(QueryError, match="ran away"):
+        console._within_deadline(None, "RETURN 1", 0.05, abandoned, lambda: release.wait(5))
+    assert time.monotonic() - began < 1.0 and abandoned.is_set()
+    release.set()
+    boom = ValueError("from the worker")
+    with pytest.raises(ValueError, match="from the worker"):
+        console._within_deadline(None, "RETURN 1", 1.0, threading.Event(), lambda: (_ for _ in ()).throw(boom))
