@@ -22,7 +22,9 @@ How, with the server down only for a restart:
    folders go. If the server does not come up on the new store, the old one
    is put back and started again.
 Time O(V + E) over all games; memory O(V + E) of the largest game in Python,
-and the importer's bounded heap and off-heap memory.
+and the importer's bounded heap and off-heap memory. The importer's threads and
+off-heap memory are chosen from the machine (loaders.settings.import_threads,
+import_memory; docs/neo4j-loading.md has the measurements behind them).
 """
 
 from __future__ import annotations
@@ -41,7 +43,7 @@ from explorer.games import parse_spec
 from explorer.graph import DEFAULT_MAX_POSITIONS
 from explorer.solved import SolvedGraph, load_or_build
 from loaders import neo4j_admin, neo4j_import, neo4j_loader, neo4j_server
-from loaders.settings import Neo4jSettings, import_memory, neo4j_dir, open_driver
+from loaders.settings import Neo4jSettings, neo4j_dir, open_driver
 
 IMPORT_DATABASE = "bulk-import"  # the importer's target, beside the live database until the swap
 
@@ -196,7 +198,8 @@ def _run(plan: BulkPlan, settings: Neo4jSettings, say: Callable[[str], None]) ->
         for index, game in enumerate(plan.games):
             directory = work / f"game-{index}"
             directory.mkdir()
-            files.append(neo4j_import.write_game_files(game.solved, directory, graph_id=game.game_id, id_offset=offset))
+            files.append(neo4j_import.write_game_files(game.solved, directory, graph_id=game.game_id, id_offset=offset,
+                                                       game_number=index))
             offset += game.positions
         phases["files"] = time.perf_counter() - clock
 
@@ -256,8 +259,7 @@ def _fingerprint(driver, database: str) -> tuple:
 
 
 def _import(files: list[dict[str, Path]]) -> None:
-    memory = import_memory()
-    arguments = neo4j_import.import_arguments(files, IMPORT_DATABASE) + [f"--max-off-heap-memory={memory}"]
+    arguments = neo4j_import.import_arguments(files, IMPORT_DATABASE) + neo4j_import.machine_arguments()
     command, env = neo4j_admin.argv(arguments)
     # cwd: the importer writes its import.report into the working folder, which must not be the user's.
     done = subprocess.run(command, env=env, cwd=files[0]["game"].parent.parent, stdin=subprocess.DEVNULL,

@@ -4,13 +4,17 @@ The offline importer writes the store files directly (millions of relationships
 per second) but only into a new or emptied database, and it creates no schema.
 `write_game_files` writes four CSV files (header on the first line) with the
 same properties as the Bolt loader (docs/model.md, via loaders.mirror); several
-games go into one import with disjoint Position ids (`id_offset`), which is how
-`gamegraph load --bulk` rebuilds a database (loaders.neo4j_bulk).
+games go into one import with disjoint Position ids (`id_offset`) and Game ids
+(`game_number`), which is how `gamegraph load --bulk` rebuilds a database
+(loaders.neo4j_bulk). Every id is a number, so the import runs with
+``--id-type=integer`` (the importer's cheapest id map); labels and relationship
+types are named on the command line, not repeated on every row.
 `write_neo4j_import` writes one game plus ``schema.cypher`` (the constraints and
 indexes to run once the server is up) and returns the import command, run
 through `gamegraph neo4j-admin`, the project's own copy of Neo4j's admin tool
-(the Maven-resolved jars of the embedded server). O(V + E) time, streaming rows
-to disk; each file is written whole or not at all (explorer.core.files.output_file).
+(the Maven-resolved jars of the embedded server). O(V + E) time; moves.csv, the
+big file, is assembled with numpy in blocks of rows (`_write_moves`), not row by
+row in Python; each file is written whole or not at all (explorer.core.files.output_file).
 """
 
 from __future__ import annotations
@@ -18,16 +22,25 @@ from __future__ import annotations
 import csv
 import io
 import shlex
+from concurrent.futures import ThreadPoolExecutor
+from itertools import repeat
 from pathlib import Path
 from typing import Any, Iterable
+
+import numpy as np
 
 from explorer.core.files import make_folder, output_file
 from explorer.solved import SolvedGraph
 from loaders import mirror
 from loaders.neo4j_loader import SCHEMA
+from loaders.settings import import_memory, import_threads
 
 ARRAY_DELIMITER = ";"
 FILES = {"game": "game.csv", "positions": "positions.csv", "moves": "moves.csv", "start": "start.csv"}
+# The label or relationship type of every row of each file, given on the command line.
+FILE_TYPES = {"game": "Game", "positions": "Position", "moves": "MOVE", "start": "START"}
+MOVES_HEADER = ":START_ID(Position),:END_ID(Position),label,optimal:boolean\n"
+MOVE_ROWS_PER_BLOCK = 1 << 18  # about 8 MB of row bytes per block: big numpy steps, bounded memory
 
 
 ADMIN_COMMAND = ["gamegraph", "neo4j-admin"]  # explorer.commands.neo4j: Neo4j's AdminTool on the embedded server
@@ -36,29 +49,38 @@ ADMIN_COMMAND = ["gamegraph", "neo4j-admin"]  # explorer.commands.neo4j: Neo4j's
 def write_neo4j_import(solved: SolvedGraph, directory: str | Path, database: str = "neo4j") -> str:
     """Write the import files for one game into `directory` and return the exact command to run.
 
+    The command carries this machine's importer settings (`machine_arguments`).
     See `write_game_files`; GameGraphError when a file cannot be written.
     """
     directory = make_folder(directory)
     paths = write_game_files(solved, directory)
     with output_file(directory / "schema.cypher") as handle:
         handle.write("".join(f"{statement};\n" for statement in SCHEMA))
-    return shlex.join(ADMIN_COMMAND + import_arguments([paths], database))
+    return shlex.join(ADMIN_COMMAND + import_arguments([paths], database) + machine_arguments())
 
 
 def import_arguments(games: list[dict[str, Path]], database: str) -> list[str]:
     """The arguments of ``database import full`` for the files of one or more games (`write_game_files`)."""
-    nodes = [f"--nodes={files[name]}" for files in games for name in ("game", "positions")]
-    relationships = [f"--relationships={files[name]}" for files in games for name in ("moves", "start")]
+    nodes = [f"--nodes={FILE_TYPES[name]}={files[name]}" for files in games for name in ("game", "positions")]
+    relationships = [f"--relationships={FILE_TYPES[name]}={files[name]}" for files in games
+                     for name in ("moves", "start")]
     return ["database", "import", "full", *nodes, *relationships, f"--array-delimiter={ARRAY_DELIMITER}",
-            "--overwrite-destination=true", database]
+            "--id-type=integer", "--overwrite-destination=true", database]
+
+
+def machine_arguments() -> list[str]:
+    """The importer's --threads and --max-off-heap-memory for this machine (loaders.settings:
+    `import_threads`, `import_memory`; each overridable from the environment)."""
+    return [f"--threads={import_threads()}", f"--max-off-heap-memory={import_memory()}"]
 
 
 def write_game_files(solved: SolvedGraph, directory: Path, graph_id: str | None = None,
-                     id_offset: int = 0) -> dict[str, Path]:
+                     id_offset: int = 0, game_number: int = 0) -> dict[str, Path]:
     """Write the four CSV files of one game into the existing `directory`; return their absolute paths.
 
-    Node ids live in two id spaces (``Position``: the dense node id plus
-    `id_offset`, ``Game``: the graph id); neither is stored as a property. A
+    Node ids live in two id spaces, both numbers (``Position``: the dense node id
+    plus `id_offset`, ``Game``: `game_number`); neither is stored as a property
+    (the Game's ``id`` property is its graph id, as the Bolt loader writes it). A
     Game node with ``complete: true`` and its START relationship are included,
     so readers treat the imported game like one the Bolt loader finished:
     `solved` must be the whole game, generated from its start. `graph_id`
@@ -66,53 +88,109 @@ def write_game_files(solved: SolvedGraph, directory: Path, graph_id: str | None 
     """
     paths = {name: (directory / file).resolve() for name, file in FILES.items()}
 
-    from loaders.neo4j_loader import CONTENT, STRUCTURE, encode_labels, fingerprints
+    from loaders.neo4j_loader import CONTENT, STRUCTURE, fingerprints, move_labels
 
-    columns, moves = mirror.position_columns(solved), mirror.move_columns(solved)
-    game = mirror.game_properties(solved)
-    game["id"] = graph_id = graph_id or solved.graph.graph_id
-    # As the Bolt loader stores them, so that a Bolt reload of an imported game finds it unchanged.
-    game[STRUCTURE], game[CONTENT] = fingerprints(columns, moves, *encode_labels(moves["label"]), game)
-    game["complete"] = True
-    game_header = [":ID(Game)"] + [f"{name}{_type_suffix(value)}" for name, value in game.items()] + [":LABEL"]
-    _write(paths["game"], game_header, [[game["id"], *(_cell(v) for v in game.values()), "Game"]])
+    graph = solved.graph
+    labels, label_codes = move_labels(solved)
+    # The arrays themselves: `fingerprints` reads them as numpy, as it reads the Bolt loader's lists.
+    moves = {"source": graph.edge_sources(), "target": graph.succ_indices, "optimal": solved.solution.optimal}
+    with ThreadPoolExecutor(max_workers=1) as pool:
+        # moves.csv is numpy work that mostly runs without the GIL, so it is written on a second core while
+        # this thread builds the position rows in Python; an error in either surfaces here.
+        moves_written = pool.submit(_write_moves, paths["moves"], moves["source"], moves["target"], labels,
+                                    label_codes, moves["optimal"], id_offset)
+        columns = mirror.position_columns(solved)
+        game = mirror.game_properties(solved)
+        game["id"] = graph_id = graph_id or graph.graph_id
+        # As the Bolt loader stores them, so that a Bolt reload of an imported game finds it unchanged.
+        game[STRUCTURE], game[CONTENT] = fingerprints(columns, moves, labels, label_codes, game)
+        game["complete"] = True
+        game_header = [":ID(Game)"] + [f"{name}{_type_suffix(value)}" for name, value in game.items()]
+        _write(paths["game"], game_header, [[game_number, *(_cell(v) for v in game.values())]])
 
-    names = list(columns)
-    position_header = [":ID(Position)", "game"] + [f"{name}{_column_type(columns[name])}" for name in names] + [":LABEL"]
-    _write(paths["positions"], position_header,
-           ([id_offset + node, graph_id, *(_cell(v) for v in row), "Position"]
-            for node, row in enumerate(zip(*columns.values()))))
-
-    _write_moves(paths["moves"], moves, id_offset)
-    _write(paths["start"], [":START_ID(Game)", ":END_ID(Position)", ":TYPE"], [[graph_id, id_offset, "START"]])
+        names = list(columns)
+        position_header = [":ID(Position)", "game"] + [f"{name}{_column_type(columns[name])}" for name in names]
+        cells = [_column_cells(columns[name]) for name in names]
+        _write(paths["positions"], position_header,
+               zip(range(id_offset, id_offset + graph.num_positions), repeat(graph_id), *cells))
+        moves_written.result()
+    _write(paths["start"], [":START_ID(Game)", ":END_ID(Position)"], [[game_number, id_offset]])
     return paths
 
 
-def _write_moves(path: Path, moves: dict[str, Any], id_offset: int, chunk: int = 1 << 16) -> None:
-    """moves.csv, a chunk of rows per write: the columns are numbers, flags and labels that
-    need no quoting (labels are checked), so rows are joined directly, several times faster
-    than csv.writer on the millions of rows a bulk load is for. O(E)."""
-    sources = (moves["source"] + id_offset).tolist()
-    targets = (moves["target"] + id_offset).tolist()
-    flags = ("false", "true")
-    cells: dict[str, str] = {}  # label -> its CSV cell, quoted only where CSV needs it
+def _write_moves(path: Path, sources: np.ndarray, targets: np.ndarray, labels: list[str], label_codes: np.ndarray,
+                 optimal: np.ndarray, id_offset: int, block: int = MOVE_ROWS_PER_BLOCK) -> None:
+    """moves.csv from the solved arrays, a block of rows at a time, in numpy (no Python per row). O(E).
 
-    def cell(label: str) -> str:
-        if label not in cells:
-            buffer = io.StringIO()
-            csv.writer(buffer, lineterminator="").writerow([label])
-            cells[label] = buffer.getvalue()
-        return cells[label]
+    Each row ``source,target,label,optimal`` is laid out in a byte matrix, one row
+    per move and one column per byte: the numbers' digits (right-aligned in their
+    field), each label's CSV cell and ``true``/``false`` (left-aligned, looked up by
+    code); a mask of the bytes in use then drops the padding, leaving the rows end
+    to end. Labels are quoted where CSV needs it, as csv.writer would.
+    """
+    label_table, label_lengths = _byte_table([_csv_cell(label) for label in labels])
+    flag_table, flag_lengths = _byte_table([b"false", b"true"])
+    codes = np.asarray(label_codes, dtype=np.int64)
+    flags = np.asarray(optimal, dtype=np.int64)
+    with output_file(path, binary=True) as handle:
+        handle.write(MOVES_HEADER.encode())
+        for start in range(0, len(codes), block):
+            stop = min(start + block, len(codes))
+            source_digits, source_used = _decimal(np.asarray(sources[start:stop], dtype=np.int64) + id_offset)
+            target_digits, target_used = _decimal(np.asarray(targets[start:stop], dtype=np.int64) + id_offset)
+            label, flag = codes[start:stop], flags[start:stop]
+            rows = stop - start
+            comma = np.full((rows, 1), ord(","), dtype=np.uint8)
+            newline = np.full((rows, 1), ord("\n"), dtype=np.uint8)
+            every = np.ones((rows, 1), dtype=bool)
+            matrix = np.hstack([source_digits, comma, target_digits, comma, label_table[label], comma,
+                                flag_table[flag], newline])
+            used = np.hstack([source_used, every, target_used, every, _left(label_lengths[label], label_table.shape[1]),
+                              every, _left(flag_lengths[flag], flag_table.shape[1]), every])
+            handle.write(matrix[used].tobytes())
 
-    labels = [cell(label) for label in moves["label"]]
-    optimal = moves["optimal"]
-    with output_file(path) as handle:
-        handle.write(":START_ID(Position),:END_ID(Position),label,optimal:boolean,:TYPE\n")
-        for start in range(0, len(sources), chunk):
-            stop = start + chunk
-            handle.write("".join(f"{s},{t},{label},{flags[o]},MOVE\n" for s, t, label, o
-                                 in zip(sources[start:stop], targets[start:stop], labels[start:stop],
-                                        optimal[start:stop])))
+
+def _decimal(values: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """(digits, used): the decimal digits of non-negative integers as ASCII, right-aligned in a
+    (rows, width) byte matrix, and which of its bytes are digits (no leading zeros; 0 is "0")."""
+    width = len(str(int(values.max()))) if len(values) else 1
+    powers = 10 ** np.arange(width - 1, -1, -1, dtype=np.int64)
+    digits = (values[:, None] // powers) % 10
+    used = (values[:, None] >= powers) | (powers == 1)
+    return (digits + ord("0")).astype(np.uint8), used
+
+
+def _byte_table(cells: list[bytes]) -> tuple[np.ndarray, np.ndarray]:
+    """(table, lengths): the cells left-aligned in a (cells, longest) byte matrix, and each one's length."""
+    width = max((len(cell) for cell in cells), default=0) or 1
+    table = np.zeros((max(len(cells), 1), width), dtype=np.uint8)
+    for row, cell in enumerate(cells):
+        table[row, :len(cell)] = np.frombuffer(cell, dtype=np.uint8)
+    return table, np.array([len(cell) for cell in cells] or [0], dtype=np.int64)
+
+
+def _left(lengths: np.ndarray, width: int) -> np.ndarray:
+    """Which bytes of left-aligned cells of these lengths are in use, as a (rows, width) mask."""
+    return np.arange(width) < lengths[:, None]
+
+
+def _csv_cell(text: str) -> bytes:
+    """One CSV cell as UTF-8, quoted only where CSV needs it (as csv.writer does)."""
+    buffer = io.StringIO()
+    csv.writer(buffer, lineterminator="").writerow([text])
+    return buffer.getvalue().encode("utf-8")
+
+
+def _column_cells(values: list[Any]) -> list[Any]:
+    """A column's CSV cells (see `_cell`), converted only where csv.writer would write another text:
+    booleans and lists; numbers, strings and None (empty, so absent) go as they are. O(V)."""
+    sample = next((v for v in values if v is not None), None)
+    if isinstance(sample, list) and {type(item) for value in values if value for item in value} <= {int, str, float}:
+        # Items whose text str() already gives (no booleans, no nulls): joined without a call per item.
+        return ["" if value is None else ARRAY_DELIMITER.join(map(str, value)) for value in values]
+    if isinstance(sample, (bool, list)):
+        return [_cell(v) for v in values]
+    return values
 
 
 def _write(path: Path, header: list[str], rows: Iterable[list[Any]]) -> None:

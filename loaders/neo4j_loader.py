@@ -343,6 +343,53 @@ def encode_labels(labels: list[str]) -> tuple[list[str], np.ndarray]:
     return list(codes), label_codes
 
 
+def move_labels(solved: SolvedGraph) -> tuple[list[str], np.ndarray]:
+    """`encode_labels` of every move's label, straight from the graph's label codes: the same
+    (labels, codes), with one Python call per distinct label code instead of per move. O(E) numpy."""
+    graph = solved.graph
+    codes = np.asarray(graph.edge_label, dtype=np.int64)
+    if len(codes) == 0:
+        return [], np.zeros(0, dtype=np.int64)
+    present, inverse = _distinct(codes)
+    first = _first_positions(codes, present)
+    names = [graph.label(int(edge)) for edge in first]
+    # Distinct names in the order their first move comes (two codes may share a name).
+    first_of: dict[str, int] = {}
+    for name, edge in zip(names, first):
+        first_of[name] = min(edge, first_of.get(name, edge))
+    labels = sorted(first_of, key=first_of.__getitem__)
+    rank = {name: code for code, name in enumerate(labels)}
+    code_of = np.array([rank[name] for name in names], dtype=np.int64)
+    return labels, code_of[inverse]
+
+
+def _distinct(codes: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """(distinct codes ascending, each element's index into them). A table over the codes' range when
+    it is small (O(E), no sort: moves have few distinct labels), else np.unique (O(E log E))."""
+    low, high = int(codes.min()), int(codes.max())
+    if high - low < 1 << 20:
+        present = np.flatnonzero(np.bincount(codes - low))
+        table = np.zeros(high - low + 1, dtype=np.int64)
+        table[present] = np.arange(len(present))
+        return present + low, table[codes - low]
+    present, inverse = np.unique(codes, return_inverse=True)
+    return present, inverse.reshape(-1)
+
+
+def _first_positions(codes: np.ndarray, present: np.ndarray, block: int = 1 << 16) -> list[int]:
+    """Where each of the `present` codes first occurs, searching block by block (most labels occur early)."""
+    wanted, first = set(present.tolist()), {}
+    for start in range(0, len(codes), block):
+        found, at = np.unique(codes[start:start + block], return_index=True)
+        for code, index in zip(found.tolist(), at.tolist()):
+            if code in wanted:
+                first[code] = start + index
+                wanted.discard(code)
+        if not wanted:
+            break
+    return [first[code] for code in present.tolist()]
+
+
 def advice(positions: int, moves: int, spec: str) -> str | None:
     """Which path suits a game of this size, when it is not the plain Bolt load; None when it is."""
     from explorer.core.errors import shell_hint

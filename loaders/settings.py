@@ -4,9 +4,10 @@ Every other GAMEGRAPH_* setting (the state folder, memory budgets, the page's
 limits, ...) is read in explorer/core/settings.py; this module reads the Neo4j
 ones, one function each: NEO4J_URI, NEO4J_USER, NEO4J_PASSWORD, NEO4J_DATABASE
 (`Neo4jSettings.from_env`) and the embedded server's memory,
-GAMEGRAPH_NEO4J_HEAP, GAMEGRAPH_NEO4J_PAGECACHE, GAMEGRAPH_NEO4J_ADMIN_HEAP and
-GAMEGRAPH_NEO4J_IMPORT_MEMORY (`server_heap`, `server_pagecache`, `admin_heap`,
-`import_memory`).
+GAMEGRAPH_NEO4J_HEAP, GAMEGRAPH_NEO4J_PAGECACHE, GAMEGRAPH_NEO4J_ADMIN_HEAP,
+GAMEGRAPH_NEO4J_IMPORT_MEMORY and GAMEGRAPH_NEO4J_IMPORT_THREADS (`server_heap`,
+`server_pagecache`, `admin_heap`, `import_memory`, `import_threads`). The
+importer's two are chosen from the machine when unset (`import_threads`, `import_memory`).
 
 Every Neo4j setting comes from the same environment variables whether the
 server is the embedded one (`gamegraph neo4j start`), docker-compose's, or one
@@ -47,10 +48,13 @@ HEAP_ENV = "GAMEGRAPH_NEO4J_HEAP"
 PAGECACHE_ENV = "GAMEGRAPH_NEO4J_PAGECACHE"
 ADMIN_HEAP_ENV = "GAMEGRAPH_NEO4J_ADMIN_HEAP"
 IMPORT_MEMORY_ENV = "GAMEGRAPH_NEO4J_IMPORT_MEMORY"
+IMPORT_THREADS_ENV = "GAMEGRAPH_NEO4J_IMPORT_THREADS"
+NEO4J_ADMIN_HEAP_ENV = "HEAP_SIZE"  # what Neo4j's own bin/neo4j-admin script reads; honoured after ours
 DEFAULT_HEAP = "2g"
 DEFAULT_PAGECACHE = "256m"
 DEFAULT_ADMIN_HEAP = "1g"
-DEFAULT_IMPORT_MEMORY = "1g"     # the importer's off-heap cap
+MIN_IMPORT_MEMORY_MIB = 512      # the importer's off-heap floor, however little memory is free
+MAX_IMPORT_THREADS = 16          # beyond this, more threads only contend (and Neo4j's own default is the cores)
 _MEMORY_SIZE = re.compile(r"[1-9][0-9]{0,6}[kKmMgG]?")
 
 
@@ -70,13 +74,59 @@ def server_pagecache() -> str:
 
 
 def admin_heap() -> str:
-    """GAMEGRAPH_NEO4J_ADMIN_HEAP, neo4j-admin's heap (default 1g), passed to the JVM as given."""
-    return os.environ.get(ADMIN_HEAP_ENV) or DEFAULT_ADMIN_HEAP
+    """neo4j-admin's heap, passed to the JVM as given: GAMEGRAPH_NEO4J_ADMIN_HEAP, else HEAP_SIZE (the variable
+    Neo4j's own neo4j-admin script reads, so its documentation applies here too), else 1g. The importer keeps
+    its bulk data off-heap (`import_memory`): a bigger heap made no difference in issue 23's measurements."""
+    return os.environ.get(ADMIN_HEAP_ENV) or os.environ.get(NEO4J_ADMIN_HEAP_ENV) or DEFAULT_ADMIN_HEAP
 
 
 def import_memory() -> str:
-    """GAMEGRAPH_NEO4J_IMPORT_MEMORY, the bulk importer's off-heap cap (default 1g), passed as given."""
-    return os.environ.get(IMPORT_MEMORY_ENV) or DEFAULT_IMPORT_MEMORY
+    """The bulk importer's off-heap cap (--max-off-heap-memory): GAMEGRAPH_NEO4J_IMPORT_MEMORY as given, else
+    half of the memory available now (MemAvailable), at least 512m.
+
+    Half, not Neo4j's default 90%: the machine is shared (servers, other jobs), and
+    the importer's id map and caches of the games gamegraph imports fit well within it.
+    """
+    return os.environ.get(IMPORT_MEMORY_ENV) or f"{max(MIN_IMPORT_MEMORY_MIB, available_memory() // 2 // 2 ** 20)}m"
+
+
+def import_threads() -> int:
+    """The bulk importer's --threads: GAMEGRAPH_NEO4J_IMPORT_THREADS, else twice the usable cores (at most 16).
+
+    Twice: the importer's stages block on each other and on I/O, so two threads per
+    core kept both cores of a 2-core machine busier than one per core (issue 23:
+    --threads=4 was 25-30% faster than the default 2; more than 4 was slower).
+    LauncherError unless a whole number from 1.
+    """
+    text = os.environ.get(IMPORT_THREADS_ENV)
+    if not text:
+        return min(MAX_IMPORT_THREADS, 2 * usable_cores())
+    if not text.strip().isdigit() or int(text) < 1:
+        raise LauncherError(f"{IMPORT_THREADS_ENV} must be a whole number of threads from 1, not {text!r}")
+    return int(text)
+
+
+def usable_cores() -> int:
+    """The cores this process may run on (its CPU affinity where the system tells it)."""
+    try:
+        return max(1, len(os.sched_getaffinity(0)))
+    except (AttributeError, OSError):
+        return max(1, os.cpu_count() or 1)
+
+
+def available_memory() -> int:
+    """Bytes of memory available without swapping: MemAvailable of /proc/meminfo (Linux), else the free pages."""
+    try:
+        with open("/proc/meminfo", encoding="ascii") as handle:
+            for line in handle:
+                if line.startswith("MemAvailable:"):
+                    return int(line.split()[1]) * 1024
+    except (OSError, ValueError, IndexError):
+        pass
+    try:
+        return os.sysconf("SC_AVPHYS_PAGES") * os.sysconf("SC_PAGE_SIZE")
+    except (ValueError, OSError, AttributeError):
+        return 0
 
 
 def _memory_setting(name: str, default: str) -> str:

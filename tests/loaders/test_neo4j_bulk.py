@@ -1,13 +1,14 @@
 """`gamegraph load --bulk` (loaders.neo4j_bulk) and the size advice, against real servers.
 
 The rebuild itself runs on a second embedded server of its own (its own state
-folder and port, GAMEGRAPH_TEST_BULK_PORT, default 7727): it stops, replaces
+folder and port, GAMEGRAPH_TEST_BULK_PORT, default a free one): it stops, replaces
 and restarts that server's database, which must never be the shared one.
 """
 
 from __future__ import annotations
 
 import os
+import socket
 import subprocess
 import sys
 from pathlib import Path
@@ -103,9 +104,16 @@ def test_yes_without_bulk_is_refused(neo4j_server):  # noqa: F811
 
 
 # -- the rebuild, on a server of its own ------------------------------------------------------
+def free_port() -> int:
+    """A port nothing listens on now, so that parallel test runs each get a server of their own."""
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return probe.getsockname()[1]
+
+
 @pytest.fixture
 def own_server(tmp_path, neo4j_server):  # noqa: F811 (neo4j_server: the jars are resolved, the JVM is known to work)
-    port = os.environ.get("GAMEGRAPH_TEST_BULK_PORT", "7727")
+    port = os.environ.get("GAMEGRAPH_TEST_BULK_PORT") or str(free_port())
     env = {**os.environ, "GAMEGRAPH_HOME": str(tmp_path / "state"), "NEO4J_URI": f"bolt://127.0.0.1:{port}",
            "GAMEGRAPH_PROGRESS": "0", "GAMEGRAPH_NEO4J_HEAP": "768m", "GAMEGRAPH_NEO4J_PAGECACHE": "64m"}
     for name in ("NEO4J_PASSWORD", "NEO4J_USER", "NEO4J_DATABASE"):
@@ -162,3 +170,100 @@ def test_bulk_rebuilds_the_database_with_every_loaded_game_and_the_new_one(own_s
     assert done.returncode == 0, done.stderr
     for spec in ("tictactoe", "nim:small", "chopsticks:magic-fingers", "nim(heaps=1-2)"):
         assert gamegraph("verify", spec, env=env).returncode == 0, spec
+
+
+def graph_shape(driver, game_id: str) -> dict:
+    """Everything a load wrote for one game: every Position's and MOVE's properties (keyed by position
+    keys), the Game node's but the load time, and the START relationship's target and properties."""
+    def rows(query: str) -> list:
+        records, _, _ = driver.execute_query(query, game=game_id, database_="neo4j")
+        return [list(r.values()) for r in records]
+
+    game = rows("MATCH (g:Game {id: $game}) RETURN properties(g), labels(g)")
+    assert len(game) == 1
+    game[0][0].pop("solved_at")
+    return {"game": game,
+            "start": rows("MATCH (g:Game {id: $game})-[s]->(p) RETURN type(s), properties(s), p.key, labels(p)"),
+            "positions": sorted(rows("MATCH (p:Position {game: $game}) RETURN p.key, properties(p), labels(p)")),
+            "moves": sorted(rows("MATCH (p:Position {game: $game})-[m]->(q) "
+                                 "RETURN p.key, q.key, type(m), properties(m), q.game = $game"))}
+
+
+@pytest.mark.neo4j
+def test_bulk_and_bolt_write_the_same_graph_and_every_query_answers_the_same(own_server):
+    """One game loaded over Bolt, then replaced by `load --bulk`: the same nodes, relationships and
+    properties, and every query of the catalogue (tests/queries/test_api's calls) gives the same
+    answer on both copies and on the networkx mirror."""
+    from loaders.mirror import to_networkx
+    from queries.api import Neo4jBackend, NetworkxBackend, run_query
+    from tests.queries.test_api import applicable, comparable, sample_positions, variants
+    from queries.api import QUERIES
+
+    env, spec = own_server, "chopsticks:magic-fingers"
+    solved = build(spec)
+    game_id = solved.graph.graph_id
+    mirror = to_networkx(solved)
+    calls = [(name, params) for name in sorted(applicable(spec))
+             for key in (sample_positions(mirror) if QUERIES[name].position else [None])
+             for params in variants(name, mirror, key)]
+    assert {name for name, _ in calls} >= {"neighbourhood", "shortest-win", "path", "cycles", "draw-cycles",
+                                            "dangerous-moves", "shortest-cycle", "stats", "components"}
+    password = (Path(env["GAMEGRAPH_HOME"]) / "neo4j" / "password").read_text().strip()
+    settings = Neo4jSettings(env["NEO4J_URI"], "neo4j", password, "neo4j")
+
+    def answers() -> tuple[dict, list]:
+        with open_driver(settings) as driver:
+            backend = Neo4jBackend(driver, "neo4j", game_id, timeout_s=120)
+            return graph_shape(driver, game_id), [comparable(run_query(backend, n, **p)) for n, p in calls]
+
+    done = gamegraph("load", spec, env=env)
+    assert done.returncode == 0, done.stderr
+    bolt_shape, bolt_answers = answers()
+    done = gamegraph("load", "--bulk", spec, "--yes", env=env)
+    assert done.returncode == 0 and "(replaces the loaded copy)" in done.stdout, done.stdout + done.stderr
+    bulk_shape, bulk_answers = answers()
+
+    assert len(bolt_shape["positions"]) == solved.graph.num_positions
+    assert len(bolt_shape["moves"]) == solved.graph.num_moves
+    for part in ("game", "start", "positions", "moves"):
+        assert bulk_shape[part] == bolt_shape[part], part
+    networkx = NetworkxBackend(mirror)
+    expected = [comparable(run_query(networkx, n, **p)) for n, p in calls]
+    for call, bolt, bulk, mirrored in zip(calls, bolt_answers, bulk_answers, expected):
+        assert bulk == bolt == mirrored, call
+
+
+# -- the importer's settings, from the machine or the environment ------------------------------
+def test_importer_settings_come_from_the_machine_unless_the_environment_says(monkeypatch):
+    from explorer.core.errors import LauncherError
+    from loaders import settings
+    from loaders.neo4j_import import machine_arguments
+
+    for name in ("GAMEGRAPH_NEO4J_IMPORT_THREADS", "GAMEGRAPH_NEO4J_IMPORT_MEMORY", "GAMEGRAPH_NEO4J_ADMIN_HEAP",
+                 "HEAP_SIZE"):
+        monkeypatch.delenv(name, raising=False)
+    monkeypatch.setattr(settings, "usable_cores", lambda: 3)
+    monkeypatch.setattr(settings, "available_memory", lambda: 10 * 2 ** 30)
+    assert machine_arguments() == ["--threads=6", "--max-off-heap-memory=5120m"]
+    monkeypatch.setattr(settings, "usable_cores", lambda: 64)
+    monkeypatch.setattr(settings, "available_memory", lambda: 100 * 2 ** 20)
+    assert machine_arguments() == ["--threads=16", "--max-off-heap-memory=512m"]  # the cap and the floor
+    assert settings.admin_heap() == "1g"
+
+    monkeypatch.setenv("GAMEGRAPH_NEO4J_IMPORT_THREADS", "3")
+    monkeypatch.setenv("GAMEGRAPH_NEO4J_IMPORT_MEMORY", "2g")
+    monkeypatch.setenv("HEAP_SIZE", "3g")  # Neo4j's own variable, honoured when ours is unset
+    assert machine_arguments() == ["--threads=3", "--max-off-heap-memory=2g"] and settings.admin_heap() == "3g"
+    monkeypatch.setenv("GAMEGRAPH_NEO4J_ADMIN_HEAP", "2g")
+    assert settings.admin_heap() == "2g"
+    for bad in ("0", "four", "-2", "1.5"):
+        monkeypatch.setenv("GAMEGRAPH_NEO4J_IMPORT_THREADS", bad)
+        with pytest.raises(LauncherError, match="GAMEGRAPH_NEO4J_IMPORT_THREADS must be a whole number"):
+            settings.import_threads()
+
+
+def test_the_machine_is_read_from_the_system():
+    from loaders import settings
+
+    assert 1 <= settings.usable_cores() <= (os.cpu_count() or 1)
+    assert settings.available_memory() > 0

@@ -19,6 +19,7 @@ import time
 import uuid
 from pathlib import Path
 
+import numpy as np
 import pytest
 
 from explorer.core.errors import GameGraphError
@@ -390,38 +391,74 @@ def test_neo4j_import_files_have_the_right_headers_and_rows(spec, tmp_path):
     graph = solved.graph
     command = write_neo4j_import(solved, tmp_path)
     argv = shlex.split(command)
-    assert argv[:5] == ["gamegraph", "neo4j-admin", "database", "import", "full"] and argv[-1] == "neo4j"
-    assert [a for a in argv if a.startswith("--nodes=")] == [f"--nodes={(tmp_path / n).resolve()}" for n in ("game.csv", "positions.csv")]
+    assert argv[:5] == ["gamegraph", "neo4j-admin", "database", "import", "full"] and argv[-1].startswith("--")
+    assert [a for a in argv if a.startswith("--nodes=")] == [
+        f"--nodes={label}={(tmp_path / n).resolve()}" for label, n in (("Game", "game.csv"), ("Position", "positions.csv"))]
     assert [a for a in argv if a.startswith("--relationships=")] == [
-        f"--relationships={(tmp_path / n).resolve()}" for n in ("moves.csv", "start.csv")]
-    assert "--array-delimiter=;" in argv
+        f"--relationships={kind}={(tmp_path / n).resolve()}" for kind, n in (("MOVE", "moves.csv"), ("START", "start.csv"))]
+    assert "--array-delimiter=;" in argv and "--id-type=integer" in argv and "neo4j" in argv
+    assert any(a.startswith("--threads=") for a in argv) and any(a.startswith("--max-off-heap-memory=") for a in argv)
 
     positions = read_csv(tmp_path / "positions.csv")
     header = positions[0]
-    assert header[:2] == [":ID(Position)", "game"] and header[-1] == ":LABEL"
+    assert header[:2] == [":ID(Position)", "game"] and not any(name == ":LABEL" for name in header)
     assert {"key", "to_move:int", "value", "remoteness:int", "terminal:boolean", "on_cycle:boolean", "scc:int"} <= set(header)
     assert len(positions) - 1 == graph.num_positions
     column = {name.split(":")[0]: i for i, name in enumerate(header) if not name.startswith(":")}
     for node in (0, graph.num_positions // 2, graph.num_positions - 1):
         row, record = positions[node + 1], solved.record(node)
-        assert row[0] == str(node) and row[column["game"]] == graph.graph_id and row[-1] == "Position"
+        assert row[0] == str(node) and row[column["game"]] == graph.graph_id and len(row) == len(header)
         assert row[column["key"]] == record["key"] and row[column["value"]] == record["value"]
         assert row[column["remoteness"]] == ("" if record["remoteness"] is None else str(record["remoteness"]))
         assert row[column["on_cycle"]] == str(record["on_cycle"]).lower()
 
     moves = read_csv(tmp_path / "moves.csv")
-    assert moves[0] == [":START_ID(Position)", ":END_ID(Position)", "label", "optimal:boolean", ":TYPE"]
-    assert len(moves) - 1 == graph.num_moves
-    assert moves[1] == ["0", str(int(graph.succ_indices[0])), graph.label(0),
-                        str(bool(solved.solution.optimal[0])).lower(), "MOVE"]
+    assert moves[0] == [":START_ID(Position)", ":END_ID(Position)", "label", "optimal:boolean"]
+    sources = graph.edge_sources()
+    assert moves[1:] == [[str(int(sources[e])), str(int(graph.succ_indices[e])), graph.label(e),
+                          str(bool(solved.solution.optimal[e])).lower()] for e in range(graph.num_moves)]
 
     game = read_csv(tmp_path / "game.csv")
-    assert len(game) == 2 and game[0][0] == ":ID(Game)" and game[0][-1] == ":LABEL" and game[1][-1] == "Game"
+    assert len(game) == 2 and game[0][0] == ":ID(Game)" and game[1][0] == "0" and ":LABEL" not in game[0]
     fields = dict(zip(game[0], game[1]))
     assert fields["id"] == graph.graph_id and fields["positions:int"] == str(graph.num_positions)
     assert fields["complete:boolean"] == "true" and fields["symmetry:boolean"] == str(graph.symmetry).lower()
-    assert read_csv(tmp_path / "start.csv") == [[":START_ID(Game)", ":END_ID(Position)", ":TYPE"], [graph.graph_id, "0", "START"]]
+    assert read_csv(tmp_path / "start.csv") == [[":START_ID(Game)", ":END_ID(Position)"], ["0", "0"]]
     assert "REQUIRE (p.game, p.key) IS UNIQUE" in (tmp_path / "schema.cypher").read_text()
+
+
+@pytest.mark.parametrize("spec", ["chopsticks:magic-fingers", "tictactoe", "nim:small", "nim(heaps=1)"])
+def test_bulk_files_carry_the_bolt_loaders_fingerprints_and_label_codes(spec, tmp_path):
+    """The importer's Game node must match what the Bolt loader would write, or a Bolt reload of an
+    imported game would not find it unchanged; `move_labels` is `encode_labels` without the per-move loop."""
+    from loaders import mirror
+    from loaders.neo4j_import import write_game_files
+    from loaders.neo4j_loader import CONTENT, STRUCTURE, encode_labels, fingerprints, move_labels
+
+    solved = build(spec)
+    moves = mirror.move_columns(solved)
+    labels, codes = encode_labels(moves["label"])
+    fast_labels, fast_codes = move_labels(solved)
+    assert fast_labels == labels and fast_codes.tolist() == codes.tolist()
+    game = mirror.game_properties(solved)
+    expected = fingerprints(mirror.position_columns(solved), moves, labels, codes, game)
+    files = write_game_files(solved, tmp_path, id_offset=5, game_number=3)
+    fields = dict(zip(*read_csv(files["game"])))
+    assert (fields[STRUCTURE], fields[CONTENT]) == expected and fields[":ID(Game)"] == "3"
+    rows = read_csv(files["moves"])[1:]
+    assert [(int(a) - 5, int(b) - 5) for a, b, _, _ in rows] == list(zip(moves["source"].tolist(), moves["target"].tolist()))
+    assert read_csv(files["start"])[1] == ["3", "5"]
+
+
+def test_moves_file_quotes_labels_as_csv_does_and_writes_big_numbers_whole(tmp_path):
+    from loaders.neo4j_import import _write_moves
+
+    labels = ["a,b", 'say "hi"', "plain", "ünï"]
+    sources, targets = np.array([0, 9, 10, 123456789]), np.array([99999, 0, 1000, 7])
+    _write_moves(tmp_path / "m.csv", sources, targets, labels, np.array([0, 1, 2, 3]),
+                 np.array([True, False, True, False]), id_offset=1, block=3)
+    assert read_csv(tmp_path / "m.csv")[1:] == [["1", "100000", "a,b", "true"], ["10", "1", 'say "hi"', "false"],
+                                                ["11", "1001", "plain", "true"], ["123456790", "8", "ünï", "false"]]
 
 
 def test_neo4j_import_into_a_file_is_a_clear_error_and_leaves_it_alone(tmp_path):
