@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from typing import Any, Protocol
 
-from explorer.core.errors import QueryError, UnreachablePosition
+from explorer.core.errors import GameGraphError, QueryError, UnreachablePosition
 from queries import catalog
 from queries.arrays_backend import ArraysBackend
 from queries.catalog import DIRECTIONS, QUERIES, QuerySpec
@@ -132,7 +132,40 @@ def run_query(backend: Backend, name: str, **params: Any) -> QueryResult:
     if "limit" in args:
         run_args["fetch"] = args["limit"] + 1
     raw = backend.run(name, run_args)
-    return _finish(backend, query, args, raw)
+    result = _finish(backend, query, args, raw)
+    _play_out(backend, result, params.get("position"))
+    return result
+
+
+# The queries whose answer is one line of play: (its table, whether the line closes on its first position).
+LINES = {"shortest-win": ("line", False), "path": ("path", False), "shortest-cycle": ("cycle", True)}
+
+
+def _play_out(backend: Backend, result: QueryResult, typed: Any) -> None:
+    """Adds a line's keys and labels (`positions`, `moves`) and the same line as played on one board
+    (`boards`, `named`: Game.shown_line) from the position as typed, when it is this position in
+    another orientation. O(moves along the line x moves per position)."""
+    if result.query not in LINES:
+        return
+    table, closes = LINES[result.query]
+    rows = result.tables[table].records()
+    if not rows:
+        return
+    keys = [row["key"] for row in rows] + ([result.params["position"]] if closes else [])
+    labels = [row["label"] for row in rows][:len(keys) - 1]
+    result.positions, result.moves = keys, labels
+    game = backend.game
+    start = None
+    if typed is not None:
+        try:
+            start = game.parse(str(typed))
+        except GameGraphError:
+            start = None
+        if start is not None and game.key(start, backend.symmetry) != keys[0]:
+            start = None
+    shown = game.shown_line(keys, labels, start)
+    result.boards = [game.format(position) for position, _ in shown]
+    result.named = [label or "" for _, label in shown[1:]]
 
 
 def _finish(backend: Backend, query: QuerySpec, args: dict[str, Any], raw: dict[str, list]) -> QueryResult:
@@ -153,10 +186,6 @@ def _finish(backend: Backend, query: QuerySpec, args: dict[str, Any], raw: dict[
     notes += _empty_notes(backend, query, args, tables)
     result = QueryResult(query=query.name, game=backend.game_id, params=args, tables=tables,
                          truncated=truncated, notes=notes)
-    if query.name == "shortest-win":
-        line = tables["line"]
-        result.positions = line.column("key")
-        result.moves = line.column("label")[:-1]  # the last position is the end: no move from it
     return result
 
 

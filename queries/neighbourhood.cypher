@@ -17,7 +17,7 @@
 //               parameter, so queries/api.py substitutes a range-checked small
 //               integer; by hand, replace it with a number such as 2.
 //
-// Example (cypher-shell or Neo4j Browser, with {{k}} replaced by 2):
+// Example (the explorer's Cypher console, or any Bolt client, with {{k}} replaced by 2):
 //   :param game => 'nim(heaps=1-2-3)'
 //   :param key => 'A|1-2-3'
 //   :param direction => 'out'

@@ -33,8 +33,8 @@ class QueryResult:
     query: the query name; game: the graph id; params: the validated arguments
     (position keys canonical); tables: name -> Table, in a fixed order;
     truncated: the row cap was hit; notes: plain sentences for people
-    (the row cap, an empty answer's reason); positions, moves: the line of a
-    shortest-win as plain lists (the same as its table's key and label columns).
+    (the row cap, an empty answer's reason); positions, moves: a line of play as plain
+    lists (its table's key and label columns); boards, named: the same line as played on one board.
     """
 
     query: str
@@ -43,17 +43,23 @@ class QueryResult:
     tables: dict[str, Table]
     truncated: bool = False
     notes: list[str] = field(default_factory=list)
-    # A line of play (shortest-win): its position keys from start to end, and the
-    # labels of the moves between them (one fewer). None for other queries.
+    # A line of play (shortest-win, path, shortest-cycle closed on its position): its position
+    # keys from start to end, and the labels of the moves between them (one fewer). None for other queries.
     positions: list[str] | None = None
     moves: list[str] | None = None
+    # The same line as played on one board (Game.shown_line): each board is the one before it with
+    # the move named applied, starting from the position as typed. Stored keys jump between
+    # symmetric orientations; these do not. None for other queries.
+    boards: list[str] | None = None
+    named: list[str] | None = None
 
     def table(self, name: str) -> Table:
         return self.tables[name]
 
     def to_dict(self) -> dict[str, Any]:
-        """JSON-ready; `positions` and `moves` appear only for a line of play."""
-        return {k: v for k, v in asdict(self).items() if k not in ("positions", "moves") or v is not None}
+        """JSON-ready; `positions`, `moves`, `boards` and `named` appear only for a line of play."""
+        return {k: v for k, v in asdict(self).items()
+                if k not in ("positions", "moves", "boards", "named") or v is not None}
 
     def to_json(self) -> str:
         return json.dumps(self.to_dict(), indent=2)
@@ -67,6 +73,10 @@ class ConsoleResult:
     rows: list[list[Any]]
     truncated: bool
     row_cap: int
+    # The byte cap when it, not the row cap, cut the rows (queries.console.MAX_RESULT_BYTES); None otherwise.
+    byte_cap: int | None = None
+    # The nodes and relationships the rows hold (result_graph), for the page's canvas; None when none.
+    graph: dict[str, list[dict[str, Any]]] | None = None
 
     def to_dict(self) -> dict[str, Any]:
         return asdict(self)
@@ -101,5 +111,73 @@ def format_result(result: QueryResult) -> str:
     for name, table in result.tables.items():
         parts.append(f"\n[{name}] ({len(table.rows)} row{'' if len(table.rows) == 1 else 's'})")
         parts.append(format_table(table) if table.rows else "(none)")
+    if result.boards and result.named is not None and result.boards != result.positions:
+        parts.append("\n[as played] (each board is the one before it with the move named applied)")
+        parts += [f"{i}  " + (f"{result.named[i - 1]} -> " if i else "") + board
+                  for i, board in enumerate(result.boards)]
     parts += [f"\nnote: {note}" for note in result.notes]
     return "\n".join(parts)
+
+
+MAX_GRAPH_NODES = 2000  # the most nodes a console result draws (the canvas's own limit)
+
+
+def result_graph(rows: list[list[Any]], max_nodes: int = MAX_GRAPH_NODES) -> dict[str, list[dict[str, Any]]] | None:
+    """The nodes, relationships and paths in a Cypher result's rows (neo4j driver values, at any depth of
+    lists and maps) as a graph for the canvas: {"nodes": [{id, labels, properties}], "relationships":
+    [{id, type, start, end, properties}]}, ids being Neo4j element ids. A relationship's two ends are
+    included even when the rows do not name them. None when the rows hold no graph value. At most
+    max_nodes nodes (relationships to nodes past that are left out). O(size of the rows).
+    """
+    from neo4j.graph import Node, Path, Relationship
+
+    nodes: dict[str, dict[str, Any]] = {}
+    relationships: dict[str, dict[str, Any]] = {}
+
+    def add_node(node: Node) -> bool:
+        if node.element_id not in nodes:
+            if len(nodes) >= max_nodes:
+                return False
+            nodes[node.element_id] = {"id": node.element_id, "labels": sorted(node.labels),
+                                      "properties": _plain_properties(node)}
+        return True
+
+    def add_relationship(rel: Relationship) -> None:
+        if rel.element_id in relationships or rel.start_node is None or rel.end_node is None:
+            return
+        if add_node(rel.start_node) and add_node(rel.end_node):
+            relationships[rel.element_id] = {"id": rel.element_id, "type": rel.type,
+                                             "start": rel.start_node.element_id, "end": rel.end_node.element_id,
+                                             "properties": _plain_properties(rel)}
+
+    stack: list[Any] = list(rows)
+    while stack:
+        value = stack.pop()
+        if isinstance(value, Node):
+            add_node(value)
+        elif isinstance(value, Relationship):
+            add_relationship(value)
+        elif isinstance(value, Path):
+            for node in value.nodes:
+                add_node(node)
+            for rel in value.relationships:
+                add_relationship(rel)
+        elif isinstance(value, (list, tuple)):
+            stack.extend(value)
+        elif isinstance(value, dict):
+            stack.extend(value.values())
+    if not nodes:
+        return None
+    return {"nodes": list(nodes.values()), "relationships": list(relationships.values())}
+
+
+def _plain_properties(entity: Any) -> dict[str, Any]:
+    """An entity's properties as JSON-ready values (temporal and spatial ones as text)."""
+    def plain(value: Any) -> Any:
+        if value is None or isinstance(value, (bool, int, float, str)):
+            return value
+        if isinstance(value, (list, tuple)):
+            return [plain(v) for v in value]
+        return str(value)
+
+    return {k: plain(v) for k, v in entity.items()}

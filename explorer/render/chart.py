@@ -1,9 +1,20 @@
-"""The strategy chart of two-hand Chopsticks: mover's hands x opponent's hands -> best move.
+"""Charts made from solved games: the strategy chart of two-hand Chopsticks and the value history.
 
+The strategy chart: mover's hands x opponent's hands -> best move.
 Every pair of hands in which both players still have a live hand is covered,
 reachable from the start or not: the chart's graph is generated from all of them.
 A cell holds the best move for the mover and a mark: + forced win, - forced loss,
 = tie, blank draw.
+
+The value history (`value_history`): GamesmanUni's "visual value history" of a
+game played or walked, as a Vega-Lite specification (plain data: the page draws
+it with `st.vega_lite_chart`, a test reads it). One row per position, top to
+bottom; across, remoteness, from both players' sides at once: the left half is
+where the first player wins, the right half where the second player wins, the
+edges are remoteness 0 (the game is over) and the centre column holds the draws
+and ties. A position won by nobody sits in the centre; a move that changed the
+value (a slip: the outcome for the players moved) is ringed; a draw is labelled
+with its draw level where the game has them (explorer/algorithms/draw_levels.py).
 """
 
 from __future__ import annotations
@@ -71,3 +82,93 @@ def as_records(chart: Chart) -> list[dict[str, object]]:
              "remoteness": chart.remoteness[i][j]}
             for i, m in enumerate(chart.hands) for j, t in enumerate(chart.hands)
             for mark, label in [chart.cells[i][j]]]
+
+
+FLIPPED = {"win": "loss", "loss": "win", "tie": "tie", "draw": "draw"}
+
+
+@dataclass
+class HistoryPoint:
+    """One position of a game's course: the player to move (0 or 1), their value and remoteness,
+    the move into it (None for the start or a jump), and its draw level and class (draws only)."""
+
+    ply: int
+    to_move: int
+    value: str
+    remoteness: int | None
+    position: str = ""
+    move: str | None = None
+    draw_level: int | None = None
+    draw_class: str | None = None
+
+
+def history_rows(points: list[HistoryPoint], players: tuple[str, str]) -> list[dict[str, object]]:
+    """The chart's rows: each point placed across (`x`, see value_history) with both players' values,
+    and `changed` where the outcome differs from the point before (a move, not a jump). O(points)."""
+    top = max([p.remoteness for p in points if p.remoteness is not None], default=0) + 1
+    rows, before = [], None
+    for point in points:
+        for_first = point.value if point.to_move == 0 else FLIPPED[point.value]
+        winner = {"win": 0, "loss": 1}.get(for_first)
+        if winner is None or point.remoteness is None:
+            x = 0
+        else:
+            x = (top - point.remoteness) * (-1 if winner == 0 else 1)
+        changed = before is not None and point.move is not None and for_first != before
+        level = (f"L{point.draw_level} {point.draw_class}" if point.draw_level is not None
+                 else (point.draw_class or ""))
+        rows.append({"ply": point.ply, "x": x, "position": point.position, "move": point.move or "",
+                     "to move": players[point.to_move], "value for the mover": point.value,
+                     f"value for {players[0]}": for_first, f"value for {players[1]}": FLIPPED[for_first],
+                     "remoteness": point.remoteness, "draw level": level if point.value == "draw" else "",
+                     "changed": changed})
+        before = for_first
+    return rows
+
+
+def value_history(points: list[HistoryPoint], players: tuple[str, str], height_per_ply: int = 24,
+                  max_height: int = 560) -> dict[str, object]:
+    """The Vega-Lite specification of the value history of `points` (in order); `players` names the
+    first and second player. The x axis is labelled by remoteness (D in the centre column), so its
+    labels never crowd, whatever the values: integer ticks, one per column."""
+    from explorer.render import palette
+
+    rows = history_rows(points, players)
+    top = max([p.remoteness for p in points if p.remoteness is not None], default=0) + 1
+    ticks = list(range(-top, top + 1))
+    step = max(1, -(-len(ticks) // 25))  # at most 25 labels across
+    ticks = [t for t in ticks if t % step == 0 or abs(t) == top]
+    last = max([p.ply for p in points], default=0)
+    tooltip = [{"field": f, "type": "nominal" if f not in ("ply", "remoteness") else "quantitative"}
+               for f in ("ply", "move", "position", "to move", f"value for {players[0]}",
+                         f"value for {players[1]}", "remoteness", "draw level")]
+    x = {"field": "x", "type": "quantitative", "title": f"← {players[0]} wins · remoteness · {players[1]} wins →",
+         "scale": {"domain": [-top - 0.5, top + 0.5], "nice": False, "zero": False},
+         "axis": {"values": ticks, "labelExpr": f"datum.value == 0 ? 'D' : toString({top} - abs(datum.value))",
+                  "grid": True, "orient": "top", "labelOverlap": True, "labelFlush": False}}
+    y = {"field": "ply", "type": "quantitative", "title": "ply",
+         "scale": {"domain": [0, max(last, 1)], "reverse": True, "nice": False},
+         "axis": {"tickMinStep": 1, "format": "d", "labelOverlap": True}}
+    colour = {"field": "value for the mover", "type": "nominal", "title": "value for the player to move",
+              "scale": palette.scale(), "legend": {"orient": "bottom", "direction": "horizontal", "titleOrient": "left"}}
+    shape = {"field": "to move", "type": "nominal", "title": "to move",
+             "scale": {"domain": list(players), "range": ["circle", "square"]},
+             "legend": {"orient": "bottom", "direction": "horizontal", "titleOrient": "left"}}
+    layers: list[dict[str, object]] = [
+        {"mark": {"type": "rule", "color": "#bbb", "strokeDash": [4, 4]}, "data": {"values": [{"x": 0}]},
+         "encoding": {"x": {"field": "x", "type": "quantitative"}}},
+        {"mark": {"type": "line", "color": "#999", "strokeWidth": 1.5}, "encoding": {"x": x, "y": y,
+                                                                                     "order": {"field": "ply"}}},
+        {"mark": {"type": "point", "filled": True, "size": 110, "opacity": 1},
+         "encoding": {"x": x, "y": y, "color": colour, "shape": shape, "tooltip": tooltip}},
+        {"transform": [{"filter": "datum.changed"}],
+         "mark": {"type": "point", "filled": False, "size": 420, "strokeWidth": 2.5, "color": "#222"},
+         "encoding": {"x": x, "y": y, "tooltip": tooltip}},
+        {"transform": [{"filter": "datum['draw level'] != ''"}],
+         "mark": {"type": "text", "align": "left", "dx": 9, "fontSize": 10, "color": palette.COLOURS["draw"]},
+         "encoding": {"x": x, "y": y, "text": {"field": "draw level"}}},
+    ]
+    return {"$schema": "https://vega.github.io/schema/vega-lite/v6.json", "data": {"values": rows},
+            "width": "container", "height": min(max_height, max(160, height_per_ply * (last + 1))),
+            "padding": {"left": 5, "right": 5, "top": 5, "bottom": 10}, "autosize": {"type": "fit-x", "contains": "padding"},
+            "layer": layers}

@@ -17,6 +17,7 @@ moves from the centre, every position a link, no legend) and `image` runs
 
 from __future__ import annotations
 
+import html
 import shutil
 import subprocess
 from collections.abc import Callable, Mapping
@@ -24,7 +25,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from explorer.core.errors import GameGraphError, GraphTooLarge, InvalidParameter, QueryError
+from explorer.core.errors import GameGraphError, GraphTooLarge, InvalidParameter, QueryError, counted
 from explorer.core.files import output_file
 from explorer.graph import parse_graph_id
 from explorer.render import palette
@@ -61,18 +62,31 @@ class Diagram:
         self.nodes.setdefault(key, {"value": value, "remoteness": remoteness, "terminal": terminal})
 
 
-def _node_label(key: str, info: dict[str, Any]) -> str:
+def _detail(info: dict[str, Any]) -> str:
     value, remoteness = info["value"], info["remoteness"]
+    if info.get("terminal"):
+        return f"game over: {value}"
+    if remoteness is None:
+        return value
+    return f"{value} in {remoteness}"
+
+
+def _node_label(key: str, info: dict[str, Any]) -> str:
+    if info.get("board"):  # a picture of the board (explorer/render/boards.py): an HTML-like label
+        lines = [_detail(info)] + ([f"G = {info['cgt']}"] if info.get("cgt") else []) + (
+            [info["note"]] if info.get("note") else [])
+        text = "".join(f"<TR><TD>{html.escape(line)}</TD></TR>" for line in lines)
+        return (f'<<TABLE BORDER="0" CELLSPACING="2" CELLPADDING="0"><TR><TD>{info["board"]}</TD></TR>'
+                f"{text}</TABLE>>")
     if info.get("label"):  # a drawn board instead of the notation
         key = info["label"]
-    if info.get("terminal"):
-        detail = f"game over: {value}"
-    elif remoteness is None:
-        detail = value
-    else:
-        detail = f"{value} in {remoteness}"
+    elif info.get("shown"):  # the position in the orientation that follows the moves of a line
+        key = info["shown"]
+    detail = _detail(info)
     if info.get("cgt"):
         detail += f"\\nG = {info['cgt']}"
+    if info.get("note"):
+        detail += f"\\n{info['note']}"
     return f"{key}\\n{detail}"  # DOT's own line break, so each node stays on one line of the source
 
 
@@ -96,7 +110,13 @@ def to_dot(diagram: Diagram) -> str:
         attrs = {"label": _node_label(key, info), "fillcolor": COLOURS.get(info["value"], "white")}
         if info.get("label"):
             attrs.update(fontname="Courier-Bold", fontsize="12", tooltip=key)
-        if info.get("terminal"):
+        elif info.get("board") or info.get("shown"):
+            attrs["tooltip"] = info.get("shown") or key
+            if info.get("board"):
+                attrs["margin"] = "0.08"
+        if info.get("terminal") and info.get("board"):
+            attrs["peripheries"] = "2"  # a board keeps its box: an octagon would stretch its cells
+        elif info.get("terminal"):
             attrs["shape"] = "octagon"
         if key == diagram.highlight:
             attrs.update(color=HIGHLIGHT, penwidth="3", peripheries="2")
@@ -117,19 +137,21 @@ def to_dot(diagram: Diagram) -> str:
 
 
 def _legend(dot: graphviz.Digraph, diagram: Diagram) -> None:
-    with dot.subgraph(name="cluster_legend") as legend:
-        legend.attr(label="Legend (value for the player to move)", fontsize="10", style="rounded", color="gray60")
-        for value, colour in COLOURS.items():
-            legend.node(f"legend_{value}", label=value, fillcolor=colour, fontsize="10")
-        legend.node("legend_a", label="", shape="point", width="0.05")
-        legend.node("legend_b", label="", shape="point", width="0.05")
-        legend.node("legend_c", label="", shape="point", width="0.05")
-        legend.edge("legend_a", "legend_b", label=diagram.bold_meaning, style="bold", penwidth="2.5")
-        legend.edge("legend_b", "legend_c", label=diagram.thin_meaning, color=OTHER_MOVE)
-        if diagram.highlight is not None:
-            legend.node("legend_highlight", label="queried position", fillcolor="white", color=HIGHLIGHT,
-                        penwidth="3", peripheries="2", fontsize="10")
-        legend.node("legend_rank", label="one row = one remoteness", shape="plaintext", style="", fontsize="9")
+    """One small box in plain words: the colours of the values the diagram uses, the two arrows, the
+    marked position and what a row means."""
+    used = [value for value in COLOURS if any(info["value"] == value for info in diagram.nodes.values())]
+    swatches = "".join(f'<TD BGCOLOR="{COLOURS[value]}" BORDER="1">{value}</TD>' for value in used or COLOURS)
+    lines = [f"<B>━━</B> {html.escape(diagram.bold_meaning)}",
+             f'<FONT COLOR="{OTHER_MOVE}">──</FONT> {html.escape(diagram.thin_meaning)}']
+    if diagram.highlight is not None:
+        lines.append(f'<FONT COLOR="{HIGHLIGHT}"><B>▢</B></FONT> the position asked about')
+    if any(info["remoteness"] is not None for info in diagram.nodes.values()):
+        lines.append("one row: as many moves from the end")
+    rows = "".join(f'<TR><TD COLSPAN="{max(len(used), 1)}" ALIGN="LEFT">{line}</TD></TR>' for line in lines)
+    label = (f'<<TABLE BORDER="1" COLOR="gray60" CELLBORDER="0" CELLSPACING="2" CELLPADDING="2">'
+             f'<TR><TD COLSPAN="{max(len(used), 1)}" ALIGN="LEFT">colour: result for the player to move</TD></TR>'
+             f"<TR>{swatches}</TR>{rows}</TABLE>>")
+    dot.node("legend", label=label, shape="plaintext", style="", fontsize="9")
 
 
 # -- the page's neighbourhood ----------------------------------------------------------------
@@ -155,7 +177,7 @@ def linked_dot(centre: str, positions: Mapping[str, Mapping[str, Any]], edges: l
         outcome = value if r is None else f"{value} in {r}"
         attrs = {"label": f"{key}\\n{outcome}", "fillcolor": palette.FILLS[value], "color": palette.COLOURS[value],
                  "URL": link(key), "target": "_top",
-                 "tooltip": f"{key}: {outcome} for the player to move ({facts['distance']} moves away)"}
+                 "tooltip": f"{key}: {outcome} for the player to move ({_moves_away(facts['distance'])})"}
         if key == centre:
             attrs.update(penwidth="3", color=LINKED_CENTRE, fontsize="14", id="ggcentre")
         g.node(key, **attrs)
@@ -165,6 +187,10 @@ def linked_dot(centre: str, positions: Mapping[str, Mapping[str, Any]], edges: l
             attrs["label"] = label
         g.edge(source, target, **attrs)
     return g.source
+
+
+def _moves_away(distance: int) -> str:
+    return "here" if distance == 0 else f"{counted(distance, 'move')} away"
 
 
 # -- builders --------------------------------------------------------------------------
@@ -178,37 +204,71 @@ def _game_name(graph_id: str) -> str:
     return game.display_name + ("" if symmetric or not game.has_symmetry() else " [nosym]")
 
 
-def _steps_diagram(title: str, rows: list[dict[str, Any]], highlight: str | None, ends: bool) -> Diagram:
+def _steps_diagram(title: str, result: Any, rows: list[dict[str, Any]], highlight: str | None, ends: bool,
+                   boards: bool) -> Diagram:
+    """The positions and moves of a line of play. Each position is shown as the line plays it on one
+    board (the result's `boards` and `named`, Game.shown_line): each board is the one before it
+    with the move named applied, whatever orientation the stored key has; with `boards` each node
+    is a picture of its board (explorer/render/boards.py), else its notation."""
     diagram = Diagram(title, highlight=highlight)
-    for row in rows:
+    shown = list(result.boards or [])
+    named = list(result.named or [])
+    game = _game_of(result.game) if boards else None
+    for i, row in enumerate(rows):
         diagram.add_node(row["key"], row["value"], row["remoteness"],
                          terminal=ends and row is rows[-1] and row["label"] is None and row["remoteness"] == 0)
-    for row in rows:
+        info = diagram.nodes[row["key"]]
+        if i < len(shown) and "shown" not in info:
+            info["shown"] = shown[i]
+            if game is not None:
+                from explorer.render.boards import board_label
+                info["board"] = board_label(game, game.parse(shown[i]))
+    closing = None  # a cycle played on one board may come back turned or mirrored: then drawn as it comes back
+    if rows and len(shown) > len(rows) and shown[-1] != shown[0]:
+        first = diagram.nodes[rows[0]["key"]]
+        closing = f"{rows[0]['key']} (as it comes back)"
+        diagram.nodes[closing] = {**first, "shown": shown[-1], "note": "the first position again, turned or mirrored"}
+        if game is not None:
+            from explorer.render.boards import board_label
+            diagram.nodes[closing]["board"] = board_label(game, game.parse(shown[-1]))
+    for i, row in enumerate(rows):
         if row["to"] is not None:
-            diagram.edges.append((row["key"], row["to"], row["label"], bool(row["optimal"])))
+            label = named[i] if i < len(named) else row["label"]
+            target = closing if closing is not None and i == len(rows) - 1 else row["to"]
+            diagram.edges.append((row["key"], target, label, bool(row["optimal"])))
     return diagram
 
 
-def line_diagram(result: Any) -> Diagram:
-    """A shortest-win line (principal variation) or a plain path, from its QueryResult."""
+def _game_of(graph_id: str) -> Any:
+    """The game of a graph id, for drawing its boards."""
+    return parse_graph_id(graph_id)[0]
+
+
+def line_diagram(result: Any, boards: bool = False) -> Diagram:
+    """A shortest-win line (principal variation) or a plain path, from its QueryResult; `boards`
+    draws each position as its board."""
     if result.query not in ("shortest-win", "path"):
         raise QueryError(f"a line diagram needs a shortest-win or path result, not {result.query}")
     rows = result.tables["line" if result.query == "shortest-win" else "path"].records()
     name = _game_name(result.game)
-    title = (f"{name}\nprincipal variation from {result.params['position']}" if result.query == "shortest-win"
-             else f"{name}\nshortest path {result.params['position']} -> {result.params['to']}")
-    return _steps_diagram(title, rows, result.params.get("position"), ends=result.query == "shortest-win")
+    start = (result.boards or [result.params["position"]])[0]
+    title = (f"{name}\nbest play from {start}" if result.query == "shortest-win"
+             else f"{name}\nshortest path {start} -> {result.params['to']}")
+    return _steps_diagram(title, result, rows, result.params.get("position"), ends=result.query == "shortest-win",
+                          boards=boards)
 
 
-def cycle_diagram(result: Any) -> Diagram:
-    """The cycle of a shortest-cycle result (the last move closes it back on the position)."""
+def cycle_diagram(result: Any, boards: bool = False) -> Diagram:
+    """The cycle of a shortest-cycle result (the last move closes it back on the position; played on
+    one board, it may come back in another orientation of the position)."""
     if result.query != "shortest-cycle":
         raise QueryError(f"a cycle diagram needs a shortest-cycle result, not {result.query}")
     rows = result.tables["cycle"].records()
-    title = f"{_game_name(result.game)}\nshortest cycle through {result.params['position']} ({len(rows)} moves)"
+    start = (result.boards or [result.params["position"]])[0]
+    title = f"{_game_name(result.game)}\nshortest cycle through {start} ({counted(len(rows), 'move')})"
     if not rows:
-        title = f"{_game_name(result.game)}\n{result.params['position']}: no cycle of at most {result.params['max_length']} moves"
-    return _steps_diagram(title, rows, result.params["position"], ends=False)
+        title = f"{_game_name(result.game)}\n{start}: no cycle of at most {result.params['max_length']} moves"
+    return _steps_diagram(title, result, rows, result.params["position"], ends=False, boards=boards)
 
 
 def neighbourhood_diagram(result: Any) -> Diagram:

@@ -11,6 +11,7 @@ from explorer.games.base import player_name
 from explorer.render import palette
 from explorer.solved import SolvedGraph
 from explorer.ui import state
+from explorer.ui.widgets import error
 
 MAX_MAP_POSITIONS = 400
 KIND_COLOURS = {SAFE: "#9fd89f", SHARP: "#f2b36b"}
@@ -213,12 +214,12 @@ def _other_game(game: Game) -> SolvedGraph | None:
     try:
         second = parse_spec(other)
         if second.name != game.name:
-            st.error(f"{other!r} is a spec of {second.name}, not of {game.name}: diff compares two rule sets "
+            error(f"{other!r} is a spec of {second.name}, not of {game.name}: diff compares two rule sets "
                      "of one game")
             return None
         return loading.solved(second)
     except GameGraphError as exc:
-        st.error(f"Cannot compare with {other!r}: {exc}")
+        error(f"Cannot compare with {other!r}: {exc}")
         return None
 
 

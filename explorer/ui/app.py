@@ -27,7 +27,8 @@ from explorer.games import Game, parse_spec  # noqa: E402
 from explorer.solved import SolvedGraph  # noqa: E402
 from explorer.ui import (analysis_panel, backend as backends, cgt_panel, console, downloads, graphs,  # noqa: E402
                          history, loading, overview, picker, play_panel, position, state)
-from explorer.ui.widgets import guarded  # noqa: E402
+from explorer.ui.widgets import error, guarded, info  # noqa: E402
+from explorer.ui import whole_graph  # noqa: E402
 
 
 
@@ -45,12 +46,13 @@ class View:
 
 # (tab label, what it is called in an error message, how it is drawn)
 PANELS: list[tuple[str, str, Callable[[View], object]]] = [
-    ("History", "The history", lambda v: history.panel(v.game, v.spec)),
+    ("History", "The history", lambda v: history.panel(v.game, v.spec, v.solved)),
     ("Neighbourhood", "The neighbourhood", lambda v: graphs.neighbourhood(v.game, v.spec, v.solved, v.key, v.backend)),
     ("Cycles", "The cycles", lambda v: graphs.cycles(v.game, v.spec, v.solved, v.key, v.backend)),
     ("Best line", "The best line", lambda v: graphs.best_line(v.game, v.spec, v.solved, v.key, v.backend)),
     ("Strategy chart", "The strategy chart", lambda v: overview.chart_panel(v.game, v.spec, v.solved, v.node)),
     ("Statistics", "The statistics", lambda v: overview.stats_panel(v.solved, v.backend)),
+    ("Whole graph", "The whole graph", lambda v: whole_graph.panel(v.game, v.spec, v.solved, v.node)),
     ("Cypher console", "The Cypher console",
      lambda v: console.panel(v.backend, v.solved.graph.graph_id, v.key, v.solved.graph.key(0))),
     ("Downloads", "The downloads", lambda v: downloads.panel(v.game, v.spec, v.solved, v.node, v.backend)),
@@ -98,7 +100,7 @@ def _game():
     try:
         game = parse_spec(spec)
     except GameGraphError as exc:
-        st.error(f"{exc}. Showing {state.DEFAULT_GAME} instead.")
+        error(f"{exc}. Showing {state.DEFAULT_GAME} instead.")
         game = parse_spec(state.DEFAULT_GAME)
     return game, game.display_name
 
@@ -133,7 +135,7 @@ def main() -> None:
     try:
         solved = loading.solved(game)
     except GameGraphError as exc:
-        st.error(str(exc))
+        error(str(exc))
         st.markdown(f"[Open {state.DEFAULT_GAME} instead]({state.link(state.DEFAULT_GAME)})")
         return
     if st.query_params.get("game") != spec:
@@ -142,14 +144,15 @@ def main() -> None:
     asked = state.url_position()
     node, problem = position.resolve(solved, asked)
     if problem:
-        st.error(f"{problem}. Showing the start position instead.")
+        error(f"{problem}. Showing the start position instead.")
         st.query_params["pos"] = solved.graph.key(node)  # the URL names the position shown
     key = solved.graph.key(node)
-    twin = asked if asked is not None and not problem and asked != key else None
-    if twin:
-        st.query_params["pos"] = key  # a symmetric twin is shown as its canonical key
+    # A symmetric twin keeps its orientation on the board, so a move followed there is drawn as named;
+    # every question is still asked of its canonical key (position.shown).
+    shown_text = game.format(position.shown(solved, node))
+    twin = shown_text if shown_text != key else None
     record = solved.record(node)
-    state.record_visit(state.Step(key, record["to_move"], record["value"], record["remoteness"],
+    state.record_visit(state.Step(shown_text, record["to_move"], record["value"], record["remoteness"],
                                   state.pending_move(), game.id))
 
     with st.sidebar:
@@ -166,7 +169,8 @@ def main() -> None:
     st.caption(game.description)
     _backend_line(chosen)
     if twin:
-        st.caption(f"`{twin}` is shown as its symmetric equivalent `{key}` (same value, same moves up to symmetry).")
+        st.caption(f"`{twin}` is stored as its symmetric equivalent `{key}` (same value, same moves up to "
+                   "symmetry); the board keeps the orientation the moves gave it.")
     # While the Play tab is open the game being played is the page's subject: the explored position folds away.
     explored = (st.expander(f"Explored position `{key}` (not the game you are playing: that is in the Play tab)")
                 if play_panel.playing() else st.container())
@@ -184,10 +188,10 @@ def main() -> None:
     left_out = _not_for(view)
     asked_view = st.query_params.get("view")
     if asked_view in left_out:
-        st.info(f"No {asked_view} tab here: {left_out[asked_view]}.")
+        info(f"No {asked_view} tab here: {left_out[asked_view]}.")
         del st.query_params["view"]
     elif asked_view is not None and asked_view not in {name for name, _, _ in PANELS}:
-        st.info(f"There is no tab called {asked_view[:40]!r}; the tabs are below.")
+        info(f"There is no tab called {asked_view[:40]!r}; the tabs are below.")
         del st.query_params["view"]
     shown = [panel for panel in PANELS if panel[0] not in left_out]
     tabs = st.tabs([name for name, _, _ in shown], key="view", bind="query-params")

@@ -19,7 +19,9 @@ import streamlit as st
 from explorer.core.errors import GameGraphError, Neo4jUnavailable, QueryError
 from explorer.ui import backend as backends
 from explorer.ui.backend import Backend
+from explorer.ui.widgets import as_text, error
 from queries import api, catalog
+from queries.console import MAX_PARAM_DEPTH, MAX_RESULT_BYTES
 from queries.results import ConsoleResult, Table
 
 TIMEOUT_S = 10.0
@@ -93,12 +95,28 @@ def applies(name: str, graph_id: str) -> bool:
     return True
 
 
+def split_header(text: str) -> tuple[str, str]:
+    """(the leading comment header without its // marks, the statement after it) of a .cypher file:
+    the editor shows the statement, the header is shown above it as the example's explanation."""
+    lines = text.splitlines()
+    at = 0
+    while at < len(lines) and (lines[at].lstrip().startswith("//") or not lines[at].strip()):
+        at += 1
+    header = "\n".join(line.lstrip()[2:].removeprefix(" ") for line in lines[:at] if line.lstrip().startswith("//"))
+    return header.strip(), "\n".join(lines[at:]).strip() + "\n"
+
+
 def _load_example(graph_id: str, key: str, start_key: str) -> None:
+    """The chosen example's statement in the editor (its comment header above it), and exactly its
+    own parameters: nothing of the previous example's stays."""
     name = st.session_state.get("cypher_example")
     text = examples().get(name)
     if text is not None:
-        st.session_state["cypher_text"] = text
+        about, statement = split_header(text)
+        st.session_state["cypher_text"] = statement
+        st.session_state["cypher_about"] = (name, about)
         st.session_state["cypher_params"] = json.dumps(example_params(name, graph_id, key, start_key))
+        st.session_state.pop("cypher_result", None)  # the last answer was to another question
 
 
 def panel(backend: Backend, graph_id: str, key: str, start_key: str) -> None:
@@ -111,13 +129,17 @@ def panel(backend: Backend, graph_id: str, key: str, start_key: str) -> None:
         st.selectbox("Example from the query library", list(library), key="cypher_example", index=None,
                      placeholder="choose an example to load it", on_change=_load_example,
                      args=(graph_id, key, start_key))
+    about = st.session_state.get("cypher_about")
+    if about and about[1]:
+        with st.expander(f"About the example {about[0]}"):
+            st.text(about[1])
     st.session_state.setdefault("cypher_text", DEFAULT_QUERY)
     st.session_state.setdefault("cypher_params", json.dumps({"game": graph_id, "key": key}))
     st.text_area("Cypher (read-only)", key="cypher_text", height=160)
     st.text_input("Parameters (JSON)", key="cypher_params",
                   help="bound to $name in the query; the current game and position are filled in")
     st.caption(f"Reads only: a statement runs when Neo4j plans it as a read of the game graph; "
-               f"at most {TIMEOUT_S:.0f} s and {ROW_CAP} rows.")
+               f"at most {TIMEOUT_S:.0f} s, {ROW_CAP} rows and {MAX_RESULT_BYTES / 1e6:g} MB of data.")
     with st.container(horizontal=True):
         run = st.button("Run", key="cypher_run", type="primary")
         st.button("Use this position", key="cypher_here", on_click=_use_position, args=(graph_id, key),
@@ -127,17 +149,29 @@ def panel(backend: Backend, graph_id: str, key: str, start_key: str) -> None:
     shown = st.session_state.get("cypher_result")
     if shown:
         st.caption(shown["caption"])
-        if shown["rows"]:
-            st.dataframe(pd.DataFrame(shown["rows"]), hide_index=True)
-        for name, records in shown.get("nested", []):
-            st.markdown(f"`{name}`: {len(records)} row{'' if len(records) == 1 else 's'}")
-            st.dataframe(pd.DataFrame(records), hide_index=True)
+        tables = st.container()
+        if shown.get("graph"):  # nodes, relationships or paths: drawn on the canvas, the table beside it
+            from explorer.ui import canvas
+            from explorer.ui.state import url_game
+
+            drawn, tables = st.columns([3, 2])
+            with drawn:
+                graph = shown["graph"]
+                st.caption(f"{len(graph['nodes'])} nodes and {len(graph['relationships'])} relationships "
+                           "from the result; click a position for its facts and to open it.")
+                canvas.console_canvas(graph, url_game(), graph_id, f"cypher_canvas_{shown['run']}")
+        with tables:
+            if shown["rows"]:
+                st.dataframe(pd.DataFrame(shown["rows"]), hide_index=True)
+            for name, records in shown.get("nested", []):
+                st.markdown(f"{as_text(name)}: {len(records)} row{'' if len(records) == 1 else 's'}")  # a column name
+                st.dataframe(pd.DataFrame(records), hide_index=True)
 
 
 def _use_position(graph_id: str, key: str) -> None:
     try:
         params = json.loads(st.session_state.get("cypher_params") or "{}")
-    except json.JSONDecodeError:
+    except (ValueError, RecursionError):  # not JSON, or JSON Python cannot read: start again from these two
         params = {}
     params = params if isinstance(params, dict) else {}
     params.update(game=graph_id, key=key)
@@ -152,19 +186,25 @@ def _run(backend: Backend) -> None:
         if not isinstance(params, dict):
             raise QueryError("parameters must be a JSON object, e.g. {\"game\": \"...\"}")
     except json.JSONDecodeError as exc:
-        st.error(f"The parameters are not valid JSON: {exc}")
+        error(f"The parameters are not valid JSON: {exc}")
+        return
+    except (ValueError, RecursionError):  # a number of thousands of digits, or thousands of nested brackets
+        error("The parameters hold a number too long or brackets nested too deep to read; "
+              f"parameters are JSON values nested at most {MAX_PARAM_DEPTH} deep")
         return
     try:
         result = api.run_readonly_cypher(backend.driver, backend.database, st.session_state.get("cypher_text") or "",
                                          params, timeout_s=TIMEOUT_S, row_cap=ROW_CAP)
     except Neo4jUnavailable as exc:
         backends.forget()  # the next run probes again, and falls back to the mirror meanwhile
-        st.error(f"{exc}. The page tries Neo4j again within {backends.PROBE_TTL} s.")
+        error(f"{exc}. The page tries Neo4j again within {backends.PROBE_TTL} s.")
         return
     except GameGraphError as exc:
-        st.error(str(exc))
+        error(str(exc))
         return
     st.session_state["cypher_result"] = _shown(result)
+    st.session_state["cypher_result"]["run"] = st.session_state.get("cypher_runs", 0) + 1  # a new canvas per run
+    st.session_state["cypher_runs"] = st.session_state["cypher_result"]["run"]
 
 
 def _is_table(value: Any) -> bool:
@@ -178,6 +218,8 @@ def _shown(result: ConsoleResult) -> dict[str, Any]:
     tables, e.g. draw-levels) is shown as one table per such column, each row of which is a map,
     since a JSON list in one cell is unreadable; its other columns stay in the main table."""
     note = f"; cut at the row cap ({result.row_cap})" if result.truncated else ""
+    if result.byte_cap:
+        note = f"; cut at {result.byte_cap / 1e6:g} MB of data (the console's byte cap), so later rows are not shown"
     nested: list[tuple[str, list[dict[str, Any]]]] = []
     columns, rows = list(result.columns), [list(row) for row in result.rows]
     if len(rows) == 1 and any(_is_table(v) for v in rows[0]):
@@ -188,7 +230,7 @@ def _shown(result: ConsoleResult) -> dict[str, Any]:
     table = Table(columns, [[_cell(v) for v in row] for row in rows])
     count = len(result.rows)
     caption = f"{count} row{'' if count == 1 else 's'}{note}" + (", shown below as one table per column" if nested else "")
-    return {"caption": caption + ".", "rows": table.records(), "nested": nested}
+    return {"caption": caption + ".", "rows": table.records(), "nested": nested, "graph": result.graph}
 
 
 def _cell(value: Any) -> Any:

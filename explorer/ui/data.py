@@ -47,14 +47,22 @@ def too_many(k: int, max_nodes: int) -> QueryError:
 
 def neighbourhood(backend: Backend, solved: SolvedGraph, key: str, k: int, direction: str) -> Neighbourhood:
     """Positions within k moves and the moves among them; QueryError for a bad k or too many positions."""
-    result = api.run_query(_library(backend, solved), "neighbourhood", position=key, k=k, direction=direction,
-                           limit=MAX_NODES)
-    if result.truncated:
+    hood, truncated = neighbourhood_capped(backend, solved, key, k, direction, MAX_NODES)
+    if truncated:
         raise too_many(k, MAX_NODES)
+    return hood
+
+
+def neighbourhood_capped(backend: Backend, solved: SolvedGraph, key: str, k: int, direction: str,
+                         limit: int) -> tuple[Neighbourhood, bool]:
+    """The nearest `limit` positions within k moves (by distance, then key) and the moves among them,
+    and whether more exist (the interactive canvas shows the nearest rather than refusing)."""
+    result = api.run_query(_library(backend, solved), "neighbourhood", position=key, k=k, direction=direction,
+                           limit=limit)
     positions = {row["key"]: {name: row[name] for name in ("distance", "value", "remoteness", "to_move", "terminal", "on_cycle")}
                  for row in result.table("positions").records()}
     edges = [(m["from"], m["to"], m["label"], bool(m["optimal"])) for m in result.table("moves").records()]
-    return Neighbourhood(result.params["position"], positions, edges)
+    return Neighbourhood(result.params["position"], positions, edges), result.truncated
 
 
 @dataclass

@@ -1,10 +1,10 @@
 """Panels about the graph around a position: its neighbourhood, the cycles through it, the best line.
 
 The answers come from `data` (the backend in use through the query library);
-the diagram is Graphviz SVG shown through `clickable`, so clicking a node
-moves the page there. `drawn` is shared with the Downloads panel, so the files
-offered are exactly the diagram on screen; it is kept per graph, position and
-controls, so a rerun does not ask the backend or run Graphviz again.
+the neighbourhood is the interactive canvas (`canvas`, drawn in the browser).
+`drawn` is its Graphviz twin for the Downloads panel, made with the same
+controls (k, direction, labels); it is kept per graph, position and controls,
+so a rerun does not ask the backend or run Graphviz again.
 """
 
 from __future__ import annotations
@@ -15,12 +15,12 @@ from dataclasses import dataclass
 import streamlit as st
 
 from explorer.render import dot as dots
+from explorer.core.errors import counted
 from explorer.games import Game
 from explorer.solved import SolvedGraph
-from explorer.ui import data, drawing, state
+from explorer.ui import canvas, data, drawing, position, state
 from explorer.ui.backend import Backend
-from explorer.ui.clickable import clickable_html
-from explorer.ui.local import Cycle, Neighbourhood
+from explorer.ui.local import Neighbourhood
 from explorer.ui.widgets import md_escape, player_name
 from queries.results import QueryResult
 
@@ -62,33 +62,18 @@ def _drawn(graph_id: str, spec: str, key: str, k: int, direction: str, labels: b
 
 
 def neighbourhood(game: Game, spec: str, solved: SolvedGraph, key: str, backend: Backend) -> None:
-    k, direction, labels = settings()
-    st.session_state.setdefault("hood_k", k)
-    st.session_state.setdefault("hood_dir", direction)
-    st.session_state.setdefault("hood_labels", labels)
-    cols = st.columns([1, 1, 1, 2], vertical_alignment="bottom")
-    cols[0].number_input("k (moves away)", min_value=1, step=1, key="hood_k",
-                         help=f"positions up to k moves from here (at most k={data.MAX_K} and "
-                              f"{data.MAX_NODES} positions)")
-    cols[1].selectbox("Follow moves", ["both", "out", "in"], key="hood_dir",
-                      format_func={"both": "both ways", "out": "forward", "in": "backward"}.get)
-    cols[2].checkbox("Move labels", key="hood_labels")
-    cols[3].caption("Fill = value for the player to move there (green win, red loss, amber tie, blue draw); "
-                    "solid arrow = optimal move. **Click a position to go there.**")
-    st.session_state["hood_settings"] = (int(st.session_state["hood_k"]), st.session_state["hood_dir"],
-                                         bool(st.session_state["hood_labels"]))
-    shown, hood = drawn(spec, solved, key, backend)
-    st.caption(f"{len(hood.positions)} positions and {len(hood.edges)} moves within {shown.k} of `{key}` — "
-               f"answered by {data.answered_by(backend)}.")
-    clicked = clickable_html(shown.svg.decode("utf-8"), key="hood_svg")
-    if clicked:
-        state.go(spec, clicked)
-        st.rerun()
+    """The Neighbourhood tab: the interactive canvas (explorer.ui.canvas); Graphviz draws the downloads."""
+    canvas.neighbourhood_panel(game, spec, solved, key, backend, settings())
 
 
-def _chain(cycle: Cycle) -> str:
-    parts = [f"`{k}` —{md_escape(label)}→ " for k, label in zip(cycle.keys, cycle.labels)]
-    return "".join(parts) + f"`{cycle.keys[-1]}`"
+def _played(game: Game, keys: list[str], labels: list[str | None], here: object) -> list[tuple[str, str | None]]:
+    """A line of stored keys as played on the board shown (`here`): [(board notation, move into it
+    as named on the board before)], each board the one before with that move (Game.shown_line)."""
+    return [(game.format(p), label) for p, label in game.shown_line(keys, labels, here)]
+
+
+def _chain(steps: list[tuple[str, str | None]]) -> str:
+    return "".join((f" —{md_escape(label)}→ " if label else "") + f"`{board}`" for board, label in steps)
 
 
 def cycles(game: Game, spec: str, solved: SolvedGraph, key: str, backend: Backend) -> None:
@@ -97,22 +82,28 @@ def cycles(game: Game, spec: str, solved: SolvedGraph, key: str, backend: Backen
         st.info(f"`{key}` lies on no cycle: once play leaves it, it never comes back.")
         return
     found = data.cycles(backend, solved, key)
-    st.caption(f"Answered by {data.answered_by(backend)}.")
+    here = position.shown(solved, node)
+    st.caption(f"Answered by {data.answered_by(backend)}. Each cycle is played on the board shown above; it may "
+               "come back to this position turned or mirrored, which is the same position.")
     if found.shortest:
-        st.markdown(f"**Shortest cycle through `{key}`** ({found.shortest.length} moves):  \n{_chain(found.shortest)}")
+        steps = _played(game, found.shortest.keys, found.shortest.labels, here)
+        st.markdown(f"**Shortest cycle through `{steps[0][0]}`** ({counted(found.shortest.length, 'move')}):  \n{_chain(steps)}")
     draw_set = {tuple(c.keys) for c in found.draw_cycles}
-    st.markdown(f"**{len(found.cycles)} simple cycles** of up to {data.MAX_CYCLE_LENGTH} moves pass through here "
+    st.markdown(f"**{counted(len(found.cycles), 'simple cycle')}** of up to {data.MAX_CYCLE_LENGTH} moves "
+                f"{'passes' if len(found.cycles) == 1 else 'pass'} through here "
                 f"(shortest first, at most {data.MAX_CYCLES} listed); **{len(found.draw_cycles)}** visit only draws — "
                 "both sides can go round those forever without giving anything away.")
     for note in found.notes:
         st.caption(note)
     for i, cycle in enumerate(found.cycles):
         tag = " · draws only" if tuple(cycle.keys) in draw_set else ""
-        with st.expander(f"{i + 1}. {cycle.length} moves{tag}", expanded=i == 0):
-            st.markdown(_chain(cycle))
+        with st.expander(f"{i + 1}. {counted(cycle.length, 'move')}{tag}", expanded=i == 0):
+            steps = _played(game, cycle.keys, cycle.labels, here)
+            st.markdown(_chain(steps))
             if cycle.length:
-                st.button(f"Play {cycle.labels[0]} (to {cycle.keys[1]})", key=f"cycle_step_{i}",
-                          on_click=state.go, args=(spec, cycle.keys[1], cycle.labels[0]))
+                board, label = steps[1]
+                st.button(f"Play {label} (to {board})", key=f"cycle_step_{i}",
+                          on_click=state.go, args=(spec, board, label))
 
 
 def _step_by(delta: int, slider_key: str, last: int) -> None:
@@ -121,9 +112,12 @@ def _step_by(delta: int, slider_key: str, last: int) -> None:
 
 def best_line(game: Game, spec: str, solved: SolvedGraph, key: str, backend: Backend) -> None:
     """Optimal play from here, stepped through move by move (the shortest forced win for a won position)."""
-    found = data.best_line(backend, solved, key)
-    line = found.steps
     node = solved.graph.find(key)
+    here = position.shown(solved, node)
+    found = data.best_line(backend, solved, game.format(here))
+    # Played on the board shown: each board is the one before it with the move named (Game.shown_line).
+    line = _played(game, [k for k, _ in found.steps], [label for _, label in found.steps[1:]], here)
+    start = line[0][0]
     value = str(solved.value(node))
     mover = player_name(game, int(solved.graph.to_move[node]))
     other = player_name(game, 1 - int(solved.graph.to_move[node]))
@@ -132,15 +126,16 @@ def best_line(game: Game, spec: str, solved: SolvedGraph, key: str, backend: Bac
         st.info("The game is over here: there is no line to play.")
         return
     if value == "win":
-        st.markdown(f"**{mover} wins in {moves} moves**: {mover} takes the fastest win, {other} resists longest.")
+        st.markdown(f"**{mover} wins in {counted(moves, 'move')}**: {mover} takes the fastest win, {other} resists longest.")
     elif value == "loss":
-        st.markdown(f"**{other} wins in {moves} moves**: {other} takes the fastest win, {mover} resists longest.")
+        st.markdown(f"**{other} wins in {counted(moves, 'move')}**: {other} takes the fastest win, {mover} resists longest.")
     elif value == "tie":
-        st.markdown(f"**A tie in {moves} moves** with best play on both sides.")
+        st.markdown(f"**A tie in {counted(moves, 'move')}** with best play on both sides.")
     else:
-        back = "here" if line[-1][0] == key else f"`{line[-1][0]}`"
+        ends = found.steps[-1][0]
+        back = "here" if ends == key else f"`{line[-1][0]}`"
         st.markdown(f"**A draw: nobody can force a win.** With optimal moves on both sides play comes back "
-                    f"{back} after {moves} moves, and can go round forever.")
+                    f"{back} after {counted(moves, 'move')}, and can go round forever.")
     slider_key = f"line_step_{key}"
     st.session_state.setdefault(slider_key, 0)
     left, middle, right = st.columns([1, 8, 1], vertical_alignment="bottom")
@@ -148,27 +143,27 @@ def best_line(game: Game, spec: str, solved: SolvedGraph, key: str, backend: Bac
     middle.slider("Move", 0, moves, key=slider_key)
     right.button("▶", key="line_next", on_click=_step_by, args=(1, slider_key, moves), help="one move on")
     step = int(st.session_state[slider_key])
-    here, label = line[step]
-    here_node = solved.graph.find(here)
+    board, label = line[step]
+    here_node = solved.graph.find(board)
     cols = st.columns([3, 2], vertical_alignment="center")
     with cols[0]:
-        picture = drawing.position_svg(game, solved.graph.position(here_node))
+        picture = drawing.position_svg(game, game.parse(board))
         if picture:
             st.image(picture)
     with cols[1]:
-        st.markdown(f"Move {step} of {moves}: `{here}`" + (f" after **{md_escape(label)}**" if label else " (here)"))
+        st.markdown(f"Move {step} of {moves}: `{board}`" + (f" after **{md_escape(label)}**" if label else " (here)"))
         st.markdown(drawing.value_badge(str(solved.value(here_node)), solved.remoteness(here_node))
                     + f" for {player_name(game, int(solved.graph.to_move[here_node]))} to move",
                     unsafe_allow_html=True)
         if step < moves:
             st.markdown(f"next: **{md_escape(line[step + 1][1] or '')}**")
-        st.button("Go to this position", key="line_go", on_click=state.go, args=(spec, here), disabled=here == key)
+        st.button("Go to this position", key="line_go", on_click=state.go, args=(spec, board), disabled=step == 0)
     with st.expander("The whole line"):
         st.markdown("  \n".join(f"{i}. " + (f"{md_escape(lbl)} → " if lbl else "") + f"`{k}`"
                                 for i, (k, lbl) in enumerate(line)))
     st.caption(f"Answered by {data.answered_by(backend)}.")
     if value != "draw":
-        _line_downloads(spec, key, found.result)
+        _line_downloads(spec, start, found.result)
     _path_form(spec, solved, key, backend)
 
 
@@ -177,7 +172,7 @@ def _line_downloads(spec: str, key: str, line: QueryResult | None) -> None:
     (explorer.render.dot), as DOT and SVG files; none when the solved arrays gave the line."""
     if line is None:
         return
-    source = dots.to_dot(dots.line_diagram(line))
+    source = dots.to_dot(dots.line_diagram(line, boards=True))  # a slide: each position drawn as its board
     base = re.sub(r"[^A-Za-z0-9._-]+", "_", f"{spec}__{key}__line").strip("_")
     cols = st.columns([1, 1, 4])
     cols[0].download_button("Line (DOT)", source, file_name=f"{base}.dot", mime="text/vnd.graphviz", key="dl_line_dot", on_click="ignore")
@@ -193,5 +188,6 @@ def _path_form(spec: str, solved: SolvedGraph, key: str, backend: Backend) -> No
         asked = st.form_submit_button("Find path")
     if asked and st.session_state.get("path_to"):
         steps = data.path(backend, solved, key, st.session_state["path_to"])
-        st.markdown(f"**{len(steps) - 1} moves:** " + " ".join(
-            (f"—{md_escape(lbl)}→ " if lbl else "") + f"`{k}`" for k, lbl in steps))
+        played = _played(solved.game, [k for k, _ in steps], [lbl for _, lbl in steps[1:]],
+                         position.shown(solved, solved.graph.find(key)))
+        st.markdown(f"**{counted(len(steps) - 1, 'move')}:** " + _chain(played))

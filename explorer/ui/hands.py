@@ -133,14 +133,16 @@ def _tap_links(links, hands, to_move, palms, hw, gap, margin) -> list[str]:
         x1 = margin + aim * (hw + gap) + hw / 2
         cx, cy = x0 + 0.7 * (x1 - x0), y0 + 0.7 * (y1 - y0)
         adds = hands[to_move][source]
-        out.append(f'<line x1="{x0:.1f}" y1="{y0:.1f}" x2="{x1:.1f}" y2="{y1:.1f}" stroke="{TURN}" '
-                   'stroke-width="3" stroke-opacity="0.55" stroke-dasharray="6 4"/>')
+        # The line stays outside the link (the chip alone is the target); data-for-move lets move values colour it.
+        out.append(f'<line data-for-move="{escape(label)}" x1="{x0:.1f}" y1="{y0:.1f}" x2="{x1:.1f}" y2="{y1:.1f}" '
+                   f'stroke="{TURN}" stroke-width="3" stroke-opacity="0.55" stroke-dasharray="6 4"/>')
         out.append(f'<a href="{escape(href)}" data-move="{escape(label)}"><title>tap {escape(label)}: your '
                    f'{"left" if source == 0 else "right"} hand adds {adds} to their '
                    f'{"left" if aim == 0 else "right"}</title>'
-                   f'<circle cx="{cx:.1f}" cy="{cy:.1f}" r="13" fill="#ffffff" stroke="{TURN}" stroke-width="2.5"/>'
-                   f'<text x="{cx:.1f}" y="{cy + 4.5:.1f}" text-anchor="middle" font-size="13" font-weight="bold" '
-                   f'font-family="sans-serif" fill="{TURN}">+{adds}</text></a>')
+                   f'<circle class="gg-mark" cx="{cx:.1f}" cy="{cy:.1f}" r="13" fill="#ffffff" stroke="{TURN}" '
+                   'stroke-width="2.5"/>'
+                   f'<text class="gg-mark-text" x="{cx:.1f}" y="{cy + 4.5:.1f}" text-anchor="middle" font-size="13" '
+                   f'font-weight="bold" font-family="sans-serif" fill="{TURN}">+{adds}</text></a>')
     return out
 
 
@@ -154,10 +156,10 @@ def _other_links(others, links, to_move, palms, left, row_h) -> list[str]:
         result = label.rsplit(" ", 1)[-1]
         out.append(f'<a href="{escape(links[label])}" data-move="{escape(label)}"><title>{escape(label)}: your hands '
                    f'become {escape(result)}</title>'
-                   f'<rect x="{x}" y="{y:.1f}" width="{CHIP_W}" height="{CHIP_H}" rx="9" fill="#ffffff" '
-                   f'stroke="{TURN}" stroke-width="1.8"/>'
-                   f'<text x="{x + CHIP_W / 2}" y="{y + 14:.1f}" text-anchor="middle" font-size="12" '
-                   f'font-family="sans-serif" fill="{TURN}">→ {escape(result)}</text></a>')
+                   f'<rect class="gg-mark" x="{x}" y="{y:.1f}" width="{CHIP_W}" height="{CHIP_H}" rx="9" '
+                   f'fill="#ffffff" stroke="{TURN}" stroke-width="1.8"/>'
+                   f'<text class="gg-mark-text" x="{x + CHIP_W / 2}" y="{y + 14:.1f}" text-anchor="middle" '
+                   f'font-size="12" font-family="sans-serif" fill="{TURN}">→ {escape(result)}</text></a>')
     return out
 
 

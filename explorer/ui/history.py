@@ -46,6 +46,35 @@ def rows(game: Game, trail: list[state.Step]) -> list[dict[str, Any]]:
     return out
 
 
+def value_history_chart(points: list, players: tuple[str, str], key: str) -> None:
+    """The value history (explorer/render/chart.py) under its heading, with a line on how to read it."""
+    from explorer.render.chart import value_history
+
+    st.markdown("#### Value history")
+    draws = any(p.value == "draw" for p in points)
+    st.caption(f"One row per position, the start at the top. Left: {players[0]} wins, right: {players[1]} wins; "
+               "the further out, the sooner (the edge is the end of the game). Draws and ties sit in the middle "
+               "column (D)" + (", labelled with their draw level" if draws else "") + ". Colour: the value for the "
+               "player to move; a ringed point is where a move changed the outcome. Hover a point for the position.")
+    with st.container(key=key):
+        st.vega_lite_chart(value_history(points, players), width="stretch")
+
+
+def history_points(trail: list[state.Step], solved: Any = None) -> list:
+    """The walk as the value history's points; a jump starts afresh but stays on the chart (not
+    ringed). Draw levels come from `solved` when given. O(steps)."""
+    from explorer.render.chart import HistoryPoint
+
+    points = []
+    for i, step in enumerate(trail):
+        level = kind = None
+        if solved is not None and step.value == "draw":
+            record = solved.draw_record(solved.graph.find(step.key))
+            level, kind = record["draw_level"], record["draw_class"]
+        points.append(HistoryPoint(i, step.to_move, step.value, step.remoteness, step.key, step.move, level, kind))
+    return points
+
+
 def _back(spec: str) -> None:
     trail = state.history()
     if len(trail) > 1:
@@ -58,7 +87,7 @@ def _clear() -> None:
     del trail[:-1]
 
 
-def panel(game: Game, spec: str) -> None:
+def panel(game: Game, spec: str, solved: Any = None) -> None:
     trail = state.history()
     table = rows(game, trail)
     slips = [row for row in table if row["note"].startswith("⚠")]
@@ -76,3 +105,6 @@ def panel(game: Game, spec: str) -> None:
     left, right, _ = st.columns([1, 1, 4])
     left.button("◀ Back", on_click=_back, args=(spec,), disabled=len(trail) < 2, key="history_back")
     right.button("Clear history", on_click=_clear, disabled=len(trail) < 2, key="history_clear")
+    if trail:
+        value_history_chart(history_points(trail, solved), (player_name(game, 0), player_name(game, 1)),
+                            key="history_value_history")

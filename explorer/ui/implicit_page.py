@@ -17,6 +17,7 @@ from explorer.core.errors import GameGraphError
 from explorer.games import Game
 from explorer.graph import DEFAULT_MAX_POSITIONS
 from explorer.ui import state
+from explorer.ui.widgets import error, player_name
 
 LIMIT = DEFAULT_MAX_POSITIONS  # rankings larger than this get this page
 
@@ -39,7 +40,7 @@ def page(game: Game, spec: str) -> None:
     try:
         values = implicit.open_value_file(game)
     except GameGraphError as exc:
-        st.error(f"{exc} (the game is too large for a graph: the page reads its value file)")
+        error(f"{exc} (the game is too large for a graph: the page reads its value file)")
         return
     meta = values.meta
     st.caption(f"Answered from the value file of the implicit mode: {meta['positions']:,} positions solved, "
@@ -50,12 +51,12 @@ def page(game: Game, spec: str) -> None:
         try:
             position = game.parse(asked)
         except GameGraphError as exc:
-            st.error(f"{exc}. Showing the start position instead.")
+            error(f"{exc}. Showing the start position instead.")
     record = values.record(position)
     remoteness = "" if record["remoteness"] is None else f" in {record['remoteness']}"
     over = "   (game over)" if record["terminal"] else ""
     st.subheader(f"`{record['key']}`")
-    st.markdown(f"Player **{'AB'[record['to_move']]}** to move: **{record['value']}{remoteness}**{over}")
+    st.markdown(f"**{player_name(game, record['to_move'])}** to move: **{record['value']}{remoteness}**{over}")
     moves = values.moves(position)
     if moves:
         lines = ["| | move | result | value for the mover | remoteness |", "|---|---|---|---|---:|"]

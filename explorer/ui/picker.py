@@ -19,6 +19,7 @@ from explorer.core.errors import GameGraphError
 from explorer.games import Game, game_class, games
 from explorer.games.base import format_value, parse_value, type_name
 from explorer.ui import state
+from explorer.ui.widgets import error
 
 CUSTOM = "custom"
 
@@ -106,7 +107,15 @@ def sidebar(game: Game) -> None:
         for row in cls.Params.describe():
             _param_widget(cls, row)
     if st.session_state.get("picker_error"):
-        st.error(st.session_state["picker_error"])
+        error(st.session_state["picker_error"])
+
+
+def _bounds(row: dict[str, Any]) -> str:
+    """A parameter's declared limits in words: 'from 2 to 100', 'at least 0', 'at most 8'."""
+    low, high = row["minimum"], row["maximum"]
+    if low is not None and high is not None:
+        return f"from {low} to {high}"
+    return f"at least {low}" if low is not None else f"at most {high}"
 
 
 def _param_widget(cls: type[Game], row: dict[str, Any]) -> None:
@@ -118,9 +127,9 @@ def _param_widget(cls: type[Game], row: dict[str, Any]) -> None:
         st.checkbox(label, key=key, help=row["help"], on_change=_param_changed)
     elif row["type"] == "int":
         st.number_input(label, min_value=row["minimum"], max_value=row["maximum"], step=1, key=key,
-                        help=f"{row['help']} ({row['minimum']}..{row['maximum']})", on_change=_param_changed)
+                        help=f"{row['help']} ({_bounds(row)})", on_change=_param_changed)
     else:
         limits = ""
         if row["minimum"] is not None or row["maximum"] is not None:
-            limits = f" (each {row['minimum']}..{row['maximum']})"
+            limits = f" (each {_bounds(row)})"
         st.text_input(label, key=key, help=f"{row['help']}{limits}", on_change=_param_changed)

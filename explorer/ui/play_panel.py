@@ -22,7 +22,6 @@ import streamlit as st
 from explorer.core.errors import InvalidParameter
 from explorer.games import Game
 from explorer.play import RESULT_WORDS, Match, Opponent, Played, result_for, start_position
-from explorer.render import palette
 from explorer.solved import SolvedGraph
 from explorer.ui import drawing, state
 from explorer.ui.widgets import player_name
@@ -51,7 +50,9 @@ def replay(solved: SolvedGraph, text: str, backend: Any = None) -> Played:
     played = Played(match, start_position(solved))
     for part in filter(None, text.split(".")[:MAX_PLIES]):
         count = len(played.moves())
-        if not part.isdigit() or not 1 <= int(part) <= count or played.match.over:
+        # ASCII digits, and few: int() refuses a string of 4,300 digits or a superscript two
+        if not (part.isascii() and part.isdigit() and len(part) <= 9) or not 1 <= int(part) <= count \
+                or played.match.over:
             raise InvalidParameter(f"the game in the link stops making sense at ply {len(played.numbers) + 1} "
                                    f"({part[:10]!r}); restart it")
         played.play(int(part))
@@ -152,7 +153,12 @@ def _board(game: Game, spec: str, played: Played, side: str, choice: str) -> int
         key = solved.game.format(position)
         by_key.setdefault(key, number)
         links[label] = _link(spec, played.numbers + [number], side, choice, key)
-    picture = drawing.position_svg(game, played.position, links)
+    # GamesmanUni's hint: off by default, so that a game against the solver is a game.
+    hint = st.toggle("Show move values", key="play_move_values",
+                     help="colour each move on the board by its value for you (win green, loss red, tie amber, "
+                          "draw blue); hover a move for its remoteness")
+    values = drawing.move_values(solved, played.position) if hint and links else None
+    picture = drawing.position_svg(game, played.position, links, values)
     with st.container(key="play_board"):
         if not picture:
             st.code(solved.game.format(played.position))
@@ -160,7 +166,9 @@ def _board(game: Game, spec: str, played: Played, side: str, choice: str) -> int
         if links and "<a " in picture:
             st.caption("Click the board to play a move.")
             clicked = clickable_html(picture, key="play_board_svg")
-            if clicked and clicked.isdigit() and any(number == int(clicked) for number, *_ in played.moves()):
+            if values:
+                st.markdown(drawing.move_legend(), unsafe_allow_html=True)
+            if clicked and clicked.isascii() and clicked.isdigit() and len(clicked) <= 9 and any(number == int(clicked) for number, *_ in played.moves()):
                 return int(clicked)
             return by_key.get(clicked) if clicked else None
         st.image(picture)
@@ -228,29 +236,31 @@ def history_rows(played: Played, human: int) -> list[dict]:
     return rows
 
 
-def _history_chart(played: Played, human: int) -> None:
-    """Two panels over the plies: the value for you (win at the top), and the remoteness (moves left)."""
-    import altair as alt
+def history_points(played: Played) -> list:
+    """The course of the game for the value history (explorer/render/chart.py): each position reached,
+    in the frame played, with the move into it and, for a draw, its draw level. O(plies)."""
+    from explorer.algorithms.draw_levels import CLASS_NAMES
+    from explorer.render.chart import HistoryPoint
 
-    rows = history_rows(played, human)
-    data = alt.Data(values=rows)
-    colour = alt.Color("value for you:N", scale=alt.Scale(**palette.scale(VALUE_ORDER)), legend=alt.Legend(orient="top"))
-    tooltip = ["ply:O", "position:N", "to move:N", "value for you:N", "value for the mover:N", "remoteness:Q"]
-    x = alt.X("ply:O", axis=alt.Axis(labelAngle=0, labelOverlap=True))
-    value = alt.Chart(data).mark_line(point=alt.OverlayMarkDef(size=80, filled=True), color="#999").encode(
-        x=x, y=alt.Y("value for you:N", sort=VALUE_ORDER, scale=alt.Scale(domain=VALUE_ORDER)), tooltip=tooltip)
-    value = value + alt.Chart(data).mark_point(size=90, filled=True, opacity=1).encode(  # opaque: the palette colour, not a blend with the grey line
-        x=x, y=alt.Y("value for you:N", sort=VALUE_ORDER), color=colour, tooltip=tooltip)
-    remote = alt.Chart(data).mark_bar().encode(
-        x=x, y=alt.Y("remoteness:Q", title="remoteness (moves left)", axis=alt.Axis(tickMinStep=1)),
-        color=colour, tooltip=tooltip)
-    st.markdown("#### Value history")
-    if all(row["remoteness"] is None for row in rows):  # only draws so far: no moves-left panel to draw
-        st.caption("After each ply: the value for you with best play from there. Every position so far is "
-                   "a draw, which has no remoteness (moves left). Hover for the position.")
-        st.altair_chart(value.properties(height=140), width="stretch")
-        return
-    st.caption("After each ply: the value for you with best play from there (top) and how many moves "
-               "are left with best play (bottom; none for a draw). Hover for the position.")
-    st.altair_chart(alt.vconcat(value.properties(height=140), remote.properties(height=120)),
-                    width="stretch")
+    match = played.match
+    graph = match.solved.graph
+    shown = [graph.game.format(start_position(match.solved)), *played.shown]
+    labels = [None, *(p.label for p in match.plies)]
+    points = []
+    for row, position, label in zip(match.history(), shown, labels):
+        level = kind = None
+        if row["value"] == "draw":
+            code, grade, _ = match.draw_grade(graph.find(row["position"]))
+            kind, level = CLASS_NAMES.get(code), (grade if grade >= 0 else None)
+        points.append(HistoryPoint(row["ply"], row["to_move"], row["value"], row["remoteness"], position, label,
+                                   level, kind))
+    return points
+
+
+def _history_chart(played: Played, human: int) -> None:
+    """GamesmanUni's visual value history of the game so far (explorer/ui/history.py draws it)."""
+    from explorer.ui.history import value_history_chart
+
+    game = played.match.solved.game
+    names = tuple(player_name(game, p) + (" (you)" if p == human else "") for p in (0, 1))
+    value_history_chart(history_points(played), names, key="play_value_history")

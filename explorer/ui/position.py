@@ -10,12 +10,12 @@ from __future__ import annotations
 
 import streamlit as st
 
-from explorer.core.errors import GameGraphError
+from explorer.core.errors import GameGraphError, counted
 from explorer.games import Game
 from explorer.solved import SolvedGraph
 from explorer.ui import drawing, local, state
 from explorer.ui.clickable import clickable_html
-from explorer.ui.widgets import md_escape, player_name
+from explorer.ui.widgets import error, md_escape, player_name
 from explorer.core.values import Value
 
 
@@ -27,6 +27,27 @@ def resolve(solved: SolvedGraph, text: str | None) -> tuple[int, str | None]:
         return solved.graph.find(text), None
     except GameGraphError as exc:
         return 0, str(exc)
+
+
+def shown(solved: SolvedGraph, node: int) -> object:
+    """The position as the page shows it: the URL's position when it is this node in another
+    orientation (a move followed on the board keeps the board's orientation), else the stored one.
+    One canonical key per position, and a shown orientation that follows the moves. O(1)."""
+    text = state.url_position()
+    if text:
+        try:
+            position = solved.game.parse(text)
+        except GameGraphError:
+            position = None
+        if position is not None and solved.graph.node_of(position) == node:
+            return position
+    return solved.graph.position(node)
+
+
+def shown_moves(solved: SolvedGraph, node: int, here: object) -> list[tuple[dict, object]]:
+    """Every move of the node, best first, each with the Move as played on the board `here` (its
+    label from that board and the board it leaves): Game.shown_move. O(moves^2) rule calls."""
+    return [(move, solved.game.shown_move(here, move["label"], move["to"])) for move in solved.moves(node)]
 
 
 # -- choosing -------------------------------------------------------------------
@@ -67,7 +88,7 @@ def chooser(game: Game, spec: str, solved: SolvedGraph) -> None:
                       help=f"notation: {game.notation_help or start_key}")
         st.form_submit_button("Go to position", on_click=_typed, args=(spec, solved))
     if st.session_state.get("goto_error"):
-        st.error(st.session_state["goto_error"])
+        error(st.session_state["goto_error"])
     kind = st.selectbox("Or pick from", list(LISTS), key="list_kind")
     nodes = listed(solved.graph.graph_id, kind, solved)
     if nodes:
@@ -96,37 +117,40 @@ def summary(game: Game, solved: SolvedGraph, node: int) -> str:
         return {Value.LOSS: f"Game over: {other} has won.", Value.TIE: "Game over: a tie.",
                 Value.WIN: f"Game over: {mover} has won."}.get(value, "Game over.")
     if value == Value.WIN:
-        return f"{mover} to move wins: best play ends the game in {r} moves."
+        return f"{mover} to move wins: best play ends the game in {counted(r, 'move')}."
     if value == Value.LOSS:
-        return f"{mover} to move loses: {other} wins, and best resistance lasts {r} moves."
+        return f"{mover} to move loses: {other} wins, and best resistance lasts {counted(r, 'move')}."
     if value == Value.TIE:
-        return f"{mover} to move can hold a tie (the game ends level in {r} moves), but no better."
+        return f"{mover} to move can hold a tie (the game ends level in {counted(r, 'move')}), but no better."
     return f"{mover} to move: a draw — neither side can force a win, and best play goes on forever."
 
 
-def board_links(spec: str, solved: SolvedGraph, node: int) -> dict[str, str]:
-    """Each legal move's label -> the link to its result, from the rules (so that symmetric twins,
-    merged into one edge of the graph, are each playable on the board). O(moves)."""
+def board_links(spec: str, solved: SolvedGraph, node: int, here: object = None) -> dict[str, str]:
+    """Each legal move's label -> the link to its result as played on the board shown (`here`, the
+    stored position by default), from the rules: symmetric twins, merged into one edge of the
+    graph, are each playable, and each lands on the board the click makes. O(moves)."""
     graph = solved.graph
     if graph.terminal[node] >= 0:
         return {}
+    here = graph.position(node) if here is None else here
     links = {}
-    for move in solved.game.moves(graph.position(node)):
-        child = graph.node_of(move.position)
-        if child is not None:
-            links[move.label] = state.link(spec, graph.key(child))
+    for move in solved.game.moves(here):
+        if graph.node_of(move.position) is not None:
+            links[move.label] = state.link(spec, solved.game.format(move.position))
     return links
 
 
 def _board(game: Game, spec: str, solved: SolvedGraph, node: int) -> None:
     """The board drawing; a drawing with links plays the clicked move. The generic view is the notation."""
-    links = board_links(spec, solved, node)
-    picture = drawing.position_svg(game, solved.graph.position(node), links)
+    position = shown(solved, node)
+    links = board_links(spec, solved, node, position)
+    picture = drawing.position_svg(game, position, links, drawing.move_values(solved, position))
     if not picture:
-        st.code(solved.graph.key(node))
+        st.code(game.format(position))
         st.caption("This game has no board drawing: its positions are shown in its notation.")
     elif links and "<a " in picture:
         clicked = clickable_html(picture, key="board_svg")
+        st.markdown(drawing.move_legend(), unsafe_allow_html=True)
         if clicked:
             label = next((label for label, href in links.items() if state.link(spec, clicked) == href), None)
             state.go(spec, clicked, label)
@@ -142,7 +166,7 @@ def header(game: Game, solved: SolvedGraph, node: int, spec: str | None = None) 
         _board(game, spec or game.display_name, solved, node)
     with right:
         mover = player_name(game, record["to_move"])
-        st.markdown(f"### `{record['key']}`")
+        st.markdown(f"### `{game.format(shown(solved, node))}`")
         value_line = drawing.value_badge(record["value"], record["remoteness"])
         st.markdown(f'<div class="gg-value">Value for {mover} (to move): {value_line}</div>',
                     unsafe_allow_html=True)
@@ -174,12 +198,14 @@ def moves_table(game: Game, spec: str, solved: SolvedGraph, node: int) -> list[d
     head = st.columns([4, 2, 1.2, 1])
     for col, text in zip(head, ("move → position", f"result for {mover}", "remoteness", "optimal")):
         col.caption(text)
-    for i, move in enumerate(moves):
+    # Each move is named and followed on the board shown above, so the label and the click agree.
+    for i, (move, played) in enumerate(shown_moves(solved, node, shown(solved, node))):
         cols = st.columns([4, 2, 1.2, 1], vertical_alignment="center")
         star = "★ " if move["optimal"] else ""
-        cols[0].button(f"{star}{md_escape(move['label'])}  →  {md_escape(move['to'])}", key=f"move_{i}",
-                       on_click=state.go, args=(spec, move["to"], move["label"]), width="stretch",
-                       help=f"play {move['label']}: {mover} gets a {move['value']}")
+        after = game.format(played.position)
+        cols[0].button(f"{star}{md_escape(played.label)}  →  {md_escape(after)}", key=f"move_{i}",
+                       on_click=state.go, args=(spec, after, played.label), width="stretch",
+                       help=f"play {played.label}: {mover} gets a {move['value']}")
         cols[1].markdown(drawing.value_badge(move["value"]), unsafe_allow_html=True)
         cols[2].markdown("—" if move["remoteness"] is None else str(move["remoteness"]))
         cols[3].markdown("★ yes" if move["optimal"] else "no")

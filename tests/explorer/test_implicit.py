@@ -183,7 +183,7 @@ def test_cli_solve_implicit_and_show(tmp_path, monkeypatch, capsys):
     assert shown["source"] == "value file"
     assert main(["show", "dodgem", "B|b../.b./.rr"]) == 0
     text = capsys.readouterr().out
-    assert f"player B to move: {edge.value(node)} in {edge.remoteness(node)}" in text
+    assert f"player Red to move: {edge.value(node)} in {edge.remoteness(node)}" in text  # B| = Red to move
     assert all(m["label"] in text for m in edge.moves(node))
     assert main(["solve", "tictactoe", "--implicit"]) == 2
     assert "no implicit mode" in capsys.readouterr().err

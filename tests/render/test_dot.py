@@ -38,12 +38,18 @@ def test_a_winning_line_is_coloured_ranked_bold_and_highlighted(magic):
     text = dot.to_dot(dot.line_diagram(result))
     for value in ("win", "loss"):
         assert f'fillcolor="{dot.COLOURS[value]}"' in text
-    assert "cluster_legend" in text and "legend_win" in text and "legend_draw" in text and "optimal move" in text
+    legend = next(line for line in text.splitlines() if line.strip().startswith("legend ["))
+    for value in ("win", "loss"):  # a compact legend: the values the diagram uses, in plain words
+        assert f'<TD BGCOLOR="{dot.COLOURS[value]}" BORDER="1">{value}</TD>' in legend
+    assert ">draw<" not in legend and "optimal move" in legend and "moves from the end" in legend
     start = node_lines(text, "A|1-1|1-1")
     assert len(start) == 1 and f"color=\"{dot.HIGHLIGHT}\"" in start[0] and "peripheries=2" in start[0]
     assert "loss in 26" in start[0] and f'fillcolor="{dot.COLOURS["loss"]}"' in start[0]
-    other = node_lines(text, result.tables["line"].rows[1][1])
+    other = node_lines(text, result.boards[1])  # each position as the line plays it on one board
     assert "peripheries" not in other[0]
+    assert all(len(node_lines(text, board)) == 1 for board in result.boards)
+    labels = re.findall(r'-> n\d+ \[label="([^"]*)"', text)
+    assert labels == result.named  # the moves as named on the boards shown
     moves = [line for line in text.splitlines() if "->" in line and "legend" not in line]
     assert len(moves) == 26 and all("style=bold" in line for line in moves)
     assert text.count("rank=same") >= 27  # one row per remoteness 26..0
@@ -59,7 +65,21 @@ def test_a_neighbourhood_shows_other_moves_thin(magic):
     bold = sum("style=bold" in line for line in moves)
     assert bold == sum(1 for row in result.tables["moves"].rows if row[3])
     assert 0 < bold < len(moves) and any(f'color="{dot.OTHER_MOVE}"' in line for line in moves)
-    assert "queried position" in text
+    assert "the position asked about" in text
+
+
+def test_boards_draw_each_position_of_a_line_as_its_board():
+    backend = NetworkxBackend(to_networkx(build("tictactoe")))
+    result = run_query(backend, "shortest-win", position="X../.O./...")
+    text = dot.to_dot(dot.line_diagram(result, boards=True))
+    assert result.boards[0] == "X../.O./..." and "best play from X../.O./..." in text
+    tables = [line for line in text.splitlines() if re.match(r"\s*n\d+ \[label=<<TABLE", line)]
+    assert len(tables) == len(result.boards)
+    for line, board in zip(tables, result.boards):  # the cells of each board, X and O in place
+        marks = re.findall(r"<B>([XO ])</B>", line)
+        assert "".join(marks).replace(" ", ".") == board.replace("/", "")
+    plain = dot.to_dot(dot.line_diagram(result))
+    assert "<TABLE BORDER=\"0\" CELLBORDER" not in plain  # without --boards: the notation
 
 
 def test_a_draw_cycle_is_filled_as_draws_and_closed():
@@ -238,3 +258,14 @@ def test_the_page_and_the_files_draw_through_one_graphviz_run(tmp_path, monkeypa
         dot.image(source, "png")
     with pytest.raises(GameGraphError, match="not installed .*write a .dot file instead"):
         dot.render(source, tmp_path / "nim.png")
+
+
+def test_a_cycle_that_comes_back_mirrored_ends_on_the_board_it_comes_back_as():
+    backend = NetworkxBackend(to_networkx(build("chopsticks")))
+    result = run_query(backend, "shortest-cycle", position="A|1-1|2-1")
+    assert result.boards[0] == "A|1-1|2-1" and result.boards[-1] != result.boards[0]
+    assert parse_spec("chopsticks").key(parse_spec("chopsticks").parse(result.boards[-1])) == result.positions[0]
+    diagram = dot.cycle_diagram(result)
+    end = [key for key, info in diagram.nodes.items() if info.get("shown") == result.boards[-1]]
+    assert len(end) == 1 and diagram.edges[-1][1] == end[0]
+    assert "turned or mirrored" in dot.to_dot(diagram)

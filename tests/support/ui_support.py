@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import pytest
@@ -20,6 +21,12 @@ def isolated(tmp_path, monkeypatch):
     ui_backend.connection.clear()
     yield
     ui_backend.connection.clear()
+
+
+def text_of(line: str) -> str:
+    """An error or note line as the reader sees it: explorer.ui.widgets escapes Markdown in them
+    and puts zero-width spaces inside bare addresses."""
+    return re.sub(r"\\(.)", r"\1", line).replace("\u200b", "")
 
 
 def page(timeout: int = 180, **params: str) -> AppTest:

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 pytest.importorskip("streamlit")
-from tests.support.ui_support import isolated, markdown, page  # noqa: E402,F401 - the autouse fixture
+from tests.support.ui_support import isolated, markdown, page, text_of  # noqa: E402,F401 - the autouse fixture
 from explorer.analysis.diff import diff, only_in_one  # noqa: E402
 from explorer.analysis.draws import analyse, position_report  # noqa: E402
 from explorer.solved import build  # noqa: E402
@@ -35,7 +35,7 @@ def test_draw_map_survey_and_diff_render():
     assert not at.exception, [e.value for e in at.exception]
     assert "**56** change value" in markdown(at)
     at.text_input(key="diff_other").set_value("tictactoe").run()
-    assert any("one game" in e.value for e in at.error)
+    assert any("one game" in text_of(e.value) for e in at.error)
 
 
 def test_draw_levels_on_the_position_page_and_the_map():
@@ -65,7 +65,7 @@ def test_a_bad_rule_set_to_compare_with_is_one_error_line_and_the_page_keeps_wor
     at = page(game="chopsticks", view="Compare rules")
     at.text_input(key="diff_other").set_value(bad).run()
     assert not at.exception, [e.value for e in at.exception]
-    assert len(at.error) == 1 and says in at.error[0].value and repr(bad) in at.error[0].value, \
+    assert len(at.error) == 1 and says in text_of(at.error[0].value) and repr(bad) in text_of(at.error[0].value), \
         [e.value for e in at.error]
     at.text_input(key="diff_other").set_value("").run()
     at.selectbox(key="diff_preset").set_value("chopsticks:rollover").run()

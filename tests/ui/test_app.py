@@ -8,6 +8,7 @@ whatever the machine runs.
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import pytest
@@ -18,6 +19,7 @@ from streamlit.testing.v1 import AppTest  # noqa: E402
 from explorer.solved import build  # noqa: E402
 from explorer.ui import backend as ui_backend  # noqa: E402
 from explorer.ui import history, state  # noqa: E402
+from tests.support.ui_support import text_of  # noqa: E402
 
 APP = str(Path(__file__).resolve().parents[2] / "explorer" / "ui" / "app.py")
 
@@ -44,7 +46,7 @@ def metric(at: AppTest, label: str) -> str:
 
 
 def errors(at: AppTest) -> list[str]:
-    return [e.value for e in at.error]
+    return [text_of(e.value) for e in at.error]
 
 
 def assert_clean(at: AppTest) -> None:
@@ -73,15 +75,38 @@ def test_url_names_game_and_position():
     node = solved.graph.find("X../.O./...")
     assert metric(at, "Value") == str(solved.value(node))
     assert metric(at, "To move") == "X"
-    key = solved.graph.key(node)  # the board's canonical rotation
-    assert any(key in m.value for m in at.markdown)
-    assert at.query_params["pos"] == key
+    key = solved.graph.key(node)  # the board's canonical rotation, named as the key asked of
+    assert key != "X../.O./..." and any(key in c.value for c in at.caption)
+    assert any("X../.O./..." in m.value for m in at.markdown)  # the board keeps the URL's orientation
+    assert at.query_params["pos"] == "X../.O./..."
 
 
-def test_symmetric_twin_is_shown_by_its_canonical_key():
+def test_symmetric_twin_keeps_its_orientation_and_names_its_canonical_key():
     at = page(game="chopsticks:standard", pos="A|3-1|1-1")
     assert_clean(at)
-    assert at.query_params["pos"] == "A|1-3|1-1"
+    assert at.query_params["pos"] == "A|3-1|1-1"  # the board as the moves left it
+    assert any("A|3-1|1-1" in m.value for m in at.markdown)
+    assert any("A|1-3|1-1" in c.value for c in at.caption)  # the key every question is asked of
+
+
+def test_tictactoe_moves_table_label_and_click_agree():
+    """★ X a3 must put X on a3: the moves table names each move from the board shown, and its
+    click opens the board that move makes (issue 18)."""
+    game = build("tictactoe").game
+    at = page(game="tictactoe")
+    assert_clean(at)
+    buttons = [b for b in at.button if str(b.key).startswith("move_")]
+    assert len(buttons) == 3  # the empty board's moves up to symmetry: a corner, an edge, the centre
+    for button in buttons:
+        label, after = button.label.lstrip("★ ").split("  →  ")
+        played = next(m for m in game.moves(game.start()) if m.label == label)
+        assert game.format(played.position) == after.replace("\\", "")
+    button = at.button(key="move_0")
+    label, after = button.label.lstrip("★ ").split("  →  ")
+    button.click().run()
+    assert_clean(at)
+    assert at.query_params["pos"] == after.replace("\\", "")
+    assert at.session_state["history"][-1].move == label
 
 
 def test_malformed_position_shows_an_error_not_a_traceback():
@@ -91,7 +116,7 @@ def test_malformed_position_shows_an_error_not_a_traceback():
     assert metric(at, "Value") == "draw"  # the start is shown instead, and the page works on
     at.button(key="move_0").click().run()
     assert_clean(at)
-    assert at.query_params["pos"] == "B|1-1|1-2"
+    assert at.query_params["pos"] == "B|1-1|2-1"  # L>L as played: B's left hand now holds 2
 
 
 def test_unreachable_position_is_reported():
@@ -126,20 +151,25 @@ def test_clicking_a_move_goes_there_and_records_history():
     assert notes[1].startswith("⚠ A's draw slipped to a loss")
 
 
-def test_huge_k_is_rejected_politely():
+def test_the_k_box_states_its_bounds_and_the_canvas_holds_a_whole_small_game():
+    from explorer.ui import data
+
     at = page(game="chopsticks:standard", view="Neighbourhood")
     assert_clean(at)
     assert not errors(at)
-    at.number_input(key="hood_k").set_value(1000).run()
-    assert_clean(at)
-    assert any("k=1000" in e for e in errors(at))
-    assert metric(at, "Value") == "draw"  # the rest of the page is intact
-    at.number_input(key="hood_k").set_value(9).run()  # allowed by the limit, but too many positions to draw
-    assert_clean(at)
-    assert any("more than" in e and "positions" in e for e in errors(at))
-    at.number_input(key="hood_k").set_value(1).run()
+    box = at.number_input(key="hood_k")
+    assert box.max == data.MAX_K and box.min == 1
+    assert f"1 to {data.MAX_K}" in box.label
+    # k=9 reaches every position of standard Chopsticks: more than the old 300-position refusal,
+    # and the canvas shows them all
+    at.number_input(key="hood_k").set_value(9).run()
     assert_clean(at)
     assert not errors(at)
+    shown = [c.value for c in at.caption if "positions and" in c.value and "on the canvas" in c.value]
+    assert shown and int(shown[0].split()[0]) > 300
+    grown = at.session_state["canvas_grown"]
+    assert len(grown.nodes) == int(shown[0].split()[0])
+    assert metric(at, "Value") == "draw"  # the rest of the page is intact
 
 
 def test_typed_position_goes_there_or_explains():
@@ -179,7 +209,7 @@ def test_bad_parameter_is_reported_and_the_game_kept():
 def test_cypher_console_says_why_it_is_unavailable():
     at = page(view="Cypher console")
     assert_clean(at)
-    info = " ".join(i.value for i in at.info)
+    info = " ".join(text_of(i.value) for i in at.info)
     assert "needs Neo4j" in info and "networkx" in info
 
 
@@ -427,22 +457,22 @@ def test_changing_game_keeps_the_open_tab_and_starts_at_the_start():
 ])
 def test_a_game_shows_only_the_tabs_that_apply(game, left_out):
     # explorer/ui/app.py runs its page on import, so its PANELS are not imported here
-    every = ["History", "Neighbourhood", "Cycles", "Best line", "Strategy chart", "Statistics", "Cypher console",
-             "Downloads", "Sum of games", "Play", "Draw map", "Survey", "Compare rules"]
+    every = ["History", "Neighbourhood", "Cycles", "Best line", "Strategy chart", "Statistics", "Whole graph",
+             "Cypher console", "Downloads", "Sum of games", "Play", "Draw map", "Survey", "Compare rules"]
     at = page(game=game)
     assert_clean(at)
     assert [tab.label for tab in at.tabs] == [name for name in every if name not in left_out]
     asked = sorted(left_out)[0]
     at = page(game=game, view=asked)  # an old link to a tab this game does not have says why, then shows the rest
     assert_clean(at)
-    assert any(i.value.startswith(f"No {asked} tab here: ") for i in at.info), [i.value for i in at.info]
+    assert any(text_of(i.value).startswith(f"No {asked} tab here: ") for i in at.info), [i.value for i in at.info]
     assert len(at.tabs) == len(every) - len(left_out)
 
 
 def test_an_unknown_tab_or_position_in_the_url_is_named_and_replaced():
     at = page(game="chopsticks", view="Nope", pos="garbage")
     assert_clean(at)
-    assert any("no tab called 'Nope'" in i.value for i in at.info), [i.value for i in at.info]
+    assert any("no tab called 'Nope'" in text_of(i.value) for i in at.info), [i.value for i in at.info]
     assert any("Showing the start position instead" in e for e in errors(at))
     assert at.query_params["pos"] == build("chopsticks").graph.key(0) and "view" not in at.query_params
 
@@ -471,3 +501,45 @@ def test_the_statistics_charts_colour_values_from_the_palette():
     scales = [scale for chart in page_charts(at) for scale in colour_scales(chart)]
     assert scales[0] == {v: palette.COLOURS[v] for v in ("win", "loss", "draw")}
     assert all(scale[v] == palette.COLOURS[v] for scale in scales for v in scale)
+
+
+# -- what the URL says is shown as text, never as Markdown (issue 19) -----------------------------------
+_UNESCAPED_LINK = re.compile(r"(?<!\\)\]\(")  # "](" not preceded by a backslash: Markdown would make a link
+
+
+@pytest.mark.parametrize("params", [
+    {"game": "chopsticks:standard", "pos": "![i](http://127.0.0.1:9/t.png)"},
+    {"game": "chopsticks:standard", "pos": "[Session expired](http://127.0.0.1:9/login)"},
+    {"game": "[Session expired](http://127.0.0.1:9/login)"},
+    {"game": "![i](http://127.0.0.1:9/t.png)"},
+    {"game": "chopsticks:standard", "view": "[Session expired](http://127.0.0.1:9/login)"},
+    {"game": "chopsticks:standard", "view": "<img src=http://127.0.0.1:9/t.png>"},
+])
+def test_markdown_from_the_url_is_shown_as_text(params):
+    at = page(**params)
+    assert_clean(at)
+    shown = [*(e.value for e in at.error), *(i.value for i in at.info), *(w.value for w in at.warning)]  # as sent
+    assert shown, "the page says nothing about the bad value"
+    for line in shown:
+        assert not _UNESCAPED_LINK.search(line), line
+        assert not re.search(r"(?<!\\)<", line), line  # no tag: "<" comes escaped
+    assert any("127\\.0\\.0\\.1" in line for line in shown), shown  # quoted, and escaped where quoted
+
+
+def test_the_error_helper_escapes_once_for_every_caller(monkeypatch):
+    from explorer.ui import widgets
+    shown = []
+    monkeypatch.setattr(widgets.st, "error", shown.append)
+    widgets.error("bad pos ![i](http://x/t.png) and [a](http://x)")
+    with widgets.guarded("The panel"):
+        raise ValueError("[click](http://x)")
+    assert len(shown) == 2 and not any(_UNESCAPED_LINK.search(line) for line in shown), shown
+    assert "\\!\\[i\\]" in shown[0] and "ValueError" in shown[1]
+
+
+@pytest.mark.parametrize("play", ["9" * 5000, "1." + "9" * 5000, "\u00b2", "\uff13", "1" * 10])
+def test_a_play_link_with_an_absurd_move_number_is_one_line(play):
+    at = page(game="nim:small", view="Play", play=play)
+    assert_clean(at)
+    assert len(errors(at)) == 1 and "stops making sense" in errors(at)[0], errors(at)
+    assert "is not available" not in errors(at)[0]

@@ -25,6 +25,7 @@ from explorer.solved import build  # noqa: E402
 from explorer.ui import backend as ui_backend  # noqa: E402
 from loaders import neo4j_server as server  # noqa: E402
 from loaders.settings import Neo4jSettings, neo4j_dir, open_driver  # noqa: E402
+from tests.support.ui_support import text_of  # noqa: E402
 from tests.ui.test_app import APP  # noqa: E402
 
 pytestmark = pytest.mark.neo4j
@@ -71,7 +72,7 @@ def throwaway(neo4j_server, tmp_path, monkeypatch):
 
 
 def _lines(at: AppTest) -> list[str]:
-    return [e.value for e in at.error] + [w.value for w in at.warning]
+    return [text_of(e.value) for e in at.error] + [w.value for w in at.warning]
 
 
 def _backend_caption(at: AppTest) -> str:

@@ -59,10 +59,12 @@ def test_board_links_are_exactly_the_moves(spec, key):
     node = solved.graph.find(key) if key else 0
     links = ui_position.board_links(spec, solved, node)
     svg = board_svg(solved.game, solved.graph.position(node), links)
-    expected = {m.label: solved.graph.key(solved.graph.node_of(m.position))
+    # Each link opens the board the move makes, in the orientation it has on this board.
+    expected = {m.label: solved.game.format(m.position)
                 for m in (solved.game.moves(solved.graph.position(node))
                           if solved.graph.terminal[node] < 0 else [])}
     assert linked_positions(svg) == expected
+    assert all(solved.graph.node_of(solved.game.parse(pos)) is not None for pos in expected.values())
 
 
 def test_a_game_without_a_drawing_shows_its_notation(tmp_path, monkeypatch):
@@ -88,7 +90,8 @@ def test_a_board_click_plays_the_move(monkeypatch, spec, start):
     node = solved.graph.find(start)
     # A move whose result no other move reaches (symmetric twins share a link target, and the
     # history then names the first of them).
-    moves = solved.game.moves(solved.graph.position(node))
+    here = solved.game.parse(start)  # the page keeps the orientation the URL gives
+    moves = solved.game.moves(here)
     targets = [solved.graph.node_of(m.position) for m in moves]
     label = next(m.label for m, t in zip(reversed(moves), reversed(targets)) if targets.count(t) == 1)
     shown = {}
@@ -105,11 +108,12 @@ def test_a_board_click_plays_the_move(monkeypatch, spec, start):
     monkeypatch.setattr(ui_position, "clickable_html", clicked_board)
     at = page(game=spec, pos=start)
     assert not at.exception, [e.value for e in at.exception]
-    move = next(m for m in solved.game.moves(solved.graph.position(node)) if m.label == label)
-    target = solved.graph.key(solved.graph.node_of(move.position))
+    move = next(m for m in moves if m.label == label)
+    target = solved.game.format(move.position)  # the board the click made, as drawn
     assert at.query_params["pos"] == target == shown["clicked"]
+    assert solved.graph.node_of(move.position) is not None
     trail = at.session_state["history"]
-    assert [step.key for step in trail] == [solved.graph.key(node), target]
+    assert [step.key for step in trail] == [solved.game.format(here), target]
     assert trail[-1].move == label
 
 

@@ -253,7 +253,7 @@ def test_the_value_history_colours_values_as_the_badges_and_diagrams():
     at = page(game="tictactoe", view="Play", side="A", play="1")
     assert not at.exception, [e.value for e in at.exception]
     scales = [scale for chart in page_charts(at) for scale in colour_scales(chart)]
-    assert len(scales) == 2  # the value points and the remoteness bars
+    assert len(scales) == 1  # the value history's points (explorer/render/chart.py)
     for scale in scales:
         assert scale == palette.COLOURS
         for value, colour in scale.items():

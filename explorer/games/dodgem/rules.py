@@ -71,9 +71,10 @@ class Dodgem(Game[DodgemPosition]):
     description = "Colin Vout's Dodgem (Winning Ways): drive your cars off the far edge; no move on your turn wins."
     Params = DodgemParams
     presets = {"3x3": dict(size=3), "4x4": dict(size=4), "5x5": dict(size=5)}
-    notation_help = "MOVER|rows top to bottom with b, r or ., e.g. A|b../b../.rr (A = blue, to move first)"
+    notation_help = ("MOVER|rows top to bottom with b, r or ., e.g. A|b../b../.rr "
+                     "(A = Blue, who moves first; B = Red)")
     offers = Offers(arrays=True, compiled_moves=False, ranking=True, unmoves=True, implicit_kernels=True,
-                    symmetry=False, cgt=None, board="dodgem", player_names=None,
+                    symmetry=False, cgt=None, board="dodgem", player_names=("Blue", "Red"),
                     swap_players=False, diagram_label=False)
 
     @property

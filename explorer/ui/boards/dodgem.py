@@ -64,7 +64,7 @@ def svg(game, position, links):
         side_x, side_y = -dy * 9, dx * 9
         points = f"{tip_x},{tip_y} {base_x + side_x},{base_y + side_y} {base_x - side_x},{base_y - side_y}"
         out.append(f'<a href="{escape(href)}" data-move="{escape(label)}"><title>play {escape(label)}</title>'
-                   f'<polygon points="{points}" fill="{ARROW}" opacity="0.8"/></a>')
+                   f'<polygon class="gg-mark-strong" points="{points}" fill="{ARROW}" opacity="0.8"/></a>')
     out.append(f'<text x="{PAD}" y="{height + 16}" font-size="13" font-weight="bold" fill="{COLOURS["br"[mover]][0]}" '
                f'font-family="sans-serif">{escape(str(who))} to move{" — click an arrow" if links else ""}</text>')
     out.append("</svg>")

@@ -36,8 +36,8 @@ def svg(game, position, links):
         x, y = PAD + c * CELL, PAD + r * CELL
         w, h = (CELL, 2 * CELL) if mover == 0 else (2 * CELL, CELL)
         out.append(f'<a href="{escape(href)}" data-move="{escape(label)}"><title>place {escape(label)}</title>'
-                   f'<rect x="{x + 6}" y="{y + 6}" width="{w - 12}" height="{h - 12}" rx="6" fill="{MOVABLE}" '
+                   f'<rect class="gg-mark-line" x="{x + 6}" y="{y + 6}" width="{w - 12}" height="{h - 12}" rx="6" fill="{MOVABLE}" '
                    f'fill-opacity="0.08" stroke="{MOVABLE}" stroke-dasharray="4 3"/>'
-                   f'<circle cx="{x + CELL / 2}" cy="{y + CELL / 2}" r="6" fill="{MOVABLE}"/></a>')
+                   f'<circle class="gg-mark-strong" cx="{x + CELL / 2}" cy="{y + CELL / 2}" r="6" fill="{MOVABLE}"/></a>')
     out.append("</svg>")
     return "\n".join(out)

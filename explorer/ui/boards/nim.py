@@ -19,12 +19,13 @@ def heaps_svg(heaps: tuple[int, ...], to_move: int, largest: int, links: dict[st
            f'<text x="{pad}" y="18" font-size="14" font-family="sans-serif" fill="#1f77b4" font-weight="bold">'
            f'{"AB"[to_move]} to move</text>']
     base = height - 28
+    mark = ' class="gg-mark"' if links else ""  # a token that plays a move takes its value's colour
     for i, size in enumerate(heaps):
         cx = pad + i * col + col / 2
         if largest <= 16:
             for j in range(size):
-                circle = (f'<circle cx="{cx}" cy="{base - j * token - token / 2}" r="{token / 2 - 1.5}" '
-                          'fill="#8c564b" stroke="#5a3327"/>')
+                circle = (f'<circle{mark} cx="{cx}" '
+                          f'cy="{base - j * token - token / 2}" r="{token / 2 - 1.5}" fill="#8c564b" stroke="#5a3327"/>')
                 label = f"take {size - j} from heap {i + 1}"
                 href = (links or {}).get(label)
                 out.append(f'<a href="{escape(href)}" data-move="{escape(label)}"><title>{label}</title>{circle}</a>'

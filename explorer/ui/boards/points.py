@@ -50,7 +50,7 @@ def svg(game: BlockingGame, position: BoardPosition, links: dict[str, str],
                  f'fill="{text}" font-family="sans-serif">{escape(cell)}</text>')
         if i in by_source:
             label, href = by_source[i]
-            ring = (f'<circle cx="{x}" cy="{y}" r="{radius + 5}" fill="none" stroke="{MOVABLE}" '
+            ring = (f'<circle class="gg-mark-line" cx="{x}" cy="{y}" r="{radius + 5}" fill="none" stroke="{MOVABLE}" '
                     'stroke-width="3" stroke-dasharray="5 3"/>')
             out.append(f'<a href="{escape(href)}" data-move="{escape(label)}"><title>play {escape(label)}</title>'
                        f'{ring}{piece}</a>')

@@ -26,7 +26,7 @@ def board_svg(board: tuple[str, ...], links: dict[str, str] | None = None) -> st
         href = (links or {}).get(f"{mover} {name}")
         if mark == "." and href:
             out.append(f'<a href="{escape(href)}" data-move="{escape(mover + " " + name)}"><title>play {mover} {name}</title>'
-                       f'<rect x="{cx - cell / 2 + 3}" y="{cy - cell / 2 + 3}" width="{cell - 6}" height="{cell - 6}" '
+                       f'<rect class="gg-mark" x="{cx - cell / 2 + 3}" y="{cy - cell / 2 + 3}" width="{cell - 6}" height="{cell - 6}" '
                        'fill="#eef4fb" fill-opacity="0.01" stroke="none"/></a>')
         if mark == "X":
             out.append(f'<path d="M{cx - r},{cy - r} L{cx + r},{cy + r} M{cx + r},{cy - r} L{cx - r},{cy + r}" '

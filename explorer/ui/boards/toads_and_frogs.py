@@ -42,7 +42,7 @@ def svg(game, position, links):
                  f'font-family="sans-serif">{cell}{arrow}</text>')
         if i in by_source:
             label, href = by_source[i]
-            ring = (f'<circle cx="{cx}" cy="{cy}" r="{CELL / 2 - 2}" fill="none" stroke="{MOVABLE}" stroke-width="3" '
+            ring = (f'<circle class="gg-mark-line" cx="{cx}" cy="{cy}" r="{CELL / 2 - 2}" fill="none" stroke="{MOVABLE}" stroke-width="3" '
                     'stroke-dasharray="5 3"/>')
             out.append(f'<a href="{escape(href)}" data-move="{escape(label)}"><title>play {escape(label)}</title>'
                        f'{ring}{piece}</a>')

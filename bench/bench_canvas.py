@@ -1,0 +1,195 @@
+"""The interactive graph canvas: server time to expand a node, and time-to-interactive in Chromium.
+
+1. **Expanding a node** (server time): `explorer.ui.canvas.expand` on a canvas started at a
+   game's first position (k=2), for --expansions nodes of each game, over the networkx mirror
+   (the neighbourhood query with k=1, plus the canvas's own element building). Median and max.
+2. **Time-to-interactive for ~2,000 nodes** in Chromium: the page's Neighbourhood tab is served
+   (`gamegraph ui`) for chopsticks(fingers=8) at k=10, which the canvas cuts to its 2,000 nearest positions.
+   Measured inside the component's frame, from the moment the elements are handed to
+   Cytoscape.js (`cy.json`, as the component does when the data arrive) to the first frame
+   drawn after the layout (preset positions) has run; then the time of one zoom step to its
+   drawn frame (is it interactive?). Median of --runs runs. The end-to-end time from opening
+   the URL to the nodes being on the canvas (server, network and all) is printed beside it.
+
+    python -m bench.bench_canvas            # table into bench/README.md
+    python -m bench.bench_canvas --no-write
+
+Not a test: timings depend on the machine's load (printed with the table).
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import signal
+import socket
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+import urllib.request
+from pathlib import Path
+
+from bench.readme import publish
+
+HEADING = "Interactive canvas (`bench_canvas.py`)"
+ROOT = Path(__file__).resolve().parents[1]
+GAMES = ("chopsticks:standard", "tictactoe", "dodgem", "toads-and-frogs")
+CHROMIUM = "/usr/bin/chromium"
+CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
+                 "--disable-component-update", "--disable-sync", "--no-first-run"]
+BIG = ("chopsticks(fingers=8)", 10)  # 2,234 positions, all within 10 moves: more than the canvas's 2,000
+
+
+def expansion_times(expansions: int) -> list[tuple[str, float, float, int]]:
+    """(game, median ms, max ms, expansions) of canvas.expand over the mirror."""
+    import numpy as np
+
+    from explorer.solved import load_or_build
+    from explorer.ui import canvas
+    from explorer.ui.backend import Backend
+    from loaders.mirror import mirror_for
+    from queries.api import NetworkxBackend
+
+    rows = []
+    for spec in GAMES:
+        solved = load_or_build(spec)
+        game = solved.game
+        backend = Backend("networkx", "networkx mirror", graph=None,
+                          queries=NetworkxBackend(mirror_for(spec)))
+        start_key = solved.graph.key(0)
+        rng = np.random.default_rng(0)
+        times = []
+        for _ in range(expansions):
+            grown = canvas.start(game, solved, backend, start_key, 2, "both", False, (), 0)
+            key = list(grown.nodes)[int(rng.integers(len(grown.nodes)))]
+            began = time.perf_counter()
+            canvas.expand(grown, game, solved, backend, key, "both", False, start_key)
+            times.append((time.perf_counter() - began) * 1000)
+        rows.append((spec, statistics.median(times), max(times), expansions))
+    return rows
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def _serve(home: str) -> tuple[subprocess.Popen, str]:
+    port = _free_port()
+    env = {**os.environ, "GAMEGRAPH_HOME": home, "GAMEGRAPH_PROGRESS": "0"}
+    proc = subprocess.Popen([sys.executable, "-m", "explorer.cli", "ui", "--port", str(port), "--headless"],
+                            cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+                            start_new_session=True)
+    url = f"http://127.0.0.1:{port}"
+    deadline = time.monotonic() + 120
+    while time.monotonic() < deadline:
+        try:
+            with urllib.request.urlopen(f"{url}/_stcore/health", timeout=2) as r:
+                if r.read().strip() == b"ok":
+                    return proc, url
+        except OSError:
+            time.sleep(0.3)
+    os.killpg(proc.pid, signal.SIGTERM)
+    raise SystemExit(f"the explorer did not answer at {url}")
+
+
+# Inside the component's frame: hand the elements to Cytoscape.js again (as the component does when
+# the data arrive), run the layout, and wait for the frame drawn after it; then one zoom step.
+_MEASURE = """async () => {
+  const cy = document.getElementById('cy')._cyreg.cy;
+  const elements = cy.json().elements;
+  const positions = {};
+  cy.nodes().forEach(n => { positions[n.id()] = {...n.position()}; });
+  const frame = () => new Promise(r => requestAnimationFrame(() => requestAnimationFrame(r)));
+  cy.elements().remove();
+  await frame();
+  const t0 = performance.now();
+  cy.json({elements: elements});
+  cy.layout({name: 'preset', positions: positions, fit: true, animate: false}).run();
+  await frame();
+  const drawn = performance.now() - t0;
+  const t1 = performance.now();
+  cy.zoom({level: cy.zoom() * 1.25, renderedPosition: {x: cy.width() / 2, y: cy.height() / 2}});
+  await frame();
+  return [cy.nodes().length, cy.edges().length, drawn, performance.now() - t1];
+}"""
+
+
+def browser_times(runs: int) -> tuple[int, int, float, float, float]:
+    """(nodes, edges, median ms to interactive, median ms of a zoom step, median s URL-to-nodes)."""
+    from playwright.sync_api import sync_playwright
+
+    home = tempfile.mkdtemp(prefix="bench-canvas-")
+    proc, url = _serve(home)
+    game, k = BIG
+    page_url = f"{url}/?game={game}&view=Neighbourhood"
+    drawn, zooms, end_to_end, counts = [], [], [], (0, 0)
+    try:
+        with sync_playwright() as playwright:
+            browser = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+            page = browser.new_page(viewport={"width": 1400, "height": 1300})
+            page.goto(page_url)  # the game is solved and its mirror made once, here
+            page.get_by_text("on the canvas").first.wait_for(timeout=300_000)
+            box = page.locator('input[aria-label^="k (moves away"]').first
+            for _ in range(runs):
+                box.fill("2")
+                box.press("Enter")
+                page.get_by_text("within 2 of", exact=False).first.wait_for(timeout=300_000)
+                time.sleep(1.0)
+                began = time.perf_counter()
+                box.fill(str(k))
+                box.press("Enter")
+                page.get_by_text("more than 2000 positions", exact=False).first.wait_for(timeout=300_000)
+                frame_element = page.locator('iframe[src*="streamlit_cytoscape"]').first
+                frame_element.wait_for(timeout=300_000)
+                frame = frame_element.element_handle().content_frame()
+                frame.wait_for_function("() => document.getElementById('cy')?._cyreg?.cy?.nodes().length >= 2000",
+                                        timeout=300_000, polling=50)
+                end_to_end.append(time.perf_counter() - began)
+                time.sleep(2.0)  # the first layout's animation ends
+                nodes, edges, ms, zoom_ms = frame.evaluate(_MEASURE)
+                counts = (nodes, edges)
+                drawn.append(ms)
+                zooms.append(zoom_ms)
+            browser.close()
+    finally:
+        os.killpg(proc.pid, signal.SIGTERM)
+        proc.wait(timeout=30)
+    return counts[0], counts[1], statistics.median(drawn), statistics.median(zooms), statistics.median(end_to_end)
+
+
+def table(expanded: list, big: tuple, runs: int) -> str:
+    load = " / ".join(f"{x:.2f}" for x in os.getloadavg())
+    lines = [f"Machine: {os.cpu_count()} cores, load average {load} when measured (other work was running: "
+             "treat the figures as upper bounds).", "",
+             "Server time to expand a node (`canvas.expand`: the neighbourhood query with k=1 over the "
+             "networkx mirror, plus the canvas elements), random nodes of a k=2 canvas from the start:", "",
+             "| game | expansions | median ms | max ms | target |", "|---|---:|---:|---:|---|"]
+    for spec, median, worst, n in expanded:
+        lines.append(f"| {spec} | {n} | {median:.1f} | {worst:.1f} | < 300 ms |")
+    nodes, edges, ms, zoom_ms, seconds = big
+    lines += ["", f"Canvas in Chromium ({BIG[0]}, k={BIG[1]}, cut to the nearest 2,000 positions), median of {runs} runs:",
+              "", "| nodes | edges | data to interactive (ms) | one zoom step (ms) | k entered to nodes on canvas (s) | target |",
+              "|---:|---:|---:|---:|---:|---|",
+              f"| {nodes} | {edges} | {ms:.0f} | {zoom_ms:.0f} | {seconds:.1f} | interactive < 1 s after the data arrive |"]
+    return "\n".join(lines)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--expansions", type=int, default=20)
+    parser.add_argument("--runs", type=int, default=3)
+    parser.add_argument("--no-write", action="store_true", help="print only; leave bench/README.md alone")
+    args = parser.parse_args()
+    os.environ.setdefault("GAMEGRAPH_HOME", tempfile.mkdtemp(prefix="bench-canvas-home-"))
+    os.environ.setdefault("GAMEGRAPH_PROGRESS", "0")
+    expanded = expansion_times(args.expansions)
+    big = browser_times(args.runs)
+    publish("bench_canvas", HEADING, table(expanded, big, args.runs), write=not args.no_write)
+
+
+if __name__ == "__main__":
+    main()

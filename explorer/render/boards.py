@@ -1,0 +1,93 @@
+"""A game's board as the picture of a Graphviz node: `gamegraph dot --boards` and the page's line download.
+
+The page draws boards as SVG (explorer/ui/boards), a layer above this one and
+made for the browser; a diagram needs a picture that `dot` lays out itself in
+every output format (.svg, .png, .pdf) without image files beside it. So a
+board here is a Graphviz HTML-like label: a small table of cells. Games known
+by their drawing's name (`offers.board`) get their own table (tic-tac-toe's
+grid of X and O, Chopsticks' two pairs of hands, Nim's heaps); any other game
+whose notation is rows separated by ``/`` (after an optional ``MOVER|``) gets
+a grid of its cells; a plug-in game with neither keeps its notation as the
+label (`board_label` returns None). O(cells) per board.
+"""
+
+from __future__ import annotations
+
+import html
+from typing import Any, Callable
+
+from explorer.games.base import Game, player_name
+
+X_COLOUR, O_COLOUR = "#1f77b4", "#d62728"  # the page's tic-tac-toe marks
+CELL = 'border="1" color="#555555" width="{size}" height="{size}" fixedsize="true"'
+MAX_GRID_CELLS = 64  # a bigger board reads better as its notation
+
+
+def _text(text: str, colour: str | None = None, bold: bool = False, size: int | None = None) -> str:
+    out = html.escape(text) or " "
+    if bold:
+        out = f"<B>{out}</B>"
+    attrs = (f' COLOR="{colour}"' if colour else "") + (f' POINT-SIZE="{size}"' if size else "")
+    return f"<FONT{attrs}>{out}</FONT>" if attrs else out
+
+
+def _grid(rows: list[list[str]], paint: Callable[[str], str], size: int = 22) -> str:
+    """A table of cells, one string per cell, drawn by `paint`."""
+    cell = CELL.format(size=size)
+    body = "".join("<TR>" + "".join(f"<TD {cell}>{paint(c)}</TD>" for c in row) + "</TR>" for row in rows)
+    # A fixed size: in a node wider than the board (a long caption) the cells would spread apart.
+    width, height = size * max(map(len, rows)), size * len(rows)
+    return (f'<TABLE BORDER="0" CELLBORDER="0" CELLSPACING="0" CELLPADDING="0" BGCOLOR="white" FIXEDSIZE="TRUE" '
+            f'WIDTH="{width}" HEIGHT="{height}">{body}</TABLE>')
+
+
+def _tictactoe(game: Game, position: Any) -> str:
+    rows = [list(row) for row in game.format(position).split("/")]
+    marks = {"X": X_COLOUR, "O": O_COLOUR}
+    return _grid(rows, lambda c: _text(c if c in marks else " ", marks.get(c), bold=True, size=16), size=24)
+
+
+def _chopsticks(game: Game, position: Any) -> str:
+    """Each player's row: name, then the left and right hand's fingers (a dead hand is ✕); the mover marked ▶."""
+    rows = []
+    for player, hands in enumerate(position.hands):
+        mover = "▶ " if position.to_move == player else "  "
+        cells = "".join(f'<TD BORDER="1" COLOR="#555555" WIDTH="34">{_text(str(h) if h else "✕", bold=True, size=14)}'
+                        f'</TD>' for h in hands)
+        rows.append(f'<TR><TD ALIGN="LEFT">{_text(mover + player_name(game, player))}</TD>{cells}</TR>')
+    head = f'<TR><TD></TD><TD>{_text("left", size=8)}</TD><TD>{_text("right", size=8)}</TD></TR>'
+    return f'<TABLE BORDER="0" CELLSPACING="2" CELLPADDING="2" BGCOLOR="white">{head}{"".join(rows)}</TABLE>'
+
+
+def _nim(game: Game, position: Any) -> str:
+    """One row per heap: its number and a token per object."""
+    rows = "".join(f'<TR><TD ALIGN="RIGHT">{_text(str(i + 1), size=8)}</TD>'
+                   f'<TD ALIGN="LEFT">{_text("●" * size if size else "–", size=11)}</TD></TR>'
+                   for i, size in enumerate(position.heaps))
+    return f'<TABLE BORDER="0" CELLSPACING="1" CELLPADDING="1" BGCOLOR="white">{rows}</TABLE>'
+
+
+def _notation_grid(game: Game, position: Any) -> str | None:
+    """The cells of a notation written as rows of symbols separated by '/' (after an optional
+    'MOVER|'), or one short row of them (toads-and-frogs' strip); None for anything else."""
+    text = game.format(position)
+    board = text.split("|", 1)[1] if "|" in text else text
+    if "|" in board or any(c.isdigit() for c in board) or "/" not in board and len(board) > 12:
+        return None  # counts (a-b-c), not cells: the notation says it better
+    rows = [list(row) for row in board.split("/")]
+    if sum(map(len, rows)) > MAX_GRID_CELLS or not all(rows):
+        return None
+    return _grid(rows, lambda c: _text("" if c == "." else c, bold=True, size=12), size=18)
+
+
+DRAWINGS: dict[str, Callable[[Game, Any], str]] = {
+    "tictactoe": _tictactoe, "chopsticks": _chopsticks, "nim": _nim}
+
+
+def board_label(game: Game, position: Any) -> str | None:
+    """The board of `position` as a Graphviz HTML-like table (the markup between the label's outer
+    < >), or None when the game has no drawing here and its notation is not a grid."""
+    drawing = DRAWINGS.get(game.offers.board or "")
+    if drawing is not None and game.name == game.offers.board:
+        return drawing(game, position)
+    return _notation_grid(game, position)

@@ -1,0 +1,589 @@
+"""The interactive graph canvas: positions and moves drawn in the browser by Cytoscape.js.
+
+The canvas is the `streamlit-cytoscape` component (docs/ui.md says why that one):
+the browser pans, zooms, fits and drags without asking the server; the server
+answers only when the graph itself changes. Its data come from the one
+neighbourhood query (`queries.api`, through `explorer.ui.data`, on Neo4j, the
+networkx mirror or the solved arrays): the Neighbourhood tab starts from the
+positions within k moves of the page's position, and expanding a node asks the
+same query for that node's 1-step neighbourhood, whose new positions the
+component adds in place around it. Collapsing takes away what an expansion
+added (unless something else still holds it). The Cypher console draws its
+results on the same canvas (`console_elements`).
+
+Styling is by selectors over each node's data, so switching the colouring or
+the edge labels changes only the style sheet, never the elements: every node
+carries its fill for each colouring (`_fill_value`, `_fill_remoteness`, ...).
+Value colours come from explorer.render.palette, draw levels from the draw
+map's scale (analysis_panel.LEVEL_COLOURS).
+
+Layouts: layered by remoteness and concentric around the focus are positions
+computed here (a `preset` layout); force-directed is fcose, in the browser.
+A layout is computed when the canvas is made or the layout is switched, and
+kept while nodes are expanded, so an expansion moves nothing already placed.
+"""
+
+from __future__ import annotations
+
+import base64
+import functools
+import math
+from collections import deque
+from dataclasses import dataclass, field
+from typing import Any
+
+import streamlit as st
+
+from explorer.core.errors import GameGraphError
+from explorer.games import Game
+from explorer.render import palette
+from explorer.solved import SolvedGraph
+from explorer.ui import data, drawing, state
+from explorer.ui.analysis_panel import LEVEL_COLOURS
+from explorer.ui.backend import Backend
+from explorer.ui.widgets import player_name
+
+MAX_NODES = 2000          # the most positions the canvas holds (bench/bench_canvas.py: about 3 s to draw that many)
+EXPAND_LIMIT = 200        # the most positions one expansion adds (a node with more neighbours shows the nearest)
+HEIGHT = 640
+
+LAYOUTS = {"layered": "layered by remoteness", "force": "force-directed", "concentric": "concentric around the focus"}
+COLOURINGS = {"value": "value", "remoteness": "remoteness", "draw_level": "draw level", "cgt_kind": "CGT kind"}
+EXPAND_DIRECTIONS = {"both": "successors and predecessors", "out": "successors (moves from it)",
+                     "in": "predecessors (moves into it)"}
+
+# Colours that are not values: the marks of the canvas (greys and one accent), and the CGT kinds
+# (the Okabe-Ito qualitative set, safe for the common colour blindnesses).
+OPTIMAL_EDGE, OTHER_EDGE, FOCUS_RING = "#333333", "#b0b0b0", "#000000"
+CYCLE_EDGE, CYCLE_OPTIMAL_EDGE = "#c39bd3", "#6c3483"  # a move on a cycle: light purple, a best one dark
+NO_FACT = "#eeeeee"
+CGT_KIND_COLOURS = {"number": "#0072b2", "nimber": "#e69f00", "infinitesimal": "#009e73", "switch": "#cc79a7",
+                    "other": "#999999"}
+DRAW_LEVEL_DEAD = "#ffffff"
+
+
+# -- the elements ------------------------------------------------------------------
+def _mix(strong: str, light: str, t: float) -> str:
+    """The colour t of the way from `strong` (t=0) to `light` (t=1), in RGB."""
+    a = [int(strong[i:i + 2], 16) for i in (1, 3, 5)]
+    b = [int(light[i:i + 2], 16) for i in (1, 3, 5)]
+    return "#" + "".join(f"{round(x + (y - x) * t):02x}" for x, y in zip(a, b))
+
+
+def _fills(facts: dict[str, Any], max_remoteness: int) -> dict[str, str]:
+    """A node's fill under each colouring: value (palette fill), remoteness (the value's strong colour
+    for a game that ends now, fading to its light fill at the greatest remoteness), draw level (the
+    draw map's blues), CGT kind."""
+    value = facts.get("value")
+    fill = palette.FILLS.get(value, NO_FACT)
+    remoteness = facts.get("remoteness")
+    if remoteness is None or value not in palette.COLOURS:
+        by_remoteness = NO_FACT
+    else:
+        by_remoteness = _mix(palette.COLOURS[value], palette.FILLS[value], min(remoteness / max(max_remoteness, 1), 1.0))
+    level = facts.get("draw_level")
+    by_level = LEVEL_COLOURS[min(level, len(LEVEL_COLOURS) - 1)] if level is not None else (
+        DRAW_LEVEL_DEAD if value == "draw" else NO_FACT)
+    kind = facts.get("cgt_kind")
+    return {"_fill_value": fill, "_fill_remoteness": by_remoteness, "_fill_draw_level": by_level,
+            "_fill_cgt_kind": CGT_KIND_COLOURS.get(kind, NO_FACT) if kind else NO_FACT}
+
+
+def board_image(game: Game, position: Any) -> str | None:
+    """The game's board drawing of `position` as an SVG data URI, None when the game has no drawing."""
+    svg = drawing.position_svg(game, position)
+    if not svg:
+        return None
+    return "data:image/svg+xml;base64," + base64.b64encode(svg.encode("utf-8")).decode("ascii")
+
+
+def has_boards(game: Game) -> bool:
+    return game.offers.board is not None
+
+
+def position_node(game: Game, solved: SolvedGraph, key: str, boards: bool, focus: str) -> dict[str, Any]:
+    """The canvas node of one position: its key as label, its facts (shown in the info panel) and
+    the fills of every colouring. O(1) (the first call builds the draw levels, O(V + E))."""
+    node = solved.graph.find(key)
+    record = solved.record(node)
+    max_remoteness = _max_remoteness(solved)
+    facts = {
+        "id": key, "label": key, "value": record["value"],
+        "remoteness": record["remoteness"],
+        "to move": player_name(game, int(record["to_move"])),
+        "terminal": bool(record["terminal"]), "on a cycle": bool(record["on_cycle"]),
+        "draw level": record.get("draw_level"), "CGT value": record.get("cgt"),
+    }
+    payload = {k: v for k, v in facts.items() if v is not None}
+    payload.update(_fills({"value": record["value"], "remoteness": record["remoteness"],
+                           "draw_level": record.get("draw_level"), "cgt_kind": record.get("cgt_kind")},
+                          max_remoteness))
+    payload["_border"] = palette.COLOURS.get(record["value"], OTHER_EDGE)
+    payload["_scc"] = int(record["scc"]) if record["on_cycle"] else -1
+    if key == focus:
+        payload["_focus"] = 1
+    if boards:
+        image = board_image(game, solved.graph.position(node))
+        if image:
+            payload["_image"] = image
+    return {"data": payload}
+
+
+def _max_remoteness(solved: SolvedGraph) -> int:
+    cached = getattr(solved, "_canvas_max_remoteness", None)
+    if cached is None:
+        cached = int(solved.solution.remoteness.max(initial=0))
+        object.__setattr__(solved, "_canvas_max_remoteness", cached)
+    return cached
+
+
+def move_edge(source: str, label: str, target: str, optimal: bool, on_cycle: bool) -> dict[str, Any]:
+    """The canvas edge of one move; its id is (from, label, to), so the same move is never drawn twice."""
+    payload: dict[str, Any] = {"id": f"{source}\x1f{label}\x1f{target}", "source": source, "target": target,
+                               "label": "MOVE", "move": label, "optimal": bool(optimal)}
+    if on_cycle:
+        payload["_cycle"] = 1
+    return {"data": payload}
+
+
+# -- the canvas's graph, grown and shrunk ------------------------------------------------
+@dataclass
+class Grown:
+    """What is on the canvas: nodes (key -> element) and edges (id -> element) in the order added,
+    what each expansion added (expanded key -> the keys it brought), and the base (the first
+    neighbourhood), which collapsing never takes away."""
+
+    scope: tuple
+    nodes: dict[str, dict[str, Any]] = field(default_factory=dict)
+    edges: dict[str, dict[str, Any]] = field(default_factory=dict)
+    base: set[str] = field(default_factory=set)
+    grown: dict[str, set[str]] = field(default_factory=dict)
+    generation: int = 0
+    handled: int = 0
+    layout: dict[str, Any] | None = None
+    layout_name: str = ""
+    layout_runs: int = 0      # counts layouts made: a new one always differs, so the browser runs it again
+    boards: bool = False
+    notes: list[str] = field(default_factory=list)
+
+    def elements(self) -> dict[str, list[dict[str, Any]]]:
+        return {"nodes": list(self.nodes.values()), "edges": list(self.edges.values())}
+
+
+def _add(grown: Grown, game: Game, solved: SolvedGraph, hood, boards: bool, focus: str) -> set[str]:
+    """Adds a Neighbourhood's positions and moves; returns the keys that were new. O(size of hood)."""
+    new = set()
+    for key in hood.positions:
+        if key not in grown.nodes:
+            grown.nodes[key] = position_node(game, solved, key, boards, focus)
+            new.add(key)
+    scc, on_cycle = solved.scc, solved.on_cycle
+    for source, target, label, optimal in hood.edges:
+        if source not in grown.nodes or target not in grown.nodes:
+            continue  # a capped answer: the move leads past the positions kept (or to one removed)
+        edge = move_edge(source, label, target, optimal, False)
+        if edge["data"]["id"] in grown.edges:
+            continue
+        a, b = solved.graph.find(source), solved.graph.find(target)
+        if on_cycle[a] and scc[a] == scc[b]:
+            edge["data"]["_cycle"] = 1
+        grown.edges[edge["data"]["id"]] = edge
+    return new
+
+
+def start(game: Game, solved: SolvedGraph, backend: Backend, key: str, k: int, direction: str, boards: bool,
+          scope: tuple, generation: int) -> Grown:
+    """The canvas of the positions within k moves of `key`: the nearest MAX_NODES of them."""
+    hood, truncated = data.neighbourhood_capped(backend, solved, key, k, direction, MAX_NODES)
+    grown = Grown(scope=scope, generation=generation, boards=boards)
+    grown.base = _add(grown, game, solved, hood, boards, key)
+    if truncated:
+        grown.notes.append(f"k={k} reaches more than {MAX_NODES} positions: the canvas shows the nearest "
+                           f"{MAX_NODES}; expand their nodes to go further")
+    return grown
+
+
+def expand(grown: Grown, game: Game, solved: SolvedGraph, backend: Backend, key: str, direction: str,
+           boards: bool, focus: str) -> set[str]:
+    """Adds `key`'s 1-step neighbourhood (the neighbourhood query with k=1); returns the new keys."""
+    if key not in grown.nodes:
+        return set()
+    room = MAX_NODES - len(grown.nodes)
+    if room <= 0:
+        grown.notes.append(f"the canvas holds at most {MAX_NODES} positions: collapse or remove some first")
+        return set()
+    hood, truncated = data.neighbourhood_capped(backend, solved, key, 1, direction, min(EXPAND_LIMIT, room + 1))
+    new = _add(grown, game, solved, hood, boards, focus)
+    grown.grown.setdefault(key, set()).update(new)
+    if truncated:
+        grown.notes.append(f"`{key}` has more neighbours than one expansion adds ({min(EXPAND_LIMIT, room + 1)}); "
+                           "the nearest by key are shown")
+    return new
+
+
+def collapse(grown: Grown, key: str) -> set[str]:
+    """Takes away what expanding `key` added, and what expanding those added, except the base,
+    the node itself and what another expansion still holds. Returns the keys removed."""
+    gone: set[str] = set()
+    stack = [key]
+    while stack:
+        here = stack.pop()
+        for child in grown.grown.pop(here, set()):
+            if child in grown.base or child == key or child in gone:
+                continue
+            held = any(child in brought for owner, brought in grown.grown.items() if owner not in gone | {here})
+            if held:
+                continue
+            gone.add(child)
+            stack.append(child)
+    remove(grown, gone)
+    return gone
+
+
+def remove(grown: Grown, keys: set[str]) -> None:
+    """Takes positions (and their moves) off the canvas."""
+    for key in keys:
+        grown.nodes.pop(key, None)
+        grown.grown.pop(key, None)
+    grown.base -= keys
+    for brought in grown.grown.values():
+        brought -= keys
+    grown.edges = {i: e for i, e in grown.edges.items()
+                   if e["data"]["source"] not in keys and e["data"]["target"] not in keys}
+
+
+def set_boards(grown: Grown, game: Game, solved: SolvedGraph, boards: bool) -> None:
+    """Adds or takes away the board pictures of the nodes on the canvas (positions stay where they are)."""
+    for key, element in grown.nodes.items():
+        has = "_image" in element["data"]
+        if boards and not has:
+            image = board_image(game, solved.graph.position(solved.graph.find(key)))
+            if image:
+                element["data"]["_image"] = image
+        elif not boards and has:
+            del element["data"]["_image"]
+
+
+# -- layouts -----------------------------------------------------------------------
+SPACING = 90
+
+
+ROW_WIDTH = 12            # the most nodes side by side in one line of a layered row (longer rows wrap)
+
+
+def layered_positions(nodes: dict[str, dict[str, Any]], spacing: float = SPACING) -> dict[str, dict[str, float]]:
+    """One band per remoteness (the end of the game, remoteness 0, at the bottom; draws, which have
+    none, in a band above the rest), each ordered by value then key, centred, and wrapped into lines
+    of ROW_WIDTH so that a band of many draws stays readable."""
+    rows: dict[int, list[str]] = {}
+    for key, element in nodes.items():
+        remoteness = element["data"].get("remoteness")
+        rows.setdefault(-1 if remoteness is None else int(remoteness), []).append(key)
+    order = {"win": 0, "tie": 1, "draw": 2, "loss": 3}
+    positions = {}
+    y = 0.0
+    for remoteness in sorted(rows, key=lambda r: (r < 0, r)):  # remoteness 0 first (lowest), draws last
+        keys = sorted(rows[remoteness], key=lambda k: (order.get(nodes[k]["data"].get("value"), 4), k))
+        lines = [keys[i:i + ROW_WIDTH] for i in range(0, len(keys), ROW_WIDTH)]
+        for line in lines:
+            for i, key in enumerate(line):
+                positions[key] = {"x": (i - (len(line) - 1) / 2) * spacing, "y": -y}
+            y += spacing * 0.8
+        y += spacing * 0.7  # a gap between bands
+    return positions
+
+
+def concentric_positions(nodes: dict[str, dict[str, Any]], edges: dict[str, dict[str, Any]],
+                         focus: str, spacing: float = SPACING) -> dict[str, dict[str, float]]:
+    """Rings around the focus: ring d holds the positions d moves from it on the canvas (either way);
+    positions not connected to it on an outer ring."""
+    neighbours: dict[str, set[str]] = {key: set() for key in nodes}
+    for edge in edges.values():
+        a, b = edge["data"]["source"], edge["data"]["target"]
+        if a in neighbours and b in neighbours:
+            neighbours[a].add(b)
+            neighbours[b].add(a)
+    distance = {focus: 0} if focus in nodes else {}
+    queue = deque(distance)
+    while queue:
+        here = queue.popleft()
+        for there in sorted(neighbours[here]):
+            if there not in distance:
+                distance[there] = distance[here] + 1
+                queue.append(there)
+    outer = max(distance.values(), default=0) + 1
+    rings: dict[int, list[str]] = {}
+    for key in nodes:
+        rings.setdefault(distance.get(key, outer), []).append(key)
+    positions = {}
+    radius = 0.0
+    for ring in sorted(rings):
+        keys = sorted(rings[ring])
+        if ring == 0:
+            radius = 0.0
+        else:  # far enough out that neighbours on the ring are SPACING apart, and past the last ring
+            radius = max(radius + spacing * 1.4, len(keys) * spacing / (2 * math.pi))
+        for i, key in enumerate(keys):
+            angle = 2 * math.pi * i / len(keys) - math.pi / 2
+            positions[key] = {"x": radius * math.cos(angle), "y": radius * math.sin(angle)}
+    return positions
+
+
+def layout_for(name: str, grown: Grown, focus: str) -> dict[str, Any]:
+    """The Cytoscape.js layout options: a preset of positions computed here, or fcose in the browser."""
+    common = {"fit": True, "padding": 30, "animate": True, "animationDuration": 400}
+    spacing = SPACING * 1.6 if grown.boards else SPACING  # a board is a bigger node
+    if name == "layered":
+        return {**common, "name": "preset", "positions": layered_positions(grown.nodes, spacing)}
+    if name == "concentric":
+        return {**common, "name": "preset", "positions": concentric_positions(grown.nodes, grown.edges, focus, spacing)}
+    return {**common, "name": "fcose", "randomize": True, "nodeRepulsion": 6000, "idealEdgeLength": 90,
+            "nodeDimensionsIncludeLabels": True, "animate": len(grown.nodes) <= 400}
+
+
+# -- the style sheet ------------------------------------------------------------------
+class _Rule:
+    """One Cytoscape.js style rule: the component takes any object with dump() -> {selector, style}."""
+
+    def __init__(self, selector: str, style: dict[str, Any]):
+        self.selector, self.style = selector, style
+
+    def dump(self) -> dict[str, Any]:
+        return {"selector": self.selector, "style": self.style}
+
+
+LARGE = 400  # from this many positions, moves are drawn the cheap way (straight, solid, unlabelled)
+
+
+def style_rules(colouring: str, move_labels: bool, boards: bool, large: bool = False) -> list[_Rule]:
+    """The canvas's style: fills by the chosen colouring, value-coloured borders, the focus ringed,
+    optimal moves solid and dark, other moves dashed and light, moves on a cycle in the accent colour.
+
+    A large canvas draws its moves straight and solid, and no labels but the focus's and the selected
+    node's: bezier curves, dashes, double borders and thousands of labels are what make Cytoscape.js
+    slow to draw and to zoom (bench/bench_canvas.py)."""
+    size = 64 if boards else 34
+    rules = [
+        _Rule("node", {"background-color": f"data(_fill_{colouring})", "border-color": "data(_border)",
+                       "border-width": 2.5, "width": size, "height": size, "shape": "round-rectangle" if boards else "ellipse",
+                       "label": "data(label)", "font-size": 9, "color": "#222222", "text-valign": "bottom",
+                       "text-margin-y": 3, "min-zoomed-font-size": 6, "text-wrap": "none"}),
+        _Rule("node[_image]", {"background-image": "data(_image)", "background-fit": "contain",
+                               "background-width": "88%", "background-height": "88%",
+                               "background-image-containment": "inside", "background-clip": "node"}),
+        _Rule("node[_focus]", {"border-width": 5, "outline-width": 3, "outline-color": FOCUS_RING,
+                               "font-weight": "bold", "width": size * 1.25, "height": size * 1.25}),
+        _Rule("node[_scc >= 0]", {"border-style": "double", "border-width": 5}),
+        _Rule("edge", {"curve-style": "bezier", "target-arrow-shape": "triangle", "arrow-scale": 0.9,
+                       "width": 1.2, "line-color": OTHER_EDGE, "target-arrow-color": OTHER_EDGE,
+                       "line-style": "dashed", "font-size": 8, "color": "#444444",
+                       "text-background-color": "#ffffff", "text-background-opacity": 0.85,
+                       "text-background-padding": 1, "text-rotation": "autorotate", "min-zoomed-font-size": 7,
+                       "label": "data(move)" if move_labels else ""}),
+        _Rule("edge[?optimal]", {"line-style": "solid", "width": 2.4, "line-color": OPTIMAL_EDGE,
+                                 "target-arrow-color": OPTIMAL_EDGE}),
+        _Rule("edge[_cycle]", {"line-color": CYCLE_EDGE, "target-arrow-color": CYCLE_EDGE}),
+        _Rule("edge[_cycle][?optimal]", {"line-color": CYCLE_OPTIMAL_EDGE, "target-arrow-color": CYCLE_OPTIMAL_EDGE}),
+    ]
+    if large:
+        rules.append(_Rule("edge", {"curve-style": "straight", "line-style": "solid", "label": "", "arrow-scale": 0.7}))
+        rules.append(_Rule("node", {"label": "", "border-style": "solid"}))  # keys show in the panel on click
+        rules.append(_Rule("node:selected, node[_focus]", {"label": "data(label)"}))
+    return rules
+
+
+def legend(colouring: str) -> str:
+    """The canvas's key in plain words."""
+    fills = {
+        "value": "Fill: the value for the player to move there — green win, red loss, amber tie, blue draw.",
+        "remoteness": "Fill: how soon the game ends with best play — strong colour = ends soon, pale = far off; "
+                      "grey = a draw (it never ends).",
+        "draw_level": "Fill: draw level — deep blue = a draw one slip from being decided, paler = safer; "
+                      "white = a dead draw, grey = not a draw.",
+        "cgt_kind": "Fill: kind of combinatorial value — blue number, orange nimber, green infinitesimal, "
+                    "pink switch, grey other or none.",
+    }[colouring]
+    return (fills + " Border: the value. Thick ring: the position you are at; double border: on a cycle. "
+            "Arrows are moves: solid dark = a best move, dashed light = another move; purple = a move on a cycle "
+            "(play can come back).")
+
+
+# -- drawing ----------------------------------------------------------------------
+def draw(elements: dict[str, list], layout: dict[str, Any], rules: list[_Rule], key: str, on_change=None,
+         args: tuple = (), actions: tuple[tuple[str, str], ...] = (), node_actions: tuple[str, ...] = ()) -> Any:
+    """The component itself: elements, layout and style; node actions ('expand', 'remove') and info
+    panel buttons (name, label) come back to `on_change` through st.session_state[key]."""
+    from streamlit_cytoscape import InfopanelAction, streamlit_cytoscape
+
+    callback = functools.partial(on_change, *args) if on_change is not None else None
+    return streamlit_cytoscape(elements, layout=layout, node_styles=rules, height=HEIGHT, key=key,
+                               on_change=callback, node_actions=list(node_actions),
+                               infopanel_actions=[InfopanelAction(name, label) for name, label in actions])
+
+
+# -- the Neighbourhood tab ---------------------------------------------------------------
+GROWN = "canvas_grown"
+ACTIONS = (("open", "Open this position"), ("collapse", "Collapse what it expanded"))
+
+
+def _controls(game: Game, last: tuple[int, str, bool]) -> tuple[int, str, str, str, bool, bool, str]:
+    """The canvas controls; (k, direction, layout, colouring, boards, move labels, expand direction).
+    k, direction and labels start from `last` and are kept as `hood_settings` for the downloads
+    (graphs.settings), which draw the same neighbourhood with Graphviz."""
+    from explorer.cgt.evaluate import supports_cgt
+
+    k, direction, labels = last
+    st.session_state.setdefault("hood_k", min(max(int(k), 1), data.MAX_K))
+    st.session_state.setdefault("hood_dir", direction)
+    st.session_state.setdefault("hood_labels", labels)
+    st.session_state.setdefault("canvas_layout", "layered")
+    st.session_state.setdefault("canvas_colour", "value")
+    st.session_state.setdefault("canvas_boards", False)
+    st.session_state.setdefault("canvas_expand", "both")
+    colourings = [c for c in COLOURINGS if c != "cgt_kind" or supports_cgt(game)]
+    if st.session_state["canvas_colour"] not in colourings:
+        st.session_state["canvas_colour"] = "value"
+    top = st.columns([1, 1.2, 1.6, 1.2], vertical_alignment="bottom")
+    top[0].number_input(f"k (moves away, 1 to {data.MAX_K})", min_value=1, max_value=data.MAX_K, step=1,
+                        key="hood_k", help=f"the canvas starts with the positions up to k moves from here "
+                                           f"(the nearest {MAX_NODES} at most)")
+    top[1].selectbox("Follow moves", ["both", "out", "in"], key="hood_dir",
+                     format_func={"both": "both ways", "out": "forward", "in": "backward"}.get)
+    top[2].selectbox("Layout", list(LAYOUTS), key="canvas_layout", format_func=LAYOUTS.get)
+    top[3].selectbox("Colour by", colourings, key="canvas_colour", format_func=COLOURINGS.get)
+    low = st.columns([1.6, 1, 1, 1.4], vertical_alignment="bottom")
+    low[0].selectbox("Expanding a node adds its", list(EXPAND_DIRECTIONS), key="canvas_expand",
+                     format_func=EXPAND_DIRECTIONS.get,
+                     help="double-click a node (or select it and press the expand button) to add its neighbours")
+    low[1].checkbox("Boards on the nodes", key="canvas_boards", disabled=not has_boards(game),
+                    help=None if has_boards(game) else f"{game.display_name} has no board drawing: nodes show its notation")
+    low[2].checkbox("Move labels", key="hood_labels")
+    low[3].button("Lay out again", key="canvas_relayout", on_click=_relayout,
+                  help="place every node again with the chosen layout")
+    k = int(st.session_state["hood_k"])
+    st.session_state["hood_settings"] = (k, st.session_state["hood_dir"], bool(st.session_state["hood_labels"]))
+    boards = bool(st.session_state["canvas_boards"]) and has_boards(game)
+    return (k, st.session_state["hood_dir"], st.session_state["canvas_layout"], st.session_state["canvas_colour"],
+            boards, bool(st.session_state["hood_labels"]), st.session_state["canvas_expand"])
+
+
+def _relayout() -> None:
+    grown = st.session_state.get(GROWN)
+    if grown is not None:
+        grown.layout = None
+
+
+def _on_event(game: Game, spec: str, solved: SolvedGraph, backend: Backend, focus: str, widget: str) -> None:
+    """What the canvas sent back: an expansion, a removal, or an info panel button (open, collapse).
+
+    Each event carries a timestamp; one already handled (the component repeats its last value) is ignored."""
+    event = st.session_state.get(widget) or {}
+    grown: Grown | None = st.session_state.get(GROWN)
+    stamp = int(event.get("timestamp") or 0)
+    if grown is None or stamp <= grown.handled:
+        return
+    grown.handled = stamp
+    action, payload = event.get("action"), event.get("data") or {}
+    try:
+        if action == "expand":
+            for key in payload.get("node_ids", [])[:1]:
+                expand(grown, game, solved, backend, key, st.session_state.get("canvas_expand", "both"),
+                       bool(st.session_state.get("canvas_boards")) and has_boards(game), focus)
+        elif action == "remove":
+            remove(grown, {k for k in payload.get("node_ids", []) if k != focus})
+        elif action == "collapse" and payload.get("element_group") == "nodes":
+            collapse(grown, payload.get("element_id"))
+        elif action == "open" and payload.get("element_group") == "nodes":
+            state.go(spec, payload.get("element_id"))
+    except GameGraphError as exc:
+        grown.notes.append(str(exc))
+
+
+def neighbourhood_panel(game: Game, spec: str, solved: SolvedGraph, key: str, backend: Backend,
+                        last: tuple[int, str, bool]) -> None:
+    """The Neighbourhood tab: the canvas around the page's position, grown by expanding its nodes;
+    `last` is the controls' last (k, direction, move labels)."""
+    k, direction, layout, colouring, boards, move_labels, _ = _controls(game, last)
+    scope = (solved.graph.graph_id, key, k, direction, backend.kind)
+    grown: Grown | None = st.session_state.get(GROWN)
+    if grown is None or grown.scope != scope:
+        generation = grown.generation + 1 if grown is not None else 0
+        grown = start(game, solved, backend, key, k, direction, boards, scope, generation)
+        st.session_state[GROWN] = grown
+    if boards != grown.boards:  # pictures change the nodes' size: place them again
+        set_boards(grown, game, solved, boards)
+        grown.boards, grown.layout = boards, None
+    if grown.layout is None or grown.layout_name != layout:
+        grown.layout_runs += 1
+        grown.layout = {**layout_for(layout, grown, key), "run": grown.layout_runs}
+        grown.layout_name = layout
+    st.caption(f"{len(grown.nodes)} positions and {len(grown.edges)} moves on the canvas, starting from those within "
+               f"{k} of `{key}` — answered by {data.answered_by(backend)}. Drag to pan, scroll to zoom, "
+               "**click a node** for its facts and to open it, **double-click** to expand it.")
+    widget = f"canvas_{grown.generation}"
+    large = len(grown.nodes) >= LARGE
+    # Nothing above the canvas may come and go between runs: Streamlit would mount it anew (a new
+    # iframe, the graph drawn again), so the notes go below it.
+    notes = grown.notes[-3:] + ([f"{len(grown.nodes)} positions: moves are drawn straight and without labels, "
+                                  "and positions without their keys, so the canvas stays quick; click one for its "
+                                  "name and facts."] if large else [])
+    st.caption("  \n".join(notes))  # always one element here, so the canvas below keeps its place
+    draw(grown.elements(), grown.layout, style_rules(colouring, move_labels, boards, large), key=widget,
+         on_change=_on_event, args=(game, spec, solved, backend, key, widget), actions=ACTIONS,
+         node_actions=("expand", "remove"))
+    st.caption(legend(colouring))
+
+
+# -- the Cypher console's graphs ------------------------------------------------------
+def console_elements(graph: dict[str, list[dict[str, Any]]], graph_id: str) -> dict[str, list[dict[str, Any]]]:
+    """Canvas elements for the nodes and relationships of a console result (queries.results.result_graph):
+    a Position node is labelled with its key and filled with its value; any other node with its labels.
+    A position of this page's game (`graph_id`) can be opened from its info panel."""
+    nodes = []
+    for node in graph["nodes"]:
+        props = node["properties"]
+        value = props.get("value")
+        label = str(props.get("key") or ":".join(node["labels"]) or node["id"])
+        payload = {"id": node["id"], "label": label, **{k: _shown(v) for k, v in props.items() if k != "label"}}
+        payload.update(_fills({"value": value, "remoteness": props.get("remoteness"),
+                               "draw_level": props.get("draw_level"), "cgt_kind": props.get("cgt_kind")},
+                              max(int(props.get("remoteness") or 0), 1)))
+        payload["_border"] = palette.COLOURS.get(value, OTHER_EDGE)
+        payload["_scc"] = -1
+        if "key" in props and props.get("game") == graph_id:
+            payload["_key"] = props["key"]
+        nodes.append({"data": payload})
+    edges = []
+    for rel in graph["relationships"]:
+        props = rel["properties"]
+        edges.append({"data": {"id": rel["id"], "source": rel["start"], "target": rel["end"], "label": rel["type"],
+                               "move": str(props.get("label", rel["type"])), "optimal": bool(props.get("optimal")),
+                               **{k: _shown(v) for k, v in props.items() if k not in ("label", "optimal")}}})
+    return {"nodes": nodes, "edges": edges}
+
+
+def _shown(value: Any) -> Any:
+    """A property as the info panel shows it (lists as text)."""
+    return value if value is None or isinstance(value, (bool, int, float, str)) else str(value)
+
+
+def console_canvas(graph: dict[str, list[dict[str, Any]]], spec: str, graph_id: str, widget: str) -> None:
+    """A console result's graph on the canvas (force-directed); 'Open this position' opens a Position."""
+    elements = console_elements(graph, graph_id)
+    layout = {"name": "fcose", "fit": True, "padding": 30, "animate": False, "randomize": True,
+              "nodeRepulsion": 6000, "idealEdgeLength": 90}
+    draw(elements, layout, style_rules("value", True, False, len(elements["nodes"]) >= LARGE), key=widget,
+         on_change=_on_console_event,
+         args=(spec, widget), actions=(("open", "Open this position"),))
+
+
+def _on_console_event(spec: str, widget: str) -> None:
+    event = st.session_state.get(widget) or {}
+    payload = event.get("data") or {}
+    stamp = int(event.get("timestamp") or 0)
+    if event.get("action") != "open" or stamp <= st.session_state.get("console_canvas_handled", 0):
+        return
+    st.session_state["console_canvas_handled"] = stamp
+    key = (payload.get("element_data") or {}).get("_key")
+    if key:
+        state.go(spec, key)

@@ -1,0 +1,141 @@
+"""explorer.ui.canvas without a browser: the elements it sends, how expanding and collapsing
+change them, the layouts it computes, and the console's graph as elements.
+
+Each expectation is checked against the solved graph itself (its successors, values and
+remoteness), not against numbers written here."""
+
+from __future__ import annotations
+
+import pytest
+
+from explorer.render import palette
+from explorer.solved import load_or_build
+from explorer.ui import canvas
+from explorer.ui.backend import Backend
+from loaders.mirror import mirror_for
+from queries.api import NetworkxBackend
+
+
+@pytest.fixture(scope="module")
+def chopsticks():
+    solved = load_or_build("chopsticks:standard")
+    backend = Backend("networkx", "the networkx mirror", queries=NetworkxBackend(mirror_for("chopsticks:standard")))
+    return solved, backend
+
+
+def test_the_start_holds_the_neighbourhood_with_facts_and_fills(chopsticks):
+    solved, backend = chopsticks
+    key = "A|1-2|1-3"
+    grown = canvas.start(solved.game, solved, backend, key, 1, "out", False, ("s",), 0)
+    node = solved.graph.find(key)
+    expected = {key} | {solved.graph.key(int(t)) for t in solved.graph.successors(node)}
+    assert set(grown.nodes) == expected
+    assert all(e["data"]["source"] == key for e in grown.edges.values())
+    for k, element in grown.nodes.items():
+        record = solved.record(solved.graph.find(k))
+        assert element["data"]["value"] == record["value"]
+        assert element["data"]["_fill_value"] == palette.FILLS[record["value"]]
+        assert element["data"]["_border"] == palette.COLOURS[record["value"]]
+        assert ("_focus" in element["data"]) == (k == key)
+        assert ("_scc" in element["data"] and element["data"]["_scc"] >= 0) == bool(record["on_cycle"])
+    optimal = {e["data"]["target"] for e in grown.edges.values() if e["data"]["optimal"]}
+    assert optimal == {m["to"] for m in solved.moves(node) if m["optimal"]} & set(grown.nodes)
+
+
+def test_expand_adds_neighbours_and_collapse_takes_them_away_again(chopsticks):
+    solved, backend = chopsticks
+    key = "A|1-2|1-3"
+    grown = canvas.start(solved.game, solved, backend, key, 1, "out", False, ("s",), 0)
+    base_nodes, base_edges = set(grown.nodes), set(grown.edges)
+    leaf = sorted(base_nodes - {key})[0]
+    added = canvas.expand(grown, solved.game, solved, backend, leaf, "out", False, key)
+    successors = {solved.graph.key(int(t)) for t in solved.graph.successors(solved.graph.find(leaf))}
+    assert added == successors - base_nodes and added
+    assert successors <= set(grown.nodes)
+    assert {e["data"]["target"] for e in grown.edges.values() if e["data"]["source"] == leaf} == successors
+    # a second expansion from a node the first one brought, then collapse the first: both go
+    deeper = sorted(added)[0]
+    brought = canvas.expand(grown, solved.game, solved, backend, deeper, "out", False, key)
+    gone = canvas.collapse(grown, leaf)
+    assert gone == added | brought
+    assert set(grown.nodes) == base_nodes and set(grown.edges) == base_edges
+    assert all(e["data"]["source"] in grown.nodes and e["data"]["target"] in grown.nodes for e in grown.edges.values())
+
+
+def test_collapse_keeps_what_another_expansion_still_holds(chopsticks):
+    solved, backend = chopsticks
+    key = "A|1-2|1-3"
+    grown = canvas.start(solved.game, solved, backend, key, 1, "out", False, ("s",), 0)
+    first, second = sorted(set(grown.nodes) - {key})[:2]
+    from_first = canvas.expand(grown, solved.game, solved, backend, first, "out", False, key)
+    canvas.expand(grown, solved.game, solved, backend, second, "out", False, key)
+    shared = from_first & {solved.graph.key(int(t)) for t in solved.graph.successors(solved.graph.find(second))}
+    canvas.collapse(grown, first)
+    assert shared <= set(grown.nodes)
+
+
+def test_the_predecessor_direction_adds_moves_into_the_node(chopsticks):
+    solved, backend = chopsticks
+    key = "A|1-2|1-3"
+    grown = canvas.start(solved.game, solved, backend, key, 1, "out", False, ("s",), 0)
+    canvas.expand(grown, solved.game, solved, backend, key, "in", False, key)
+    into = {e["data"]["source"] for e in grown.edges.values() if e["data"]["target"] == key}
+    assert into and all(key in {solved.graph.key(int(t)) for t in solved.graph.successors(solved.graph.find(p))}
+                        for p in into)
+
+
+def test_layered_bands_follow_remoteness_and_rings_follow_distance(chopsticks):
+    solved, backend = chopsticks
+    key = "A|1-2|1-3"
+    grown = canvas.start(solved.game, solved, backend, key, 3, "both", False, ("s",), 0)
+    layered = canvas.layered_positions(grown.nodes)
+    remoteness = {k: e["data"].get("remoteness") for k, e in grown.nodes.items()}
+    finite = sorted((r, -layered[k]["y"]) for k, r in remoteness.items() if r is not None)
+    assert all(a[1] <= b[1] for a, b in zip(finite, finite[1:]) if a[0] < b[0])  # higher remoteness, higher band
+    draws = [-layered[k]["y"] for k, r in remoteness.items() if r is None]
+    assert draws and min(draws) > max(y for _, y in finite)  # draws in the top band
+    rings = canvas.concentric_positions(grown.nodes, grown.edges, key)
+    assert rings[key] == {"x": 0.0, "y": 0.0}
+    radius = {k: (p["x"] ** 2 + p["y"] ** 2) ** 0.5 for k, p in rings.items()}
+    one_away = {e["data"]["target"] for e in grown.edges.values() if e["data"]["source"] == key} | {
+        e["data"]["source"] for e in grown.edges.values() if e["data"]["target"] == key}
+    assert max(radius[k] for k in one_away) < min(r for k, r in radius.items() if k not in one_away | {key})
+
+
+def test_boards_are_svg_pictures_and_toggle_without_touching_the_rest():
+    solved = load_or_build("tictactoe")
+    backend = Backend("arrays", "the solved arrays")
+    key = solved.graph.key(0)
+    grown = canvas.start(solved.game, solved, backend, key, 1, "out", False, ("s",), 0)
+    before = {k: dict(e["data"]) for k, e in grown.nodes.items()}
+    canvas.set_boards(grown, solved.game, solved, True)
+    assert all(e["data"]["_image"].startswith("data:image/svg+xml;base64,") for e in grown.nodes.values())
+    canvas.set_boards(grown, solved.game, solved, False)
+    assert {k: e["data"] for k, e in grown.nodes.items()} == before
+
+
+def test_style_rules_switch_the_fill_by_colouring_only():
+    for colouring in canvas.COLOURINGS:
+        rules = [r.dump() for r in canvas.style_rules(colouring, True, False)]
+        node = next(r for r in rules if r["selector"] == "node")
+        assert node["style"]["background-color"] == f"data(_fill_{colouring})"
+    assert next(r for r in (x.dump() for x in canvas.style_rules("value", False, False))
+                if r["selector"] == "edge")["style"]["label"] == ""
+    # a large canvas ends with the cheap edges (later rules win in Cytoscape.js), labels or not
+    large = [r.dump() for r in canvas.style_rules("value", True, False, large=True)]
+    last_edge = [r for r in large if r["selector"] == "edge"][-1]["style"]
+    assert last_edge["curve-style"] == "straight" and last_edge["label"] == ""
+
+
+def test_console_graph_becomes_elements_and_only_this_games_positions_open():
+    graph = {"nodes": [{"id": "n:1", "labels": ["Position"], "properties": {"key": "A|1", "value": "win", "game": "g1"}},
+                       {"id": "n:2", "labels": ["Position"], "properties": {"key": "B|0", "value": "loss", "game": "g2"}}],
+             "relationships": [{"id": "r:1", "type": "MOVE", "start": "n:1", "end": "n:2",
+                                "properties": {"label": "take", "optimal": True}}]}
+    elements = canvas.console_elements(graph, "g1")
+    nodes = {n["data"]["id"]: n["data"] for n in elements["nodes"]}
+    assert nodes["n:1"]["label"] == "A|1" and nodes["n:1"]["_key"] == "A|1"
+    assert "_key" not in nodes["n:2"]  # another game's position is drawn but not opened on this page
+    assert nodes["n:2"]["_fill_value"] == palette.FILLS["loss"]
+    edge = elements["edges"][0]["data"]
+    assert (edge["source"], edge["target"], edge["move"], edge["optimal"]) == ("n:1", "n:2", "take", True)

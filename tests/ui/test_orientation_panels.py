@@ -1,0 +1,71 @@
+"""The page's best line and cycles are played on the board shown: each board is the one before it
+with the move named (issue 18's tic-tac-toe line, where "X a3" led to a board with X on c1)."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+
+pytest.importorskip("streamlit")
+from streamlit.testing.v1 import AppTest  # noqa: E402
+
+from explorer.games import parse_spec  # noqa: E402
+from explorer.ui import backend as ui_backend  # noqa: E402
+
+APP = str(Path(__file__).resolve().parents[2] / "explorer" / "ui" / "app.py")
+
+
+@pytest.fixture(autouse=True)
+def isolated(tmp_path, monkeypatch):
+    monkeypatch.setenv("GAMEGRAPH_HOME", str(tmp_path / "home"))
+    monkeypatch.setenv("NEO4J_URI", "bolt://127.0.0.1:9")   # nothing listens there
+    monkeypatch.delenv("NEO4J_PASSWORD", raising=False)
+    ui_backend.connection.clear()
+    yield
+    ui_backend.connection.clear()
+
+
+def page(**params: str) -> AppTest:
+    at = AppTest.from_file(APP, default_timeout=120)
+    for name, value in params.items():
+        at.query_params[name] = value
+    return at.run()
+
+
+def _whole_line(at: AppTest) -> list[tuple[str | None, str]]:
+    """(move label, board) of every step of the best line's "whole line" list."""
+    text = next(m.value for m in at.markdown if m.value.startswith("0. `"))
+    steps = []
+    for row in text.split("  \n"):
+        found = re.match(r"\d+\. (?:(.+?) → )?`(.+)`$", row)
+        steps.append((found[1].replace("\\", "") if found[1] else None, found[2]))
+    return steps
+
+
+@pytest.mark.parametrize("spec,start", [("tictactoe", "X../.O./..."), ("chopsticks", "A|3-1|1-1")])
+def test_the_best_line_follows_the_moves_named(spec, start):
+    at = page(game=spec, pos=start, view="Best line")
+    assert not at.exception, [e.value for e in at.exception]
+    game = parse_spec(spec)
+    steps = _whole_line(at)
+    assert steps[0] == (None, start) and len(steps) > 2
+    for (_, before), (label, after) in zip(steps, steps[1:]):
+        played = [game.format(m.position) for m in game.moves(game.parse(before)) if m.label == label]
+        assert after in played, (before, label, after)
+
+
+def test_the_cycles_follow_the_moves_named():
+    at = page(game="chopsticks", pos="A|1-1|2-1", view="Cycles")
+    assert not at.exception, [e.value for e in at.exception]
+    game = parse_spec("chopsticks")
+    chains = [m.value for m in at.markdown if m.value.startswith("`A|1-1|2-1`")]
+    assert chains
+    for chain in chains:
+        boards = re.findall(r"`([^`]+)`", chain)
+        labels = [label.replace("\\", "") for label in re.findall(r" —(.+?)→ ", chain)]
+        assert len(labels) == len(boards) - 1
+        for before, label, after in zip(boards, labels, boards[1:]):
+            played = [game.format(m.position) for m in game.moves(game.parse(before)) if m.label == label]
+            assert after in played, (before, label, after)
