@@ -57,23 +57,33 @@ def absorb_moves(first, live, starts, order, target, label, table, codes, indptr
         if live[u - first]:
             for k in range(starts[row], starts[row + 1]):
                 i = order[k] if indirect else k
-                code = target[i]
-                v = table[code, 0]
-                if v < 0:
-                    if found >= limit:
-                        return found, edges, False
-                    v = found
-                    table[code, 0] = v
-                    codes[v] = code
-                    found += 1
-                if table[code, 1] != u:  # the first move from u to this code; later ones repeat it
-                    table[code, 1] = u
-                    targets[edges] = v
-                    labels[edges] = label[i]
-                    edges += 1
+                found, edges = _absorb(u, target[i], label[i], table, codes, targets, labels, found, edges, limit)
+                if found > limit:
+                    return found, edges, False
             row += 1
         indptr[u + 1] = edges
     return found, edges, True
+
+
+@njit(inline="always")
+def _absorb(u, code, label, table, codes, targets, labels, found, edges, limit):
+    """One move of position u to `code`: a fresh code gets the next id (found); the first move
+    from u to a code becomes an edge, later ones repeat it. Returns (found, edges), or
+    (limit + 1, edges) with nothing written when a fresh code would pass `limit` positions."""
+    v = table[code, 0]
+    if v < 0:
+        if found >= limit:
+            return limit + 1, edges
+        v = found
+        table[code, 0] = v
+        codes[v] = code
+        found += 1
+    if table[code, 1] != u:
+        table[code, 1] = u
+        targets[edges] = v
+        labels[edges] = label
+        edges += 1
+    return found, edges
 
 
 @jit
@@ -135,19 +145,8 @@ def expand_positions(moves_of, outcome_of, ctx, symmetry, first, stop, max_moves
         if outcome < 0:
             count = moves_of(ctx, code, symmetry, buffer, names, scratch, u + 1)
             for i in range(count):
-                target = buffer[i]
-                v = table[target, 0]
-                if v < 0:
-                    if found >= limit:
-                        return u, found, edges, TOO_MANY
-                    v = found
-                    table[target, 0] = v
-                    codes[v] = target
-                    found += 1
-                if table[target, 1] != u:  # the first move from u to this code; later ones repeat it
-                    table[target, 1] = u
-                    targets[edges] = v
-                    labels[edges] = names[i]
-                    edges += 1
+                found, edges = _absorb(u, buffer[i], names[i], table, codes, targets, labels, found, edges, limit)
+                if found > limit:
+                    return u, found, edges, TOO_MANY
         indptr[u + 1] = edges
     return stop, found, edges, 0
