@@ -160,9 +160,12 @@ class _Queue:
 def _run(kernel, kernels, cells, queue: _Queue, name: str) -> int:
     """Run the compiled solve over its queue a step at a time, with a progress bar (positions
     decided), giving back the queue's used pages between steps. Returns the kernel's status."""
+    from explorer.kernels import probably_cached
     from explorer.kernels.retrograde import MORE, new_state
 
     state = new_state()
+    if progress.enabled() and not probably_cached(kernel):
+        progress.notice(f"compiling the solver for {name} on first use (stored for later runs; up to a minute)")
     with progress.bar(f"solving {name}") as bar:  # positions worked off the queue; the total is not known
         while True:
             before = state[1]
@@ -183,6 +186,7 @@ def _save(path: Path, array) -> None:
 
 def open_value_file(game: Game, folder: Path | None = None) -> "ValueFile":
     """The game's value file; a GameGraphError saying how to make it when there is none."""
+    _require(game)
     folder = Path(folder) if folder else folder_for(game)
     if not (folder / "meta.json").exists():
         raise GameGraphError(f"{game.display_name} has no value file yet: run gamegraph solve '{game.display_name}' --implicit")

@@ -65,8 +65,16 @@ def _add_graph_options(p: argparse.ArgumentParser) -> None:
     p.add_argument("spec", help="game spec, e.g. chopsticks, chopsticks:magic-fingers, nim(heaps=1-3-5)")
     p.add_argument("--start", help="generate from this position instead of the game's start")
     p.add_argument("--no-symmetry", action="store_true", help="do not merge symmetric positions")
-    p.add_argument("--max-positions", type=positive_int, default=DEFAULT_MAX_POSITIONS,
+    p.add_argument("--max-positions", type=positive_int, default=DEFAULT_MAX_POSITIONS, action=_Given,
                    help=f"refuse graphs larger than this (default {DEFAULT_MAX_POSITIONS:,})")
+
+
+class _Given(argparse.Action):
+    """Stores the value and notes that it was given (a default and a typed value can be equal)."""
+
+    def __call__(self, parser, namespace, values, option_string=None):
+        setattr(namespace, self.dest, values)
+        setattr(namespace, f"{self.dest}_given", True)
 
 
 def _solved(args: argparse.Namespace) -> SolvedGraph:
@@ -175,6 +183,8 @@ def _wants_implicit(game, args: argparse.Namespace) -> bool:
     # and this option in the message (cmd_solve), rather than replaced by a long solve.
     if args.implicit and args.start:
         raise InvalidParameter("--implicit solves every position of the game: drop --start")
+    if args.implicit and getattr(args, "max_positions_given", False):
+        raise InvalidParameter("--max-positions limits a graph, and --implicit stores none: drop --max-positions")
     return bool(args.implicit)
 
 
@@ -232,10 +242,12 @@ def cmd_show(args: argparse.Namespace) -> int:
           f"{'   (game over)' if record['terminal'] else ''}{'   (on a cycle)' if record['on_cycle'] else ''}")
     if moves:
         width = max(len(m["label"]) for m in moves)
-        print(f"\n  {'move'.ljust(width)}  {'result'.ljust(14)} value  remoteness")
+        result_width = max(14, *(len(m["to"]) for m in moves))  # the longest key sets the column
+        print(f"\n  {'move'.ljust(width)}  {'result'.ljust(result_width)} value  remoteness")
         for m in moves:
             r = "" if m["remoteness"] is None else str(m["remoteness"])
-            print(f"{'*' if m['optimal'] else ' '} {m['label'].ljust(width)}  {m['to'].ljust(14)} {m['value'].ljust(5)}  {r}")
+            print(f"{'*' if m['optimal'] else ' '} {m['label'].ljust(width)}  {m['to'].ljust(result_width)} "
+                  f"{m['value'].ljust(5)}  {r}")
         print("\n* optimal; value is for the player making the move")
     return 0
 

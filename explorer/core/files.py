@@ -206,8 +206,8 @@ def read_regular_file(path: str | os.PathLike, max_bytes: int, what: str = "file
 
 
 def make_folder(path: str | os.PathLike) -> Path:
-    """An output folder to fill: created (with its parents) when missing, taken when it exists and is
-    empty; GameGraphError naming it otherwise.
+    """An output folder to fill: created when missing (its parent must exist, as for any output
+    file), taken when it exists and is empty; GameGraphError naming it otherwise.
 
     A folder output (``export --format neo4j-import -o DIR``) goes only into a new or empty folder, so
     `-o /` or `-o ~` never scatters files among somebody else's. O(entries listed: stops at the first)."""
@@ -215,7 +215,7 @@ def make_folder(path: str | os.PathLike) -> Path:
         raise GameGraphError("the output folder name is empty")
     folder = Path(path)
     try:
-        folder.mkdir(parents=True)
+        folder.mkdir()
         return folder
     except FileExistsError:
         pass

@@ -122,8 +122,10 @@ def parse_value(params_cls: type[Params], name: str, text: str) -> Any:
             return whole_number(text, name)
         if kind.startswith("list of int"):
             return tuple(whole_number(part, name) for part in text.split("-"))
-    except ValueError:
-        raise InvalidParameter(f"{name}={shown(text)} is not a valid {kind}") from None
+    except ValueError as error:
+        detail = str(error).partition(" has ")[2]  # whole_number's "... has 20 digits; at most 9 are allowed"
+        raise InvalidParameter(f"{name}={shown(text)} is not a valid {kind}"
+                               + (f": it has {detail}" if detail else "")) from None
     return text
 
 

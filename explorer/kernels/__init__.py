@@ -63,4 +63,17 @@ from numba import njit  # noqa: E402
 jit = njit(cache=True, nogil=True)
 """The one decorator every kernel uses, so the options stay the same everywhere."""
 
-__all__ = ["cache_dir", "jit", "njit"]
+
+def probably_cached(dispatcher) -> bool:
+    """Whether numba has this function in this process or in its on-disk cache (its index file
+    exists), so that a call will not compile for seconds; True when that cannot be told. Only
+    for messages: it reads numba's cache object, which is not a public API."""
+    if getattr(dispatcher, "signatures", None):
+        return True
+    try:
+        return os.path.exists(dispatcher._cache._cache_file._index_path)
+    except Exception:  # a plain function, an uncached dispatcher, another numba: say nothing
+        return True
+
+
+__all__ = ["cache_dir", "jit", "njit", "probably_cached"]

@@ -153,8 +153,12 @@ class Registry:
 
     def _check(self, game: Game, symmetry: bool) -> limits.Estimate | None:
         """Refuse from the estimate (under the lock): over the limit, the budget, or what others leave of it."""
-        hint = (f"the most this page builds ({UI_MAX_POSITIONS_ENV} sets it); solve it with `gamegraph solve` "
-                "instead, or choose smaller parameters")
+        from explorer import implicit
+
+        instead = (f"solve it without stored edges (`gamegraph solve '{game.display_name}' --implicit`), which "
+                   "this page then reads," if implicit.supports(game) else "solve it with `gamegraph solve` instead,")
+        hint = (f"the most this page builds ({UI_MAX_POSITIONS_ENV} sets it); {instead} "
+                "or choose smaller parameters")
         estimate = limits.check(game, symmetry, self.max_positions, budget=self.budget, hint=hint,
                                 budget_name=UI_MEMORY_ENV)
         if estimate is None:

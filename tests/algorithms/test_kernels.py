@@ -261,3 +261,21 @@ def test_the_solve_resumes_to_the_same_cells_whatever_its_steps(spec):
         if budget == 1:
             assert calls > 10, "the steps were really taken (a step is at least one chunk of the queue)"
     assert all(np.array_equal(results[0], other) for other in results[1:])
+
+
+def test_probably_cached_tells_a_compile_ahead(tmp_path, monkeypatch):
+    """The first implicit solve says it compiles (a stranger waited 25 s in silence): the check
+    behind that line is true once numba holds the function or its cache index, false before."""
+    from explorer.kernels import probably_cached
+
+    monkeypatch.setattr(sys, "dont_write_bytecode", False)
+    source = tmp_path / "fresh_kernel.py"
+    source.write_text("from numba import njit\n\n@njit(cache=True)\ndef twice(x):\n    return 2 * x\n")
+    monkeypatch.syspath_prepend(str(tmp_path))
+    import importlib
+
+    module = importlib.import_module("fresh_kernel")
+    assert not probably_cached(module.twice)  # never compiled anywhere: a call would compile
+    assert module.twice(21) == 42
+    assert probably_cached(module.twice)
+    assert probably_cached(len)  # not numba at all: says nothing rather than 'compiling'

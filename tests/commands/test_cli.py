@@ -109,6 +109,12 @@ def test_chart_covers_every_live_pair(home):
     (("chart", "tictactoe"), "two-hand Chopsticks"),
     (("solve", "chopsticks(fingers=20)", "--max-positions", "1000"), "the limit of 1,000 positions"),
     (("export", "chopsticks", "--format", "neo4j-import"), "-o DIR"),
+    # found by a stranger's run (session 6): advice that led nowhere, an option silently ignored,
+    # a folder output that made its missing parents
+    (("show", "tictactoe", "--implicit"), "no implicit mode"),
+    (("solve", "dodgem:3x3", "--implicit", "--max-positions", "10"), "drop --max-positions"),
+    (("export", "chopsticks", "--format", "neo4j-import", "-o", "/nonexistent-gg/deep/dir"), "No such file or directory"),
+    (("solve", "dodgem(size=99999999999999999999)"), "it has 20 digits"),
     # argparse's own errors: one line too, naming the command's --help
     (("query", "ponghauki", "draw-levels", "--backend", "sqlite"), "invalid choice: 'sqlite'"),
     (("diff", "chopsticks", "chopsticks:rollover", "--limit", "-1"), "gamegraph diff --help"),

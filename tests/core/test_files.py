@@ -45,7 +45,7 @@ def test_os_errors_name_the_path_and_the_reason(tmp_path, name, reason):
 
 def test_make_folder_refuses_a_file_in_the_way(tmp_path):
     (tmp_path / "taken").write_text("")
-    assert make_folder(tmp_path / "new" / "deeper").is_dir()
+    assert make_folder(tmp_path / "new").is_dir()
     with pytest.raises(GameGraphError, match="cannot create the folder .*taken: a file of that name exists"):
         make_folder(tmp_path / "taken")
 
@@ -162,7 +162,10 @@ def test_a_failed_atomic_folder_leaves_the_old_one_and_nothing_else(tmp_path):
 
 # -- output folders: new or empty only (issue 19, item 1) ----------------------------------------------
 def test_an_output_folder_is_made_or_taken_when_empty(tmp_path):
-    assert make_folder(tmp_path / "a" / "b").is_dir()
+    assert make_folder(tmp_path / "a").is_dir()
+    with pytest.raises(GameGraphError, match="cannot create the folder .*: No such file or directory"):
+        make_folder(tmp_path / "missing" / "deep" / "dir")  # as for any output file: no parents made
+    assert not (tmp_path / "missing").exists()
     (tmp_path / "empty").mkdir()
     assert make_folder(tmp_path / "empty") == tmp_path / "empty"
     (tmp_path / "link").symlink_to(tmp_path / "empty")  # a link to an empty folder is an empty folder
