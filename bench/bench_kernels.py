@@ -222,7 +222,7 @@ def main(argv: list[str] | None = None) -> None:
         f"filled (importing numba, loading machine code), "
         f"{comp['plain']['seconds']:.2f} / {comp['plain']['cpu']:.2f} s on the default path, which keeps graphs "
         f"this small on plain numpy (numba {'loaded' if comp['plain']['numba'] else 'not loaded'}; "
-        "explorer/engine.py). The timed runs below load the cached kernels before the clock starts.",
+        "explorer/algorithms/dispatch.py). The timed runs below load the cached kernels before the clock starts.",
         "",
         ]
     lines += [
