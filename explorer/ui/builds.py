@@ -31,7 +31,7 @@ from pathlib import Path
 from typing import Callable
 
 from explorer.core import limits, settings
-from explorer.core.errors import GameGraphError, GraphTooLarge
+from explorer.core.errors import GameGraphError, GraphTooLarge, shell_hint
 from explorer.core.settings import UI_MAX_POSITIONS_ENV, UI_MEMORY_ENV
 from explorer.games import Game
 
@@ -155,8 +155,8 @@ class Registry:
         """Refuse from the estimate (under the lock): over the limit, the budget, or what others leave of it."""
         from explorer import implicit
 
-        instead = (f"solve it without stored edges (`gamegraph solve '{game.display_name}' --implicit`), which "
-                   "this page then reads," if implicit.supports(game) else "solve it with `gamegraph solve` instead,")
+        instead = (f"solve it without stored edges (`{shell_hint('solve', game.display_name, '--implicit')}`), "
+                   "which this page then reads," if implicit.supports(game) else "solve it with `gamegraph solve` instead,")
         hint = (f"the most this page builds ({UI_MAX_POSITIONS_ENV} sets it); {instead} "
                 "or choose smaller parameters")
         estimate = limits.check(game, symmetry, self.max_positions, budget=self.budget, hint=hint,
