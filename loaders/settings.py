@@ -115,18 +115,10 @@ def usable_cores() -> int:
 
 
 def available_memory() -> int:
-    """Bytes of memory available without swapping: MemAvailable of /proc/meminfo (Linux), else the free pages."""
-    try:
-        with open("/proc/meminfo", encoding="ascii") as handle:
-            for line in handle:
-                if line.startswith("MemAvailable:"):
-                    return int(line.split()[1]) * 1024
-    except (OSError, ValueError, IndexError):
-        pass
-    try:
-        return os.sysconf("SC_AVPHYS_PAGES") * os.sysconf("SC_PAGE_SIZE")
-    except (ValueError, OSError, AttributeError):
-        return 0
+    """Bytes of memory available without swapping (explorer.core.limits.meminfo_available), 0 if unknown."""
+    from explorer.core.limits import meminfo_available
+
+    return meminfo_available() or 0
 
 
 def _memory_setting(name: str, default: str) -> str:

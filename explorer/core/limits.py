@@ -55,12 +55,13 @@ def human_bytes(count: float) -> str:
 def available_memory() -> int | None:
     """Bytes this process may still allocate: MemAvailable, capped by a cgroup (container) limit and by the
     address-space limit (``ulimit -v``) less what the process already maps; None if unknown."""
-    candidates = [_address_space_left(), _meminfo_available(), _cgroup_room()]
+    candidates = [_address_space_left(), meminfo_available(), _cgroup_room()]
     known = [c for c in candidates if c is not None]
     return min(known) if known else None
 
 
-def _meminfo_available() -> int | None:
+def meminfo_available() -> int | None:
+    """MemAvailable of /proc/meminfo (Linux), else the free pages; None when neither is known."""
     try:
         for line in Path("/proc/meminfo").read_text().splitlines():
             if line.startswith("MemAvailable:"):
