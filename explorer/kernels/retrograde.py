@@ -73,6 +73,20 @@ def new_state() -> np.ndarray:
 
 
 @njit(inline="always")
+def _gather(predecessors, graph, queue, head, end, max_unmoves, buffer, starts, cells):
+    """The predecessors of queue[head:end] into `buffer` (those of queue[j] at
+    starts[j - head]:starts[j - head + 1]), each one's cell prefetched: the first half of a chunk."""
+    filled = 0
+    for j in range(head, end):
+        starts[j - head] = filled
+        count = predecessors(graph, queue[j], buffer[filled:filled + max_unmoves])
+        for k in range(filled, filled + count):
+            prefetch(cells, buffer[k])
+        filled += count
+    starts[end - head] = filled
+
+
+@njit(inline="always")
 def solve_cells(initial, predecessors, valid, move_count, terminal, graph, max_unmoves, cells, queue, state, budget):
     """Fill `cells` (one per position); return 0 when done, MORE, OVERFLOW, or STUCK - index.
 
@@ -114,14 +128,7 @@ def solve_cells(initial, predecessors, valid, move_count, terminal, graph, max_u
                 state[0], state[1], state[2] = phase, head, tail
                 return MORE
             end = min(head + CHUNK, tail)
-            filled = 0
-            for j in range(head, end):
-                starts[j - head] = filled
-                count = predecessors(graph, queue[j], buffer[filled:filled + max_unmoves])
-                for k in range(filled, filled + count):
-                    prefetch(cells, buffer[k])
-                filled += count
-            starts[end - head] = filled
+            _gather(predecessors, graph, queue, head, end, max_unmoves, buffer, starts, cells)
             for j in range(head, end):
                 cell = cells[queue[j]]
                 lost = (cell & CODE_MASK) == LOSS
@@ -160,14 +167,7 @@ def solve_cells(initial, predecessors, valid, move_count, terminal, graph, max_u
                 state[0], state[1], state[2] = phase, head, tail
                 return MORE
             end = min(head + CHUNK, tail)
-            filled = 0
-            for j in range(head, end):
-                starts[j - head] = filled
-                count = predecessors(graph, queue[j], buffer[filled:filled + max_unmoves])
-                for k in range(filled, filled + count):
-                    prefetch(cells, buffer[k])
-                filled += count
-            starts[end - head] = filled
+            _gather(predecessors, graph, queue, head, end, max_unmoves, buffer, starts, cells)
             for j in range(head, end):
                 r = (cells[queue[j]] >> CODE_BITS) + 1
                 if r > limit:
