@@ -9,6 +9,7 @@ A screenshot is kept in tests/artifacts/ui.png for people to look at.
 from __future__ import annotations
 
 import os
+from contextlib import contextmanager
 import re
 import signal
 import socket
@@ -53,10 +54,12 @@ def wait_healthy(url: str, proc: subprocess.Popen, timeout: float = 60.0) -> Non
     raise AssertionError(f"the explorer did not answer at {url} within {timeout:.0f} s")
 
 
-@pytest.fixture(scope="module")
-def server(tmp_path_factory):
+@contextmanager
+def serving_ui(env: dict[str, str]):
+    """`gamegraph ui` on a free port with this environment, healthy; its URL. Stopped afterwards:
+    the command and the Streamlit server it started share the session made here, so one signal
+    to the group stops both."""
     port = free_port()
-    env = {**os.environ, "GAMEGRAPH_HOME": str(tmp_path_factory.mktemp("home")), "GAMEGRAPH_PROGRESS": "0"}
     proc = subprocess.Popen([sys.executable, "-m", "explorer.cli", "ui", "--port", str(port), "--headless"],
                             cwd=ROOT, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
                             start_new_session=True)
@@ -65,7 +68,6 @@ def server(tmp_path_factory):
         wait_healthy(url, proc)
         yield url
     finally:
-        # The command and the Streamlit server it started share the session this test created.
         try:
             os.killpg(proc.pid, signal.SIGTERM)
         except ProcessLookupError:
@@ -75,6 +77,13 @@ def server(tmp_path_factory):
         except subprocess.TimeoutExpired:
             os.killpg(proc.pid, signal.SIGKILL)
             proc.wait()
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory):
+    env = {**os.environ, "GAMEGRAPH_HOME": str(tmp_path_factory.mktemp("home")), "GAMEGRAPH_PROGRESS": "0"}
+    with serving_ui(env) as url:
+        yield url
 
 
 @pytest.fixture(scope="module")

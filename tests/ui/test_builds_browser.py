@@ -9,15 +9,12 @@ whose environment names this test's state folder.
 from __future__ import annotations
 
 import os
-import signal
-import subprocess
-import sys
 import time
 from pathlib import Path
 
 import pytest
 
-from tests.ui.test_browser import CHROMIUM, ROOT, browser, free_port, wait_healthy  # noqa: F401 - fixture
+from tests.ui.test_browser import CHROMIUM, browser, serving_ui  # noqa: F401 - fixture
 
 pytestmark = [
     pytest.mark.browser,
@@ -31,28 +28,12 @@ SLOW = "chopsticks(fingers=40)"
 
 @pytest.fixture(scope="module")
 def served(tmp_path_factory):
-    port = free_port()
     home = tmp_path_factory.mktemp("home")
     env = {**os.environ, "GAMEGRAPH_HOME": str(home), "GAMEGRAPH_PROGRESS": "0", "NEO4J_URI": "bolt://127.0.0.1:9",
            "GAMEGRAPH_KERNELS_FROM": str(10 ** 12)}
     env.pop("NEO4J_PASSWORD", None)
-    proc = subprocess.Popen([sys.executable, "-m", "explorer.cli", "ui", "--port", str(port), "--headless"],
-                            cwd=ROOT, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
-                            start_new_session=True)
-    url = f"http://127.0.0.1:{port}"
-    try:
-        wait_healthy(url, proc)
+    with serving_ui(env) as url:
         yield url, home
-    finally:
-        try:
-            os.killpg(proc.pid, signal.SIGTERM)
-        except ProcessLookupError:
-            pass
-        try:
-            proc.wait(timeout=20)
-        except subprocess.TimeoutExpired:
-            os.killpg(proc.pid, signal.SIGKILL)
-            proc.wait()
 
 
 

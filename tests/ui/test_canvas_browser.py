@@ -13,16 +13,13 @@ from __future__ import annotations
 
 import os
 import re
-import signal
-import subprocess
-import sys
 import time
 
 import pytest
 from playwright.sync_api import Error as PlaywrightError
 
-from tests.ui.test_browser import (ARTIFACTS, ROOT, browser, free_port, position_in_url, server,  # noqa: F401
-                                   wait_healthy)
+from tests.ui.test_browser import (ARTIFACTS, browser, position_in_url, server,  # noqa: F401
+                                   serving_ui)
 
 from tests.ui.test_browser import pytestmark  # noqa: E402,F401 - browser, and Chromium must be there
 
@@ -219,27 +216,11 @@ def neo4j_ui(neo4j_server, tmp_path_factory):
 
     with open_driver(neo4j_server) as driver:
         load(build("nim:small"), driver, neo4j_server.database)
-    port = free_port()
     env = {**os.environ, "GAMEGRAPH_HOME": str(tmp_path_factory.mktemp("home")), "GAMEGRAPH_PROGRESS": "0",
            "NEO4J_URI": neo4j_server.uri, "NEO4J_USER": neo4j_server.user,
            "NEO4J_PASSWORD": neo4j_server.password, "NEO4J_DATABASE": neo4j_server.database}
-    proc = subprocess.Popen([sys.executable, "-m", "explorer.cli", "ui", "--port", str(port), "--headless"],
-                            cwd=ROOT, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
-                            start_new_session=True)
-    url = f"http://127.0.0.1:{port}"
-    try:
-        wait_healthy(url, proc)
+    with serving_ui(env) as url:
         yield url
-    finally:
-        try:
-            os.killpg(proc.pid, signal.SIGTERM)
-        except ProcessLookupError:
-            pass
-        try:
-            proc.wait(timeout=20)
-        except subprocess.TimeoutExpired:
-            os.killpg(proc.pid, signal.SIGKILL)
-            proc.wait()
 
 
 @pytest.mark.neo4j
