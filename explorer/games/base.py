@@ -176,7 +176,10 @@ class Offers:
     - player_names: the two players' names, or None (A and B);
     - swap_players: ``swap_players(position)`` exchanges the players, a symmetry of the
       rules (position-graph diagrams merge the twins);
-    - diagram_label: ``diagram_label(position)``, the board in a few lines for diagram nodes.
+    - diagram_label: ``diagram_label(position)``, the board in a few lines for diagram nodes;
+    - tiers: ``tiers()``, a partition of the ranking into tiers (Tiers) for the tiered solver
+      (explorer/tiered.py; needs implicit_kernels). The one field with a default (False): a game
+      without tiers is solved as one tier.
     """
 
     arrays: bool
@@ -190,6 +193,7 @@ class Offers:
     player_names: tuple[str, str] | None
     swap_players: bool
     diagram_label: bool
+    tiers: bool = False
 
     CODES: ClassVar[tuple[str, ...]] = ("code_space", "encode", "decode")
     NEEDS: ClassVar[dict[str, tuple[str, ...]]] = {
@@ -202,9 +206,10 @@ class Offers:
         "cgt": CgtValues.HOOKS,
         "swap_players": ("swap_players",),
         "diagram_label": ("diagram_label",),
+        "tiers": ("tiers",),
     }
     REQUIRES: ClassVar[dict[str, tuple[str, ...]]] = {
-        "compiled_moves": ("arrays",), "implicit_kernels": ("ranking", "unmoves")}
+        "compiled_moves": ("arrays",), "implicit_kernels": ("ranking", "unmoves"), "tiers": ("implicit_kernels",)}
 
     def missing(self, cls: type) -> str | None:
         """What `cls` lacks to keep this declaration, as one line; None when nothing. O(fields)."""
@@ -271,6 +276,21 @@ class MoveBatch:
     target: np.ndarray
     label: np.ndarray
     starts: np.ndarray | None = None
+
+
+class Tiers(NamedTuple):
+    """A partition of a game's ranking into tiers (offers.tiers), as GamesmanOne splits a game.
+
+    Tier t is the index range [offsets[t], offsets[t + 1]) of the game's ranking (so each
+    tier has its own perfect ranking: index - offsets[t]). Every move from a position in
+    tier t stays in tier t (cycles inside a tier are allowed) or goes to a tier listed in
+    children[t]; the child relation is a DAG. names[t] says what the tier is ("4 pieces",
+    "movement"). check-game verifies the declaration; explorer/tiered.py solves children first.
+    """
+
+    offsets: tuple[int, ...]
+    children: tuple[tuple[int, ...], ...]
+    names: tuple[str, ...]
 
 
 class ImplicitKernels(NamedTuple):
@@ -663,4 +683,8 @@ class Game(Generic[P]):
 
     def implicit_kernels(self) -> ImplicitKernels | None:
         """Compiled kernels over indices (see ImplicitKernels; offers.implicit_kernels). Import numba inside."""
+        return None
+
+    def tiers(self) -> Tiers | None:
+        """The ranking's tiers (offers.tiers; see Tiers); None: the whole ranking is one tier."""
         return None
