@@ -57,6 +57,10 @@ class InvalidValue(GameGraphError):
     """A combinatorial game value whose notation does not parse or is out of range."""
 
 
+class BadValueFile(GameGraphError):
+    """A compact value file (explorer.core.valuestore) that is truncated, damaged, or not one this version reads."""
+
+
 def shown(value: object, limit: int = 60) -> str:
     """A user's value quoted for a one-line message: repr, cut to `limit` characters.
 
