@@ -14,6 +14,8 @@ reports each broken promise with the position or move that breaks it:
 - ranking: ``unrank(rank(p)) == p`` inside ``range(index_space())`` (the same codes
   under the ranking's names) and every reachable position's index is valid;
 - un-moves: ``unmoves`` is exactly the inverse of ``moves``;
+- tiers: the declared tiers (``tiers()``) split ``range(index_space())`` into ranges whose
+  child relation is a DAG, and every reachable move stays in its tier or goes to a declared child;
 - solving with and without symmetry gives every position the same value;
 - the array generator gives the same graph as the generic one.
 
@@ -100,9 +102,10 @@ def check_game(game: Game, limit: int = 200_000) -> Report:
     encoding = Check("encode/decode round-trip and batch rules agree")
     ranking = Check("rank/unrank round-trip")
     unmoves = Check("un-moves are exactly the inverse of moves")
+    tiers = Check("every move stays in its tier or goes to a declared child tier; the tiers form a DAG")
     symmetry = Check("solving with and without symmetry gives the same values")
     arrays = Check("the array path equals the generic path")
-    checks = [notation, determinism, ending, canonical, encoding, ranking, unmoves, symmetry, arrays]
+    checks = [notation, determinism, ending, canonical, encoding, ranking, unmoves, tiers, symmetry, arrays]
 
     fmt = _formatter(game)
     ok, start = _call(ending, "start()", game.start)
@@ -118,6 +121,7 @@ def check_game(game: Game, limit: int = 200_000) -> Report:
     _guarded(encoding, "the encoding check", lambda: _check_encoding(game, reachable, fmt, encoding))
     _guarded(ranking, "the ranking check", lambda: _check_ranking(game, reachable, fmt, ranking))
     _guarded(unmoves, "the un-moves check", lambda: _check_unmoves(game, reachable, edges, fmt, unmoves))
+    _guarded(tiers, "the tiers check", lambda: _check_tiers(game, edges, fmt, tiers))
     clean = ending.ok and determinism.ok
     if not game.has_symmetry():
         canonical.skipped = canonical.skipped or "the game declares no symmetry (has_symmetry() is False)"
@@ -288,6 +292,41 @@ def _check_ranking(game: Game, reachable: list, fmt, ranking: Check) -> None:
             ranking.fail(f"unrank(rank(p)) is {fmt(back)}, not the position {fmt(p)} (index {index})")
         if not game.is_valid_index(index):
             ranking.fail(f"is_valid_index({index}) is False for the reachable position {fmt(p)}")
+
+
+def _check_tiers(game: Game, edges: list, fmt, tiers: Check) -> None:
+    from bisect import bisect_right
+
+    from explorer.tiered import check_tiers
+
+    if not game.offers.tiers:
+        tiers.skipped = "the game declares no tiers (offers.tiers is False)"
+        return
+    declared = game.tiers()
+    if declared is None:
+        tiers.skipped = "the game's tiers() is None for these parameters: one tier"
+        return
+    try:
+        check_tiers(declared, game.index_space())
+    except GameGraphError as exc:
+        tiers.fail(str(exc))
+        return
+
+    def tier(p) -> int:
+        return bisect_right(declared.offsets, game.rank(p)) - 1
+
+    for p, label, q in edges:
+        ok, pair = _call(tiers, f"rank of {fmt(p)} or {fmt(q)}", lambda: (tier(p), tier(q)))
+        if not ok:
+            continue
+        here, there = pair
+        if there != here and there not in declared.children[here]:
+            tiers.fail(f"the move {label} from {fmt(p)} (tier {here}, {declared.names[here]}) reaches {fmt(q)} in "
+                       f"tier {there} ({declared.names[there]}), which is not one of its children "
+                       f"{list(declared.children[here])}")
+        elif there == here and declared.loop_free and declared.loop_free[here]:
+            tiers.fail(f"the move {label} from {fmt(p)} stays in tier {here} ({declared.names[here]}), "
+                       "which is declared loop-free")
 
 
 def _check_unmoves(game: Game, reachable: list, edges: list, fmt, unmoves: Check) -> None:

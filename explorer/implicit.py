@@ -14,7 +14,9 @@ files 0600, written whole or not at all: explorer.core.private) with
 few pages: the value and remoteness of any position, its moves (each
 successor's value read from the file), a neighbourhood or a best line,
 materialised only as far as it is shown. No symmetry reduction here: every
-position is its own index.
+position is its own index, except for the colour-swap fold (ImplicitKernels.folded): a
+game whose ranking puts each position's colour-swapped twin `size` indices further solves
+and stores the first half only, and a position is read at its index folded into it.
 """
 
 from __future__ import annotations
@@ -59,7 +61,7 @@ def solve(game: Game, folder: Path | None = None) -> "ValueFile":
     (explorer.kernels.retrograde)."""
     import numpy as np
 
-    from explorer.kernels.retrograde import OVERFLOW, STUCK, decode, implicit_wrapper, payload_limit
+    from explorer.kernels.retrograde import decode, no_seeds
 
     _require(game)
     in_state_folder = not folder
@@ -71,32 +73,14 @@ def solve(game: Game, folder: Path | None = None) -> "ValueFile":
     if size >= MAX_INDICES:
         raise GraphTooLarge(f"{game.display_name} has {size:,} indices; the implicit mode solves at most "
                             f"{MAX_INDICES - 1:,} (up to 6 bytes each while solving)")
-    kernel = kernels.solve or implicit_wrapper(kernels.predecessors, kernels.valid, kernels.move_count,
-                                               kernels.terminal)
     if in_state_folder:
         private.private_state_dir()
     with private.atomic_private_folder(folder) as partial:
-        # Solved in anonymous memory and saved at the end: a memory-mapped file updated at
-        # random would be written back to disk over and over while solving.
-        queue = _Queue(size)
-        status = OVERFLOW
-        for dtype in (np.uint16, np.uint32):  # 2-byte cells unless a counter or remoteness needs more
-            cells = np.empty(size, dtype=dtype)
-            if kernels.max_moves > payload_limit(cells):
-                continue
-            seconds["setup"] = time.perf_counter() - t0
-            t0 = time.perf_counter()
-            status = _run(kernel, kernels, cells, queue, game.display_name)
-            seconds["solve"] = seconds.get("solve", 0.0) + time.perf_counter() - t0
-            if status <= STUCK:
-                stuck = game.format(game.unrank(STUCK - status))
-                raise GameGraphError(f"{game.display_name}: position {stuck} is not over but has no moves")
-            if status != OVERFLOW:
-                break
-        if status == OVERFLOW:
-            raise GameGraphError(f"{game.display_name}: a remoteness or a position's number of moves "
-                                 f"exceeds {payload_limit(cells):,}")
-        queue.close()
+        seconds["setup"] = time.perf_counter() - t0
+        t0 = time.perf_counter()
+        # The whole ranking as one tier: the tiered solver's range solve without seeds.
+        cells = solve_range(game, kernels, 0, size, *no_seeds())
+        seconds["solve"] = time.perf_counter() - t0
         t0 = time.perf_counter()
         value = np.empty(size, dtype=np.int8)
         deepest = decode(cells, value)  # the cells become the remoteness, in place
@@ -109,7 +93,8 @@ def solve(game: Game, folder: Path | None = None) -> "ValueFile":
         _save(partial / "value.npy", value)
         _save(partial / "remoteness.npy", remoteness)
         seconds["write"] = time.perf_counter() - t0
-        start = game.rank(game.start())
+        start = kernels.fold_index(game.rank(game.start()))
+        folded = {"folded": {"ranking_indices": 2 * size, "twin_offset": size}} if kernels.folded else {}
         meta = {"format": FORMAT, "game": game.id, "display_name": game.display_name, "index_space": size,
                 "encoding": f"{game.name} perfect ranking (Game.rank), no symmetry reduction",
                 "value_dtype": "int8", "remoteness_dtype": str(remoteness.dtype),
@@ -117,11 +102,51 @@ def solve(game: Game, folder: Path | None = None) -> "ValueFile":
                 "counts": counts, "max_remoteness": int(deepest),
                 "start": {"index": start, "key": game.format(game.start()), "value": str(Value(int(value[start]))),
                           "remoteness": None if remoteness[start] < 0 else int(remoteness[start])},
-                "seconds": {k: round(v, 3) for k, v in seconds.items()}}
+                "seconds": {k: round(v, 3) for k, v in seconds.items()}, **folded}
         del value, remoteness
         with private.new_private_file(partial / "meta.json") as handle:
             handle.write((json.dumps(meta, indent=2) + "\n").encode())
     return ValueFile(game, folder)
+
+
+def solve_range(game: Game, kernels, lo: int, hi: int, seeds, seed_runs, description: str | None = None):
+    """The cells of indices [lo, hi) of the game's ranking, solved by the one compiled loop
+    (explorer.kernels.retrograde.solve_cells) with these seeds from child tiers (no_seeds() for
+    none): 2-byte cells, 4-byte ones when a counter or a remoteness needs more. The one tier
+    solve of the implicit mode (lo=0, the whole ranking) and of explorer.tiered. Raises a
+    GameGraphError for kernels that leave a position without a move or a remoteness too large."""
+    import numpy as np
+
+    from explorer.kernels.retrograde import OVERFLOW, STUCK, payload_limit, tier_wrapper
+
+    size = hi - lo
+    if kernels.folded and hi > kernels.size:  # a range over the whole ranking would read twins as positions
+        raise GameGraphError(f"{game.display_name}: its kernels are folded (ImplicitKernels.folded) and cover the "
+                             f"first {kernels.size:,} indices only; solve it with --implicit")
+    if size >= MAX_INDICES:
+        raise GraphTooLarge(f"{game.display_name}: a tier of {size:,} indices; one tier holds at most "
+                            f"{MAX_INDICES - 1:,} (int32 queue entries)")
+    kernel = tier_wrapper(kernels)
+    # Solved in anonymous memory and saved at the end: a memory-mapped file updated at
+    # random would be written back to disk over and over while solving.
+    queue = _Queue(size)
+    try:
+        status = OVERFLOW
+        for dtype in (np.uint16, np.uint32):  # 2-byte cells unless a counter or remoteness needs more
+            cells = np.empty(size, dtype=dtype)
+            if kernels.max_moves > payload_limit(cells):
+                continue
+            status = _run(kernel, kernels, cells, queue, description or f"solving {game.display_name}",
+                          lo, seeds, seed_runs)
+            if status <= STUCK:
+                stuck = game.format(game.unrank(lo + STUCK - status))
+                raise GameGraphError(f"{game.display_name}: position {stuck} is not over but has no moves")
+            if status != OVERFLOW:
+                return cells
+        raise GameGraphError(f"{game.display_name}: a remoteness or a position's number of moves "
+                             f"exceeds {payload_limit(cells):,}")
+    finally:
+        queue.close()
 
 
 QUEUE_STEP = 1 << 24  # queue entries worked per kernel call: 64 MiB of queue given back at a time
@@ -157,7 +182,7 @@ class _Queue:
         self._map.close()
 
 
-def _run(kernel, kernels, cells, queue: _Queue, name: str) -> int:
+def _run(kernel, kernels, cells, queue: _Queue, description: str, lo: int, seeds, seed_runs) -> int:
     """Run the compiled solve over its queue a step at a time, with a progress bar (positions
     decided), giving back the queue's used pages between steps. Returns the kernel's status."""
     from explorer.kernels import probably_cached
@@ -165,11 +190,13 @@ def _run(kernel, kernels, cells, queue: _Queue, name: str) -> int:
 
     state = new_state()
     if progress.enabled() and not probably_cached(kernel):
-        progress.notice(f"compiling the solver for {name} on first use (stored for later runs; up to a minute)")
-    with progress.bar(f"solving {name}") as bar:  # positions worked off the queue; the total is not known
+        progress.notice(f"compiling the solver ({description}) on first use "
+                        "(stored for later runs; up to a minute)")
+    with progress.bar(description) as bar:  # positions worked off the queue; the total is not known
         while True:
             before = state[1]
-            status = kernel(kernels.ctx, kernels.max_unmoves, cells, queue.array, state, QUEUE_STEP)
+            status = kernel(kernels.ctx, kernels.max_unmoves, cells, queue.array, state, QUEUE_STEP, lo, seeds,
+                            seed_runs)
             bar.update(max(int(state[1] - before), 0))
             if status != MORE:
                 return status
@@ -213,16 +240,24 @@ class ValueFile:
             self.remoteness_array = np.load(self.folder / "remoteness.npy", mmap_mode="r")
         except (OSError, ValueError) as error:
             raise GameGraphError(f"cannot read the value file in {self.folder}: {error}") from None
+        # The colour-swap fold: the file holds the first half of the ranking, the twin of index
+        # i + half being i (same value and remoteness for the player to move).
+        self.half = int(self.meta["folded"]["twin_offset"]) if "folded" in self.meta else None
+
+    def index(self, position: Any) -> int:
+        """The position's index in the file: its rank, folded into the first half if the file is folded."""
+        i = self.game.rank(position)
+        return i - self.half if self.half is not None and i >= self.half else i
 
     # -- one position -----------------------------------------------------------------
     def value(self, position: Any) -> Value:
-        v = int(self.values[self.game.rank(position)])
+        v = int(self.values[self.index(position)])
         if v < 0:
             raise GameGraphError(f"{self.game.format(position)} is no legal position of {self.game.display_name}")
         return Value(v)
 
     def remoteness(self, position: Any) -> int | None:
-        r = int(self.remoteness_array[self.game.rank(position)])
+        r = int(self.remoteness_array[self.index(position)])
         return None if r < 0 else r
 
     def record(self, position: Any) -> dict[str, Any]:

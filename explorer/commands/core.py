@@ -37,6 +37,14 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                         "see docs/implicit.md. Only when given: a graph over --max-positions (default "
                         f"{DEFAULT_MAX_POSITIONS:,}) is refused at once, and the refusal names this option "
                         "when the game offers it")
+    p.add_argument("--tiered", action="store_true",
+                   help="solve the game's ranking tier by tier on Dask (a game without tiers is one tier); "
+                        "by default on a local cluster of this machine's cores; see docs/distributed.md")
+    p.add_argument("--scheduler", metavar="ADDRESS",
+                   help="with --tiered: the address of an existing Dask scheduler whose workers share the state "
+                        "folder (default: $DASK_SCHEDULER_ADDRESS, else a local cluster)")
+    p.add_argument("--workers", type=positive_int, metavar="N",
+                   help="with --tiered: worker processes of the local cluster (default: this machine's cores)")
     p.set_defaults(func=cmd_solve)
 
     p = subparsers.add_parser("show", help="value, remoteness and every move of one position")
@@ -129,6 +137,8 @@ def cmd_solve(args: argparse.Namespace) -> int:
     from explorer.solved import build
 
     game = parse_spec(args.spec)
+    if _wants_tiered(args):
+        return _solve_tiered(game, args)
     if _wants_implicit(game, args):
         return _solve_implicit(game, args)
     start = game.parse(args.start) if args.start is not None else None
@@ -188,6 +198,42 @@ def _wants_implicit(game, args: argparse.Namespace) -> bool:
     return bool(args.implicit)
 
 
+def _wants_tiered(args: argparse.Namespace) -> bool:
+    if not args.tiered:
+        if args.scheduler or args.workers:
+            raise InvalidParameter("--scheduler and --workers choose where a --tiered solve runs: add --tiered")
+        return False
+    for given, option in ((args.implicit, "--implicit"), (args.start, "--start"),
+                          (getattr(args, "max_positions_given", False), "--max-positions"),
+                          (args.no_symmetry, "--no-symmetry")):
+        if given:
+            raise InvalidParameter(f"--tiered solves every position of the game's ranking: drop {option}")
+    if args.scheduler and args.workers:
+        raise InvalidParameter("--workers sizes the local cluster; an existing one (--scheduler) has its own workers")
+    return True
+
+
+def _solve_tiered(game, args: argparse.Namespace) -> int:
+    from explorer import tiered
+
+    began = time.perf_counter()
+    values = tiered.solve(game, scheduler=args.scheduler, workers=args.workers)
+    meta = {**values.meta, "folder": str(values.folder), "total_seconds": round(time.perf_counter() - began, 3)}
+    if args.format == "json":
+        print(json.dumps(meta, indent=2))
+        return 0
+    start = meta["start"]
+    remoteness = "" if start["remoteness"] is None else f" in {start['remoteness']} moves"
+    print(f"{game.display_name}   [{game.id}]   tiered: {len(meta['tiers']['names'])} tier(s), every position "
+          "of the ranking, no edges")
+    print(f"start {start['key']}: {start['value']}{remoteness} for the player to move")
+    counts = "  ".join(f"{k} {v:,}" for k, v in meta["counts"].items())
+    print(f"{meta['positions']:,} positions ({meta['index_space']:,} indices), max remoteness {meta['max_remoteness']}")
+    print(f"  {counts}")
+    print(f"tier files {meta['folder']} ({meta['bytes_on_disk']:,} bytes)   total {meta['total_seconds']:.3f}s")
+    return 0
+
+
 def _solve_implicit(game, args: argparse.Namespace) -> int:
     from explorer import implicit
 
@@ -210,13 +256,13 @@ def _solve_implicit(game, args: argparse.Namespace) -> int:
 
 # -- show ----------------------------------------------------------------------
 def cmd_show(args: argparse.Namespace) -> int:
-    from explorer import implicit
+    from explorer import implicit, tiered
     from explorer.games.base import player_name
     from explorer.solved import load_or_build
 
     game = parse_spec(args.spec)
-    if args.implicit or implicit.exists(game):
-        values = implicit.open_value_file(game)
+    if args.implicit or tiered.solved_exists(game):
+        values = tiered.open_solved(game)  # a tiered solve or an implicit value file: the same reader
         position = game.parse(args.position) if args.position is not None else game.start()
         record = {**values.record(position), "on_cycle": None, "source": "value file"}
         moves = values.moves(position)

@@ -285,12 +285,16 @@ class Tiers(NamedTuple):
     tier has its own perfect ranking: index - offsets[t]). Every move from a position in
     tier t stays in tier t (cycles inside a tier are allowed) or goes to a tier listed in
     children[t]; the child relation is a DAG. names[t] says what the tier is ("4 pieces",
-    "movement"). check-game verifies the declaration; explorer/tiered.py solves children first.
+    "movement"). loop_free[t] (optional; () says nothing) declares that no move stays in tier t:
+    such a tier with at most one child is solved in one pass forward over its successors, on
+    every core, instead of by the retrograde loop. check-game verifies the declaration;
+    explorer/tiered.py solves children first.
     """
 
     offsets: tuple[int, ...]
     children: tuple[tuple[int, ...], ...]
     names: tuple[str, ...]
+    loop_free: tuple[bool, ...] = ()
 
 
 class ImplicitKernels(NamedTuple):
@@ -311,15 +315,25 @@ class ImplicitKernels(NamedTuple):
     - ``terminal(ctx, index) -> int``: the Value for the player to move when the
       game is over there, else -1;
     - ``valid(ctx, index) -> bool``: whether the index is a legal position;
-    - ``solve(ctx, max_unmoves, cells, queue, state, budget) -> status`` (optional): the one retrograde
+    - ``solve(ctx, max_unmoves, cells, queue, state, budget, lo, seeds, seed_runs) -> status`` (optional): the one retrograde
       kernel compiled with these functions (explorer.kernels.retrograde.solve_cells), written
       at the top level of the game's kernels module so that numba caches it; without it
       the implicit mode compiles one per process (explorer.kernels.retrograde.implicit_wrapper);
+    - ``forward(ctx, max_moves, lo, cells, child_lo, child_cells, status) -> status`` (optional):
+      the one-pass solve of a loop-free tier (explorer.kernels.retrograde.forward_cells) compiled
+      with these functions and cached likewise (else forward_wrapper compiles one per process);
     - ``moves_of(ctx, max_moves, codes, sources, targets, labels) -> count`` and
       ``terminal_of(ctx, codes, out)`` (optional, together): the batch helpers of
       explorer.kernels.implicit compiled with these functions and cached, likewise.
     The retrograde solver trusts them: tests/explorer/test_implicit.py checks every game's
     kernels against its Python `moves`, `rank` and `unmoves`.
+
+    ``folded`` (the colour-swap fold): the kernels cover only the first half of a ranking of
+    2 * `size` indices in which index i + size is the colour-swapped twin of index i (the same
+    position with the players exchanged: the same value and remoteness for the player to move).
+    Every function then takes an index of the half, and `successors` and `predecessors` return
+    indices folded into it (`fold_index`); the implicit mode solves and stores the half only
+    (explorer.implicit). Dōbutsu shōgi, whose ranking is Tanaka's with the mover as its top digit.
     """
 
     ctx: Any
@@ -333,8 +347,15 @@ class ImplicitKernels(NamedTuple):
     terminal: Callable
     valid: Callable
     solve: Callable | None = None
+    forward: Callable | None = None
     moves_of: Callable | None = None
     terminal_of: Callable | None = None
+    folded: bool = False
+
+    def fold_index(self, index: int) -> int:
+        """An index of the game's ranking as the kernels number it: its twin's in the first half
+        when `folded`, else itself."""
+        return index - self.size if self.folded and index >= self.size else index
 
     def _batch_kernels(self) -> tuple[Callable, Callable]:
         if self.moves_of is not None and self.terminal_of is not None:

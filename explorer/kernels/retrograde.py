@@ -1,7 +1,9 @@
 """The one compiled retrograde solve. Every mode runs the same loop, `solve_cells`:
 the edge mode over a stored predecessor CSR (`retrograde`), the implicit mode over
 a game's un-moves (`explorer.implicit`, through a wrapper each game compiles and
-caches: `implicit_wrapper`). A mode is only a different `initial` and
+caches: `implicit_wrapper`), and each tier of a tiered game (`explorer.tiered`: the
+implicit mode over one index range, with its child tiers' decided positions merged
+into the queue as seeds). A mode is only a different `initial` and
 `predecessors` function; the phases, the packed cells and the queue are shared.
 
 Same semantics as the plain level-by-level solver (explorer.algorithms.retrograde.retrograde_levels):
@@ -37,6 +39,8 @@ result is bit-identical with any number of threads.
 
 from __future__ import annotations
 
+from functools import lru_cache
+
 import numpy as np
 from numba import njit, prange
 
@@ -63,52 +67,125 @@ def payload_limit(cells: np.ndarray) -> int:
     return (int(np.iinfo(cells.dtype).max) >> CODE_BITS)
 
 
-# The solve's progress between calls (`state`, int64[3]): the phase, then the queue's head and tail.
+# The solve's progress between calls (`state`, int64[5]): the phase, the queue's head and tail, then
+# the next seed and its run (tiered solves: explorer.tiered).
 START, WINS_AND_LOSSES, TIES, DONE = 0, 1, 2, 3
 MORE = 1  # returned when `budget` queue entries were worked and the solve is not over
+FAR = np.int64(1) << 62  # the remoteness of an exhausted source: the other one is always taken
+
+# A seed run's columns (`seed_runs`, int64[runs + 1, 4]; the last row only closes the last run).
+RUN_START, RUN_REMOTENESS, RUN_CODE, RUN_OFFSET = 0, 1, 2, 3
 
 
 def new_state() -> np.ndarray:
-    return np.zeros(3, dtype=np.int64)
+    return np.zeros(5, dtype=np.int64)
+
+
+def no_seeds() -> tuple[np.ndarray, np.ndarray]:
+    """(seeds, seed_runs) of a solve without child tiers: the loop is the one-tier solve."""
+    return np.empty(0, dtype=np.int32), np.zeros((1, 4), dtype=np.int64)
 
 
 @njit(inline="always")
-def _gather(predecessors, graph, queue, head, end, max_unmoves, buffer, starts, cells):
-    """The predecessors of queue[head:end] into `buffer` (those of queue[j] at
-    starts[j - head]:starts[j - head + 1]), each one's cell prefetched: the first half of a chunk."""
+def _gather(predecessors, graph, xs, m, max_unmoves, buffer, starts, cells, lo, hi):
+    """The predecessors in [lo, hi) of xs[:m] (global indices) into `buffer`, as local
+    indices (those of xs[i] at starts[i]:starts[i + 1]), each one's cell prefetched: the
+    first half of a chunk. Predecessors outside the range belong to other tiers: dropped."""
     filled = 0
-    for j in range(head, end):
-        starts[j - head] = filled
-        count = predecessors(graph, queue[j], buffer[filled:filled + max_unmoves])
+    for i in range(m):
+        starts[i] = filled
+        count = predecessors(graph, xs[i], buffer[filled:filled + max_unmoves])
+        kept = filled
         for k in range(filled, filled + count):
-            prefetch(cells, buffer[k])
-        filled += count
-    starts[end - head] = filled
+            p = buffer[k]
+            if lo <= p < hi:
+                buffer[kept] = p - lo
+                prefetch(cells, p - lo)
+                kept += 1
+        filled = kept
+    starts[m] = filled
 
 
 @njit(inline="always")
-def solve_cells(initial, predecessors, valid, move_count, terminal, graph, max_unmoves, cells, queue, state, budget):
-    """Fill `cells` (one per position); return 0 when done, MORE, OVERFLOW, or STUCK - index.
+def _next_chunk(cells, queue, head, tail, lo, seeds, seed_runs, j, k, tie_phase, xs, xcells):
+    """The next chunk of the merge of two sources in non-decreasing remoteness: the queue
+    (queue[head:tail], local indices) and the seeds of this phase (runs k.., entry j).
+    A chunk comes from one source only: the one whose head has the smaller remoteness
+    (the queue on a tie), up to CHUNK entries, from the queue as long as they stay within
+    the seeds' head, from the seeds as long as they keep the remoteness of the first. Writes the entries' global indices into xs and their cells into xcells;
+    returns (entries, from the queue, seed entry, seed run)."""
+    runs = len(seed_runs) - 1
+    while k < runs and j >= seed_runs[k + 1, RUN_START]:
+        k += 1
+    seed_r = FAR
+    if k < runs and (seed_runs[k, RUN_CODE] == TIE) == tie_phase:
+        seed_r = seed_runs[k, RUN_REMOTENESS]
+    queue_r = FAR
+    if head < tail:
+        queue_r = cells[queue[head]] >> CODE_BITS
+    m = 0
+    if head < tail and queue_r <= seed_r:
+        while head + m < tail and m < CHUNK:
+            cell = cells[queue[head + m]]
+            if (cell >> CODE_BITS) > seed_r:
+                break
+            xs[m] = lo + queue[head + m]
+            xcells[m] = cell
+            m += 1
+        return m, True, j, k
+    while m < CHUNK and k < runs and (seed_runs[k, RUN_CODE] == TIE) == tie_phase:
+        # One remoteness per seed chunk: its entries add remoteness seed_r + 1 to the queue,
+        # which come before any seed deeper than that.
+        r = seed_runs[k, RUN_REMOTENESS]
+        if r > seed_r:
+            break
+        xs[m] = seed_runs[k, RUN_OFFSET] + seeds[j]
+        xcells[m] = (r << CODE_BITS) | seed_runs[k, RUN_CODE]
+        m += 1
+        j += 1
+        while k < runs and j >= seed_runs[k + 1, RUN_START]:
+            k += 1
+    return m, False, j, k
 
-    `initial(valid, move_count, terminal, graph, i)` gives position i's first cell
+
+@njit(inline="always")
+def solve_cells(initial, predecessors, valid, move_count, terminal, graph, max_unmoves, cells, queue, state, budget,
+                lo, seeds, seed_runs):
+    """Fill `cells` (one per position of [lo, lo + len(cells))); return 0 when done, MORE,
+    OVERFLOW, or STUCK - local index.
+
+    `initial(valid, move_count, terminal, graph, i)` gives global index i's first cell
     (the mode's reading of its game: `valid`, `move_count` and `terminal` are
     whatever that mode needs); `predecessors(graph, x, out)` writes x's
-    predecessors into `out` and returns their number (at most `max_unmoves`).
-    Inlined into each mode's compiled wrapper, so every mode is compiled (and
-    cached) with its own functions called directly. O(N + E), E never stored.
+    predecessors (global indices) into `out` and returns their number (at most
+    `max_unmoves`). Inlined into each mode's compiled wrapper, so every mode is
+    compiled (and cached) with its own functions called directly. O(N + E), E never stored.
 
-    Resumable: it returns MORE after about `budget` queue entries, with its place in
+    A tier of a tiered game (explorer.tiered) is the range [lo, lo + len(cells)); its
+    moves to child tiers enter as *seeds*: the children's decided positions, already
+    solved. seeds[s] (int32) is a position's index within its child; `seed_runs` groups
+    them in runs of one remoteness, code and child (start, remoteness, code, the
+    child's first global index), the wins and losses by non-decreasing remoteness,
+    then the ties likewise, and a last row whose start is len(seeds). Phase 1 merges
+    the queue with the win and loss seeds, phase 2 the tie queue with the tie seeds,
+    always the smaller remoteness first: the order of the plain queue over the whole
+    game. A child's draws never refute a move, so they never enter. Predecessors
+    outside the tier are dropped. Without seeds and with lo = 0 (no_seeds()) this is
+    the one-tier solve, update for update.
+
+    Resumable: it returns MORE after about `budget` entries, with its place in
     `state` (new_state() to begin), and goes on from there when called again, so
     the caller can show progress and give back the queue's pages behind the head
     (explorer.implicit). The result does not depend on the budget.
     """
     n = len(cells)
+    hi = lo + n
     limit = (np.iinfo(cells.dtype).max >> CODE_BITS)
-    phase, head, tail = state[0], state[1], state[2]
+    phase, head, tail, j, k = state[0], state[1], state[2], state[3], state[4]
     if phase == START:
         # Initial cells, on every core: each index writes only its own cell.
         for i in prange(n):
-            cells[i] = initial(valid, move_count, terminal, graph, i)
+            cells[i] = initial(valid, move_count, terminal, graph, lo + i)
         tail = 0
         for i in range(n):
             code = cells[i] & CODE_MASK
@@ -117,26 +194,31 @@ def solve_cells(initial, predecessors, valid, move_count, terminal, graph, max_u
             if code == WIN or code == LOSS:
                 queue[tail] = i
                 tail += 1
-        phase, head = WINS_AND_LOSSES, 0
+        phase, head, j, k = WINS_AND_LOSSES, 0, 0, 0
     room = max(max_unmoves, 1) * CHUNK
     buffer = np.empty(room, dtype=np.int64)
     starts = np.empty(CHUNK + 1, dtype=np.int64)
-    stop = head + budget
+    xs = np.empty(CHUNK, dtype=np.int64)
+    xcells = np.empty(CHUNK, dtype=np.int64)
+    worked = 0
     if phase == WINS_AND_LOSSES:
-        while head < tail:
-            if head >= stop:
-                state[0], state[1], state[2] = phase, head, tail
+        while True:
+            m, from_queue, next_j, next_k = _next_chunk(cells, queue, head, tail, lo, seeds, seed_runs, j, k,
+                                                        False, xs, xcells)
+            if m == 0:
+                break
+            if worked >= budget:
+                state[0], state[1], state[2], state[3], state[4] = phase, head, tail, j, k
                 return MORE
-            end = min(head + CHUNK, tail)
-            _gather(predecessors, graph, queue, head, end, max_unmoves, buffer, starts, cells)
-            for j in range(head, end):
-                cell = cells[queue[j]]
+            _gather(predecessors, graph, xs, m, max_unmoves, buffer, starts, cells, lo, hi)
+            for i in range(m):
+                cell = xcells[i]
                 lost = (cell & CODE_MASK) == LOSS
                 r = (cell >> CODE_BITS) + 1
                 if r > limit:
                     return OVERFLOW
-                for k in range(starts[j - head], starts[j - head + 1]):
-                    p = buffer[k]
+                for q in range(starts[i], starts[i + 1]):
+                    p = buffer[q]
                     other = cells[p]
                     code = other & CODE_MASK
                     if lost and (code == OPEN or code == OPEN_TIE):
@@ -151,7 +233,11 @@ def solve_cells(initial, predecessors, valid, move_count, terminal, graph, max_u
                             tail += 1
                         else:
                             cells[p] = (left << CODE_BITS) | OPEN
-            head = end
+            if from_queue:
+                head += m
+            else:
+                j, k = next_j, next_k
+            worked += m
         # Ties, from the finished ties outward, shortest first: the queue starts again at 0.
         tail = 0
         for i in range(n):
@@ -160,27 +246,33 @@ def solve_cells(initial, predecessors, valid, move_count, terminal, graph, max_u
                 queue[tail] = i
                 tail += 1
         phase, head = TIES, 0
-        stop = budget
     if phase == TIES:
-        while head < tail:
-            if head >= stop:
-                state[0], state[1], state[2] = phase, head, tail
+        while True:
+            m, from_queue, next_j, next_k = _next_chunk(cells, queue, head, tail, lo, seeds, seed_runs, j, k,
+                                                        True, xs, xcells)
+            if m == 0:
+                break
+            if worked >= budget:
+                state[0], state[1], state[2], state[3], state[4] = phase, head, tail, j, k
                 return MORE
-            end = min(head + CHUNK, tail)
-            _gather(predecessors, graph, queue, head, end, max_unmoves, buffer, starts, cells)
-            for j in range(head, end):
-                r = (cells[queue[j]] >> CODE_BITS) + 1
+            _gather(predecessors, graph, xs, m, max_unmoves, buffer, starts, cells, lo, hi)
+            for i in range(m):
+                r = (xcells[i] >> CODE_BITS) + 1
                 if r > limit:
                     return OVERFLOW
-                for k in range(starts[j - head], starts[j - head + 1]):
-                    p = buffer[k]
+                for q in range(starts[i], starts[i + 1]):
+                    p = buffer[q]
                     if (cells[p] & CODE_MASK) == OPEN:
                         cells[p] = (r << CODE_BITS) | TIE
                         queue[tail] = p
                         tail += 1
-            head = end
+            if from_queue:
+                head += m
+            else:
+                j, k = next_j, next_k
+            worked += m
     # Draws are the decoding: whatever is still OPEN is a draw.
-    state[0], state[1], state[2] = DONE, head, tail
+    state[0], state[1], state[2], state[3], state[4] = DONE, head, tail, j, k
     return 0
 
 
@@ -253,7 +345,8 @@ def decode(cells, value):
 def _edge_cells(succ_indptr, pred_indptr, pred_indices, terminal, max_unmoves, cells, queue):
     graph = (succ_indptr, pred_indptr, pred_indices, terminal)
     return solve_cells(_edge_initial, _edge_predecessors, _no_kernel, _no_kernel, _no_kernel,
-                       graph, max_unmoves, cells, queue, np.zeros(3, dtype=np.int64), len(cells) + 1)
+                       graph, max_unmoves, cells, queue, np.zeros(5, dtype=np.int64), len(cells) + 1,
+                       0, np.empty(0, dtype=np.int32), np.zeros((1, 4), dtype=np.int64))
 
 
 def retrograde(succ_indptr, pred_indptr, pred_indices, terminal):
@@ -279,16 +372,179 @@ def retrograde(succ_indptr, pred_indptr, pred_indices, terminal):
     return value, cells.view(np.int16 if cells.dtype == np.uint16 else np.int32).astype(np.int32)
 
 
+@lru_cache(maxsize=None)  # once per process and set of kernels: a tiered solve calls it per tier
 def implicit_wrapper(predecessors, valid, move_count, terminal):
-    """The implicit solve compiled with one game's kernels, for games that do not ship their own
-    cached wrapper (plugins): `(ctx, max_unmoves, cells, queue, state, budget) -> status`. A game
-    module caches its own by writing the same two lines at its top level (explorer/games/dodgem/kernels.py)."""
+    """The implicit (and tier) solve compiled with one game's kernels, for games that do not ship
+    their own cached wrapper (plugins): `(ctx, max_unmoves, cells, queue, state, budget, lo, seeds,
+    seed_runs) -> status` (solve_cells). A game module caches its own by writing the same two lines
+    at its top level (explorer/games/dodgem/kernels.py)."""
     @njit(nogil=True, parallel=True)
-    def solve(ctx, max_unmoves, cells, queue, state, budget):
+    def solve(ctx, max_unmoves, cells, queue, state, budget, lo, seeds, seed_runs):
         return solve_cells(implicit_initial, predecessors, valid, move_count, terminal, ctx, max_unmoves, cells,
-                           queue, state, budget)
+                           queue, state, budget, lo, seeds, seed_runs)
 
     return solve
+
+
+def tier_wrapper(kernels):
+    """The compiled solve of a game's ImplicitKernels: its cached `solve` when its kernels module
+    has one, else one compiled now (implicit_wrapper; once per process). Same signature either way."""
+    return kernels.solve or implicit_wrapper(kernels.predecessors, kernels.valid, kernels.move_count,
+                                             kernels.terminal)
+
+
+# -- loop-free tiers: one pass forward over the successors (explorer.tiered) ----------------------
+FORWARD_BLOCK = 1 << 14  # positions a thread takes at a time in forward_cells
+BAD_SUCCESSOR = -3       # forward_cells: a successor outside the one child tier (a wrong Tiers declaration)
+
+
+@njit(inline="always")
+def forward_cells(labelled_successors, valid, terminal, ctx, max_moves, lo, cells, child_lo, child_cells, status):
+    """The cells of a loop-free tier [lo, lo + len(cells)), whose every move goes to one child tier
+    [child_lo, child_lo + len(child_cells)), solved already: each position's value from its
+    successors' finished cells, in one pass (no queue, no un-moves). The value rule of the
+    retrograde loop on a DAG: a win 1 + the nearest losing successor, else a loss 1 + the
+    farthest winning one when every successor wins, else a tie 1 + the nearest tie, else a draw.
+    Same cells as solve_cells gives the tier (tests/explorer/test_tiered.py). O(positions +
+    moves); the positions are split into blocks over every core (prange), each position writes its
+    own cell, so the result does not depend on the threads. `status[0]` is set to OVERFLOW,
+    BAD_SUCCESSOR or STUCK - local index when something is wrong (0 otherwise)."""
+    n = len(cells)
+    limit = (np.iinfo(cells.dtype).max >> CODE_BITS)
+    m = len(child_cells)
+    blocks = (n + FORWARD_BLOCK - 1) // FORWARD_BLOCK
+    for b in prange(blocks):
+        out = np.empty(max(max_moves, 1), dtype=np.int64)
+        labels = np.empty(max(max_moves, 1), dtype=np.int64)
+        for i in range(b * FORWARD_BLOCK, min(n, (b + 1) * FORWARD_BLOCK)):
+            x = lo + i
+            if not valid(ctx, x):
+                cells[i] = NO_POSITION
+                continue
+            count = labelled_successors(ctx, x, out, labels)
+            if count == 0:
+                t = terminal(ctx, x)
+                if t < 0:
+                    status[0] = STUCK - i
+                    cells[i] = NOT_OVER
+                else:
+                    cells[i] = t  # remoteness 0
+                continue
+            nearest_win, farthest_loss, nearest_tie, all_win = limit + 1, -1, limit + 1, True
+            for k in range(count):
+                c = out[k] - child_lo
+                if c < 0 or c >= m:
+                    status[0] = BAD_SUCCESSOR
+                    break
+                cell = np.int64(child_cells[c])
+                code, r = cell & CODE_MASK, cell >> CODE_BITS
+                if code == LOSS:
+                    nearest_win = min(nearest_win, r)
+                elif code == WIN:
+                    farthest_loss = max(farthest_loss, r)
+                else:
+                    all_win = False
+                    if code == TIE:
+                        nearest_tie = min(nearest_tie, r)
+            if nearest_win <= limit:
+                code, r = WIN, nearest_win + 1
+            elif all_win:
+                code, r = LOSS, farthest_loss + 1
+            elif nearest_tie <= limit:
+                code, r = TIE, nearest_tie + 1
+            else:
+                code, r = DRAW, 0
+            if r > limit:
+                status[0] = OVERFLOW
+                r = 0
+            cells[i] = (r << CODE_BITS) | code
+    return status[0]
+
+
+@lru_cache(maxsize=None)  # once per process and set of kernels, as implicit_wrapper
+def forward_wrapper(labelled_successors, valid, terminal):
+    """forward_cells compiled with one game's kernels, for games without a cached `forward`:
+    `(ctx, max_moves, lo, cells, child_lo, child_cells, status) -> status`."""
+    @njit(nogil=True, parallel=True)
+    def forward(ctx, max_moves, lo, cells, child_lo, child_cells, status):
+        return forward_cells(labelled_successors, valid, terminal, ctx, max_moves, lo, cells, child_lo, child_cells,
+                             status)
+
+    return forward
+
+
+# -- seeds: the decided positions of a tier's children (explorer.tiered) --------------------------
+
+@njit(cache=True, nogil=True)
+def _deepest_decided(cells):
+    """The largest remoteness of a decided win, loss or tie in a finished tier's cells (-1: none)."""
+    deepest = -1
+    for i in range(len(cells)):
+        code = cells[i] & CODE_MASK
+        if code == WIN or code == LOSS or code == TIE:
+            deepest = max(deepest, np.int64(cells[i] >> CODE_BITS))
+    return deepest
+
+
+@njit(cache=True, nogil=True)
+def _count_decided(cells, counts):
+    """counts[code, remoteness] += the decided positions of a finished tier's cells."""
+    for i in range(len(cells)):
+        code = cells[i] & CODE_MASK
+        if code == WIN or code == LOSS or code == TIE:
+            counts[code, cells[i] >> CODE_BITS] += 1
+
+
+@njit(cache=True, nogil=True)
+def _place_decided(cells, cursor, seeds):
+    """seeds[cursor[code, remoteness]++] = i for each decided position i (its index in its tier):
+    the second half of the counting sort, ascending indices within a run."""
+    for i in range(len(cells)):
+        code = cells[i] & CODE_MASK
+        if code == WIN or code == LOSS or code == TIE:
+            key = cells[i] >> CODE_BITS
+            seeds[cursor[code, key]] = i
+            cursor[code, key] += 1
+
+
+def seeds_of(children) -> tuple[np.ndarray, np.ndarray]:
+    """(seeds, seed_runs) for solve_cells from a tier's solved children, given as (first global
+    index, finished cells) pairs (finish_cells; memory-mapped is fine: each is read twice, in
+    order). A counting sort by remoteness: 4 bytes a decided child position, never int64 lists."""
+    children = list(children)
+    deepest = max([_deepest_decided(cells) for _, cells in children], default=-1)
+    counts = [np.zeros((4, deepest + 1), dtype=np.int64) for _ in children]
+    for (_, cells), count in zip(children, counts):
+        _count_decided(cells, count)
+    rows, cursors, start = [], [np.zeros((4, deepest + 1), dtype=np.int64) for _ in children], 0
+    order = [(r, code) for r in range(deepest + 1) for code in (LOSS, WIN)] + [(r, TIE) for r in range(deepest + 1)]
+    for r, code in order:
+        for c, (offset, _) in enumerate(children):
+            size = int(counts[c][code, r])
+            if size:
+                cursors[c][code, r] = start
+                rows.append((start, r, code, offset))
+                start += size
+    rows.append((start, 0, 0, 0))
+    seeds = np.empty(start, dtype=np.int32)
+    for (_, cells), cursor in zip(children, cursors):
+        _place_decided(cells, cursor, seeds)
+    return seeds, np.array(rows, dtype=np.int64).reshape(-1, 4)
+
+
+@njit(cache=True, nogil=True, parallel=True)
+def finish_cells(cells):
+    """A solved tier's cells as they are kept (explorer.tiered): every position still open is a
+    draw (code DRAW, payload 0); decided ones keep code and remoteness, no position stays NO_POSITION.
+    In place, on every core. Returns the largest remoteness."""
+    deepest = 0
+    for i in prange(len(cells)):
+        code = cells[i] & CODE_MASK
+        if code == OPEN or code == OPEN_TIE:
+            cells[i] = DRAW
+        elif code <= WIN and code != DRAW:
+            deepest = max(deepest, np.int64(cells[i] >> CODE_BITS))
+    return deepest
 
 
 @njit(cache=True, nogil=True, parallel=True)

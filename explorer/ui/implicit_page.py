@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import streamlit as st
 
-from explorer import implicit
+from explorer import implicit, tiered
 from explorer.core.errors import GameGraphError
 from explorer.games import Game
 from explorer.graph import DEFAULT_MAX_POSITIONS
@@ -27,7 +27,7 @@ def wanted(game: Game) -> bool:
     usual page refuses at once with the size estimate (explorer.ui.builds), which is
     quicker to read than a missing file; the CLI's `solve --implicit` makes the file."""
     size = game.index_space()
-    return implicit.supports(game) and size is not None and size > LIMIT and implicit.exists(game)
+    return implicit.supports(game) and size is not None and size > LIMIT and tiered.solved_exists(game)
 
 
 def _cell(text: str) -> str:
@@ -38,12 +38,13 @@ def page(game: Game, spec: str) -> None:
     st.title(game.display_name)
     st.caption(game.description)
     try:
-        values = implicit.open_value_file(game)
+        values = tiered.open_solved(game)  # a tiered solve or the implicit mode's value file
     except GameGraphError as exc:
         error(f"{exc} (the game is too large for a graph: the page reads its value file)")
         return
     meta = values.meta
-    st.caption(f"Answered from the value file of the implicit mode: {meta['positions']:,} positions solved, "
+    source = "the tiered solve" if isinstance(values, tiered.TieredValues) else "the value file of the implicit mode"
+    st.caption(f"Answered from {source}: {meta['positions']:,} positions solved, "
                "no graph in memory. Diagrams, cycles and Neo4j need a graph and are not offered for this game.")
     asked = state.url_position()
     position = game.start()

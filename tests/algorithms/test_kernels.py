@@ -243,7 +243,7 @@ def test_the_implicit_kernels_are_cached(tmp_path):
 def test_the_solve_resumes_to_the_same_cells_whatever_its_steps(spec):
     """The implicit solve worked in steps (its progress kept in `state` between calls) ends in the
     same cells as in one call, however small the steps."""
-    from explorer.kernels.retrograde import MORE, new_state
+    from explorer.kernels.retrograde import MORE, new_state, no_seeds
 
     kernels_of_game = parse_spec(spec).implicit_kernels()
     results = []
@@ -253,7 +253,8 @@ def test_the_solve_resumes_to_the_same_cells_whatever_its_steps(spec):
         state, calls = new_state(), 0
         while True:
             calls += 1
-            status = kernels_of_game.solve(kernels_of_game.ctx, kernels_of_game.max_unmoves, cells, queue, state, budget)
+            status = kernels_of_game.solve(kernels_of_game.ctx, kernels_of_game.max_unmoves, cells, queue, state, budget,
+                                           0, *no_seeds())
             if status != MORE:
                 break
         assert status == 0

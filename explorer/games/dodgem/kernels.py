@@ -242,10 +242,10 @@ def predecessors(ctx, index, out):
 
 
 @njit(cache=True, nogil=True, parallel=True)
-def solve(ctx, max_unmoves, cells, queue, state, budget):
+def solve(ctx, max_unmoves, cells, queue, state, budget, lo, seeds, seed_runs):
     """The one retrograde kernel with these un-moves, compiled once and cached (ImplicitKernels.solve)."""
     return solve_cells(implicit_initial, predecessors, valid, move_count, terminal, ctx, max_unmoves, cells, queue,
-                       state, budget)
+                       state, budget, lo, seeds, seed_runs)
 
 
 @njit(cache=True, nogil=True)

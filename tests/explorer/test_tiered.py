@@ -1,0 +1,459 @@
+"""The tiered solver (explorer/tiered.py): the one retrograde loop with seeds from child tiers
+against the plain level-by-level solver on random tiered graphs (cycles inside tiers, moves into
+several children), against the implicit mode and the edge solver on Dodgem, and on Dask."""
+
+from __future__ import annotations
+
+import random
+import stat
+from types import SimpleNamespace
+
+import numpy as np
+import pytest
+from numba import njit
+
+from explorer import implicit, tiered
+from explorer.algorithms.retrograde import retrograde_levels
+from explorer.core.errors import GameGraphError
+from explorer.games import parse_spec
+from explorer.games.base import ImplicitKernels, Tiers
+from explorer.kernels.retrograde import forward_cells, implicit_initial, solve_cells
+from explorer.core.values import Value
+
+
+# -- a random tiered game: a graph packed into one int64 context array ---------------------------------
+# ctx = [n, E, succ_indptr (n+1), pred_indptr (n+1), pred_indices (E), terminal (n), valid (n), succ_indices (E)]
+
+@njit(inline="always")
+def _pred_at(ctx):
+    return 2 + ctx[0] + 1
+
+
+@njit(inline="always")
+def graph_predecessors(ctx, x, out):
+    at = _pred_at(ctx)
+    start, end = ctx[at + x], ctx[at + x + 1]
+    base = at + ctx[0] + 1
+    for k in range(start, end):
+        out[k - start] = ctx[base + k]
+    return end - start
+
+
+@njit(inline="always")
+def graph_move_count(ctx, x):
+    return ctx[2 + x + 1] - ctx[2 + x]
+
+
+@njit(inline="always")
+def graph_terminal(ctx, x):
+    return ctx[_pred_at(ctx) + ctx[0] + 1 + ctx[1] + x]
+
+
+@njit(inline="always")
+def graph_valid(ctx, x):
+    return ctx[_pred_at(ctx) + ctx[0] + 1 + ctx[1] + ctx[0] + x] != 0
+
+
+@njit(nogil=True)
+def graph_solve(ctx, max_unmoves, cells, queue, state, budget, lo, seeds, seed_runs):
+    """The one loop compiled with the graph's kernels once for the module (as a game's kernels module does)."""
+    return solve_cells(implicit_initial, graph_predecessors, graph_valid, graph_move_count, graph_terminal, ctx,
+                       max_unmoves, cells, queue, state, budget, lo, seeds, seed_runs)
+
+
+@njit(inline="always")
+def graph_labelled_successors(ctx, x, out, labels):
+    base = _pred_at(ctx) + ctx[0] + 1 + ctx[1] + 2 * ctx[0]
+    start, end = ctx[2 + x], ctx[2 + x + 1]
+    for k in range(start, end):
+        out[k - start] = ctx[base + k]
+        labels[k - start] = k - start
+    return end - start
+
+
+@njit(nogil=True, parallel=True)
+def graph_forward(ctx, max_moves, lo, cells, child_lo, child_cells, status):
+    """The one-pass solve of a loop-free tier compiled with the graph's kernels."""
+    return forward_cells(graph_labelled_successors, graph_valid, graph_terminal, ctx, max_moves, lo, cells, child_lo,
+                         child_cells, status)
+
+
+def _unused(*args):
+    raise AssertionError("the tier solve needs no successors")
+
+
+def random_tiered_graph(seed: int, loop_free: bool = False):
+    """(successor lists, terminal values, valid, Tiers) of a random game: tiers of 1-14 positions, each
+    with random earlier tiers as children; moves inside the tier (cycles) and into its children;
+    finished wins, losses and ties; a few indices that are no position. With `loop_free`, about
+    half the tiers have at most one child and no move inside, and are declared loop-free."""
+    rng = random.Random(seed)
+    count = rng.randint(1, 6)
+    sizes = [rng.randint(1, 14) for _ in range(count)]
+    offsets = [0]
+    for size in sizes:
+        offsets.append(offsets[-1] + size)
+    children = [tuple(sorted(rng.sample(range(t), rng.randint(0, t)))) for t in range(count)]
+    free = [loop_free and rng.random() < 0.5 for _ in range(count)]
+    for t in range(count):
+        if free[t]:
+            children[t] = children[t][:1]
+    n = offsets[-1]
+    valid = [rng.random() > 0.07 for _ in range(n)]
+    terminal = [-1] * n
+    successors: list[list[int]] = [[] for _ in range(n)]
+    for t in range(count):
+        reach = [x for c in ((t, *children[t]) if not free[t] else children[t])
+                 for x in range(offsets[c], offsets[c + 1]) if valid[x]]
+        for x in range(offsets[t], offsets[t + 1]):
+            if not valid[x]:
+                continue
+            if rng.random() < 0.25 or not reach:
+                terminal[x] = rng.choice([Value.WIN, Value.LOSS, Value.TIE, Value.LOSS])
+            else:
+                successors[x] = rng.sample(reach, min(len(reach), rng.randint(1, 4)))
+    tiers = Tiers(tuple(offsets), tuple(children), tuple(f"tier {t}" for t in range(count)),
+                  tuple(free) if loop_free else ())
+    return successors, terminal, valid, tiers
+
+
+class GraphGame:
+    """Just enough of a Game for explorer.tiered.solve_tier: kernels, tiers, a name."""
+
+    name = display_name = id = "random-tiers"
+    offers = SimpleNamespace(tiers=True, implicit_kernels=True)
+
+    def __init__(self, successors, terminal, valid, tiers):
+        n = len(successors)
+        succ_indptr = np.cumsum([0] + [len(s) for s in successors])
+        preds: list[list[int]] = [[] for _ in range(n)]
+        for x, targets in enumerate(successors):
+            for y in targets:
+                preds[y].append(x)
+        pred_indptr = np.cumsum([0] + [len(p) for p in preds])
+        pred_indices = [p for ps in preds for p in ps]
+        self.arrays = (succ_indptr, pred_indptr, np.array(pred_indices, dtype=np.int64),
+                       np.array([int(t) for t in terminal], dtype=np.int8))
+        ctx = np.array([n, len(pred_indices), *succ_indptr, *pred_indptr, *pred_indices,
+                        *[int(t) for t in terminal], *[int(v) for v in valid], *[y for ys in successors for y in ys]],
+                       dtype=np.int64)
+        self._kernels = ImplicitKernels(
+            ctx=ctx, size=n, max_moves=max([len(s) for s in successors] + [1]),
+            max_unmoves=max([len(p) for p in preds] + [1]), successors=_unused,
+            labelled_successors=graph_labelled_successors, predecessors=graph_predecessors,
+            move_count=graph_move_count, terminal=graph_terminal, valid=graph_valid, solve=graph_solve,
+            forward=graph_forward)
+        self._tiers = tiers
+        self.valid = np.array(valid)
+
+    def implicit_kernels(self):
+        return self._kernels
+
+    def tiers(self):
+        return self._tiers
+
+    def index_space(self):
+        return self._kernels.size
+
+
+def solve_all_tiers(game, folder):
+    for t in tiered.check_tiers(game.tiers(), game.index_space()):
+        tiered.solve_tier(game, t, folder)
+    return tiered.TieredValues(game, folder, meta={}).arrays()
+
+
+@pytest.mark.parametrize("seed", range(300))
+def test_random_tiered_graphs_equal_the_plain_solver(seed, tmp_path):
+    """Every tier solved from its children's files (the seeds merged into the queue by remoteness)
+    gives the plain level-by-level solver's value and remoteness on every position of the whole graph."""
+    game = GraphGame(*random_tiered_graph(seed))
+    value, remoteness = solve_all_tiers(game, tmp_path)
+    expected_value, expected_remoteness = retrograde_levels(*game.arrays)
+    ok = game.valid
+    assert np.array_equal(value[ok], expected_value[ok])
+    assert np.array_equal(remoteness[ok], expected_remoteness[ok])
+    assert np.all(value[~ok] == implicit.INVALID)
+
+
+@pytest.mark.parametrize("seed", range(200))
+def test_loop_free_tiers_solved_forward_equal_the_plain_solver_and_the_loop(seed, tmp_path):
+    """Tiers declared loop-free are solved in one pass over their successors (forward_cells): the
+    plain solver's values, and byte for byte the tier files of the same graph solved by the loop."""
+    successors, terminal, valid, tiers = random_tiered_graph(seed, loop_free=True)
+    game = GraphGame(successors, terminal, valid, tiers)
+    value, remoteness = solve_all_tiers(game, tmp_path / "forward")
+    expected_value, expected_remoteness = retrograde_levels(*game.arrays)
+    ok = game.valid
+    assert np.array_equal(value[ok], expected_value[ok])
+    assert np.array_equal(remoteness[ok], expected_remoteness[ok])
+    solve_all_tiers(GraphGame(successors, terminal, valid, tiers._replace(loop_free=())), tmp_path / "loop")
+    for path in sorted((tmp_path / "forward").glob("tier-*.values")):
+        assert path.read_bytes() == (tmp_path / "loop" / path.name).read_bytes()
+
+
+def test_the_random_graphs_have_loop_free_tiers_with_moves():
+    """The loop-free variant really solves tiers forward that have moves (else the test above proves little)."""
+    moving = 0
+    for seed in range(200):
+        successors, _, _, tiers = random_tiered_graph(seed, loop_free=True)
+        for t, free in enumerate(tiers.loop_free):
+            if free and tiers.children[t]:
+                moving += sum(len(successors[x]) for x in range(tiers.offsets[t], tiers.offsets[t + 1]))
+    assert moving > 500
+
+
+@pytest.mark.parametrize("spec", ["connect4(width=4,height=3)", "teeko(size=3,pieces=3)"])
+def test_loop_free_game_tiers_equal_the_implicit_mode(spec, tmp_path):
+    """Connect Four (every tier loop-free) and Teeko (drop tiers loop-free, movement tier loopy):
+    the tiered solve equals the one-tier implicit solve on every index."""
+    game = parse_spec(spec)
+    values = tiered.solve(game, tmp_path / "tiers", processes=False, workers=1)
+    one = implicit.solve(game, tmp_path / "one")
+    value, remoteness = values.arrays()
+    assert np.array_equal(value, np.asarray(one.values))
+    assert np.array_equal(remoteness, np.asarray(one.remoteness_array))
+
+
+@pytest.mark.parametrize("seed", range(0, 300, 10))
+def test_a_tier_solved_in_small_steps_gives_the_same_cells(seed, tmp_path, monkeypatch):
+    """The solve stops after every chunk (its place, the seed cursor included, kept in `state`) and
+    goes on: the same tier files as in one go."""
+    game = GraphGame(*random_tiered_graph(seed))
+    solve_all_tiers(game, tmp_path / "whole")
+    monkeypatch.setattr(implicit, "QUEUE_STEP", 1)
+    solve_all_tiers(game, tmp_path / "steps")
+    for whole in sorted((tmp_path / "whole").glob("tier-*.values")):
+        assert whole.read_bytes() == (tmp_path / "steps" / whole.name).read_bytes()
+
+
+def test_the_random_graphs_use_the_seeds():
+    """The random tiers really move into their children, with decided values there (else the test
+    above would not exercise the merge)."""
+    crossing = 0
+    for seed in range(300):
+        successors, terminal, valid, tiers = random_tiered_graph(seed)
+        for t in range(len(tiers.names)):
+            lo, hi = tiers.offsets[t], tiers.offsets[t + 1]
+            crossing += sum(1 for x in range(lo, hi) for y in successors[x] if not lo <= y < hi)
+    assert crossing > 1000
+
+
+def test_a_tier_is_written_owner_only_and_never_solved_twice(tmp_path):
+    game = GraphGame(*random_tiered_graph(7))
+    solve_all_tiers(game, tmp_path)
+    files = sorted(tmp_path.glob("tier-*.values"))
+    assert len(files) == len(game.tiers().names)
+    assert all(stat.S_IMODE(f.stat().st_mode) == 0o600 for f in files)
+    before = {f: f.stat().st_mtime_ns for f in files}
+    again = [tiered.solve_tier(game, t, tmp_path) for t in range(len(files))]
+    assert all(done["skipped"] for done in again)
+    assert {f: f.stat().st_mtime_ns for f in files} == before
+
+
+def test_a_tier_without_its_children_is_refused(tmp_path):
+    seed = next(s for s in range(100) if random_tiered_graph(s)[3].children[-1])
+    game = GraphGame(*random_tiered_graph(seed))
+    with pytest.raises(GameGraphError, match="needs child tier"):
+        tiered.solve_tier(game, len(game.tiers().names) - 1, tmp_path)
+
+
+@pytest.mark.parametrize("tiers, message", [
+    (Tiers((0, 5), ((),), ("a",)), "from 0 to the index space"),
+    (Tiers((0, 6, 4, 10), ((), (), ()), ("a", "b", "c")), "must not decrease"),
+    (Tiers((0, 5, 10), ((1,), (0,)), ("a", "b")), "cycle"),
+    (Tiers((0, 5, 10), ((), (1,)), ("a", "b")), "no other tier"),
+])
+def test_bad_tiers_are_refused_in_one_line(tiers, message):
+    with pytest.raises(GameGraphError, match=message):
+        tiered.check_tiers(tiers, 10)
+
+
+# -- real games ------------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("spec", ["dodgem:3x3", "dodgem:4x4", "chopsticks:magic-fingers"])
+def test_tiered_equals_the_implicit_mode_position_by_position(spec, tmp_path):
+    game = parse_spec(spec)
+    values = tiered.solve(game, tmp_path / "tiers", workers=1, processes=False)
+    reference = implicit.solve(game, tmp_path / "implicit")
+    value, remoteness = values.arrays()
+    assert np.array_equal(value, np.asarray(reference.values))
+    assert np.array_equal(remoteness, np.asarray(reference.remoteness_array).astype(np.int32))
+    assert values.value(game.start()) == reference.value(game.start())
+    assert values.moves(game.start()) == reference.moves(game.start())
+
+
+@pytest.mark.parametrize("spec", ["dodgem:3x3", "dodgem(size=2)"])
+def test_tiered_equals_the_edge_solver_on_every_reachable_position(spec, tmp_path):
+    from explorer.solved import build
+
+    game = parse_spec(spec)
+    values = tiered.solve(game, tmp_path, workers=1, processes=False)
+    solved = build(game, symmetry=False, use_arrays=False)
+    for node in range(solved.graph.num_positions):
+        position = solved.graph.position(node)
+        assert (values.value(position), values.remoteness(position)) == (solved.value(node), solved.remoteness(node))
+
+
+def test_a_folder_of_another_game_is_refused(tmp_path):
+    tiered.solve(parse_spec("dodgem(size=2)"), tmp_path, workers=1, processes=False)
+    with pytest.raises(GameGraphError, match="holds the tiers of"):
+        tiered.solve(parse_spec("dodgem:3x3"), tmp_path, workers=1, processes=False)
+
+
+def test_a_game_without_kernels_is_refused():
+    with pytest.raises(GameGraphError, match="no tiered"):
+        tiered.solve(parse_spec("nim"), workers=1, processes=False)
+
+
+# -- check-game ------------------------------------------------------------------------------------
+
+def dodgem_with_tiers(tiers_of_size):
+    """Dodgem 3x3 declaring the tiers tiers_of_size(index space, boards per mover)."""
+    import dataclasses
+
+    from explorer.games.dodgem.rules import Dodgem
+
+    class TieredDodgem(Dodgem):
+        offers = dataclasses.replace(Dodgem.offers, tiers=True)
+
+        def tiers(self):
+            return tiers_of_size(self.index_space(), self._tables[2])
+
+    return TieredDodgem(Dodgem.Params(size=3))
+
+
+def tiers_check(game):
+    from explorer.checkgame import check_game
+
+    report = check_game(game)
+    return next(c for c in report.checks if c.name.startswith("every move stays in its tier")), report
+
+
+def test_check_game_passes_sound_tiers_and_skips_a_game_without():
+    check, report = tiers_check(dodgem_with_tiers(lambda size, half: Tiers((0, size), ((),), ("all",))))
+    assert check.ok and not check.skipped and report.ok, report.text()
+    check, _ = tiers_check(parse_spec("dodgem:3x3"))
+    assert check.skipped and "declares no tiers" in check.skipped
+
+
+@pytest.mark.parametrize("tiers, message", [
+    # Blue's turns, then Red's: Red's moves go back to tier 0, which is not declared.
+    (lambda size, half: Tiers((0, half, size), ((1,), ()), ("blue", "red")), "which is not one of its children"),
+    (lambda size, half: Tiers((0, half, size), ((1,), (0,)), ("blue", "red")), "cycle"),
+    (lambda size, half: Tiers((0, half, size - 1), ((), ()), ("blue", "red")), "index space"),
+    (lambda size, half: Tiers((0, size), ((),), ("all",), (True,)), "declared loop-free"),
+    (lambda size, half: Tiers((0, size), ((),), ("all",), (True, False)), "loop_free flags"),
+])
+def test_check_game_catches_broken_tiers(tiers, message):
+    check, report = tiers_check(dodgem_with_tiers(tiers))
+    assert not check.ok and any(message in p for p in check.problems), report.text()
+
+
+# -- the CLI ---------------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("argv, message", [
+    (["solve", "nim", "--tiered", "--workers", "1"], "no tiered"),
+    (["solve", "dodgem:3x3", "--workers", "2"], "add --tiered"),
+    (["solve", "dodgem:3x3", "--tiered", "--implicit"], "drop --implicit"),
+    (["solve", "dodgem:3x3", "--tiered", "--scheduler", "tcp://127.0.0.1:9", "--workers", "2"], "its own workers"),
+    (["solve", "dodgem:3x3", "--tiered", "--scheduler", "no address"], "cannot reach the Dask scheduler"),
+])
+def test_cli_refusals_are_one_line(argv, message, capsys):
+    from explorer.cli import main
+
+    assert main(argv) == 2
+    err = capsys.readouterr().err
+    assert message in err and "Traceback" not in err and len(err.strip().splitlines()) == 1, err
+
+
+def test_the_scheduler_address_comes_from_the_environment_too(capsys, monkeypatch):
+    from explorer.cli import main
+
+    monkeypatch.setenv("DASK_SCHEDULER_ADDRESS", "not-an-address")
+    assert main(["solve", "dodgem(size=2)", "--tiered"]) == 2
+    err = capsys.readouterr().err
+    assert "cannot reach the Dask scheduler at not-an-address" in err and "Traceback" not in err
+
+
+def test_cli_solves_by_tiers_and_resumes(capsys):
+    from explorer.cli import main
+
+    assert main(["solve", "dodgem:3x3", "--tiered", "--workers", "1", "--format", "json"]) == 0
+    import json
+
+    meta = json.loads(capsys.readouterr().out)
+    reference = implicit.solve(parse_spec("dodgem:3x3"), folder=None)
+    assert meta["counts"] == reference.meta["counts"] and meta["start"] == reference.meta["start"]
+    assert main(["solve", "dodgem:3x3", "--tiered", "--workers", "1"]) == 0  # all tiers written: nothing to do
+    assert "tiered: 1 tier(s)" in capsys.readouterr().out
+
+
+def test_show_reads_a_tiered_solve(capsys):
+    """`show` answers from the tiered solve (no graph built): the value and moves of Connect Four
+    positions, equal to the edge solver's."""
+    import json
+
+    from explorer.cli import main
+    from explorer.solved import load_or_build
+
+    spec = "connect4(width=4,height=3)"
+    assert main(["solve", spec, "--tiered", "--workers", "1", "--format", "json"]) == 0
+    capsys.readouterr()
+    solved = load_or_build(parse_spec(spec), symmetry=False)
+    for key in ("..../..../....", "..../..../.X..", "..../.O../.XX."):
+        assert main(["show", spec, key, "--format", "json"]) == 0
+        shown = json.loads(capsys.readouterr().out)
+        node = solved.graph.find(key)
+        expected = solved.record(node)
+        assert shown["source"] == "value file" and shown["key"] == key
+        assert (shown["value"], shown["remoteness"]) == (expected["value"], expected["remoteness"])
+        assert sorted((m["label"], m["value"], m["remoteness"]) for m in shown["moves"]) == \
+            sorted((m["label"], m["value"], m["remoteness"]) for m in solved.moves(node))
+
+
+# -- a cluster of two worker processes ------------------------------------------------------------
+
+def test_two_worker_processes_write_the_same_tier_files_as_one_process(tmp_path):
+    """A LocalCluster of two worker processes (each parses the spec again and solves its tiers from
+    the shared folder) writes tier files identical byte for byte to the in-process solve."""
+    game = parse_spec("dodgem:4x4")
+    tiered.solve(game, tmp_path / "one", workers=1, processes=False)
+    tiered.solve(game, tmp_path / "two", workers=2, processes=True)
+    ones = sorted(p.name for p in (tmp_path / "one").glob("tier-*.values"))
+    assert ones and ones == sorted(p.name for p in (tmp_path / "two").glob("tier-*.values"))
+    for name in ones:
+        assert (tmp_path / "one" / name).read_bytes() == (tmp_path / "two" / name).read_bytes()
+
+
+def test_a_worker_killed_mid_solve_is_replaced_and_the_files_are_the_same(tmp_path):
+    """The worker solving the tier is killed (SIGKILL) while it works; Dask's nanny starts another
+    worker, the task runs again, and the tier files equal the one-process solve's."""
+    import os
+    import signal
+    import threading
+
+    from distributed import Client, LocalCluster
+
+    game = parse_spec("dodgem:4x4")
+    tiered.solve(game, tmp_path / "one", workers=1, processes=False)
+    with LocalCluster(n_workers=2, threads_per_worker=1, processes=True, dashboard_address=":0",
+                      silence_logs=50) as cluster, Client(cluster) as client:
+        pids = client.run(os.getpid)
+        killed = []
+
+        def kill_the_busy_worker():
+            for _ in range(2000):
+                busy = [w for w, keys in client.processing().items() if keys]
+                if busy and busy[0] in pids:
+                    os.kill(pids[busy[0]], signal.SIGKILL)
+                    killed.append(busy[0])
+                    return
+                threading.Event().wait(0.005)
+
+        killer = threading.Thread(target=kill_the_busy_worker)
+        killer.start()
+        tiered.solve(game, tmp_path / "two", client=client)
+        killer.join()
+    assert killed, "no worker was seen working"
+    for one in sorted((tmp_path / "one").glob("tier-*.values")):
+        assert one.read_bytes() == (tmp_path / "two" / one.name).read_bytes()
