@@ -16,11 +16,14 @@ from explorer.games.base import Game
 # One home for the list of built-in games: importing a module runs its @register.
 BUILTIN_GAMES = (
     "explorer.games.chopsticks",
+    "explorer.games.connect4",
+    "explorer.games.dobutsu",
     "explorer.games.dodgem",
     "explorer.games.domineering",
     "explorer.games.mutorere",
     "explorer.games.nim",
     "explorer.games.ponghauki",
+    "explorer.games.teeko",
     "explorer.games.tictactoe",
     "explorer.games.toads_and_frogs",
 )

@@ -28,7 +28,10 @@ from explorer.solved import build
 FACTOR = {"chopsticks": (3.0, 4.0), "nim": (1.5, 3.0), "tictactoe": (1.0, 1.0),
           # Counting bounds (pieces conserved, cells covered in pairs): loose, never under.
           "dodgem": (1.5, 3.5), "domineering": (110.0, 450.0), "mutorere": (16.0, 330.0),
-          "ponghauki": (2.5, 25.0), "toads-and-frogs": (25.0, 70.0)}
+          "ponghauki": (2.5, 25.0), "toads-and-frogs": (25.0, 70.0),
+          "connect4": (1.6, 3.5),  # the ranking: it counts boards no game reaches (a column XXOO) and won ones
+          "teeko": (1.5, 2.5),  # the ranking, and each empty cell reached by at most min(8, pieces) pieces
+          "dobutsu": (3.0, 30.0)}  # the whole ranking (half unreached), and every piece's most steps and drops
 TINY = 20  # below this many positions only the upper bound is checked (a 2-finger game reaches 4 of 12)
 
 # Every preset small enough to generate here (Dodgem 5x5 is solved only in the implicit mode).

@@ -43,9 +43,10 @@ from functools import cached_property
 from math import comb
 from typing import NamedTuple
 
+from explorer.core.ranking import subset_rank, subset_unrank
+from explorer.core.values import Value
 from explorer.games.base import Game, Move, MoveBatch, Offers, Params, param
 from explorer.games.registry import register
-from explorer.core.values import Value
 
 PLAYER_NAMES = ("A", "B")  # A = Blue (Left, moves first), B = Red (Right)
 # (row step, column step) of each direction; index = the direction's label code.
@@ -212,8 +213,8 @@ class Dodgem(Game[DodgemPosition]):
         free = [s for s in range(cells) if s not in blue]
         red_rel = [free.index(s) for s in red]
         m = cells - len(blue)
-        red_index = sum(comb(m, r) for r in range(len(red))) + _subset_rank(red_rel)
-        return position.to_move * total + base[len(blue)] + _subset_rank(blue) * red_sets[m] + red_index
+        red_index = sum(comb(m, r) for r in range(len(red))) + subset_rank(red_rel)
+        return position.to_move * total + base[len(blue)] + subset_rank(blue) * red_sets[m] + red_index
 
     def decode(self, index: int) -> DodgemPosition:
         base, red_sets, total = self._tables
@@ -228,9 +229,9 @@ class Dodgem(Game[DodgemPosition]):
         while red_index >= comb(m, r):
             red_index -= comb(m, r)
             r += 1
-        blue = _subset_unrank(blue_rank, b)
+        blue = subset_unrank(blue_rank, b)
         free = [s for s in range(cells) if s not in blue]
-        red = tuple(free[i] for i in _subset_unrank(red_index, r))
+        red = tuple(free[i] for i in subset_unrank(red_index, r))
         return DodgemPosition(mover, blue, red)
 
     def implicit_kernels(self):
@@ -252,17 +253,3 @@ class Dodgem(Game[DodgemPosition]):
         return f"{self.square_name(square)}-{self.square_name(target) if target < 63 else 'off'}"
 
 
-def _subset_rank(elements) -> int:
-    """Rank of a sorted set among the sets of its size (combinatorial number system)."""
-    return sum(comb(s, i + 1) for i, s in enumerate(elements))
-
-
-def _subset_unrank(rank: int, size: int) -> tuple[int, ...]:
-    result = []
-    for i in range(size, 0, -1):
-        s = i - 1
-        while comb(s + 1, i) <= rank:
-            s += 1
-        rank -= comb(s, i)
-        result.append(s)
-    return tuple(reversed(result))

@@ -1,0 +1,58 @@
+"""Connect Four: the upright board, X red and O yellow; a whole column is the link that drops a piece.
+
+A column's link covers the column and shows a ghost piece on the cell the
+piece would fall to (marked ``gg-mark`` so the page colours it by the move's
+value); the columns are lettered a, b, ... below the board, as the moves are named.
+"""
+
+from __future__ import annotations
+
+from html import escape
+
+from explorer.games.connect4.rules import COLUMN_NAMES
+
+CELL, PAD = 48, 14
+COLOURS = {"X": ("#d62728", "#8c1a1b"), "O": ("#f2c318", "#a8850d")}  # fill, rim
+FRAME = "#1f4fa8"
+
+
+def svg(game, position, links):
+    w, h = game.width, game.height
+    width, height = w * CELL + 2 * PAD, h * CELL + 2 * PAD
+    mover = "XO"[position.to_move]
+    radius = CELL * 0.38
+
+    def centre(col: int, row: int) -> tuple[float, float]:  # row 0 at the bottom
+        return PAD + col * CELL + CELL / 2, PAD + (h - 1 - row) * CELL + CELL / 2
+
+    out = [f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height + 40}" '
+           f'viewBox="0 0 {width} {height + 40}" role="img" aria-label="Connect Four, {mover} to move">',
+           f'<rect x="0" y="0" width="{width}" height="{height + 40}" rx="10" fill="#f4f1ea"/>',
+           f'<rect x="{PAD - 6}" y="{PAD - 6}" width="{w * CELL + 12}" height="{h * CELL + 12}" rx="8" '
+           f'fill="{FRAME}"/>']
+    for col in range(w):
+        column = position.columns[col]
+        for row in range(h):
+            cx, cy = centre(col, row)
+            if row < len(column):
+                fill, rim = COLOURS[column[row]]
+                out.append(f'<circle cx="{cx}" cy="{cy}" r="{radius}" fill="{fill}" stroke="{rim}" stroke-width="2"/>')
+            else:
+                out.append(f'<circle cx="{cx}" cy="{cy}" r="{radius}" fill="#ffffff"/>')
+        label = COLUMN_NAMES[col]
+        out.append(f'<text x="{PAD + col * CELL + CELL / 2}" y="{height + 8}" text-anchor="middle" font-size="12" '
+                   f'fill="#6b6455" font-family="sans-serif">{label}</text>')
+        href = links.get(label)
+        if href is not None:
+            cx, cy = centre(col, len(column))
+            out.append(f'<a href="{escape(href)}" data-move="{escape(label)}"><title>drop {mover} in column {label}'
+                       f'</title><rect x="{PAD + col * CELL}" y="{PAD}" width="{CELL}" height="{h * CELL}" '
+                       f'fill="#ffffff" fill-opacity="0.01"/>'
+                       f'<circle class="gg-mark" cx="{cx}" cy="{cy}" r="{radius * 0.8}" fill="{COLOURS[mover][0]}" '
+                       f'fill-opacity="0.35" stroke="{COLOURS[mover][1]}" stroke-dasharray="4 3"/></a>')
+    names = game.offers.player_names or ("X", "O")
+    out.append(f'<text x="{PAD}" y="{height + 30}" font-size="13" font-weight="bold" fill="{COLOURS[mover][1]}" '
+               f'font-family="sans-serif">{escape(str(names[position.to_move]))} to move'
+               f'{" — click a column" if links else ""}</text>')
+    out.append("</svg>")
+    return "\n".join(out)

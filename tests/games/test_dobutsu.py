@@ -1,0 +1,299 @@
+"""Dōbutsu shōgi: the rules on hand-picked positions, the notation, the ranking (round trips on a
+whole reduced game and at random in the full one), the compiled kernels and the un-moves against
+the rules, and the implicit solve against the edge solver on reduced games.
+
+Published figures (Tanaka, "「どうぶつしょうぎ」の完全解析", IPSJ SIG Technical Report
+2009-GI-22(3), https://ipsj.ixsq.nii.ac.jp/records/62415): the start is a win for the second
+player in 78 plies; his ranking, from the mover's point of view, has 1,567,925,964 positions.
+The full solve is a bench-marked run, not a CI test.
+"""
+
+from __future__ import annotations
+
+import functools
+import random
+
+import numpy as np
+import pytest
+
+from explorer import implicit
+from explorer.core.errors import InvalidParameter, InvalidPosition
+from explorer.core.values import Value
+from explorer.games import parse_spec
+from explorer.solved import build
+
+STANDARD = "dobutsu"
+START = "A|-/gle/.c./.C./ELG/-"
+CHICKS = "dobutsu(giraffes=0,elephants=0,chicks=1)"  # promotions, hens and chick drops
+
+
+def labels(spec: str, text: str) -> set[str]:
+    game = parse_spec(spec)
+    return {m.label for m in game.moves(game.parse(text))}
+
+
+def after(spec: str, text: str, label: str) -> str:
+    game = parse_spec(spec)
+    return game.format(next(m.position for m in game.moves(game.parse(text)) if m.label == label))
+
+
+# -- rules ----------------------------------------------------------------------------------
+
+def test_the_start_and_its_four_moves():
+    game = parse_spec(STANDARD)
+    assert game.format(game.start()) == START and game.to_move(game.start()) == 0
+    assert labels(STANDARD, START) == {"L b1-a2", "L b1-c2", "G c1-c2", "C b2xb3"}
+    assert after(STANDARD, START, "C b2xb3") == "B|-/gle/.C./.../ELG/C"  # the chick goes to A's hand
+
+
+def test_each_piece_moves_one_step_its_own_way():
+    # A lone piece of each kind on b2 (A), its lion out of the way, B's lion on c4: its targets.
+    cases = {"G": ("A|g/..l/.../.G./L../-", {"a2", "c2", "b1", "b3"}),
+             "E": ("A|e/..l/.../.E./.L./-", {"a1", "c1", "a3", "c3"}),
+             "C": ("A|c/..l/.../.C./L../-", {"b3"}),
+             "H": ("A|c/..l/.../.H./L../-", {"a3", "b3", "c3", "a2", "c2", "b1"}),
+             "L": ("A|-/..l/.../.L./.../-", {"a1", "b1", "c1", "a2", "c2", "a3", "b3", "c3"})}
+    for letter, (text, targets) in cases.items():
+        spec = {"G": "dobutsu(giraffes=1,elephants=0,chicks=0)", "E": "dobutsu:small", "L": "dobutsu:lions"}.get(letter, CHICKS)
+        found = {label.split(" ")[1][3:] for label in labels(spec, text) if label.startswith(letter + " ")}
+        assert found == targets, letter
+    # B's pieces move the other way: B's chick on b3 goes to b2.
+    assert "C b3-b2" in labels(CHICKS, "B|-/..l/.c./.../L../C")
+
+
+def test_captures_go_to_the_hand_and_a_hen_comes_back_as_a_chick():
+    game = parse_spec("dobutsu(giraffes=1,elephants=0,chicks=1)")
+    position = game.parse("A|gc/..l/.h./.G./L../-")
+    taken = next(m.position for m in game.moves(position) if m.label == "G b2xb3")
+    assert game.format(taken) == "B|gc/..l/.G./.../L../C"
+
+
+def test_drops_anywhere_empty_and_a_chick_dropped_on_the_far_rank_stays_a_chick():
+    spec = CHICKS
+    text = "A|c/l../.../.../..L/C"
+    drops = {label for label in labels(spec, text) if "*" in label}
+    assert drops == {f"C*{sq}" for sq in ("b4", "c4", "a3", "b3", "c3", "a2", "b2", "c2", "a1", "b1")}
+    dropped = after(spec, text, "C*b4")
+    assert dropped == "B|c/lC./.../.../..L/-"
+    # That chick has no move later (nothing is in front of it), and it is not a hen.
+    game = parse_spec(spec)
+    later = game.parse("A|c/lC./.../.../..L/-")
+    assert not any(m.label.startswith("C b4") for m in game.moves(later))
+
+
+def test_a_chick_reaching_the_far_rank_is_promoted():
+    spec = CHICKS
+    assert after(spec, "A|c/..l/.C./.../L../-", "C b3-b4+") == "B|c/.Hl/.../.../L../-"
+    assert "C b3-b4" not in labels(spec, "A|c/..l/.C./.../L../-")
+
+
+def test_the_two_lion_wins_and_the_failed_try():
+    game = parse_spec("dobutsu:lions")
+    # The player to move can take the opposing lion: won, without playing it out.
+    assert game.outcome(game.parse("A|-/.../.l./.L./.../-")) == Value.WIN
+    # A lion stepping onto the far rank out of reach: the opponent has lost.
+    tried = game.parse("A|-/l../.../..L/.../-")
+    assert game.outcome(tried) is None
+    safe = next(m.position for m in game.moves(tried) if m.label == "L c2-c3")
+    assert game.outcome(safe) is None
+    arrived = game.parse("B|-/l.L/.../.../.../-")  # A's lion on c4, B's lion on a4 cannot take it
+    assert game.outcome(arrived) == Value.LOSS and game.moves(arrived) == []
+    # A try onto an attacked square: the opponent takes the lion and wins.
+    assert game.outcome(game.parse("B|-/.lL/.../.../.../-")) == Value.WIN
+    # The mover's own lion standing on the far rank (the opponent did not take it): won.
+    assert game.outcome(game.parse("A|-/..L/.../.../l../-")) == Value.WIN
+
+
+# -- notation -------------------------------------------------------------------------------
+
+def test_notation_round_trips_along_random_games():
+    game = parse_spec(STANDARD)
+    rng = random.Random(7)
+    for _ in range(40):
+        position = game.start()
+        for _ in range(60):
+            assert game.parse(game.format(position)) == position
+            moves = game.moves(position)
+            if not moves:
+                break
+            position = rng.choice(moves).position
+
+
+@pytest.mark.parametrize("text,fragment", [
+    ("A|-/gle/.c./.C./ELG", "malformed"),
+    ("C|-/gle/.c./.C./ELG/-", "malformed"),
+    ("A|-/gle/.c./.C/-", "malformed"),
+    ("A|-/gle/.c./.C./ELX/-", "malformed"),
+    ("A|-/gge/.c./.C./ELG/-", "one lion"),
+    ("A|-/gle/.c./.C./ELG/G", "3 giraffes"),
+    ("A|-/gle/.c./.../ELG/-", "1 chicks"),
+    ("A|-/gle/.c./.C./ELG/H", "malformed"),
+])
+def test_bad_positions_are_one_line_errors(text, fragment):
+    with pytest.raises(InvalidPosition) as info:
+        parse_spec(STANDARD).parse(text)
+    message = str(info.value)
+    assert fragment in message and "\n" not in message
+
+
+def test_parameters_are_validated():
+    with pytest.raises(InvalidParameter, match="maximum is 1"):
+        parse_spec("dobutsu(chicks=2)")
+    assert parse_spec("dobutsu:small").params.elephants == 1 and parse_spec("dobutsu:small").params.chicks == 0
+
+
+# -- ranking ----------------------------------------------------------------------------------
+
+def test_the_ranking_has_tanakas_size():
+    game = parse_spec(STANDARD)
+    # Tanaka ranks positions from the mover's point of view: 1,567,925,964 of them. Ours has the
+    # mover as its top digit, so twice that; a position and its colour-swapped twin are `half` apart.
+    assert game.index_space() == 2 * 1_567_925_964
+    start = game.start()
+    assert game.rank(game.swap_players(start)) == game.rank(start) + 1_567_925_964
+    # The colour-swap fold: the implicit solve covers the half with A to move, under its 2**31 limit.
+    kernels = game.implicit_kernels()
+    assert kernels.folded and kernels.size == 1_567_925_964 < implicit.MAX_INDICES
+
+
+@pytest.mark.parametrize("spec", ["dobutsu:lions", "dobutsu(giraffes=1,elephants=0,chicks=0)"])
+def test_ranking_round_trips_on_every_index(spec):
+    game = parse_spec(spec)
+    for i in range(game.index_space()):
+        assert game.rank(game.unrank(i)) == i
+
+
+def test_ranking_round_trips_at_random_in_the_full_game():
+    game = parse_spec(STANDARD)
+    rng = random.Random(11)
+    for _ in range(3000):
+        i = rng.randrange(game.index_space())
+        position = game.unrank(i)
+        assert game.rank(position) == i
+        assert game.parse(game.format(position)) == position
+
+
+# -- kernels and un-moves against the rules ----------------------------------------------------
+
+def brute_force_unmoves(game) -> dict[int, set[int]]:
+    preds: dict[int, set[int]] = {i: set() for i in range(game.index_space())}
+    for i in range(game.index_space()):
+        for move in game.moves(game.unrank(i)):
+            preds[game.rank(move.position)].add(i)
+    return preds
+
+
+@functools.cache
+def compiled(spec: str, folded: bool):
+    from explorer.games.dobutsu.kernels import kernels
+
+    game = parse_spec(spec)
+    return game, kernels(game, folded)
+
+
+def assert_kernels_match(spec: str, indices, preds: dict[int, set[int]] | None = None) -> None:
+    """The kernels against the rules at these indices of the whole ranking: the unfolded ones at
+    each index, the folded ones (the implicit solve's) at its twin in the first half, whose
+    successors and un-moves must be the rules' folded (ImplicitKernels.fold_index)."""
+    for folded in (False, True):
+        game, k = compiled(spec, folded)
+        out = np.empty(max(k.max_moves, k.max_unmoves), dtype=np.int64)
+        labels = np.empty(k.max_moves, dtype=np.int64)
+        for i in indices:
+            i = k.fold_index(i)
+            assert 0 <= i < k.size
+            position = game.unrank(i)
+            outcome = game.outcome(position)
+            shown = game.format(position)
+            assert k.valid(k.ctx, i)
+            assert k.terminal(k.ctx, i) == (-1 if outcome is None else int(outcome)), shown
+            moves = game.moves(position)
+            count = k.labelled_successors(k.ctx, i, out, labels)
+            assert list(out[:count]) == [k.fold_index(game.rank(m.position)) for m in moves], shown
+            assert [game.batch_label(x) for x in labels[:count]] == [m.label for m in moves], shown
+            assert k.successors(k.ctx, i, out) == count and k.move_count(k.ctx, i) == count, shown
+            count = k.predecessors(k.ctx, i, out)
+            got = list(out[:count])
+            assert len(got) == len(set(got)), shown
+            assert set(got) == {k.fold_index(game.rank(p)) for p in game.unmoves(position)}, shown
+            if preds is not None:
+                assert set(got) == {k.fold_index(p) for p in preds[i]}, shown
+
+
+@pytest.mark.parametrize("spec", ["dobutsu:lions", "dobutsu:small"])
+def test_unmoves_equal_a_brute_force_and_kernels_equal_the_rules_on_every_index(spec):
+    game = parse_spec(spec)
+    preds = brute_force_unmoves(game)
+    for i in range(game.index_space()):
+        got = [game.rank(p) for p in game.unmoves(game.unrank(i))]
+        assert len(got) == len(set(got)) and set(got) == preds[i], game.format(game.unrank(i))
+    indices = range(game.index_space()) if game.index_space() < 1000 else \
+        random.Random(3).sample(range(game.index_space()), 3000)
+    assert_kernels_match(spec, indices, preds)
+
+
+@pytest.mark.parametrize("spec", [CHICKS, STANDARD])
+def test_kernels_equal_the_rules_at_random_and_along_games(spec):
+    game = parse_spec(spec)
+    rng = random.Random(5)
+    indices = [rng.randrange(game.index_space()) for _ in range(300)]
+    for _ in range(10):
+        position = game.start()
+        for _ in range(30):
+            indices.append(game.rank(position))
+            moves = game.moves(position)
+            if not moves:
+                break
+            position = rng.choice(moves).position
+    assert_kernels_match(spec, indices)
+    # Un-moves both ways on the sample (the whole game is too large for the brute force above):
+    # each listed position has a move here, and each move from a sampled position is undone.
+    for i in indices[::5]:
+        position = game.unrank(i)
+        for before in game.unmoves(position):
+            assert position in {m.position for m in game.moves(before)}, game.format(position)
+        for move in game.moves(position):
+            assert position in game.unmoves(move.position), (game.format(position), move.label)
+
+
+# -- the implicit solve against the edge solver ---------------------------------------------------
+
+@pytest.mark.parametrize("spec", ["dobutsu:lions", "dobutsu:small", CHICKS])
+def test_implicit_solve_equals_edge_solve(spec, tmp_path):
+    """The folded solve (the half with A to move) against the edge solver on every reachable
+    position, of either player to move: B's are read at their colour-swapped twin's index."""
+    game = parse_spec(spec)
+    result = implicit.solve(game, tmp_path / "values")
+    assert result.meta["folded"] == {"ranking_indices": game.index_space(), "twin_offset": game.index_space() // 2}
+    solved = build(game, symmetry=False, use_arrays=False)
+    movers = set()
+    for node in range(solved.graph.num_positions):
+        position = solved.graph.position(node)
+        movers.add(game.to_move(position))
+        assert (result.value(position), result.remoteness(position)) == (solved.value(node), solved.remoteness(node)), \
+            game.format(position)
+    assert movers == {0, 1}  # both halves of the ranking were read
+    assert result.meta["start"]["value"] == str(solved.value(0))
+    assert sum(result.meta["counts"].values()) == result.meta["positions"] == game.index_space() // 2
+    assert len(result.values) == game.index_space() // 2
+
+
+# -- the Graphviz board -------------------------------------------------------------------------
+
+def test_the_graphviz_board_shows_both_hands_and_the_ranks_in_place():
+    import re
+    import shutil
+    import subprocess
+
+    from explorer.render.boards import board_label
+
+    game = parse_spec(STANDARD)
+    label = board_label(game, game.parse("B|ec/gl./.../.C./LEG/-"))
+    bold = re.findall(r"<B>([^<]*)</B>", label)
+    assert bold[0] == "ec" and bold[-1] == "–"  # B's hand above, A's (empty) below
+    cells = "".join(c.strip() or "." for c in bold[1:-1])
+    assert cells == "gl." + "..." + ".C." + "LEG"  # rank 4 on top, then 3, 2 and 1
+    assert "▶ B" in label and "▶ A" not in label
+    if shutil.which("dot"):
+        subprocess.run(["dot", "-Tsvg"], input=f"digraph {{ n [shape=box label=<{label}>] }}".encode(), check=True,
+                       capture_output=True)
