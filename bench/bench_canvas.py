@@ -120,7 +120,7 @@ _MEASURE = """async () => {
 
 def browser_times(runs: int) -> tuple[int, int, float, float, float]:
     """(nodes, edges, median ms to interactive, median ms of a zoom step, median s URL-to-nodes)."""
-    from playwright.sync_api import sync_playwright
+    from playwright.sync_api import Error as PlaywrightError, sync_playwright
 
     home = tempfile.mkdtemp(prefix="bench-canvas-")
     proc, url = _serve(home)
@@ -143,11 +143,21 @@ def browser_times(runs: int) -> tuple[int, int, float, float, float]:
                 box.fill(str(k))
                 box.press("Enter")
                 page.get_by_text("more than 2000 positions", exact=False).first.wait_for(timeout=300_000)
-                frame_element = page.locator('iframe[src*="streamlit_cytoscape"]').first
-                frame_element.wait_for(timeout=300_000)
-                frame = frame_element.element_handle().content_frame()
-                frame.wait_for_function("() => document.getElementById('cy')?._cyreg?.cy?.nodes().length >= 2000",
-                                        timeout=300_000, polling=50)
+                # A new k is a new canvas (a new component, so a new frame): the old frame may still be
+                # there for a moment, and goes away while it is read; read the page's frame again then.
+                while True:
+                    frame_element = page.locator('iframe[src*="streamlit_cytoscape"]').first
+                    frame_element.wait_for(timeout=300_000)
+                    frame = frame_element.element_handle().content_frame()
+                    try:
+                        if frame is not None:
+                            frame.wait_for_function("() => document.getElementById('cy')?._cyreg?.cy?.nodes().length"
+                                                    " >= 2000", timeout=300_000, polling=50)
+                            break
+                    except PlaywrightError as error:
+                        if "detached" not in str(error):
+                            raise
+                    time.sleep(0.05)
                 end_to_end.append(time.perf_counter() - began)
                 time.sleep(2.0)  # the first layout's animation ends
                 nodes, edges, ms, zoom_ms = frame.evaluate(_MEASURE)

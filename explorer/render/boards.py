@@ -5,9 +5,9 @@ made for the browser; a diagram needs a picture that `dot` lays out itself in
 every output format (.svg, .png, .pdf) without image files beside it. So a
 board here is a Graphviz HTML-like label: a small table of cells. Games known
 by their drawing's name (`offers.board`) get their own table (tic-tac-toe's
-grid of X and O, Chopsticks' two pairs of hands, Nim's heaps); any other game
-whose notation is rows separated by ``/`` (after an optional ``MOVER|``) gets
-a grid of its cells; a plug-in game with neither keeps its notation as the
+grid of X and O, Chopsticks' two pairs of hands, Nim's heaps, Dōbutsu shōgi's
+board between its two hands); any other game whose notation is rows separated
+by ``/`` (after an optional ``MOVER|``) gets a grid of its cells; a plug-in game with neither keeps its notation as the
 label (`board_label` returns None). O(cells) per board.
 """
 
@@ -80,8 +80,31 @@ def _notation_grid(game: Game, position: Any) -> str | None:
     return _grid(rows, lambda c: _text("" if c == "." else c, bold=True, size=12), size=18)
 
 
+DOBUTSU_COLOURS = ("#1f5fbf", "#c8322b")  # A, B: the page's piece colours (explorer/ui/boards/dobutsu.py)
+
+
+def _dobutsu(game: Game, position: Any) -> str:
+    """Dōbutsu shōgi: B's hand above the 3x4 board (rank 4 on top), A's hand below, each piece
+    in its owner's colour (A upper case, B lower case, as in the notation); the mover marked ▶."""
+    parts = game.format(position).split("|", 1)[1].split("/")
+    hand_b, ranks, hand_a = parts[0], parts[1:-1], parts[-1]
+
+    def paint(c: str) -> str:
+        return _text("" if c == "." else c, DOBUTSU_COLOURS[c.islower()] if c != "." else None, bold=True, size=12)
+
+    def hand(player: int, text: str) -> str:
+        mover = "▶ " if game.to_move(position) == player else ""
+        shown = "–" if text == "-" else text
+        return (f'<TR><TD ALIGN="LEFT">{_text(f"{mover}{player_name(game, player)} hand: ", size=9)}'
+                f'{_text(shown, DOBUTSU_COLOURS[player], bold=True, size=11)}</TD></TR>')
+
+    board = _grid([list(rank) for rank in ranks], paint, size=18)
+    return (f'<TABLE BORDER="0" CELLSPACING="1" CELLPADDING="1" BGCOLOR="white">{hand(1, hand_b)}'
+            f'<TR><TD>{board}</TD></TR>{hand(0, hand_a)}</TABLE>')
+
+
 DRAWINGS: dict[str, Callable[[Game, Any], str]] = {
-    "tictactoe": _tictactoe, "chopsticks": _chopsticks, "nim": _nim}
+    "tictactoe": _tictactoe, "chopsticks": _chopsticks, "nim": _nim, "dobutsu": _dobutsu}
 
 
 def board_label(game: Game, position: Any) -> str | None:

@@ -12,7 +12,7 @@ it with `st.vega_lite_chart`, a test reads it). One row per position, top to
 bottom; across, remoteness, from both players' sides at once: the left half is
 where the first player wins, the right half where the second player wins, the
 edges are remoteness 0 (the game is over) and the centre column holds the draws
-and ties. A position won by nobody sits in the centre; a move that changed the
+and ties; the axis says so in words (`history_axis`). A position won by nobody sits in the centre; a move that changed the
 value (a slip: the outcome for the players moved) is ringed; a draw is labelled
 with its draw level where the game has them (explorer/algorithms/draw_levels.py).
 """
@@ -126,25 +126,45 @@ def history_rows(points: list[HistoryPoint], players: tuple[str, str]) -> list[d
     return rows
 
 
+def centre_name(values: set[str]) -> str:
+    """What the centre column of the value history holds, in words: the outcomes with no winner."""
+    return {frozenset({"draw"}): "draw", frozenset({"tie"}): "tie"}.get(
+        frozenset(values & {"tie", "draw"}), "tie/draw" if values >= {"tie", "draw"} else "no winner")
+
+
+def history_axis(top: int, players: tuple[str, str], centre: str) -> tuple[list[int], dict[int, str], str]:
+    """(ticks, tick labels, title) of the value history's remoteness axis: the distance from the centre
+    column is how soon the game ends, the side says who wins. Each side counts remoteness from its
+    edge (0: the game is over) in to `top - 1`; the centre column is named (`centre`) instead of the
+    bare "D" it used to carry, and the title says which side is whose ("0 · D · 0" said neither).
+    At most 25 labels across, the edges and the centre always among them."""
+    ticks = list(range(-top, top + 1))
+    step = max(1, -(-len(ticks) // 25))
+    ticks = [t for t in ticks if t % step == 0 or abs(t) == top]
+    labels = {t: centre if t == 0 else str(top - abs(t)) for t in ticks}
+    title = f"← {players[0]} wins · moves to the end with best play (remoteness; 0 = over) · {players[1]} wins →"
+    return ticks, labels, title
+
+
 def value_history(points: list[HistoryPoint], players: tuple[str, str], height_per_ply: int = 24,
                   max_height: int = 560) -> dict[str, object]:
     """The Vega-Lite specification of the value history of `points` (in order); `players` names the
-    first and second player. The x axis is labelled by remoteness (D in the centre column), so its
-    labels never crowd, whatever the values: integer ticks, one per column."""
+    first and second player. The x axis is labelled by remoteness (history_axis), so its labels
+    never crowd, whatever the values: integer ticks, one per column."""
     from explorer.render import palette
 
     rows = history_rows(points, players)
     top = max([p.remoteness for p in points if p.remoteness is not None], default=0) + 1
-    ticks = list(range(-top, top + 1))
-    step = max(1, -(-len(ticks) // 25))  # at most 25 labels across
-    ticks = [t for t in ticks if t % step == 0 or abs(t) == top]
+    ticks, labels, title = history_axis(top, players, centre_name({p.value for p in points}))
+    # Vega's expression language has no dictionary literal lookup on numbers: a chain of conditions.
+    label_expr = "".join(f"datum.value == {t} ? {labels[t]!r} : " for t in ticks) + "''"
     last = max([p.ply for p in points], default=0)
     tooltip = [{"field": f, "type": "nominal" if f not in ("ply", "remoteness") else "quantitative"}
                for f in ("ply", "move", "position", "to move", f"value for {players[0]}",
                          f"value for {players[1]}", "remoteness", "draw level")]
-    x = {"field": "x", "type": "quantitative", "title": f"← {players[0]} wins · remoteness · {players[1]} wins →",
+    x = {"field": "x", "type": "quantitative", "title": title,
          "scale": {"domain": [-top - 0.5, top + 0.5], "nice": False, "zero": False},
-         "axis": {"values": ticks, "labelExpr": f"datum.value == 0 ? 'D' : toString({top} - abs(datum.value))",
+         "axis": {"values": ticks, "labelExpr": label_expr, "titleFontWeight": "normal", "titleLimit": 0,
                   "grid": True, "orient": "top", "labelOverlap": True, "labelFlush": False}}
     y = {"field": "ply", "type": "quantitative", "title": "ply",
          "scale": {"domain": [0, max(last, 1)], "reverse": True, "nice": False},

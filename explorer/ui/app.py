@@ -64,6 +64,16 @@ PANELS: list[tuple[str, str, Callable[[View], object]]] = [
 ]
 
 
+# Up to thirteen tabs do not fit one line of a 1,400 px window (Chopsticks shows 13): Streamlit would
+# scroll the bar and hide the last tabs behind an arrow. The bar wraps onto a second line instead,
+# so every tab is in sight at full size, and the tab names (which are also the `view=` values of
+# the URL) stay as they are. `.st-key-view` is the class Streamlit gives the tabs keyed "view".
+TAB_BAR_CSS = """<style>
+.st-key-view [role=tablist] { flex-wrap: wrap; overflow: visible; row-gap: 0.1rem; }
+.st-key-view [role=tablist] > [role=tab] { flex: 0 0 auto; }
+</style>"""
+
+
 def _not_for(view: View) -> dict[str, str]:
     """{tab label: why it is left out} for the tabs that have nothing to show for this game.
 
@@ -194,6 +204,7 @@ def main() -> None:
         info(f"There is no tab called {asked_view[:40]!r}; the tabs are below.")
         del st.query_params["view"]
     shown = [panel for panel in PANELS if panel[0] not in left_out]
+    st.html(TAB_BAR_CSS)
     tabs = st.tabs([name for name, _, _ in shown], key="view", bind="query-params")
     for tab, (name, what, draw) in zip(tabs, shown):
         with tab:

@@ -19,8 +19,9 @@ map's scale (analysis_panel.LEVEL_COLOURS).
 
 Layouts: layered by remoteness and concentric around the focus are positions
 computed here (a `preset` layout); force-directed is fcose, in the browser.
-A layout is computed when the canvas is made or the layout is switched, and
-kept while nodes are expanded, so an expansion moves nothing already placed.
+A layout is computed when the canvas is made or the layout is switched; an
+expansion only adds places for the nodes it brought, around the expanded node
+(`grow_layout`), so it moves nothing already placed.
 """
 
 from __future__ import annotations
@@ -266,31 +267,116 @@ def set_boards(grown: Grown, game: Game, solved: SolvedGraph, boards: bool) -> N
 
 # -- layouts -----------------------------------------------------------------------
 SPACING = 90
+LABEL_CHAR = 6.2          # px per character of a 10 px label (the style sheet's font)
 
 
-ROW_WIDTH = 12            # the most nodes side by side in one line of a layered row (longer rows wrap)
+def row_width(count: int) -> int:
+    """How many nodes side by side in one line of a layered band: about the canvas's shape (a 940 x 640
+    box) for `count` nodes, so the fitted drawing is neither one long row (whose labels the fit
+    shrinks out of sight) nor a tall column."""
+    return min(30, max(6, math.ceil(math.sqrt(2.5 * count))))
 
 
-def layered_positions(nodes: dict[str, dict[str, Any]], spacing: float = SPACING) -> dict[str, dict[str, float]]:
-    """One band per remoteness (the end of the game, remoteness 0, at the bottom; draws, which have
-    none, in a band above the rest), each ordered by value then key, centred, and wrapped into lines
-    of ROW_WIDTH so that a band of many draws stays readable."""
-    rows: dict[int, list[str]] = {}
+def _hops(nodes: dict[str, Any], edges: dict[str, dict[str, Any]] | None, focus: str | None) -> dict[str, int]:
+    """Moves from `focus` to each node on the canvas, either way (absent when not connected)."""
+    neighbours: dict[str, set[str]] = {key: set() for key in nodes}
+    for edge in (edges or {}).values():
+        a, b = edge["data"]["source"], edge["data"]["target"]
+        if a in neighbours and b in neighbours:
+            neighbours[a].add(b)
+            neighbours[b].add(a)
+    distance = {focus: 0} if focus in nodes else {}
+    queue = deque(distance)
+    while queue:
+        here = queue.popleft()
+        for there in sorted(neighbours[here]):
+            if there not in distance:
+                distance[there] = distance[here] + 1
+                queue.append(there)
+    return distance
+
+
+def layered_positions(nodes: dict[str, dict[str, Any]], spacing: float = SPACING,
+                      edges: dict[str, dict[str, Any]] | None = None,
+                      focus: str | None = None) -> dict[str, dict[str, float]]:
+    """One band per remoteness (the end of the game, remoteness 0, at the bottom), then the draws,
+    which have no remoteness, above the rest in one band per distance from the focus (a draw-heavy
+    game such as Chopsticks was one band of everything). A band longer than row_width() wraps into
+    lines; within a band, nodes sit under the mean place of their neighbours in the bands below
+    (the barycentre heuristic: fewer crossing moves), value then key breaking ties. Side by side,
+    nodes are at least `spacing` apart, further when the longest key would not fit between two;
+    lines are 0.85 `spacing` apart. O(V + E) plus the sorts."""
+    hops = _hops(nodes, edges, focus)
+    far = max(hops.values(), default=0) + 1
+    bands: dict[tuple[int, int], list[str]] = {}
     for key, element in nodes.items():
         remoteness = element["data"].get("remoteness")
-        rows.setdefault(-1 if remoteness is None else int(remoteness), []).append(key)
+        band = (0, int(remoteness)) if remoteness is not None else (1, hops.get(key, far))
+        bands.setdefault(band, []).append(key)
+    neighbours: dict[str, list[str]] = {key: [] for key in nodes}
+    for edge in (edges or {}).values():
+        a, b = edge["data"]["source"], edge["data"]["target"]
+        if a in neighbours and b in neighbours and a != b:
+            neighbours[a].append(b)
+            neighbours[b].append(a)
+    longest = max((len(str(e["data"].get("label", ""))) for e in nodes.values()), default=0)
+    step_x = max(spacing, longest * LABEL_CHAR + 18)
+    width = row_width(len(nodes))
     order = {"win": 0, "tie": 1, "draw": 2, "loss": 3}
-    positions = {}
+    positions: dict[str, dict[str, float]] = {}
     y = 0.0
-    for remoteness in sorted(rows, key=lambda r: (r < 0, r)):  # remoteness 0 first (lowest), draws last
-        keys = sorted(rows[remoteness], key=lambda k: (order.get(nodes[k]["data"].get("value"), 4), k))
-        lines = [keys[i:i + ROW_WIDTH] for i in range(0, len(keys), ROW_WIDTH)]
-        for line in lines:
+    for band in sorted(bands):  # decided positions by remoteness from 0, then the draws by distance
+        keys = sorted(bands[band], key=lambda k: (order.get(nodes[k]["data"].get("value"), 4), k))
+        centre_of = {}
+        for rank, key in enumerate(keys):
+            placed = [positions[n]["x"] for n in neighbours[key] if n in positions]
+            centre_of[key] = (sum(placed) / len(placed) if placed else (rank - (len(keys) - 1) / 2) * step_x, rank)
+        keys.sort(key=centre_of.__getitem__)
+        for start in range(0, len(keys), width):
+            line = keys[start:start + width]
             for i, key in enumerate(line):
-                positions[key] = {"x": (i - (len(line) - 1) / 2) * spacing, "y": -y}
-            y += spacing * 0.8
-        y += spacing * 0.7  # a gap between bands
+                positions[key] = {"x": (i - (len(line) - 1) / 2) * step_x, "y": -y}
+            y += spacing * 0.85
+        y += spacing * 0.6  # a gap between bands
     return positions
+
+
+def place_around(positions: dict[str, dict[str, float]], centre: str, new: list[str],
+                 spacing: float = SPACING) -> dict[str, dict[str, float]]:
+    """Places for the `new` nodes an expansion of `centre` brought, around it, each at least `spacing`
+    from every node already placed (and from each other); nothing already placed moves. Tried on
+    rings of growing radius, below the centre first (where its successors' bands are). A grid of
+    `spacing`-sized cells finds the nearby nodes, so this is O(new x tries), not O(new x V)."""
+    cell = spacing
+    grid: dict[tuple[int, int], list[tuple[float, float]]] = {}
+
+    def put(x: float, y: float) -> None:
+        grid.setdefault((math.floor(x / cell), math.floor(y / cell)), []).append((x, y))
+
+    def free(x: float, y: float) -> bool:
+        cx, cy = math.floor(x / cell), math.floor(y / cell)
+        return all((x - qx) ** 2 + (y - qy) ** 2 >= (0.95 * spacing) ** 2
+                   for i in (-1, 0, 1) for j in (-1, 0, 1) for qx, qy in grid.get((cx + i, cy + j), ()))
+
+    for p in positions.values():
+        put(p["x"], p["y"])
+    ox, oy = positions[centre]["x"], positions[centre]["y"]
+    placed: dict[str, dict[str, float]] = {}
+    for key in new:
+        radius, spot = spacing, None
+        while spot is None:
+            count = max(8, int(2 * math.pi * radius / (0.5 * spacing)))
+            for i in range(count):  # from straight below, alternating right and left of it
+                turn = (i + 1) // 2 * (1 if i % 2 else -1)
+                angle = math.pi / 2 + 2 * math.pi * turn / count
+                x, y = ox + radius * math.cos(angle), oy + radius * math.sin(angle)
+                if free(x, y):
+                    spot = {"x": round(x, 1), "y": round(y, 1)}
+                    break
+            radius += 0.6 * spacing
+        placed[key] = spot
+        put(spot["x"], spot["y"])
+    return placed
 
 
 def concentric_positions(nodes: dict[str, dict[str, Any]], edges: dict[str, dict[str, Any]],
@@ -329,16 +415,53 @@ def concentric_positions(nodes: dict[str, dict[str, Any]], edges: dict[str, dict
     return positions
 
 
-def layout_for(name: str, grown: Grown, focus: str) -> dict[str, Any]:
-    """The Cytoscape.js layout options: a preset of positions computed here, or fcose in the browser."""
-    common = {"fit": True, "padding": 30, "animate": True, "animationDuration": 400}
-    spacing = SPACING * 1.6 if grown.boards else SPACING  # a board is a bigger node
+def layout_for(name: str, grown: Grown, focus: str, animate: bool = True) -> dict[str, Any]:
+    """The Cytoscape.js layout options: a preset of positions computed here, or fcose in the browser.
+
+    `animate` is for a canvas already on screen (another layout, "Lay out again", boards toggled): the
+    nodes glide to their new places so the eye can follow them. A canvas's first layout is not
+    animated: there is nothing to follow, and nodes still gliding when the page looks finished are
+    where a first click misses (the flaky browser test of issue 18)."""
+    common = {"fit": True, "padding": 30, "animate": animate, "animationDuration": 400}
+    spacing = _spacing(grown)
     if name == "layered":
-        return {**common, "name": "preset", "positions": layered_positions(grown.nodes, spacing)}
+        return {**common, "name": "preset", "positions": layered_positions(grown.nodes, spacing, grown.edges, focus)}
     if name == "concentric":
         return {**common, "name": "preset", "positions": concentric_positions(grown.nodes, grown.edges, focus, spacing)}
     return {**common, "name": "fcose", "randomize": True, "nodeRepulsion": 6000, "idealEdgeLength": 90,
-            "nodeDimensionsIncludeLabels": True, "animate": len(grown.nodes) <= 400}
+            "nodeDimensionsIncludeLabels": True, "animate": animate and len(grown.nodes) <= 400}
+
+
+def _spacing(grown: Grown) -> float:
+    return SPACING * 1.6 if grown.boards else SPACING  # a board is a bigger node
+
+
+# The component animates an expansion's new nodes out of their parent with a 500 ms force layout of
+# the whole canvas, whose defaults (edges of 50 px) pull everything together: the crowding after an
+# expansion. The layout sent with the expansion is a little longer, so its places are the last word.
+EXPAND_ANIMATION_MS = 700
+
+
+def grow_layout(grown: Grown, centre: str, new: set[str]) -> None:
+    """The layout after expanding `centre` brought `new` nodes: with a preset layout (layered,
+    concentric) the new nodes go around `centre` at the canvas's spacing (place_around) and
+    nothing else moves; with the force-directed one, fcose runs again from where the nodes are,
+    with the canvas's spacing. Neither refits the view. O(new) for a preset."""
+    layout = grown.layout
+    if not new or layout is None:
+        return
+    grown.layout_runs += 1
+    step = {"fit": False, "animate": True, "animationDuration": EXPAND_ANIMATION_MS, "run": grown.layout_runs}
+    if layout.get("name") == "preset" and centre in layout["positions"]:
+        positions = {k: p for k, p in layout["positions"].items() if k in grown.nodes}
+        order = {"win": 0, "tie": 1, "draw": 2, "loss": 3}
+        fresh = sorted(new, key=lambda k: (grown.nodes[k]["data"].get("remoteness") is None,
+                                           grown.nodes[k]["data"].get("remoteness") or 0,
+                                           order.get(grown.nodes[k]["data"].get("value"), 4), k))
+        positions.update(place_around(positions, centre, fresh, _spacing(grown)))
+        grown.layout = {**layout, **step, "positions": positions}
+    else:
+        grown.layout = {**layout, **step, "randomize": False}
 
 
 # -- the style sheet ------------------------------------------------------------------
@@ -366,8 +489,11 @@ def style_rules(colouring: str, move_labels: bool, boards: bool, large: bool = F
     rules = [
         _Rule("node", {"background-color": f"data(_fill_{colouring})", "border-color": "data(_border)",
                        "border-width": 2.5, "width": size, "height": size, "shape": "round-rectangle" if boards else "ellipse",
-                       "label": "data(label)", "font-size": 9, "color": "#222222", "text-valign": "bottom",
-                       "text-margin-y": 3, "min-zoomed-font-size": 6, "text-wrap": "none"}),
+                       "label": "data(label)", "font-size": 10, "color": "#222222", "text-valign": "bottom",
+                       "text-margin-y": 3, "min-zoomed-font-size": 5, "text-wrap": "none",
+                       # a light card behind each key, so the moves crossing it do not hide it
+                       "text-background-color": "#ffffff", "text-background-opacity": 0.8,
+                       "text-background-padding": 1}),
         _Rule("node[_image]", {"background-image": "data(_image)", "background-fit": "contain",
                                "background-width": "88%", "background-height": "88%",
                                "background-image-containment": "inside", "background-clip": "node"}),
@@ -487,8 +613,9 @@ def _on_event(game: Game, spec: str, solved: SolvedGraph, backend: Backend, focu
     try:
         if action == "expand":
             for key in payload.get("node_ids", [])[:1]:
-                expand(grown, game, solved, backend, key, st.session_state.get("canvas_expand", "both"),
-                       bool(st.session_state.get("canvas_boards")) and has_boards(game), focus)
+                new = expand(grown, game, solved, backend, key, st.session_state.get("canvas_expand", "both"),
+                             bool(st.session_state.get("canvas_boards")) and has_boards(game), focus)
+                grow_layout(grown, key, new)
         elif action == "remove":
             remove(grown, {k for k in payload.get("node_ids", []) if k != focus})
         elif action == "collapse" and payload.get("element_group") == "nodes":
@@ -515,7 +642,7 @@ def neighbourhood_panel(game: Game, spec: str, solved: SolvedGraph, key: str, ba
         grown.boards, grown.layout = boards, None
     if grown.layout is None or grown.layout_name != layout:
         grown.layout_runs += 1
-        grown.layout = {**layout_for(layout, grown, key), "run": grown.layout_runs}
+        grown.layout = {**layout_for(layout, grown, key, animate=grown.layout_runs > 1), "run": grown.layout_runs}
         grown.layout_name = layout
     st.caption(f"{len(grown.nodes)} positions and {len(grown.edges)} moves on the canvas, starting from those within "
                f"{k} of `{key}` — answered by {data.answered_by(backend)}. Drag to pan, scroll to zoom, "

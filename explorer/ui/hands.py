@@ -71,7 +71,26 @@ def hand_width(fingers: int) -> int:
 
 
 TAP = re.compile(r"^([LR])>([LR])$")
-CHIP_W, CHIP_H, CHIPS_PER_COLUMN = 64, 20, 5
+CHIP_W, CHIP_H, CHIPS_PER_COLUMN = 64, 20, 4
+TAP_R = 13                 # a tap chip's radius
+TAP_AT = 0.65              # a tap chip sits this far along its arrow, from the mover's palm
+PALMS_APART = 160          # between the two rows' facing palm edges: room for the fingers of both and the chips
+NAME_ROOM = 16             # a hand name's line ("left", "right"), on the outer side of its hand
+
+
+def _rows(to_move: int) -> dict[int, dict[str, float]]:
+    """Where each player's row goes: palm top, the hand names' baseline and the row's frame (top, bottom).
+
+    The hand names sit on the outer side of the hands (above the opponent's, below A's), so the space
+    between the two rows holds only the fingers and the tap chips; PALMS_APART leaves the chips,
+    placed TAP_AT along each arrow, clear of both rows' fingertips (test_hands_marks_do_not_overlap)."""
+    palm_b = 10 + NAME_ROOM + 4
+    palm_a = palm_b + PALM_H + PALMS_APART
+    return {
+        1: {"palm": palm_b, "names": palm_b - 6, "frame": (4, palm_b + PALM_H + RAISED - 6 + 8)},
+        0: {"palm": palm_a, "names": palm_a + PALM_H + NAME_ROOM, "frame": (palm_a - RAISED + 6 - 8,
+                                                                            palm_a + PALM_H + NAME_ROOM + 6)},
+    }
 
 
 def svg(hands: tuple[tuple[int, int], tuple[int, int]], to_move: int, fingers: int,
@@ -84,17 +103,19 @@ def svg(hands: tuple[tuple[int, int], tuple[int, int]], to_move: int, fingers: i
     margin = 90
     others = [label for label in links if not TAP.match(label)]
     columns = -(-len(others) // CHIPS_PER_COLUMN)
-    width = margin + 2 * hw + gap + 30 + columns * (CHIP_W + 8)
-    row_h = PALM_H + RAISED + 40
-    height = 2 * row_h + 20
+    chips_left = margin + 2 * hw + gap + 24
+    width = chips_left + columns * (CHIP_W + 8) + (14 if columns else 6)  # chips stay inside the mover's frame
+    rows = _rows(to_move)
+    height = rows[0]["frame"][1] + 6
     out = [f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" '
            f'viewBox="0 0 {width} {height}" role="img" '
            f'aria-label="{escape(_describe(hands, to_move, names))}">']
-    rows = ((1, 10, True), (0, row_h + 10, False))  # opponent (B) on top, fingers down; A below
-    for player, top, flip in rows:
-        palm_y = top + 8 if flip else top + RAISED + 4
+    for player in (1, 0):  # opponent (B) on top, fingers down; A below
+        row, flip = rows[player], player == 1
+        palm_y = row["palm"]
         if player == to_move:
-            out.append(f'<rect x="4" y="{top - 6}" width="{width - 8}" height="{row_h - 4}" rx="14" '
+            top, bottom = row["frame"]
+            out.append(f'<rect x="4" y="{top}" width="{width - 8}" height="{bottom - top}" rx="14" '
                        f'fill="#eaf2fb" stroke="{TURN}" stroke-width="2.5"/>')
         out.append(f'<text x="14" y="{palm_y + PALM_H / 2 + 6}" font-size="17" font-family="sans-serif" '
                    f'font-weight="{"bold" if player == to_move else "normal"}" '
@@ -106,18 +127,18 @@ def svg(hands: tuple[tuple[int, int], tuple[int, int]], to_move: int, fingers: i
             x = margin + side * (hw + gap)
             out.append(_hand(x, palm_y, count, slots, flip))
             hand_name = "left" if side == 0 else "right"
-            out.append(f'<text x="{x + hw / 2}" y="{top + PALM_H + RAISED + 26}" text-anchor="middle" font-size="12" '
+            out.append(f'<text x="{x + hw / 2}" y="{row["names"]}" text-anchor="middle" font-size="12" '
                        f'font-family="sans-serif" fill="#666">{hand_name}</text>')
     if links:
-        palms = {player: (top + 8 if flip else top + RAISED + 4) for player, top, flip in rows}
+        palms = {player: rows[player]["palm"] for player in rows}
         out.extend(_tap_links(links, hands, to_move, palms, hw, gap, margin))
-        out.extend(_other_links(others, links, to_move, palms, margin + 2 * hw + gap + 30, row_h))
+        out.extend(_other_links(others, links, rows[to_move]["frame"], chips_left))
     out.append("</svg>")
     return "\n".join(out)
 
 
 def _tap_links(links, hands, to_move, palms, hw, gap, margin) -> list[str]:
-    """Each tap an arrow between palm centres, clickable on a chip 70% of the way (the chips of the
+    """Each tap an arrow between palm centres, clickable on a chip TAP_AT of the way (the chips of the
     two crossing taps sit apart, so each is one target)."""
     out = []
     mover, target = palms[to_move], palms[1 - to_move]
@@ -131,7 +152,7 @@ def _tap_links(links, hands, to_move, palms, hw, gap, margin) -> list[str]:
         source, aim = ("LR".index(tap[1]), "LR".index(tap[2]))
         x0 = margin + source * (hw + gap) + hw / 2
         x1 = margin + aim * (hw + gap) + hw / 2
-        cx, cy = x0 + 0.7 * (x1 - x0), y0 + 0.7 * (y1 - y0)
+        cx, cy = x0 + TAP_AT * (x1 - x0), y0 + TAP_AT * (y1 - y0)
         adds = hands[to_move][source]
         # The line stays outside the link (the chip alone is the target); data-for-move lets move values colour it.
         out.append(f'<line data-for-move="{escape(label)}" x1="{x0:.1f}" y1="{y0:.1f}" x2="{x1:.1f}" y2="{y1:.1f}" '
@@ -139,17 +160,20 @@ def _tap_links(links, hands, to_move, palms, hw, gap, margin) -> list[str]:
         out.append(f'<a href="{escape(href)}" data-move="{escape(label)}"><title>tap {escape(label)}: your '
                    f'{"left" if source == 0 else "right"} hand adds {adds} to their '
                    f'{"left" if aim == 0 else "right"}</title>'
-                   f'<circle class="gg-mark" cx="{cx:.1f}" cy="{cy:.1f}" r="13" fill="#ffffff" stroke="{TURN}" '
+                   f'<circle class="gg-mark" cx="{cx:.1f}" cy="{cy:.1f}" r="{TAP_R}" fill="#ffffff" stroke="{TURN}" '
                    'stroke-width="2.5"/>'
                    f'<text class="gg-mark-text" x="{cx:.1f}" y="{cy + 4.5:.1f}" text-anchor="middle" font-size="13" '
                    f'font-weight="bold" font-family="sans-serif" fill="{TURN}">+{adds}</text></a>')
     return out
 
 
-def _other_links(others, links, to_move, palms, left, row_h) -> list[str]:
-    """Transfers and splits: chips beside the mover's hands, each naming the hands it leaves."""
+def _other_links(others, links, frame: tuple[float, float], left: float) -> list[str]:
+    """Transfers and splits: chips beside the mover's hands, each naming the hands it leaves, in
+    columns of CHIPS_PER_COLUMN centred in the mover's frame (and never past its edges)."""
     out = []
-    top = palms[to_move] + PALM_H / 2 - min(len(others), CHIPS_PER_COLUMN) * (CHIP_H + 4) / 2
+    top_edge, bottom_edge = frame
+    used = min(len(others), CHIPS_PER_COLUMN) * (CHIP_H + 4) - 4
+    top = max(top_edge + 6, (top_edge + bottom_edge) / 2 - used / 2)
     for i, label in enumerate(others):
         x = left + (i // CHIPS_PER_COLUMN) * (CHIP_W + 8)
         y = top + (i % CHIPS_PER_COLUMN) * (CHIP_H + 4)

@@ -54,7 +54,7 @@ def value_history_chart(points: list, players: tuple[str, str], key: str) -> Non
     draws = any(p.value == "draw" for p in points)
     st.caption(f"One row per position, the start at the top. Left: {players[0]} wins, right: {players[1]} wins; "
                "the further out, the sooner (the edge is the end of the game). Draws and ties sit in the middle "
-               "column (D)" + (", labelled with their draw level" if draws else "") + ". Colour: the value for the "
+               "column" + (", labelled with their draw level" if draws else "") + ". Colour: the value for the "
                "player to move; a ringed point is where a move changed the outcome. Hover a point for the position.")
     with st.container(key=key):
         st.vega_lite_chart(value_history(points, players), width="stretch")

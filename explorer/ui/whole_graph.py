@@ -156,6 +156,35 @@ def overview(solved: SolvedGraph, moves: str = "best", node_cap: int = NODE_CAP,
                     int(graph.num_moves), moves)
 
 
+BACKGROUND = "#fcfcfc"   # the drawing's background (_CSS)
+
+
+def edge_look(edges: int) -> tuple[str, float]:
+    """(CSS colour, width in pixels) of the moves drawn: dark enough to read against BACKGROUND as
+    lines (they were 12% and 35% grey, too faint to see), lighter and thinner as they get denser, so
+    that 200,000 of them shade the picture rather than cover it (edge_contrast says how much)."""
+    if edges <= 2_000:
+        return "rgba(60,60,60,0.75)", 1.0
+    if edges <= 20_000:
+        return "rgba(60,60,60,0.55)", 0.8
+    return "rgba(70,70,70,0.3)", 0.6
+
+
+def edge_contrast(edges: int) -> float:
+    """The WCAG contrast ratio of a drawn move (its colour blended over BACKGROUND) with BACKGROUND."""
+    colour, _ = edge_look(edges)
+    r, g, b, alpha = (float(v) for v in colour[colour.index("(") + 1:-1].split(","))
+    back = [int(BACKGROUND[i:i + 2], 16) for i in (1, 3, 5)]
+    line = [c * alpha + k * (1 - alpha) for c, k in zip((r, g, b), back)]
+
+    def luminance(rgb: list[float]) -> float:
+        linear = [(v / 255 / 12.92) if v / 255 <= 0.03928 else ((v / 255 + 0.055) / 1.055) ** 2.4 for v in rgb]
+        return 0.2126 * linear[0] + 0.7152 * linear[1] + 0.0722 * linear[2]
+
+    light, dark = sorted((luminance(back), luminance(line)), reverse=True)
+    return (light + 0.05) / (dark + 0.05)
+
+
 def _b64(array: np.ndarray) -> str:
     return base64.b64encode(np.ascontiguousarray(array).astype(array.dtype.newbyteorder("<")).tobytes()).decode()
 
@@ -166,6 +195,7 @@ def payload(view: Overview, signature: str) -> dict[str, Any]:
             "x": _b64(view.x), "y": _b64(view.y), "value": _b64(view.value), "remoteness": _b64(view.remoteness),
             "sources": _b64(view.sources), "targets": _b64(view.targets),
             "colours": [palette.COLOURS[v] for v in palette.VALUES], "names": list(palette.VALUES),
+            "edge": dict(zip(("color", "size"), edge_look(view.edges))),
             "labels": column_labels(view.value, view.remoteness, view.x)}
 
 
@@ -195,7 +225,7 @@ async function draw(holder, data, setTriggerValue) {
     for (let i = 0; i < data.n; i++) {
         graph.addNode(i, { x: x[i], y: y[i], size: size, color: data.colours[value[i]] });
     }
-    const edge = { size: 0.5, color: data.m > 20000 ? 'rgba(110,110,110,0.12)' : 'rgba(110,110,110,0.35)' };
+    const edge = { size: data.edge.size, color: data.edge.color };  // whole_graph.edge_look
     for (let j = 0; j < data.m; j++) {
         if (src[j] !== dst[j]) graph.addEdge(src[j], dst[j], edge);
     }
@@ -290,7 +320,7 @@ export default function(component) {
 
 _CSS = """
 .gg-whole { position: relative; }
-.gg-whole-canvas { width: 100%; height: 640px; border: 1px solid #ddd; border-radius: 6px; background: #fcfcfc; }
+.gg-whole-canvas { width: 100%; height: 640px; border: 1px solid #ddd; border-radius: 6px; background: #fcfcfc; }  /* BACKGROUND */
 .gg-whole-tip { display: none; position: absolute; left: 8px; top: 8px; background: #fff; border: 1px solid #bbb;
                 border-radius: 4px; padding: 2px 8px; font: 13px sans-serif; pointer-events: none; }
 .gg-whole-tools { position: absolute; right: 8px; top: 8px; display: flex; gap: 4px; }

@@ -90,3 +90,30 @@ def test_the_spec_is_valid_vega_lite():
 
     points, _ = walk("nim:small", 10, 1, slip=0.3)
     alt.Chart.from_dict(value_history(points, PLAYERS))  # raises on a schema error
+
+
+def test_the_axis_says_what_it_is_in_words():
+    """The remoteness axis names its centre column and says whose side is whose: it used to read
+    "0 · D · 0" in an all-draws game, which told a reader nothing."""
+    points, _ = walk("chopsticks", 6, 5, slip=0.0)  # every position a draw
+    x = value_history(points, PLAYERS)["layer"][2]["encoding"]["x"]
+    expr = x["axis"]["labelExpr"]
+    shown = {t: _label(expr, t) for t in x["axis"]["values"]}
+    assert shown == {-1: "0", 0: "draw", 1: "0"}
+    assert f"{PLAYERS[0]} wins" in x["title"] and f"{PLAYERS[1]} wins" in x["title"] and "remoteness" in x["title"]
+    won, _ = walk("nim:small", 10, 1, slip=0.3)
+    x = value_history(won, PLAYERS)["layer"][2]["encoding"]["x"]
+    top = max(abs(t) for t in x["axis"]["values"])
+    shown = {t: _label(x["axis"]["labelExpr"], t) for t in x["axis"]["values"]}
+    assert shown[-top] == shown[top] == "0" and shown[0] in ("no winner", "tie", "draw", "tie/draw")
+    assert all(shown[t] == str(top - abs(t)) for t in shown if t)
+
+
+def _label(expr: str, value: int) -> str:
+    """The label Vega would draw for tick `value`: the spec's chain of `datum.value == t ? 'text' :`."""
+    import re
+
+    for tick, text in re.findall(r"datum\.value == (-?\d+) \? '([^']*)'", expr):
+        if int(tick) == value:
+            return text
+    return ""

@@ -139,3 +139,62 @@ def test_console_graph_becomes_elements_and_only_this_games_positions_open():
     assert nodes["n:2"]["_fill_value"] == palette.FILLS["loss"]
     edge = elements["edges"][0]["data"]
     assert (edge["source"], edge["target"], edge["move"], edge["optimal"]) == ("n:1", "n:2", "take", True)
+
+
+def test_the_layered_layout_splits_the_draws_by_distance_and_fits_the_canvas(chopsticks):
+    """Chopsticks near its start is nearly all draws: they used to make one band, many nodes wide,
+    which the fit shrank until the keys were hidden. Now one band per distance from the focus,
+    wrapped to about the canvas's shape, every node clear of the others."""
+    solved, backend = chopsticks
+    key = "B|1-2|1-4"
+    grown = canvas.start(solved.game, solved, backend, key, 2, "both", False, ("s",), 0)
+    positions = canvas.layout_for("layered", grown, key)["positions"]
+    assert set(positions) == set(grown.nodes)
+    hops = canvas._hops(grown.nodes, grown.edges, key)
+    draws = [k for k, e in grown.nodes.items() if e["data"].get("remoteness") is None]
+    assert len(draws) > len(grown.nodes) / 2
+    bands = {}
+    for k in draws:
+        bands.setdefault(hops[k], set()).add(positions[k]["y"])
+    assert len(bands) > 1
+    for d, ys in bands.items():  # a nearer band's lines are all below a farther band's
+        for e, others in bands.items():
+            if d < e:
+                assert min(ys) > max(others)
+    xs = [p["x"] for p in positions.values()]
+    ys = [p["y"] for p in positions.values()]
+    width, height = max(xs) - min(xs), max(ys) - min(ys)
+    assert 0.6 <= width / height <= 2.5  # the canvas is 940 x 640
+    per_line = {}
+    for p in positions.values():
+        per_line[p["y"]] = per_line.get(p["y"], 0) + 1
+    assert max(per_line.values()) <= canvas.row_width(len(positions))
+    points = list(positions.values())
+    closest = min(((a["x"] - b["x"]) ** 2 + (a["y"] - b["y"]) ** 2) ** 0.5
+                  for i, a in enumerate(points) for b in points[i + 1:])
+    assert closest >= 0.8 * canvas.SPACING
+
+
+def test_an_expansion_places_its_nodes_around_the_node_and_moves_nothing_else(chopsticks):
+    solved, backend = chopsticks
+    key = "B|1-2|1-4"
+    grown = canvas.start(solved.game, solved, backend, key, 1, "both", False, ("s",), 0)
+    grown.layout = canvas.layout_for("layered", grown, key)
+    before = dict(grown.layout["positions"])
+    hops = canvas._hops(grown.nodes, grown.edges, key)
+    for edge_node in sorted(k for k, d in hops.items() if d == 1):  # the first one that brings new nodes
+        new = canvas.expand(grown, solved.game, solved, backend, edge_node, "both", False, key)
+        if new:
+            break
+    assert new
+    canvas.grow_layout(grown, edge_node, new)
+    after = grown.layout["positions"]
+    assert {k: after[k] for k in before} == before               # nothing already placed moved
+    assert set(after) == set(grown.nodes)
+    centre = after[edge_node]
+    for k in new:
+        others = [p for o, p in after.items() if o != k]
+        assert min(((after[k]["x"] - p["x"]) ** 2 + (after[k]["y"] - p["y"]) ** 2) ** 0.5
+                   for p in others) >= 0.9 * canvas.SPACING         # not crowded
+        assert ((after[k]["x"] - centre["x"]) ** 2 + (after[k]["y"] - centre["y"]) ** 2) ** 0.5 <= 5 * canvas.SPACING
+    assert grown.layout["fit"] is False and grown.layout["animationDuration"] > 500

@@ -85,3 +85,20 @@ def test_every_column_is_labelled_with_its_value_and_remoteness():
     for lx, ly, text in labels:
         xs = [float(view.x[i]) for i, name in enumerate(names) if name == text]
         assert min(xs) <= lx <= max(xs) and ly < 0, text  # under its own column
+
+
+@pytest.mark.parametrize("edges, least", [(500, 4.5), (10_000, 3.0), (200_000, 1.5)])
+def test_the_moves_stand_out_from_the_background(edges, least):
+    """The moves were drawn 12-35% grey, a contrast of about 1.6:1 even on a small graph: too faint to
+    follow. A few moves are now line art (WCAG's 4.5:1), a dense graph's lighter and thinner so that
+    they shade the picture without covering it."""
+    assert whole_graph.edge_contrast(edges) >= least
+    colour, width = whole_graph.edge_look(edges)
+    assert width >= 0.6
+    assert whole_graph.edge_contrast(500) > whole_graph.edge_contrast(200_000)  # denser, lighter
+
+
+def test_the_payload_carries_the_look_of_its_moves():
+    view = whole_graph.overview(build("nim:small"), "all")
+    data = whole_graph.payload(view, "sig")
+    assert (data["edge"]["color"], data["edge"]["size"]) == whole_graph.edge_look(view.edges)

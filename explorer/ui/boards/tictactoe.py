@@ -8,21 +8,28 @@ def svg(game, position, links):
 
 
 def board_svg(board: tuple[str, ...], links: dict[str, str] | None = None) -> str:
-    """A 3x3 board with X in blue and O in red; cell names (a3..c1) in the corners.
-    An empty cell whose move is in `links` (label ``X a3``) is a link that plays it."""
-    size, cell, pad = 3, 64, 12
-    width = size * cell + 2 * pad
-    out = [f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{width}" viewBox="0 0 {width} {width}">',
-           f'<rect x="0" y="0" width="{width}" height="{width}" rx="10" fill="#fafafa"/>']
+    """A 3x3 board with X in blue and O in red, its cells named as on a chess board: files a-c along
+    the bottom, ranks 3-1 up the left side, outside the grid, so no mark ever covers a name (they
+    used to sit in the cells' corners, under the marks). An empty cell whose move is in `links`
+    (label ``X a3``) is a link that plays it."""
+    cell, pad, rim = 64, 10, 20          # rim: the band for the file and rank names
+    left, top = rim + pad, pad
+    width, height = left + 3 * cell + pad, top + 3 * cell + rim + pad
+    out = [f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" viewBox="0 0 {width} {height}">',
+           f'<rect x="0" y="0" width="{width}" height="{height}" rx="10" fill="#fafafa"/>']
     for i in (1, 2):
-        out.append(f'<line x1="{pad + i * cell}" y1="{pad}" x2="{pad + i * cell}" y2="{pad + 3 * cell}" stroke="#333" stroke-width="3"/>')
-        out.append(f'<line x1="{pad}" y1="{pad + i * cell}" x2="{pad + 3 * cell}" y2="{pad + i * cell}" stroke="#333" stroke-width="3"/>')
+        out.append(f'<line x1="{left + i * cell}" y1="{top}" x2="{left + i * cell}" y2="{top + 3 * cell}" stroke="#333" stroke-width="3"/>')
+        out.append(f'<line x1="{left}" y1="{top + i * cell}" x2="{left + 3 * cell}" y2="{top + i * cell}" stroke="#333" stroke-width="3"/>')
+    for i in range(3):
+        out.append(f'<text class="gg-cell-name" x="{left + i * cell + cell / 2}" y="{top + 3 * cell + rim - 4}" '
+                   f'text-anchor="middle" font-size="13" fill="#777" font-family="sans-serif">{"abc"[i]}</text>')
+        out.append(f'<text class="gg-cell-name" x="{left - rim / 2 - 2}" y="{top + i * cell + cell / 2 + 5}" '
+                   f'text-anchor="middle" font-size="13" fill="#777" font-family="sans-serif">{3 - i}</text>')
+    mover = "XO"[board.count("X") != board.count("O")]
     for i, mark in enumerate(board):
-        cx, cy = pad + (i % 3) * cell + cell / 2, pad + (i // 3) * cell + cell / 2
+        cx, cy = left + (i % 3) * cell + cell / 2, top + (i // 3) * cell + cell / 2
         name = f"{'abc'[i % 3]}{3 - i // 3}"
-        out.append(f'<text x="{cx - cell / 2 + 4}" y="{cy - cell / 2 + 12}" font-size="9" fill="#aaa" font-family="sans-serif">{name}</text>')
         r = cell * 0.3
-        mover = "XO"[board.count("X") != board.count("O")]
         href = (links or {}).get(f"{mover} {name}")
         if mark == "." and href:
             out.append(f'<a href="{escape(href)}" data-move="{escape(mover + " " + name)}"><title>play {mover} {name}</title>'
