@@ -121,8 +121,9 @@ def test_the_deadline_waits_for_a_late_answer_and_gives_up_on_a_runaway(monkeypa
     release, abandoned = threading.Event(), threading.Event()
     began = time.monotonic()
     with pytest.raises(QueryError, match="ran away"):
-        console._within_deadline(None, "RETURN 1", 0.05, abandoned, lambda: release.wait(5))
-    assert time.monotonic() - began < 1.0 and abandoned.is_set()
+        console._within_deadline(None, "RETURN 1", 0.05, abandoned, lambda: release.wait(120))
+    # Gave up long before the runaway would have ended: a bound far from any machine's speed.
+    assert time.monotonic() - began < 60 and abandoned.is_set()
     release.set()
     boom = ValueError("from the worker")
     with pytest.raises(ValueError, match="from the worker"):
