@@ -34,7 +34,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 # The classic games at their small (published) sizes, loaded next to the Chopsticks presets:
 # the loopy ones and the partizan ones whose positions carry combinatorial values.
-SMALL_GAMES = ["mutorere", "ponghauki", "dodgem:3x3", "toads-and-frogs", "domineering", "tictactoe", "nim:marienbad"]
+SMALL_GAMES = ["mutorere", "ponghauki", "dodgem:3x3", "toads-and-frogs", "domineering", "tictactoe", "nim:marienbad",
+               "connect4:small", "teeko:small", "dobutsu:small"]
 
 
 def preset_specs() -> list[str]:
