@@ -274,8 +274,10 @@ def _client(scheduler: str | None, workers: int | None, processes: bool = True):
             raise GameGraphError(f"cannot reach the Dask scheduler at {address}: {error}") from None
     count = workers or os.cpu_count() or 1
     try:
+        # Loopback only, the dashboard too (on a free port): nothing listens beyond this machine.
+        where = {"host": "127.0.0.1", "worker_dashboard_address": "127.0.0.1:0"} if processes else {}  # else in-process
         cluster = LocalCluster(n_workers=count, threads_per_worker=1, processes=processes,
-                               dashboard_address=":0", silence_logs=50)
+                               dashboard_address="127.0.0.1:0", silence_logs=50, **where)
         return Client(cluster)
     except (OSError, TimeoutError, RuntimeError) as error:
         raise GameGraphError(f"cannot start a local Dask cluster of {count} worker(s): {error}") from None
@@ -331,8 +333,8 @@ def _run_dag(game: Game, tiers: Tiers, todo: list[int], folder: Path, scheduler,
     try:
         from importlib.util import find_spec
 
-        # Dask serves its dashboard only with bokeh installed (not a gamegraph dependency).
-        dashboard = f"dashboard {client.dashboard_link}" if find_spec("bokeh") else "no dashboard (pip install bokeh)"
+        # Dask serves its dashboard only with bokeh (installed with gamegraph: dask[diagnostics]).
+        dashboard = f"dashboard {client.dashboard_link}" if find_spec("bokeh") else "no dashboard (bokeh is missing)"
         if progress.enabled():
             workers_now = len(client.scheduler_info().get("workers", {}))
             progress.notice(f"solving {len(todo)} tier(s) of {game.display_name} on Dask: {workers_now} worker(s)"

@@ -457,3 +457,21 @@ def test_a_worker_killed_mid_solve_is_replaced_and_the_files_are_the_same(tmp_pa
     assert killed, "no worker was seen working"
     for one in sorted((tmp_path / "one").glob("tier-*.values")):
         assert one.read_bytes() == (tmp_path / "two" / one.name).read_bytes()
+
+
+def test_the_local_cluster_listens_on_loopback_only():
+    """The scheduler, the workers and every dashboard of the default local cluster accept connections
+    from this machine only."""
+    import psutil
+
+    client = tiered._client(None, 1)
+    try:
+        mine = {p.pid for p in psutil.Process().children(recursive=True)} | {psutil.Process().pid}
+        listening = [c.laddr for c in psutil.net_connections(kind="tcp")
+                     if c.status == psutil.CONN_LISTEN and c.pid in mine]
+        assert listening, "the cluster listens somewhere"
+        assert all(address.ip == "127.0.0.1" for address in listening), listening
+    finally:
+        cluster = client.cluster
+        client.close()
+        cluster.close()
