@@ -3,11 +3,10 @@ and the published results.
 
 Published results checked here:
 - John Tromp, "John's Connect Four Playground", https://tromp.github.io/c4/c4.html (formerly
-  http://homepages.cwi.nl/~tromp/c4/c4.html): the number of positions of small boards (4x4:
-  161,029; 4 wide x 5 high: 1,706,255, as quoted from that page by public code). The page also
-  tables the start's value by board size; it could not be read from here, so the start values
-  below (draws) are the ones recalled from it and stand on Allis's theorem and on the negamax
-  cross-check, not on the table.
+  http://homepages.cwi.nl/~tromp/c4/c4.html): the table of the start's game-theoretic value by
+  board width x height (``=`` a draw, ``+`` a first-player win, ``-`` a second-player win), of
+  which TROMP below keeps the boards up to 6 wide and 5 high, and the number of positions of small
+  boards (4x4: 161,029; 4 wide x 5 high: 1,706,255, as quoted from that page by public code).
 - OEIS A212693, https://oeis.org/A212693 (Tromp's counts): the positions of the standard 7x6
   board after n plies.
 - Victor Allis, "A Knowledge-based Approach of Connect-Four" (master's thesis, Vrije Universiteit
@@ -21,6 +20,7 @@ boards position by position on the start and its successors.
 from __future__ import annotations
 
 import functools
+import os
 import random
 
 import pytest
@@ -35,7 +35,9 @@ from tests.explorer import test_implicit as generic
 
 TINY = ["connect4(width=3,height=3,connect=3)", "connect4(width=2,height=3,connect=2)",
         "connect4(width=4,height=3,connect=3)", "connect4(width=1,height=4,connect=3)"]
-# The start's value as recalled from Tromp's table (see the docstring: not read from the page here).
+# Tromp's table (see the docstring): (width, height) -> the start's value for the first player.
+TROMP = {(4, 4): "=", (5, 4): "=", (6, 4): "-", (4, 5): "=", (5, 5): "=", (6, 5): "="}
+SIGN = {"=": Value.TIE, "+": Value.WIN, "-": Value.LOSS}
 PUBLISHED_START = {"connect4:small": Value.TIE, "connect4:5x4": Value.TIE, "connect4(width=4,height=5)": Value.TIE}
 # Positions reachable from the start (Tromp's counts; his 1,706,255 is the board 4 columns wide, 5 high).
 PUBLISHED_POSITIONS = {"connect4:small": 161_029, "connect4(width=4,height=5)": 1_706_255}
@@ -282,6 +284,30 @@ def test_the_start_value_is_tromps(spec):
         assert solved.value(0) != Value.WIN
     if spec in PUBLISHED_POSITIONS:
         assert build(game, symmetry=False).graph.num_positions == PUBLISHED_POSITIONS[spec]
+
+
+def test_published_start_values_are_tromps_table():
+    """PUBLISHED_START (the boards the edge solver solves) is Tromp's table, not a second opinion."""
+    for spec, value in PUBLISHED_START.items():
+        game = parse_spec(spec)
+        assert SIGN[TROMP[(game.width, game.height)]] == value
+
+
+@pytest.mark.parametrize("size", [(6, 4)] + ([(5, 5), (6, 5)] if os.environ.get("GAMEGRAPH_LONG") == "1" else []))
+def test_larger_boards_solved_by_tiers_match_tromps_table(size, tmp_path):
+    """6x4 is Tromp's second-player win (a start value the solver could get wrong in a way a draw
+    would not show), solved tier by tier (explorer.tiered: every tier loop-free, one pass forward)
+    in about a minute here; 5x5 and 6x5 with GAMEGRAPH_LONG=1 (6x5: 9.9e9 indices, about an hour)."""
+    from explorer import tiered
+
+    game = parse_spec(f"connect4(width={size[0]},height={size[1]})")
+    values = tiered.solve(game, tmp_path, workers=1, processes=False)
+    assert values.value(game.start()) == SIGN[TROMP[size]]
+    # The best move (listed first) keeps the start's value, and no move does better.
+    moves = values.moves(game.start())
+    assert str(moves[0]["value"]) == str(values.value(game.start()))
+    assert all(m["optimal"] == (str(m["value"]) == str(moves[0]["value"]) and
+                                m["remoteness"] == moves[0]["remoteness"]) for m in moves)
 
 
 def test_the_first_plies_of_7x6_count_as_oeis_a212693():
