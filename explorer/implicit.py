@@ -71,8 +71,9 @@ def solve(game: Game, folder: Path | None = None) -> "ValueFile":
     kernels = game.implicit_kernels()
     size = kernels.size
     if size >= MAX_INDICES:
+        tiers = "; its tiers can be solved one at a time: solve it with --tiered" if game.offers.tiers else ""
         raise GraphTooLarge(f"{game.display_name} has {size:,} indices; the implicit mode solves at most "
-                            f"{MAX_INDICES - 1:,} (up to 6 bytes each while solving)")
+                            f"{MAX_INDICES - 1:,} (up to 6 bytes each while solving){tiers}")
     if in_state_folder:
         private.private_state_dir()
     with private.atomic_private_folder(folder) as partial:

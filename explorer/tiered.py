@@ -126,7 +126,10 @@ def _open_store(folder: Path, tier: int):
     path = _tier_path(folder, tier)
     if not path.exists():
         return None
-    return valuestore.open(path)
+    try:
+        return valuestore.open(path)
+    except valuestore.BadValueFile as error:
+        raise GameGraphError(f"{error}; delete that file and run the same solve again to redo its tier") from None
 
 
 def _open_tier(folder: Path, tier: int):
@@ -260,6 +263,41 @@ def scheduler_address(scheduler: str | None) -> str | None:
     return scheduler or os.environ.get(SCHEDULER_VARIABLE) or None
 
 
+CONNECT_SECONDS = 20  # the longest wait for an existing scheduler to answer
+
+
+def _connect(address: str):
+    """A Client on the scheduler at `address`, or a GameGraphError in one line within CONNECT_SECONDS:
+    also when something else listens there (a web server that never answers Dask's handshake, which
+    Client's own timeout does not cover, or one whose bytes Dask reads as a huge message length)."""
+    import threading
+
+    from distributed import Client
+
+    outcome: dict[str, Any] = {}
+
+    def attempt() -> None:
+        try:
+            outcome["client"] = Client(address, timeout="10s")
+        except BaseException as error:  # noqa: BLE001 - reported below, in one line
+            outcome["error"] = error
+
+    thread = threading.Thread(target=attempt, name="dask-connect", daemon=True)
+    thread.start()
+    thread.join(CONNECT_SECONDS)
+    if "client" in outcome:
+        return outcome["client"]
+    error = outcome.get("error")
+    if error is None:
+        why = f"no answer within {CONNECT_SECONDS} s"
+    elif isinstance(error, MemoryError):
+        why = "its answer is not Dask's"
+    else:
+        why = f"{type(error).__name__}: {error}"
+    raise GameGraphError(f"cannot reach the Dask scheduler at {address} ({why}); is a Dask scheduler "
+                         "listening there? (docs/distributed.md)")
+
+
 def _client(scheduler: str | None, workers: int | None, processes: bool = True):
     """A distributed.Client: on the scheduler at `scheduler`, or on a new LocalCluster of `workers`
     processes (default: this machine's cores), one thread each, since the kernel uses its cores
@@ -268,16 +306,16 @@ def _client(scheduler: str | None, workers: int | None, processes: bool = True):
 
     address = scheduler_address(scheduler)
     if address:
-        try:
-            return Client(address, timeout="10s")
-        except (OSError, TimeoutError, ValueError) as error:
-            raise GameGraphError(f"cannot reach the Dask scheduler at {address}: {error}") from None
+        return _connect(address)
     count = workers or os.cpu_count() or 1
     try:
         # Loopback only, the dashboard too (on a free port): nothing listens beyond this machine.
         where = {"host": "127.0.0.1", "worker_dashboard_address": "127.0.0.1:0"} if processes else {}  # else in-process
+        # The workers' scratch space in the state folder, not Dask's default /tmp/dask-scratch-space.
+        scratch = private.ensure_private_dir(private.private_state_dir() / "dask")
         cluster = LocalCluster(n_workers=count, threads_per_worker=1, processes=processes,
-                               dashboard_address="127.0.0.1:0", silence_logs=50, **where)
+                               dashboard_address="127.0.0.1:0", silence_logs=50, local_directory=str(scratch),
+                               **where)
         return Client(cluster)
     except (OSError, TimeoutError, RuntimeError) as error:
         raise GameGraphError(f"cannot start a local Dask cluster of {count} worker(s): {error}") from None
@@ -293,6 +331,7 @@ def solve(game: Game, folder: Path | None = None, scheduler: str | None = None, 
     tiers = tiers_of(game)
     size = game.index_space()
     order = check_tiers(tiers, size)
+    check_size(game, tiers)
     in_state_folder = folder is None
     folder = Path(folder) if folder else folder_for(game)
     if in_state_folder:
@@ -430,6 +469,38 @@ def open_values(game: Game, folder: Path | None = None) -> "TieredValues":
         raise GameGraphError(f"{game.display_name} has no tiered solve yet: run gamegraph solve "
                              f"'{game.display_name}' --tiered")
     return TieredValues(game, folder)
+
+
+def edgeless_flag(game: Game) -> str | None:
+    """The `solve` option that solves this game without stored edges, for hints: --tiered for a game
+    with tiers, --implicit for one whose ranking fits one tier, None when neither can."""
+    if not implicit.supports(game):
+        return None
+    tiers = game.tiers() if game.offers.tiers else None
+    if tiers is not None:
+        largest = max(b - a for a, b in zip(tiers.offsets, tiers.offsets[1:]))
+        return "--tiered" if largest < implicit.MAX_INDICES else None
+    return "--implicit" if game.index_space() < implicit.MAX_INDICES else None
+
+
+def check_size(game: Game, tiers: Tiers) -> None:
+    """Refuse before any work, in one line (GraphTooLarge): a tier over the one-tier limit, or a tier
+    whose solve needs more memory than is available: 2 bytes a position of the tier (4 for the
+    queue and seeds of a loopy one) and its children's files read through the page cache."""
+    from explorer.core.errors import GraphTooLarge
+    from explorer.core.limits import meminfo_available
+
+    sizes = [b - a for a, b in zip(tiers.offsets, tiers.offsets[1:])]
+    t = max(range(len(sizes)), key=sizes.__getitem__)
+    if sizes[t] >= implicit.MAX_INDICES:
+        raise GraphTooLarge(f"{game.display_name}: tier {t} ({tiers.names[t]}) has {sizes[t]:,} indices; the tiered "
+                            f"solver solves a tier of at most {implicit.MAX_INDICES - 1:,}")
+    available = meminfo_available()
+    for t, size in enumerate(sizes):
+        need = size * (2 if _is_loop_free(tiers, t) else 6) + sum(2 * sizes[c] for c in tiers.children[t])
+        if available is not None and need > available:
+            raise GraphTooLarge(f"{game.display_name}: tier {t} ({tiers.names[t]}) needs about {need / 2**30:,.1f} GiB "
+                                f"to solve, and {available / 2**30:,.1f} GiB of memory is available")
 
 
 def solved_exists(game: Game) -> bool:

@@ -148,12 +148,13 @@ def cmd_solve(args: argparse.Namespace) -> int:
         try:
             limits.check(game, symmetry, args.max_positions)
         except GraphTooLarge as error:
-            from explorer import implicit
+            from explorer import tiered
 
-            if not implicit.supports(game):
+            flag = tiered.edgeless_flag(game)
+            if flag is None:
                 raise
             raise GraphTooLarge(f"{error}; it can be solved without storing moves, into a value file: "
-                                f"{shell_hint('solve', args.spec, '--implicit')}") from None
+                                f"{shell_hint('solve', args.spec, flag)}") from None
     results = {}
     for symmetry in variants:
         solved = build(game, symmetry=symmetry, start=start, max_positions=args.max_positions)
@@ -228,7 +229,8 @@ def _solve_tiered(game, args: argparse.Namespace) -> int:
           "of the ranking, no edges")
     print(f"start {start['key']}: {start['value']}{remoteness} for the player to move")
     counts = "  ".join(f"{k} {v:,}" for k, v in meta["counts"].items())
-    print(f"{meta['positions']:,} positions ({meta['index_space']:,} indices), max remoteness {meta['max_remoteness']}")
+    print(f"{meta['positions']:,} legal positions in the ranking ({meta['index_space']:,} indices; not all reachable "
+          f"from the start), max remoteness {meta['max_remoteness']}")
     print(f"  {counts}")
     print(f"tier files {meta['folder']} ({meta['bytes_on_disk']:,} bytes)   total {meta['total_seconds']:.3f}s")
     return 0
@@ -270,10 +272,11 @@ def cmd_show(args: argparse.Namespace) -> int:
         try:
             solved = load_or_build(game, symmetry=not args.no_symmetry)
         except GraphTooLarge as error:  # refused from the estimate, at once
-            if not implicit.supports(game):
+            flag = tiered.edgeless_flag(game)
+            if flag is None:
                 raise
             raise GraphTooLarge(f"{error}; it can be solved without storing moves, into a value file that `show` "
-                                f"then reads: {shell_hint('solve', args.spec, '--implicit')}") from None
+                                f"then reads: {shell_hint('solve', args.spec, flag)}") from None
         node = solved.graph.find(args.position) if args.position is not None else 0
         record = solved.record(node)
         moves = solved.moves(node)

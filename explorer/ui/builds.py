@@ -153,10 +153,11 @@ class Registry:
 
     def _check(self, game: Game, symmetry: bool) -> limits.Estimate | None:
         """Refuse from the estimate (under the lock): over the limit, the budget, or what others leave of it."""
-        from explorer import implicit
+        from explorer import tiered
 
-        instead = (f"solve it without stored edges (`{shell_hint('solve', game.display_name, '--implicit')}`), "
-                   "which this page then reads," if implicit.supports(game) else "solve it with `gamegraph solve` instead,")
+        flag = tiered.edgeless_flag(game)
+        instead = (f"solve it without stored edges (`{shell_hint('solve', game.display_name, flag)}`), "
+                   "which this page then reads," if flag else "solve it with `gamegraph solve` instead,")
         hint = (f"the most this page builds ({UI_MAX_POSITIONS_ENV} sets it); {instead} "
                 "or choose smaller parameters")
         estimate = limits.check(game, symmetry, self.max_positions, budget=self.budget, hint=hint,

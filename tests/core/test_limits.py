@@ -167,7 +167,7 @@ def test_solve_checks_every_variant_before_building_any(tmp_path, monkeypatch):
     from argparse import Namespace
     with pytest.raises(GraphTooLarge, match=f"limit of {limit:,} positions"):
         core.cmd_solve(Namespace(spec=game.id, start=None, no_symmetry=False, max_positions=limit, format="json",
-                                 implicit=False))
+                                 implicit=False, tiered=False, scheduler=None, workers=None))
     assert not built
 
 

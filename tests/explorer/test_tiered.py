@@ -475,3 +475,38 @@ def test_the_local_cluster_listens_on_loopback_only():
         cluster = client.cluster
         client.close()
         cluster.close()
+
+
+def test_an_address_where_no_scheduler_answers_is_one_line_in_time(monkeypatch):
+    """Something listens at the address but never answers Dask's handshake (a web server, a stray
+    socket): refused in one line within the connect deadline, not a hang."""
+    import socket
+
+    monkeypatch.setattr(tiered, "CONNECT_SECONDS", 2)
+    with socket.socket() as silent:
+        silent.bind(("127.0.0.1", 0))
+        silent.listen(5)
+        address = f"tcp://127.0.0.1:{silent.getsockname()[1]}"
+        with pytest.raises(GameGraphError, match=r"cannot reach the Dask scheduler at .* \(no answer within 2 s\)"):
+            tiered._client(address, None)
+
+
+def test_the_local_cluster_keeps_its_scratch_space_in_the_state_folder():
+    from explorer.core import settings
+
+    client = tiered._client(None, 1)
+    try:
+        assert (settings.state_dir() / "dask").is_dir()
+    finally:
+        cluster = client.cluster
+        client.close()
+        cluster.close()
+
+
+def test_a_damaged_tier_file_says_how_to_redo_it(tmp_path):
+    game = parse_spec("connect4(width=3,height=3,connect=3)")
+    tiered.solve(game, tmp_path, workers=1, processes=False)
+    damaged = tmp_path / "tier-4.values"
+    damaged.write_bytes(damaged.read_bytes()[:100])
+    with pytest.raises(GameGraphError, match="delete that file and run the same solve again"):
+        tiered.open_values(game, tmp_path).value(game.unrank(game.tiers().offsets[4]))

@@ -66,7 +66,8 @@ class Connect4Params(Params):
     connect: int = param(4, "pieces in a row (across, up or diagonal) that win", minimum=2, maximum=MAX_SIDE)
 
     def validate(self) -> None:
-        """A board must fit the kernels' 63-bit masks (a spare row per column) and its ranking int64."""
+        """A board must fit the kernels' 63-bit masks (a spare row per column) and its ranking int64.
+        A `connect` longer than the board is allowed: every game is then a tie (the tests use one)."""
         if self.width * (self.height + 1) > WORD_BITS:
             raise InvalidParameter(
                 f"width={self.width},height={self.height} is too large: width x (height + 1) must be at most "
@@ -102,7 +103,7 @@ class Connect4(Game[Connect4Position]):
     description = "Connect Four on width x height (4x4 by default; connect4:standard is 7x6): four in a row wins."
     Params = Connect4Params
     presets = {"small": dict(width=4, height=4), "5x4": dict(width=5, height=4), "6x4": dict(width=6, height=4),
-               "6x5": dict(width=6, height=5), "standard": dict(width=7, height=6)}
+               "5x5": dict(width=5, height=5), "6x5": dict(width=6, height=5), "standard": dict(width=7, height=6)}
     notation_help = "rows top to bottom of X, O or . separated by /, e.g. ..../..../..../.X.. (X moves first)"
     offers = Offers(arrays=True, compiled_moves=False, ranking=True, unmoves=True, implicit_kernels=True,
                     symmetry=True, cgt=None, board="connect4", player_names=("X", "O"),
