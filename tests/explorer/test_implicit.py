@@ -228,3 +228,57 @@ def test_ui_page_reads_the_value_file(tmp_path, monkeypatch):
     assert f"**{edge.value(node)} in {edge.remoteness(node)}**" in text
     for move in edge.moves(node):
         assert move["to"].replace("|", "\\|") in text
+
+
+# -- the colour-swap fold (ImplicitKernels.folded) --------------------------------------------------
+FOLDED = ["dobutsu:lions", "dobutsu:small", "dobutsu(giraffes=1,elephants=0,chicks=0)",
+          "dobutsu(giraffes=0,elephants=0,chicks=1)"]  # Dōbutsu shōgi: the twin of index i is i + half
+
+
+@pytest.mark.parametrize("spec", FOLDED)
+def test_folded_kernels_equal_the_rules_on_every_index_of_the_half(spec):
+    """The generic checks, folded: every index of the half against the rules, its successors and
+    un-moves (also from a brute force over the whole ranking's moves) folded into the half; and
+    the twin of every index of the whole ranking is the colour-swapped position, `size` apart."""
+    game = parse_spec(spec)
+    k = game.implicit_kernels()
+    assert k.folded and 2 * k.size == game.index_space()
+    for i in range(game.index_space()):
+        position = game.unrank(i)
+        assert game.rank(game.swap_players(position)) == (i + k.size) % game.index_space()
+        assert k.fold_index(i) == i % k.size
+    expected = brute_force_unmoves(game)
+    out = np.empty(max(k.max_moves, k.max_unmoves), dtype=np.int64)
+    for i in range(k.size):
+        position = game.unrank(i)
+        outcome = game.outcome(position)
+        assert k.valid(k.ctx, i) and k.terminal(k.ctx, i) == (-1 if outcome is None else int(outcome))
+        moves = list(dict.fromkeys(k.fold_index(game.rank(m.position)) for m in game.moves(position)))
+        count = k.successors(k.ctx, i, out)
+        assert list(out[:count]) == moves and k.move_count(k.ctx, i) == len(moves), game.format(position)
+        count = k.predecessors(k.ctx, i, out)
+        preds = list(out[:count])
+        assert len(preds) == len(set(preds)), game.format(position)
+        assert set(preds) == {k.fold_index(p) for p in expected[i]}, game.format(position)
+        assert all(0 <= x < k.size for x in moves + preds)
+
+
+def test_a_folded_value_file_holds_the_half_and_answers_both_twins(tmp_path):
+    game = parse_spec("dobutsu:small")
+    result = implicit.solve(game, tmp_path / "v")
+    half = game.index_space() // 2
+    assert result.meta["index_space"] == half and len(result.values) == half == len(result.remoteness_array)
+    for i in range(0, half, 97):
+        position = game.unrank(i)
+        if result.values[i] == implicit.INVALID:
+            continue
+        twin = game.swap_players(position)
+        assert result.index(twin) == result.index(position) == i
+        assert result.record(twin)["value"] == result.record(position)["value"]
+        assert result.remoteness(twin) == result.remoteness(position)
+    # A range over the whole ranking (a tiered solve) is refused: the kernels cover the half only.
+    from explorer.core.errors import GameGraphError
+    from explorer.kernels.retrograde import no_seeds
+
+    with pytest.raises(GameGraphError, match="folded"):
+        implicit.solve_range(game, game.implicit_kernels(), 0, game.index_space(), *no_seeds())
