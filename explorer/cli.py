@@ -74,6 +74,25 @@ def _game_modules(argv: list[str]) -> tuple[list[str], list[str]]:
     return rest, paths
 
 
+class Terminated(KeyboardInterrupt):
+    """SIGTERM, raised in the main thread like a Ctrl-C, so that every half-written file or folder is
+    removed on the way out (explorer.core.files) instead of left behind by a hard exit."""
+
+
+def _terminate(signum, frame) -> None:
+    raise Terminated()
+
+
+def _terminate_cleanly() -> None:
+    """SIGTERM unwinds like Ctrl-C (only where the default action would kill: not when ignored, and
+    only in the main thread, where Python allows handlers)."""
+    import signal
+    import threading
+
+    if threading.current_thread() is threading.main_thread() and signal.getsignal(signal.SIGTERM) == signal.SIG_DFL:
+        signal.signal(signal.SIGTERM, _terminate)
+
+
 def main(argv: list[str] | None = None) -> int:
     # A file name that is not UTF-8 (kept by Python as surrogate escapes) must not crash a print.
     for stream in (sys.stdout, sys.stderr):
@@ -101,6 +120,7 @@ def main(argv: list[str] | None = None) -> int:
         print(f"gamegraph: error: {option} comes before the command; options go after it, "
               f"e.g. `{shell_hint('COMMAND', option, '...')}` (see `gamegraph --help`)", file=sys.stderr)
         return 2
+    _terminate_cleanly()
     parser = build_parser()
     parser.add_argument("--game-module", metavar="PATH", action="append",
                         help="load games from a Python file (any command; repeatable; "
@@ -111,9 +131,9 @@ def main(argv: list[str] | None = None) -> int:
     except GameGraphError as exc:
         print(f"gamegraph: error: {exc}", file=sys.stderr)
         return EXIT_ERROR
-    except KeyboardInterrupt:
+    except KeyboardInterrupt as stop:
         print("gamegraph: interrupted", file=sys.stderr)
-        return 130
+        return 143 if isinstance(stop, Terminated) else 130
     except BrokenPipeError:
         return 0
     except MemoryError:

@@ -179,8 +179,11 @@ class _Queue:
             self._given_back = end
 
     def close(self) -> None:
-        del self.array
-        self._map.close()
+        self.array = None
+        try:
+            self._map.close()
+        except BufferError:  # an exception on its way out still holds the array in its frames: the map is
+            pass             # unmapped with them, and this must not hide that exception (Ctrl-C, SIGTERM)
 
 
 def _run(kernel, kernels, cells, queue: _Queue, description: str, lo: int, seeds, seed_runs) -> int:

@@ -350,3 +350,28 @@ def test_neo4j_import_goes_only_into_a_new_or_empty_folder(home, tmp_path):
     (tmp_path / "empty").mkdir()
     assert run("export", "nim:small", "--format", "neo4j-import", "-o", str(tmp_path / "empty"), home=home).returncode == 0
     assert (tmp_path / "empty" / "positions.csv").exists()
+
+
+def test_sigterm_mid_solve_leaves_no_half_written_folder(tmp_path):
+    """SIGTERM while the implicit mode writes its value file: one line, exit 143, and the partial
+    folder removed (the solve unwinds as on Ctrl-C instead of dying where it stands)."""
+    import signal
+    import time
+
+    env = {**os.environ, "GAMEGRAPH_HOME": str(tmp_path), "GAMEGRAPH_PROGRESS": "0"}
+    # The same compiled kernels on a small board first: the signal must reach the solve, not numba's
+    # first compilation (a signal in a ctypes callback is reported by Python, not raised).
+    assert run("solve", "dodgem:3x3", "--implicit", home=tmp_path).returncode == 0
+    solve = subprocess.Popen([sys.executable, "-m", "explorer.cli", "solve", "dodgem:5x5", "--implicit"],
+                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env,
+                             stdin=subprocess.DEVNULL)
+    deadline = time.monotonic() + 120
+    while not list(tmp_path.glob("implicit/.*partial")) and time.monotonic() < deadline and solve.poll() is None:
+        time.sleep(0.1)
+    assert list(tmp_path.glob("implicit/.*partial")), "the solve began writing"
+    time.sleep(1.0)  # into the solve itself
+    solve.send_signal(signal.SIGTERM)
+    out, err = solve.communicate(timeout=120)
+    assert solve.returncode == 143 and err.strip().splitlines() == ["gamegraph: interrupted"], err
+    assert not list(tmp_path.glob("implicit/.*partial"))
+    assert len(list(tmp_path.glob("implicit/dodgem-*"))) == 1  # 3x3's value file only
