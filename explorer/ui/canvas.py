@@ -383,20 +383,7 @@ def concentric_positions(nodes: dict[str, dict[str, Any]], edges: dict[str, dict
                          focus: str, spacing: float = SPACING) -> dict[str, dict[str, float]]:
     """Rings around the focus: ring d holds the positions d moves from it on the canvas (either way);
     positions not connected to it on an outer ring."""
-    neighbours: dict[str, set[str]] = {key: set() for key in nodes}
-    for edge in edges.values():
-        a, b = edge["data"]["source"], edge["data"]["target"]
-        if a in neighbours and b in neighbours:
-            neighbours[a].add(b)
-            neighbours[b].add(a)
-    distance = {focus: 0} if focus in nodes else {}
-    queue = deque(distance)
-    while queue:
-        here = queue.popleft()
-        for there in sorted(neighbours[here]):
-            if there not in distance:
-                distance[there] = distance[here] + 1
-                queue.append(there)
+    distance = _hops(nodes, edges, focus)
     outer = max(distance.values(), default=0) + 1
     rings: dict[int, list[str]] = {}
     for key in nodes:
