@@ -389,8 +389,7 @@ def _log_tail(folder: Path, lines: int = 30) -> str:
 def _lock(folder: Path):
     ensure_private_dir(folder.parent)  # the state folder: owner-only
     try:
-        folder.mkdir(parents=True, exist_ok=True)
-        folder.chmod(0o700)
+        ensure_private_dir(folder)
         lock = open(folder / "lock", "w")
     except OSError as error:
         where = folder if not folder.is_dir() else folder / "lock"

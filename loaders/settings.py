@@ -27,7 +27,7 @@ from typing import TYPE_CHECKING
 from urllib.parse import urlsplit
 
 from explorer.core.errors import GameGraphError, LauncherError, Neo4jUnavailable, shown
-from explorer.core.private import ensure_private_dir, state_path
+from explorer.core.private import ensure_private_dir, new_private_file, state_path
 from explorer.core.settings import state_dir
 
 if TYPE_CHECKING:  # the driver (which pulls in pandas) loads only when a command connects
@@ -248,19 +248,18 @@ def _create_password_file(path: Path) -> None:
     writing its own."""
     ensure_private_dir(state_dir())
     try:
-        path.parent.mkdir(parents=True, exist_ok=True)
-        path.parent.chmod(0o700)
+        ensure_private_dir(path.parent)
     except OSError as error:
         reason = "a file of that name exists" if isinstance(error, FileExistsError) else error.strerror or error
         raise Neo4jUnavailable(f"cannot create the folder {path.parent}: {reason}") from None
     try:
-        fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+        out = new_private_file(path)
     except FileExistsError:
         return  # made by a concurrent start, or something else is there: reading it will say
     except OSError as error:
         raise Neo4jUnavailable(f"cannot create the Neo4j password file {path}: {error.strerror or error}") from None
-    with os.fdopen(fd, "w", encoding="utf-8") as out:
-        out.write(secrets.token_urlsafe(24) + "\n")
+    with out:
+        out.write((secrets.token_urlsafe(24) + "\n").encode())
 
 
 def open_driver(settings: Neo4jSettings) -> neo4j.Driver:
