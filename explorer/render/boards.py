@@ -85,22 +85,32 @@ DOBUTSU_COLOURS = ("#1f5fbf", "#c8322b")  # A, B: the page's piece colours (expl
 
 def _dobutsu(game: Game, position: Any) -> str:
     """Dōbutsu shōgi: B's hand above the 3x4 board (rank 4 on top), A's hand below, each piece
-    in its owner's colour (A upper case, B lower case, as in the notation); the mover marked ▶."""
+    in its owner's colour (A upper case, B lower case, as in the notation). Each hand is cells
+    in rows of three, the board's width, and its owner's name (the mover marked ▶) stands in a
+    column left of it: a hand of up to six pieces never makes the picture wider than the board
+    (a line "▶ B hand: ggeecc" above a board of three cells did)."""
     parts = game.format(position).split("|", 1)[1].split("/")
     hand_b, ranks, hand_a = parts[0], parts[1:-1], parts[-1]
+    columns = len(ranks[0])
 
     def paint(c: str) -> str:
         return _text("" if c == "." else c, DOBUTSU_COLOURS[c.islower()] if c != "." else None, bold=True, size=12)
 
     def hand(player: int, text: str) -> str:
         mover = "▶ " if game.to_move(position) == player else ""
-        shown = "–" if text == "-" else text
-        return (f'<TR><TD ALIGN="LEFT">{_text(f"{mover}{player_name(game, player)} hand: ", size=9)}'
-                f'{_text(shown, DOBUTSU_COLOURS[player], bold=True, size=11)}</TD></TR>')
+        name = f'<TD ALIGN="RIGHT" VALIGN="MIDDLE">{_text(f"{mover}{player_name(game, player)}", size=9)}</TD>'
+        if text == "-":
+            cells = f'<TD ALIGN="LEFT">{_text("–", DOBUTSU_COLOURS[player], bold=True, size=11)}</TD>'
+        else:
+            rows = [text[i:i + columns].ljust(columns, ".") for i in range(0, len(text), columns)]
+            cell = 'WIDTH="18" HEIGHT="16" FIXEDSIZE="TRUE"'  # the board's cells' width: the columns line up
+            body = "".join("<TR>" + "".join(f"<TD {cell}>{paint(c)}</TD>" for c in row) + "</TR>" for row in rows)
+            cells = f'<TD><TABLE BORDER="0" CELLSPACING="0" CELLPADDING="0">{body}</TABLE></TD>'
+        return f"<TR>{name}{cells}</TR>"
 
     board = _grid([list(rank) for rank in ranks], paint, size=18)
     return (f'<TABLE BORDER="0" CELLSPACING="1" CELLPADDING="1" BGCOLOR="white">{hand(1, hand_b)}'
-            f'<TR><TD>{board}</TD></TR>{hand(0, hand_a)}</TABLE>')
+            f'<TR><TD></TD><TD>{board}</TD></TR>{hand(0, hand_a)}</TABLE>')
 
 
 DRAWINGS: dict[str, Callable[[Game, Any], str]] = {

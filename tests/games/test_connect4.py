@@ -338,3 +338,15 @@ def test_the_board_links_each_open_column():
     assert all(f'data-move="{c}"' in svg for c in "bcd") and "X to move" in svg
     assert game.diagram_label(position) == "O...\\nX...\\nO...\\nX..."
     assert game.fields(position) == {"pieces": 4}
+
+
+# -- the description (the page's header) -------------------------------------------------------
+@pytest.mark.parametrize("spec", ["connect4:small", "connect4:5x4", "connect4:standard", "connect4(width=6,height=3)",
+                                  "connect4(width=3,height=3,connect=4)", "connect4(width=5,height=5,connect=3)"])
+def test_the_description_is_the_board_these_parameters_make(spec):
+    game = parse_spec(spec)
+    w, h, k = game.params.width, game.params.height, game.params.connect
+    assert f"{w} columns wide and {h} high" in game.description
+    assert f"{k} in a row" in game.description
+    assert ("every game is a tie" in game.description) == (k > max(w, h))
+    assert ("standard size" in game.description) == ((w, h) == (7, 6))

@@ -319,3 +319,17 @@ def test_published_results(preset, value, remoteness, tmp_path):
     assert result.value(game.start()) == value
     if remoteness is not None:
         assert result.remoteness(game.start()) == remoteness
+
+
+# -- the description (the page's header) -------------------------------------------------------
+@pytest.mark.parametrize("size, pieces, rules", [(3, 3, "standard"), (4, 3, "standard"), (4, 4, "advanced"),
+                                                 (5, 3, "standard"), (5, 4, "standard"), (5, 4, "advanced")])
+def test_the_description_is_the_game_these_parameters_make(size, pieces, rules):
+    """A reduced board says its size and pieces, from the parameters (not a text per preset)."""
+    game = Teeko(TeekoParams(rules=rules, size=size, pieces=pieces))
+    count = {3: "three", 4: "four"}[pieces]
+    assert f"{size}x{size} board" in game.description and f"{count} pieces each" in game.description
+    assert f"{count} in a row" in game.description
+    assert ("corners of any square" in game.description) == (rules == "advanced" and pieces == 4)
+    assert ("reduced" in game.description) == ((size, pieces) != (5, 4))
+    assert Teeko.description.startswith("John Scarne's Teeko")  # the class keeps the full game's, for lists

@@ -130,3 +130,180 @@ def test_a_game_can_draw_its_own_board():
     game = Drawn()
     assert board_svg(game, game.start(), {"bl>c": "?pos=x"}) == "<svg>BB.RR ['bl>c']</svg>"
     assert board_svg(parse_spec("nim:small"), parse_spec("nim:small").start()).startswith("<svg")
+
+
+# -- the square boards' drawings (explorer/ui/boards/grid.py) ------------------------------------------
+SVG = "{http://www.w3.org/2000/svg}"
+
+
+def _elements(svg: str, tag: str):
+    import xml.etree.ElementTree as ET
+
+    return list(ET.fromstring(svg).iter(SVG + tag))
+
+
+def _moves(spec: str, text: str):
+    game = parse_spec(spec)
+    position = game.parse(text)
+    return game, position, {m.label: f"?pos={i}" for i, m in enumerate(game.moves(position))}
+
+
+@pytest.mark.parametrize("text", ["B|bbr.r/rb.r./....b/...../.....", "R|b..../.b.../..r../...br/rb...",
+                                  "B|r...b/...../..r../...../b...."])
+def test_teeko_names_its_points_where_no_piece_covers_them(text):
+    """The point names (files a-e, ranks 1-5) stand outside the board, as tic-tac-toe's do; they
+    used to sit beside each point, under the disc of a piece standing there."""
+    game, position, links = _moves("teeko", text)
+    svg = board_svg(game, position, links)
+    discs = [(float(c.get("cx")), float(c.get("cy"))) for c in _elements(svg, "circle") if c.get("r") == "20"]
+    names = [t for t in _elements(svg, "text") if t.get("class") == "gg-cell-name"]
+    assert sorted(t.text for t in names) == sorted("abcde12345")
+    points = [(float(c.get("cx")), float(c.get("cy"))) for c in _elements(svg, "circle") if c.get("r") == "6"]
+    left, right = min(x for x, _ in points) - 20, max(x for x, _ in points) + 20
+    top, bottom = min(y for _, y in points) - 20, max(y for _, y in points) + 20
+    for text_element in _elements(svg, "text"):
+        x, y = float(text_element.get("x")), float(text_element.get("y"))
+        if text_element.get("class") == "gg-cell-name":
+            assert not (left < x < right and top < y < bottom), text_element.text  # outside every disc's reach
+        for cx, cy in discs:  # and no text but a piece's own letter lies on a disc
+            if (x - cx) ** 2 + (y - 5 - cy) ** 2 < 20 ** 2:
+                assert text_element.text in "BR" and abs(x - cx) < 1, text_element.text
+
+
+def test_connect_four_pieces_share_no_hue_with_the_values():
+    """A red disc read as "loss" and a yellow one as "tie": the pieces now carry no hue of the value
+    palette (explorer/render/palette.py), and differ in lightness for colour-blind readers (a
+    contrast of at least 4.5:1, WCAG's for text)."""
+    import colorsys
+
+    from explorer.render import palette
+    from explorer.ui.boards import connect4
+
+    def rgb(colour: str) -> tuple[float, float, float]:
+        return tuple(int(colour[i:i + 2], 16) / 255 for i in (1, 3, 5))
+
+    def luminance(colour: str) -> float:
+        linear = [c / 12.92 if c <= 0.03928 else ((c + 0.055) / 1.055) ** 2.4 for c in rgb(colour)]
+        return 0.2126 * linear[0] + 0.7152 * linear[1] + 0.0722 * linear[2]
+
+    value_hues = [colorsys.rgb_to_hls(*rgb(c))[0] * 360 for c in [*palette.COLOURS.values(), *palette.FILLS.values()]]
+    fills = [fill for fill, _ in connect4.COLOURS.values()]
+    for fill in fills:
+        hue, _, saturation = colorsys.rgb_to_hls(*rgb(fill))
+        if saturation > 0.15:  # a colour with a hue: far from every value's
+            assert all(min(abs(hue * 360 - v), 360 - abs(hue * 360 - v)) >= 30 for v in value_hues), fill
+        assert fill.lower() not in {c.lower() for c in [*palette.COLOURS.values(), *palette.FILLS.values()]}
+    light, dark = sorted(map(luminance, fills), reverse=True)
+    assert (light + 0.05) / (dark + 0.05) >= 4.5
+
+
+def _overlap(a: list[tuple[float, float]], b: list[tuple[float, float]]) -> bool:
+    """Whether two convex polygons overlap (by more than touching): no separating axis among their edges' normals."""
+    for polygon in (a, b):
+        for (x0, y0), (x1, y1) in zip(polygon, polygon[1:] + polygon[:1]):
+            nx, ny = y0 - y1, x1 - x0
+            pa = [nx * x + ny * y for x, y in a]
+            pb = [nx * x + ny * y for x, y in b]
+            if max(pa) <= min(pb) + 1e-6 or max(pb) <= min(pa) + 1e-6:
+                return False
+    return True
+
+
+def _marks(svg: str) -> dict[str, list[tuple[float, float]]]:
+    """Each move's clickable mark as a convex polygon: an arrowhead's triangle, a button's bounding square."""
+    import xml.etree.ElementTree as ET
+
+    marks = {}
+    for link in ET.fromstring(svg).iter(SVG + "a"):
+        for shape in link:
+            if shape.tag == SVG + "polygon":
+                marks[link.get("data-move")] = [tuple(map(float, p.split(","))) for p in shape.get("points").split()]
+            elif shape.tag == SVG + "circle":
+                x, y, r = (float(shape.get(k)) for k in ("cx", "cy", "r"))
+                marks[link.get("data-move")] = [(x - r, y - r), (x + r, y - r), (x + r, y + r), (x - r, y + r)]
+    return marks
+
+
+@pytest.mark.parametrize("text", ["A|-/gle/.c./.LE/..G/C",  # b2-c3 crosses c2xb3 at the corner between them
+                                  "A|e/g.l/.../.L./E.C/GC",  # the lion's eight steps beside drops
+                                  "B|ec/gl./.../.C./LEG/-", "A|-/gle/.c./.C./ELG/-"])
+def test_dobutsu_move_marks_never_overlap(text):
+    """No two moves' arrows or drop buttons lie on each other: each arrow stays in its piece's
+    square; they once crossed the border, so that crossing diagonals met at a corner and a
+    diagonal's head lay on the drop button in the corner of the square it entered."""
+    game, position, links = _moves("dobutsu", text)
+    marks = _marks(board_svg(game, position, links))
+    assert set(marks) == set(links)
+    labels = sorted(marks)
+    for i, a in enumerate(labels):
+        for b in labels[i + 1:]:
+            assert not _overlap(marks[a], marks[b]), (a, b)
+
+
+def test_dobutsu_move_marks_never_overlap_along_random_games():
+    import random
+
+    game = parse_spec("dobutsu")
+    rng = random.Random(11)
+    for _ in range(6):
+        position = game.start()
+        for _ in range(30):
+            moves = game.moves(position)
+            if not moves or game.outcome(position) is not None:
+                break
+            marks = _marks(board_svg(game, position, {m.label: "?x" for m in moves}))
+            shapes = list(marks.values())
+            assert not any(_overlap(a, b) for i, a in enumerate(shapes) for b in shapes[i + 1:]), game.format(position)
+            position = rng.choice(moves).position
+
+
+@pytest.mark.parametrize("spec, text", [("dobutsu", "B|ec/gl./.../.C./LEG/-"), ("dobutsu:small", None),
+                                        ("teeko", "R|b..../.b.../..r../...br/rb..."), ("teeko:small", None),
+                                        ("dodgem:3x3", None), ("connect4:small", None)])
+def test_every_caption_fits_its_drawing(spec, text):
+    """Each line of a board's caption ends inside the picture (Dōbutsu shōgi's "B to move — click
+    an arrow or a drop" ran past its right edge), by a width measured generously."""
+    import xml.etree.ElementTree as ET
+
+    from explorer.ui.boards.grid import text_width
+
+    game = parse_spec(spec)
+    _, position, links = _moves(spec, text or game.format(game.start()))
+    root = ET.fromstring(board_svg(game, position, links))
+    width = float(root.get("width"))
+    for element in root.iter(SVG + "text"):
+        if element.get("font-weight") != "bold" or element.get("text-anchor"):
+            continue  # a caption: bold, from its left end
+        size = float(element.get("font-size"))
+        lines = [span.text for span in element.iter(SVG + "tspan")] or [element.text]
+        for line in lines:
+            assert float(element.get("x")) + text_width(line, size) <= width, line
+
+
+def test_a_long_caption_wraps_into_lines_that_fit():
+    from explorer.ui.boards.grid import caption, text_width, wrap
+
+    text = "Somebody with a long name to move — click an arrow or a drop"
+    lines = wrap(text, 150, 13)
+    assert len(lines) > 1 and " ".join(lines) == text
+    assert all(text_width(line, 13) <= 150 for line in lines)
+    assert caption(lines, 10, 20, "#000").count("<tspan") == len(lines)
+
+
+def test_a_caption_too_long_for_one_line_wraps_inside_the_drawing():
+    import dataclasses
+    import xml.etree.ElementTree as ET
+
+    from explorer.games.dodgem.rules import Dodgem
+    from explorer.ui.boards.grid import CAPTION_LINE, text_width
+
+    game = Dodgem()
+    game.offers = dataclasses.replace(game.offers, player_names=("The blue player, with a long name", "Red"))
+    position = game.start()
+    root = ET.fromstring(board_svg(game, position, {m.label: "?x" for m in game.moves(position)}))
+    width, height = float(root.get("width")), float(root.get("height"))
+    caption = next(t for t in root.iter(SVG + "text") if len(list(t.iter(SVG + "tspan"))) > 1)
+    lines = [span.text for span in caption.iter(SVG + "tspan")]
+    assert " ".join(lines) == "The blue player, with a long name to move — click an arrow"
+    assert all(float(caption.get("x")) + text_width(line, 13) <= width for line in lines)
+    assert float(caption.get("y")) + (len(lines) - 1) * CAPTION_LINE < height - 4  # the last line inside too

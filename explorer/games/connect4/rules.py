@@ -109,6 +109,22 @@ class Connect4(Game[Connect4Position]):
                     symmetry=True, cgt=None, board="connect4", player_names=("X", "O"),
                     swap_players=False, diagram_label=True, tiers=True)
 
+    def __init__(self, params: Connect4Params | None = None, preset: str | None = None):
+        super().__init__(params, preset)
+        self.description = self.description_of(self.params)  # the page's header: this board, not every board
+
+    @staticmethod
+    def description_of(params: Connect4Params) -> str:
+        """The game these parameters make, in a sentence: its board and the line that wins."""
+        w, h, k = params.width, params.height, params.connect
+        board = f"a board {w} columns wide and {h} high" + (
+            " (the standard size)" if (w, h) == (7, 6) else " (the standard board is 7 wide, 6 high)")
+        if k > max(w, h):
+            goal = f"{k} in a row would win, but no line of {k} fits, so every game is a tie"
+        else:
+            goal = f"{k} in a row (across, up or diagonal) wins"
+        return f"Connect Four on {board}: {goal}."
+
     @property
     def width(self) -> int:
         return self.params.width

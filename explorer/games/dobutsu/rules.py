@@ -96,6 +96,26 @@ class Dobutsu(Game[DobutsuPosition]):
                     symmetry=False, cgt=None, board="dobutsu", player_names=("A", "B"),
                     swap_players=True, diagram_label=True)
 
+    def __init__(self, params: DobutsuParams | None = None, preset: str | None = None):
+        super().__init__(params, preset)
+        self.description = self.description_of(self.params)  # the page's header: these pieces
+
+    @classmethod
+    def description_of(cls, params: DobutsuParams) -> str:
+        """The game these parameters make, in a sentence: a reduced game names the pieces it has."""
+        kinds = (("giraffe", "a giraffe", params.giraffes), ("elephant", "an elephant", params.elephants),
+                 ("chick", "a chick", params.chicks))
+        missing = [f"{name}s" for name, _, count in kinds if not count]
+        if not missing:
+            return cls.description
+        present = ["a lion"] + [article for _, article, count in kinds if count]
+        pieces = present[0] if len(present) == 1 else f"{', '.join(present[:-1])} and {present[-1]}"
+        without = missing[0] if len(missing) == 1 else f"{', '.join(missing[:-1])} or {missing[-1]}"
+        drops = " and drops" if len(present) > 1 else ""  # a lion is never taken into a hand
+        return (f"Dōbutsu shōgi without {without}: each player has {pieces} on the 3x4 board (the full game: "
+                f"a lion, a giraffe, an elephant and a chick), shogi moves{drops}; take the lion or bring yours "
+                f"safely to the far rank.")
+
     @cached_property
     def _ctx(self) -> list[int]:
         p = self.params

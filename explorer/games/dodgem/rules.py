@@ -37,7 +37,6 @@ codes are the ranks, so the array path and the implicit mode share them:
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass
 from functools import cached_property
 from math import comb
@@ -47,8 +46,10 @@ from explorer.core.ranking import subset_rank, subset_unrank
 from explorer.core.values import Value
 from explorer.games.base import Game, Move, MoveBatch, Offers, Params, param
 from explorer.games.registry import register
+from explorer.games.square_board import SquareBoardNotation, cell_name
 
-PLAYER_NAMES = ("A", "B")  # A = Blue (Left, moves first), B = Red (Right)
+# The mover A = Blue (Left, moves first) or B = Red (Right); cars b and r on the squares.
+NOTATION = SquareBoardNotation(movers="AB", pieces="br", names=("blue", "red"), noun="cars", unit="squares")
 # (row step, column step) of each direction; index = the direction's label code.
 BLUE_STEPS = ((0, 1), (1, 0), (-1, 0))   # right (forward), up, down
 RED_STEPS = ((1, 0), (0, -1), (0, 1))    # up (forward), left, right
@@ -123,7 +124,7 @@ class Dodgem(Game[DodgemPosition]):
                     continue
                 mine = tuple(sorted([s for s in cars[mover] if s != square] + ([target] if target >= 0 else [])))
                 new = (mine, cars[1]) if mover == 0 else (cars[0], mine)
-                label = f"{self.square_name(square)}-{self.square_name(target) if target >= 0 else 'off'}"
+                label = f"{cell_name(square, self.n)}-{cell_name(target, self.n) if target >= 0 else 'off'}"
                 result.append(Move(label, DodgemPosition(1 - mover, new[0], new[1])))
         return result
 
@@ -154,38 +155,14 @@ class Dodgem(Game[DodgemPosition]):
                     result.append(before([*cars[mover], square]))
         return result
 
-    # -- notation -------------------------------------------------------------------
-    def square_name(self, square: int) -> str:
-        row, col = divmod(square, self.n)
-        return f"{'abcdefgh'[col]}{row + 1}"
-
+    # -- notation (explorer/games/square_board.py) --------------------------------------------
     def format(self, position: DodgemPosition) -> str:
-        n = self.n
-        cells = ["."] * (n * n)
-        for s in position.blue:
-            cells[s] = "b"
-        for s in position.red:
-            cells[s] = "r"
-        rows = ["".join(cells[row * n:(row + 1) * n]) for row in reversed(range(n))]
-        return f"{PLAYER_NAMES[position.to_move]}|{'/'.join(rows)}"
-
-    _NOTATION = re.compile(r"^\s*([AaBb])\s*\|\s*([bBrR.]+(?:\s*/\s*[bBrR.]+)*)\s*$")
+        return NOTATION.format(self.n, position.to_move, (position.blue, position.red))
 
     def parse(self, text: str) -> DodgemPosition:
-        match = self._NOTATION.match(text or "")
-        if not match:
-            raise self.invalid(text, "malformed")
         n = self.n
-        rows = [row.strip().lower() for row in match[2].split("/")]
-        if len(rows) != n or any(len(row) != n for row in rows):
-            raise self.invalid(text, f"the board has {n} rows of {n} squares with size={n}")
-        cells = "".join(reversed(rows))
-        blue = tuple(i for i, ch in enumerate(cells) if ch == "b")
-        red = tuple(i for i, ch in enumerate(cells) if ch == "r")
-        for name, cars in (("blue", blue), ("red", red)):
-            if len(cars) > n - 1:
-                raise self.invalid(text, f"{len(cars)} {name} cars; each player has {n - 1} with size={n}")
-        return DodgemPosition(PLAYER_NAMES.index(match[1].upper()), blue, red)
+        mover, (blue, red) = NOTATION.parse(self, text, n, most=n - 1, because=f"size={n}")
+        return DodgemPosition(mover, blue, red)
 
     def fields(self, position: DodgemPosition) -> dict[str, object]:
         return {"blue": list(position.blue), "red": list(position.red)}
@@ -250,6 +227,6 @@ class Dodgem(Game[DodgemPosition]):
 
     def batch_label(self, label: int) -> str:
         square, target = divmod(int(label), 64)
-        return f"{self.square_name(square)}-{self.square_name(target) if target < 63 else 'off'}"
+        return f"{cell_name(square, self.n)}-{cell_name(target, self.n) if target < 63 else 'off'}"
 
 

@@ -57,7 +57,6 @@ solvers work over the whole ranking anyway.
 
 from __future__ import annotations
 
-import re
 from bisect import bisect_right
 from dataclasses import dataclass
 from functools import cached_property
@@ -69,8 +68,9 @@ from explorer.core.ranking import subset_rank, subset_unrank
 from explorer.core.values import Value
 from explorer.games.base import Game, Move, MoveBatch, Offers, Params, Tiers, param
 from explorer.games.registry import register
+from explorer.games.square_board import SquareBoardNotation, cell_name
 
-SIDES = ("B", "R")  # the mover in the notation: Black (first) and Red
+NOTATION = SquareBoardNotation(movers="BR", pieces="br", names=("black", "red"))  # B = Black (first), R = Red
 STEELE_SUMMARY = "https://pcarrier.com/teeko/archives/text/teeko-summary.txt"
 DROP = 63  # a label's "from" part for a drop (labels are from * 64 + to)
 
@@ -138,6 +138,24 @@ class Teeko(Game[TeekoPosition]):
     offers = Offers(arrays=True, compiled_moves=False, ranking=True, unmoves=True, implicit_kernels=True,
                     symmetry=False, cgt=None, board="teeko", player_names=("Black", "Red"),
                     swap_players=False, diagram_label=True, tiers=True)
+
+    def __init__(self, params: TeekoParams | None = None, preset: str | None = None):
+        super().__init__(params, preset)
+        self.description = self.description_of(self.params)  # the page's header: this board, not only Scarne's
+
+    @staticmethod
+    def description_of(params: TeekoParams) -> str:
+        """The game these parameters make, in a sentence: a reduced board says its size and pieces."""
+        count = {3: "three", 4: "four"}[params.pieces]
+        goal = f"{count} in a row"
+        if params.pieces == 4:
+            goal += " or on the corners of any square" if params.rules == "advanced" else " or on a 2x2 square"
+        if (params.size, params.pieces) == (5, 4):
+            rules = " (advanced rules)" if params.rules == "advanced" else ""
+            return (f"John Scarne's Teeko{rules}: drop four pieces each on a 5x5 board, then move them a king's "
+                    f"step; {goal} wins.")
+        return (f"Teeko reduced to a {params.size}x{params.size} board and {count} pieces each (Scarne's game is "
+                f"5x5 with four): drop them, then move them a king's step; {goal} wins.")
 
     @property
     def n(self) -> int:
@@ -217,13 +235,13 @@ class Teeko(Game[TeekoPosition]):
         if len(mine) < self.pieces:
             for cell in range(self.cells):
                 if cell not in occupied:
-                    result.append(Move(self.cell_name(cell), self._after(mover, [*mine, cell], position)))
+                    result.append(Move(cell_name(cell, self.n), self._after(mover, [*mine, cell], position)))
             return result
         for piece in mine:
             for target in self._cells_of(self.neighbour_masks[piece]):
                 if target not in occupied:
                     rest = [c for c in mine if c != piece]
-                    result.append(Move(f"{self.cell_name(piece)}-{self.cell_name(target)}",
+                    result.append(Move(f"{cell_name(piece, self.n)}-{cell_name(target, self.n)}",
                                        self._after(mover, [*rest, target], position)))
         return result
 
@@ -263,38 +281,13 @@ class Teeko(Game[TeekoPosition]):
                 before(1, [c for c in position.red if c != piece])
         return result
 
-    # -- notation -------------------------------------------------------------------
-    def cell_name(self, cell: int) -> str:
-        row, col = divmod(cell, self.n)
-        return f"{'abcde'[col]}{row + 1}"
-
+    # -- notation (explorer/games/square_board.py) --------------------------------------------
     def format(self, position: TeekoPosition) -> str:
-        n = self.n
-        cells = ["."] * self.cells
-        for c in position.black:
-            cells[c] = "b"
-        for c in position.red:
-            cells[c] = "r"
-        rows = ["".join(cells[row * n:(row + 1) * n]) for row in reversed(range(n))]
-        return f"{SIDES[position.to_move]}|{'/'.join(rows)}"
-
-    _NOTATION = re.compile(r"^\s*([BbRr])\s*\|\s*([bBrR.]+(?:\s*/\s*[bBrR.]+)*)\s*$")
+        return NOTATION.format(self.n, position.to_move, (position.black, position.red))
 
     def parse(self, text: str) -> TeekoPosition:
-        match = self._NOTATION.match(text or "")
-        if not match:
-            raise self.invalid(text, "malformed")
-        n, p = self.n, self.pieces
-        rows = [row.strip().lower() for row in match[2].split("/")]
-        if len(rows) != n or any(len(row) != n for row in rows):
-            raise self.invalid(text, f"the board has {n} rows of {n} cells with size={n}")
-        cells = "".join(reversed(rows))
-        black = tuple(i for i, ch in enumerate(cells) if ch == "b")
-        red = tuple(i for i, ch in enumerate(cells) if ch == "r")
-        mover = SIDES.index(match[1].upper())
-        for name, pieces in (("black", black), ("red", red)):
-            if len(pieces) > p:
-                raise self.invalid(text, f"{len(pieces)} {name} pieces; each player has {p} with pieces={p}")
+        p = self.pieces
+        mover, (black, red) = NOTATION.parse(self, text, self.n, most=p, because=f"pieces={p}")
         if len(black) - len(red) not in (0, 1):
             raise self.invalid(text, f"{len(black)} black and {len(red)} red pieces: the players drop in turn, "
                                      "Black first, so Black has as many as Red or one more")
@@ -402,6 +395,7 @@ class Teeko(Game[TeekoPosition]):
 
     def batch_label(self, label: int) -> str:
         origin, target = divmod(int(label), 64)
-        return self.cell_name(target) if origin == DROP else f"{self.cell_name(origin)}-{self.cell_name(target)}"
+        name = cell_name(target, self.n)
+        return name if origin == DROP else f"{cell_name(origin, self.n)}-{name}"
 
 

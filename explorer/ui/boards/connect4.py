@@ -1,8 +1,13 @@
-"""Connect Four: the upright board, X red and O yellow; a whole column is the link that drops a piece.
+"""Connect Four: the upright board, X black and O white; a whole column is the link that drops a piece.
 
 A column's link covers the column and shows a ghost piece on the cell the
 piece would fall to (marked ``gg-mark`` so the page colours it by the move's
 value); the columns are lettered a, b, ... below the board, as the moves are named.
+
+The pieces are black and white, not the usual red and yellow: the page colours values in red
+(loss), green (win), amber (tie) and blue (draw) (explorer/render/palette.py), so a red disc would
+read as a loss and a yellow one as a tie. Black and white carry no hue of the palette and differ in
+lightness, which every reader sees, colour-blind or not; the empty holes are a mid grey between.
 """
 
 from __future__ import annotations
@@ -12,8 +17,8 @@ from html import escape
 from explorer.games.connect4.rules import COLUMN_NAMES
 
 CELL, PAD = 48, 14
-COLOURS = {"X": ("#d62728", "#8c1a1b"), "O": ("#f2c318", "#a8850d")}  # fill, rim
-FRAME = "#1f4fa8"
+COLOURS = {"X": ("#262626", "#000000"), "O": ("#fbfbfb", "#555555")}  # fill, rim
+FRAME, HOLE = "#1f4fa8", "#a3a7ad"
 
 
 def svg(game, position, links):
@@ -38,7 +43,7 @@ def svg(game, position, links):
                 fill, rim = COLOURS[column[row]]
                 out.append(f'<circle cx="{cx}" cy="{cy}" r="{radius}" fill="{fill}" stroke="{rim}" stroke-width="2"/>')
             else:
-                out.append(f'<circle cx="{cx}" cy="{cy}" r="{radius}" fill="#ffffff"/>')
+                out.append(f'<circle cx="{cx}" cy="{cy}" r="{radius}" fill="{HOLE}"/>')
         label = COLUMN_NAMES[col]
         out.append(f'<text x="{PAD + col * CELL + CELL / 2}" y="{height + 8}" text-anchor="middle" font-size="12" '
                    f'fill="#6b6455" font-family="sans-serif">{label}</text>')

@@ -1,28 +1,34 @@
 """Dōbutsu shōgi: the 3x4 board with rank 1 (A's home) at the bottom, B's pieces turned upside
 down, and each player's hand beside the board (B's above, A's below).
 
-Each piece move is an arrow from the piece towards its target, and each drop a small lettered
-button on the empty square it fills (giraffe top left, elephant top right, chick bottom right);
-both are the links that play the move.
+Each piece move is an arrowhead inside the piece's own square, between the piece and the
+square's edge, pointing where it goes; each drop a small lettered button on the empty square it
+fills (giraffe top left, elephant top right, chick bottom right); both are the links that play
+the move. An arrow stays in its piece's square so that no two overlap: the moves into one square
+come from different squares, and crossing diagonals (b2-c3 beside c2-b3) meet at the corner
+between them, where arrows drawn across the border used to lie on top of each other and on the
+drop buttons. The squares are named outside the board (files below, ranks on the left), and the
+caption wraps to the drawing's width.
 """
 
 from __future__ import annotations
 
 from html import escape
 
-CELL, PAD, HAND = 66, 30, 34
+from explorer.games.square_board import row_col
+from explorer.ui.boards.grid import CAPTION_LINE, Grid, arrow_points, caption, move_link, open_svg, wrap
+
+CELL, PAD, HAND, NAMES_BAND, TILE = 78, 30, 34, 20, 42
 COLOURS = ("#1f5fbf", "#c8322b")  # A, B
 ARROW = "#2b2b2b"
 NAMES = {"L": "lion", "G": "giraffe", "E": "elephant", "C": "chick", "H": "hen"}
 DROP_CORNER = {"G": (-1, -1), "E": (1, -1), "C": (1, 1)}
+# An arrow from just outside the tile (half of TILE) to just inside the square's edge (half of
+# CELL), as fractions of the step to the next square's centre.
+ARROW_BASE, ARROW_TIP = (TILE / 2 + 1.5) / CELL, (CELL / 2 - 2.5) / CELL
 
 
-def _square(name: str) -> tuple[int, int]:
-    """(row, column) of a square name such as 'b3'."""
-    return int(name[1:]) - 1, "abc".index(name[0])
-
-
-def _tile(x: float, y: float, letter: str, owner: int, size: int = 44) -> str:
+def _tile(x: float, y: float, letter: str, owner: int, size: int = TILE) -> str:
     """A piece: a rounded tile in its owner's colour, its letter upright for A and upside down for B."""
     half = size / 2
     turn = f' transform="rotate(180 {x} {y})"' if owner == 1 else ""
@@ -39,27 +45,27 @@ def svg(game, position, links):
     mover = position.to_move
     width = COLUMNS * CELL + 2 * PAD
     top = PAD + HAND  # B's hand row above the board
-    height = top + ROWS * CELL + HAND + PAD
-
-    def centre(row: int, col: int) -> tuple[float, float]:
-        return PAD + col * CELL + CELL / 2, top + (ROWS - 1 - row) * CELL + CELL / 2
+    bottom = top + ROWS * CELL + NAMES_BAND  # the file letters below the board, then A's hand
+    height = bottom + HAND + PAD
+    grid = Grid(ROWS, COLUMNS, CELL, PAD, top)
 
     names = game.offers.player_names or ("A", "B")
-    out = [f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height + 22}" '
-           f'viewBox="0 0 {width} {height + 22}" role="img" aria-label="{escape(names[mover])} to move">',
-           f'<rect x="0" y="0" width="{width}" height="{height + 22}" rx="10" fill="#f4f1ea"/>']
+    drops = any("*" in label for label in links)
+    hint = (" — click an arrow or a drop" if drops else " — click an arrow") if links else ""
+    lines = wrap(f"{names[mover]} to move{hint}", width - PAD - 8, 13)
+    extra = 22 + (len(lines) - 1) * CAPTION_LINE  # the caption's band below the drawing
+    out = open_svg(width, height + extra, f"{names[mover]} to move")
     for row in range(ROWS):
         for col in range(COLUMNS):
-            x, y = PAD + col * CELL, top + (ROWS - 1 - row) * CELL
+            x, y = grid.corner(row, col)
             home = "#e3ecf8" if row == 0 else ("#f8e3e1" if row == ROWS - 1 else "#ffffff")
             out.append(f'<rect x="{x}" y="{y}" width="{CELL}" height="{CELL}" fill="{home}" stroke="#b9b1a0"/>')
-            out.append(f'<text x="{x + 4}" y="{y + 12}" font-size="9" fill="#a39a86" '
-                       f'font-family="sans-serif">{"abc"[col]}{row + 1}</text>')
+    out.extend(grid.names(gap=12))
     for square, value in enumerate(position.board):
         if value:
-            cx, cy = centre(*divmod(square, COLUMNS))
+            cx, cy = grid.centre(*divmod(square, COLUMNS))
             out.append(_tile(cx, cy, LETTERS[kind_of(value)], owner_of(value)))
-    for owner, y in ((1, PAD + HAND / 2), (0, top + ROWS * CELL + HAND / 2)):
+    for owner, y in ((1, PAD + HAND / 2), (0, bottom + HAND / 2)):
         pieces = "".join(LETTERS[k] * position.hands[3 * owner + k - 1] for k in (1, 2, 3))
         out.append(f'<text x="{PAD - 4}" y="{y + 4}" text-anchor="end" font-size="11" fill="{COLOURS[owner]}" '
                    f'font-family="sans-serif">{"AB"[owner]}</text>')
@@ -69,28 +75,23 @@ def svg(game, position, links):
             out.append(f'<text x="{PAD + 4}" y="{y + 4}" font-size="11" fill="#a39a86" '
                        f'font-family="sans-serif">no pieces in hand</text>')
     for label, href in links.items():
-        link = f'<a href="{escape(href)}" data-move="{escape(label)}"><title>play {escape(label)}</title>'
         if "*" in label:  # a drop: a lettered button in a corner of the square
             letter, target = label.split("*")
-            cx, cy = centre(*_square(target))
+            cx, cy = grid.centre(*row_col(target))
             dx, dy = DROP_CORNER.get(letter, (0, 0))
             x, y = cx + dx * CELL * 0.3, cy + dy * CELL * 0.3
-            out.append(f'{link}<circle class="gg-mark-strong" cx="{x}" cy="{y}" r="9" fill="{COLOURS[mover]}" '
-                       f'opacity="0.85"/><text x="{x}" y="{y + 4}" text-anchor="middle" font-size="11" '
-                       f'fill="#ffffff" font-family="sans-serif">{escape(letter)}</text></a>')
+            out.append(move_link(href, label, f"play {label}",
+                                 f'<circle class="gg-mark-strong" cx="{x}" cy="{y}" r="9" fill="{COLOURS[mover]}" '
+                                 f'opacity="0.85"/><text x="{x}" y="{y + 4}" text-anchor="middle" font-size="11" '
+                                 f'fill="#ffffff" font-family="sans-serif">{escape(letter)}</text>'))
             continue
         squares = label.split(" ", 1)[1].rstrip("+").replace("x", "-")
         source, _, target = squares.partition("-")
-        x0, y0 = centre(*_square(source))
-        x1, y1 = centre(*_square(target))
-        dx, dy = (x1 - x0) / CELL, (y1 - y0) / CELL
-        tip_x, tip_y = x0 + dx * CELL * 0.62, y0 + dy * CELL * 0.62
-        base_x, base_y = x0 + dx * CELL * 0.38, y0 + dy * CELL * 0.38
-        side_x, side_y = -dy * 8, dx * 8
-        points = f"{tip_x},{tip_y} {base_x + side_x},{base_y + side_y} {base_x - side_x},{base_y - side_y}"
-        out.append(f'{link}<polygon class="gg-mark-strong" points="{points}" fill="{ARROW}" opacity="0.8"/></a>')
-    out.append(f'<text x="{PAD}" y="{height + 12}" font-size="13" font-weight="bold" fill="{COLOURS[mover]}" '
-               f'font-family="sans-serif">{escape(names[mover])} to move{" — click an arrow or a drop" if links else ""}'
-               f'</text>')
+        x0, y0 = grid.centre(*row_col(source))
+        x1, y1 = grid.centre(*row_col(target))
+        points = arrow_points(x0, y0, (x1 - x0) / CELL, (y1 - y0) / CELL, CELL, ARROW_BASE, ARROW_TIP, 8)
+        out.append(move_link(href, label, f"play {label}",
+                             f'<polygon class="gg-mark-strong" points="{points}" fill="{ARROW}" opacity="0.8"/>'))
+    out.append(caption(lines, PAD, height + 12, COLOURS[mover]))
     out.append("</svg>")
     return "\n".join(out)
