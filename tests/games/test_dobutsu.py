@@ -163,6 +163,38 @@ def test_ranking_round_trips_on_every_index(spec):
         assert game.rank(game.unrank(i)) == i
 
 
+def test_compiled_ranking_round_trips_and_equals_the_rules():
+    """The kernels' compiled ranking (the same source as the rules', table-driven): every index of
+    the chicks game and a million random ones of the full game unrank and rank back, and its
+    positions are the rules' (Python) ones on a sample."""
+    from numba import njit
+
+    from explorer.games.dobutsu.kernels import _rank, _unrank, kernels
+
+    @njit
+    def first_failure(ctx, indices, boards, hands):
+        board, hand = np.empty(12, np.int64), np.empty(6, np.int64)
+        for k in range(len(indices)):
+            mover = _unrank(ctx, indices[k], board, hand)
+            if _rank(ctx, mover, board, hand) != indices[k]:
+                return indices[k]
+            if k < len(boards):
+                boards[k] = board
+                hands[k] = hand
+        return -1
+
+    for spec, indices in [(CHICKS, None), (STANDARD, 1_000_000)]:
+        game = parse_spec(spec)
+        ctx = kernels(game, folded=False).ctx
+        every = np.arange(game.index_space(), dtype=np.int64) if indices is None else \
+            np.random.default_rng(13).integers(0, game.index_space(), indices).astype(np.int64)
+        boards, hands = np.zeros((500, 12), np.int64), np.zeros((500, 6), np.int64)
+        assert first_failure(ctx, every, boards, hands) == -1, spec
+        for k in range(500):
+            position = game.unrank(int(every[k]))
+            assert (list(position.board), list(position.hands)) == (list(boards[k]), list(hands[k])), spec
+
+
 def test_ranking_round_trips_at_random_in_the_full_game():
     game = parse_spec(STANDARD)
     rng = random.Random(11)
@@ -289,11 +321,43 @@ def test_the_graphviz_board_shows_both_hands_and_the_ranks_in_place():
 
     game = parse_spec(STANDARD)
     label = board_label(game, game.parse("B|ec/gl./.../.C./LEG/-"))
-    bold = re.findall(r"<B>([^<]*)</B>", label)
-    assert bold[0] == "ec" and bold[-1] == "–"  # B's hand above, A's (empty) below
-    cells = "".join(c.strip() or "." for c in bold[1:-1])
-    assert cells == "gl." + "..." + ".C." + "LEG"  # rank 4 on top, then 3, 2 and 1
+    bold = [c.strip() or "." for c in re.findall(r"<B>([^<]*)</B>", label)]
+    assert bold[:3] == ["e", "c", "."] and bold[-1] == "–"  # B's hand above (a row of three), A's (empty) below
+    assert "".join(bold[3:-1]) == "gl." + "..." + ".C." + "LEG"  # rank 4 on top, then 3, 2 and 1
     assert "▶ B" in label and "▶ A" not in label
     if shutil.which("dot"):
         subprocess.run(["dot", "-Tsvg"], input=f"digraph {{ n [shape=box label=<{label}>] }}".encode(), check=True,
                        capture_output=True)
+
+
+def test_a_full_hand_in_the_graphviz_board_is_no_wider_than_the_board():
+    """Six pieces in hand are two rows of three cells, the board's width, with the owner's name in
+    a column of its own: the hand once was one line of text twice the board's width."""
+    import re
+
+    from explorer.render.boards import board_label
+
+    game = parse_spec(STANDARD)
+    label = board_label(game, game.parse("A|ggeecc/..l/.../.../L../-"))
+    hand = label[:label.index("FIXEDSIZE=\"TRUE\" WIDTH=")]  # what stands above the board's grid
+    rows = re.findall(r"<TR>((?:<TD WIDTH=.*?</TD>)+)</TR>", hand)
+    assert ["".join(re.findall(r"<B>(.)</B>", row)) for row in rows] == ["gge", "ecc"]
+    assert all(len(re.findall(r'WIDTH="18"', row)) == 3 for row in rows)  # as wide as the board's three
+
+
+# -- the description (the page's header) -------------------------------------------------------
+@pytest.mark.parametrize("giraffes, elephants, chicks", [(g, e, c) for g in (0, 1) for e in (0, 1) for c in (0, 1)])
+def test_the_description_names_the_pieces_these_parameters_give(giraffes, elephants, chicks):
+    from explorer.games.dobutsu.rules import Dobutsu, DobutsuParams
+
+    game = Dobutsu(DobutsuParams(giraffes=giraffes, elephants=elephants, chicks=chicks))
+    kinds = {"giraffe": giraffes, "elephant": elephants, "chick": chicks}
+    if all(kinds.values()):
+        assert game.description == Dobutsu.description  # the full game: the published result too
+        return
+    without = game.description.split(":", 1)[0]
+    has = game.description.split("each player has ", 1)[1].split(" on the 3x4 board", 1)[0]
+    for kind, count in kinds.items():
+        assert (f"{kind}s" in without) == (not count) and (kind in has) == bool(count)
+    assert "lion" in has and ("drops" in game.description) == any(kinds.values())
+    assert "second player wins" not in game.description  # Tanaka solved the full game only

@@ -5,17 +5,25 @@ positions differently). The context array `ctx` (int64) is the ranking's part (r
 flag (FOLD), then the squares each piece attacks: at TARGETS + ((owner * 5 + kind) * 12 + square) * 8, up to eight
 squares in the rules' STEPS order, -1 after the last; the same as one bit mask (MASKS), and the squares a
 piece steps back from (SOURCES), so that move counts and un-moves are table lookups and bit operations
-(explorer.kernels.bits), not loops over the board (predecessors 3.9 -> 1.4 us a call, move_count 0.77 ->
-0.62 us: docs/implicit.md). A position is unranked into two small
-arrays (board cells and hands, as the rules hold them); each move is applied in place, ranked and
-undone. Game over exactly as rules.Dobutsu.outcome says (tests compare them index by index).
-The helpers are ordinary compiled calls, not inlined: inlining them all into the retrograde loop
-made its compilation take minutes and gigabytes.
+(explorer.kernels.bits), not loops over the board. A position is unranked into two small
+arrays on the stack (board cells and hands, as the rules hold them: _stack_int64, no heap
+allocation per call); each move is applied in place, ranked and undone. Game over exactly as
+rules.Dobutsu.outcome says (tests compare them index by index). The helpers are ordinary compiled
+calls, not inlined (but for the few-line ones): inlining them all into the retrograde loop made its
+compilation take minutes and gigabytes. CPU time a call (bench/bench_dobutsu.py, random indices of
+the full game): predecessors 3.9 -> 1.4 -> 0.65 us, move_count 0.77 -> 0.62 -> 0.18 us, terminal
+0.55 -> 0.21 us, the last step from the table-driven ranking (ranking.py), one pass over the board
+for the lions and the squares of each side as bit masks (_squares), and the stack arrays.
 """
 
 from __future__ import annotations
 
 import numpy as np
+from llvmlite import ir
+from numba import carray, types
+from numba.core import cgutils
+from numba.extending import intrinsic
+
 from explorer.kernels import njit
 
 from explorer.games.base import ImplicitKernels
@@ -29,9 +37,45 @@ TARGETS = RANKING_CONTEXT + 1
 MASKS = TARGETS + 2 * 5 * SQUARES * 8    # the same targets as a bit mask of squares, one per (owner, kind, square)
 SOURCES = MASKS + 2 * 5 * SQUARES        # the squares from which such a piece reaches a square, -1 after the last
 DROP = 12  # rules.DROP: the "from" square of a drop in a label
+FULL = (1 << SQUARES) - 1  # the bit mask of a full board
 
 _rank = njit(cache=True)(rank_position)
 _unrank = njit(cache=True)(unrank_position)
+# numba's cache checks each function's own source file only: a kernel here keeps a cached copy of
+# the ranking compiled into it, so an edit of ranking.py needs this file touched too.
+
+
+@intrinsic
+def _stack_int64(typingctx, size):
+    """A pointer to `size` (a literal) int64 on the stack of the compiled function: allocated once
+    in its entry block, freed when it returns, so a kernel called a billion times does not pay
+    np.empty's heap allocation (about 30 ns each) for its board and hands. Call it in the kernel
+    that uses the memory, never in a helper that returns it (its stack is gone then)."""
+    if not isinstance(size, types.IntegerLiteral):
+        return None
+    count = size.literal_value
+
+    def codegen(context, builder, signature, args):
+        return cgutils.alloca_once(builder, ir.IntType(64), size=count)
+
+    return types.CPointer(types.int64)(size), codegen
+
+
+@njit(cache=True, inline="always")
+def _squares(board, player):
+    """(player's squares, all pieces' squares) as bit masks, player's lion, the other lion: one
+    pass without branches on the squares' contents."""
+    mine = 0
+    occupied = 0
+    lion = -1
+    other_lion = -1
+    for s in range(12):
+        v = board[s]
+        occupied |= (1 if v != 0 else 0) << s
+        mine |= (1 if (v - 1) // 5 == player else 0) << s  # an empty square reads as owner -1
+        lion = s if v == 1 + 5 * player else lion
+        other_lion = s if v == 6 - 5 * player else other_lion
+    return mine, occupied, lion, other_lion
 
 
 @njit(cache=True, inline="always")
@@ -63,21 +107,8 @@ def _source(ctx, owner, kind, square, slot):
 def _moves_unless_over(ctx, mover, board, hand):
     """The number of moves, 0 when the game is over (exactly when _over says so): one pass over the
     board for the lions and the mover's squares, then each piece's targets as a bit mask."""
-    other = 1 - mover
-    mine = 0
-    empty = 0
-    my_lion = -1
-    their_lion = -1
-    for s in range(12):
-        v = board[s]
-        if v == 0:
-            empty += 1
-        elif (v - 1) // 5 == mover:
-            mine |= 1 << s
-            if v == 1 + 5 * mover:
-                my_lion = s
-        elif v == 1 + 5 * other:
-            their_lion = s
+    mine, occupied, my_lion, their_lion = _squares(board, mover)
+    empty = SQUARES - popcount(occupied)
     far = 3 if mover == 0 else 0
     if my_lion // 3 == far or their_lion // 3 == 3 - far:
         return 0
@@ -97,18 +128,11 @@ def _moves_unless_over(ctx, mover, board, hand):
     return count
 
 
-@njit(cache=True)
-def _has_move(ctx, mover, board, hand):
-    """Whether the player to move has a move by the rules (the no-move loss of _over)."""
-    mine = 0
-    empty = False
-    for s in range(12):
-        v = board[s]
-        if v == 0:
-            empty = True
-        elif (v - 1) // 5 == mover:
-            mine |= 1 << s
-    if empty and hand[3 * mover] + hand[3 * mover + 1] + hand[3 * mover + 2] > 0:
+@njit(cache=True, inline="always")
+def _has_move(ctx, mover, board, hand, mine, occupied):
+    """Whether the player to move has a move by the rules (the no-move loss of _over), given the
+    squares of its pieces (`mine`) and of all pieces (`occupied`) as bit masks."""
+    if occupied != FULL and hand[3 * mover] + hand[3 * mover + 1] + hand[3 * mover + 2] > 0:
         return True
     pieces = mine
     while pieces != 0:
@@ -120,67 +144,26 @@ def _has_move(ctx, mover, board, hand):
 
 
 @njit(cache=True)
-def _attacks(ctx, board, owner, square):
-    """Whether a piece of `owner` attacks `square`."""
-    for s in range(12):
-        v = board[s]
-        if v == 0 or (v - 1) // 5 != owner:
-            continue
-        kind = (v - 1) % 5
-        for slot in range(8):
-            t = _target(ctx, owner, kind, s, slot)
-            if t < 0:
-                break
-            if t == square:
-                return True
-    return False
-
-
-@njit(cache=True, inline="always")
-def _lion(board, owner):
-    for s in range(12):
-        if board[s] == 1 + 5 * owner:
-            return s
-    return -1
-
-
-@njit(cache=True)
-def _count_moves(ctx, mover, board, hand):
-    """Moves by the rules whether or not the game is over (each reaches a different position)."""
-    count = 0
-    empty = 0
-    for s in range(12):
-        v = board[s]
-        if v == 0:
-            empty += 1
-            continue
-        if (v - 1) // 5 != mover:
-            continue
-        kind = (v - 1) % 5
-        for slot in range(8):
-            t = _target(ctx, mover, kind, s, slot)
-            if t < 0:
-                break
-            w = board[t]
-            if w == 0 or (w - 1) // 5 != mover:
-                count += 1
-    for k in range(3):
-        if hand[3 * mover + k] > 0:
-            count += empty
-    return count
-
-
-@njit(cache=True)
 def _over(ctx, mover, board, hand):
-    """The Value for the player to move if the game is over (rules.Dobutsu.outcome), else -1."""
-    if _attacks(ctx, board, mover, _lion(board, 1 - mover)):
-        return 3
+    """The Value for the player to move if the game is over (rules.Dobutsu.outcome), else -1: one
+    pass over the board for the lions and the squares, then each piece's targets as a bit mask."""
+    mine, occupied, my_lion, their_lion = _squares(board, mover)
+    moves = occupied != FULL and hand[3 * mover] + hand[3 * mover + 1] + hand[3 * mover + 2] > 0
+    pieces = mine
+    while pieces != 0:
+        s = trailing_zeros(pieces)
+        pieces &= pieces - 1
+        reach = _mask(ctx, mover, (board[s] - 1) % 5, s)
+        if (reach >> their_lion) & 1:
+            return 3  # the opposing lion can be taken
+        if reach & ~mine:
+            moves = True
     far = 3 if mover == 0 else 0
-    if _lion(board, mover) // 3 == far:
+    if my_lion // 3 == far:
         return 3
-    if _lion(board, 1 - mover) // 3 == 3 - far:
+    if their_lion // 3 == 3 - far:
         return 0
-    return 0 if _count_moves(ctx, mover, board, hand) == 0 else -1
+    return -1 if moves else 0
 
 
 @njit(cache=True)
@@ -235,8 +218,8 @@ def _moves(ctx, mover, board, hand, out, labels):
 
 @njit(cache=True)
 def successors(ctx, index, out):
-    board = np.empty(12, dtype=np.int64)
-    hand = np.empty(6, dtype=np.int64)
+    board = carray(_stack_int64(12), 12)  # filled by _unrank
+    hand = carray(_stack_int64(6), 6)
     mover = _unrank(ctx, index, board, hand)
     if _over(ctx, mover, board, hand) >= 0:
         return 0
@@ -246,8 +229,8 @@ def successors(ctx, index, out):
 
 @njit(cache=True)
 def labelled_successors(ctx, index, out, labels):
-    board = np.empty(12, dtype=np.int64)
-    hand = np.empty(6, dtype=np.int64)
+    board = carray(_stack_int64(12), 12)  # filled by _unrank
+    hand = carray(_stack_int64(6), 6)
     mover = _unrank(ctx, index, board, hand)
     if _over(ctx, mover, board, hand) >= 0:
         return 0
@@ -255,18 +238,32 @@ def labelled_successors(ctx, index, out, labels):
 
 
 @njit(cache=True)
+def mirrored(ctx, index):
+    """The index of the position's left-right mirror image, folded as the kernels fold. The rules are
+    symmetric under the mirror (rules.py), so counts up to it can be checked against published ones
+    (explorer.implicit.reachable's `image`, bench/bench_dobutsu_solve.py)."""
+    board = carray(_stack_int64(12), 12)  # filled by _unrank
+    hand = carray(_stack_int64(6), 6)
+    mover = _unrank(ctx, index, board, hand)
+    image = carray(_stack_int64(12), 12)
+    for square in range(SQUARES):
+        image[square - square % 3 + 2 - square % 3] = board[square]
+    return _folded_rank(ctx, mover, image, hand)
+
+
+@njit(cache=True)
 def move_count(ctx, index):
     """The number of moves, 0 on finished positions."""
-    board = np.empty(12, dtype=np.int64)
-    hand = np.empty(6, dtype=np.int64)
+    board = carray(_stack_int64(12), 12)  # filled by _unrank
+    hand = carray(_stack_int64(6), 6)
     mover = _unrank(ctx, index, board, hand)
     return _moves_unless_over(ctx, mover, board, hand)
 
 
 @njit(cache=True)
 def terminal(ctx, index):
-    board = np.empty(12, dtype=np.int64)
-    hand = np.empty(6, dtype=np.int64)
+    board = carray(_stack_int64(12), 12)  # filled by _unrank
+    hand = carray(_stack_int64(6), 6)
     mover = _unrank(ctx, index, board, hand)
     return _over(ctx, mover, board, hand)
 
@@ -277,11 +274,12 @@ def valid(ctx, index):
 
 
 @njit(cache=True)
-def _keep(ctx, before, board, hand, out, count):
+def _keep(ctx, before, board, hand, out, count, mine, occupied):
     """Append the rank of (before to move, board, hand), whose other ways of being over the caller
-    ruled out, unless `before` has no move there. Each candidate of `predecessors` is a different
-    position (a different square, piece, piece given back or hand), so none is listed twice."""
-    if not _has_move(ctx, before, board, hand):
+    ruled out, unless `before` has no move there (`mine`: its squares, `occupied`: all pieces').
+    Each candidate of `predecessors` is a different position (a different square, piece, piece
+    given back or hand), so none is listed twice."""
+    if not _has_move(ctx, before, board, hand, mine, occupied):
         return count
     out[count] = _folded_rank(ctx, before, board, hand)
     return count + 1
@@ -294,24 +292,12 @@ def predecessors(ctx, index, out):
     Positions already over are left out without building them where one table lookup shows it: the
     previous mover attacking the mover's lion (from a piece that stays, or from the square the moved
     piece steps back to), its lion on its far rank, the mover's lion on its home rank."""
-    board = np.empty(12, dtype=np.int64)
-    hand = np.empty(6, dtype=np.int64)
+    board = carray(_stack_int64(12), 12)  # filled by _unrank
+    hand = carray(_stack_int64(6), 6)
     mover = _unrank(ctx, index, board, hand)
     before = 1 - mover
     far = 3 if before == 0 else 0
-    theirs = 0  # the previous mover's squares
-    lion = -1   # the mover's lion
-    their_lion = -1
-    for s in range(12):
-        v = board[s]
-        if v == 0:
-            continue
-        if (v - 1) // 5 == before:
-            theirs |= 1 << s
-            if v == 1 + 5 * before:
-                their_lion = s
-        elif v == 1 + 5 * mover:
-            lion = s
+    theirs, occupied, their_lion, lion = _squares(board, before)  # the previous mover's squares and lion, the mover's lion
     if lion // 3 == 3 - far:
         return 0  # the mover's lion on the previous mover's home rank: every position before was over
     attackers = 0  # the previous mover's pieces attacking the mover's lion
@@ -341,6 +327,7 @@ def predecessors(ctx, index, out):
             elif kind == 3 and t // 3 == far:
                 continue  # a chick moving onto the far rank is promoted: it was dropped there
             piece = 1 + kind_before + 5 * before
+            left = theirs & ~(1 << t)
             for slot in range(8):
                 s = _source(ctx, before, kind_before, t, slot)
                 if s < 0:
@@ -351,21 +338,22 @@ def predecessors(ctx, index, out):
                     continue  # the lion stood on its far rank
                 board[s] = piece
                 board[t] = 0
-                count = _keep(ctx, before, board, hand, out, count)
+                mine = left | (1 << s)
+                count = _keep(ctx, before, board, hand, out, count, mine, (occupied & ~(1 << t)) | (1 << s))
                 for taken in range(1, 5):  # giraffe, elephant, chick, hen given back from the hand
                     slot_in_hand = 3 * before + (2 if taken == 4 else taken - 1)
                     if hand[slot_in_hand] == 0:
                         continue
                     hand[slot_in_hand] -= 1
                     board[t] = 1 + taken + 5 * mover
-                    count = _keep(ctx, before, board, hand, out, count)
+                    count = _keep(ctx, before, board, hand, out, count, mine, occupied | (1 << s))
                     hand[slot_in_hand] += 1
                 board[s] = 0
                 board[t] = v
         if 1 <= kind <= 3:  # un-drop
             board[t] = 0
             hand[3 * before + kind - 1] += 1
-            count = _keep(ctx, before, board, hand, out, count)
+            count = _keep(ctx, before, board, hand, out, count, theirs & ~(1 << t), occupied & ~(1 << t))
             hand[3 * before + kind - 1] -= 1
             board[t] = v
     return count
