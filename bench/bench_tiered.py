@@ -11,6 +11,14 @@ bytes per position at peak and on disk, and the start's value. A workload
     python -m bench.bench_tiered --workloads tiered:connect4:6x4 implicit:dodgem:5x5 tiered:dodgem:5x5
 
 The machine is shared: the load average is printed beside every row. Never asserted by a test.
+
+`--layout SPEC` measures instead how the tasks of a tiered solve lie on a LocalCluster
+(`--workers`, default 2): the same solve with loop-free tiers cut into chunks (the default)
+and in one task per tier, each in a fresh process, from Dask's task stream: tasks, the most
+workers busy at once, the seconds with every worker busy, each worker's busy seconds, beside
+wall and CPU time. Printed only (bench/README.md is not touched).
+
+    python -m bench.bench_tiered --layout "connect4(width=6,height=4)"
 """
 
 from __future__ import annotations
@@ -42,27 +50,34 @@ def run(workload: str, scratch: Path) -> dict:
     mode, spec = workload.split(":", 1)
     if mode not in ("tiered", "implicit"):
         raise SystemExit(f"bench_tiered: a workload is tiered:SPEC or implicit:SPEC, not {workload!r}")
-    home = Path(tempfile.mkdtemp(prefix="home-", dir=scratch))
+    r = measured_solve(spec, f"--{mode}", Path(tempfile.mkdtemp(prefix="home-", dir=scratch)))
+    meta = r["meta"]
+    folder = Path(meta.get("folder") or meta.get("value_file"))
+    on_disk = sum(p.stat().st_size for p in folder.iterdir() if p.is_file())
+    size = meta["index_space"]
+    start = meta["start"]
+    return {**r, "workload": workload, "indices": size, "peak_per_index": r["peak_mb"] * 2 ** 20 / size,
+            "disk_per_index": on_disk / size,
+            "start": f"{start['value']}" + ("" if start["remoteness"] is None else f" in {start['remoteness']}"),
+            "tiers": len(meta["tiers"]["names"]) if "tiers" in meta else 1}
+
+
+def measured_solve(spec: str, mode: str, home: Path) -> dict:
+    """`gamegraph solve SPEC MODE --format json` in a child process with state folder `home`: its meta,
+    wall time, CPU time (user + system of it and every process it started), the largest peak RSS in MB,
+    and the load average before and after. Also bench_dobutsu_solve's."""
     env = {**os.environ, "GAMEGRAPH_HOME": str(home), "GAMEGRAPH_PROGRESS": "0"}
-    command = [sys.executable, "-c", MEASURED, sys.executable, "-m", "explorer.cli", "solve", spec, f"--{mode}",
+    command = [sys.executable, "-c", MEASURED, sys.executable, "-m", "explorer.cli", "solve", spec, mode,
                "--format", "json"]
     load = os.getloadavg()[0]
     began = time.perf_counter()
     done = subprocess.run(command, env=env, cwd=ROOT, capture_output=True, text=True, stdin=subprocess.DEVNULL)
     wall = time.perf_counter() - began
     if done.returncode:
-        raise SystemExit(f"bench_tiered: {workload} failed: {done.stderr.strip().splitlines()[-1:]}")
+        raise SystemExit(f"bench: solve {spec} {mode} failed: {done.stderr.strip().splitlines()[-1:]}")
     out, usage = done.stdout.rsplit("\n", 2)[0], done.stdout.rsplit("\n", 2)[1]
-    meta = json.loads(out)
     cpu, maxrss = (float(x) for x in usage.split()[1:])
-    folder = Path(meta.get("folder") or meta.get("value_file"))
-    on_disk = sum(p.stat().st_size for p in folder.iterdir() if p.is_file())
-    size = meta["index_space"]
-    start = meta["start"]
-    return {"workload": workload, "indices": size, "wall": wall, "cpu": cpu, "peak_mb": maxrss / 1024,
-            "peak_per_index": maxrss * 1024 / size, "disk_per_index": on_disk / size,
-            "start": f"{start['value']}" + ("" if start["remoteness"] is None else f" in {start['remoteness']}"),
-            "tiers": len(meta["tiers"]["names"]) if "tiers" in meta else 1, "load": load,
+    return {"meta": json.loads(out), "wall": wall, "cpu": cpu, "peak_mb": maxrss / 1024, "load": load,
             "load_after": os.getloadavg()[0]}
 
 
@@ -82,11 +97,91 @@ def table(results: list[dict], started: str) -> str:
     return "\n".join(lines)
 
 
+# The child of a --layout run: the solve on a fresh LocalCluster inside Dask's task stream, the
+# stream's summary printed as JSON on the last line. argv: spec, workers, chunk ("none": one task a tier).
+LAYOUT_CHILD = """
+import json, sys, time
+from distributed import get_task_stream
+from explorer import tiered
+from explorer.games import parse_spec
+
+if __name__ == "__main__":
+    spec, workers, chunk = sys.argv[1], int(sys.argv[2]), sys.argv[3]
+    chunk = 1 << 40 if chunk == "none" else None if chunk == "auto" else int(chunk)
+    client = tiered._client(None, workers)
+    began = time.perf_counter()
+    with get_task_stream(client) as stream:
+        values = tiered.solve(parse_spec(spec), client=client, forward_chunk=chunk, compress=False)
+    wall = time.perf_counter() - began
+    cluster = client.cluster
+    client.close()
+    cluster.close()
+    spans = [(s["start"], s["stop"], t["worker"], t["key"]) for t in stream.data for s in t["startstops"]
+             if s["action"] == "compute"]
+    # Each worker's busy time as disjoint intervals first: Dask shifts a worker's times by its estimated
+    # clock offset, so the end of one task and the start of the next on one worker may seem to overlap.
+    merged = []
+    for worker in {w for _, _, w, _ in spans}:
+        for a, b in sorted((a, b) for a, b, w, _ in spans if w == worker):
+            if merged and merged[-1][2] == worker and a <= merged[-1][1]:
+                merged[-1][1] = max(merged[-1][1], b)
+            else:
+                merged.append([a, b, worker])
+    events = sorted([(a, 1) for a, _, _ in merged] + [(b, -1) for _, b, _ in merged])
+    running, most, full, last = 0, 0, 0.0, None
+    for when, step in events:
+        if running >= workers and last is not None:
+            full += when - last
+        running += step
+        most = max(most, running)
+        last = when
+    busy = {}
+    for a, b, worker, _ in spans:
+        busy[worker] = busy.get(worker, 0.0) + b - a
+    print(json.dumps({"wall": wall, "tasks": len(stream.data), "chunks": sum("-chunk-" in k for *_, k in spans),
+                      "most_at_once": most, "all_busy_s": full, "busy_s": sorted(busy.values()),
+                      "start": str(values.meta["start"]["value"])}))
+"""
+
+
+def layout(spec: str, workers: int, scratch: Path, chunk: int | None = None) -> str:
+    """The task layout of the same solve with chunked loop-free tiers (`chunk` positions a chunk, default
+    tiered.forward_ranges's choice) and with one task a tier (a table)."""
+    rows = ["| loop-free tiers | wall s | CPU s | tasks (chunks) | most workers busy at once | s with all busy | "
+            "busy s per worker | load before / after |", "|---|---:|---:|---|---:|---:|---|---|"]
+    chunked = ("auto", "in chunks (default)") if chunk is None else (str(chunk), f"in chunks of {chunk:,}")
+    for chunk, what in (chunked, ("none", "one task a tier")):
+        home = Path(tempfile.mkdtemp(prefix="home-", dir=scratch))
+        env = {**os.environ, "GAMEGRAPH_HOME": str(home), "GAMEGRAPH_PROGRESS": "0"}
+        command = [sys.executable, "-c", MEASURED, sys.executable, "-c", LAYOUT_CHILD, spec, str(workers), chunk]
+        load = os.getloadavg()[0]
+        done = subprocess.run(command, env=env, cwd=ROOT, capture_output=True, text=True, stdin=subprocess.DEVNULL)
+        if done.returncode:
+            raise SystemExit(f"bench_tiered: --layout {spec} failed: {done.stderr.strip().splitlines()[-1:]}")
+        lines = [line for line in done.stdout.splitlines() if line.strip()]
+        cpu = float(lines[-1].split()[1])
+        r = json.loads(lines[-2])
+        rows.append(f"| {what} | {r['wall']:.1f} | {cpu:.1f} | {r['tasks']} ({r['chunks']}) | {r['most_at_once']} | "
+                    f"{r['all_busy_s']:.1f} | {' / '.join(f'{b:.1f}' for b in r['busy_s'])} | "
+                    f"{load:.2f} / {os.getloadavg()[0]:.2f} |")
+    return (f"`{spec}` on a LocalCluster of {workers} worker processes, "
+            f"{time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())}, {os.cpu_count()} cores:\n\n" + "\n".join(rows)
+            + "\n\nwall: the solve (cluster started before, files left uncompressed); CPU: the whole child process "
+              "and its workers.")
+
+
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--workloads", nargs="+", default=DEFAULT_WORKLOADS, metavar="MODE:SPEC")
     parser.add_argument("--no-write", action="store_true", help="print the table only")
+    parser.add_argument("--layout", metavar="SPEC", help="the task layout of a tiered solve, chunked and not (printed)")
+    parser.add_argument("--workers", type=int, default=2, help="the LocalCluster's workers for --layout")
+    parser.add_argument("--chunk", type=int, help="positions a chunk for --layout (default: the solver's choice)")
     args = parser.parse_args(argv)
+    if args.layout:
+        with tempfile.TemporaryDirectory(prefix="bench-tiered-") as scratch:
+            print(layout(args.layout, args.workers, Path(scratch), args.chunk))
+        return
     started = time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime())
     with tempfile.TemporaryDirectory(prefix="bench-tiered-") as scratch:
         results = [run(w, Path(scratch)) for w in args.workloads]

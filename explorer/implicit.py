@@ -207,6 +207,74 @@ def _run(kernel, kernels, cells, queue: _Queue, description: str, lo: int, seeds
             queue.give_back(int(state[1]))
 
 
+REACH_CHUNK = 1 << 16  # frontier positions expanded by one call of the compiled walk
+
+
+def reachable(game: Game, values: "ValueFile | None" = None, image: Any = None) -> dict[str, Any]:
+    """The positions reachable from the game's start, walked breadth first over its compiled kernels
+    with no graph: a bit per index, the current level and the next. With folded kernels
+    (ImplicitKernels.folded) a position and its colour-swapped twin are one index and count once.
+
+    Returns ``positions`` (how many are reachable, the start included) and ``depth`` (the last
+    level: the longest shortest path from the start); with `values`, the game's solved value file,
+    also ``counts`` (value name -> reachable positions with that value for the player to move) and
+    ``finished`` (value name -> reachable positions where the game is over: remoteness 0). With
+    `image`, a compiled index map ``(ctx, index) -> index`` that is a symmetry of the rules (a
+    mirror), ``fixed`` holds the same figures for the reachable positions it leaves in place: the
+    count up to the symmetry is then (all + fixed) / 2 (Burnside). O(reachable positions + their
+    moves) time; index_space / 8 bytes, plus two levels of int64 indices and a buffer of
+    max_moves * REACH_CHUNK of them."""
+    import numpy as np
+
+    from explorer.kernels.implicit import reach_wrapper
+
+    _require(game)
+    kernels = game.implicit_kernels()
+    if values is not None and (values.game.id != game.id or values.values.shape[0] != kernels.size):
+        raise GameGraphError(f"the value file in {values.folder} is not {game.display_name}'s")
+    walk, fixed = reach_wrapper(kernels.successors, kernels.move_count, image)
+    start = kernels.fold_index(game.rank(game.start()))
+    seen = np.zeros((kernels.size + 7) // 8, dtype=np.uint8)
+    seen[start >> 3] |= np.uint8(1 << (start & 7))
+    frontier = np.array([start], dtype=np.int64)
+    found = np.empty(REACH_CHUNK * kernels.max_moves, dtype=np.int64)
+    names = {v: v.name.lower() for v in (Value.WIN, Value.LOSS, Value.TIE, Value.DRAW)}
+    tallies = {part: {"positions": 0, "counts": dict.fromkeys(names.values(), 0),
+                      "finished": dict.fromkeys(names.values(), 0)} for part in ("all", "fixed")}
+    depth = -1
+
+    def tally(part: str, level, value, remoteness) -> None:
+        tallies[part]["positions"] += len(level)
+        if value is not None:
+            for v, name in names.items():
+                tallies[part]["counts"][name] += int(np.count_nonzero(value == v))
+                tallies[part]["finished"][name] += int(np.count_nonzero((value == v) & (remoteness == 0)))
+
+    with progress.bar(f"walking {game.display_name} from its start", unit="pos") as bar:
+        while len(frontier):
+            depth += 1
+            bar.update(len(frontier))
+            level = np.sort(frontier)  # in file order: the memory-mapped reads run forwards
+            value = remoteness = None
+            if values is not None:
+                value, remoteness = values.values[level], values.remoteness_array[level]
+            tally("all", level, value, remoteness)
+            if fixed is not None:
+                keep = np.empty(len(level), dtype=np.bool_)
+                fixed(kernels.ctx, level, keep)
+                tally("fixed", level[keep], None if value is None else value[keep],
+                      None if remoteness is None else remoteness[keep])
+            parts = [found[:walk(kernels.ctx, kernels.max_moves, frontier[lo:lo + REACH_CHUNK], seen, found)].copy()
+                     for lo in range(0, len(frontier), REACH_CHUNK)]
+            frontier = np.concatenate(parts)
+    result: dict[str, Any] = {"positions": tallies["all"]["positions"], "depth": depth}
+    if values is not None:
+        result.update(counts=tallies["all"]["counts"], finished=tallies["all"]["finished"])
+    if fixed is not None:
+        result["fixed"] = tallies["fixed"] if values is not None else {"positions": tallies["fixed"]["positions"]}
+    return result
+
+
 def _save(path: Path, array) -> None:
     """One array as a .npy file, mode 0600."""
     import numpy as np

@@ -17,7 +17,8 @@ position (uint16, or uint32 when a remoteness needs it): the value code in the l
 
 Dask.distributed (`dask`, `distributed` from PyPI) runs the DAG: one task per tier, given the
 game's spec (parsed again in the worker) and the tier, its children's futures as its
-dependencies. By default a LocalCluster of worker *processes* on this machine's cores, one
+dependencies; a loop-free tier is cut into chunks, one task each, and a merge (`forward_ranges`),
+so that several workers share it. By default a LocalCluster of worker *processes* on this machine's cores, one
 thread each; `scheduler=ADDRESS` (or DASK_SCHEDULER_ADDRESS) uses an existing cluster
 whose workers see the same folder. docs/distributed.md says how and why.
 """
@@ -28,7 +29,7 @@ import json
 import os
 import time
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 from explorer import implicit
 from explorer.core import private, progress
@@ -141,18 +142,47 @@ def _open_tier(folder: Path, tier: int):
     return store.as_memmap() if store.codec == "none" else store.to_array()
 
 
-def _compress_tier(folder: Path, tier: int) -> None:
+def _compress_tier(folder: Path, tier: int) -> "TierSummary | None":
     """Rewrite a tier's file in zstd chunks (about 0.25 bytes a position on Dodgem 5x5; bench/README.md),
-    atomically: a reader sees the old file or the new one. Nothing to do when it is compressed already."""
+    atomically: a reader sees the old file or the new one, and return its summary (`_summarize`, read
+    on the way). None when there is nothing to do: not written, or compressed already."""
     from explorer.core import valuestore
 
     store = _open_store(folder, tier)
     if store is None or store.codec != "none":
-        return
+        return None
     cells = store.as_memmap()
+    summary = _summarize(cells)
     valuestore.write(_tier_path(folder, tier), cells, chunk=COMPRESSED_CHUNK, codec="zstd")
     del cells
     store.close()
+    return summary
+
+
+class TierSummary(NamedTuple):
+    """What meta.json says of a tier: the positions of each code (explorer.core.values.Value, NO_POSITION
+    at 6), the deepest remoteness of a win, loss or tie (0: none)."""
+    codes: tuple[int, ...]
+    deepest: int
+
+
+SUMMARY_BLOCK = 1 << 22  # positions counted at a time: bounded temporaries
+
+
+def _summarize(cells) -> TierSummary:
+    """The tier's TierSummary, in blocks of SUMMARY_BLOCK (a memory map is read once, in order). O(N)."""
+    import numpy as np
+
+    codes = np.zeros(8, dtype=np.int64)
+    deepest = 0
+    for start in range(0, len(cells), SUMMARY_BLOCK):
+        block = np.asarray(cells[start:start + SUMMARY_BLOCK])
+        code = block & 7
+        codes += np.bincount(code, minlength=8)
+        decided = (code == Value.WIN) | (code == Value.LOSS) | (code == Value.TIE)
+        if decided.any():
+            deepest = max(deepest, int((block[decided] >> 3).max()))
+    return TierSummary(tuple(int(c) for c in codes), deepest)
 
 
 # -- one tier ---------------------------------------------------------------------------------------
@@ -205,14 +235,19 @@ def _is_loop_free(tiers: Tiers, tier: int) -> bool:
     return bool(tiers.loop_free) and tiers.loop_free[tier] and len(tiers.children[tier]) <= 1
 
 
-def _solve_forward(game: Game, kernels, tiers: Tiers, tier: int, folder: Path):
+def _solve_forward(game: Game, kernels, tiers: Tiers, tier: int, folder: Path, start: int = 0,
+                   end: int | None = None):
     """A loop-free tier's cells in one pass over its successors (explorer.kernels.retrograde.forward_cells),
-    its child memory-mapped: 2 bytes a position of the tier (4 if a remoteness needs it), no queue, every core."""
+    its child memory-mapped: 2 bytes a position of the tier (4 if a remoteness needs it), no queue, every core.
+    `start`, `end`: only the positions [start, end) of the tier (a chunk; default the whole tier)."""
     import numpy as np
 
     from explorer.kernels.retrograde import BAD_SUCCESSOR, OVERFLOW, STUCK, forward_wrapper, payload_limit
 
-    lo, hi = tiers.offsets[tier], tiers.offsets[tier + 1]
+    first = tiers.offsets[tier]
+    end = tiers.offsets[tier + 1] - first if end is None else end
+    lo, hi = first + start, first + end
+    whole = tiers.offsets[tier + 1] - first
     child_lo, child_cells = 0, np.zeros(0, dtype=np.uint16)
     for child in tiers.children[tier]:
         child_cells = _open_tier(folder, child)
@@ -224,7 +259,9 @@ def _solve_forward(game: Game, kernels, tiers: Tiers, tier: int, folder: Path):
     for dtype in (np.uint16, np.uint32):
         cells = np.empty(hi - lo, dtype=dtype)
         status = np.zeros(1, dtype=np.int64)
-        with progress.bar(f"{game.display_name} tier {tier} ({tiers.names[tier]})", total=hi - lo) as bar:
+        with progress.bar(f"{game.display_name} tier {tier} ({tiers.names[tier]})"
+                          + (f" [{start:,}:{end:,}]" if (start, end) != (0, whole) else ""),
+                          total=hi - lo) as bar:
             kernel(kernels.ctx, kernels.max_moves, lo, cells, child_lo, child_cells, status)
             bar.update(hi - lo)
         code = int(status[0])
@@ -239,18 +276,121 @@ def _solve_forward(game: Game, kernels, tiers: Tiers, tier: int, folder: Path):
     raise GameGraphError(f"{game.display_name}: a remoteness exceeds {payload_limit(cells):,}")
 
 
+# -- a loop-free tier in chunks ---------------------------------------------------------------------
+# Every position of a loop-free tier is decided from its child's finished cells alone (forward_cells),
+# so the tier's index range splits into chunks solved as separate Dask tasks, on several workers at
+# once: Connect Four's tiers form a chain, one tier ready at a time, which would otherwise keep one
+# worker busy. Each chunk task writes its own part file (a value file, codec none, atomically); one
+# merge task concatenates the parts into the tier's file, written atomically as an unchunked solve
+# writes it (the same bytes: tests/explorer/test_tiered.py), then removes them. A part already
+# written is not solved again, so an interrupted tier resumes from its finished chunks.
+
+MIN_FORWARD_CHUNK = 1 << 20  # the fewest positions worth a task (Connect Four: about half a second of CPU)
+FORWARD_TASKS_PER_WORKER = 4  # chunks a tier is cut into per worker: a late chunk leaves no worker idle long
+
+
+def forward_ranges(size: int, workers: int, chunk: int | None = None) -> list[tuple[int, int]]:
+    """The chunks [start, end) of a loop-free tier of `size` positions: `chunk` positions each when given,
+    else FORWARD_TASKS_PER_WORKER per worker of at least MIN_FORWARD_CHUNK; one chunk (the whole tier,
+    no merge) for one worker."""
+    if chunk is None:
+        tasks = 1 if workers <= 1 else min(-(-size // MIN_FORWARD_CHUNK), FORWARD_TASKS_PER_WORKER * workers)
+        chunk = -(-size // max(tasks, 1))
+    chunk = max(int(chunk), 1)
+    return [(a, min(a + chunk, size)) for a in range(0, size, chunk)] or [(0, 0)]
+
+
+def _part_path(folder: Path, tier: int, start: int, end: int) -> Path:
+    return Path(folder) / f"tier-{tier}.part-{start}-{end}.values"
+
+
+def _remove_parts(folder: Path, tier: int) -> None:
+    """The part files of a tier whose file is written (left by an interrupted merge or another chunking)."""
+    for part in Path(folder).glob(f"tier-{tier}.part-*.values"):
+        part.unlink(missing_ok=True)
+
+
+def solve_forward_chunk(game: Game | str, tier: int, start: int, end: int, folder: str | os.PathLike,
+                        *children_done: Any) -> dict[str, Any]:
+    """Solve positions [start, end) of a loop-free tier into their part file; skipped when the part or the
+    tier's file is written already. Peak memory: 2 bytes a position of the chunk, the child memory-mapped."""
+    from explorer.core import valuestore
+    from explorer.games.spec import parse_spec
+
+    if isinstance(game, str):
+        game = parse_spec(game)
+    folder = Path(folder)
+    tiers = tiers_of(game)
+    done = {"tier": tier, "name": tiers.names[tier], "chunk": (start, end), "positions": end - start,
+            "seconds": 0.0, "skipped": True}
+    part = _part_path(folder, tier, start, end)
+    if _tier_path(folder, tier).exists() or part.exists():
+        return done
+    t0 = time.perf_counter()
+    cells = _solve_forward(game, game.implicit_kernels(), tiers, tier, folder, start, end)
+    valuestore.write(part, cells, codec="none")
+    done.update(seconds=round(time.perf_counter() - t0, 3), skipped=False)
+    return done
+
+
+def merge_forward_chunks(game: Game | str, tier: int, folder: str | os.PathLike, ranges: list[tuple[int, int]],
+                         *chunks_done: Any) -> dict[str, Any]:
+    """The tier's file from its chunks' part files (uint32 throughout when one chunk needed it, as the
+    unchunked solve does), written atomically, then the parts removed; skipped when it is written already.
+    Peak memory: 2 bytes a position of the tier (4 with uint32), the parts memory-mapped."""
+    import numpy as np
+
+    from explorer.core import valuestore
+    from explorer.games.spec import parse_spec
+
+    if isinstance(game, str):
+        game = parse_spec(game)
+    folder = Path(folder)
+    tiers = tiers_of(game)
+    lo, hi = tiers.offsets[tier], tiers.offsets[tier + 1]
+    done = {"tier": tier, "name": tiers.names[tier], "positions": hi - lo, "seconds": 0.0, "skipped": True,
+            "mode": "forward", "chunks": len(ranges)}
+    if _tier_path(folder, tier).exists():
+        _remove_parts(folder, tier)
+        return done
+    t0 = time.perf_counter()
+    parts = []
+    for start, end in ranges:
+        path = _part_path(folder, tier, start, end)
+        try:
+            parts.append((start, end, valuestore.open(path)))
+        except valuestore.BadValueFile as error:
+            raise GameGraphError(f"{error}; delete that file and run the same solve again to redo its chunk") from None
+        except GameGraphError:
+            raise GameGraphError(f"tier {tier} ({tiers.names[tier]}) misses the part file {path.name} "
+                                 "of one of its chunks: run the same solve again") from None
+    ends = [0] + [b for _, b, _ in parts]
+    if ends[-1] != hi - lo or any(a != ends[k] or len(store) != b - a for k, (a, b, store) in enumerate(parts)):
+        raise GameGraphError(f"the chunks of tier {tier} ({tiers.names[tier]}) do not cover it")
+    dtype = max((store.dtype for _, _, store in parts), key=lambda d: d.itemsize)
+    cells = np.empty(hi - lo, dtype=dtype)
+    for start, end, store in parts:
+        cells[start:end] = store.as_memmap()
+        store.close()
+    _write_tier(folder, tier, cells)
+    del cells, parts
+    _remove_parts(folder, tier)
+    done.update(seconds=round(time.perf_counter() - t0, 3), skipped=False)
+    return done
+
+
 # -- the DAG on Dask --------------------------------------------------------------------------------
 
-def _tier_task(spec: str, tier: int, folder: str, *children_done: Any) -> dict[str, Any]:
-    """solve_tier as a Dask task: quiet (a worker's bars would garble the client's on a shared
-    terminal; the client shows one bar for all tiers)."""
+def _quiet_task(work, *args: Any) -> dict[str, Any]:
+    """solve_tier, solve_forward_chunk or merge_forward_chunks as a Dask task: quiet (a worker's bars
+    would garble the client's on a shared terminal; the client shows a bar per tier)."""
     from explorer.core import settings
 
     name = settings.PROGRESS_ENV
     before = os.environ.get(name)
     os.environ[name] = "0"
     try:
-        return solve_tier(spec, tier, folder, *children_done)
+        return work(*args)
     finally:
         if before is None:
             os.environ.pop(name, None)
@@ -322,11 +462,13 @@ def _client(scheduler: str | None, workers: int | None, processes: bool = True):
 
 
 def solve(game: Game, folder: Path | None = None, scheduler: str | None = None, workers: int | None = None,
-          processes: bool = True, client=None, compress: bool = True) -> "TieredValues":
+          processes: bool = True, client=None, compress: bool = True,
+          forward_chunk: int | None = None) -> "TieredValues":
     """Solve every tier of the game not solved yet in `folder` (default: the state folder's) on Dask,
     children first, compress every tier file (unless `compress` is False: they stay memory-mappable,
     2 bytes a position), then write ``meta.json``; return the reader. `client`: an existing
-    distributed.Client to use (kept open); else one made by `_client` and closed at the end."""
+    distributed.Client to use (kept open); else one made by `_client` and closed at the end.
+    `forward_chunk`: the positions of a chunk of a loop-free tier (default: forward_ranges chooses)."""
     _require(game)
     tiers = tiers_of(game)
     size = game.index_space()
@@ -339,53 +481,87 @@ def solve(game: Game, folder: Path | None = None, scheduler: str | None = None, 
     private.ensure_private_dir(folder)
     _claim(game, tiers, folder)
     todo = [t for t in order if not _tier_path(folder, t).exists()]
+    for t in set(order) - set(todo):
+        _remove_parts(folder, t)
     seconds = 0.0
     if todo:
         t0 = time.perf_counter()
-        _run_dag(game, tiers, todo, folder, scheduler, workers, processes, client)
+        _run_dag(game, tiers, todo, folder, scheduler, workers, processes, client, forward_chunk)
         seconds = time.perf_counter() - t0
-    if compress:
-        _compress_all(game, tiers, folder)
+    summaries = _compress_all(game, tiers, folder) if compress else {}
     if todo or not (folder / "meta.json").exists():
-        _write_meta(game, tiers, folder, seconds)
+        _write_meta(game, tiers, folder, seconds, summaries)
     return TieredValues(game, folder)
 
 
-def _compress_all(game: Game, tiers: Tiers, folder: Path) -> None:
+def _compress_all(game: Game, tiers: Tiers, folder: Path) -> dict[int, "TierSummary"]:
     """Compress the tier files still uncompressed, in this process, with a progress bar over positions.
-    After the whole DAG: a parent solved later would read a compressed child into memory, not map it."""
+    After the whole DAG: a parent solved later would read a compressed child into memory, not map it.
+    Returns the summary (`_summarize`) of each tier it compressed, taken from the memory map just
+    before it is compressed (the pages at hand), so `_write_meta` need not decompress those tiers."""
     count = len(tiers.offsets) - 1
+    summaries: dict[int, TierSummary] = {}
     with progress.bar(f"compressing the tiers of {game.display_name}", total=tiers.offsets[-1]) as bar:
         for t in range(count):
-            _compress_tier(folder, t)
+            summary = _compress_tier(folder, t)
+            if summary is not None:
+                summaries[t] = summary
             bar.update(tiers.offsets[t + 1] - tiers.offsets[t])
+    return summaries
 
 
-def _run_dag(game: Game, tiers: Tiers, todo: list[int], folder: Path, scheduler, workers, processes, client) -> None:
-    """Submit one task per tier to solve, each depending on its children's tasks, and wait for all,
-    with a progress bar over the positions of the finished tiers and one line per tier."""
-    from distributed import as_completed
-
+def _run_dag(game: Game, tiers: Tiers, todo: list[int], folder: Path, scheduler, workers, processes, client,
+             forward_chunk: int | None = None) -> None:
+    """Submit the tasks of every tier to solve, each depending on its children's, and wait for all: one
+    task per tier, or for a loop-free tier one per chunk (forward_ranges; `forward_chunk` forces the
+    chunk size) and a merge. Shows a bar over the positions of the finished tiers and a bar per tier
+    that runs (`_DagProgress`)."""
     own = client is None
     if own:
         client = _client(scheduler, workers, processes)
     try:
         from importlib.util import find_spec
 
-        # Dask serves its dashboard only with bokeh (installed with gamegraph: dask[diagnostics]).
-        dashboard = f"dashboard {client.dashboard_link}" if find_spec("bokeh") else "no dashboard (bokeh is missing)"
-        if progress.enabled():
-            workers_now = len(client.scheduler_info().get("workers", {}))
+        addresses = sorted(client.scheduler_info().get("workers", {}))
+        workers_now = len(addresses)
+        shown = _DagProgress(game, tiers, todo, client, progress.enabled())  # asked before a task can run (in-process)
+        if shown.enabled:
+            # Dask serves its dashboard only with bokeh (installed with gamegraph: dask[diagnostics]).
+            dashboard = f"dashboard {client.dashboard_link}" if find_spec("bokeh") else "no dashboard (bokeh is missing)"
             progress.notice(f"solving {len(todo)} tier(s) of {game.display_name} on Dask: {workers_now} worker(s)"
                             f" at {client.scheduler.address}, {dashboard}")
-        futures: dict[int, Any] = {}
+        stamp = f"{game.name}-{os.getpid()}-{time.time_ns()}"
+        # Every worker loads the game's compiled kernels at once, beside the first tier (seconds each, more
+        # on a loaded machine), rather than at its first chunk while the others wait for it to finish.
+        warm = [client.submit(_quiet_task, _warm_up, game.id, workers=[w], allow_other_workers=True, pure=False,
+                              key=f"warm-up-{w}-{stamp}") for w in addresses]
+        done_of: dict[int, Any] = {}  # the future whose end means the tier's file is written
+        tier_of_key: dict[str, int] = {}
+        submitted: list[Any] = []
         for t in todo:  # children first: their futures exist when a parent is submitted
-            needs = [futures[c] for c in tiers.children[t] if c in futures]
-            futures[t] = client.submit(_tier_task, game.id, t, str(folder), *needs, pure=False,
-                                       key=f"tier-{t}-{game.name}-{os.getpid()}-{time.time_ns()}")
-        total = sum(tiers.offsets[t + 1] - tiers.offsets[t] for t in todo)
-        with progress.bar(f"tiers of {game.display_name}", total=total) as bar:
-            for future in as_completed(list(futures.values())):
+            needs = [done_of[c] for c in tiers.children[t] if c in done_of]
+            size = tiers.offsets[t + 1] - tiers.offsets[t]
+            ranges = forward_ranges(size, workers_now, forward_chunk) if _is_loop_free(tiers, t) else [(0, size)]
+            if len(ranges) > 1:
+                # Chunk k goes to worker k mod W (a loose restriction: another one if that one is gone): else
+                # Dask puts every chunk where the child's (tiny) result is, and only work stealing spreads them.
+                parts = [client.submit(_quiet_task, solve_forward_chunk, game.id, t, a, b, str(folder), *needs,
+                                       pure=False, key=f"tier-{t}-chunk-{a}-{stamp}",
+                                       workers=[addresses[k % workers_now]] if addresses else None,
+                                       allow_other_workers=True)
+                         for k, (a, b) in enumerate(ranges)]
+                done_of[t] = client.submit(_quiet_task, merge_forward_chunks, game.id, t, str(folder), ranges, *parts,
+                                           pure=False, key=f"tier-{t}-merge-{stamp}")
+                tier_of_key.update((part.key, t) for part in parts)
+                submitted += parts
+            else:
+                done_of[t] = client.submit(_quiet_task, solve_tier, game.id, t, str(folder), *needs, pure=False,
+                                           key=f"tier-{t}-{stamp}")
+            tier_of_key[done_of[t].key] = t
+            submitted.append(done_of[t])
+        shown.tier_of_key = tier_of_key
+        with shown:
+            for future in _as_finished(submitted, shown):
                 try:
                     done = future.result()
                 except GameGraphError:
@@ -393,14 +569,119 @@ def _run_dag(game: Game, tiers: Tiers, todo: list[int], folder: Path, scheduler,
                 except Exception as error:  # a worker died or a task failed: say which, never a traceback
                     raise GameGraphError(f"a tier of {game.display_name} failed on Dask: "
                                          f"{type(error).__name__}: {error}") from None
-                bar.update(done["positions"])
-                bar.set_postfix_str(f"tier {done['tier']} ({done['name']}) in {done['seconds']} s")
+                shown.finished(done)
+        del warm  # done by now, or not needed any more
     finally:
         if own:
             cluster = getattr(client, "cluster", None)
             client.close()
             if cluster is not None:
                 cluster.close()
+
+
+def _warm_up(spec: str) -> dict[str, Any]:
+    """Parse the game and load its compiled kernels in this worker (numba's cache) before its first task: the
+    one-pass solve of loop-free tiers too, called on no positions (numba loads a kernel at its first call)."""
+    import numpy as np
+
+    from explorer.games.spec import parse_spec
+    from explorer.kernels.retrograde import forward_wrapper
+
+    game = parse_spec(spec)
+    kernels = game.implicit_kernels()
+    tiers = tiers_of(game)
+    if any(_is_loop_free(tiers, t) for t in range(len(tiers.names))):
+        kernel = kernels.forward or forward_wrapper(kernels.labelled_successors, kernels.valid, kernels.terminal)
+        nothing = np.zeros(0, dtype=np.uint16)
+        kernel(kernels.ctx, kernels.max_moves, 0, nothing, 0, nothing, np.zeros(1, dtype=np.int64))
+    return {}
+
+
+POLL_SECONDS = 0.25  # how often the client asks the scheduler which tasks run, while bars are shown
+
+
+def _as_finished(futures: list[Any], shown: "_DagProgress"):
+    """The futures as they finish (distributed.as_completed); while bars are shown, the scheduler is asked
+    every POLL_SECONDS which tiers run in between, so that a tier's bar appears when it starts."""
+    from distributed import as_completed
+
+    finished = as_completed(futures)
+    if not shown.enabled:
+        yield from finished
+        return
+    while not finished.is_empty():
+        batch = finished.next_batch(block=False)
+        if batch:
+            yield from batch
+        else:
+            shown.poll()
+            time.sleep(POLL_SECONDS)
+
+
+class _DagProgress:
+    """The client's bars (explorer.core.progress): one over the positions of the finished tiers, and one
+    per running tier (its name, its positions done as its chunks finish), gone when the tier is written.
+    A tier runs when the scheduler says one of its tasks is processing (Client.processing), or when one
+    of its chunks has finished. Nothing is shown, and the scheduler not asked, when bars are off."""
+
+    def __init__(self, game: Game, tiers: Tiers, todo: list[int], client, enabled: bool):
+        self.game, self.tiers, self.client, self.enabled = game, tiers, client, enabled
+        self.tier_of_key: dict[str, int] = {}  # a task's key -> its tier, filled as tasks are submitted
+        self.total = sum(tiers.offsets[t + 1] - tiers.offsets[t] for t in todo)
+        self.count = len(todo)
+        self.written = 0
+        self.bars: dict[int, tuple[Any, Any]] = {}  # tier -> (context manager, bar)
+        self.chunk_seconds: dict[int, float] = {}  # tier -> seconds its finished chunks took
+
+    def __enter__(self) -> "_DagProgress":
+        self.overall_context = progress.bar(f"{self.game.display_name}: 0 of {self.count} tier(s)", total=self.total)
+        self.overall = self.overall_context.__enter__()
+        return self
+
+    def __exit__(self, *exc) -> None:
+        for tier in list(self.bars):
+            self._close(tier)
+        self.overall_context.__exit__(*exc)
+
+    def _bar(self, tier: int):
+        if tier not in self.bars:
+            lo, hi = self.tiers.offsets[tier], self.tiers.offsets[tier + 1]
+            context = progress.bar(f"tier {tier} ({self.tiers.names[tier]})", total=hi - lo)
+            self.bars[tier] = (context, context.__enter__())
+        return self.bars[tier][1]
+
+    def _close(self, tier: int) -> None:
+        context, _ = self.bars.pop(tier)
+        context.__exit__(None, None, None)
+
+    def poll(self) -> None:
+        """Open a bar for each tier the scheduler runs now; let every bar show the time gone by."""
+        try:
+            running = {self.tier_of_key[key] for keys in self.client.processing().values() for key in keys
+                       if key in self.tier_of_key}
+        except Exception:  # noqa: BLE001 - only the bars depend on it; a failed task is reported by its future
+            running = set()
+        for tier in sorted(running):
+            self._bar(tier)
+        for _, bar in self.bars.values():
+            bar.update(0)
+        self.overall.update(0)
+
+    def finished(self, done: dict[str, Any]) -> None:
+        """A chunk advances its tier's bar; a written tier closes its bar and advances the overall one."""
+        tier = done["tier"]
+        if "chunk" in done:
+            self.chunk_seconds[tier] = self.chunk_seconds.get(tier, 0.0) + done["seconds"]
+            if self.enabled:
+                self._bar(tier).update(done["positions"])
+            return
+        if tier in self.bars:
+            self._close(tier)
+        self.written += 1
+        self.overall.update(done["positions"])
+        self.overall.set_description_str(f"{self.game.display_name}: {self.written} of {self.count} tier(s)")
+        seconds = done["seconds"] + self.chunk_seconds.pop(tier, 0.0)  # a chunked tier: its chunks' and merge's
+        self.overall.set_postfix_str(f"tier {tier} ({done['name']}) in {seconds:.3g} s")
 
 
 def _require(game: Game) -> None:
@@ -427,21 +708,21 @@ def _claim(game: Game, tiers: Tiers, folder: Path) -> None:
         handle.write((json.dumps(mark) + "\n").encode())
 
 
-def _write_meta(game: Game, tiers: Tiers, folder: Path, seconds: float) -> None:
-    """``meta.json``: counts of each value over all tiers, the deepest remoteness, the start."""
-    import numpy as np
-
+def _write_meta(game: Game, tiers: Tiers, folder: Path, seconds: float,
+                summaries: dict[int, TierSummary] | None = None) -> None:
+    """``meta.json``: counts of each value over all tiers, the deepest remoteness, the start. `summaries`:
+    the tiers summarized already (by `_compress_all`); any other tier is read once here."""
+    summaries = summaries or {}
     counts = {str(v): 0 for v in (Value.WIN, Value.LOSS, Value.TIE, Value.DRAW)}
     invalid, deepest, stored = 0, 0, 0
     for t in range(len(tiers.offsets) - 1):
-        cells = _open_tier(folder, t)
-        codes = np.asarray(cells & 7, dtype=np.uint8)
+        summary = summaries.get(t)
+        if summary is None:
+            summary = _summarize(_open_tier(folder, t))
         for v in (Value.WIN, Value.LOSS, Value.TIE, Value.DRAW):
-            counts[str(v)] += int(np.count_nonzero(codes == int(v)))
-        invalid += int(np.count_nonzero(codes == NO_POSITION))
-        decided = (codes == Value.WIN) | (codes == Value.LOSS) | (codes == Value.TIE)
-        if decided.any():
-            deepest = max(deepest, int((cells[decided] >> 3).max()))
+            counts[str(v)] += summary.codes[int(v)]
+        invalid += summary.codes[NO_POSITION]
+        deepest = max(deepest, summary.deepest)
         stored += _tier_path(folder, t).stat().st_size
     values = TieredValues(game, folder, meta={})
     start = game.start()

@@ -47,3 +47,51 @@ def batch_wrappers(labelled_successors, terminal):
         map_terminal(terminal, ctx, codes, out)
 
     return moves_of, terminal_of
+
+
+@njit(inline="always")
+def reach_level(successors, move_count, ctx, max_moves, frontier, seen, found):
+    """One level of a breadth-first walk over a game's kernels: every successor of the positions in
+    `frontier` not yet marked in the bitset `seen` (bit i of byte i >> 3) is marked and appended to
+    `found` (length at least len(frontier) * max_moves). Finished positions (move_count 0) are not
+    expanded. Returns the number appended. O(positions + moves)."""
+    buffer = np.empty(max_moves, dtype=np.int64)
+    n = 0
+    for f in range(len(frontier)):
+        here = frontier[f]
+        if move_count(ctx, here) == 0:
+            continue
+        for k in range(successors(ctx, here, buffer)):
+            there = buffer[k]
+            byte = there >> 3
+            bit = np.uint8(1 << (there & 7))
+            if seen[byte] & bit == 0:
+                seen[byte] |= bit
+                found[n] = there
+                n += 1
+    return n
+
+
+@njit(inline="always")
+def map_fixed(image, ctx, indices, out):
+    """out[i] = whether `image` (an index map, such as a mirror) leaves indices[i] where it is."""
+    for row in range(len(indices)):
+        out[row] = image(ctx, indices[row]) == indices[row]
+
+
+def reach_wrapper(successors, move_count, image=None):
+    """(walk, fixed): `reach_level` compiled with one game's kernels, and `map_fixed` with `image`
+    when one is given (else None). Compiled once per process: the walk is a rare check
+    (explorer.implicit.reachable), not worth a cached wrapper in every game."""
+    @njit(nogil=True)
+    def reach(ctx, max_moves, frontier, seen, found):
+        return reach_level(successors, move_count, ctx, max_moves, frontier, seen, found)
+
+    if image is None:
+        return reach, None
+
+    @njit(nogil=True)
+    def fixed(ctx, indices, out):
+        map_fixed(image, ctx, indices, out)
+
+    return reach, fixed

@@ -282,3 +282,79 @@ def test_a_folded_value_file_holds_the_half_and_answers_both_twins(tmp_path):
 
     with pytest.raises(GameGraphError, match="folded"):
         implicit.solve_range(game, game.implicit_kernels(), 0, game.index_space(), *no_seeds())
+
+
+# -- the walk from the start (implicit.reachable) -------------------------------------------------
+@pytest.mark.parametrize("spec", ["dodgem:3x3", "chopsticks", "chopsticks:magic-fingers", "dobutsu:lions",
+                                  "dobutsu:small", "connect4:small", "teeko:small"])
+def test_reachable_walk_equals_the_edge_graph(spec, tmp_path):
+    """The compiled walk over the kernels finds exactly the edge graph's positions (folded into the
+    half for a folded game), their depth, and with the value file their values and finished ones."""
+    game = parse_spec(spec)
+    k = game.implicit_kernels()
+    if game.index_space() > 40_000_000:
+        pytest.skip("ranking too large for a quick test")
+    solved = build(game, symmetry=False, use_arrays=False)
+    graph = solved.graph
+    index_of = {node: k.fold_index(game.rank(graph.position(node))) for node in range(graph.num_positions)}
+    expected = {}
+    for node, index in index_of.items():
+        expected.setdefault(index, node)  # twins share their value and remoteness: either will do
+    walk = implicit.reachable(game, implicit.solve(game, tmp_path / "v"))
+    assert walk["positions"] == len(expected)
+    names = {v.name.lower(): v for v in (Value.WIN, Value.LOSS, Value.TIE, Value.DRAW)}
+    for name, value in names.items():
+        assert walk["counts"][name] == sum(solved.value(n) == value for n in expected.values()), name
+        assert walk["finished"][name] == sum(solved.value(n) == value and solved.remoteness(n) == 0
+                                             for n in expected.values()), name
+    # The depth: the longest of the shortest paths from the start, by a plain breadth-first search.
+    depth, level, seen = 0, [0], {index_of[0]}
+    while True:
+        following = []
+        for node in level:
+            for successor in graph.successors(node):
+                if index_of[successor] not in seen:
+                    seen.add(index_of[successor])
+                    following.append(successor)
+        if not following:
+            break
+        depth, level = depth + 1, following
+    assert walk["depth"] == depth
+
+
+def test_reachable_refuses_another_games_value_file(tmp_path):
+    from explorer.core.errors import GameGraphError
+
+    other = implicit.solve(parse_spec("dodgem(size=2)"), tmp_path / "v")
+    with pytest.raises(GameGraphError, match="not"):
+        implicit.reachable(parse_spec("dodgem:3x3"), other)
+
+
+@pytest.mark.parametrize("spec", ["dobutsu:lions", "dobutsu:small", "dobutsu(giraffes=0,elephants=0,chicks=1)"])
+def test_reachable_counts_the_positions_a_mirror_leaves_in_place(spec):
+    """Dōbutsu shōgi's compiled mirror (its kernels' `mirrored`) against the notation read backwards
+    rank by rank, and the walk's fixed points against the edge graph's mirror-symmetric positions."""
+    from explorer.games.dobutsu.kernels import mirrored
+
+    game = parse_spec(spec)
+    k = game.implicit_kernels()
+
+    def mirror(position):
+        mover, rest = game.format(position).split("|")
+        parts = rest.split("/")
+        return game.parse(mover + "|" + "/".join([parts[0], *(rank[::-1] for rank in parts[1:-1]), parts[-1]]))
+
+    graph = build(game, symmetry=False, use_arrays=False).graph
+    reachable_indices, fixed = set(), set()
+    for node in range(graph.num_positions):
+        position = graph.position(node)
+        index = k.fold_index(game.rank(position))
+        image = k.fold_index(game.rank(mirror(position)))
+        assert mirrored(k.ctx, index) == image, game.format(position)
+        reachable_indices.add(index)
+        if image == index:
+            fixed.add(index)
+    walk = implicit.reachable(game, image=mirrored)
+    assert walk["positions"] == len(reachable_indices)
+    assert walk["fixed"]["positions"] == len(fixed) > 0
+    assert (walk["positions"] + len(fixed)) % 2 == 0  # Burnside: orbits of one or two positions

@@ -510,3 +510,180 @@ def test_a_damaged_tier_file_says_how_to_redo_it(tmp_path):
     damaged.write_bytes(damaged.read_bytes()[:100])
     with pytest.raises(GameGraphError, match="delete that file and run the same solve again"):
         tiered.open_values(game, tmp_path).value(game.unrank(game.tiers().offsets[4]))
+
+
+# -- a loop-free tier in chunks on several workers --------------------------------------------------
+
+@pytest.mark.parametrize("size, workers, chunk", [(10, 1, None), (10, 3, None), (10, 1, 3), (7, 2, 7), (0, 2, None),
+                                                  (5 * tiered.MIN_FORWARD_CHUNK, 2, None),
+                                                  (100 * tiered.MIN_FORWARD_CHUNK, 2, None)])
+def test_forward_ranges_cover_the_tier_in_order(size, workers, chunk):
+    ranges = tiered.forward_ranges(size, workers, chunk)
+    assert ranges[0][0] == 0 and ranges[-1][1] == size
+    assert all(a < b or size == 0 for a, b in ranges) and all(b == c for (_, b), (c, _) in zip(ranges, ranges[1:]))
+    if chunk is not None:
+        assert all(b - a == chunk for a, b in ranges[:-1])
+    elif workers == 1:
+        assert len(ranges) == 1  # one worker: the tier in one task, no merge
+    else:
+        assert len(ranges) <= tiered.FORWARD_TASKS_PER_WORKER * workers
+        assert all(b - a >= tiered.MIN_FORWARD_CHUNK for a, b in ranges[:-1]) or len(ranges) == 1
+
+
+@pytest.mark.parametrize("seed", range(0, 200, 4))
+def test_a_loop_free_tier_solved_in_chunks_is_the_same_file(seed, tmp_path):
+    """Each loop-free tier of a random graph solved in chunks of 1-5 positions (a part file each) and
+    merged is byte for byte the tier solved in one piece; the part files are gone after the merge."""
+    game = GraphGame(*random_tiered_graph(seed, loop_free=True))
+    tiers = game.tiers()
+    rng = random.Random(seed)
+    for t in tiered.check_tiers(tiers, game.index_space()):
+        tiered.solve_tier(game, t, tmp_path / "whole")
+        if not tiered._is_loop_free(tiers, t):
+            tiered.solve_tier(game, t, tmp_path / "chunks")
+            continue
+        ranges = tiered.forward_ranges(tiers.offsets[t + 1] - tiers.offsets[t], 2, rng.randint(1, 5))
+        for a, b in ranges:
+            assert not tiered.solve_forward_chunk(game, t, a, b, tmp_path / "chunks")["skipped"]
+        tiered.merge_forward_chunks(game, t, tmp_path / "chunks", ranges)
+    assert not list((tmp_path / "chunks").glob("*.part-*"))
+    for whole in sorted((tmp_path / "whole").glob("tier-*.values")):
+        assert whole.read_bytes() == (tmp_path / "chunks" / whole.name).read_bytes(), whole.name
+
+
+def test_the_random_graphs_have_loop_free_tiers_of_several_chunks():
+    """Some loop-free tiers of the test above hold more positions than its largest chunk (else it proves little)."""
+    split = 0
+    for seed in range(0, 200, 4):
+        tiers = random_tiered_graph(seed, loop_free=True)[3]
+        split += sum(1 for t, free in enumerate(tiers.loop_free) if free and tiers.offsets[t + 1] - tiers.offsets[t] > 5)
+    assert split > 20
+
+
+@pytest.mark.parametrize("spec", ["connect4(width=4,height=3)", "connect4(width=3,height=3,connect=3)"])
+def test_connect4_solved_in_small_chunks_writes_the_same_files(spec, tmp_path):
+    """Every tier of Connect Four is loop-free: solved in chunks of 37 positions (parts merged), the tier
+    files are byte for byte the unchunked solve's, and meta.json says the same."""
+    import json
+
+    game = parse_spec(spec)
+    tiered.solve(game, tmp_path / "whole", workers=1, processes=False, compress=False)
+    tiered.solve(game, tmp_path / "chunks", workers=1, processes=False, compress=False, forward_chunk=37)
+    names = sorted(p.name for p in (tmp_path / "whole").glob("tier-*"))
+    assert names and names == sorted(p.name for p in (tmp_path / "chunks").glob("tier-*"))
+    largest = max(b - a for a, b in zip(game.tiers().offsets, game.tiers().offsets[1:]))
+    assert largest > 37 * 3, "the test needs tiers of several chunks"
+    for name in names:
+        assert (tmp_path / "whole" / name).read_bytes() == (tmp_path / "chunks" / name).read_bytes(), name
+    metas = [json.loads((tmp_path / f / "meta.json").read_text()) for f in ("whole", "chunks")]
+    for meta in metas:
+        meta.pop("seconds")
+    assert metas[0] == metas[1]
+
+
+def test_an_interrupted_chunked_tier_resumes_from_its_parts(tmp_path):
+    """A chunk whose part file is written is not solved again (its part is used as it is); stale parts of a
+    tier already written are removed by the next solve."""
+    game = parse_spec("connect4(width=4,height=3)")
+    tiers = game.tiers()
+    order = tiered.check_tiers(tiers, game.index_space())
+    t = max(order, key=lambda u: tiers.offsets[u + 1] - tiers.offsets[u])
+    for child in order[:order.index(t)]:
+        tiered.solve_tier(game, child, tmp_path)
+    ranges = tiered.forward_ranges(tiers.offsets[t + 1] - tiers.offsets[t], 2, 100)
+    first = tiered.solve_forward_chunk(game, t, *ranges[0], tmp_path)
+    part = tiered._part_path(tmp_path, t, *ranges[0])
+    before = part.stat().st_mtime_ns
+    assert not first["skipped"] and tiered.solve_forward_chunk(game, t, *ranges[0], tmp_path)["skipped"]
+    assert part.stat().st_mtime_ns == before
+    for a, b in ranges[1:]:
+        tiered.solve_forward_chunk(game, t, a, b, tmp_path)
+    assert tiered.merge_forward_chunks(game, t, tmp_path, ranges)["skipped"] is False
+    assert not list(tmp_path.glob(f"tier-{t}.part-*"))
+    stale = tiered._part_path(tmp_path, t, 0, 5)
+    stale.write_bytes(b"left by a merge that was interrupted")
+    tiered.solve(game, tmp_path, workers=1, processes=False)
+    assert not stale.exists()
+    one = implicit.solve(game, tmp_path / "one")
+    assert np.array_equal(tiered.open_values(game, tmp_path).arrays()[0], np.asarray(one.values))
+
+
+def test_a_missing_part_is_one_clear_error(tmp_path):
+    game = parse_spec("connect4(width=3,height=3,connect=3)")
+    ranges = tiered.forward_ranges(game.tiers().offsets[1] - game.tiers().offsets[0], 2, 1)
+    with pytest.raises(GameGraphError, match="misses the part file"):
+        tiered.merge_forward_chunks(game, 0, tmp_path, ranges)
+
+
+class RecordedBar:
+    """A stand-in for a tqdm bar that keeps what it was told."""
+
+    def __init__(self, description, total):
+        self.description, self.total, self.n, self.closed = description, total, 0, False
+
+    def update(self, n=1):
+        self.n += n
+
+    def set_description_str(self, text):
+        self.description = text
+
+    def set_postfix_str(self, text):
+        self.postfix = text
+
+
+def test_each_tier_has_its_own_bar_advanced_by_its_chunks(tmp_path, monkeypatch):
+    """With bars on, the DAG shows one bar per tier (named after it, advanced to its size by its chunks,
+    closed when it is written) beside the bar over all tiers."""
+    from contextlib import contextmanager
+
+    from explorer.core import progress
+
+    bars = []
+
+    @contextmanager
+    def recorded(description, total=None, unit="pos"):
+        bar = RecordedBar(description, total)
+        bars.append(bar)
+        yield bar
+        bar.closed = True
+
+    monkeypatch.setenv("GAMEGRAPH_PROGRESS", "1")
+    monkeypatch.setattr(progress, "bar", recorded)
+    monkeypatch.setattr(progress, "notice", lambda message: None)
+    game = parse_spec("connect4(width=4,height=3)")
+    tiered.solve(game, tmp_path, workers=1, processes=False, compress=False, forward_chunk=50)
+    tiers = game.tiers()
+    split = 0
+    for t, name in enumerate(tiers.names):
+        mine = [b for b in bars if b.description == f"tier {t} ({name})"]
+        size = tiers.offsets[t + 1] - tiers.offsets[t]
+        if size <= 50:  # one task: a bar only if the scheduler was seen running it
+            assert len(mine) <= 1 and all(b.total == size and b.closed for b in mine)
+            continue
+        split += 1
+        assert len(mine) == 1, [b.description for b in bars]
+        assert (mine[0].total, mine[0].n, mine[0].closed) == (size, size, True)
+    assert split >= 5
+    overall = [b for b in bars if b.description.startswith(f"{game.display_name}: ")]
+    assert len(overall) == 1 and overall[0].n == game.index_space() and overall[0].closed
+    assert overall[0].description == f"{game.display_name}: {len(tiers.names)} of {len(tiers.names)} tier(s)"
+
+
+def test_two_workers_share_the_tiers_of_connect4(tmp_path):
+    """Connect Four's tiers form a chain, one tier ready at a time: cut in chunks, a tier runs on both
+    worker processes at once (Dask's task stream), and the files equal the one-process solve's."""
+    from distributed import Client, LocalCluster, get_task_stream
+
+    game = parse_spec("connect4(width=5,height=4)")
+    tiered.solve(game, tmp_path / "one", workers=1, processes=False, compress=False)
+    with LocalCluster(n_workers=2, threads_per_worker=1, processes=True, dashboard_address=":0",
+                      silence_logs=50) as cluster, Client(cluster) as client, get_task_stream(client) as stream:
+        tiered.solve(game, tmp_path / "two", client=client, compress=False, forward_chunk=1 << 18)
+    chunks = [task for task in stream.data if "-chunk-" in task["key"]]
+    assert chunks and all(task["status"] == "OK" for task in stream.data)
+    workers_of_tier: dict[str, set] = {}
+    for task in chunks:
+        workers_of_tier.setdefault(task["key"].split("-chunk-")[0], set()).add(task["worker"])
+    assert any(len(workers) == 2 for workers in workers_of_tier.values()), workers_of_tier
+    for one in sorted((tmp_path / "one").glob("tier-*.values")):
+        assert one.read_bytes() == (tmp_path / "two" / one.name).read_bytes(), one.name
