@@ -191,7 +191,8 @@ def legacy_files(solved: SolvedGraph, directory: Path) -> None:
     from loaders.neo4j_import import _cell, _column_type, _type_suffix
     from loaders.neo4j_loader import CONTENT, STRUCTURE, encode_labels, fingerprints
 
-    columns, moves = mirror.position_columns(solved), mirror.move_columns(solved)
+    # The per-position columns, as they were then (mirror.position_columns is column-wise since).
+    columns, moves = mirror.position_columns_per_position(solved), mirror.move_columns(solved)
     game = mirror.game_properties(solved)
     graph_id = game["id"]
     game[STRUCTURE], game[CONTENT] = fingerprints(columns, moves, *encode_labels(moves["label"]), game)

@@ -3,9 +3,11 @@
 docs/model.md fixes the names and shapes of the Game, Position and MOVE
 properties. The functions at the top of this module turn a SolvedGraph into
 exactly those properties, column by column (numpy does the per-node work where
-it can, so a million positions take seconds, not minutes). The Neo4j loader,
-the neo4j-admin CSV writer and the mirror all use them, so the three backends
-cannot drift apart.
+it can, so a million positions take seconds, not minutes; only keys and the
+game's own fields take one call of the game's Python per node). The Neo4j
+loader, the neo4j-admin CSV writer and the mirror all use them, so the three
+backends cannot drift apart. `position_columns_per_position` is the plain
+per-node version kept as the reference of `position_arrays`/`position_columns`.
 
 The mirror itself is an ``nx.DiGraph`` keyed by position key. Building it is
 O(V + E) Python work, so `mirror_for` caches it in ``<state dir>/mirrors/``
@@ -21,7 +23,10 @@ from __future__ import annotations
 import json
 import os
 import zipfile
+from dataclasses import dataclass
 from datetime import datetime, timezone
+from itertools import chain
+from operator import itemgetter
 from pathlib import Path
 from typing import Any
 
@@ -76,13 +81,81 @@ def game_properties(solved: SolvedGraph, solved_at: str | None = None) -> dict[s
     return {**params, **fixed}  # a parameter never shadows a model property
 
 
+@dataclass(frozen=True)
+class Column:
+    """One Position property of every node, in node-id order, held column-wise.
+
+    `values` is a numpy array for numbers and booleans (int64 or bool, one per
+    node) and for lists of a fixed length of integers or booleans (flattened, one
+    row per node), else the Python list of the flattened values. `present`
+    (bool per node, None: everywhere) marks the nodes that have the property;
+    elsewhere it is absent (None). With `names`, `values` are codes into it (a
+    property with a few distinct values, such as `value`; a name may be None).
+    """
+    values: np.ndarray | list[Any]
+    present: np.ndarray | None = None
+    names: tuple[Any, ...] | None = None
+
+    def tolist(self) -> list[Any]:
+        """The property of every node as plain Python values (None where absent). O(V) in C."""
+        if self.names is not None:
+            return np.array(self.names, dtype=object)[self.values].tolist()
+        if isinstance(self.values, list):
+            return self.values
+        if self.present is None:
+            return self.values.tolist()
+        return np.where(self.present, self.values, None).tolist()
+
+
+def position_arrays(solved: SolvedGraph) -> dict[str, Column]:
+    """Every Position property except `game`, column-wise: the columns of `position_columns` before
+    they become Python lists, for writers that work on arrays (loaders.neo4j_import). O(V + E).
+
+    The model's fields are numpy over the solver's arrays. Keys and the game's
+    fields come from the game's own Python (``Game.format``, ``Game.fields``),
+    one decode per node; a game field that is a number, a boolean or a list of a
+    fixed length of either becomes an array in one step.
+    """
+    graph, solution = solved.graph, solved.solution
+    remoteness = solution.remoteness.astype(np.int64)
+    levels = solved.draw_levels
+    from explorer.algorithms.draw_levels import CLASS_NAMES
+
+    levelled = levels.level >= 0
+    keys, fields = _keys_and_fields(solved)
+    model = {
+        "key": Column(keys),
+        "to_move": Column(graph.to_move.astype(np.int64)),
+        "value": Column(solution.value.astype(np.int64), names=tuple(_VALUE_NAMES)),
+        "remoteness": Column(remoteness, present=remoteness >= 0),
+        "terminal": Column(graph.terminal >= 0),
+        "on_cycle": Column(solved.on_cycle.astype(bool)),
+        "scc": Column(solved.scc.astype(np.int64)),
+        "draw_class": Column(levels.kind.astype(np.int64) + 1, names=(None, *CLASS_NAMES.values())),
+        "draw_level": Column(levels.level.astype(np.int64), present=levelled),
+        "draw_remoteness": Column(levels.remoteness.astype(np.int64), present=levelled),
+    }
+    columns = {name: model[name] for name in POSITION_FIELDS}
+    for name, values in fields.items():
+        if name not in columns and name != "game":  # a game field never shadows a model property
+            columns[name] = _field_column(values)
+    return columns
+
+
 def position_columns(solved: SolvedGraph) -> dict[str, list[Any]]:
     """Every Position property except `game`, as one list per property, in node-id order.
 
     The record of explorer.core.records column by column: its POSITION_FIELDS in
-    that order, then the game fields (``Game.fields``), flattened. O(V): numpy
-    for the solver's arrays, one Python call per node for keys and game fields.
+    that order, then the game fields (``Game.fields``), flattened. O(V + E):
+    `position_arrays`, then one list per column in C. The same lists as
+    `position_columns_per_position`, the reference (tests/loaders/test_mirror.py).
     """
+    return {name: column.tolist() for name, column in position_arrays(solved).items()}
+
+
+def position_columns_per_position(solved: SolvedGraph) -> dict[str, list[Any]]:
+    """The reference for `position_columns`: the same lists, keys and game fields built with
+    one Python call per node and property (two decodes per node). O(V) Python calls."""
     graph, solution = solved.graph, solved.solution
     remoteness = solution.remoteness.astype(np.int64)
     model: dict[str, list[Any]] = {
@@ -104,6 +177,54 @@ def position_columns(solved: SolvedGraph) -> dict[str, list[Any]]:
         if name not in columns and name != "game":  # a game field never shadows a model property
             columns[name] = values
     return columns
+
+
+def _keys_and_fields(solved: SolvedGraph) -> tuple[list[str], dict[str, list[Any]]]:
+    """(every node's key, every game field's values as given), decoding each node once. O(V) game calls.
+
+    When nodes disagree on which fields they have, the fields are collected as
+    `position_columns_per_position` collects them (node by node, flattened).
+    """
+    graph, game = solved.graph, solved.game
+    positions = graph.positions if graph.codes is None else list(map(game.decode, graph.codes.tolist()))
+    keys = list(map(game.format, positions))
+    given = list(map(game.fields, positions))
+    names = {tuple(fields) for fields in given}
+    if len(names) == 1:
+        return keys, {name: list(map(itemgetter(name), given)) for name in next(iter(names))}
+    extra: dict[str, list[Any]] = {}
+    for fields in given:
+        for name, value in fields.items():
+            extra.setdefault(name, []).append(flatten(value))
+    return keys, extra
+
+
+_NUMBER_TYPES = {int: np.int64, bool: np.bool_}
+
+
+def _field_column(values: list[Any]) -> Column:
+    """A game field's column: an array when every value is an int, every value a bool, or every
+    value the same nesting of lists of ints (or of bools), flattened per node; else the list of
+    `flatten`ed values. O(V), the type checks in C."""
+    kinds = set(map(type, values))
+    if not any(issubclass(kind, (list, tuple)) for kind in kinds):  # flatten leaves scalars as they are
+        if len(kinds) == 1 and (dtype := _NUMBER_TYPES.get(next(iter(kinds)))) is not None:
+            try:
+                return Column(np.array(values, dtype=dtype))
+            except OverflowError:  # an int beyond int64 stays a Python int
+                pass
+        return Column(values)
+    try:
+        array = np.array(values)
+    except (ValueError, TypeError):  # ragged lists
+        array = None
+    if array is not None and array.ndim >= 2 and array.dtype.kind in "ib" and array.shape[1:].count(0) == 0:
+        leaves: Any = values
+        for _ in range(array.ndim - 1):
+            leaves = chain.from_iterable(leaves)
+        if set(map(type, leaves)) == {bool if array.dtype.kind == "b" else int}:
+            return Column(array.reshape(len(values), -1))
+    return Column([flatten(value) for value in values])
 
 
 def _draw_level_columns(solved: SolvedGraph) -> dict[str, list[Any]]:

@@ -12,9 +12,12 @@ types are named on the command line, not repeated on every row.
 `write_neo4j_import` writes one game plus ``schema.cypher`` (the constraints and
 indexes to run once the server is up) and returns the import command, run
 through `gamegraph neo4j-admin`, the project's own copy of Neo4j's admin tool
-(the Maven-resolved jars of the embedded server). O(V + E) time; moves.csv, the
-big file, is assembled with numpy in blocks of rows (`_write_moves`), not row by
-row in Python; each file is written whole or not at all (explorer.core.files.output_file).
+(the Maven-resolved jars of the embedded server). O(V + E) time; moves.csv and
+positions.csv are assembled with numpy in blocks of rows (`_write_moves`,
+`_write_positions` over `mirror.position_arrays`), not row by row in Python; the
+row-by-row writer stays beside them as their reference (`_write_positions_per_row`:
+the same bytes, tests/loaders/test_neo4j_import.py). Each file is written whole or
+not at all (explorer.core.files.output_file).
 """
 
 from __future__ import annotations
@@ -41,6 +44,7 @@ FILES = {"game": "game.csv", "positions": "positions.csv", "moves": "moves.csv",
 FILE_TYPES = {"game": "Game", "positions": "Position", "moves": "MOVE", "start": "START"}
 MOVES_HEADER = ":START_ID(Position),:END_ID(Position),label,optimal:boolean\n"
 MOVE_ROWS_PER_BLOCK = 1 << 18  # about 8 MB of row bytes per block: big numpy steps, bounded memory
+POSITION_ROWS_PER_BLOCK = 1 << 16  # positions.csv rows are wider: about 8 MB a block too
 
 
 ADMIN_COMMAND = ["gamegraph", "neo4j-admin"]  # explorer.commands.neo4j: Neo4j's AdminTool on the embedded server
@@ -99,7 +103,8 @@ def write_game_files(solved: SolvedGraph, directory: Path, graph_id: str | None 
         # this thread builds the position rows in Python; an error in either surfaces here.
         moves_written = pool.submit(_write_moves, paths["moves"], moves["source"], moves["target"], labels,
                                     label_codes, moves["optimal"], id_offset)
-        columns = mirror.position_columns(solved)
+        arrays = mirror.position_arrays(solved)
+        columns = {name: column.tolist() for name, column in arrays.items()}
         game = mirror.game_properties(solved)
         game["id"] = graph_id = graph_id or graph.graph_id
         # As the Bolt loader stores them, so that a Bolt reload of an imported game finds it unchanged.
@@ -107,12 +112,7 @@ def write_game_files(solved: SolvedGraph, directory: Path, graph_id: str | None 
         game["complete"] = True
         game_header = [":ID(Game)"] + [f"{name}{_type_suffix(value)}" for name, value in game.items()]
         _write(paths["game"], game_header, [[game_number, *(_cell(v) for v in game.values())]])
-
-        names = list(columns)
-        position_header = [":ID(Position)", "game"] + [f"{name}{_column_type(columns[name])}" for name in names]
-        cells = [_column_cells(columns[name]) for name in names]
-        _write(paths["positions"], position_header,
-               zip(range(id_offset, id_offset + graph.num_positions), repeat(graph_id), *cells))
+        _write_positions(paths["positions"], arrays, graph_id, id_offset)
         moves_written.result()
     _write(paths["start"], [":START_ID(Game)", ":END_ID(Position)"], [[game_number, id_offset]])
     return paths
@@ -126,18 +126,28 @@ def _write_moves(path: Path, sources: np.ndarray, targets: np.ndarray, labels: l
     per move and one column per byte: the numbers' digits (right-aligned in their
     field), each label's CSV cell and ``true``/``false`` (left-aligned, looked up by
     code); a mask of the bytes in use then drops the padding, leaving the rows end
-    to end. Labels are quoted where CSV needs it, as csv.writer would.
+    to end. Labels are quoted where CSV needs it, as csv.writer would. A graph's node
+    ids are turned into digits once each and gathered per move, not divided per move.
     """
-    label_table, label_lengths = _byte_table([_csv_cell(label) for label in labels])
+    label_table, label_lengths = _byte_table([_csv_cell(label).encode() for label in labels])
     flag_table, flag_lengths = _byte_table([b"false", b"true"])
     codes = np.asarray(label_codes, dtype=np.int64)
     flags = np.asarray(optimal, dtype=np.int64)
+    top = int(max(np.max(sources), np.max(targets))) if len(codes) else 0
+    if top < 2 * len(codes) + (1 << 16):  # node ids: each one's digits once, gathered per move (no division)
+        id_digits, id_used = _decimal(np.arange(top + 1, dtype=np.int64) + id_offset)
+
+        def decimal(ids: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+            return id_digits[ids], id_used[ids]
+    else:  # ids far apart (not a graph's dense ids): digits per move
+        def decimal(ids: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+            return _decimal(np.asarray(ids, dtype=np.int64) + id_offset)
     with output_file(path, binary=True) as handle:
         handle.write(MOVES_HEADER.encode())
         for start in range(0, len(codes), block):
             stop = min(start + block, len(codes))
-            source_digits, source_used = _decimal(np.asarray(sources[start:stop], dtype=np.int64) + id_offset)
-            target_digits, target_used = _decimal(np.asarray(targets[start:stop], dtype=np.int64) + id_offset)
+            source_digits, source_used = decimal(sources[start:stop])
+            target_digits, target_used = decimal(targets[start:stop])
             label, flag = codes[start:stop], flags[start:stop]
             rows = stop - start
             comma = np.full((rows, 1), ord(","), dtype=np.uint8)
@@ -148,6 +158,168 @@ def _write_moves(path: Path, sources: np.ndarray, targets: np.ndarray, labels: l
             used = np.hstack([source_used, every, target_used, every, _left(label_lengths[label], label_table.shape[1]),
                               every, _left(flag_lengths[flag], flag_table.shape[1]), every])
             handle.write(matrix[used].tobytes())
+
+
+def _write_positions(path: Path, columns: dict[str, mirror.Column], graph_id: str, id_offset: int,
+                     block: int = POSITION_ROWS_PER_BLOCK) -> None:
+    """positions.csv from the columns of `mirror.position_arrays`, a block of rows at a time, in numpy. O(V).
+
+    The same bytes as `_write_positions_per_row` (tests/loaders/test_neo4j_import.py):
+    each column gives its cells as a byte matrix and a mask of the bytes in use
+    (`_cells`), laid side by side with the commas, as `_write_moves` lays out moves.
+    Only the keys and the game's own non-numeric fields are Python objects, encoded
+    once per node.
+    """
+    rows = len(columns["key"].values)
+    header = [":ID(Position)", "game"] + [f"{name}{_array_column_type(column)}" for name, column in columns.items()]
+    cells = [_NumberCells(np.arange(id_offset, id_offset + rows, dtype=np.int64)),
+             _TableCells([_csv_cell(graph_id)], np.zeros(rows, dtype=np.int64))]
+    cells += [_cells(column) for column in columns.values()]
+    with output_file(path, binary=True) as handle:
+        handle.write(_csv_row(header).encode())
+        _write_rows(handle, cells, rows, block)
+
+
+def _write_positions_per_row(path: Path, columns: dict[str, list[Any]], graph_id: str, id_offset: int) -> None:
+    """The reference for `_write_positions`: positions.csv from `mirror.position_columns`' lists,
+    row by row through csv.writer (how the file was written before it was vectorised). O(V) Python."""
+    names = list(columns)
+    header = [":ID(Position)", "game"] + [f"{name}{_column_type(columns[name])}" for name in names]
+    cells = [_column_cells(columns[name]) for name in names]
+    rows = len(columns["key"])
+    _write(path, header, zip(range(id_offset, id_offset + rows), repeat(graph_id), *cells))
+
+
+def _csv_row(cells: list[str]) -> str:
+    buffer = io.StringIO()
+    csv.writer(buffer, lineterminator="\n").writerow(cells)
+    return buffer.getvalue()
+
+
+def _write_rows(handle, cells: list[Any], rows: int, block: int) -> None:
+    """Rows of comma-separated cells, each ended by a newline, `block` rows per numpy step. O(rows x width)."""
+    for start in range(0, rows, block):
+        stop = min(start + block, rows)
+        comma = np.full((stop - start, 1), ord(","), dtype=np.uint8)
+        every = np.ones((stop - start, 1), dtype=bool)
+        matrices, masks = [], []
+        for column, cell in enumerate(cells):
+            matrix, used = cell.block(start, stop)
+            matrices += [matrix, comma if column < len(cells) - 1 else np.full_like(comma, ord("\n"))]
+            masks += [used, every]
+        handle.write(np.hstack(matrices)[np.hstack(masks)].tobytes())
+
+
+class _NumberCells:
+    """Integer cells in decimal (a minus sign where negative), empty where not `present`."""
+
+    def __init__(self, values: np.ndarray, present: np.ndarray | None = None):
+        self.values, self.present = values, present
+
+    def block(self, start: int, stop: int) -> tuple[np.ndarray, np.ndarray]:
+        values = self.values[start:stop]
+        present = None if self.present is None else self.present[start:stop]
+        if present is not None:
+            values = np.where(present, values, 0)
+        negative = values < 0
+        digits, used = _decimal(np.abs(values))
+        sign = np.where(negative, ord("-"), 0).astype(np.uint8)[:, None]
+        if present is not None:
+            used &= present[:, None]
+        return np.hstack([sign, digits]), np.hstack([negative[:, None], used])
+
+
+class _TableCells:
+    """Cells from a short table of texts: row r's cell is texts[index[r]]."""
+
+    def __init__(self, texts: list[str], index: np.ndarray):
+        self.table, self.lengths = _byte_table([text.encode() for text in texts])
+        self.index = index
+
+    def block(self, start: int, stop: int) -> tuple[np.ndarray, np.ndarray]:
+        index = self.index[start:stop]
+        return self.table[index], _left(self.lengths[index], self.table.shape[1])
+
+
+class _TextCells:
+    """One text per row, CSV-quoted where needed, gathered from one buffer of their UTF-8 bytes."""
+
+    def __init__(self, texts: list[str]):
+        joined = "".join(texts)
+        if any(char in joined for char in CSV_SPECIAL):  # some need quoting: each is looked at
+            texts = [_csv_cell(text) for text in texts]
+            joined = "".join(texts)
+        buffer = joined.encode()
+        if len(buffer) == len(joined):  # ASCII: a text's bytes are its characters
+            self.lengths = np.fromiter(map(len, texts), dtype=np.int64, count=len(texts))
+        else:
+            encoded = [text.encode() for text in texts]
+            self.lengths = np.fromiter(map(len, encoded), dtype=np.int64, count=len(encoded))
+        self.offsets = np.cumsum(self.lengths) - self.lengths
+        self.buffer = np.frombuffer(buffer + b"\0", dtype=np.uint8)
+
+    def block(self, start: int, stop: int) -> tuple[np.ndarray, np.ndarray]:
+        lengths = self.lengths[start:stop]
+        width = max(int(lengths.max()) if len(lengths) else 0, 1)
+        at = self.offsets[start:stop, None] + np.arange(width)
+        used = _left(lengths, width)
+        return self.buffer[np.where(used, at, len(self.buffer) - 1)], used
+
+
+class _ListCells:
+    """Fixed-length lists, their items' cells joined by the array delimiter."""
+
+    def __init__(self, items: list[Any]):
+        self.items = items
+
+    def block(self, start: int, stop: int) -> tuple[np.ndarray, np.ndarray]:
+        delimiter = np.full((stop - start, 1), ord(ARRAY_DELIMITER), dtype=np.uint8)
+        every = np.ones((stop - start, 1), dtype=bool)
+        matrices, masks = [], []
+        for position, item in enumerate(self.items):
+            matrix, used = item.block(start, stop)
+            matrices += [matrix] if position == 0 else [delimiter, matrix]
+            masks += [used] if position == 0 else [every, used]
+        return np.hstack(matrices), np.hstack(masks)
+
+
+def _cells(column: mirror.Column):
+    """A column's CSV cells as `_write_positions_per_row` writes them (`_column_cells`, then csv.writer's text)."""
+    values = column.values
+    if column.names is not None:
+        return _TableCells([_csv_cell(_csv_text(_cell(name))) for name in column.names], values)
+    if isinstance(values, list):
+        return _TextCells([_csv_text(value) for value in _column_cells(values)])
+    if values.ndim == 2:
+        return _ListCells([_cells(mirror.Column(values[:, item])) for item in range(values.shape[1])])
+    if values.dtype == bool:
+        index = values.astype(np.int64) if column.present is None else np.where(column.present, values, 2)
+        return _TableCells(["false", "true", ""], index)
+    return _NumberCells(values, column.present)
+
+
+def _csv_text(value: Any) -> str:
+    """The text csv.writer writes for a cell before quoting: None empty, floats by repr, the rest by str."""
+    if value is None:
+        return ""
+    if isinstance(value, str):
+        return value
+    return repr(value) if isinstance(value, float) else str(value)
+
+
+def _array_column_type(column: mirror.Column) -> str:
+    """`_column_type` of the column's values, from the arrays where it has them."""
+    values = column.values
+    if column.names is not None or isinstance(values, list):
+        return _column_type(column.tolist())
+    if values.ndim == 2:  # lists are never absent: the first node's list gives the type, as in _column_type
+        return _column_type([values[0].tolist()] if len(values) else [])
+    present = values if column.present is None else values[column.present]
+    if not len(present):
+        return ""
+    if values.dtype == bool:
+        return ":boolean"
+    return ":long" if int(np.abs(present).max()) >= 2 ** 31 else ":int"
 
 
 def _decimal(values: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -174,11 +346,17 @@ def _left(lengths: np.ndarray, width: int) -> np.ndarray:
     return np.arange(width) < lengths[:, None]
 
 
-def _csv_cell(text: str) -> bytes:
-    """One CSV cell as UTF-8, quoted only where CSV needs it (as csv.writer does)."""
+CSV_SPECIAL = ',"\r\n\0'  # a text holding none of these goes into a row as it is (csv.writer's QUOTE_MINIMAL)
+
+
+def _csv_cell(text: str) -> str:
+    """One CSV cell exactly as `_write`'s csv.writer writes it inside a row: quoted only where
+    CSV needs it. The writer itself decides, on a row of two cells (a lone empty cell is quoted)."""
+    if not any(char in text for char in CSV_SPECIAL):
+        return text
     buffer = io.StringIO()
-    csv.writer(buffer, lineterminator="").writerow([text])
-    return buffer.getvalue().encode("utf-8")
+    csv.writer(buffer, lineterminator="\n").writerow([text, ""])
+    return buffer.getvalue()[:-len(",\n")]
 
 
 def _column_cells(values: list[Any]) -> list[Any]:

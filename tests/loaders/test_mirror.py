@@ -123,3 +123,13 @@ def test_mirror_for_rebuilds_a_torn_cache_file(home):
     G = mirror.mirror_for(game)
     assert dict(G.nodes(data=True)) == dict(expected.nodes(data=True))
     assert mirror.open(path).number_of_nodes() == expected.number_of_nodes()
+
+
+@pytest.mark.parametrize("spec", GAMES + ["connect4:small", "teeko:small", "dodgem", "nim(heaps=0)"])
+def test_position_columns_are_the_per_position_references_with_their_types(spec):
+    solved = build(spec)
+    fast, reference = mirror.position_columns(solved), mirror.position_columns_per_position(solved)
+    assert list(fast) == list(reference)
+    for name in reference:
+        assert fast[name] == reference[name], name
+        assert [type(v) for v in fast[name]] == [type(v) for v in reference[name]], name  # True is not 1

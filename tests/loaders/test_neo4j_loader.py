@@ -509,3 +509,18 @@ def test_cli_neo4j_admin_is_neo4j_s_own_tool(neo4j_server):  # noqa: F811
     assert done.stdout.strip() == neo4j_version()
     done = gamegraph("neo4j-admin", "database", "import", "full", "--help", settings=neo4j_server)
     assert done.returncode == 0 and "--nodes" in done.stdout and "--overwrite-destination" in done.stdout
+
+
+@pytest.mark.parametrize("distinct", [3, 5000, 70_000])
+def test_distinct_label_codes_over_a_wide_range_are_numpy_unique_s(distinct):
+    """Codes spread over more than the table's range: the search from the first moves' codes (labels the
+    first moves lack included) or, with very many labels, np.unique; both give np.unique's answer."""
+    from loaders.neo4j_loader import _distinct
+
+    rng = np.random.default_rng(distinct)
+    labels = rng.choice(2 ** 40, distinct, replace=False)
+    codes = labels[rng.integers(0, distinct, 200_000)]
+    codes[-1] = 2 ** 41  # a label the first block of moves does not have
+    present, inverse = _distinct(codes)
+    expected, expected_inverse = np.unique(codes, return_inverse=True)
+    assert present.tolist() == expected.tolist() and inverse.tolist() == expected_inverse.reshape(-1).tolist()
