@@ -28,7 +28,7 @@ from explorer.core.errors import GraphTooLarge
 from explorer.core.settings import MEMORY_ENV, parse_size  # noqa: F401 - the budget setting, read in settings
 
 BYTES_PER_ITEM = 100          # peak bytes per position and per move while building (measured at most 89)
-BYTES_PER_CODE = 4            # the array generator's int32 code -> id table
+BYTES_PER_CODE = 8            # the compiled generator's per-code table: int32 dense id and last source (explorer.graph)
 
 
 @dataclass(frozen=True)

@@ -145,6 +145,61 @@ def test_generators_agree_on_chosen_combinations(spec):
         assert_generators_agree(parse_spec(spec), symmetry)
 
 
+def plain_absorb(start_codes, rows):
+    """explorer.kernels.bfs.absorb_moves's bookkeeping in plain Python: (codes, indptr, targets,
+    labels) with ids in discovery order and, per row, one edge per distinct target (first label)."""
+    ids = {code: i for i, code in enumerate(start_codes)}
+    codes, indptr, targets, labels = list(start_codes), [0], [], []
+    for moves in rows:
+        met = set()
+        for code, label in moves:
+            if code not in ids:
+                ids[code] = len(codes)
+                codes.append(code)
+            if ids[code] not in met:
+                met.add(ids[code])
+                targets.append(ids[code])
+                labels.append(label)
+        indptr.append(len(targets))
+    return codes, indptr, targets, labels
+
+
+move_rows = st.integers(1, 200).flatmap(lambda space: st.tuples(
+    st.just(space),
+    st.lists(st.lists(st.tuples(st.integers(0, space - 1), st.integers(0, 9)), max_size=150), min_size=1, max_size=8)))
+
+
+@settings(max_examples=150, deadline=None)
+@given(move_rows)
+def test_absorbing_moves_keeps_the_first_move_to_each_target(case):
+    """Rows of up to 150 moves over a small code space (many repeats, within a row and
+    across rows) give exactly the plain bookkeeping's arrays."""
+    from explorer.kernels import bfs
+
+    space, rows = case
+    start_codes = [0]  # position 0, already met; row u holds the moves of position u
+    table = np.full((space, 2), -1, dtype=np.int32)
+    codes = np.empty(space, dtype=np.int64)
+    codes[:len(start_codes)] = start_codes
+    bfs.set_ids(table, codes[:len(start_codes)], 0)
+    lengths = [len(row) for row in rows]
+    starts = np.concatenate([[0], np.cumsum(lengths)]).astype(np.int64)
+    flat = [move for row in rows for move in row]
+    target = np.array([code for code, _ in flat], dtype=np.int64)
+    label = np.array([name for _, name in flat], dtype=np.int64)
+    indptr = np.zeros(len(rows) + 1, dtype=np.int64)
+    targets = np.empty(len(flat), dtype=np.int32)
+    labels = np.empty(len(flat), dtype=np.int64)
+    found, edges, ok = bfs.absorb_moves(0, np.ones(len(rows), dtype=np.bool_), starts, np.empty(0, dtype=np.int64),
+                                        target, label, table, codes, indptr, targets, labels,
+                                        len(start_codes), 0, space)
+    expected = plain_absorb(start_codes, rows)
+    assert ok
+    assert codes[:found].tolist() == expected[0] and indptr.tolist() == expected[1]
+    assert targets[:edges].tolist() == expected[2] and labels[:edges].tolist() == expected[3]
+    assert [table[code, 0] for code in expected[0]] == list(range(found))
+
+
 # -- symmetry ----------------------------------------------------------------------
 QUOTIENT_SPECS = [f"chopsticks:{p}" for p in CHOPSTICKS_PRESETS] + ["tictactoe", "nim:small", "nim(heaps=2-3-4)",
                                                                    "mutorere", "ponghauki", "domineering"]
