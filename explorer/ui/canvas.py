@@ -22,6 +22,16 @@ computed here (a `preset` layout); force-directed is fcose, in the browser.
 A layout is computed when the canvas is made or the layout is switched; an
 expansion only adds places for the nodes it brought, around the expanded node
 (`grow_layout`), so it moves nothing already placed.
+
+The component is used as it is; a small script of ours (static/canvas_view.js, run by `keep_view`)
+reaches its Cytoscape.js instance in the page and keeps every fit clear of the component's overlays
+(info panel, bars, zoom buttons), skips the component's whole-canvas force layout on an expansion
+(so nothing already drawn moves) and after an expansion moves the view only as much as it must.
+
+In a game stored up to symmetry, nodes are drawn, labelled and opened in the orientation that
+follows the moves from the page's position, and moves are named as on the board drawn at their
+start, as the moves table names them (`orient`); a move into a node drawn as the mirror image of
+the board it leaves is marked, and the legend says that mirror images are one node.
 """
 
 from __future__ import annotations
@@ -31,6 +41,7 @@ import functools
 import math
 from collections import deque
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
 import streamlit as st
@@ -166,18 +177,29 @@ class Grown:
     layout_runs: int = 0      # counts layouts made: a new one always differs, so the browser runs it again
     boards: bool = False
     notes: list[str] = field(default_factory=list)
+    # The board each node is drawn as (key -> position), in the orientation that follows the moves
+    # from the page's position (games with a symmetry only; see orient).
+    shown: dict[str, Any] = field(default_factory=dict)
 
     def elements(self) -> dict[str, list[dict[str, Any]]]:
         return {"nodes": list(self.nodes.values()), "edges": list(self.edges.values())}
 
+    @property
+    def mirrored(self) -> int:
+        """How many moves on the canvas lead to a node drawn in another orientation (see orient). O(E)."""
+        return sum(1 for edge in self.edges.values() if edge["data"].get("_mirrored"))
 
-def _add(grown: Grown, game: Game, solved: SolvedGraph, hood, boards: bool, focus: str) -> set[str]:
-    """Adds a Neighbourhood's positions and moves; returns the keys that were new. O(size of hood)."""
+
+def _add(grown: Grown, game: Game, solved: SolvedGraph, hood, boards: bool, focus: str,
+         focus_board: Any = None) -> set[str]:
+    """Adds a Neighbourhood's positions and moves; returns the keys that were new. O(size of hood).
+    `focus_board`: the page's position as the page shows it (position.shown), where the moves start."""
     new = set()
     for key in hood.positions:
         if key not in grown.nodes:
-            grown.nodes[key] = position_node(game, solved, key, boards, focus)
+            grown.nodes[key] = position_node(game, solved, key, False, focus)
             new.add(key)
+    added = []
     scc, on_cycle = solved.scc, solved.on_cycle
     for source, target, label, optimal in hood.edges:
         if source not in grown.nodes or target not in grown.nodes:
@@ -189,15 +211,80 @@ def _add(grown: Grown, game: Game, solved: SolvedGraph, hood, boards: bool, focu
         if on_cycle[a] and scc[a] == scc[b]:
             edge["data"]["_cycle"] = 1
         grown.edges[edge["data"]["id"]] = edge
+        added.append(edge)
+    if game.has_symmetry():
+        orient(grown, game, solved, new, added, focus, focus_board)
+    if boards:
+        for key in new:
+            image = board_image(game, _board(grown, solved, key))
+            if image:
+                grown.nodes[key]["data"]["_image"] = image
     return new
 
 
+MIRRORED_MARK = " ⇄"
+
+
+def _board(grown: Grown, solved: SolvedGraph, key: str) -> Any:
+    """The board node `key` is drawn as: its orientation on the canvas, else the stored one."""
+    board = grown.shown.get(key)
+    return board if board is not None else solved.graph.position(solved.graph.find(key))
+
+
+def orient(grown: Grown, game: Game, solved: SolvedGraph, new: set[str], added: list[dict[str, Any]],
+           focus: str, focus_board: Any = None) -> None:
+    """Draws the new nodes in the orientation that follows the moves, and names the new moves as
+    they are played on the board drawn at their start (Game.shown_move), as the moves table does.
+
+    The graph stores one node for a position and its mirror images, and each move's label is read
+    on the stored key. Starting from the page's position as the page shows it, a node reached by a
+    move is drawn as the board that move leaves (the first move found, breadth first); a node no
+    drawn move reaches is drawn as stored. A move whose board differs from the one its end is drawn
+    as (the same position, mirrored or turned: another way there) is marked MIRRORED_MARK, which
+    the legend explains. O(new moves x moves of a position)."""
+    if focus in new:
+        grown.shown[focus] = focus_board if focus_board is not None else solved.graph.position(solved.graph.find(focus))
+    leaving: dict[str, list[dict[str, Any]]] = {}
+    for edge in added:
+        leaving.setdefault(edge["data"]["source"], []).append(edge)
+    queue = deque(sorted(source for source in leaving if source in grown.shown))
+    done: set[str] = set()
+    pending = sorted(leaving)
+    while queue or pending:
+        if not queue:  # a part no drawn move reaches from what is oriented: drawn as stored
+            source = pending.pop()
+            if source in done:
+                continue
+            grown.shown.setdefault(source, solved.graph.position(solved.graph.find(source)))
+            queue.append(source)
+        source = queue.popleft()
+        if source in done:
+            continue
+        done.add(source)
+        for edge in leaving.get(source, []):
+            data = edge["data"]
+            move = game.shown_move(grown.shown[source], data["move"], data["target"])
+            data["move"] = move.label or data["move"]
+            target = data["target"]
+            if target not in grown.shown:
+                grown.shown[target] = move.position
+                queue.append(target)
+            elif target != source and game.format(grown.shown[target]) != game.format(move.position):
+                data["move"] += MIRRORED_MARK
+                data["_mirrored"] = 1
+    for key in new:  # the label is the board as drawn; the stored key stays the node's id
+        text = game.format(_board(grown, solved, key))
+        if text != key:
+            grown.nodes[key]["data"]["label"] = text  # (the info panel shows the id, the key, below it)
+
+
 def start(game: Game, solved: SolvedGraph, backend: Backend, key: str, k: int, direction: str, boards: bool,
-          scope: tuple, generation: int) -> Grown:
-    """The canvas of the positions within k moves of `key`: the nearest MAX_NODES of them."""
+          scope: tuple, generation: int, focus_board: Any = None) -> Grown:
+    """The canvas of the positions within k moves of `key`: the nearest MAX_NODES of them; `focus_board`
+    is `key`'s position as the page shows it (the orientation the canvas's moves start from)."""
     hood, truncated = data.neighbourhood_capped(backend, solved, key, k, direction, MAX_NODES)
     grown = Grown(scope=scope, generation=generation, boards=boards)
-    grown.base = _add(grown, game, solved, hood, boards, key)
+    grown.base = _add(grown, game, solved, hood, boards, key, focus_board)
     if truncated:
         grown.notes.append(f"k={k} reaches more than {MAX_NODES} positions: the canvas shows the nearest "
                            f"{MAX_NODES}; expand their nodes to go further")
@@ -246,6 +333,7 @@ def remove(grown: Grown, keys: set[str]) -> None:
     for key in keys:
         grown.nodes.pop(key, None)
         grown.grown.pop(key, None)
+        grown.shown.pop(key, None)
     grown.base -= keys
     for brought in grown.grown.values():
         brought -= keys
@@ -258,7 +346,7 @@ def set_boards(grown: Grown, game: Game, solved: SolvedGraph, boards: bool) -> N
     for key, element in grown.nodes.items():
         has = "_image" in element["data"]
         if boards and not has:
-            image = board_image(game, solved.graph.position(solved.graph.find(key)))
+            image = board_image(game, _board(grown, solved, key))
             if image:
                 element["data"]["_image"] = image
         elif not boards and has:
@@ -267,7 +355,7 @@ def set_boards(grown: Grown, game: Game, solved: SolvedGraph, boards: bool) -> N
 
 # -- layouts -----------------------------------------------------------------------
 SPACING = 90
-LABEL_CHAR = 6.2          # px per character of a 10 px label (the style sheet's font)
+LABEL_CHAR = 6.8          # px per character of an 11 px label (the style sheet's font)
 
 
 def row_width(count: int) -> int:
@@ -438,7 +526,10 @@ def grow_layout(grown: Grown, centre: str, new: set[str]) -> None:
     if not new or layout is None:
         return
     grown.layout_runs += 1
-    step = {"fit": False, "animate": True, "animationDuration": EXPAND_ANIMATION_MS, "run": grown.layout_runs}
+    # ggExpand / ggNew tell the page's view keeper (static/canvas_view.js) that this layout is an
+    # expansion: it keeps the rest still and the view clear of the overlays. Cytoscape ignores them.
+    step = {"fit": False, "animate": True, "animationDuration": EXPAND_ANIMATION_MS, "run": grown.layout_runs,
+            "ggExpand": centre, "ggNew": sorted(new)}
     if layout.get("name") == "preset" and centre in layout["positions"]:
         positions = {k: p for k, p in layout["positions"].items() if k in grown.nodes}
         order = {"win": 0, "tie": 1, "draw": 2, "loss": 3}
@@ -476,7 +567,7 @@ def style_rules(colouring: str, move_labels: bool, boards: bool, large: bool = F
     rules = [
         _Rule("node", {"background-color": f"data(_fill_{colouring})", "border-color": "data(_border)",
                        "border-width": 2.5, "width": size, "height": size, "shape": "round-rectangle" if boards else "ellipse",
-                       "label": "data(label)", "font-size": 10, "color": "#222222", "text-valign": "bottom",
+                       "label": "data(label)", "font-size": 11, "color": "#222222", "text-valign": "bottom",
                        "text-margin-y": 3, "min-zoomed-font-size": 5, "text-wrap": "none",
                        # a light card behind each key, so the moves crossing it do not hide it
                        "text-background-color": "#ffffff", "text-background-opacity": 0.8,
@@ -505,8 +596,8 @@ def style_rules(colouring: str, move_labels: bool, boards: bool, large: bool = F
     return rules
 
 
-def legend(colouring: str) -> str:
-    """The canvas's key in plain words."""
+def legend(colouring: str, mirrored: int = 0) -> str:
+    """The canvas's key in plain words; `mirrored` moves lead to a node drawn in another orientation."""
     fills = {
         "value": "Fill: the value for the player to move there — green win, red loss, amber tie, blue draw.",
         "remoteness": "Fill: how soon the game ends with best play — strong colour = ends soon, pale = far off; "
@@ -518,7 +609,13 @@ def legend(colouring: str) -> str:
     }[colouring]
     return (fills + " Border: the value. Thick ring: the position you are at; double border: on a cycle. "
             "Arrows are moves: solid dark = a best move, dashed light = another move; purple = a move on a cycle "
-            "(play can come back).")
+            "(play can come back)." + (MIRRORED_NOTE.format(count=mirrored) if mirrored else ""))
+
+
+MIRRORED_NOTE = (" **Mirror images are one node:** the game is stored up to symmetry, so a position and its "
+                 "mirror image (or turn) are one node, drawn once. Each move is named as it is played on the "
+                 "board drawn at its start; the moves marked{mark} ({count} here) lead to a node drawn as the "
+                 "mirror image (or turn) of the board that move leaves.").replace("{mark}", " " + MIRRORED_MARK.strip())
 
 
 # -- drawing ----------------------------------------------------------------------
@@ -608,7 +705,9 @@ def _on_event(game: Game, spec: str, solved: SolvedGraph, backend: Backend, focu
         elif action == "collapse" and payload.get("element_group") == "nodes":
             collapse(grown, payload.get("element_id"))
         elif action == "open" and payload.get("element_group") == "nodes":
-            state.go(spec, payload.get("element_id"))
+            key = payload.get("element_id")
+            board = grown.shown.get(key)  # opened in the orientation it is drawn in, as the moves table does
+            state.go(spec, game.format(board) if board is not None else key)
     except GameGraphError as exc:
         grown.notes.append(str(exc))
 
@@ -622,7 +721,9 @@ def neighbourhood_panel(game: Game, spec: str, solved: SolvedGraph, key: str, ba
     grown: Grown | None = st.session_state.get(GROWN)
     if grown is None or grown.scope != scope:
         generation = grown.generation + 1 if grown is not None else 0
-        grown = start(game, solved, backend, key, k, direction, boards, scope, generation)
+        from explorer.ui.position import shown
+        grown = start(game, solved, backend, key, k, direction, boards, scope, generation,
+                      shown(solved, solved.graph.find(key)))
         st.session_state[GROWN] = grown
     if boards != grown.boards:  # pictures change the nodes' size: place them again
         set_boards(grown, game, solved, boards)
@@ -645,7 +746,23 @@ def neighbourhood_panel(game: Game, spec: str, solved: SolvedGraph, key: str, ba
     draw(grown.elements(), grown.layout, style_rules(colouring, move_labels, boards, large), key=widget,
          on_change=_on_event, args=(game, spec, solved, backend, key, widget), actions=ACTIONS,
          node_actions=("expand", "remove"))
-    st.caption(legend(colouring))
+    st.caption(legend(colouring, grown.mirrored))
+    keep_view()
+
+
+VIEW_KEEPER = Path(__file__).with_name("static") / "canvas_view.js"
+
+
+@functools.cache
+def _view_keeper_script() -> str:
+    return VIEW_KEEPER.read_text(encoding="utf-8")
+
+
+def keep_view() -> None:
+    """The page's view keeper (static/canvas_view.js, which says what it does): fits that leave the
+    component's overlays clear, and expansions that move nothing already drawn. Below the canvas,
+    the same every run, so it never makes Streamlit mount the canvas again."""
+    st.html(f"<script>{_view_keeper_script()}</script>", unsafe_allow_javascript=True)
 
 
 # -- the Cypher console's graphs ------------------------------------------------------

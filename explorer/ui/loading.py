@@ -71,14 +71,19 @@ def solved(game: Game) -> SolvedGraph:
     """The solved graph of `game`; while it is built the page shows a status box with the time taken."""
     registry = builds.registry()
     build = registry.request(game)  # GraphTooLarge at once when the estimate is over the page's limits
+    # One placeholder on every run, whether it shows a status box, a spinner or nothing: so every
+    # element below keeps its place in the page, and Streamlit updates the canvas instead of
+    # drawing it anew when the first run of a game showed a box and the next does not.
+    slot = st.empty()
     try:
         if build.wait(0.05):   # finished (or refused by the child) already: no status box
             result = build.outcome()
         elif cache_path(game, game.has_symmetry()).exists():
-            with st.spinner(f"Opening {game.display_name}…"):
+            with slot.container(), st.spinner(f"Opening {game.display_name}…"):
                 result = _wait(build)
         else:
-            result = _wait_with_status(game, build)
+            with slot.container():
+                result = _wait_with_status(game, build)
     finally:
         registry.release(build)
     return result

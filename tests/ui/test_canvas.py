@@ -198,3 +198,47 @@ def test_an_expansion_places_its_nodes_around_the_node_and_moves_nothing_else(ch
                    for p in others) >= 0.9 * canvas.SPACING         # not crowded
         assert ((after[k]["x"] - centre["x"]) ** 2 + (after[k]["y"] - centre["y"]) ** 2) ** 0.5 <= 5 * canvas.SPACING
     assert grown.layout["fit"] is False and grown.layout["animationDuration"] > 500
+
+
+def _played(game, board, label):
+    """The board `label` leaves when played on `board` (the rules' own move of that name)."""
+    moves = [m.position for m in game.moves(board) if m.label == label]
+    assert moves, f"no move {label!r} on {game.format(board)}"
+    return moves[0]
+
+
+@pytest.mark.parametrize("spec", ["tictactoe", "connect4"])
+def test_moves_are_named_on_the_board_drawn_and_lead_to_the_board_drawn(spec):
+    """Mirror images are one node. Starting from the page's board in an orientation other than the
+    stored one, each move on the canvas is named as on the board drawn at its start (as the moves
+    table names it), and leads to the board drawn at its end, or is marked as leading to its mirror."""
+    from explorer.ui import position
+    solved = load_or_build(spec)
+    game = solved.game
+    backend = Backend("networkx", "the networkx mirror", queries=NetworkxBackend(mirror_for(spec)))
+    # a position one move in whose mirror image is not stored: the page shows it as played
+    start = solved.graph.position(0)
+    twin = next(m.position for m in game.moves(start) if game.format(m.position) != game.key(m.position))
+    key = game.key(twin)
+    grown = canvas.start(game, solved, backend, key, 2, "out", True, ("s",), 0, twin)
+    assert grown.nodes[key]["data"]["label"] == game.format(twin)
+    table = {m["to"]: shown.label for m, shown in position.shown_moves(solved, solved.graph.find(key), twin)}
+    marked = 0
+    for edge in grown.edges.values():
+        data = edge["data"]
+        source, target = grown.shown[data["source"]], grown.shown[data["target"]]
+        label = data["move"].removesuffix(canvas.MIRRORED_MARK)
+        after = _played(game, source, label)
+        assert game.key(after) == data["target"]                       # the move named reaches that node
+        if data.get("_mirrored"):
+            marked += 1
+            assert game.format(after) != game.format(target)
+        else:
+            assert game.format(after) == game.format(target)           # and its board is the one drawn
+        if data["source"] == key:
+            assert label == table[data["target"]]                      # as the moves table names it
+    assert marked == grown.mirrored
+    assert (canvas.MIRRORED_MARK.strip() in canvas.legend("value", grown.mirrored)) == (marked > 0)
+    for k, element in grown.nodes.items():                             # labels and boards as drawn
+        assert element["data"]["label"] == game.format(grown.shown[k])
+        assert element["data"]["_image"] == canvas.board_image(game, grown.shown[k])

@@ -40,16 +40,28 @@ def current_frame(page):
     return frame_element, frame_element.element_handle().content_frame()
 
 
-def open_canvas(page, url: str):
-    """The page at `url` (a Neighbourhood view), and the canvas's frame once its graph is drawn."""
+def open_canvas(page, url: str, warm: bool = False):
+    """The page at `url` (a Neighbourhood view), and the canvas's frame once its graph is drawn.
+
+    `warm`: open it twice, so that the game is built before the page the test uses. The first
+    visit to a game shows a status box (or a spinner) above the tabs while the game is built or
+    opened; the next run has no such box, every element below moves up one place, and Streamlit
+    mounts the canvas anew (explorer/ui/loading.py, outside the canvas: see the report of issue 18).
+    A test of growing in place needs the runs after the first to be alike."""
     page.goto(url)
     page.get_by_text("on the canvas").first.wait_for(timeout=90_000)
     settle(page)
+    if warm:
+        page.reload()
+        page.get_by_text("on the canvas").first.wait_for(timeout=90_000)
+        settle(page)
     frame_element = page.locator('iframe[src*="streamlit_cytoscape"]').first
     frame_element.wait_for(timeout=30_000)
     frame_element.scroll_into_view_if_needed()
     frame = frame_element.element_handle().content_frame()
     frame.wait_for_function(f"() => document.getElementById('cy')?._cyreg?.cy?.nodes().length > 0", timeout=30_000)
+    # the page's view keeper (explorer/ui/static/canvas_view.js) has hooked this canvas and refitted it
+    frame.wait_for_function(f"() => {CY}.scratch('_gg') === true", timeout=30_000)
     wait_still(frame)
     return frame_element, frame
 
@@ -122,6 +134,17 @@ def wait_nodes(frame, predicate: str, timeout: float = 30.0) -> int:
     return cy(frame, "cy.nodes().length")
 
 
+def wait_grown(frame, before: int, timeout: float = 60.0) -> int:
+    """Wait until the canvas in `frame` holds more than `before` nodes; its count. The frame must stay:
+    a new frame would mean Streamlit mounted the canvas anew, drawing it afresh instead of growing it."""
+    try:
+        return wait_nodes(frame, f"n > {before}", timeout)
+    except PlaywrightError as error:
+        if "detached" in str(error):
+            raise AssertionError("the canvas was drawn again (a new frame) instead of grown in place") from None
+        raise
+
+
 def click_panel_button(frame, label: str) -> None:
     frame.get_by_role("button", name=label).click()
 
@@ -132,7 +155,7 @@ def click_panel_button(frame, label: str) -> None:
 def test_pan_zoom_fit_expand_collapse_and_relayout(server, browser, game, position):  # noqa: F811
     page = browser.new_page(viewport={"width": 1400, "height": 1300})
     url = f"{server}/?game={game}&view=Neighbourhood" + (f"&pos={position}" if position else "")
-    frame_element, frame = open_canvas(page, url)
+    frame_element, frame = open_canvas(page, url, warm=True)
     focus = cy(frame, "cy.nodes('[_focus]').map(n => n.id())")
     assert len(focus) == 1 and (position is None or focus == [position_in_url(page)])  # the page's position
     focus = focus[0]
@@ -167,18 +190,10 @@ def test_pan_zoom_fit_expand_collapse_and_relayout(server, browser, game, positi
     cy(frame, f"cy.getElementById({focus!r}).scratch('_probe', 'kept')")
     frame.evaluate(f"() => {{ const cy = {CY}; cy.fit(cy.getElementById({target!r}), 200); }}")
     time.sleep(0.5)
+    wait_still(frame)
     page.mouse.dblclick(*node_point(frame_element, frame, target))
-    try:
-        expanded = wait_nodes(frame, f"n > {before}")
-        kept = cy(frame, f"cy.getElementById({focus!r}).scratch('_probe')") == "kept"
-    except PlaywrightError as error:  # the frame itself went away
-        if "detached" not in str(error):
-            raise
-        kept = False
-    if not kept:
-        # A known defect, left open in issue 18: Streamlit sometimes creates the component's iframe
-        # again after an expansion, so the graph is drawn afresh instead of grown in place.
-        pytest.xfail("the canvas was drawn again instead of grown in place (issue 18, open)")
+    expanded = wait_grown(frame, before)
+    assert cy(frame, f"cy.getElementById({focus!r}).scratch('_probe')") == "kept"  # the same element
     assert expanded > before
     settle(page)
     grown_caption = page.get_by_text(re.compile(rf"^{expanded} positions and")).count()
@@ -219,12 +234,15 @@ def test_click_a_node_then_open_it(server, browser):  # noqa: F811
     frame_element, frame = open_canvas(page, f"{server}/?game=ponghauki&view=Neighbourhood")
     focus = cy(frame, "cy.nodes('[_focus]')[0].id()")
     other = visible_node(frame, focus)
+    # A node is labelled with its board as drawn, which follows the moves from the page's position (a
+    # mirror image of the stored key `other`, in a game with symmetry), and opens as drawn.
+    label = cy(frame, f"cy.getElementById({other!r}).data('label')")
     frame_element, frame = click_node(page, other, frame_element, frame)
-    expect(frame.locator("#infopanelLabel")).to_have_text(other, timeout=10_000)  # the info panel shows it
+    expect(frame.locator("#infopanelLabel")).to_have_text(label, timeout=10_000)  # the info panel shows it
     click_panel_button(frame, "Open this position")
-    page.wait_for_function(f"() => new URL(location.href).searchParams.get('pos') === {other!r}", timeout=30_000)
+    page.wait_for_function(f"() => new URL(location.href).searchParams.get('pos') === {label!r}", timeout=30_000)
     settle(page)
-    assert position_in_url(page) == other
+    assert position_in_url(page) == label
     wait_canvas(page, f"cy.getElementById({other!r}).length === 1 && cy.getElementById({other!r}).data('_focus') === 1")
     page.close()
 
@@ -287,6 +305,78 @@ def test_layered_keys_are_readable_and_an_expansion_does_not_crowd(server, brows
     frame.evaluate(f"() => {CY}.fit(undefined, 30)")
     wait_still(frame)
     frame_element.screenshot(path=str(ARTIFACTS / "canvas-expanded-chopsticks.png"))
+    page.close()
+
+
+# The nodes drawn (wholly or in part) under one of the component's overlays, or outside the canvas.
+HIDDEN = f"""() => {{ const cy = {CY}; const box = document.getElementById('cy').getBoundingClientRect();
+    const overlays = ['infopanel', 'nodeActions', 'toolbar', 'viewbar'].map(id => document.getElementById(id))
+        .filter(el => el && getComputedStyle(el).display !== 'none' && getComputedStyle(el).visibility !== 'hidden')
+        .map(el => el.getBoundingClientRect()).filter(r => r.width > 1 && r.height > 1);
+    return cy.nodes().filter(n => {{
+        const b = n.renderedBoundingBox({{includeLabels: false, includeOverlays: false}});
+        const x1 = box.left + b.x1, x2 = box.left + b.x2, y1 = box.top + b.y1, y2 = box.top + b.y2;
+        if (x1 < box.left || y1 < box.top || x2 > box.right || y2 > box.bottom) return true;
+        return overlays.some(r => x1 < r.right && r.left < x2 && y1 < r.bottom && r.top < y2);
+    }}).map(n => n.id()); }}"""
+
+
+def test_no_node_hides_under_the_overlays_after_an_expansion(server, browser):  # noqa: F811
+    """A stranger on Teeko expanded a node and found nodes under the info panel and the zoom buttons:
+    the fit knew one padding for all four sides, and the panel opens over the left of the drawing."""
+    page = browser.new_page(viewport={"width": 1400, "height": 1300})
+    frame_element, frame = open_canvas(page, f"{server}/?game=tictactoe&view=Neighbourhood&pos=.../.X./...", warm=True)
+    assert frame.evaluate(HIDDEN) == []                      # the first fit leaves the bars clear
+    before = cy(frame, "cy.nodes().length")
+    # a node whose moves are not drawn yet, in the right half (the panel opening on the first click
+    # must not catch the second)
+    target = cy(frame, "cy.nodes().filter(n => !n.data('terminal') && !n.data('_focus') && n.outdegree() === 0 && "
+                       "n.renderedPosition().x > cy.width() * 0.5 && n.renderedPosition().x < cy.width() - 80)"
+                       ".map(n => n.id())[0]")
+    assert target, "no node to expand in the right half of the canvas"
+    wait_still(frame)
+    page.mouse.dblclick(*node_point(frame_element, frame, target))
+    wait_grown(frame, before)
+    frame.wait_for_function("() => document.getElementById('infopanel').getBoundingClientRect().width > 100",
+                            timeout=10_000)                  # the panel is open over the canvas
+    wait_still(frame)
+    assert frame.evaluate(HIDDEN) == []
+    ARTIFACTS.mkdir(exist_ok=True)
+    frame_element.screenshot(path=str(ARTIFACTS / "canvas-expanded-clear-of-overlays.png"))
+    page.close()
+
+
+def test_an_expansion_moves_nothing_already_drawn_and_keeps_the_view(server, browser):  # noqa: F811
+    """Expanding a node adds its neighbours around it: every node already drawn is the same element,
+    never moves (not even for a moment: the component's force layout moved them all and back), and
+    the view changes only to keep what was in sight, and the new nodes, in sight (zooming out, never in)."""
+    page = browser.new_page(viewport={"width": 1400, "height": 1300})
+    frame_element, frame = open_canvas(page, f"{server}/?game=chopsticks:standard&view=Neighbourhood&pos=A|1-2|1-3",
+                                       warm=True)
+    before = cy(frame, "cy.nodes().length")
+    target = cy(frame, "cy.nodes().filter(n => !n.data('terminal') && !n.data('_focus') && n.outdegree() === 0 && "
+                       "n.renderedPosition().x > cy.width() * 0.5 && n.renderedPosition().x < cy.width() - 80 && "
+                       "n.renderedPosition().y > 80 && n.renderedPosition().y < cy.height() - 80).map(n => n.id())[0]")
+    assert target, "no node to expand in the right half of the canvas"
+    frame.evaluate(f"""() => {{ const cy = {CY}; window.__moved = [];
+        cy.nodes().forEach(n => n.scratch('_old', {{...n.position()}}));
+        cy.on('position', 'node', e => {{ const o = e.target.scratch('_old'); const p = e.target.position();
+            if (o && (Math.abs(o.x - p.x) > 0.5 || Math.abs(o.y - p.y) > 0.5)) window.__moved.push(e.target.id()); }}); }}""")
+    in_sight = cy(frame, "cy.nodes().filter(n => { const p = n.renderedPosition(); "
+                         "return p.x > 0 && p.y > 0 && p.x < cy.width() && p.y < cy.height(); }).map(n => n.id())")
+    wait_still(frame)
+    zoom = cy(frame, "cy.zoom()")
+    page.mouse.dblclick(*node_point(frame_element, frame, target))
+    grown = wait_grown(frame, before)
+    wait_still(frame)
+    assert grown > before
+    assert cy(frame, "cy.nodes().filter(n => n.scratch('_old')).length") == before   # the same elements
+    assert frame.evaluate("() => [...new Set(window.__moved)]") == []                # none moved, ever
+    assert cy(frame, "cy.zoom()") <= zoom * 1.001                                    # never zoomed in
+    lost = cy(frame, f"cy.nodes().filter(n => {in_sight!r}.includes(n.id())).filter(n => {{ "
+                     "const p = n.renderedPosition(); return !(p.x > 0 && p.y > 0 && p.x < cy.width() && "
+                     "p.y < cy.height()); }).map(n => n.id())")
+    assert lost == []                                                                # what was in sight still is
     page.close()
 
 

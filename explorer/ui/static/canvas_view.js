@@ -1,0 +1,152 @@
+// The canvas's view, kept clear of the component's overlays, and expansions grown in place.
+//
+// explorer/ui/canvas.py runs this in the page (st.html) below the canvas. It reaches the
+// streamlit-cytoscape frames of the same page (same origin) and adjusts each Cytoscape.js instance
+// once, without changing the vendored component:
+//
+// 1. Every fit (a layout's, the component's own when its frame gets its size, the Fit button's)
+//    fits into the part of the canvas that no overlay covers: the info panel on the left, the node
+//    action bar beside it, the toolbar at the top right and the zoom buttons at the bottom right.
+//    Cytoscape's fit knows only one padding for all four sides, so nodes were drawn under them.
+// 2. An expansion grows in place. The component animates an expansion with a force layout of the
+//    whole canvas (everything moves, then the server's places move it back); that force layout is
+//    skipped: the new nodes start on the expanded node and glide to the places the server's layout
+//    gives them, and with a preset layout (layered, concentric) nothing else moves.
+// 3. After an expansion the view changes only as much as needed (pan, and zoom out, never in) so
+//    that what was in sight, the expanded node and its new neighbours are all clear of the overlays.
+//
+// The server marks its layouts: `ggExpand` (the node expanded) and `ggNew` (the nodes it brought).
+// Cytoscape ignores options it does not know. `cy.scratch('_gg')` tells tests the hooks are in.
+(function () {
+    "use strict";
+    if (window.__ggCanvasView) return;  // once per page, however often Streamlit runs this again
+    window.__ggCanvasView = true;
+    const MARGIN = 6;            // px between the fitted drawing and an overlay, and the canvas's edge
+    const GLIDE_MS = 350;        // the view's move after an expansion
+
+    function overlayRect(doc, id) {
+        const el = doc.getElementById(id);
+        if (!el) return null;
+        const style = doc.defaultView.getComputedStyle(el);
+        if (style.display === "none" || style.visibility === "hidden") return null;
+        const r = el.getBoundingClientRect();
+        return r.width > 1 && r.height > 1 ? r : null;
+    }
+
+    // The part of the canvas (rendered px, relative to #cy) that no overlay covers: the largest
+    // rectangle found by cutting each overlay away from the side that loses the least (the info
+    // panel, full height, from the left; a short bar in a corner from the top or its side).
+    function clearArea(cy) {
+        const doc = cy.container().ownerDocument;
+        const box = cy.container().getBoundingClientRect();
+        let area = { x1: 0, y1: 0, x2: box.width, y2: box.height };
+        ["infopanel", "nodeActions", "toolbar", "viewbar"].forEach(id => {
+            const r = overlayRect(doc, id);
+            if (!r) return;
+            const o = { x1: r.left - box.left - MARGIN, y1: r.top - box.top - MARGIN,
+                        x2: r.right - box.left + MARGIN, y2: r.bottom - box.top + MARGIN };
+            if (o.x2 <= area.x1 || o.x1 >= area.x2 || o.y2 <= area.y1 || o.y1 >= area.y2) return;  // clear already
+            const cuts = [{ ...area, x1: o.x2 }, { ...area, y1: o.y2 }, { ...area, x2: o.x1 }, { ...area, y2: o.y1 }];
+            const size = a => Math.max(0, a.x2 - a.x1) * Math.max(0, a.y2 - a.y1);
+            area = cuts.reduce((best, a) => size(a) > size(best) ? a : best);
+        });
+        area = { x1: area.x1 + MARGIN, y1: area.y1 + MARGIN, x2: area.x2 - MARGIN, y2: area.y2 - MARGIN };
+        if (area.x2 - area.x1 < 80 || area.y2 - area.y1 < 80) return { x1: 0, y1: 0, x2: box.width, y2: box.height };
+        return area;
+    }
+
+    function collection(cy, eles) {
+        if (!eles) return cy.elements();
+        return typeof eles === "string" ? cy.$(eles) : eles;
+    }
+
+    // The viewport that fits `eles` into the clear area (what Cytoscape's getFitViewport does for the whole canvas).
+    // Called as Cytoscape calls it: (eles or selector or bounding box, padding) or (padding).
+    function clearFitViewport(cy, eles, padding) {
+        if (typeof eles === "number" && padding === undefined) { padding = eles; eles = undefined; }
+        let bb;
+        if (eles && typeof eles === "object" && typeof eles.boundingBox !== "function" && "x1" in eles) {
+            bb = { x1: eles.x1, y1: eles.y1, w: (eles.x2 !== undefined ? eles.x2 - eles.x1 : eles.w),
+                   h: (eles.y2 !== undefined ? eles.y2 - eles.y1 : eles.h) };
+        } else {
+            eles = collection(cy, eles);
+            if (eles.length === 0) return undefined;
+            bb = eles.boundingBox();
+        }
+        const area = clearArea(cy);
+        const pad = Math.max(0, +padding || 0);
+        const w = area.x2 - area.x1 - 2 * pad, h = area.y2 - area.y1 - 2 * pad;
+        if (!(w > 0 && h > 0) || !isFinite(bb.w) || !isFinite(bb.h)) return undefined;
+        let zoom = Math.min(w / Math.max(bb.w, 1), h / Math.max(bb.h, 1));
+        zoom = Math.min(cy.maxZoom(), Math.max(cy.minZoom(), zoom));
+        const cx = (area.x1 + area.x2) / 2, cyy = (area.y1 + area.y2) / 2;
+        return { zoom, pan: { x: cx - zoom * (bb.x1 + bb.w / 2), y: cyy - zoom * (bb.y1 + bb.h / 2) } };
+    }
+
+    // The least change of view (pan, and zoom out only) that puts `eles` inside the clear area.
+    function keepClear(cy, eles) {
+        if (eles.length === 0) return;
+        const area = clearArea(cy);
+        const bb = eles.boundingBox();
+        const w = area.x2 - area.x1, h = area.y2 - area.y1;
+        let zoom = cy.zoom();
+        zoom = Math.max(cy.minZoom(), Math.min(zoom, w / Math.max(bb.w, 1), h / Math.max(bb.h, 1)));
+        const pan = cy.pan();
+        // keep the view's centre where it was when the zoom changes, then shift just enough
+        const mx = cy.width() / 2, my = cy.height() / 2;
+        let px = mx - (mx - pan.x) * zoom / cy.zoom(), py = my - (my - pan.y) * zoom / cy.zoom();
+        const shift = (lo, hi, min, max) => lo < min ? Math.min(min - lo, max - hi) : hi > max ? Math.max(max - hi, min - lo) : 0;
+        px += shift(bb.x1 * zoom + px, bb.x2 * zoom + px, area.x1, area.x2);
+        py += shift(bb.y1 * zoom + py, bb.y2 * zoom + py, area.y1, area.y2);
+        if (Math.abs(zoom - cy.zoom()) < 1e-6 && Math.abs(px - pan.x) < 0.5 && Math.abs(py - pan.y) < 0.5) return;
+        cy.animate({ zoom: zoom, pan: { x: px, y: py } }, { duration: GLIDE_MS });
+    }
+
+    function inSight(cy, node) {
+        const p = node.renderedPosition();
+        return p.x >= 0 && p.y >= 0 && p.x <= cy.width() && p.y <= cy.height();
+    }
+
+    function hook(cy) {
+        if (cy.scratch("_gg")) return;
+        const layout = cy.layout.bind(cy);
+        const skipped = { stop() { return this; }, on() { return this; }, one() { return this; }, promiseOn() { return Promise.resolve(); } };
+        skipped.run = function () { return this; };
+
+        cy.getFitViewport = function (eles, padding) { return clearFitViewport(cy, eles, padding); };
+
+        cy.layout = function (options) {
+            options = options || {};
+            // The component's expansion animation: a force layout pinning only the expanded node.
+            // The server's own layout for the expansion follows at once and places the new nodes.
+            if (options.name === "fcose" && options.fixedNodeConstraint) return skipped;
+            if (options.ggExpand === undefined) return layout(options);
+            // An expansion: what is in sight now, the expanded node and what it brought stay in sight.
+            const fresh = new Set(options.ggNew || []);
+            let keep = cy.nodes().filter(n => !fresh.has(n.id()) && inSight(cy, n));
+            keep = keep.union(cy.getElementById(options.ggExpand)).union(cy.nodes().filter(n => fresh.has(n.id())));
+            const run = layout(options);
+            run.one("layoutstop", () => keepClear(cy, keep.filter(n => n.inside())));
+            return run;
+        };
+        // The first layout's fit ran before this hook (the hook comes within a tenth of a second of
+        // the canvas, before anyone can move it): fit again, into the clear area.
+        cy.fit(undefined, 30);
+        cy.scratch("_gg", true);
+    }
+
+    function scan() {
+        let doc;
+        try { doc = window.parent.document; } catch (e) { return; }
+        doc.querySelectorAll('iframe[src*="streamlit_cytoscape"]').forEach(frame => {
+            try {
+                const cy = frame.contentDocument && frame.contentDocument.getElementById("cy");
+                const instance = cy && cy._cyreg && cy._cyreg.cy;
+                if (instance && instance.nodes().length > 0) hook(instance);
+            } catch (e) { /* a frame still loading, or from elsewhere */ }
+        });
+    }
+
+    scan();
+    setInterval(scan, 100);
+})();
