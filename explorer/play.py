@@ -8,18 +8,148 @@ legal move with probability p and a perfect one otherwise; a random one plays
 any legal move. A move's effect is judged by the value for the mover before and
 after it: a slip is a move that makes the mover's result worse (win → draw or
 loss, draw → loss, tie → loss, …).
+
+One Match plays over anything that satisfies `Solved`: a solved graph
+(explorer.solved.SolvedGraph, a position named by its node number) or a value
+file of a game too large for a graph (explorer.implicit.ValueFile and
+explorer.tiered.TieredValues, from `gamegraph solve SPEC --implicit` or
+`--tiered`, a position named by the position itself, read in O(1) chunk reads).
+The value file has no graph, hence no draw levels: there the perfect player
+keeps a draw with the first draw-keeping move (by label) and does not press.
 """
 
 from __future__ import annotations
 
 import random
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Protocol
 
 from explorer.core.bounds import decimal_number
-from explorer.core.errors import InvalidParameter, InvalidPosition
+from explorer.core.errors import GameGraphError, InvalidParameter, InvalidPosition
+from explorer.games import Game
 from explorer.solved import SolvedGraph
 from explorer.core.values import Value
+
+
+class Solved(Protocol):
+    """What a match asks of a solved game, at a position named the store's way (`at`): its value and
+    remoteness for the player to move, its record (explorer.core.records) and its moves as move records
+    (label, to, value, remoteness, optimal). explorer.solved.SolvedGraph satisfies it with node numbers,
+    explorer.implicit.ValueFile and explorer.tiered.TieredValues with the positions themselves."""
+
+    game: Game
+
+    def value(self, at: Any) -> Value: ...
+
+    def remoteness(self, at: Any) -> int | None: ...
+
+    def record(self, at: Any) -> dict[str, Any]: ...
+
+    def moves(self, at: Any) -> list[dict[str, Any]]: ...
+
+
+def too_large_for_a_graph(game: Game, max_positions: int) -> bool:
+    """Whether the game's size estimate (its ranking when it gives none) exceeds `max_positions`, the
+    limit over which a graph of it is refused (explorer.core.limits.check). O(the game's formula)."""
+    from explorer.core import limits
+
+    estimate = limits.estimate(game, game.has_symmetry())
+    size = estimate.positions if estimate is not None else game.index_space()
+    return size is not None and size > max_positions
+
+
+def value_file_for(game: Game, max_positions: int) -> Any | None:
+    """The game's value-file reader (explorer.tiered.open_solved) when it is solved into one and too large
+    for a graph of `max_positions` positions; else None, and play uses the solved graph."""
+    from explorer import implicit, tiered
+
+    if implicit.supports(game) and tiered.solved_exists(game) and too_large_for_a_graph(game, max_positions):
+        return tiered.open_solved(game)
+    return None
+
+
+class _Nodes:
+    """Positions named by node numbers of a solved graph: the graph's arrays answer, O(1) each."""
+
+    def __init__(self, solved: SolvedGraph):
+        self.solved, self.graph = solved, solved.graph
+        self.start = 0
+
+    def key(self, node: int) -> str:
+        return self.graph.key(node)
+
+    def find(self, text: str) -> int:
+        return self.graph.find(text)
+
+    def of(self, position: Any) -> int | None:
+        return self.graph.node_of(position)
+
+    def outcome(self, node: int) -> Value | None:
+        code = int(self.graph.terminal[node])
+        return None if code < 0 else Value(code)
+
+    def to_move(self, node: int) -> int:
+        return int(self.graph.to_move[node])
+
+    def moves(self, node: int) -> list[tuple[str, int, bool]]:
+        graph = self.graph
+        return [(graph.label(e), int(graph.succ_indices[e]), bool(self.solved.solution.optimal[e]))
+                for e in graph.edge_range(node)]
+
+    def draw_grade(self, node: int) -> tuple[int, int, int]:
+        levels = self.solved.draw_levels
+        return int(levels.kind[node]), int(levels.level[node]), int(levels.remoteness[node])
+
+
+class _Positions:
+    """Positions named by themselves, read from a value file (no graph): the rules give the moves in their
+    order (moves reaching one position merged, the first label kept, as in a graph) and the reader's move
+    records their optimal flags. O(moves) chunk reads a position."""
+
+    def __init__(self, values: Solved, start: Any):
+        self.values, self.game = values, values.game
+        self.start = start
+        self._named: dict[str, Any] = {}
+
+    def key(self, position: Any) -> str:
+        key = self.game.format(position)
+        self._named[key] = position
+        return key
+
+    def find(self, text: str) -> Any:
+        """The position `text` names (InvalidPosition for bad text, or a position the file holds as illegal)."""
+        known = self._named.get(text)
+        if known is not None:
+            return known
+        position = self.game.parse(text)
+        try:
+            self.values.value(position)
+        except GameGraphError as error:
+            raise InvalidPosition(str(error)) from None
+        return position
+
+    def of(self, position: Any) -> Any:
+        return position
+
+    def outcome(self, position: Any) -> Value | None:
+        return self.game.outcome(position)
+
+    def to_move(self, position: Any) -> int:
+        return int(self.game.to_move(position))
+
+    def moves(self, position: Any) -> list[tuple[str, Any, bool]]:
+        if self.game.outcome(position) is not None:
+            return []
+        optimal = {move["to"]: move["optimal"] for move in self.values.moves(position)}
+        rows, seen = [], set()
+        for move in self.game.moves(position):
+            if move.position not in seen:
+                seen.add(move.position)
+                rows.append((move.label, move.position, bool(optimal[self.key(move.position)])))
+        return rows
+
+    def draw_grade(self, position: Any) -> tuple[int, int, int]:
+        return -1, -1, -1   # no graph, no draw levels: every draw is plain
 
 
 @dataclass(frozen=True)
@@ -56,39 +186,68 @@ class Ply:
 
 @dataclass
 class Match:
-    """A game in progress on a solved graph: the current node and what happened so far."""
+    """A game in progress on a solved game (`Solved`): the current position (a node of a solved graph, the
+    position itself on a value file), the start and what happened so far."""
 
-    solved: SolvedGraph
-    node: int = 0
+    solved: Solved
+    node: Any = None     # the current position, the store's way; None: the start
     plies: list[Ply] = field(default_factory=list)
+
+    def __post_init__(self) -> None:
+        if isinstance(self.solved, SolvedGraph):
+            self.places: Any = _Nodes(self.solved)
+        else:
+            self.places = _Positions(self.solved, self.solved.game.start() if self.node is None else self.node)
+        if self.node is None:
+            self.node = self.places.start
+        self.start = self.node
+
+    @property
+    def graph_backed(self) -> bool:
+        """Whether a solved graph answers (draw levels, node numbers), not a value file."""
+        return isinstance(self.places, _Nodes)
 
     @property
     def over(self) -> bool:
-        return bool(self.solved.graph.terminal[self.node] >= 0)
+        return self.places.outcome(self.node) is not None
+
+    def outcome(self) -> Value:
+        """The result of the finished game for the player to move."""
+        return self.places.outcome(self.node)
 
     def to_move(self) -> int:
-        return int(self.solved.graph.to_move[self.node])
+        return self.places.to_move(self.node)
 
-    def moves(self) -> list[tuple[str, int, bool]]:
-        """(label, target node, optimal) of every legal move here."""
-        graph = self.solved.graph
-        return [(graph.label(e), int(graph.succ_indices[e]), bool(self.solved.solution.optimal[e]))
-                for e in graph.edge_range(self.node)]
+    def key(self, node: Any) -> str:
+        """A position's key: its canonical key in a graph, its notation on a value file."""
+        return self.places.key(node)
 
-    # Where the values come from. The solved graph here; a subclass may ask another store
+    def find(self, text: str) -> Any:
+        """The position a key names, the store's way; InvalidPosition for one it does not hold."""
+        return self.places.find(text)
+
+    def node_of(self, position: Any) -> Any:
+        """A position as the rules make it, the store's way (None when a graph does not hold it)."""
+        return self.places.of(position)
+
+    def moves(self) -> list[tuple[str, Any, bool]]:
+        """(label, target, optimal) of every legal move here."""
+        return self.places.moves(self.node)
+
+    # Where the values come from. The solved game here; a subclass may ask another store
     # (queries.play_neo4j: the game as loaded into Neo4j) for the same facts.
-    def value(self, node: int) -> Value:
+    def value(self, node: Any) -> Value:
         return self.solved.value(node)
 
-    def remoteness(self, node: int) -> int | None:
+    def remoteness(self, node: Any) -> int | None:
         return self.solved.remoteness(node)
 
-    def draw_grade(self, node: int) -> tuple[int, int, int]:
-        """(class, level, draw remoteness) of explorer.algorithms.draw_levels; level -1 for none."""
-        levels = self.solved.draw_levels
-        return int(levels.kind[node]), int(levels.level[node]), int(levels.remoteness[node])
+    def draw_grade(self, node: Any) -> tuple[int, int, int]:
+        """(class, level, draw remoteness) of explorer.algorithms.draw_levels; level -1 for none (and
+        class -1 on a value file, which has no draw levels)."""
+        return self.places.draw_grade(node)
 
-    def find_move(self, text: str) -> tuple[str, int]:
+    def find_move(self, text: str) -> tuple[str, Any]:
         """A move named by its label, its number in the list (1-based) or the position it reaches."""
         text = text.strip()
         moves = self.moves()
@@ -99,7 +258,7 @@ class Match:
             label, target, _ = moves[int(text) - 1]
             return label, target
         try:
-            node = self.solved.graph.find(text)
+            node = self.find(text)
         except InvalidPosition:
             node = None
         for label, target, _ in moves:
@@ -108,22 +267,25 @@ class Match:
         listed = ", ".join(label for label, _, _ in moves)
         raise InvalidParameter(f"{text[:60]!r} is not a legal move here: legal moves are {listed}")
 
-    def play(self, label: str, target: int) -> Ply:
-        solved = self.solved
+    def play(self, label: str, target: Any) -> Ply:
         before = self.value(self.node)
         after = self.value(target).for_previous_player()
-        ply = Ply(len(self.plies) + 1, self.to_move(), label, solved.graph.key(self.node), solved.graph.key(target),
+        ply = Ply(len(self.plies) + 1, self.to_move(), label, self.key(self.node), self.key(target),
                   str(before), str(after), after < before)
         self.plies.append(ply)
         self.node = target
         return ply
 
-    def choose(self, opponent: Opponent, rng: random.Random) -> tuple[str, int]:
+    def choose(self, opponent: Opponent, rng: random.Random) -> tuple[str, Any]:
+        """The opponent's move. The perfect one: the optimal moves (keep the value, fastest win, slowest
+        loss), the first by label (then by the key reached); in a pure draw of a graph, pressing (below)."""
         moves = self.moves()
         if opponent.kind == "random" or (opponent.kind == "slip" and rng.random() < opponent.slip):
             label, target, _ = rng.choice(moves)
             return label, target
-        best = self._pressing(sorted((label, target) for label, target, optimal in moves if optimal))
+        optimal = sorted(((label, target) for label, target, optimal in moves if optimal),
+                         key=lambda move: (move[0], self.key(move[1])))
+        best = self._pressing(optimal)
         return best[0] if best else (moves[0][0], moves[0][1])
 
     def _pressing(self, keeping: list[tuple[str, int]]) -> list[tuple[str, int]]:
@@ -146,36 +308,35 @@ class Match:
 
     def history(self) -> list[dict]:
         """The value and remoteness for the player to move after each ply (ply 0 = the start)."""
-        graph = self.solved.graph
-        rows = [{"ply": 0, "position": graph.key(0), "to_move": int(graph.to_move[0]),
-                 "value": str(self.value(0)), "remoteness": self.remoteness(0)}]
-        node_of = {graph.key(n): n for n in {0, self.node}}
+        places = self.places
+        rows = [{"ply": 0, "position": self.key(self.start), "to_move": places.to_move(self.start),
+                 "value": str(self.value(self.start)), "remoteness": self.remoteness(self.start)}]
+        node_of = {self.key(n): n for n in (self.start, self.node)}
         for ply in self.plies:
             node = node_of.get(ply.after)
             if node is None:
-                node = node_of[ply.after] = graph.find(ply.after)
-            rows.append({"ply": ply.ply, "position": ply.after, "to_move": int(graph.to_move[node]),
+                node = node_of[ply.after] = self.find(ply.after)
+            rows.append({"ply": ply.ply, "position": ply.after, "to_move": places.to_move(node),
                          "value": str(self.value(node)), "remoteness": self.remoteness(node)})
         return rows
 
 
 @dataclass
 class Played:
-    """A match on the solved graph plus the position as actually played (not reduced by symmetry)."""
+    """A match on a solved game plus the position as actually played (not reduced by symmetry)."""
 
     match: Match
     position: Any
     numbers: list[int] = field(default_factory=list)
     shown: list[str] = field(default_factory=list)   # each position reached, in the frame played
 
-    def moves(self) -> list[tuple[int, str, Any, int]]:
+    def moves(self) -> list[tuple[int, str, Any, Any]]:
         """(number, label, resulting position, its node) of each legal move of the played position."""
         if self.match.over:
             return []
-        solved = self.match.solved
         rows = []
-        for number, move in enumerate(solved.game.moves(self.position), 1):
-            node = solved.graph.node_of(move.position)
+        for number, move in enumerate(self.match.solved.game.moves(self.position), 1):
+            node = self.match.node_of(move.position)
             if node is not None:
                 rows.append((number, move.label, move.position, node))
         return rows
@@ -191,7 +352,14 @@ class Played:
                 return
         raise KeyError(number)
 
-    def number_reaching(self, node: int) -> int:
+    def move_values(self) -> dict[str, tuple[str, int | None]]:
+        """{move label: (its value for the mover, its remoteness)} of every legal move of the played
+        position, from the solved game (the board's colours, explorer.ui.drawing). O(moves)."""
+        solved = self.match.solved
+        return {label: (str(solved.value(node).for_previous_player()), solved.remoteness(node))
+                for _, label, _, node in self.moves()}
+
+    def number_reaching(self, node: Any) -> int:
         """The first legal move (in the rules' order) whose result is `node` after symmetry reduction."""
         return next(n for n, _, _, target in self.moves() if target == node)
 
@@ -206,7 +374,7 @@ class Played:
         if text.isdigit() and len(text) < 6 and any(number == int(text) for number, _, _, _ in moves):
             return int(text)
         try:
-            node = self.match.solved.graph.find(text)
+            node = self.match.find(text)
         except InvalidPosition:
             node = None
         for number, _, _, target in moves:
@@ -216,9 +384,11 @@ class Played:
         raise InvalidParameter(f"{text[:60]!r} is not a legal move here: legal moves are {listed}")
 
 
-def start_position(solved: SolvedGraph) -> Any:
+def start_position(solved: Solved) -> Any:
     """The start as the rules write it (its canonical twin only when the graph starts elsewhere)."""
     start = solved.game.start()
+    if not isinstance(solved, SolvedGraph):
+        return start
     return start if solved.graph.node_of(start) == 0 else solved.graph.position(0)
 
 
@@ -227,5 +397,5 @@ RESULT_WORDS = {"win": "won", "loss": "lost", "tie": "tied", "draw": "drew"}  # 
 
 def result_for(game: "Match", player: int) -> str:
     """How a finished game ended for `player`."""
-    outcome = Value(int(game.solved.graph.terminal[game.node]))
+    outcome = game.outcome()
     return str(outcome if game.to_move() == player else outcome.for_previous_player())

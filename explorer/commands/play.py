@@ -24,9 +24,12 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     p.add_argument("--start", help="start from this position instead of the game's start")
     p.add_argument("--max-plies", type=bounded_int(1, 100_000), default=500, help="stop a game after this many plies (default 500)")
     p.add_argument("--format", choices=("text", "json"), default="text")
-    p.add_argument("--backend", choices=("solver", "neo4j"), default="solver",
-                   help="where the values, optimal moves and draw grades come from: the solved graph (default) or "
-                        "the game as loaded into Neo4j (`gamegraph load SPEC` first), asked position by position")
+    p.add_argument("--backend", choices=("solver", "values", "neo4j"), default=None,
+                   help="where the values, optimal moves and draw grades come from: the solved graph; the value "
+                        "file of `gamegraph solve SPEC --implicit` (or --tiered), read position by position, no "
+                        "graph built (no draw levels: the perfect player keeps a draw without pressing); or the "
+                        "game as loaded into Neo4j (`gamegraph load SPEC` first). Default: the value file for a "
+                        "game solved into one that is too large for a graph, else the solved graph")
     p.set_defaults(func=cmd_play)
 
 
@@ -46,13 +49,20 @@ def cmd_play(args: argparse.Namespace) -> int:
 
     from explorer.core.errors import InvalidParameter
     from explorer.games import parse_spec
-    from explorer.play import Opponent, Played, start_position
+    from explorer.graph import DEFAULT_MAX_POSITIONS
+    from explorer.play import Match, Opponent, Played, start_position, value_file_for
     from explorer.solved import build, load_or_build
 
     side, opponent = _side(args.side), Opponent.parse(args.opponent)
     if not 1 <= args.max_plies <= 100_000:
         raise InvalidParameter(f"--max-plies {args.max_plies} must be from 1 to 100,000")
     game = parse_spec(args.spec)
+    values = _value_file(game, args.backend, DEFAULT_MAX_POSITIONS, value_file_for)
+    if values is not None:
+        start = game.parse(args.start) if args.start else game.start()
+        match = Match(values, start)
+        match.find(game.format(start))  # a position the file holds as illegal: one line, InvalidPosition
+        return _play(args, game, side, opponent, Played(match, start), random.Random(args.seed))
     if args.start:
         start = game.parse(args.start)
         solved = build(game, start=start)
@@ -63,12 +73,30 @@ def cmd_play(args: argparse.Namespace) -> int:
         return _play(args, game, side, opponent, Played(match, start), random.Random(args.seed))
 
 
+def _value_file(game, backend: str | None, max_positions: int, value_file_for):
+    """The value-file reader play uses (--backend values, or by default a game too large for a graph and
+    solved into one), else None for the solved graph or Neo4j."""
+    from explorer import tiered
+    from explorer.core.errors import GameGraphError
+
+    if backend == "values":
+        from explorer import implicit
+
+        if not implicit.supports(game):
+            raise GameGraphError(f"{game.display_name} cannot be solved into a value file: play it with "
+                                 "--backend solver")
+        return tiered.open_solved(game)  # a GameGraphError naming `gamegraph solve ... --implicit` if none
+    if backend is None:
+        return value_file_for(game, max_positions)
+    return None
+
+
 @contextlib.contextmanager
 def _matched(solved, backend: str):
     """The match on the solved graph, or on the game as Neo4j holds it (its driver closed afterwards)."""
     from explorer.play import Match
 
-    if backend == "solver":
+    if backend in (None, "solver"):
         yield Match(solved)
         return
     from loaders.settings import Neo4jSettings, open_driver

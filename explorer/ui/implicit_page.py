@@ -1,40 +1,83 @@
-"""The explorer page for games too large for a graph: answered from the implicit mode's value file.
+"""The explorer page for games too large for a graph: answered from a value file, with boards and play.
 
-Used instead of the graph page when the game offers the implicit mode and its
-ranking is larger than the graph limit (Dodgem 5x5, Chopsticks at 100 fingers).
-It shows one position, its moves with each successor's value (links to them)
-and a best line, all read from the memory-mapped value file: nothing else is
-materialised. Neighbourhood diagrams, cycles, Neo4j and the console need a
-graph and are not offered here.
+Used instead of the graph page when the game is solved into a value file
+(`gamegraph solve SPEC --implicit` or `--tiered`) and too large for the page's
+graph: its size estimate (its ranking when it has none) exceeds the page's limit,
+GAMEGRAPH_UI_MAX_POSITIONS (3,000,000 by default; set it lower to see this page on
+a small game, e.g. `GAMEGRAPH_UI_MAX_POSITIONS=1000` for dobutsu:small). That is
+Dobutsu shogi, Dodgem 5x5, Connect Four 6x4, Teeko.
+
+It shows one position as a board (explorer/ui/boards through explorer.ui.drawing, as
+the graph page draws it): every legal move is a link on the board, coloured by its
+value for the mover with its remoteness in the tooltip; the same moves in a table
+with links to the successors; the best line as boards in a row, each with the move
+that led to it; and a Play tab against the perfect player (explorer/ui/play_panel.py
+over the value file). Everything is read from the memory-mapped value file, a few
+chunk reads per position: nothing else is materialised. Neighbourhood diagrams,
+cycles, draw levels, Neo4j and the console need a graph and are not offered here.
 """
 
 from __future__ import annotations
 
+from typing import Any
+
 import streamlit as st
 
-from explorer import implicit, tiered
-from explorer.core.errors import GameGraphError
+from explorer.core.errors import GameGraphError, counted
 from explorer.games import Game
-from explorer.graph import DEFAULT_MAX_POSITIONS
-from explorer.ui import state
-from explorer.ui.widgets import error, player_name
+from explorer.ui import drawing, play_panel, state
+from explorer.ui.widgets import error, guarded, info, md_escape, player_name
 
-LIMIT = DEFAULT_MAX_POSITIONS  # rankings larger than this get this page
+# The page's graph limit in positions; None: GAMEGRAPH_UI_MAX_POSITIONS (explorer.core.settings), the
+# limit over which the graph page refuses a game. Tests lower it.
+LIMIT: int | None = None
+LINE_BOARDS = 24          # boards of the best line shown at first (four rows)
+LINE_MOST = 200           # the longest best line offered (Dobutsu shogi's start: 78 plies)
+BOARDS_PER_ROW = 6
+TABS = ["Best line", play_panel.TAB]
+
+
+def _limit() -> int:
+    from explorer.core import settings
+
+    return LIMIT if LIMIT is not None else settings.ui_max_positions()
 
 
 def wanted(game: Game) -> bool:
-    """Too large for a graph and already solved into a value file. Without the file the
-    usual page refuses at once with the size estimate (explorer.ui.builds), which is
-    quicker to read than a missing file; the CLI's `solve --implicit` makes the file."""
-    size = game.index_space()
-    return implicit.supports(game) and size is not None and size > LIMIT and tiered.solved_exists(game)
+    """Solved into a value file and too large for the page's graph. Without the file the usual page
+    refuses at once with the size estimate and the command that makes the file (explorer.ui.builds)."""
+    from explorer import implicit, tiered
+    from explorer.play import too_large_for_a_graph
+
+    if not (implicit.supports(game) and tiered.solved_exists(game)):
+        return False
+    try:
+        return too_large_for_a_graph(game, _limit())
+    except GameGraphError:  # a bad GAMEGRAPH_UI_MAX_POSITIONS: the graph page reports it in one line
+        return False
 
 
 def _cell(text: str) -> str:
     return text.replace("|", "\\|")
 
 
+def _position(game: Game, values: Any) -> Any:
+    """The URL's position, or the start with one line saying why the URL's was refused."""
+    asked = state.url_position()
+    if not asked:
+        return game.start()
+    try:
+        position = game.parse(asked)
+        values.value(position)   # a position the file holds as no legal one: GameGraphError
+        return position
+    except GameGraphError as exc:
+        error(f"{exc}. Showing the start position instead.")
+        return game.start()
+
+
 def page(game: Game, spec: str) -> None:
+    from explorer import tiered
+
     st.title(game.display_name)
     st.caption(game.description)
     try:
@@ -46,30 +89,123 @@ def page(game: Game, spec: str) -> None:
     source = "the tiered solve" if isinstance(values, tiered.TieredValues) else "the value file of the implicit mode"
     st.caption(f"Answered from {source}: {meta['positions']:,} positions solved, "
                "no graph in memory. Diagrams, cycles and Neo4j need a graph and are not offered for this game.")
-    asked = state.url_position()
-    position = game.start()
-    if asked:
-        try:
-            position = game.parse(asked)
-        except GameGraphError as exc:
-            error(f"{exc}. Showing the start position instead.")
+    position = _position(game, values)
+    if st.query_params.get("game") != spec:
+        st.query_params["game"] = spec
+    # While the Play tab is open the game being played is the page's subject: the explored position folds away.
+    key = game.format(position)
+    explored = (st.expander(f"Explored position `{key}` (not the game you are playing: that is in the Play tab)")
+                if play_panel.playing() else st.container())
+    with explored:
+        with guarded("The position"):
+            _header(game, spec, values, position)
+        with guarded("The moves"):
+            _moves(game, spec, values, position)
+    asked_view = st.query_params.get("view")
+    if asked_view is not None and asked_view not in TABS:
+        info(f"No {asked_view[:40]!r} tab for a game answered from a value file; the tabs are below.")
+        del st.query_params["view"]
+    tabs = st.tabs(TABS, key="view", bind="query-params")
+    with tabs[0]:
+        if tabs[0].open:
+            with guarded("The best line"):
+                best_line(game, spec, values, position)
+    with tabs[1]:
+        if tabs[1].open:
+            with guarded("Play"):
+                play_panel.panel(game, spec, values)
+
+
+def _header(game: Game, spec: str, values: Any, position: Any) -> None:
+    """The board with every move on it (a link, coloured by its value), and the position's value."""
+    from explorer.ui.position import board
+
     record = values.record(position)
-    remoteness = "" if record["remoteness"] is None else f" in {record['remoteness']}"
-    over = "   (game over)" if record["terminal"] else ""
-    st.subheader(f"`{record['key']}`")
-    st.markdown(f"**{player_name(game, record['to_move'])}** to move: **{record['value']}{remoteness}**{over}")
+    left, right = st.columns([3, 2], vertical_alignment="center")
+    with left:
+        links, move_values = {}, {}
+        if not record["terminal"]:
+            for move in game.moves(position):
+                links.setdefault(move.label, state.link(spec, game.format(move.position)))
+                child = values.value(move.position).for_previous_player()
+                move_values.setdefault(move.label, (str(child), values.remoteness(move.position)))
+        board(game, spec, position, links, move_values)
+    with right:
+        mover, other = player_name(game, record["to_move"]), player_name(game, 1 - record["to_move"])
+        remoteness = "" if record["remoteness"] is None else f" in {record['remoteness']}"
+        over = "   (game over)" if record["terminal"] else ""
+        st.markdown(f"### `{record['key']}`")
+        st.markdown(f"**{mover}** to move: **{record['value']}{remoteness}**{over}")
+        st.markdown(f'<div class="gg-value">Value for {mover} (to move): '
+                    f'{drawing.value_badge(record["value"], record["remoteness"])}</div>', unsafe_allow_html=True)
+        st.markdown(_summary(record, mover, other))
+        if record["key"] != game.format(game.start()):
+            st.button("Back to the start", key="implicit_start", on_click=state.go,
+                      args=(spec, game.format(game.start())))
+
+
+def _summary(record: dict, mover: str, other: str) -> str:
+    """One sentence: what the value means for the player to move."""
+    value, r = record["value"], record["remoteness"]
+    if record["terminal"]:
+        return {"loss": f"Game over: {other} has won.", "win": f"Game over: {mover} has won.",
+                "tie": "Game over: a tie."}.get(value, "Game over.")
+    if value == "win":
+        return f"{mover} to move wins: best play ends the game in {counted(r, 'move')}."
+    if value == "loss":
+        return f"{mover} to move loses: {other} wins, and best resistance lasts {counted(r, 'move')}."
+    if value == "tie":
+        return f"{mover} to move can hold a tie (the game ends level in {counted(r, 'move')}), but no better."
+    return f"{mover} to move: a draw — neither side can force a win, and best play goes on forever."
+
+
+def _moves(game: Game, spec: str, values: Any, position: Any) -> None:
+    """Every move, best first, with its value and remoteness for the mover and a link to its result."""
     moves = values.moves(position)
-    if moves:
-        lines = ["| | move | result | value for the mover | remoteness |", "|---|---|---|---|---:|"]
-        for m in moves:
-            r = "" if m["remoteness"] is None else str(m["remoteness"])
-            lines.append(f"| {'★' if m['optimal'] else ''} | {_cell(m['label'])} | "
-                         f"[`{_cell(m['to'])}`]({state.link(spec, m['to'])}) | {m['value']} | {r} |")
-        st.markdown("\n".join(lines))
-        st.caption("★ optimal")
-    with st.expander("Best line"):
-        line = values.best_line(position, limit=40)
-        st.markdown("\n".join(
-            f"{i}. [`{_cell(step['key'])}`]({state.link(spec, step['key'])}) {step['value']}"
-            f"{'' if step['remoteness'] is None else ' in ' + str(step['remoteness'])}"
-            f"{'  → ' + _cell(step['move']) if 'move' in step else ''}" for i, step in enumerate(line)))
+    if not moves:
+        return
+    mover = player_name(game, game.to_move(position))
+    lines = [f"| | move | result | value for {mover} | remoteness |", "|---|---|---|---|---:|"]
+    for m in moves:
+        r = "" if m["remoteness"] is None else str(m["remoteness"])
+        lines.append(f"| {'★' if m['optimal'] else ''} | {_cell(m['label'])} | "
+                     f"[`{_cell(m['to'])}`]({state.link(spec, m['to'])}) | {drawing.value_badge(m['value'])} | {r} |")
+    st.markdown("\n".join(lines), unsafe_allow_html=True)
+    st.caption("★ optimal (keeps the value: the fastest win, the slowest loss). Moves reaching the same "
+               "position are listed once.")
+
+
+def best_line(game: Game, spec: str, values: Any, position: Any) -> None:
+    """The best line from the position as boards in a row, each with the move that led to it and the value
+    for the player to move there. O(length x moves) chunk reads."""
+    shown = st.number_input("Moves shown", 1, LINE_MOST, LINE_BOARDS, key="implicit_line_length",
+                            help="the line stops earlier where the game ends or a position repeats")
+    line = values.best_line(position, limit=int(shown))
+    moves = len(line) - 1
+    first = line[0]
+    mover, other = player_name(game, first["to_move"]), player_name(game, 1 - first["to_move"])
+    if moves == 0:
+        st.info("The game is over here: there is no line to play.")
+        return
+    whole = first["remoteness"] is not None and moves == first["remoteness"]
+    length = counted(moves, "move") + ("" if whole or first["value"] == "draw" else f" (of {first['remoteness']})")
+    st.markdown({"win": f"**{mover} wins**: {mover} takes the fastest win, {other} resists longest. "
+                        f"Shown: {length}.",
+                 "loss": f"**{other} wins**: {other} takes the fastest win, {mover} resists longest. "
+                         f"Shown: {length}.",
+                 "tie": f"**A tie** with best play on both sides. Shown: {length}."}.get(
+        first["value"], f"**A draw: nobody can force a win.** Shown: {length}, until a position repeats."))
+    for row in range(0, len(line), BOARDS_PER_ROW):
+        cols = st.columns(BOARDS_PER_ROW)
+        for col, (i, step) in zip(cols, enumerate(line[row:row + BOARDS_PER_ROW], row)):
+            with col:
+                before = line[i - 1].get("move") if i else None
+                st.markdown(f"**{i}.** " + (f"{md_escape(before)}" if before else "here"))
+                picture = drawing.position_svg(game, game.parse(step["key"]))
+                if picture:
+                    st.image(picture, width="stretch")
+                else:
+                    st.code(step["key"])
+                who = player_name(game, step["to_move"])
+                st.markdown(f"[`{step['key']}`]({state.link(spec, step['key'])})  \n{who}: "
+                            f"{drawing.value_badge(step['value'], step['remoteness'])}", unsafe_allow_html=True)

@@ -9,6 +9,10 @@ Each run replays those plies from the start, lets the opponent answer when it is
 turn, and draws the board with every legal move as a link (explorer/ui/boards); a
 compact list of the same moves sits under it for games whose drawing has no links.
 Replaying costs O(plies x moves per position).
+
+The same panel plays a game too large for a graph over its value file (explorer/ui/implicit_page.py):
+`solved` is then the value-file reader (explorer.play.Solved), the opponent is the same perfect
+player without draw levels, and each position costs a few chunk reads.
 """
 
 from __future__ import annotations
@@ -21,8 +25,7 @@ import streamlit as st
 
 from explorer.core.errors import InvalidParameter
 from explorer.games import Game
-from explorer.play import RESULT_WORDS, Match, Opponent, Played, result_for, start_position
-from explorer.solved import SolvedGraph
+from explorer.play import RESULT_WORDS, Match, Opponent, Played, Solved, result_for, start_position
 from explorer.ui import drawing, state
 from explorer.ui.widgets import player_name
 
@@ -38,7 +41,7 @@ def playing() -> bool:
     return st.query_params.get("view") == TAB
 
 
-def replay(solved: SolvedGraph, text: str, backend: Any = None) -> Played:
+def replay(solved: Solved, text: str, backend: Any = None) -> Played:
     """The game named by a `play=` value; a number that is not a legal move is one clear error.
     With the page on Neo4j, the values, optimal moves and draw grades are the loaded game's
     (queries.play_neo4j), asked position by position; otherwise the solved graph's."""
@@ -79,7 +82,7 @@ def _answer(played: Played, opponent: Opponent, human: int) -> None:
         played.play(played.number_reaching(target))
 
 
-def _controls(solved: SolvedGraph, side_text: str, opponent_text: str) -> tuple[str, str]:
+def _controls(solved: Solved, side_text: str, opponent_text: str) -> tuple[str, str]:
     left, middle, right = st.columns([1, 2, 2], vertical_alignment="bottom")
     side = left.radio("You play", ["A", "B"], index=0 if side_text != "B" else 1, horizontal=True, key="play_side",
                       format_func=lambda s: player_name(solved.game, "AB".index(s)),
@@ -95,7 +98,7 @@ def _controls(solved: SolvedGraph, side_text: str, opponent_text: str) -> tuple[
     return side, choice
 
 
-def _undo(solved: SolvedGraph, numbers: list[int], human: int) -> None:
+def _undo(solved: Solved, numbers: list[int], human: int) -> None:
     """Back to the last position where it was the human's turn before their last move."""
     plies = list(numbers)
     while plies:
@@ -105,7 +108,7 @@ def _undo(solved: SolvedGraph, numbers: list[int], human: int) -> None:
     st.query_params["play"] = _sequence(plies)
 
 
-def panel(game: Game, spec: str, solved: SolvedGraph, backend: Any = None) -> None:
+def panel(game: Game, spec: str, solved: Solved, backend: Any = None) -> None:
     side_text = st.query_params.get("side", "A")
     opponent_text = st.query_params.get("opp", "perfect")
     side, choice = _controls(solved, side_text, opponent_text)
@@ -138,7 +141,9 @@ def panel(game: Game, spec: str, solved: SolvedGraph, backend: Any = None) -> No
     if match.plies:
         _plies_table(played, human)
         _history_chart(played, human)
-    source = "the game as loaded into Neo4j" if backend is not None and backend.kind == "neo4j" else "the solved graph"
+    source = ("the game as loaded into Neo4j" if backend is not None and backend.kind == "neo4j" else
+              "the solved graph" if match.graph_backed else "the value file (no graph, so no draw levels: in a draw "
+                                                            "the perfect player keeps the draw without pressing)")
     st.caption(f"Values and the opponent's moves come from {source}. Share this game: the page's URL holds every move.")
 
 
@@ -157,7 +162,7 @@ def _board(game: Game, spec: str, played: Played, side: str, choice: str) -> int
     hint = st.toggle("Show move values", key="play_move_values",
                      help="colour each move on the board by its value for you (win green, loss red, tie amber, "
                           "draw blue); hover a move for its remoteness")
-    values = drawing.move_values(solved, played.position) if hint and links else None
+    values = played.move_values() if hint and links else None
     picture = drawing.position_svg(game, played.position, links, values)
     with st.container(key="play_board"):
         if not picture:
@@ -196,9 +201,9 @@ def _status(game: Game, played: Played, human: int) -> None:
             mark = " — **SLIP**" if p.slip else ""
             st.markdown(f"{who}: `{p.label}`, {whose} value {p.value_before} → {p.value_after}{mark}")
     st.markdown(f"Slips so far: **you {sum(p.slip for p in mine)}**, **opponent {sum(p.slip for p in theirs)}**")
-    key = solved.graph.key(match.node)
+    key = match.key(match.node)
     st.caption(f"[Explore this position]({state.link(solved.game.display_name, key)}) (opens the explorer at "
-               f"`{key}`, its canonical form, and leaves the game)")
+               f"`{key}`{', its canonical form,' if match.graph_backed else ''} and leaves the game)")
 
 
 def _move_list(played: Played) -> None:
@@ -243,14 +248,13 @@ def history_points(played: Played) -> list:
     from explorer.render.chart import HistoryPoint
 
     match = played.match
-    graph = match.solved.graph
-    shown = [graph.game.format(start_position(match.solved)), *played.shown]
+    shown = [match.solved.game.format(start_position(match.solved)), *played.shown]
     labels = [None, *(p.label for p in match.plies)]
     points = []
     for row, position, label in zip(match.history(), shown, labels):
         level = kind = None
         if row["value"] == "draw":
-            code, grade, _ = match.draw_grade(graph.find(row["position"]))
+            code, grade, _ = match.draw_grade(match.find(row["position"]))
             kind, level = CLASS_NAMES.get(code), (grade if grade >= 0 else None)
         points.append(HistoryPoint(row["ply"], row["to_move"], row["value"], row["remoteness"], position, label,
                                    level, kind))

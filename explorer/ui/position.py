@@ -8,6 +8,8 @@ shown once as `st.error`.
 
 from __future__ import annotations
 
+from typing import Any
+
 import streamlit as st
 
 from explorer.core.errors import GameGraphError, counted
@@ -144,7 +146,14 @@ def _board(game: Game, spec: str, solved: SolvedGraph, node: int) -> None:
     """The board drawing; a drawing with links plays the clicked move. The generic view is the notation."""
     position = shown(solved, node)
     links = board_links(spec, solved, node, position)
-    picture = drawing.position_svg(game, position, links, drawing.move_values(solved, position))
+    board(game, spec, position, links, drawing.move_values(solved, position))
+
+
+def board(game: Game, spec: str, position: Any, links: dict[str, str], move_values: dict) -> None:
+    """`position` drawn with its moves as links (label -> URL) coloured by `move_values` (label ->
+    (value, remoteness)); clicking one plays it. The generic view is the notation. Used by the graph
+    page and by the page of games answered from a value file (explorer.ui.implicit_page)."""
+    picture = drawing.position_svg(game, position, links, move_values)
     if not picture:
         st.code(game.format(position))
         st.caption("This game has no board drawing: its positions are shown in its notation.")

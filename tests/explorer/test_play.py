@@ -130,3 +130,103 @@ def test_the_terminal_game_with_standard_input_closed(tmp_path):
                                  "PATH": "/usr/bin:/bin"})
     assert closed.returncode == 0, closed.stderr
     assert "no more moves on standard input" in closed.stdout and "Traceback" not in closed.stderr
+
+
+# -- play over a value file (a game too large for a graph: explorer.implicit / explorer.tiered) -----------------
+def _played_game(solved, seed: int, perfect_side: int):
+    """A whole game: the perfect player on one side, moves drawn from the rules' list by `seed` on the other."""
+    from explorer.play import Played, start_position
+
+    rng = random.Random(seed)
+    played = Played(Match(solved), start_position(solved))
+    while not played.match.over and len(played.match.plies) < 200:
+        if played.match.to_move() == perfect_side:
+            _, target = played.match.choose(Opponent("perfect"), rng)
+            played.play(played.number_reaching(target))
+        else:
+            played.play(rng.choice(played.moves())[0])
+    return played
+
+
+def _value_reader(spec: str, tmp_path, tiered_solve: bool):
+    from explorer import implicit, tiered
+    from explorer.games import parse_spec
+
+    game = parse_spec(spec)
+    if tiered_solve:
+        return tiered.solve(game, tmp_path / "tiers", workers=1, processes=False)
+    implicit.solve(game, tmp_path / "implicit")
+    return implicit.open_value_file(game, tmp_path / "implicit")
+
+
+@pytest.mark.parametrize("spec,tiered_solve", [("dodgem:3x3", False), ("teeko:small", False),
+                                               ("dodgem:3x3", True)])
+def test_a_match_over_the_value_file_plays_the_same_moves_as_over_the_graph(tmp_path, spec, tiered_solve):
+    """The same Match over both stores (explorer.play.Solved): every ply, value and remoteness agree, and
+    the perfect side never slips (a graph without symmetry reduction names positions as the file does)."""
+    values = _value_reader(spec, tmp_path, tiered_solve)
+    graph = build(spec, symmetry=False)
+    for seed in range(4):
+        by_graph, by_file = (_played_game(solved, seed, seed % 2) for solved in (graph, values))
+        assert by_file.numbers == by_graph.numbers and len(by_file.numbers) > 1
+        assert [vars(p) for p in by_file.match.plies] == [vars(p) for p in by_graph.match.plies]
+        assert by_file.match.history() == by_graph.match.history()
+        assert not any(p.slip for p in by_file.match.plies if p.player == seed % 2)
+        if by_file.match.over:
+            assert result_for(by_file.match, 0) == result_for(by_graph.match, 0)
+
+
+def test_the_perfect_player_on_a_value_file_takes_the_fastest_win(tmp_path):
+    """From every position of a few games, the move chosen keeps the value with the best remoteness:
+    checked against the edge solver's values, not the file's own flags."""
+    values = _value_reader("dodgem:3x3", tmp_path, False)
+    graph = build("dodgem:3x3", symmetry=False)
+    checked = 0
+    for node in range(0, graph.graph.num_positions, 7):
+        if graph.graph.terminal[node] >= 0:
+            continue
+        position = graph.graph.position(node)
+        _, target = Match(values, position).choose(Opponent("perfect"), random.Random(0))
+        child = graph.graph.node_of(target)
+        value, remoteness = graph.value(node), graph.remoteness(node)
+        assert graph.value(child).for_previous_player() == value
+        assert graph.remoteness(child) == remoteness - 1
+        checked += 1
+    assert checked > 100
+
+
+def test_value_file_for_a_game_too_large_for_a_graph(tmp_path, monkeypatch):
+    from explorer import implicit
+    from explorer.games import parse_spec
+    from explorer.play import value_file_for
+
+    monkeypatch.setenv("GAMEGRAPH_HOME", str(tmp_path / "home"))
+    game = parse_spec("dodgem:3x3")
+    assert value_file_for(game, 1000) is None          # not solved into a value file yet
+    implicit.solve(game)
+    assert value_file_for(game, 1000) is not None      # 2,846 positions: over a limit of 1,000
+    assert value_file_for(game, 10_000) is None        # a graph of it fits: play uses the graph
+
+
+def test_the_terminal_plays_from_the_value_file_and_bad_input_is_one_line(tmp_path):
+    """`--backend values` plays the same game as the solved graph; a bad move, a bad start or a missing
+    value file is one line and exit status 2."""
+    moves = "1\n" * 40
+    missing = play_cli(tmp_path, "dodgem:3x3", "--backend", "values", input=moves)
+    assert missing.returncode == 2 and "no value file yet" in missing.stderr and "--implicit" in missing.stderr
+    assert "Traceback" not in missing.stderr and len(missing.stderr.strip().splitlines()) == 1
+    env_home = {"GAMEGRAPH_HOME": str(tmp_path / "home"), "GAMEGRAPH_PROGRESS": "0", "PATH": "/usr/bin:/bin"}
+    subprocess.run([sys.executable, "-m", "explorer.cli", "solve", "dodgem:3x3", "--implicit"], check=True,
+                   capture_output=True, timeout=300, env=env_home, cwd=Path(__file__).parents[2])
+    for side in ("A", "B"):
+        reports = [json.loads(play_cli(tmp_path, "dodgem:3x3", "--side", side, "--backend", backend,
+                                       "--format", "json", input=moves).stdout) for backend in ("values", "solver")]
+        assert reports[0] == reports[1] and reports[0]["over"]
+    text = play_cli(tmp_path, "dodgem:3x3", "--backend", "values", input=moves)
+    assert text.returncode == 0 and "game over after" in text.stdout, text.stderr
+    for args, said in ((("--backend", "values"), "not a legal move"),
+                       (("--backend", "values", "--start", "garbage"), "invalid dodgem position"),
+                       (("--backend", "values", "--start", "A|bbb/bbb/bbb"), "9 blue cars")):
+        bad = play_cli(tmp_path, "dodgem:3x3", *args, input="no such move\n")
+        assert bad.returncode == 2 and said in bad.stderr, (args, bad.stdout, bad.stderr)
+        assert "Traceback" not in bad.stderr and len(bad.stderr.strip().splitlines()) == 1

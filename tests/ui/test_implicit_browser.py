@@ -1,0 +1,130 @@
+"""A game solved into a value file, in a real browser (Chromium through Playwright): Dobutsu shogi with a
+lion and a chick a side (`gamegraph solve 'dobutsu(giraffes=0,elephants=0,chicks=1)' --implicit`, 105,996
+positions, a win in 14 for the first player), shown by the value-file page because the page's graph limit
+is lowered (GAMEGRAPH_UI_MAX_POSITIONS). A stranger sees the moves' values on the board and the winning
+line as boards, and plays the opening against the perfect player by clicking the board. Screenshots go to
+tests/artifacts/ui-implicit-*.png for people to look at."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+import time
+import random
+from urllib.parse import parse_qs, quote, urlparse
+
+import pytest
+
+from tests.ui.test_browser import ARTIFACTS, ROOT, browser, serving_ui  # noqa: F401 - fixtures
+
+pytestmark = [pytest.mark.browser]
+SPEC = "dobutsu(giraffes=0,elephants=0,chicks=1)"
+URL_SPEC = quote(SPEC)
+
+
+@pytest.fixture(scope="module")
+def home(tmp_path_factory):
+    env = {**os.environ, "GAMEGRAPH_HOME": str(tmp_path_factory.mktemp("home")), "GAMEGRAPH_PROGRESS": "0",
+           "GAMEGRAPH_UI_MAX_POSITIONS": "10000"}
+    subprocess.run([sys.executable, "-m", "explorer.cli", "solve", SPEC, "--implicit"], cwd=ROOT, env=env,
+                   check=True, capture_output=True, timeout=900)
+    return env
+
+
+@pytest.fixture(scope="module")
+def server(home):
+    with serving_ui(home) as url:
+        yield url
+
+
+def settle(page, timeout: int = 180_000) -> None:
+    """Until Streamlit has finished the current run: tests/ui/test_browser.py's wait, with room for a
+    loaded machine (two dozen boards of the best line take a while to arrive)."""
+    time.sleep(0.5)
+    page.wait_for_selector("[data-testid=stStatusWidget]", state="detached", timeout=timeout)
+    page.wait_for_selector("[data-testid=stSkeleton]", state="detached", timeout=timeout)
+
+
+def _values(home):
+    """The value file, read in this process from the state folder the server reads."""
+    os.environ["GAMEGRAPH_HOME"] = home["GAMEGRAPH_HOME"]
+    from explorer import tiered
+    from explorer.games import parse_spec
+
+    game = parse_spec(SPEC)
+    return game, tiered.open_solved(game)
+
+
+def test_the_board_shows_every_moves_value_and_the_best_line(server, browser, home):  # noqa: F811
+    game, values = _values(home)
+    page = browser.new_page(viewport={"width": 1400, "height": 1700})
+    page.goto(f"{server}/?game={URL_SPEC}&view=Best%20line")
+    page.get_by_text("Answered from the value file").wait_for(timeout=120_000)
+    settle(page)
+    links = page.locator(".gg-diagram a[data-move]")
+    links.first.wait_for(timeout=60_000)
+    start = game.start()
+    expected = {}
+    for move in game.moves(start):
+        expected[move.label] = str(values.value(move.position).for_previous_player())
+    shown = {links.nth(i).get_attribute("data-move"): links.nth(i).get_attribute("data-value")
+             for i in range(links.count())}
+    assert shown == expected and expected
+    line = values.best_line(start, limit=40)
+    assert values.record(start)["value"] == "win" and len(line) == 15   # a win in 14, shown to its end
+    page.get_by_text("A wins", exact=True).first.wait_for(timeout=30_000)
+    for step in line[1:]:   # each board of the line is named under it
+        page.get_by_text(step["key"], exact=True).first.wait_for(timeout=30_000)
+    ARTIFACTS.mkdir(exist_ok=True)
+    page.screenshot(path=str(ARTIFACTS / "ui-implicit-dobutsu.png"), full_page=True)
+
+
+def test_play_the_opening_against_the_perfect_player_by_clicking_the_board(server, browser, home):  # noqa: F811
+    """We play B, the losing side, with the moves' values shown on the board: up to three moves, each a
+    click on a move on the board (chosen at random, seeded); every value on the board is the file's, and
+    each move of the perfect A keeps its win."""
+    game, values = _values(home)
+    rng = random.Random(5)
+    page = browser.new_page(viewport={"width": 1400, "height": 1700})
+    page.goto(f"{server}/?game={URL_SPEC}&view=Play&side=B&opp=perfect")
+    page.get_by_text("your move").first.wait_for(timeout=120_000)
+    settle(page)
+    page.get_by_text("Show move values").click()
+    board = page.locator(".st-key-play_board .gg-diagram a[data-value]")
+    for ply in range(3):
+        settle(page)
+        board.first.wait_for(timeout=60_000)
+        before = parse_qs(urlparse(page.url).query).get("play", [""])[0]
+        position = _replayed(game, before)
+        on_board = {board.nth(i).get_attribute("data-move"): board.nth(i).get_attribute("data-value")
+                    for i in range(board.count())}
+        assert on_board == {m.label: str(values.value(m.position).for_previous_player())
+                            for m in game.moves(position)}
+        if ply == 1:
+            page.screenshot(path=str(ARTIFACTS / "ui-implicit-dobutsu-play.png"), full_page=True)
+        board.nth(rng.randrange(len(on_board))).click()
+        page.wait_for_function(f"""() => {{
+            const play = new URLSearchParams(location.search).get('play') || '';
+            return play !== {before!r} && (play.split('.').length % 2 === 1 ||
+                                            document.body.innerText.includes('Game over'));
+        }}""", timeout=60_000)
+        settle(page)
+        if page.get_by_text("Game over").count():
+            break
+    play = parse_qs(urlparse(page.url).query)["play"][0]
+    position = game.start()
+    for number, part in enumerate(play.split(".")):
+        after = game.moves(position)[int(part) - 1].position
+        if number % 2 == 0:   # the perfect player's moves (A's) keep its win
+            assert values.value(after).for_previous_player() == values.value(position)
+        position = after
+    assert len(play.split(".")) >= 3 and page.get_by_text("Slips so far").count() == 1
+
+
+def _replayed(game, play: str):
+    """The position a `play=` value reaches, from the rules alone."""
+    position = game.start()
+    for part in filter(None, play.split(".")):
+        position = game.moves(position)[int(part) - 1].position
+    return position

@@ -1,0 +1,142 @@
+"""The page of a game too large for a graph (explorer/ui/implicit_page.py), answered from its value file:
+the board with every move's value on it, the moves with links, the best line board by board, and play
+against the perfect player. Dodgem 3x3 is solved with the implicit mode and the page's graph limit is
+lowered (GAMEGRAPH_UI_MAX_POSITIONS) so that it gets this page; an edge solve without symmetry
+reduction is the independent oracle."""
+
+from __future__ import annotations
+
+import json
+import random
+import re
+
+import pytest
+
+pytest.importorskip("streamlit")
+from tests.support.ui_support import isolated, markdown, page  # noqa: E402,F401 - the autouse fixture
+from explorer import implicit, tiered  # noqa: E402
+from explorer.games import parse_spec  # noqa: E402
+from explorer.solved import build  # noqa: E402
+from explorer.ui import implicit_page  # noqa: E402
+from explorer.ui.play_panel import replay  # noqa: E402
+
+SPEC = "dodgem:3x3"
+
+
+@pytest.fixture
+def solved_into_a_file(monkeypatch):
+    """Dodgem 3x3 solved into a value file, over the page's graph limit; the edge solve beside it."""
+    monkeypatch.setenv("GAMEGRAPH_UI_MAX_POSITIONS", "1000")
+    game = parse_spec(SPEC)
+    implicit.solve(game)
+    return game, build(SPEC, symmetry=False)
+
+
+def board_moves(at, key: str = "board_svg") -> dict[str, dict[str, str]]:
+    """data-move label -> the attributes of its link on the board handed to the clickable component."""
+    element = next(e for e in at.get("bidi_component") if e.proto.id.endswith(key))
+    svg = json.loads(element.proto.json)
+    return {m.group(2): dict(re.findall(r'([\w-]+)="([^"]*)"', m.group(0)))
+            for m in re.finditer(r'<a href="([^"]+)" data-move="([^"]+)"[^>]*>', svg)}
+
+
+def test_the_page_is_chosen_by_the_value_file_and_the_pages_limit(monkeypatch):
+    game = parse_spec(SPEC)
+    monkeypatch.setenv("GAMEGRAPH_UI_MAX_POSITIONS", "1000")
+    assert not implicit_page.wanted(game)         # no value file: the graph page refuses, naming --implicit
+    implicit.solve(game)
+    assert implicit_page.wanted(game)
+    monkeypatch.setenv("GAMEGRAPH_UI_MAX_POSITIONS", "10000")
+    assert not implicit_page.wanted(game)         # a graph of it fits the page: the graph page
+    monkeypatch.setenv("GAMEGRAPH_UI_MAX_POSITIONS", "many")
+    assert not implicit_page.wanted(game)         # a bad setting: the graph page says so in one line
+
+
+@pytest.mark.parametrize("key", [None, "B|b../.b./.rr", "A|.b./br./..r"])
+def test_every_move_is_on_the_board_with_its_value_and_remoteness(solved_into_a_file, key):
+    game, graph = solved_into_a_file
+    at = page(game=SPEC, **({"pos": key} if key else {}))
+    assert not at.exception and not at.error, ([e.value for e in at.exception], [e.value for e in at.error])
+    position = game.start() if key is None else game.parse(key)
+    node = graph.graph.node_of(position)
+    assert f"**{graph.value(node)} in {graph.remoteness(node)}**" in markdown(at)
+    on_board = board_moves(at)
+    legal = game.moves(position)
+    assert sorted(on_board) == sorted(m.label for m in legal) and legal
+    for move in legal:
+        child = graph.graph.node_of(move.position)
+        link = on_board[move.label]
+        assert link["data-value"] == str(graph.value(child).for_previous_player())
+        assert link["data-remoteness"] == str(graph.remoteness(child))
+        assert f"pos={game.format(move.position)}".replace("|", "%7C").replace("/", "%2F") in link["href"]
+        assert f"[`{game.format(move.position).replace('|', chr(92) + '|')}`]" in markdown(at)  # the table
+
+
+def test_the_best_line_is_drawn_board_by_board(solved_into_a_file):
+    game, graph = solved_into_a_file
+    at = page(game=SPEC, view="Best line")
+    assert not at.exception and not at.error
+    expected = graph.principal_line(0, limit=implicit_page.LINE_BOARDS)
+    assert len(expected) == min(implicit_page.LINE_BOARDS, graph.remoteness(0)) + 1 > 1
+    text = markdown(at)
+    keys = re.findall(r"^\[`(.*?)`\]\(\?game=", text, re.M)
+    assert keys == [graph.graph.key(node) for node, _ in expected]
+    for i, (node, label) in enumerate(expected):
+        assert f"**{i}.** " + ("here" if label is None else label.replace("-", "\\-")) in text
+    images = sum(1 for _ in _elements(at, "Image"))
+    assert images == len(expected)
+    at.number_input(key="implicit_line_length").set_value(5).run()
+    keys = re.findall(r"^\[`(.*?)`\]\(\?game=", markdown(at), re.M)
+    assert keys == [graph.graph.key(node) for node, _ in expected[:6]]
+
+
+def _elements(at, kind: str):
+    def walk(node):
+        if type(node).__name__ == kind:
+            yield node
+        for child in getattr(node, "children", {}).values():
+            yield from walk(child)
+    return walk(at._tree)
+
+
+def test_a_whole_game_against_the_perfect_player_from_the_value_file(solved_into_a_file):
+    """Blue wins Dodgem 3x3: playing Red at random, the perfect Blue never slips and wins; the board of
+    the Play tab carries the moves' values when asked, and the game replays the same over the graph."""
+    game, graph = solved_into_a_file
+    at = page(game=SPEC, view="Play", side="B")
+    rng = random.Random(3)
+    for _ in range(60):
+        assert not at.exception and not at.error, ([e.value for e in at.exception], [e.value for e in at.error])
+        buttons = [b for b in at.button if b.key and b.key.startswith("play_move_")]
+        if not buttons:
+            break
+        rng.choice(buttons).click().run()
+    assert any("you **lost**" in s.value for s in at.warning), [s.value for s in at.warning]
+    play = at.query_params["play"]
+    values = tiered.open_solved(game)
+    by_file, by_graph = replay(values, play), replay(graph, play)
+    assert [vars(p) for p in by_file.match.plies] == [vars(p) for p in by_graph.match.plies]
+    assert not any(p.slip for p in by_file.match.plies if p.player == 0)
+    assert "the value file" in "\n".join(c.value for c in at.caption)
+
+
+def test_the_play_board_shows_the_values_when_asked(solved_into_a_file):
+    game, graph = solved_into_a_file
+    at = page(game=SPEC, view="Play", side="A")
+    assert "data-value" not in json.dumps(board_moves(at, "play_board_svg"))   # a game, not a hint, by default
+    at.toggle(key="play_move_values").set_value(True).run()
+    for label, link in board_moves(at, "play_board_svg").items():
+        child = graph.graph.node_of(next(m.position for m in game.moves(game.start()) if m.label == label))
+        assert link["data-value"] == str(graph.value(child).for_previous_player())
+
+
+@pytest.mark.parametrize("params,said", [({"pos": "garbage"}, "invalid dodgem position"),
+                                         ({"pos": "A|bbb/bbb/bbb"}, "9 blue cars"),
+                                         ({"view": "Play", "play": "1.99"}, "stops making sense"),
+                                         ({"view": "Cycles"}, "No 'Cycles' tab")])
+def test_bad_input_is_one_line(solved_into_a_file, params, said):
+    at = page(game=SPEC, **params)
+    assert not at.exception, [e.value for e in at.exception]
+    lines = [e.value for e in at.error] + [i.value for i in at.info]
+    assert sum(said in line for line in lines) == 1, lines
+    assert "**Blue** to move: **win in 20**" in markdown(at) or "play" in params
