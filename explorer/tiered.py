@@ -761,7 +761,10 @@ def edgeless_flag(game: Game) -> str | None:
     if tiers is not None:
         largest = max(b - a for a, b in zip(tiers.offsets, tiers.offsets[1:]))
         return "--tiered" if largest < implicit.MAX_INDICES else None
-    return "--implicit" if game.index_space() < implicit.MAX_INDICES else None
+    size = game.index_space()
+    if size >= implicit.MAX_INDICES:  # a folded ranking is solved over its half (ImplicitKernels.folded)
+        size = game.implicit_kernels().size
+    return "--implicit" if size < implicit.MAX_INDICES else None
 
 
 def check_size(game: Game, tiers: Tiers) -> None:

@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from explorer.core import limits
-from explorer.commands import positive_int, shell_hint
+from explorer.commands import check_graph_fits, positive_int, shell_hint
 from explorer.core.errors import GameGraphError, GraphTooLarge, InvalidParameter
 from explorer.core.files import output_file
 from explorer.games import games, parse_spec
@@ -269,14 +269,8 @@ def cmd_show(args: argparse.Namespace) -> int:
         record = {**values.record(position), "on_cycle": None, "source": "value file"}
         moves = values.moves(position)
     else:
-        try:
-            solved = load_or_build(game, symmetry=not args.no_symmetry)
-        except GraphTooLarge as error:  # refused from the estimate, at once
-            flag = tiered.edgeless_flag(game)
-            if flag is None:
-                raise
-            raise GraphTooLarge(f"{error}; it can be solved without storing moves, into a value file that `show` "
-                                f"then reads: {shell_hint('solve', args.spec, flag)}") from None
+        check_graph_fits(game, args.spec, "show", symmetry=not args.no_symmetry)  # at once, naming the value file
+        solved = load_or_build(game, symmetry=not args.no_symmetry)
         node = solved.graph.find(args.position) if args.position is not None else 0
         record = solved.record(node)
         moves = solved.moves(node)
@@ -284,9 +278,18 @@ def cmd_show(args: argparse.Namespace) -> int:
     if args.format == "json":
         print(json.dumps({**record, "moves": moves}, indent=2))
         return 0
+    shown = record["key"]
+    if args.position is not None and game.has_symmetry() and record["source"] == "graph":
+        # The text follows the board as typed: a stored move is named from the stored (canonical)
+        # orientation, so each is shown as played on the typed board, reaching the board it leaves.
+        here = game.parse(args.position)
+        shown = game.format(here)
+        for m in moves:
+            played = game.shown_move(here, m["label"], m["to"])
+            m["label"], m["to"] = played.label, game.format(played.position)
     remoteness = "" if record["remoteness"] is None else f" in {record['remoteness']}"
-    typed = f"   (you typed {args.position})" if args.position is not None and args.position.strip() != record["key"] else ""
-    print(f"{game.display_name}  position {record['key']}{typed}")
+    stored = f"   (stored as {record['key']}, one node with its mirror images)" if shown != record["key"] else ""
+    print(f"{game.display_name}  position {shown}{stored}")
     print(f"player {player_name(game, record['to_move'])} to move: {record['value']}{remoteness}"
           f"{'   (game over)' if record['terminal'] else ''}{'   (on a cycle)' if record['on_cycle'] else ''}")
     if moves:

@@ -7,7 +7,7 @@ import contextlib
 import json
 import sys
 
-from explorer.commands import MAX_WHOLE_NUMBER, bounded_int
+from explorer.commands import MAX_WHOLE_NUMBER, bounded_int, check_graph_fits
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -63,6 +63,7 @@ def cmd_play(args: argparse.Namespace) -> int:
         match = Match(values, start)
         match.find(game.format(start))  # a position the file holds as illegal: one line, InvalidPosition
         return _play(args, game, side, opponent, Played(match, start), random.Random(args.seed))
+    check_graph_fits(game, args.spec, "play")  # at once, naming the value file that would answer
     if args.start:
         start = game.parse(args.start)
         solved = build(game, start=start)

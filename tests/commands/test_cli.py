@@ -375,3 +375,35 @@ def test_sigterm_mid_solve_leaves_no_half_written_folder(tmp_path):
     assert solve.returncode == 143 and err.strip().splitlines() == ["gamegraph: interrupted"], err
     assert not list(tmp_path.glob("implicit/.*partial"))
     assert len(list(tmp_path.glob("implicit/dodgem-*"))) == 1  # 3x3's value file only
+
+
+@pytest.mark.parametrize("command", ["show", "play"])
+def test_a_game_too_large_for_a_graph_is_refused_naming_its_value_file(home, command):
+    """show and play take no --max-positions: the refusal names the solve that makes the value file they
+    read instead (Dōbutsu shōgi: its ranking is over 2**31, but its folded half is not), or smaller
+    parameters for a game without one. At once, without a traceback, and nothing built."""
+    done = run(command, "dobutsu", home=home)
+    assert done.returncode == 2 and "Traceback" not in done.stderr
+    assert done.stderr.count("\n") == 1 and "gamegraph solve dobutsu --implicit" in done.stderr
+    assert "--max-positions" not in done.stderr and f"`{command}` then reads" in done.stderr
+    done = run(command, "toads-and-frogs(board=TTTTTTTTTT..........FFFFFFFFFF)", home=home)
+    assert done.returncode == 2 and "Traceback" not in done.stderr and done.stderr.count("\n") == 1
+    assert "--max-positions" not in done.stderr
+
+
+@pytest.mark.parametrize("spec, typed", [("tictactoe", "X../.O./..."), ("tictactoe", "..X/.O./..."),
+                                         ("connect4:small", "..../..../..../X...")])
+def test_show_names_each_move_as_played_on_the_board_typed(home, spec, typed):
+    """A position typed in another orientation than the stored one: every move listed is a move of the
+    typed board, reaching exactly the result printed beside it (not its mirror image)."""
+    game = parse_spec(spec)
+    done = run("show", spec, typed, home=home)
+    assert done.returncode == 0, done.stderr
+    board = game.parse(typed)
+    legal = {(m.label, game.format(m.position)) for m in game.moves(board)}
+    table = done.stdout.split("remoteness\n", 1)[1].split("\n\n", 1)[0]
+    rows = [line[2:].split() for line in table.splitlines()]
+    assert rows
+    for row in rows:
+        at = next(i for i, token in enumerate(row) if "/" in token)  # the result: a board in the notation
+        assert (" ".join(row[:at]), row[at]) in legal, row
