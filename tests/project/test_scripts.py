@@ -192,3 +192,12 @@ def test_a_broken_import_contract_stops_the_run_before_neo4j_and_pytest(tmp_path
     """lint-imports (the layers of docs/architecture.md) runs first: a back-arrow fails the run at once."""
     code, calls = run_script(tmp_path, status=3, LINT_RC="1")
     assert code == 1 and calls == ["lint-imports"]
+
+
+def test_install_adds_libatomic1_where_dpkg_lacks_it(tmp_path):
+    """A minimal Debian (debootstrap minbase) lacks libatomic1, which the Node.js inside Playwright links:
+    without it every browser test fails to start its driver. dpkg says it is missing: apt-get adds it."""
+    project, env = install_env(tmp_path, venv_module=True, java=True)
+    stub(Path(env["BIN"]) / "dpkg", '#!/bin/sh\n[ "$2" = libatomic1 ] && exit 1\nexit 0\n')
+    done = run_install(project, env)
+    assert apt_calls(tmp_path) == ["apt-get update -qq", "apt-get install -y -qq libatomic1"], done.stderr
