@@ -106,6 +106,10 @@ public final class Neo4jLauncher {
                 // local server with no clients left has no reason to wait that long.
                 .setConfig(GraphDatabaseInternalSettings.netty_server_shutdown_quiet_period, 1)
                 .setConfig(GraphDatabaseSettings.pagecache_memory, pageCache)
+                // A statement past its timeout is ended when the transaction monitor next looks (every
+                // 2 s by default); the console waits 1 s past a timeout before it calls a statement a
+                // runaway and restarts the server, so the monitor looks every 100 ms.
+                .setConfig(GraphDatabaseSettings.transaction_monitor_check_interval, java.time.Duration.ofMillis(100))
                 // Leave room on the heap for the page cache's bookkeeping and Cypher itself.
                 .setConfig(GraphDatabaseSettings.memory_transaction_global_max_size, heap * 7 / 10)
                 .setConfig(GraphDatabaseSettings.memory_transaction_max_size, heap / 2)
