@@ -309,7 +309,19 @@ def test_a_runaway_that_passes_the_plan_check_is_ended_by_restarting_the_server(
     assert "\n" not in str(caught.value)
     assert answered < 2 + DEADLINE_GRACE_S + 5, answered  # the grace, SHOW TRANSACTIONS, SIGTERM's 1 s, SIGKILL
     stat = Path(f"/proc/{pid}/stat")
-    assert not stat.exists() or stat.read_text().rsplit(")", 1)[1].split()[0] in "ZX"  # the core is free
+
+    def gone() -> bool:
+        try:
+            return stat.read_text().rsplit(")", 1)[1].split()[0] in "ZX"
+        except OSError:
+            return True
+
+    # SIGKILLed, the JVM may still be tearing down its threads for a moment after its command line is
+    # gone (what the launcher's stop waits for); on a loaded machine that moment was seen in state R.
+    settle = time.monotonic() + 5
+    while not gone() and time.monotonic() < settle:
+        time.sleep(0.1)
+    assert gone()  # the core is free
     deadline = time.monotonic() + server.START_TIMEOUT_S
     while time.monotonic() < deadline:
         try:
