@@ -110,10 +110,12 @@ def solve(game: Game, folder: Path | None = None) -> "ValueFile":
     return ValueFile(game, folder)
 
 
-def solve_range(game: Game, kernels, lo: int, hi: int, seeds, seed_runs, description: str | None = None):
+def solve_range(game: Game, kernels, lo: int, hi: int, seeds, seed_runs, description: str | None = None,
+                windows=None):
     """The cells of indices [lo, hi) of the game's ranking, solved by the one compiled loop
     (explorer.kernels.retrograde.solve_cells) with these seeds from child tiers (no_seeds() for
-    none): 2-byte cells, 4-byte ones when a counter or a remoteness needs more. The one tier
+    none; with `windows`, a SeedWindows, its first window, the next ones asked of it as the loop
+    uses them up): 2-byte cells, 4-byte ones when a counter or a remoteness needs more. The one tier
     solve of the implicit mode (lo=0, the whole ranking) and of explorer.tiered. Raises a
     GameGraphError for kernels that leave a position without a move or a remoteness too large."""
     import numpy as np
@@ -137,8 +139,10 @@ def solve_range(game: Game, kernels, lo: int, hi: int, seeds, seed_runs, descrip
             cells = np.empty(size, dtype=dtype)
             if kernels.max_moves > payload_limit(cells):
                 continue
+            if windows is not None:  # the seeds start again with the solve
+                seeds, seed_runs = windows.first()
             status = _run(kernel, kernels, cells, queue, description or f"solving {game.display_name}",
-                          lo, seeds, seed_runs)
+                          lo, seeds, seed_runs, windows)
             if status <= STUCK:
                 stuck = game.format(game.unrank(lo + STUCK - status))
                 raise GameGraphError(f"{game.display_name}: position {stuck} is not over but has no moves")
@@ -186,11 +190,12 @@ class _Queue:
             pass             # unmapped with them, and this must not hide that exception (Ctrl-C, SIGTERM)
 
 
-def _run(kernel, kernels, cells, queue: _Queue, description: str, lo: int, seeds, seed_runs) -> int:
+def _run(kernel, kernels, cells, queue: _Queue, description: str, lo: int, seeds, seed_runs, windows=None) -> int:
     """Run the compiled solve over its queue a step at a time, with a progress bar (positions
-    decided), giving back the queue's used pages between steps. Returns the kernel's status."""
+    decided), giving back the queue's used pages between steps and handing it the next window of
+    seeds (`windows`) when it asks. Returns the kernel's status."""
     from explorer.kernels import probably_cached
-    from explorer.kernels.retrograde import MORE, new_state
+    from explorer.kernels.retrograde import MORE, NEED_SEEDS, new_state
 
     state = new_state()
     if progress.enabled() and not probably_cached(kernel):
@@ -202,6 +207,16 @@ def _run(kernel, kernels, cells, queue: _Queue, description: str, lo: int, seeds
             status = kernel(kernels.ctx, kernels.max_unmoves, cells, queue.array, state, QUEUE_STEP, lo, seeds,
                             seed_runs)
             bar.update(max(int(state[1] - before), 0))
+            if status == NEED_SEEDS:
+                if windows is None:
+                    raise GameGraphError(f"{description}: the solver asked for more seeds than it was given")
+                seeds, seed_runs = windows.next()
+                state[3] = state[4] = 0  # the seed cursor, at the new window's start
+                continue
+            if status == 0 and windows is not None and not windows.exhausted:
+                # A loop that ignores FOLLOWS would end here with seeds never seen: wrong values, silently.
+                raise GameGraphError(f"{description}: the compiled solver stopped before its last window of "
+                                     "seeds (a kernel compiled against an older loop?)")
             if status != MORE:
                 return status
             queue.give_back(int(state[1]))

@@ -352,6 +352,12 @@ class Played:
                 return
         raise KeyError(number)
 
+    def ending(self) -> str | None:
+        """Why the finished game ended, in the game's own words (Game.ending of the position as played:
+        Dōbutsu shōgi ends when a lion can be taken, before the capture, so the capture is said, not
+        shown); None while the game goes on or when the game gives no reason. O(the game's rule)."""
+        return self.match.solved.game.ending(self.position) if self.match.over else None
+
     def move_values(self) -> dict[str, tuple[str, int | None]]:
         """{move label: (its value for the mover, its remoteness)} of every legal move of the played
         position, from the solved game (the board's colours, explorer.ui.drawing). O(moves)."""

@@ -7,8 +7,8 @@ GamesmanOne. A game without tiers is one tier, the whole ranking, so the implici
 
 A tier is solved by the one compiled retrograde loop (explorer.kernels.retrograde.solve_cells)
 over its index range, its children's decided positions entering the loop as *seeds*, read
-from their tier files memory-mapped and read-only (`seeds_of`). Cycles inside a tier are
-allowed. Each tier is written to ``tier-<t>.values`` atomically and owner-only
+from their tier files memory-mapped and read-only, a window at a time (`SeedWindows`).
+Cycles inside a tier are allowed. Each tier is written to ``tier-<t>.values`` atomically and owner-only
 (explorer.core.private); a tier already written is never solved again, so an interrupted
 solve resumes from the tiers it finished. A tier file holds the kernel's final cell per
 position (uint16, or uint32 when a remoteness needs it): the value code in the low 3 bits
@@ -38,6 +38,13 @@ from explorer.core.values import Value
 from explorer.games.base import Game, Tiers
 
 FORMAT = 2  # 2: tier files are compact value files (explorer.core.valuestore)
+# A loopy tier's seeds come from its children a window at a time (explorer.kernels.retrograde.SeedWindows):
+# room for one seed per SEED_WINDOW_SHARE positions of the tier (0.5 bytes a position), at least
+# SEED_WINDOW_MIN, and more when the children hold over SEED_WINDOW_PASSES windows' worth (each window
+# is a pass over the children).
+SEED_WINDOW_SHARE = 8
+SEED_WINDOW_MIN = 1 << 16
+SEED_WINDOW_PASSES = 64
 CACHE_KIND = "tiered"  # the state folder's subfolder of tier folders
 SCHEDULER_VARIABLE = "DASK_SCHEDULER_ADDRESS"
 NO_POSITION = 6  # a tier cell's code for an index that names no position (explorer.kernels.retrograde)
@@ -192,10 +199,11 @@ def solve_tier(game: Game | str, tier: int, folder: str | os.PathLike, *children
     written already. `game` is a Game or its spec (a Dask worker parses it again: a spec is all a
     task carries); `children_done` are the children's results, only there so that Dask runs the
     children first. Peak memory: the tier's cells (2 bytes a position), the live queue (4 bytes a
-    decided win or loss), 4 bytes a decided child position (the seeds), the children memory-mapped.
+    decided win or loss), one window of seeds (4 bytes a seed: seed_window_capacity), the children
+    memory-mapped.
     Returns what was done: tier, positions, seconds, whether it was skipped."""
     from explorer.games.spec import parse_spec
-    from explorer.kernels.retrograde import finish_cells, seeds_of
+    from explorer.kernels.retrograde import SeedWindows, finish_cells
 
     if isinstance(game, str):
         game = parse_spec(game)
@@ -219,15 +227,21 @@ def solve_tier(game: Game | str, tier: int, folder: str | os.PathLike, *children
             raise GameGraphError(f"tier {tier} ({tiers.names[tier]}) needs child tier {child} "
                                  f"({tiers.names[child]}), which is not solved")
         children.append((tiers.offsets[child], cells))
-    seeds, seed_runs = seeds_of(children)
+    windows = SeedWindows(children, seed_window_capacity(hi - lo), SEED_WINDOW_PASSES)
     del children
-    cells = implicit.solve_range(game, kernels, lo, hi, seeds, seed_runs,
-                                 f"{game.display_name} tier {tier} ({tiers.names[tier]})")
-    del seeds, seed_runs
+    cells = implicit.solve_range(game, kernels, lo, hi, *windows.first(),
+                                 f"{game.display_name} tier {tier} ({tiers.names[tier]})", windows=windows)
+    del windows
     finish_cells(cells)
     _write_tier(folder, tier, cells)
     done.update(seconds=round(time.perf_counter() - t0, 3), skipped=False)
     return done
+
+
+def seed_window_capacity(positions: int) -> int:
+    """Seeds in one window for a loopy tier of this many positions (SeedWindows may raise it to
+    keep the passes over the children at most SEED_WINDOW_PASSES)."""
+    return max(SEED_WINDOW_MIN, positions // SEED_WINDOW_SHARE)
 
 
 def _is_loop_free(tiers: Tiers, tier: int) -> bool:
@@ -761,9 +775,7 @@ def edgeless_flag(game: Game) -> str | None:
     if tiers is not None:
         largest = max(b - a for a, b in zip(tiers.offsets, tiers.offsets[1:]))
         return "--tiered" if largest < implicit.MAX_INDICES else None
-    size = game.index_space()
-    if size >= implicit.MAX_INDICES:  # a folded ranking is solved over its half (ImplicitKernels.folded)
-        size = game.implicit_kernels().size
+    size = game.implicit_size()  # a folded ranking is solved over its half (Offers.folded): no kernels built
     return "--implicit" if size < implicit.MAX_INDICES else None
 
 

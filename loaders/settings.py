@@ -130,6 +130,16 @@ def _memory_setting(name: str, default: str) -> str:
     return value
 
 
+NO_NEO4J_ENV = "GAMEGRAPH_NO_NEO4J"  # set (to 1) by `gamegraph up --no-neo4j` for the UI it starts
+
+
+def neo4j_switched_off() -> bool:
+    """Whether Neo4j is switched off for this process (GAMEGRAPH_NO_NEO4J=1, which `gamegraph up
+    --no-neo4j` gives the UI it starts): nothing about Neo4j is then probed, read or asked for,
+    not even its password."""
+    return os.environ.get(NO_NEO4J_ENV, "").strip() not in ("", "0")
+
+
 def password_file() -> Path:
     return neo4j_dir() / "password"
 

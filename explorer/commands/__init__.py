@@ -36,16 +36,13 @@ def port_number(text: str) -> int:
     return bounded_int(1, 65535)(text)
 
 
-def check_graph_fits(game, spec: str, command: str, symmetry: bool = True) -> None:
-    """Refuse at once, in one line (GraphTooLarge), a game whose graph is over the default limit, for
-    a subcommand that builds one without a --max-positions option (show, play): the hint names the
-    value file that answers without a graph (`gamegraph solve SPEC --implicit` or `--tiered`)
-    where the game has one, else smaller parameters."""
+def graph_limit_hint(game, spec: str, command: str) -> str:
+    """The remedy a subcommand without a --max-positions option (show, play) names when the game's graph
+    is over the limit (explorer.core.limits.check, through explorer.solved's `hint`): the value file that
+    answers without a graph (`gamegraph solve SPEC --implicit` or `--tiered`) where the game has one,
+    else smaller parameters."""
     from explorer import tiered
-    from explorer.core import limits
-    from explorer.graph import DEFAULT_MAX_POSITIONS
 
     flag = tiered.edgeless_flag(game)
-    hint = (f"solve it into a value file first, which `{command}` then reads: {shell_hint('solve', spec, flag)}"
+    return (f"solve it into a value file first, which `{command}` then reads: {shell_hint('solve', spec, flag)}"
             if flag else "choose smaller parameters")
-    limits.check(game, symmetry, DEFAULT_MAX_POSITIONS, hint=hint)

@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from explorer.core import limits
-from explorer.commands import check_graph_fits, positive_int, shell_hint
+from explorer.commands import graph_limit_hint, positive_int, shell_hint
 from explorer.core.errors import GameGraphError, GraphTooLarge, InvalidParameter
 from explorer.core.files import output_file
 from explorer.games import games, parse_spec
@@ -269,8 +269,8 @@ def cmd_show(args: argparse.Namespace) -> int:
         record = {**values.record(position), "on_cycle": None, "source": "value file"}
         moves = values.moves(position)
     else:
-        check_graph_fits(game, args.spec, "show", symmetry=not args.no_symmetry)  # at once, naming the value file
-        solved = load_or_build(game, symmetry=not args.no_symmetry)
+        solved = load_or_build(game, symmetry=not args.no_symmetry,  # over the limit: names the value file
+                               hint=graph_limit_hint(game, args.spec, "show"))
         node = solved.graph.find(args.position) if args.position is not None else 0
         record = solved.record(node)
         moves = solved.moves(node)

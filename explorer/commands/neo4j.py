@@ -46,6 +46,14 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                    help="rebuild the embedded server's whole database offline with Neo4j's importer (much faster for "
                         "big games; rewrites every loaded game, asks first; see docs/neo4j-loading.md)")
     p.add_argument("--yes", action="store_true", help="with --bulk: replace the database without asking")
+    p.add_argument("--around", metavar="POSITION",
+                   help="load only the positions within --radius moves of POSITION of a game solved into a value "
+                        "file (`solve --implicit` or `--tiered`), with their values from the file, as a game id of "
+                        "its own (the game's id followed by @around(...)); see docs/implicit.md")
+    p.add_argument("--radius", metavar="K", type=_radius,
+                   help="with --around: how many moves from POSITION (a few: a part past its size limit is refused)")
+    p.add_argument("--direction", choices=("both", "out", "in"),
+                   help="with --around: follow moves forward (out), backward by un-moves (in) or both (default)")
     p.set_defaults(func=cmd_load)
 
     # prefix_chars="+": every argument, --help and --version included, belongs to neo4j-admin itself.
@@ -62,6 +70,16 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     p = subparsers.add_parser("neo4j", help="start, stop or check the embedded Neo4j server (status exits 3 when stopped)")
     p.add_argument("action", choices=("start", "stop", "status"))
     p.set_defaults(func=cmd_neo4j)
+
+def _radius(text: str) -> int:
+    """argparse type of --radius: 0 to explorer.solved.PART_MAX_RADIUS (imported only when the option is given)."""
+    from explorer.solved import PART_MAX_RADIUS
+
+    return bounded_int(0, PART_MAX_RADIUS)(text)
+
+
+_radius.__name__ = "whole number"  # argparse names the type in its messages
+
 
 def _add_game_options(p: argparse.ArgumentParser) -> None:
     p.add_argument("spec", help="game spec, e.g. chopsticks:magic-fingers or nim(heaps=1-3-5)")
@@ -89,6 +107,8 @@ def cmd_load(args: argparse.Namespace) -> int:
 
     game = parse_spec(args.spec)
     settings = Neo4jSettings.from_env()
+    if args.around is not None or args.radius is not None or args.direction is not None:
+        return _load_part(args, game, settings)
     if args.bulk:
         return _bulk_load(args, game, settings)
     if args.yes:
@@ -105,6 +125,33 @@ def cmd_load(args: argparse.Namespace) -> int:
     finally:
         driver.close()
     print(report)
+    return 0
+
+
+def _load_part(args: argparse.Namespace, game, settings: Neo4jSettings) -> int:
+    """`load --around POSITION --radius K`: the part of a game solved into a value file around a position
+    (explorer.solved.materialise), loaded under its own game id. Everything is checked and the part made
+    before Neo4j is reached. O(part x moves)."""
+    from explorer import tiered
+    from explorer.solved import PART_MAX_POSITIONS, materialise
+    from loaders import neo4j_loader
+
+    if args.around is None or args.radius is None:
+        raise GameGraphError("--around POSITION and --radius K go together: the part within K moves of POSITION")
+    if args.bulk or args.yes:
+        raise GameGraphError("--bulk rebuilds the database from whole games; a part (--around) is loaded over Bolt")
+    values = tiered.open_solved(game)  # none yet: one line naming `gamegraph solve SPEC --implicit`
+    part = materialise(values, game.parse(args.around), args.radius, args.direction or "both",
+                       limit=min(args.max_positions, PART_MAX_POSITIONS))
+    driver = _connect(settings)
+    try:
+        report = neo4j_loader.load(part, driver, settings.database, batch_size=args.batch_size,
+                                   workers=args.workers, on_wait=_say, replace=args.replace)
+    finally:
+        driver.close()
+    print(report)
+    print(f"game id {part.graph.graph_id!r}: the positions within {part.radius} moves of {part.centre} "
+          f"({part.direction}), values and remoteness from the value file; its Game node's start is that position")
     return 0
 
 

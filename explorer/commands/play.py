@@ -7,7 +7,7 @@ import contextlib
 import json
 import sys
 
-from explorer.commands import MAX_WHOLE_NUMBER, bounded_int, check_graph_fits
+from explorer.commands import MAX_WHOLE_NUMBER, bounded_int, graph_limit_hint
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -63,12 +63,12 @@ def cmd_play(args: argparse.Namespace) -> int:
         match = Match(values, start)
         match.find(game.format(start))  # a position the file holds as illegal: one line, InvalidPosition
         return _play(args, game, side, opponent, Played(match, start), random.Random(args.seed))
-    check_graph_fits(game, args.spec, "play")  # at once, naming the value file that would answer
+    hint = graph_limit_hint(game, args.spec, "play")  # over the limit: the value file that would answer
     if args.start:
         start = game.parse(args.start)
-        solved = build(game, start=start)
+        solved = build(game, start=start, hint=hint)
     else:
-        solved = load_or_build(game)
+        solved = load_or_build(game, hint=hint)
         start = start_position(solved)
     with _matched(solved, args.backend) as match:
         return _play(args, game, side, opponent, Played(match, start), random.Random(args.seed))
@@ -159,12 +159,14 @@ def _play(args, game, side, opponent, played, rng) -> int:
     report = {"game": game.id, "side": "AB"[side], "opponent": args.opponent,
               "plies": [vars(p) for p in match.plies], "history": match.history(),
               "over": match.over, "result": result_for(match, side) if match.over else None,
+              "ending": played.ending(),
               "stopped": stopped or (None if match.over else f"stopped after {args.max_plies} plies")}
     if args.format == "json":
         print(json.dumps(report, indent=2))
         return 0
     if match.over:
-        print(f"game over after {len(match.plies)} plies: you {RESULT_WORDS[report['result']]}")
+        why = f" ({report['ending']})" if report["ending"] else ""
+        print(f"game over after {len(match.plies)} plies: you {RESULT_WORDS[report['result']]}{why}")
     else:
         print(f"game stopped after {len(match.plies)} {'ply' if len(match.plies) == 1 else 'plies'}: "
               f"{report['stopped']}")

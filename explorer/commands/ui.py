@@ -154,14 +154,16 @@ def launch(args: argparse.Namespace, environ: Mapping[str, str] | None = None,
     return argv, environ, f"http://{visible}:{port}"
 
 
-def run(args: argparse.Namespace, announce: str | None = None) -> int:
+def run(args: argparse.Namespace, announce: str | None = None, settings: Mapping[str, str] | None = None) -> int:
     """Run Streamlit until it exits.
 
     Ctrl-C reaches Streamlit itself (same process group) and SIGTERM is passed on,
     so stopping `gamegraph ui` stops the server too. Streamlit gets STOP_GRACE_S
     seconds to shut down, then is killed: it can hang in its shutdown (it did when
-    the pipe its output went to had closed), and nothing may outlive the command."""
+    the pipe its output went to had closed), and nothing may outlive the command. `settings` are
+    environment variables for the page only (`gamegraph up --no-neo4j`'s GAMEGRAPH_NO_NEO4J)."""
     argv, env, url = launch(args)
+    env.update(settings or {})
     in_terminal = sys.stdin is not None and sys.stdin.isatty()
     stop_hint = "Ctrl-C stops it" if in_terminal else f"SIGTERM to pid {os.getpid()} stops it"
     print(f"gamegraph: {announce or 'the explorer'} on {url}  ({stop_hint})", file=sys.stderr, flush=True)

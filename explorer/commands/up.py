@@ -72,11 +72,20 @@ def run(args: argparse.Namespace) -> int:
                 say("Neo4j keeps running for later commands; stop it with `gamegraph neo4j stop`")
                 started_neo4j = False  # --no-ui prepares for later use: the server is the point
             return 0
-        return ui.run(args, announce=_announce(started_neo4j, args.keep_neo4j, connection is not None))
+        return ui.run(args, announce=_announce(started_neo4j, args.keep_neo4j, connection is not None),
+                      settings=_page_settings(args.no_neo4j))
     finally:
         signal.signal(signal.SIGTERM, previous)
         if started_neo4j and not args.keep_neo4j:
             _stop_neo4j()
+
+
+def _page_settings(no_neo4j: bool) -> dict[str, str]:
+    """The environment the UI gets besides ours: with --no-neo4j the page never probes Neo4j nor
+    asks for its password (loaders.settings.neo4j_switched_off), as the command itself does not."""
+    from loaders.settings import NO_NEO4J_ENV
+
+    return {NO_NEO4J_ENV: "1"} if no_neo4j else {}
 
 
 def _announce(started: bool, keep: bool, neo4j_up: bool) -> str:

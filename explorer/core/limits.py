@@ -117,14 +117,19 @@ def estimate(game, symmetry: bool = True) -> Estimate | None:
     return Estimate(positions, moves, BYTES_PER_ITEM * items + BYTES_PER_CODE * codes)
 
 
+RAISE_THE_LIMIT = "raise --max-positions if the memory allows, or choose smaller parameters"
+"""The remedy named when a graph is over the position limit, for a command that takes --max-positions."""
+
+
 def check(game, symmetry: bool = True, max_positions: int | None = None, budget: int | None = None,
-          hint: str = "raise --max-positions if the memory allows, or choose smaller parameters",
-          budget_name: str = MEMORY_ENV) -> Estimate | None:
+          hint: str = RAISE_THE_LIMIT, budget_name: str = MEMORY_ENV) -> Estimate | None:
     """Refuse at once (GraphTooLarge) a graph whose estimate exceeds a limit; return the estimate.
 
     Limits: `max_positions`; the memory `budget` (default: GAMEGRAPH_MEMORY,
     when set); the memory available now. Each message gives the estimate and
-    the limit it exceeds.
+    the limit it exceeds; over `max_positions` it ends with `hint`, the remedy
+    the caller offers (a command without --max-positions names another one,
+    e.g. the value-file solve: explorer.commands.graph_limit_hint).
     """
     found = estimate(game, symmetry)
     if found is None:

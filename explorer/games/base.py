@@ -18,7 +18,9 @@ Writing a game (docs/your-own-game.md walks through one):
   its parent's declaration, updated by the ``board_svg`` method or
   ``player_names`` it defines; a direct subclass of Game offers the rules only);
 - optional methods with defaults: ``fields`` (extra exported properties),
-  ``presets``, ``notation_help``, ``estimate_positions``/``estimate_moves``,
+  ``ending`` (why a finished game ended, shown in play), ``presets``,
+  ``notation_help`` (an instance may set its own, so that its example is a position
+  of its parameters), ``estimate_positions``/``estimate_moves``,
   ``has_symmetry`` (whether these parameters have a symmetry), ``survey_meaningful``.
   ``gamegraph check-game`` checks every promise the declaration makes.
 
@@ -178,8 +180,12 @@ class Offers:
       rules (position-graph diagrams merge the twins);
     - diagram_label: ``diagram_label(position)``, the board in a few lines for diagram nodes;
     - tiers: ``tiers()``, a partition of the ranking into tiers (Tiers) for the tiered solver
-      (explorer/tiered.py; needs implicit_kernels). The one field with a default (False): a game
-      without tiers is solved as one tier.
+      (explorer/tiered.py; needs implicit_kernels). A field with a default (False): a game
+      without tiers is solved as one tier;
+    - folded: ``implicit_kernels()`` are folded by the colour swap (ImplicitKernels.folded): they
+      cover the first half of the ranking, so the implicit mode solves ``index_space() // 2``
+      indices (``Game.implicit_size``, known without building the kernels; needs
+      implicit_kernels). A field with a default (False): most games do not fold.
     """
 
     arrays: bool
@@ -194,6 +200,7 @@ class Offers:
     swap_players: bool
     diagram_label: bool
     tiers: bool = False
+    folded: bool = False
 
     CODES: ClassVar[tuple[str, ...]] = ("code_space", "encode", "decode")
     NEEDS: ClassVar[dict[str, tuple[str, ...]]] = {
@@ -209,7 +216,8 @@ class Offers:
         "tiers": ("tiers",),
     }
     REQUIRES: ClassVar[dict[str, tuple[str, ...]]] = {
-        "compiled_moves": ("arrays",), "implicit_kernels": ("ranking", "unmoves"), "tiers": ("implicit_kernels",)}
+        "compiled_moves": ("arrays",), "implicit_kernels": ("ranking", "unmoves"), "tiers": ("implicit_kernels",),
+        "folded": ("implicit_kernels",)}
 
     def missing(self, cls: type) -> str | None:
         """What `cls` lacks to keep this declaration, as one line; None when nothing. O(fields)."""
@@ -504,6 +512,14 @@ class Game(Generic[P]):
         """The result for the player to move if the game is over, else None."""
         raise NotImplementedError
 
+    def ending(self, position: P) -> str | None:
+        """Why the game is over at `position`, in the game's own words and its players' names (never
+        "you": the reader may be either player), e.g. Dōbutsu shōgi's "B's giraffe on b3 can take A's
+        lion on b2: taking the lion wins, so the game ends before the capture"; None when the game is not
+        over or gives no reason. Play (explorer.play, the UI's Play panel, `gamegraph play`) shows it
+        under the result. Optional: the default gives no reason."""
+        return None
+
     def moves(self, position: P) -> list[Move[P]]:
         """Legal moves of a position that is not over (successors not canonicalised)."""
         raise NotImplementedError
@@ -682,6 +698,13 @@ class Game(Generic[P]):
     def index_space(self) -> int | None:
         """Size N of the game's perfect ranking (its code_space); None when it declares none."""
         return self.code_space() if self.offers.ranking else None
+
+    def implicit_size(self) -> int | None:
+        """The indices the implicit mode solves and stores: index_space(), or its first half when the
+        kernels fold it (offers.folded); equal to implicit_kernels().size without building them (for
+        hints and limits: tests/games check the two agree). None without a ranking. O(1)."""
+        size = self.index_space()
+        return size // 2 if size is not None and self.offers.folded else size
 
     def rank(self, position: P) -> int:
         """Index in range(index_space()) of a position: its code; inverse of `unrank`."""

@@ -94,6 +94,11 @@ class BlockingGame(Game[BoardPosition]):
     def outcome(self, position: BoardPosition) -> Value | None:
         return None if self._legal(position) else Value.LOSS
 
+    def ending(self, position: BoardPosition) -> str | None:
+        if self.outcome(position) is None:
+            return None
+        return f"{self.offers.player_names[position.to_move]} cannot move, and a player who cannot move loses"
+
     def label_of(self, slide: Slide) -> str:
         return f"{self.points[slide.source]}>{self.points[slide.target]}"
 

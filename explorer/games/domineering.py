@@ -66,7 +66,14 @@ class Domineering(Game[Board]):
     offers = Offers(arrays=True, compiled_moves=False, ranking=False, unmoves=False, implicit_kernels=False,
                     symmetry=True, cgt=CgtValues(impartial=False), board="domineering",
                     player_names=("Vertical", "Horizontal"), swap_players=False, diagram_label=False)
-    notation_help = "SIDE|ROWS: V or H to move, then rows of . (empty) and # (covered) separated by /, e.g. V|.../.#./..."
+    NOTATION_HELP = "SIDE|ROWS: V or H to move, then rows of . (empty) and # (covered) separated by /, e.g. {example}"
+    notation_help = NOTATION_HELP.format(example="H|#../#../...")  # the 3x3 board after Vertical's first domino
+
+    def __init__(self, params: DomineeringParams | None = None, preset: str | None = None):
+        super().__init__(params, preset)
+        start = self.start()
+        first = self.moves(start)  # one domino placed, when the board has room for one
+        self.notation_help = self.NOTATION_HELP.format(example=self.format(first[0].position if first else start))
 
     @property
     def _n(self) -> int:
@@ -92,6 +99,11 @@ class Domineering(Game[Board]):
     def outcome(self, position: Board) -> Value | None:
         free = position.filled
         return None if any(not free & mask for _, mask in self._placements(position.to_move)) else Value.LOSS
+
+    def ending(self, position: Board) -> str | None:
+        if self.outcome(position) is None:
+            return None
+        return f"{self.offers.player_names[position.to_move]} cannot move, and a player who cannot move loses"
 
     def moves(self, position: Board) -> list[Move[Board]]:
         return [Move(label, Board(1 - position.to_move, position.filled | mask))

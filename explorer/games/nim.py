@@ -49,7 +49,12 @@ class Nim(Game[NimPosition]):
     description = "Take objects from one heap; whoever cannot move loses."
     Params = NimParams
     presets = {"marienbad": dict(heaps=(1, 3, 5, 7)), "small": dict(heaps=(1, 2, 3))}
-    notation_help = "MOVER|h-h-..., e.g. A|1-3-5-7"
+    NOTATION_HELP = "MOVER|h-h-..., e.g. {example}"
+    notation_help = NOTATION_HELP.format(example="A|1-3-5-7")  # Marienbad's start
+
+    def __init__(self, params: NimParams | None = None, preset: str | None = None):
+        super().__init__(params, preset)
+        self.notation_help = self.NOTATION_HELP.format(example=self.format(self.start()))  # an example of these heaps
     offers = Offers(arrays=False, compiled_moves=False, ranking=False, unmoves=False, implicit_kernels=False,
                     symmetry=True, cgt=CgtValues(impartial=True), board="nim", player_names=None,
                     swap_players=False, diagram_label=False)
@@ -62,6 +67,12 @@ class Nim(Game[NimPosition]):
 
     def outcome(self, position: NimPosition) -> Value | None:
         return Value.LOSS if not any(position.heaps) else None
+
+    def ending(self, position: NimPosition) -> str | None:
+        if any(position.heaps):
+            return None
+        return (f"no object is left, so {PLAYER_NAMES[position.to_move]} cannot move: whoever takes the last "
+                f"object wins")
 
     def moves(self, position: NimPosition) -> list[Move[NimPosition]]:
         result = []

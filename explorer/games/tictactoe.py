@@ -72,6 +72,12 @@ class TicTacToe(Game[Board]):
             return Value.LOSS  # only the player who just moved can have completed a line
         return Value.TIE if "." not in board else None
 
+    def ending(self, board: Board) -> str | None:
+        winner = _winner(board)
+        if winner:
+            return f"{winner} has three in a row"
+        return "the board is full with no three in a row: a tie" if "." not in board else None
+
     def moves(self, board: Board) -> list[Move[Board]]:
         if _winner(board):
             return []  # a finished game has no moves

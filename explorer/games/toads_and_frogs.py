@@ -82,7 +82,12 @@ class ToadsAndFrogs(Game[Strip]):
     offers = Offers(arrays=True, compiled_moves=False, ranking=False, unmoves=False, implicit_kernels=False,
                     symmetry=False, cgt=CgtValues(impartial=False), board="toads_and_frogs",
                     player_names=("Toads", "Frogs"), swap_players=False, diagram_label=False)
-    notation_help = "SIDE|STRIP: T or F to move, then T, F or . per cell, e.g. T|TT..FF"
+    NOTATION_HELP = "SIDE|STRIP: T or F to move, then T, F or . per cell, e.g. {example}"
+    notation_help = NOTATION_HELP.format(example="T|TT..FF")  # the default strip's start
+
+    def __init__(self, params: ToadsAndFrogsParams | None = None, preset: str | None = None):
+        super().__init__(params, preset)
+        self.notation_help = self.NOTATION_HELP.format(example=self.format(self.start()))  # an example of this strip
 
     # -- rules -----------------------------------------------------------------
     def start(self) -> Strip:
@@ -93,6 +98,11 @@ class ToadsAndFrogs(Game[Strip]):
 
     def outcome(self, position: Strip) -> Value | None:
         return None if strip_options(position.cells, position.to_move) else Value.LOSS
+
+    def ending(self, position: Strip) -> str | None:
+        if self.outcome(position) is None:
+            return None
+        return f"{self.offers.player_names[position.to_move]} cannot move, and a player who cannot move loses"
 
     def moves(self, position: Strip) -> list[Move[Strip]]:
         return [Move(label, Strip(1 - position.to_move, cells))

@@ -5,22 +5,42 @@ it (seconds, once) and stores machine code; later processes load it in
 milliseconds. Import this package only inside functions: numba is heavy and the
 CLI must start fast.
 
-Where the cache lives. numba writes next to the source (``__pycache__``) when it
-can, else in the user's cache folder (``~/.cache/numba``). On an install where
-neither is writable (a read-only site-packages in a container with a read-only
-home), a cached function would make numba raise at import, so `cache_dir`
-points NUMBA_CACHE_DIR at the gamegraph state folder instead (its folder
-``numba-cache``, made owner-only like every folder there). A NUMBA_CACHE_DIR
-the user set is always kept.
+Why the cache folder is keyed by the kernel sources. numba checks a cached
+function against its own source file only, but a kernel's machine code also holds
+every compiled function it calls (inlined or linked: a game's ``solve`` holds
+explorer/kernels/retrograde.py's ``solve_cells``, Dōbutsu shōgi's kernels hold
+ranking.py's ``rank_position``) and the module constants it reads. Editing only
+one of those would leave the stale code running. So numba caches in a folder
+named after a hash of every kernel source (`kernel_sources`: this package, and in
+each game folder, explorer/games/<name>/, its kernel modules and the modules of
+the folder they import, the tables and functions they compile): any edit there
+starts a fresh folder, and an unchanged tree keeps loading from the same one. Older folders are pruned
+(`prune`). tests/algorithms/test_kernels.py reproduces the staleness and checks
+the fix.
+
+Where the cache lives (`cache_base`, numba's own order): under a NUMBA_CACHE_DIR
+the user set; else this package's ``__pycache__``; else the user's cache folder
+(``~/.cache/numba``); else, when neither is writable (a read-only site-packages
+in a container with a read-only home), the gamegraph state folder's
+``numba-cache`` (owner-only like every folder there). In it, the folder
+``gamegraph-<hash>``, which NUMBA_CACHE_DIR then names for numba (and for the
+processes this one starts, which find the base again from it).
 """
 
 from __future__ import annotations
 
+import hashlib
 import os
+import re
+import time
 from contextlib import suppress
 from pathlib import Path
 
 NUMBA_CACHE_KIND = "numba-cache"  # the state folder's subfolder numba caches in, when it must
+KEYED_PREFIX = "gamegraph-"       # a cache folder of ours: this prefix and the kernel sources' hash
+KEYED_FOLDER = re.compile(re.escape(KEYED_PREFIX) + r"[0-9a-f]{16}")
+KEEP_FOLDERS = 4                  # keyed folders kept beside the current one (other checkouts, recent edits)
+IN_USE_SECONDS = 24 * 3600        # a keyed folder used this recently is never pruned (another process's)
 
 
 def _writable(folder: Path) -> bool:
@@ -31,34 +51,113 @@ def _writable(folder: Path) -> bool:
     return False
 
 
-def cache_dir(package: Path | None = None, user_cache: Path | None = None) -> Path | None:
-    """The NUMBA_CACHE_DIR gamegraph must set, or None when numba's own choice works.
+_COMPILES = re.compile(r"^(?:from|import) +(?:numba|llvmlite|explorer\.kernels)\b", re.M)
+_OWN_IMPORT = re.compile(r"^from +explorer\.games\.(\w+)\.(\w+) +import\b", re.M)
 
-    Numba's own order: __pycache__ next to this package, then the user cache
-    folder. Only when both are unwritable is the state folder used.
-    """
-    if os.environ.get("NUMBA_CACHE_DIR"):
-        return None
+
+def kernel_sources(package: Path | None = None) -> list[Path]:
+    """Every file whose text can end up in a kernel's machine code, sorted: the .py files of this
+    package; in each game folder (explorer/games/<name>/), its modules that compile code (a top-level
+    import of numba, llvmlite or explorer.kernels) and, transitively, the modules of the folder they
+    import at top level (``from explorer.games.<name>.<module> import ...``: the ranking and tables
+    the kernels compile or read). A game's rules module is not one of them: editing it keeps the
+    cache. O(size of the game folders)."""
+    package = package or Path(__file__).resolve().parent
+    games = package.parent / "games"
+    chosen = set(package.glob("*.py"))
+    for folder in sorted(p for p in games.iterdir() if p.is_dir()) if games.is_dir() else ():
+        texts = {path: path.read_text(encoding="utf-8", errors="replace") for path in folder.glob("*.py")}
+        todo = [path for path, text in texts.items() if _COMPILES.search(text)]
+        while todo:
+            path = todo.pop()
+            if path in chosen:
+                continue
+            chosen.add(path)
+            for game, module in _OWN_IMPORT.findall(texts[path]):
+                imported = folder / f"{module}.py"
+                if game == folder.name and imported in texts:
+                    todo.append(imported)
+    return sorted(chosen)
+
+
+def sources_key(files: list[Path], root: Path) -> str:
+    """16 hex digits of a SHA-256 over each file's path below `root` and its bytes: any edit,
+    added or removed file changes it. O(their size): about 0.2 MB, milliseconds."""
+    digest = hashlib.sha256()
+    for path in files:
+        digest.update(path.relative_to(root).as_posix().encode() + b"\0")
+        digest.update(path.read_bytes() + b"\0")
+    return digest.hexdigest()[:16]
+
+
+def cache_base(package: Path | None = None, user_cache: Path | None = None) -> Path:
+    """The folder the keyed cache folders sit in (see the module's docstring for the order).
+
+    A NUMBA_CACHE_DIR naming a keyed folder was set by a gamegraph parent process: its parent
+    is the base, so that a child does not nest one keyed folder in another."""
+    chosen = os.environ.get("NUMBA_CACHE_DIR")
+    if chosen:
+        chosen_path = Path(chosen)
+        return chosen_path.parent if KEYED_FOLDER.fullmatch(chosen_path.name) else chosen_path
     package = package or Path(__file__).resolve().parent
     if user_cache is None:
         base = os.environ.get("XDG_CACHE_HOME") or str(Path.home() / ".cache")
         user_cache = Path(base) / "numba"
-    if _writable(package / "__pycache__") or _writable(user_cache):
-        return None
+    for candidate in (package / "__pycache__", user_cache):
+        if _writable(candidate):
+            return candidate
     from explorer.core import private
 
     return private.state_path(NUMBA_CACHE_KIND)
 
 
-_folder = cache_dir()
-if _folder is not None:
+def cache_dir(package: Path | None = None, user_cache: Path | None = None) -> Path:
+    """The NUMBA_CACHE_DIR numba compiles into: ``<cache_base>/gamegraph-<hash of kernel_sources>``."""
+    package = package or Path(__file__).resolve().parent
+    key = sources_key(kernel_sources(package), package.parent)
+    return cache_base(package, user_cache) / f"{KEYED_PREFIX}{key}"
+
+
+def prune(folder: Path, keep: int = KEEP_FOLDERS, in_use_seconds: float = IN_USE_SECONDS) -> list[Path]:
+    """Remove the keyed folders beside `folder` (older kernel sources, other checkouts) but the `keep`
+    most recently used and any used within `in_use_seconds`; return those removed. Called when
+    `folder` is new, so a warm start lists nothing. Errors (a folder in use, no permission) are skipped."""
+    import shutil
+
+    try:
+        siblings = [p for p in folder.parent.iterdir()
+                    if p != folder and KEYED_FOLDER.fullmatch(p.name) and p.is_dir()]
+        ages = {p: p.stat().st_mtime for p in siblings}
+    except OSError:
+        return []
+    now = time.time()
+    ordered = sorted(siblings, key=ages.__getitem__, reverse=True)
+    removed = [p for p in ordered[keep:] if now - ages[p] > in_use_seconds]
+    for path in removed:
+        shutil.rmtree(path, ignore_errors=True)
+    return removed
+
+
+def _use(folder: Path) -> None:
+    """Make `folder` (owner-only when it is new, then prune its old siblings) and mark it used now."""
     from explorer.core.private import ensure_private_dir
 
+    fresh = not folder.exists()
     with suppress(OSError):  # numba reports a folder it cannot use
-        ensure_private_dir(_folder)
-    os.environ["NUMBA_CACHE_DIR"] = str(_folder)  # read by numba at its first import, below
+        ensure_private_dir(folder)
+        os.utime(folder)  # the pruning's "recently used"
+    if fresh:
+        prune(folder)
+
+
+_folder = cache_dir()
+_use(_folder)
+os.environ["NUMBA_CACHE_DIR"] = str(_folder)  # read by numba at its import, below
 
 from numba import njit  # noqa: E402
+from numba.core import config as _numba_config  # noqa: E402
+
+_numba_config.reload_config()  # numba may have been imported first (a module importing it before this package)
 
 jit = njit(cache=True, nogil=True)
 """The one decorator every kernel uses, so the options stay the same everywhere."""
@@ -76,4 +175,4 @@ def probably_cached(dispatcher) -> bool:
         return True
 
 
-__all__ = ["cache_dir", "jit", "njit", "probably_cached"]
+__all__ = ["cache_base", "cache_dir", "jit", "kernel_sources", "njit", "probably_cached", "prune", "sources_key"]

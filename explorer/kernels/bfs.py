@@ -94,25 +94,26 @@ def set_ids(table, codes, first):
 
 
 @jit
-def renumber(table, codes, found, perm, targets, edge_start, edges):
-    """Give the level codes[found:found+new] their final ids in code order (sorted in place).
+def renumber(table, codes, found, level, targets, edge_start, edges):
+    """Give the level codes[found:found+new] their final ids in code order.
 
-    absorb_moves numbered them in discovery order; perm is np.argsort of the
-    level (numpy's sort is faster than numba's); only this level's edges
-    (targets[edge_start:edges]) can point at them yet. O(level + level edges).
+    absorb_moves numbered them in discovery order (the ids table[code, 0] holds);
+    `level` is the same codes sorted (np.sort: numpy's sort is faster than numba's,
+    and than np.argsort, whose permutation this reads back from the table instead);
+    only this level's edges (targets[edge_start:edges]) can point at them yet.
+    O(level + level edges).
     """
-    new = len(perm)
-    level = codes[found:found + new]
-    rank = np.empty(new, dtype=np.int32)
+    new = len(level)
+    final_id = np.empty(new, dtype=np.int32)  # by discovery order
     for r in range(new):
-        rank[perm[r]] = r
-    level[:] = level[perm]
-    for r in range(new):
-        table[level[r], 0] = found + r
+        code = level[r]
+        final_id[table[code, 0] - found] = found + r
+        table[code, 0] = found + r
+        codes[found + r] = code
     for e in range(edge_start, edges):
-        t = targets[e]
-        if t >= found:
-            targets[e] = found + rank[t - found]
+        t = targets[e] - found
+        if t >= 0:
+            targets[e] = final_id[t]
 
 
 NEED_ROOM = 1  # expand_positions stopped: the edge arrays need room for one more position's moves

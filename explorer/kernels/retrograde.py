@@ -68,13 +68,16 @@ def payload_limit(cells: np.ndarray) -> int:
 
 
 # The solve's progress between calls (`state`, int64[5]): the phase, the queue's head and tail, then
-# the next seed and its run (tiered solves: explorer.tiered).
+# the next seed and its run in the current window of seeds (tiered solves: explorer.tiered).
 START, WINS_AND_LOSSES, TIES, DONE = 0, 1, 2, 3
 MORE = 1  # returned when `budget` queue entries were worked and the solve is not over
+NEED_SEEDS = 2  # returned when the window of seeds is used up and another follows (SeedWindows.next)
 FAR = np.int64(1) << 62  # the remoteness of an exhausted source: the other one is always taken
 
-# A seed run's columns (`seed_runs`, int64[runs + 1, 4]; the last row only closes the last run).
+# A seed run's columns (`seed_runs`, int64[runs + 1, 4]). The last row only closes the last run:
+# (len(seeds), 0, FOLLOWS or 0, 0), FOLLOWS when another window of seeds comes after this one.
 RUN_START, RUN_REMOTENESS, RUN_CODE, RUN_OFFSET = 0, 1, 2, 3
+FOLLOWS = 1
 
 
 def new_state() -> np.ndarray:
@@ -82,8 +85,11 @@ def new_state() -> np.ndarray:
 
 
 def no_seeds() -> tuple[np.ndarray, np.ndarray]:
-    """(seeds, seed_runs) of a solve without child tiers: the loop is the one-tier solve."""
-    return np.empty(0, dtype=np.int32), np.zeros((1, 4), dtype=np.int64)
+    """(seeds, seed_runs) of a solve without child tiers: the loop is the one-tier solve.
+    Seeds are uint32 (an index within a child tier, below 2**31): a type of their own also
+    makes numba compile the games' cached wrappers again instead of loading ones built
+    against an older loop (its cache checks only the wrapper's own file)."""
+    return np.empty(0, dtype=np.uint32), np.zeros((1, 4), dtype=np.int64)
 
 
 @njit(inline="always")
@@ -112,11 +118,14 @@ def _next_chunk(cells, queue, head, tail, lo, seeds, seed_runs, j, k, tie_phase,
     (queue[head:tail], local indices) and the seeds of this phase (runs k.., entry j).
     A chunk comes from one source only: the one whose head has the smaller remoteness
     (the queue on a tie), up to CHUNK entries, from the queue as long as they stay within
-    the seeds' head, from the seeds as long as they keep the remoteness of the first. Writes the entries' global indices into xs and their cells into xcells;
-    returns (entries, from the queue, seed entry, seed run)."""
+    the seeds' head, from the seeds as long as they keep the remoteness of the first. Writes the
+    entries' global indices into xs and their cells into xcells; returns (entries, from the queue,
+    seed entry, seed run), entries -1 when the window of seeds is used up and another follows."""
     runs = len(seed_runs) - 1
     while k < runs and j >= seed_runs[k + 1, RUN_START]:
         k += 1
+    if k == runs and seed_runs[runs, RUN_CODE] == FOLLOWS:
+        return -1, False, j, k  # this window is used up: the caller gives the next one
     seed_r = FAR
     if k < runs and (seed_runs[k, RUN_CODE] == TIE) == tie_phase:
         seed_r = seed_runs[k, RUN_REMOTENESS]
@@ -163,17 +172,20 @@ def solve_cells(initial, predecessors, valid, move_count, terminal, graph, max_u
 
     A tier of a tiered game (explorer.tiered) is the range [lo, lo + len(cells)); its
     moves to child tiers enter as *seeds*: the children's decided positions, already
-    solved. seeds[s] (int32) is a position's index within its child; `seed_runs` groups
+    solved. seeds[s] (uint32) is a position's index within its child; `seed_runs` groups
     them in runs of one remoteness, code and child (start, remoteness, code, the
     child's first global index), the wins and losses by non-decreasing remoteness,
-    then the ties likewise, and a last row whose start is len(seeds). Phase 1 merges
+    then the ties likewise, and a last row whose start is len(seeds). They come a
+    window at a time (SeedWindows): when a window is used up and its last row says
+    another FOLLOWS, the loop returns NEED_SEEDS, and the caller calls again with the
+    next window and the seed cursor (state[3], state[4]) back at 0. Phase 1 merges
     the queue with the win and loss seeds, phase 2 the tie queue with the tie seeds,
     always the smaller remoteness first: the order of the plain queue over the whole
     game. A child's draws never refute a move, so they never enter. Predecessors
     outside the tier are dropped. Without seeds and with lo = 0 (no_seeds()) this is
     the one-tier solve, update for update.
 
-    Resumable: it returns MORE after about `budget` entries, with its place in
+    Resumable: it returns MORE after about `budget` entries (or NEED_SEEDS), with its place in
     `state` (new_state() to begin), and goes on from there when called again, so
     the caller can show progress and give back the queue's pages behind the head
     (explorer.implicit). The result does not depend on the budget.
@@ -207,6 +219,9 @@ def solve_cells(initial, predecessors, valid, move_count, terminal, graph, max_u
                                                         False, xs, xcells)
             if m == 0:
                 break
+            if m < 0:
+                state[0], state[1], state[2], state[3], state[4] = phase, head, tail, j, k
+                return NEED_SEEDS
             if worked >= budget:
                 state[0], state[1], state[2], state[3], state[4] = phase, head, tail, j, k
                 return MORE
@@ -252,6 +267,9 @@ def solve_cells(initial, predecessors, valid, move_count, terminal, graph, max_u
                                                         True, xs, xcells)
             if m == 0:
                 break
+            if m < 0:
+                state[0], state[1], state[2], state[3], state[4] = phase, head, tail, j, k
+                return NEED_SEEDS
             if worked >= budget:
                 state[0], state[1], state[2], state[3], state[4] = phase, head, tail, j, k
                 return MORE
@@ -346,7 +364,7 @@ def _edge_cells(succ_indptr, pred_indptr, pred_indices, terminal, max_unmoves, c
     graph = (succ_indptr, pred_indptr, pred_indices, terminal)
     return solve_cells(_edge_initial, _edge_predecessors, _no_kernel, _no_kernel, _no_kernel,
                        graph, max_unmoves, cells, queue, np.zeros(5, dtype=np.int64), len(cells) + 1,
-                       0, np.empty(0, dtype=np.int32), np.zeros((1, 4), dtype=np.int64))
+                       0, np.empty(0, dtype=np.uint32), np.zeros((1, 4), dtype=np.int64))
 
 
 def retrograde(succ_indptr, pred_indptr, pred_indices, terminal):
@@ -473,7 +491,7 @@ def forward_wrapper(labelled_successors, valid, terminal):
     return forward
 
 
-# -- seeds: the decided positions of a tier's children (explorer.tiered) --------------------------
+# -- seeds: the decided positions of a tier's children, a window at a time (explorer.tiered) ------
 
 @njit(cache=True, nogil=True)
 def _deepest_decided(cells):
@@ -487,49 +505,118 @@ def _deepest_decided(cells):
 
 
 @njit(cache=True, nogil=True)
-def _count_decided(cells, counts):
-    """counts[code, remoteness] += the decided positions of a finished tier's cells."""
-    for i in range(len(cells)):
-        code = cells[i] & CODE_MASK
-        if code == WIN or code == LOSS or code == TIE:
-            counts[code, cells[i] >> CODE_BITS] += 1
-
-
-@njit(cache=True, nogil=True)
-def _place_decided(cells, cursor, seeds):
-    """seeds[cursor[code, remoteness]++] = i for each decided position i (its index in its tier):
-    the second half of the counting sort, ascending indices within a run."""
+def _survey_decided(cells, counts, first, last):
+    """counts[code, remoteness] += the decided positions of a finished tier's cells, and where the
+    first and the last of each (code, remoteness) lie (first starts at len(cells), last at -1)."""
     for i in range(len(cells)):
         code = cells[i] & CODE_MASK
         if code == WIN or code == LOSS or code == TIE:
             key = cells[i] >> CODE_BITS
-            seeds[cursor[code, key]] = i
-            cursor[code, key] += 1
+            counts[code, key] += 1
+            first[code, key] = min(first[code, key], i)
+            last[code, key] = i
 
 
-def seeds_of(children) -> tuple[np.ndarray, np.ndarray]:
-    """(seeds, seed_runs) for solve_cells from a tier's solved children, given as (first global
-    index, finished cells) pairs (finish_cells; memory-mapped is fine: each is read twice, in
-    order). A counting sort by remoteness: 4 bytes a decided child position, never int64 lists."""
-    children = list(children)
-    deepest = max([_deepest_decided(cells) for _, cells in children], default=-1)
-    counts = [np.zeros((4, deepest + 1), dtype=np.int64) for _ in children]
-    for (_, cells), count in zip(children, counts):
-        _count_decided(cells, count)
-    rows, cursors, start = [], [np.zeros((4, deepest + 1), dtype=np.int64) for _ in children], 0
-    order = [(r, code) for r in range(deepest + 1) for code in (LOSS, WIN)] + [(r, TIE) for r in range(deepest + 1)]
-    for r, code in order:
-        for c, (offset, _) in enumerate(children):
-            size = int(counts[c][code, r])
-            if size:
-                cursors[c][code, r] = start
-                rows.append((start, r, code, offset))
-                start += size
-    rows.append((start, 0, 0, 0))
-    seeds = np.empty(start, dtype=np.int32)
-    for (_, cells), cursor in zip(children, cursors):
-        _place_decided(cells, cursor, seeds)
-    return seeds, np.array(rows, dtype=np.int64).reshape(-1, 4)
+@njit(cache=True, nogil=True)
+def _place_window(cells, begin, end, start_at, cursor, stop, wanted, seeds):
+    """One sequential pass over cells[begin:end] of a finished tier: seeds[cursor[code, r]++] = i
+    for each decided position i at or after start_at[code, r] while cursor[code, r] < stop[code, r]
+    (ascending indices within a run). Stops once `wanted` seeds are placed."""
+    for i in range(begin, end):
+        code = cells[i] & CODE_MASK
+        if code == WIN or code == LOSS or code == TIE:
+            key = cells[i] >> CODE_BITS
+            if cursor[code, key] < stop[code, key] and i >= start_at[code, key]:
+                seeds[cursor[code, key]] = i
+                cursor[code, key] += 1
+                wanted -= 1
+                if wanted == 0:
+                    return
+
+
+class SeedWindows:
+    """The seeds of a tier for solve_cells, from its solved children given as (first global index,
+    finished cells) pairs (finish_cells; memory-mapped, read in order): their decided positions by
+    runs of one remoteness, code and child, the wins and losses by non-decreasing remoteness, then
+    the ties likewise, ascending indices within a run. Handed out a window of at most `capacity`
+    seeds at a time (`first`, `next`), never as one list: a window is filled by a sequential pass
+    over each child it draws from, and a run longer than the room left is split across windows.
+    So the seeds cost 4 bytes a seed of one window, not of every decided child position.
+
+    Cost: two passes over every child to count the runs and find where each lies (`first`,
+    `last`: a window's pass covers only the stretch of the child between them), then one pass
+    over the children per window. `most_windows` bounds those passes: the capacity grows to
+    total / most_windows when the seeds are that many."""
+
+    def __init__(self, children, capacity: int, most_windows: int = 64):
+        self._children = [(int(offset), cells) for offset, cells in children]
+        deepest = max([_deepest_decided(cells) for _, cells in self._children], default=-1)
+        shape = (4, deepest + 1)
+        self._counts, self._first, self._last = [], [], []
+        for _, cells in self._children:
+            counts, first, last = np.zeros(shape, np.int64), np.full(shape, len(cells), np.int64), \
+                np.full(shape, -1, np.int64)
+            _survey_decided(cells, counts, first, last)
+            self._counts.append(counts)
+            self._first.append(first)
+            self._last.append(last)
+        order = [(r, code) for r in range(deepest + 1) for code in (LOSS, WIN)] + \
+                [(r, TIE) for r in range(deepest + 1)]
+        self._runs = [(r, code, c, int(self._counts[c][code, r])) for r, code in order
+                      for c in range(len(self._children)) if self._counts[c][code, r]]
+        self.total = sum(size for *_, size in self._runs)
+        self.capacity = max(1, capacity, -(-self.total // max(1, most_windows)))
+        self._buffer = np.empty(min(self.capacity, self.total), dtype=np.uint32)
+        self._shape = shape
+        self.windows = 0  # handed out so far (since the last `first`)
+        self.first()
+
+    @property
+    def exhausted(self) -> bool:
+        """Every seed has been handed out."""
+        return self._run >= len(self._runs)
+
+    def first(self) -> tuple[np.ndarray, np.ndarray]:
+        """The first window again (a solve started over with wider cells)."""
+        if self.windows == 1 and self._window_first_run == 0 and self._window_first_taken == 0:
+            return self._window
+        self._run, self._taken, self._resume, self.windows = 0, 0, 0, 0
+        return self.next()
+
+    def next(self) -> tuple[np.ndarray, np.ndarray]:
+        """(seeds, seed_runs) of the next window; its last row says whether another FOLLOWS."""
+        self._window_first_run, self._window_first_taken = self._run, self._taken
+        rows, pieces, filled = [], [], 0
+        while filled < self.capacity and self._run < len(self._runs):
+            r, code, c, size = self._runs[self._run]
+            take = min(size - self._taken, self.capacity - filled)
+            start_at = self._resume if self._taken else int(self._first[c][code, r])
+            rows.append((filled, r, code, self._children[c][0]))
+            pieces.append((c, code, r, start_at, filled, take))
+            filled += take
+            if self._taken + take == size:
+                self._run, self._taken = self._run + 1, 0
+            else:
+                self._taken += take  # split: the next window goes on after this piece's last seed
+        seeds = self._buffer[:filled]
+        for c, (_, cells) in enumerate(self._children):
+            mine = [piece for piece in pieces if piece[0] == c]
+            if not mine:
+                continue
+            start_at = np.zeros(self._shape, np.int64)
+            cursor = np.zeros(self._shape, np.int64)
+            stop = np.zeros(self._shape, np.int64)
+            for _, code, r, at, dest, take in mine:
+                start_at[code, r], cursor[code, r], stop[code, r] = at, dest, dest + take
+            begin = min(at for *_, at, _, _ in mine)
+            end = max(int(self._last[c][code, r]) for _, code, r, *_ in mine) + 1
+            _place_window(cells, begin, end, start_at, cursor, stop, sum(take for *_, take in mine), seeds)
+        if self._taken:
+            self._resume = int(seeds[filled - 1]) + 1
+        rows.append((filled, 0, FOLLOWS if not self.exhausted else 0, 0))
+        self.windows += 1
+        self._window = seeds, np.array(rows, dtype=np.int64).reshape(-1, 4)
+        return self._window
 
 
 @njit(cache=True, nogil=True, parallel=True)

@@ -17,8 +17,11 @@ import html
 from typing import Any, Callable
 
 from explorer.games.base import Game, player_name
+from explorer.render.palette import PLAYERS
 
-X_COLOUR, O_COLOUR = "#1f77b4", "#d62728"  # the page's tic-tac-toe marks
+# The players' colours of explorer/render/palette.py, as on the page (explorer/ui/boards): a node
+# is filled with its value's colour, so a piece must not look like a value.
+X_COLOUR, O_COLOUR = PLAYERS["blue"].fill, PLAYERS["red"].fill  # tic-tac-toe's marks
 CELL = 'border="1" color="#555555" width="{size}" height="{size}" fixedsize="true"'
 MAX_GRID_CELLS = 64  # a bigger board reads better as its notation
 
@@ -80,7 +83,7 @@ def _notation_grid(game: Game, position: Any) -> str | None:
     return _grid(rows, lambda c: _text("" if c == "." else c, bold=True, size=12), size=18)
 
 
-DOBUTSU_COLOURS = ("#1f5fbf", "#c8322b")  # A, B: the page's piece colours (explorer/ui/boards/dobutsu.py)
+DOBUTSU_COLOURS = (PLAYERS["blue"].fill, PLAYERS["red"].fill)  # A, B, as on the page (explorer/ui/boards/dobutsu.py)
 
 
 def _dobutsu(game: Game, position: Any) -> str:

@@ -104,15 +104,25 @@ def _not_for(view: View) -> dict[str, str]:
     return reasons
 
 
-def _game():
-    """(game, spec) from the URL; a bad spec is reported and the default game is shown instead."""
-    spec = state.url_game()
+def _game() -> tuple[Game | None, str]:
+    """(game, its spec) from the URL; (None, why) for a spec that names no game."""
     try:
-        game = parse_spec(spec)
+        game = parse_spec(state.url_game())
     except GameGraphError as exc:
-        error(f"{exc}. Showing {state.DEFAULT_GAME} instead.")
-        game = parse_spec(state.DEFAULT_GAME)
+        return None, str(exc)
     return game, game.display_name
+
+
+def _bad_spec(why: str) -> None:
+    """A link whose game spec is bad: one escaped line saying so, and the picker to choose a game, set
+    to the game the spec names with its first preset (else the default game). No other game is shown
+    in its place: the user would take it for the game asked."""
+    error(f"The game in the link is not valid: {why}. Choose a game in the sidebar.")
+    suggested = picker.named_game(state.url_game())
+    with st.sidebar:
+        st.header("gamegraph")
+        picker.sidebar(suggested)
+    st.markdown(f"Or open [{suggested.display_name}]({state.link(suggested.display_name)}) as the sidebar shows it.")
 
 
 def _backend_line(chosen: backends.Backend) -> None:
@@ -135,6 +145,9 @@ def _backend(solved: SolvedGraph) -> backends.Backend:
 def main() -> None:
     st.set_page_config(page_title="gamegraph explorer", page_icon="✋", layout="wide")
     game, spec = _game()
+    if game is None:
+        _bad_spec(spec)
+        return
     with st.sidebar:
         st.header("gamegraph")
         picker.sidebar(game)

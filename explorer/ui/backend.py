@@ -60,6 +60,8 @@ class Backend:
 
 
 def _open() -> Connection:
+    if neo4j_settings.neo4j_switched_off():  # `gamegraph up --no-neo4j`: no probe, no password asked
+        return Connection(reason=f"switched off (gamegraph up --no-neo4j; {neo4j_settings.NO_NEO4J_ENV}=1)")
     try:
         settings = neo4j_settings.Neo4jSettings.from_env()
     except GameGraphError as exc:

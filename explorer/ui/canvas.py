@@ -38,6 +38,7 @@ from __future__ import annotations
 
 import base64
 import functools
+import json
 import math
 from collections import deque
 from dataclasses import dataclass, field
@@ -53,7 +54,7 @@ from explorer.solved import SolvedGraph
 from explorer.ui import data, drawing, state
 from explorer.ui.analysis_panel import LEVEL_COLOURS
 from explorer.ui.backend import Backend
-from explorer.ui.widgets import player_name
+from explorer.ui.widgets import md_escape, player_name
 
 MAX_NODES = 2000          # the most positions the canvas holds (bench/bench_canvas.py: about 3 s to draw that many)
 EXPAND_LIMIT = 200        # the most positions one expansion adds (a node with more neighbours shows the nearest)
@@ -68,6 +69,9 @@ EXPAND_DIRECTIONS = {"both": "successors and predecessors", "out": "successors (
 # (the Okabe-Ito qualitative set, safe for the common colour blindnesses).
 OPTIMAL_EDGE, OTHER_EDGE, FOCUS_RING = "#333333", "#b0b0b0", "#000000"
 CYCLE_EDGE, CYCLE_OPTIMAL_EDGE = "#c39bd3", "#6c3483"  # a move on a cycle: light purple, a best one dark
+# What is selected, and what an expansion brought: dark cyan, which no value is (palette.nearest_value
+# puts it more than palette.MIN_DISTANCE from every value colour); the component's own is red, a loss.
+HIGHLIGHT = "#008b8b"
 NO_FACT = "#eeeeee"
 CGT_KIND_COLOURS = {"number": "#0072b2", "nimber": "#e69f00", "infinitesimal": "#009e73", "switch": "#cc79a7",
                     "other": "#999999"}
@@ -119,11 +123,12 @@ def position_node(game: Game, solved: SolvedGraph, key: str, boards: bool, focus
     node = solved.graph.find(key)
     record = solved.record(node)
     max_remoteness = _max_remoteness(solved)
+    # The info panel shows these under their names, in plain words: no raw field names or booleans.
     facts = {
-        "id": key, "label": key, "value": record["value"],
+        "id": key, "label": board_label(key), "position": key, "value": record["value"],
         "remoteness": record["remoteness"],
         "to move": player_name(game, int(record["to_move"])),
-        "terminal": bool(record["terminal"]), "on a cycle": bool(record["on_cycle"]),
+        "game over": _yes_no(record["terminal"]), "on a cycle": _yes_no(record["on_cycle"]),
         "draw level": record.get("draw_level"), "CGT value": record.get("cgt"),
     }
     payload = {k: v for k, v in facts.items() if v is not None}
@@ -139,6 +144,21 @@ def position_node(game: Game, solved: SolvedGraph, key: str, boards: bool, focus
         if image:
             payload["_image"] = image
     return {"data": payload}
+
+
+def board_label(notation: str) -> str:
+    """A node's label: a notation written row by row ("X../.O./..." as three lines, a prefix such as
+    "A|" on a line of its own), so that a grid game's label reads as its board, in the style sheet's
+    monospace font; a notation without rows ("A|1-1|1-1") stays one line."""
+    if "/" not in notation:
+        return notation
+    rows = notation.split("/")
+    head, bar, first = rows[0].rpartition("|")
+    return "\n".join(([head + bar] if bar else []) + [first] + rows[1:])
+
+
+def _yes_no(flag: Any) -> str:
+    return "yes" if flag else "no"
 
 
 def _max_remoteness(solved: SolvedGraph) -> int:
@@ -274,8 +294,8 @@ def orient(grown: Grown, game: Game, solved: SolvedGraph, new: set[str], added: 
                 data["_mirrored"] = 1
     for key in new:  # the label is the board as drawn; the stored key stays the node's id
         text = game.format(_board(grown, solved, key))
-        if text != key:
-            grown.nodes[key]["data"]["label"] = text  # (the info panel shows the id, the key, below it)
+        if text != key:  # (the info panel shows `position`, not the id: canvas_view.js hides the id's row)
+            grown.nodes[key]["data"].update(label=board_label(text), position=text)
 
 
 def start(game: Game, solved: SolvedGraph, backend: Backend, key: str, k: int, direction: str, boards: bool,
@@ -283,8 +303,9 @@ def start(game: Game, solved: SolvedGraph, backend: Backend, key: str, k: int, d
     """The canvas of the positions within k moves of `key`: the nearest MAX_NODES of them; `focus_board`
     is `key`'s position as the page shows it (the orientation the canvas's moves start from)."""
     hood, truncated = data.neighbourhood_capped(backend, solved, key, k, direction, MAX_NODES)
-    grown = Grown(scope=scope, generation=generation, boards=boards)
-    grown.base = _add(grown, game, solved, hood, boards, key, focus_board)
+    pictures = boards and len(hood.positions) < LARGE  # (a picture a node is 4 kB: 15 MB for 2,000 nodes)
+    grown = Grown(scope=scope, generation=generation, boards=pictures)
+    grown.base = _add(grown, game, solved, hood, pictures, key, focus_board)
     if truncated:
         grown.notes.append(f"k={k} reaches more than {MAX_NODES} positions: the canvas shows the nearest "
                            f"{MAX_NODES}; expand their nodes to go further")
@@ -355,7 +376,14 @@ def set_boards(grown: Grown, game: Game, solved: SolvedGraph, boards: bool) -> N
 
 # -- layouts -----------------------------------------------------------------------
 SPACING = 90
-LABEL_CHAR = 6.8          # px per character of an 11 px label (the style sheet's font)
+LABEL_FONT = 12           # px: the nodes' labels
+LABEL_LINE = 1.2          # their line height, in fonts
+LABEL_CHAR = 7.3          # px per character of a LABEL_FONT label in the style sheet's monospace font
+
+
+def label_height(lines: int) -> float:
+    """The height of a node's label of `lines` lines, below the node, in model px."""
+    return 3 + lines * LABEL_FONT * LABEL_LINE
 
 
 def row_width(count: int) -> int:
@@ -407,8 +435,11 @@ def layered_positions(nodes: dict[str, dict[str, Any]], spacing: float = SPACING
         if a in neighbours and b in neighbours and a != b:
             neighbours[a].append(b)
             neighbours[b].append(a)
-    longest = max((len(str(e["data"].get("label", ""))) for e in nodes.values()), default=0)
+    lines = [str(e["data"].get("label", "")).split("\n") for e in nodes.values()]
+    longest = max((len(line) for label in lines for line in label), default=0)
     step_x = max(spacing, longest * LABEL_CHAR + 18)
+    # a label written as a board (board_label) is several lines high: lines of a band are that much apart
+    step_y = max(spacing * 0.85, label_height(max((len(label) for label in lines), default=1)) + spacing * 0.6)
     width = row_width(len(nodes))
     order = {"win": 0, "tie": 1, "draw": 2, "loss": 3}
     positions: dict[str, dict[str, float]] = {}
@@ -424,7 +455,7 @@ def layered_positions(nodes: dict[str, dict[str, Any]], spacing: float = SPACING
             line = keys[start:start + width]
             for i, key in enumerate(line):
                 positions[key] = {"x": (i - (len(line) - 1) / 2) * step_x, "y": -y}
-            y += spacing * 0.85
+            y += step_y
         y += spacing * 0.6  # a gap between bands
     return positions
 
@@ -499,12 +530,67 @@ def layout_for(name: str, grown: Grown, focus: str, animate: bool = True) -> dic
     where a first click misses (the flaky browser test of issue 18)."""
     common = {"fit": True, "padding": 30, "animate": animate, "animationDuration": 400}
     spacing = _spacing(grown)
-    if name == "layered":
-        return {**common, "name": "preset", "positions": layered_positions(grown.nodes, spacing, grown.edges, focus)}
-    if name == "concentric":
-        return {**common, "name": "preset", "positions": concentric_positions(grown.nodes, grown.edges, focus, spacing)}
+    if name in ("layered", "concentric"):
+        positions = (layered_positions(grown.nodes, spacing, grown.edges, focus) if name == "layered"
+                     else concentric_positions(grown.nodes, grown.edges, focus, spacing))
+        bend_around(grown, positions, spacing)
+        return {**common, "name": "preset", "positions": positions}
+    for edge in grown.edges.values():  # fcose places nodes away from the moves itself
+        edge["data"].pop("_bend", None)
     return {**common, "name": "fcose", "randomize": True, "nodeRepulsion": 6000, "idealEdgeLength": 90,
             "nodeDimensionsIncludeLabels": True, "animate": animate and len(grown.nodes) <= 400}
+
+
+BEND_STEPS = 12     # bends tried, each way: a quarter `spacing` apart, up to 3 `spacing`s
+BEND_CLEAR = 0.35   # a move passes other nodes' centres at least this many `spacing`s away
+
+
+def bend_around(grown: Grown, positions: dict[str, dict[str, float]], spacing: float) -> None:
+    """Bends each move that would be drawn straight through a node other than its own two ends (in a
+    layered layout a move from a band above the focus to one below it can pass right over it): its
+    edge gets `_bend`, the distance of its curve's one control point from the middle of the straight
+    line (the style sheet draws it as an unbundled bezier), the least, either way, that keeps the
+    curve BEND_CLEAR from every other node; the least crowded if none does. Not on a LARGE canvas,
+    whose moves are plain lines. O(E x V x tries) in numpy, for fewer than LARGE nodes."""
+    import numpy as np
+
+    edges = list(grown.edges.values())
+    for edge in edges:
+        edge["data"].pop("_bend", None)
+    keys = [k for k in grown.nodes if k in positions]
+    if len(keys) >= LARGE or not edges or len(keys) < 3:
+        return
+    index = {k: i for i, k in enumerate(keys)}
+    xy = np.array([[positions[k]["x"], positions[k]["y"]] for k in keys])
+    clear = BEND_CLEAR * spacing
+    t = np.linspace(0.0, 1.0, 24)[:, None]
+    tries = [0.0] + [sign * step * spacing / 4 for step in range(1, BEND_STEPS + 1) for sign in (1, -1)]
+    for edge in edges:
+        a, b = index.get(edge["data"]["source"]), index.get(edge["data"]["target"])
+        if a is None or b is None or a == b:
+            continue
+        p, q = xy[a], xy[b]
+        length = float(np.hypot(*(q - p)))
+        if length < 1e-9:
+            continue
+        others = np.delete(xy, [a, b], axis=0)
+        # only nodes near the line can be in the way, however it bends
+        normal = np.array([-(q - p)[1], (q - p)[0]]) / length
+        others = others[np.abs((others - p) @ normal) < BEND_STEPS * spacing / 4 + clear]
+        if len(others) == 0:
+            continue
+        best, best_gap = 0.0, -1.0
+        for bend in tries:
+            control = (p + q) / 2 + bend * normal
+            curve = (1 - t) ** 2 * p + 2 * t * (1 - t) * control + t ** 2 * q  # (24, 2)
+            gap = float(np.min(np.hypot(*(curve[:, None, :] - others[None, :, :]).transpose(2, 0, 1))))
+            if gap >= clear:
+                best = bend
+                break
+            if gap > best_gap:
+                best, best_gap = bend, gap
+        if best:  # Cytoscape.js measures control-point-distances along this same `normal`
+            edge["data"]["_bend"] = round(float(best), 1)
 
 
 def _spacing(grown: Grown) -> float:
@@ -537,6 +623,7 @@ def grow_layout(grown: Grown, centre: str, new: set[str]) -> None:
                                            grown.nodes[k]["data"].get("remoteness") or 0,
                                            order.get(grown.nodes[k]["data"].get("value"), 4), k))
         positions.update(place_around(positions, centre, fresh, _spacing(grown)))
+        bend_around(grown, positions, _spacing(grown))
         grown.layout = {**layout, **step, "positions": positions}
     else:
         grown.layout = {**layout, **step, "randomize": False}
@@ -553,22 +640,26 @@ class _Rule:
         return {"selector": self.selector, "style": self.style}
 
 
-LARGE = 400  # from this many positions, moves are drawn the cheap way (straight, solid, unlabelled)
+LARGE = 400  # from this many positions, moves are drawn the cheap way (plain lines, unlabelled) and no boards
 
 
 def style_rules(colouring: str, move_labels: bool, boards: bool, large: bool = False) -> list[_Rule]:
     """The canvas's style: fills by the chosen colouring, value-coloured borders, the focus ringed,
     optimal moves solid and dark, other moves dashed and light, moves on a cycle in the accent colour.
 
-    A large canvas draws its moves straight and solid, and no labels but the focus's and the selected
-    node's: bezier curves, dashes, double borders and thousands of labels are what make Cytoscape.js
-    slow to draw and to zoom (bench/bench_canvas.py)."""
+    A large canvas draws its moves as plain lines (haystack: no arrows, no dashes) but the selected
+    node's, and no labels but the focus's and the selected node's: bezier curves, arrows, dashes,
+    double borders and thousands of labels are what make Cytoscape.js slow to draw and to zoom
+    (bench/bench_canvas.py)."""
     size = 64 if boards else 34
     rules = [
         _Rule("node", {"background-color": f"data(_fill_{colouring})", "border-color": "data(_border)",
                        "border-width": 2.5, "width": size, "height": size, "shape": "round-rectangle" if boards else "ellipse",
-                       "label": "data(label)", "font-size": 11, "color": "#222222", "text-valign": "bottom",
-                       "text-margin-y": 3, "min-zoomed-font-size": 5, "text-wrap": "none",
+                       "label": "data(label)", "font-size": LABEL_FONT, "color": "#222222", "text-valign": "bottom",
+                       "text-margin-y": 3, "min-zoomed-font-size": 5,
+                       # a board's rows on lines of their own (board_label), in columns
+                       "text-wrap": "wrap", "text-max-width": "1000px", "line-height": LABEL_LINE,
+                       "font-family": "DejaVu Sans Mono, Menlo, Consolas, monospace",
                        # a light card behind each key, so the moves crossing it do not hide it
                        "text-background-color": "#ffffff", "text-background-opacity": 0.8,
                        "text-background-padding": 1}),
@@ -580,17 +671,25 @@ def style_rules(colouring: str, move_labels: bool, boards: bool, large: bool = F
         _Rule("node[_scc >= 0]", {"border-style": "double", "border-width": 5}),
         _Rule("edge", {"curve-style": "bezier", "target-arrow-shape": "triangle", "arrow-scale": 0.9,
                        "width": 1.2, "line-color": OTHER_EDGE, "target-arrow-color": OTHER_EDGE,
-                       "line-style": "dashed", "font-size": 8, "color": "#444444",
+                       "line-style": "dashed", "font-size": 10, "color": "#444444",
                        "text-background-color": "#ffffff", "text-background-opacity": 0.85,
                        "text-background-padding": 1, "text-rotation": "autorotate", "min-zoomed-font-size": 7,
                        "label": "data(move)" if move_labels else ""}),
         _Rule("edge[?optimal]", {"line-style": "solid", "width": 2.4, "line-color": OPTIMAL_EDGE,
                                  "target-arrow-color": OPTIMAL_EDGE}),
+        _Rule("edge[_bend]", {"curve-style": "unbundled-bezier", "control-point-distances": "data(_bend)",
+                              "control-point-weights": 0.5}),  # around a node in its way (bend_around)
         _Rule("edge[_cycle]", {"line-color": CYCLE_EDGE, "target-arrow-color": CYCLE_EDGE}),
         _Rule("edge[_cycle][?optimal]", {"line-color": CYCLE_OPTIMAL_EDGE, "target-arrow-color": CYCLE_OPTIMAL_EDGE}),
     ]
     if large:
-        rules.append(_Rule("edge", {"curve-style": "straight", "line-style": "solid", "label": "", "arrow-scale": 0.7}))
+        # haystack: a straight line between the centres, without the arrow or the cut at each node's
+        # border that cost the most to draw (bench/bench_canvas.py); the moves of the selected node
+        # (which the component highlights) are drawn with their arrows and labels
+        rules.append(_Rule("edge", {"curve-style": "haystack", "haystack-radius": 0, "target-arrow-shape": "none",
+                                    "line-style": "solid", "label": ""}))
+        rules.append(_Rule("edge:selected, edge.highlight", {"curve-style": "straight", "target-arrow-shape": "triangle",
+                                                             "label": "data(move)" if move_labels else ""}))
         rules.append(_Rule("node", {"label": "", "border-style": "solid"}))  # keys show in the panel on click
         rules.append(_Rule("node:selected, node[_focus]", {"label": "data(label)"}))
     return rules
@@ -644,6 +743,15 @@ def _controls(game: Game, last: tuple[int, str, bool]) -> tuple[int, str, str, s
 
     k, direction, labels = last
     st.session_state.setdefault("hood_k", min(max(int(k), 1), data.MAX_K))
+    asked, bad = state.url_k(data.MAX_K)
+    if asked is not None and st.session_state.get("hood_k_url") != asked:  # a link's k, once: the box may change it
+        st.session_state["hood_k"] = st.session_state["hood_k_url"] = asked
+    if bad is not None:
+        shown = " ".join(bad.split())[:40]
+        st.session_state["canvas_bad_k"] = (f"k={md_escape(shown)} in the page's address is not a whole number from 1 "
+                                            f"to {data.MAX_K}: the canvas uses k={st.session_state['hood_k']}.")
+    else:
+        st.session_state.pop("canvas_bad_k", None)
     st.session_state.setdefault("hood_dir", direction)
     st.session_state.setdefault("hood_labels", labels)
     st.session_state.setdefault("canvas_layout", "layered")
@@ -655,7 +763,7 @@ def _controls(game: Game, last: tuple[int, str, bool]) -> tuple[int, str, str, s
         st.session_state["canvas_colour"] = "value"
     top = st.columns([1, 1.2, 1.6, 1.2], vertical_alignment="bottom")
     top[0].number_input(f"k (moves away, 1 to {data.MAX_K})", min_value=1, max_value=data.MAX_K, step=1,
-                        key="hood_k", help=f"the canvas starts with the positions up to k moves from here "
+                        key="hood_k", on_change=_k_into_url, help=f"the canvas starts with the positions up to k moves from here "
                                            f"(the nearest {MAX_NODES} at most)")
     top[1].selectbox("Follow moves", ["both", "out", "in"], key="hood_dir",
                      format_func={"both": "both ways", "out": "forward", "in": "backward"}.get)
@@ -675,6 +783,13 @@ def _controls(game: Game, last: tuple[int, str, bool]) -> tuple[int, str, str, s
     boards = bool(st.session_state["canvas_boards"]) and has_boards(game)
     return (k, st.session_state["hood_dir"], st.session_state["canvas_layout"], st.session_state["canvas_colour"],
             boards, bool(st.session_state["hood_labels"]), st.session_state["canvas_expand"])
+
+
+def _k_into_url() -> None:
+    """The k chosen goes into the page's address, so a copied link opens the same canvas."""
+    k = int(st.session_state["hood_k"])
+    st.session_state["hood_k_url"] = k
+    st.query_params["k"] = str(k)
 
 
 def _relayout() -> None:
@@ -698,7 +813,7 @@ def _on_event(game: Game, spec: str, solved: SolvedGraph, backend: Backend, focu
         if action == "expand":
             for key in payload.get("node_ids", [])[:1]:
                 new = expand(grown, game, solved, backend, key, st.session_state.get("canvas_expand", "both"),
-                             bool(st.session_state.get("canvas_boards")) and has_boards(game), focus)
+                             grown.boards, focus)
                 grow_layout(grown, key, new)
         elif action == "remove":
             remove(grown, {k for k in payload.get("node_ids", []) if k != focus})
@@ -725,9 +840,12 @@ def neighbourhood_panel(game: Game, spec: str, solved: SolvedGraph, key: str, ba
         grown = start(game, solved, backend, key, k, direction, boards, scope, generation,
                       shown(solved, solved.graph.find(key)))
         st.session_state[GROWN] = grown
-    if boards != grown.boards:  # pictures change the nodes' size: place them again
-        set_boards(grown, game, solved, boards)
-        grown.boards, grown.layout = boards, None
+    # Boards are drawn on canvases of fewer than LARGE positions (one that grew past it keeps them, so
+    # that an expansion moves nothing): pictures change the nodes' size, so they are placed again.
+    pictures = boards and (grown.boards or len(grown.nodes) < LARGE)
+    if pictures != grown.boards:
+        set_boards(grown, game, solved, pictures)
+        grown.boards, grown.layout = pictures, None
     if grown.layout is None or grown.layout_name != layout:
         grown.layout_runs += 1
         grown.layout = {**layout_for(layout, grown, key, animate=grown.layout_runs > 1), "run": grown.layout_runs}
@@ -739,11 +857,14 @@ def neighbourhood_panel(game: Game, spec: str, solved: SolvedGraph, key: str, ba
     large = len(grown.nodes) >= LARGE
     # Nothing above the canvas may come and go between runs: Streamlit would mount it anew (a new
     # iframe, the graph drawn again), so the notes go below it.
-    notes = grown.notes[-3:] + ([f"{len(grown.nodes)} positions: moves are drawn straight and without labels, "
-                                  "and positions without their keys, so the canvas stays quick; click one for its "
-                                  "name and facts."] if large else [])
+    notes = grown.notes[-3:] + ([f"{len(grown.nodes)} positions: moves are drawn as plain lines and positions "
+                                  "without their keys" + ("" if pictures or not boards else " or boards")
+                                  + ", so the canvas stays quick; click a position for its name, its facts and "
+                                  "its moves' arrows and names."] if large else [])
+    if st.session_state.get("canvas_bad_k"):
+        notes.insert(0, st.session_state["canvas_bad_k"])
     st.caption("  \n".join(notes))  # always one element here, so the canvas below keeps its place
-    draw(grown.elements(), grown.layout, style_rules(colouring, move_labels, boards, large), key=widget,
+    draw(grown.elements(), grown.layout, style_rules(colouring, move_labels, pictures, large), key=widget,
          on_change=_on_event, args=(game, spec, solved, backend, key, widget), actions=ACTIONS,
          node_actions=("expand", "remove"))
     st.caption(legend(colouring, grown.mirrored))
@@ -760,9 +881,11 @@ def _view_keeper_script() -> str:
 
 def keep_view() -> None:
     """The page's view keeper (static/canvas_view.js, which says what it does): fits that leave the
-    component's overlays clear, and expansions that move nothing already drawn. Below the canvas,
-    the same every run, so it never makes Streamlit mount the canvas again."""
-    st.html(f"<script>{_view_keeper_script()}</script>", unsafe_allow_javascript=True)
+    component's overlays clear, expansions that move nothing already drawn, the highlight in
+    HIGHLIGHT, a tidy info panel. Below the canvas, the same every run, so it never makes Streamlit
+    mount the canvas again."""
+    config = json.dumps({"highlight": HIGHLIGHT, "large": LARGE})
+    st.html(f"<script>window.__ggCanvas = {config};\n{_view_keeper_script()}</script>", unsafe_allow_javascript=True)
 
 
 # -- the Cypher console's graphs ------------------------------------------------------

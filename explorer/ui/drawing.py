@@ -10,10 +10,11 @@ same way, whoever drew them: each move's link gets the class ``gg-v-<value>`` (i
 value for the mover) and its tooltip the value and remoteness, and a ``<style>``
 in the SVG paints the parts a drawing marked ``gg-mark`` (a chip: light fill,
 strong border), ``gg-mark-strong`` (an arrow: strong fill), ``gg-mark-line`` (a ring
-or a line: strong stroke) or ``gg-mark-text`` in the palette's colours; a part of a move drawn
-outside its link (a Chopsticks tap's line: only the chip is the target) names it in
-``data-for-move`` and gets its colour inline
-(explorer/render/palette.py). A plugin's drawing that marks nothing gets its
+or a line: strong stroke) or ``gg-mark-text`` in the palette's colours, each outline in
+its value's line style too (palette.DASHES, so that a value is not told by colour alone; an
+arrow gets a white outline in that style); a part of a move drawn outside its link (a
+Chopsticks tap's line: only the chip is the target) names it in ``data-for-move`` and gets
+its colour inline (explorer/render/palette.py). A plugin's drawing that marks nothing gets its
 move's shapes outlined in the value's colour.
 """
 
@@ -64,9 +65,12 @@ def _move_style() -> str:
     for value in palette.VALUES:
         fill, strong = palette.FILLS[value], palette.COLOURS[value]
         v = f".gg-v-{value}"
-        rules.append(f"{v} .gg-mark{{fill:{fill};fill-opacity:1;stroke:{strong};stroke-width:2.5}}"
-                     f"{v} .gg-mark-strong{{fill:{strong};stroke:{strong};opacity:1}}"
-                     f"{v} .gg-mark-line{{stroke:{strong};stroke-opacity:1}}"
+        dash = palette.DASHES[value]
+        rules.append(f"{v} .gg-mark{{fill:{fill};fill-opacity:1;stroke:{strong};stroke-width:2.5;"
+                     f"stroke-dasharray:{dash}}}"
+                     f"{v} .gg-mark-strong{{fill:{strong};stroke:#ffffff;stroke-width:1.5;stroke-dasharray:{dash};"
+                     f"opacity:1}}"
+                     f"{v} .gg-mark-line{{stroke:{strong};stroke-opacity:1;stroke-dasharray:{dash}}}"
                      f"{v} .gg-mark-text{{fill:{strong}}}"
                      f"a{v}:not(:has(.gg-mark,.gg-mark-strong,.gg-mark-line)) > *{{stroke:{strong};stroke-width:3}}")
     return "<style>" + "".join(rules) + "</style>"
@@ -100,10 +104,19 @@ def colour_moves(svg: str, values: dict[str, tuple[str, int | None]]) -> str:
 
 
 def move_legend() -> str:
-    """One line of HTML saying what the colours on the board mean."""
-    chips = " ".join(f'<span style="color:{palette.COLOURS[v]};font-weight:600">■ {v}</span>' for v in palette.VALUES)
+    """One line of HTML saying what the colours and line styles on the board mean."""
+    chips = " ".join(f'<span style="color:{palette.COLOURS[v]};font-weight:600">{_swatch(v)} {v}</span>'
+                     for v in palette.VALUES)
     return (f'<span style="font-size:0.85rem;color:#555">Moves coloured by their value for the player to move: '
-            f'{chips}. Hover a move for its remoteness (moves left with best play).</span>')
+            f'{chips}, and outlined by it too (win solid, loss dotted, tie dashed, draw dash-dot). Hover a move for '
+            f'its remoteness (moves left with best play).</span>')
+
+
+def _swatch(value: str) -> str:
+    """A small chip in `value`'s fill, outlined in its colour and line style, as on the board."""
+    return (f'<svg width="22" height="12" viewBox="0 0 22 12" style="vertical-align:-1px" aria-hidden="true">'
+            f'<rect x="1.25" y="1.25" width="19.5" height="9.5" rx="3" fill="{palette.FILLS[value]}" '
+            f'stroke="{palette.COLOURS[value]}" stroke-width="2.5" stroke-dasharray="{palette.DASHES[value]}"/></svg>')
 
 
 def value_badge(value: str, remoteness: int | None = None) -> str:

@@ -17,8 +17,12 @@ from __future__ import annotations
 import re
 from html import escape
 
-SKIN, SKIN_EDGE, FOLDED, DEAD = "#f4c99b", "#b07a4f", "#e7d3bf", "#c8c8c8"
-TURN = "#1f77b4"
+from explorer.render.palette import NEUTRAL_MARK
+
+# No colour here may look like a value (explorer/render/palette.py): the taps and chips take the
+# value colours, and the skin was near the tie fill, the mover's blue frame near the draw blue.
+SKIN, SKIN_EDGE, FOLDED, DEAD = "#e9cdb4", "#b07a4f", "#e7d3bf", "#e4e4e4"
+TURN, TURN_GROUND = NEUTRAL_MARK, "#efece6"
 MAX_SLOTS = 10
 SLOT, GAP = 14, 4
 RAISED, STUB, PALM_H = 44, 12, 38
@@ -60,7 +64,7 @@ def _hand(x: float, y: float, count: int, slots: int, flip: bool) -> str:
     parts.append(f'<rect x="{x}" y="{y}" width="{width}" height="{PALM_H}" rx="12" fill="{palm_fill}" '
                  f'stroke="{"#888" if dead else SKIN_EDGE}" stroke-width="1.5"{dash}/>')
     label = "✕" if dead else str(count)
-    colour = "#777" if dead else "#5a3a1e"
+    colour = "#555555" if dead else "#5a3a1e"  # readable on the palm (4.5:1 at least)
     parts.append(f'<text x="{x + width / 2}" y="{y + PALM_H / 2 + 7}" text-anchor="middle" font-size="20" '
                  f'font-weight="bold" fill="{colour}" font-family="sans-serif">{label}</text>')
     return "\n".join(parts)
@@ -116,7 +120,7 @@ def svg(hands: tuple[tuple[int, int], tuple[int, int]], to_move: int, fingers: i
         if player == to_move:
             top, bottom = row["frame"]
             out.append(f'<rect x="4" y="{top}" width="{width - 8}" height="{bottom - top}" rx="14" '
-                       f'fill="#eaf2fb" stroke="{TURN}" stroke-width="2.5"/>')
+                       f'fill="{TURN_GROUND}" stroke="{TURN}" stroke-width="2.5"/>')
         out.append(f'<text x="14" y="{palm_y + PALM_H / 2 + 6}" font-size="17" font-family="sans-serif" '
                    f'font-weight="{"bold" if player == to_move else "normal"}" '
                    f'fill="{TURN if player == to_move else "#444"}">{escape(names[player])}</text>')

@@ -11,10 +11,14 @@ It shows one position as a board (explorer/ui/boards through explorer.ui.drawing
 the graph page draws it): every legal move is a link on the board, coloured by its
 value for the mover with its remoteness in the tooltip; the same moves in a table
 with links to the successors; the best line as boards in a row, each with the move
-that led to it; and a Play tab against the perfect player (explorer/ui/play_panel.py
-over the value file). Everything is read from the memory-mapped value file, a few
-chunk reads per position: nothing else is materialised. Neighbourhood diagrams,
-cycles, draw levels, Neo4j and the console need a graph and are not offered here.
+that led to it; a Neighbourhood tab, the canvas of the graph page (explorer/ui/canvas.py)
+over a small part materialised around the position (explorer.solved.materialise: values,
+remoteness and optimal moves read from the file, grown when a node at its edge is
+expanded, up to the canvas's limit); and a Play tab against the perfect player
+(explorer/ui/play_panel.py over the value file). Everything is read from the
+memory-mapped value file, a few chunk reads per position: nothing else is materialised.
+Cycles, draw levels and the console need the whole graph and are not offered here;
+`gamegraph load SPEC --around POSITION --radius K` loads a part into Neo4j.
 """
 
 from __future__ import annotations
@@ -23,10 +27,11 @@ from typing import Any
 
 import streamlit as st
 
-from explorer.core.errors import GameGraphError, counted
+from explorer.core.errors import GameGraphError, GraphTooLarge, counted
 from explorer.games import Game
 from explorer.ui import drawing, play_panel, state
 from explorer.ui.widgets import error, guarded, info, md_escape, player_name
+from queries.arrays_backend import ArraysBackend, SolvedView
 
 # The page's graph limit in positions; None: GAMEGRAPH_UI_MAX_POSITIONS (explorer.core.settings), the
 # limit over which the graph page refuses a game. Tests lower it.
@@ -34,7 +39,10 @@ LIMIT: int | None = None
 LINE_BOARDS = 24          # boards of the best line shown at first (four rows)
 LINE_MOST = 200           # the longest best line offered (Dobutsu shogi's start: 78 plies)
 BOARDS_PER_ROW = 6
-TABS = ["Best line", play_panel.TAB]
+HOOD_TAB = "Neighbourhood"
+TABS = ["Best line", HOOD_TAB, play_panel.TAB]
+HOOD_START = (2, "both", True)  # the canvas's first k, direction and move labels (its controls keep them after)
+PART = "implicit_part"          # session state: the part on the canvas, kept while it grows
 
 
 def _limit() -> int:
@@ -88,7 +96,8 @@ def page(game: Game, spec: str) -> None:
     meta = values.meta
     source = "the tiered solve" if isinstance(values, tiered.TieredValues) else "the value file of the implicit mode"
     st.caption(f"Answered from {source}: {meta['positions']:,} positions solved, "
-               "no graph in memory. Diagrams, cycles and Neo4j need a graph and are not offered for this game.")
+               "no graph in memory. The Neighbourhood tab draws a small part around a position; cycles, draw "
+               "levels and the Cypher console need the whole graph and are not offered for this game.")
     position = _position(game, values)
     if st.query_params.get("game") != spec:
         st.query_params["game"] = spec
@@ -112,6 +121,10 @@ def page(game: Game, spec: str) -> None:
                 best_line(game, spec, values, position)
     with tabs[1]:
         if tabs[1].open:
+            with guarded("The neighbourhood"):
+                neighbourhood(game, spec, values, position)
+    with tabs[2]:
+        if tabs[2].open:
             with guarded("Play"):
                 play_panel.panel(game, spec, values)
 
@@ -200,12 +213,100 @@ def best_line(game: Game, spec: str, values: Any, position: Any) -> None:
         for col, (i, step) in zip(cols, enumerate(line[row:row + BOARDS_PER_ROW], row)):
             with col:
                 before = line[i - 1].get("move") if i else None
-                st.markdown(f"**{i}.** " + (f"{md_escape(before)}" if before else "here"))
+                st.markdown(f"**{i}.** " + (unbroken(md_escape(before)) if before else "here"), unsafe_allow_html=True)
                 picture = drawing.position_svg(game, game.parse(step["key"]))
                 if picture:
                     st.image(picture, width="stretch")
                 else:
                     st.code(step["key"])
                 who = player_name(game, step["to_move"])
-                st.markdown(f"[`{step['key']}`]({state.link(spec, step['key'])})  \n{who}: "
-                            f"{drawing.value_badge(step['value'], step['remoteness'])}", unsafe_allow_html=True)
+                link = unbroken_link(step["key"], state.link(spec, step["key"]))
+                st.markdown(f"{link}  \n{who}: {drawing.value_badge(step['value'], step['remoteness'])}",
+                            unsafe_allow_html=True)
+
+
+UNBROKEN = '<span class="gg-notation" style="white-space: nowrap">{}</span>'
+# Streamlit's inline code breaks anywhere (its class sets white-space: pre-wrap and word-break: break-word),
+# whatever its parent says: a key's code carries its own style, a little smaller so that a Dobutsu key
+# fits a column of six.
+UNBROKEN_CODE = ('<a href="{href}" target="_blank" rel="noopener noreferrer"><code style="white-space: nowrap; '
+                 'word-break: keep-all; overflow-wrap: normal; font-size: 0.72rem">{key}</code></a>')
+
+
+def unbroken(notation: str) -> str:
+    """A move in the game's notation (markdown), kept on one line: a caption wraps between words, never
+    inside a move such as `E a1-b2`."""
+    return UNBROKEN.format(notation)
+
+
+def unbroken_link(key: str, href: str) -> str:
+    """A position's key as a link, kept on one line, never broken inside `B|-/.le/.../.E./.L./-`."""
+    import html
+
+    return UNBROKEN.format(UNBROKEN_CODE.format(href=html.escape(href), key=html.escape(key)))
+
+
+# -- the Neighbourhood tab ---------------------------------------------------------------------
+class PartQueries(ArraysBackend):
+    """The canvas's queries over a part materialised from the value file (explorer.solved.SolvedPart): the
+    position queries over its arrays (queries.arrays_backend). Asked for the 1-move neighbourhood of a
+    position whose moves leave the part (the canvas expanding a node at its edge), it first grows the part
+    around that position, in place, so the canvas, which holds the same part, finds the new positions; past
+    the part's limit the expansion says plainly that the part ends there."""
+
+    def __init__(self, part: Any):
+        super().__init__(part)
+        self.part = part
+
+    def run(self, name: str, args: dict[str, Any]) -> Any:
+        if name == "neighbourhood" and args.get("k") == 1:
+            key, direction = args["position"], args.get("direction", "both")
+            if not self.part.complete(key, direction):
+                try:
+                    self.part.grow(key, 1, direction)
+                except GraphTooLarge:
+                    raise GameGraphError(f"the part materialised from the value file holds at most "
+                                         f"{self.part.limit:,} positions, so it ends at {key}: open that position "
+                                         "to draw the part around it") from None
+                self.G = SolvedView(self.part)  # the view caches keys and moves: read the grown arrays
+        return super().run(name, args)
+
+
+def neighbourhood(game: Game, spec: str, values: Any, position: Any) -> None:
+    """The canvas of the graph page (explorer.ui.canvas) over the part within k moves of the position,
+    materialised from the value file (explorer.solved.materialise) with at most the canvas's MAX_NODES
+    positions: past that, the largest radius that fits, said in one line. The canvas's own controls choose
+    k and the direction; the part is kept in the session while expansions grow it."""
+    from explorer.core.errors import shell_hint
+    from explorer.solved import PART_MAX_RADIUS, materialise
+    from explorer.ui import canvas
+    from explorer.ui.backend import Backend
+
+    key = game.format(position)
+    k = int(st.session_state.get("hood_k", HOOD_START[0]))
+    direction = st.session_state.get("hood_dir", HOOD_START[1])
+    radius = min(k, PART_MAX_RADIUS)
+    scope = (game.id, key, radius, direction)
+    kept = st.session_state.get(PART)
+    if kept is None or kept[0] != scope:
+        note = "" if k <= PART_MAX_RADIUS else f"A part reaches {PART_MAX_RADIUS} moves at most. "
+        try:
+            part = materialise(values, position, radius, direction, limit=canvas.MAX_NODES)
+        except GraphTooLarge as exc:
+            fits = getattr(exc, "fits", 0)
+            part = materialise(values, position, fits, direction, limit=canvas.MAX_NODES)
+            note = (f"{exc}: the canvas starts from the positions within {fits} "
+                    f"{'move' if fits == 1 else 'moves'}; expand its nodes to go further. ")
+        kept = (scope, part, note)
+        st.session_state[PART] = kept
+    _, part, note = kept
+    # Always one caption here: an element that came and went above the canvas would make Streamlit mount it anew.
+    st.caption(note + f"A part of {game.display_name} materialised from the value file around `{key}`: every "
+               "value, remoteness and best move is the whole game's; cycles are those inside the part, and "
+               "expanding a node at its edge materialises more.")
+    backend = Backend("arrays", f"a part of {part.graph.num_positions:,} positions materialised from the value "
+                                "file (values from the whole game)", queries=PartQueries(part))
+    canvas.neighbourhood_panel(game, spec, part, key, backend, HOOD_START)
+    command = shell_hint("load", spec, "--around", key, "--radius", str(part.radius),
+                         *(["--direction", part.direction] if part.direction != "both" else []))
+    st.caption(f"Load this part into Neo4j (as a game id of its own, `{part.graph.graph_id}`): `{command}`")

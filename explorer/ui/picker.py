@@ -11,12 +11,13 @@ the URL keeps the last good game).
 from __future__ import annotations
 
 import dataclasses
+import re
 from typing import Any
 
 import streamlit as st
 
 from explorer.core.errors import GameGraphError
-from explorer.games import Game, game_class, games
+from explorer.games import Game, game_class, games, parse_spec
 from explorer.games.base import format_value, parse_value, type_name
 from explorer.ui import state
 from explorer.ui.widgets import error
@@ -35,6 +36,18 @@ def preset_of(game: Game) -> str:
 
 def _widget_value(value: Any) -> Any:
     return format_value(value) if isinstance(value, tuple) else value
+
+
+def named_game(spec: str) -> Game:
+    """The game a (possibly bad) spec names, with its first preset, as the picker offers it on a game
+    change; the default game when the spec names none. For the page of a bad link. O(spec)."""
+    name = re.match(r"\s*([A-Za-z0-9_-]*)", spec)[1].lower()
+    try:
+        cls = game_class(name)
+        first = next(iter(cls.presets), None)
+        return cls(cls.Params(**cls.presets.get(first, {})))
+    except GameGraphError:
+        return parse_spec(state.DEFAULT_GAME)
 
 
 def _load_widgets(game: Game) -> None:

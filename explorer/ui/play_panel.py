@@ -23,16 +23,17 @@ from urllib.parse import urlencode
 
 import streamlit as st
 
-from explorer.core.errors import InvalidParameter
+from explorer.core.errors import InvalidParameter, counted
 from explorer.games import Game
 from explorer.play import RESULT_WORDS, Match, Opponent, Played, Solved, result_for, start_position
 from explorer.ui import drawing, state
-from explorer.ui.widgets import player_name
+from explorer.ui.widgets import as_text, error, player_name
 
 VALUE_ORDER = ["win", "tie", "draw", "loss"]
 FLIP = {"win": "loss", "loss": "win", "tie": "tie", "draw": "draw"}
 OPPONENTS = ["perfect", "slip=0.1", "slip=0.3", "random"]
 MAX_PLIES = 500
+ECHO_LIMIT = 40  # characters of a bad ply quoted back in the error line
 TAB = "Play"
 
 
@@ -57,9 +58,17 @@ def replay(solved: Solved, text: str, backend: Any = None) -> Played:
         if not (part.isascii() and part.isdigit() and len(part) <= 9) or not 1 <= int(part) <= count \
                 or played.match.over:
             raise InvalidParameter(f"the game in the link stops making sense at ply {len(played.numbers) + 1} "
-                                   f"({part[:10]!r}); restart it")
+                                   f"({echo(part)}); restart it")
         played.play(int(part))
     return played
+
+
+def echo(text: str, limit: int = ECHO_LIMIT) -> str:
+    """`text` quoted back in a message, cut to `limit` characters and saying so when it is cut
+    ("'1111…', 40 characters shown of 9,000"), so the user knows the link held more. O(limit)."""
+    if len(text) <= limit:
+        return repr(text)
+    return f"{text[:limit]!r}…, {limit} characters shown of {len(text):,}"
 
 
 def _sequence(numbers: list[int]) -> str:
@@ -98,6 +107,13 @@ def _controls(solved: Solved, side_text: str, opponent_text: str) -> tuple[str, 
     return side, choice
 
 
+def _restart_button() -> None:
+    """The panel's one Restart: the same game settings (side, opponent), no moves played."""
+    if st.button("Restart", key="play_restart", width="stretch"):
+        st.query_params["play"] = ""
+        st.rerun()
+
+
 def _undo(solved: Solved, numbers: list[int], human: int) -> None:
     """Back to the last position where it was the human's turn before their last move."""
     plies = list(numbers)
@@ -115,13 +131,19 @@ def panel(game: Game, spec: str, solved: Solved, backend: Any = None) -> None:
     opponent = Opponent.parse(choice)
     human = 0 if side == "A" else 1
     you, them = player_name(game, human), player_name(game, 1 - human)
-    played = replay(solved, st.query_params.get("play", ""), backend)
+    try:
+        played = replay(solved, st.query_params.get("play", ""), backend)
+    except InvalidParameter as exc:  # a bad link: say where it breaks, and offer the way out it names
+        error(str(exc))
+        _restart_button()
+        return
     _answer(played, opponent, human)
     if st.query_params.get("play", "") != _sequence(played.numbers):
         st.query_params["play"] = _sequence(played.numbers)
     match = played.match
 
     st.subheader(f"You ({you}) against the {choice} player ({them})")
+    st.caption(as_text(opening(solved)))  # literal: a move label may hold Markdown (Dōbutsu's drop C*b3)
     left, right = st.columns([3, 2])
     with left:
         clicked = _board(game, spec, played, side, choice)
@@ -131,9 +153,8 @@ def panel(game: Game, spec: str, solved: Solved, backend: Any = None) -> None:
         if cols[0].button("Undo my last move", disabled=not played.numbers, key="play_undo", width="stretch"):
             _undo(solved, played.numbers, human)
             st.rerun()
-        if cols[1].button("Restart", key="play_restart", width="stretch"):
-            st.query_params["play"] = ""
-            st.rerun()
+        with cols[1]:
+            _restart_button()
     if clicked is not None:
         st.query_params["play"] = _sequence(played.numbers + [clicked])
         st.rerun()
@@ -145,6 +166,38 @@ def panel(game: Game, spec: str, solved: Solved, backend: Any = None) -> None:
               "the solved graph" if match.graph_backed else "the value file (no graph, so no draw levels: in a draw "
                                                             "the perfect player keeps the draw without pressing)")
     st.caption(f"Values and the opponent's moves come from {source}. Share this game: the page's URL holds every move.")
+
+
+def opening(solved: Solved) -> str:
+    """Why the start is won, lost, tied or drawn, in one sentence from the solved values of the first
+    moves (any game, no special case): Dōbutsu shōgi's says that each of A's first moves leaves B, the
+    second player, a win (Tanaka's result) and which one holds out longest. O(first moves) value reads."""
+    played = Played(Match(solved), start_position(solved))
+    game, match = solved.game, played.match
+    first, second = player_name(game, match.to_move()), player_name(game, 1 - match.to_move())
+    value, remoteness = str(match.value(match.node)), match.remoteness(match.node)
+    moves = list(played.move_values().items())  # [(label, (its value for the mover, plies left after it))]
+    if not moves:
+        return f"The start is already over: {first} has {RESULT_WORDS[value]} ({game.ending(game.start()) or value})."
+    count = f"{first}'s only first move" if len(moves) == 1 else f"{first}'s {len(moves)} first moves"
+    keeping = [(label, plies or 0) for label, (after, plies) in moves if after == value]
+    if value == "loss":
+        label, plies = max(keeping, key=lambda move: (move[1], move[0]))
+        every = count if len(moves) == 1 else f"each of {count}"
+        return (f"With perfect play {second}, the second player, wins in {_plies(remoteness)}: {every} leaves "
+                f"{second} a win; {first} holds out longest after {label} ({second} wins {_plies(plies)} later).")
+    if value == "win":
+        label, plies = min(keeping, key=lambda move: (move[1], move[0]))
+        which = (f"only {label} of {count} keeps the win" if len(keeping) == 1 else
+                 f"{len(keeping)} of {count} keep the win, the fastest {label}")
+        after = f" ({_plies(plies)} after it)" if plies else ", and it ends the game"
+        return f"With perfect play {first}, the first player, wins in {_plies(remoteness)}: {which}{after}."
+    kept = f"{len(keeping)} of {count} keep{'s' if len(keeping) == 1 else ''} it"
+    return f"With perfect play neither player can force a win: the start is a {value}, and {kept}."
+
+
+def _plies(number: int | None) -> str:
+    return counted(number or 0, "ply", "plies")
 
 
 def _board(game: Game, spec: str, played: Played, side: str, choice: str) -> int | None:
@@ -187,7 +240,8 @@ def _status(game: Game, played: Played, human: int) -> None:
     if match.over:
         result = result_for(match, human)
         box = {"win": st.success, "loss": st.warning}.get(result, st.info)  # a loss is not shown in green
-        box(f"Game over at `{shown}`: you **{RESULT_WORDS[result]}**.")
+        why = played.ending()
+        box(f"Game over at `{shown}`: you **{RESULT_WORDS[result]}**." + (f" {_sentence(why)}" if why else ""))
     else:
         value, remoteness = str(match.value(match.node)), match.remoteness(match.node)
         st.markdown(f"### Your move ({player_name(game, human)})")
@@ -204,6 +258,13 @@ def _status(game: Game, played: Played, human: int) -> None:
     key = match.key(match.node)
     st.caption(f"[Explore this position]({state.link(solved.game.display_name, key)}) (opens the explorer at "
                f"`{key}`{', its canonical form,' if match.graph_backed else ''} and leaves the game)")
+
+
+def _sentence(text: str) -> str:
+    """A game's reason as a sentence of the status line (capital first, full stop), as literal text:
+    Markdown's characters in it are escaped."""
+    text = text[:1].upper() + text[1:]
+    return as_text(text if text.endswith(".") else text + ".")
 
 
 def _move_list(played: Played) -> None:

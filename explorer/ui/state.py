@@ -1,7 +1,7 @@
 """The page's state: the game and the position live in the URL, the walk in the session.
 
 `?game=<spec>&pos=<key>` is the single source of truth for what is shown, so a
-copied link opens the same view; the history of visited positions is per
+copied link opens the same view (`&view=<tab>` opens a tab, `&k=<moves>` the neighbourhood's k); the history of visited positions is per
 browser tab (Streamlit session state) because it is a trail, not a view.
 """
 
@@ -24,6 +24,17 @@ def url_game() -> str:
 def url_position() -> str | None:
     text = (st.query_params.get("pos") or "").strip()
     return text or None
+
+
+def url_k(maximum: int) -> tuple[int | None, str | None]:
+    """The neighbourhood's k from the URL (`&k=3`): (k, None); (None, None) without one; (None, the
+    text given) when it is not a whole number from 1 to `maximum` (the caller says so, escaped)."""
+    text = (st.query_params.get("k") or "").strip()
+    if not text:
+        return None, None
+    if text.isascii() and text.isdigit() and 1 <= int(text) <= maximum:
+        return int(text), None
+    return None, text
 
 
 def link(game: str, position: str | None = None) -> str:

@@ -12,7 +12,6 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from explorer import kernels
 from explorer.games import parse_spec
 from explorer.games.chopsticks.rules import Chopsticks, ChopsticksParams
 from explorer.kernels import bfs, csr
@@ -72,6 +71,40 @@ def test_group_by_source_is_a_stable_sort(case):
     assert np.array_equal(starts, np.concatenate([[0], np.cumsum(np.bincount(source, minlength=rows))]))
 
 
+def plain_renumber(table_ids, codes, found, targets, edge_start):
+    """bfs.renumber in plain Python: the level codes[found:] ordered by code, ids and this
+    level's edges following them."""
+    level = codes[found:]
+    final = {code: found + r for r, code in enumerate(sorted(level))}
+    by_old_id = {found + i: final[code] for i, code in enumerate(level)}
+    table_ids = {**table_ids, **final}
+    new_targets = targets[:edge_start] + [by_old_id.get(t, t) for t in targets[edge_start:]]
+    return table_ids, codes[:found] + sorted(level), new_targets
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.integers(0, 6), st.integers(0, 12), st.data())
+def test_renumber_orders_a_level_by_code_like_plain_python(found, new, data):
+    """A level discovered in any order gets ids in code order, and the level's edges follow."""
+    space = 40
+    distinct = data.draw(st.lists(st.integers(0, space - 1), min_size=found + new, max_size=found + new, unique=True))
+    edge_start = data.draw(st.integers(0, 5))
+    targets = data.draw(st.lists(st.integers(0, max(found + new - 1, 0)), max_size=30)) if found + new else []
+    table = np.full((space, 2), -1, dtype=np.int32)
+    for i, code in enumerate(distinct):
+        table[code, 0] = i  # discovery order
+    edge_start = min(edge_start, len(targets))
+    expected_ids, expected_codes, expected_targets = plain_renumber(
+        {code: i for i, code in enumerate(distinct)}, distinct, found, targets, edge_start)
+    codes = np.array(distinct + [7, 7], dtype=np.int64)  # room past the level stays untouched
+    target_array = np.array(targets + [-5], dtype=np.int32)
+    bfs.renumber(table, codes, found, np.sort(codes[found:found + new]), target_array, edge_start, len(targets))
+    assert codes.tolist() == expected_codes + [7, 7]
+    assert target_array.tolist() == expected_targets + [-5]
+    assert {code: int(table[code, 0]) for code in distinct} == expected_ids
+    assert (table[[c for c in range(space) if c not in set(distinct)], 0] == -1).all()
+
+
 chopsticks_params = st.builds(
     ChopsticksParams, fingers=st.integers(2, 9), overflow=st.sampled_from(["cutoff", "rollover"]),
     attack_dead=st.booleans(), split=st.sampled_from(["none", "even", "transfer"]),
@@ -104,25 +137,6 @@ def test_chopsticks_kernel_moves_equal_batch_moves(params, symmetry):
     assert first_moves(kernel_source, kernel.target, kernel.label) == expected
     if not symmetry:  # without symmetry the kernel drops nothing
         assert len(kernel.target) == len(batch.target)
-
-
-def test_cache_dir_falls_back_to_the_state_folder(tmp_path, monkeypatch):
-    monkeypatch.delenv("NUMBA_CACHE_DIR", raising=False)
-    monkeypatch.setenv("GAMEGRAPH_HOME", str(tmp_path / "state"))
-    writable, locked = tmp_path / "pkg", tmp_path / "locked"
-    writable.mkdir()
-    locked.mkdir()
-    locked.chmod(0o500)
-    # The permission bits decide, as for an ordinary user (root's os.access says yes to everything).
-    monkeypatch.setattr(kernels.os, "access", lambda path, mode: bool(os.stat(path).st_mode & 0o200))
-    try:
-        assert kernels.cache_dir(writable, locked / "numba") is None  # numba's own __pycache__ works
-        assert kernels.cache_dir(locked / "pkg", writable / "numba") is None  # numba's user cache works
-        assert kernels.cache_dir(locked / "pkg", locked / "numba") == tmp_path / "state" / "numba-cache"
-        monkeypatch.setenv("NUMBA_CACHE_DIR", str(tmp_path / "mine"))
-        assert kernels.cache_dir(locked / "pkg", locked / "numba") is None  # the user's choice stands
-    finally:
-        locked.chmod(0o700)
 
 
 def test_kernels_run_from_a_fresh_cache_folder(tmp_path):

@@ -208,3 +208,40 @@ def test_a_streamlit_that_hangs_on_shutdown_is_killed(tmp_path, signum):
         if proc.poll() is None:
             os.killpg(proc.pid, signal.SIGKILL)
             proc.wait()
+
+
+def test_up_without_neo4j_starts_the_page_with_neo4j_switched_off(clean, monkeypatch):
+    """`gamegraph up --no-neo4j` neither starts nor asks Neo4j anything, and tells the page it starts
+    the same (GAMEGRAPH_NO_NEO4J=1), so the page never asks for NEO4J_PASSWORD either."""
+    from explorer.commands import up
+    from loaders import neo4j_server
+    from loaders.settings import NO_NEO4J_ENV
+
+    started = []
+
+    class Child:
+        def __init__(self, argv, env, stdin):
+            started.append(env)
+
+        def wait(self, timeout=None):
+            return 0
+
+        def poll(self):
+            return 0
+
+    def untouched(*args, **kwargs):
+        raise AssertionError("Neo4j was asked")
+
+    monkeypatch.setattr(up, "preset_specs", lambda: [])
+    monkeypatch.setattr(neo4j_server, "status", untouched)
+    monkeypatch.setattr(neo4j_server, "start", untouched)
+    monkeypatch.setattr(ui.subprocess, "Popen", Child)
+    monkeypatch.delenv(NO_NEO4J_ENV, raising=False)
+    options = argparse.Namespace(port=None, host=None, headless=True, no_neo4j=True, no_ui=False, keep_neo4j=False)
+    assert up.run(options) == 0
+    assert started and started[0][NO_NEO4J_ENV] == "1"
+    options.no_neo4j = False
+    monkeypatch.setattr(up, "_start_neo4j", lambda: None)  # no server here: the mirror, as without Neo4j
+    monkeypatch.setattr(neo4j_server, "status", lambda: argparse.Namespace(running=True))
+    assert up.run(options) == 0
+    assert NO_NEO4J_ENV not in started[1]  # with Neo4j wanted, the page looks for it

@@ -93,6 +93,30 @@ def test_huge_chopsticks_is_refused_at_once_with_its_estimate():
     assert f"{game.estimate_positions():,} positions" in message and "limit of 3,000,000 positions" in message
 
 
+def test_the_remedy_the_caller_names_reaches_the_refusal(tmp_path, monkeypatch):
+    """show and play take no --max-positions: the remedy they name (explorer.commands.graph_limit_hint)
+    passes through build and load_or_build into the one size check, also for a graph cached under a
+    higher limit; without one the refusal names --max-positions."""
+    from explorer.solved import load_or_build
+
+    monkeypatch.setenv("GAMEGRAPH_HOME", str(tmp_path))
+    game = parse_spec("chopsticks(fingers=99)")
+    remedy = "solve it into a value file first, which `show` then reads"
+    for make in (build, load_or_build):
+        with pytest.raises(GraphTooLarge) as refused:
+            make(game, max_positions=3_000_000, hint=remedy)
+        assert str(refused.value).endswith(f"; {remedy}") and "--max-positions" not in str(refused.value)
+        with pytest.raises(GraphTooLarge) as refused:
+            make(game, max_positions=3_000_000)
+        assert str(refused.value).endswith(f"; {limits.RAISE_THE_LIMIT}")
+    small = parse_spec("chopsticks")
+    cached = load_or_build(small)  # cached under the default limit, then asked for under a lower one
+    assert cached.graph.num_positions > 100
+    with pytest.raises(GraphTooLarge) as refused:
+        load_or_build(small, max_positions=100, hint=remedy)
+    assert str(refused.value).endswith(f"; {remedy}")
+
+
 def test_memory_budget_refuses_with_the_estimate(monkeypatch):
     game = parse_spec("chopsticks(fingers=20)")
     needed = limits.estimate(game).bytes

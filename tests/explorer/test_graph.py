@@ -145,6 +145,33 @@ def test_generators_agree_on_chosen_combinations(spec):
         assert_generators_agree(parse_spec(spec), symmetry)
 
 
+def rows_of(graph):
+    """Per node, its (successor, label) pairs as a sorted list: the edges independent of their order in a row."""
+    return [sorted(zip(graph.successors(u).tolist(), graph.edge_label[graph.edge_range(u)].tolist()))
+            for u in range(graph.num_positions)]
+
+
+@pytest.mark.parametrize("spec", ["chopsticks:standard", "chopsticks:magic-fingers(fingers=9)",
+                                  "chopsticks:rollover-even-split(fingers=8)", "chopsticks:tap-dead-transfer(fingers=7)",
+                                  "chopsticks:attack-only(fingers=12)", "mutorere", "ponghauki",
+                                  "toads-and-frogs:winning-ways", "domineering", "dodgem:3x3"])
+@pytest.mark.parametrize("symmetry", [True, False], ids=["sym", "nosym"])
+def test_array_generator_numbers_nodes_like_the_reference(spec, symmetry):
+    """The array generator (compiled game kernel or numpy batch_moves, both with the compiled
+    bookkeeping) gives node for node the graph of generate_levels, the plain numpy reference:
+    the same codes in the same order (breadth-first, code order within a level), outcomes,
+    players, row lengths, and per row the same successors with the same labels."""
+    game = parse_spec(spec)
+    reference = generate_levels(game, symmetry=symmetry)
+    assert reference.num_positions > 10 and reference.num_moves > reference.num_positions
+    for compiled in (True, False):
+        graph = generate(game, symmetry=symmetry, use_arrays=True, compiled=compiled)
+        assert np.array_equal(graph.codes, reference.codes)
+        assert np.array_equal(graph.terminal, reference.terminal) and np.array_equal(graph.to_move, reference.to_move)
+        assert np.array_equal(graph.succ_indptr, reference.succ_indptr)
+        assert rows_of(graph) == rows_of(reference)
+
+
 def plain_absorb(start_codes, rows):
     """explorer.kernels.bfs.absorb_moves's bookkeeping in plain Python: (codes, indptr, targets,
     labels) with ids in discovery order and, per row, one edge per distinct target (first label)."""

@@ -238,6 +238,111 @@ def test_the_random_graphs_use_the_seeds():
     assert crossing > 1000
 
 
+def _tiny_windows(monkeypatch, capacity: int) -> None:
+    """Windows of `capacity` seeds, however many passes over the children that takes."""
+    monkeypatch.setattr(tiered, "SEED_WINDOW_MIN", capacity, raising=False)
+    monkeypatch.setattr(tiered, "SEED_WINDOW_SHARE", 1 << 40, raising=False)
+    monkeypatch.setattr(tiered, "SEED_WINDOW_PASSES", 1 << 40, raising=False)
+
+
+@pytest.mark.parametrize("capacity", [1, 3])
+@pytest.mark.parametrize("seed", range(0, 300, 3))
+def test_seeds_in_tiny_windows_give_the_same_tier_files(seed, capacity, tmp_path, monkeypatch):
+    """The children's seeds handed to the loop a few at a time (runs split across windows, the loop
+    asking for the next one mid-phase): the plain solver's values, the same files as in one window."""
+    game = GraphGame(*random_tiered_graph(seed))
+    solve_all_tiers(game, tmp_path / "whole")
+    _tiny_windows(monkeypatch, capacity)
+    value, remoteness = solve_all_tiers(game, tmp_path / "windows")
+    expected_value, expected_remoteness = retrograde_levels(*game.arrays)
+    ok = game.valid
+    assert np.array_equal(value[ok], expected_value[ok])
+    assert np.array_equal(remoteness[ok], expected_remoteness[ok])
+    for whole in sorted((tmp_path / "whole").glob("tier-*.values")):
+        assert whole.read_bytes() == (tmp_path / "windows" / whole.name).read_bytes()
+
+
+def _seed_order(children):
+    """Every decided child position as (phase, remoteness, code order, child, index): the order the
+    loop must see the seeds in, sorted plainly in Python (the reference for SeedWindows)."""
+    rank = {int(Value.LOSS): 0, int(Value.WIN): 1, int(Value.TIE): 0}
+    keys = []
+    for c, (_, cells) in enumerate(children):
+        for i, cell in enumerate(cells.tolist()):
+            code, r = cell & 7, cell >> 3
+            if code in rank:
+                keys.append((int(code == Value.TIE), r, rank[code], c, i))
+    return sorted(keys)
+
+
+@pytest.mark.parametrize("seed", range(40))
+def test_seed_windows_hand_out_every_decided_child_position_in_order(seed):
+    """SeedWindows' windows, end to end, are the decided child positions in the loop's order; each
+    holds at most its capacity, each run one remoteness, code and child; all but the last say
+    another FOLLOWS; `first` starts over."""
+    from explorer.kernels.retrograde import FOLLOWS, RUN_CODE, RUN_OFFSET, RUN_REMOTENESS, RUN_START, SeedWindows
+
+    rng = np.random.default_rng(seed)
+    children, offset = [], 0
+    for _ in range(rng.integers(1, 4)):
+        size = int(rng.integers(0, 300))
+        codes = rng.choice([Value.LOSS, Value.DRAW, Value.TIE, Value.WIN, 6], size=size)
+        remoteness = np.where((codes == Value.DRAW) | (codes == 6), 0, rng.integers(0, 6, size=size))
+        children.append((offset, ((remoteness << 3) | codes).astype(np.uint16)))
+        offset += size + int(rng.integers(0, 5))
+    capacity = int(rng.integers(1, 40))
+    windows = SeedWindows(children, capacity, most_windows=1 << 40)
+    expected = _seed_order(children)
+    assert windows.total == len(expected)
+    for _ in range(2):  # the second time round after first()
+        handed, (seeds, runs) = [], windows.first()
+        while True:
+            assert len(seeds) <= capacity and runs[-1, RUN_START] == len(seeds)
+            for k in range(len(runs) - 1):
+                c = [child_offset for child_offset, _ in children].index(runs[k, RUN_OFFSET])
+                code, r = int(runs[k, RUN_CODE]), int(runs[k, RUN_REMOTENESS])
+                for i in seeds[runs[k, RUN_START]:runs[k + 1, RUN_START]].tolist():
+                    assert children[c][1][i] == (r << 3) | code
+                    handed.append((int(code == Value.TIE), r, 0 if code != Value.WIN else 1, c, i))
+            if runs[-1, RUN_CODE] != FOLLOWS:
+                break
+            seeds, runs = windows.next()
+        assert windows.exhausted and handed == expected
+        assert windows.windows == max(1, -(-len(expected) // capacity))
+
+
+def test_a_loopy_tier_with_children_holds_one_window_of_seeds_not_a_list(tmp_path, monkeypatch):
+    """The seeds of a loopy tier cost one window (4 bytes a seed of it), not 4 bytes a decided
+    position of its children: the peak of the tier solve's traced allocations (numpy's arrays; the
+    queue is anonymous memory of its own and not traced) stays far below the list the children's
+    200,000 decided positions would make (800 kB)."""
+    import shutil
+    import tracemalloc
+
+    rng = random.Random(5)
+    child, size = 200_000, 1_000
+    successors = [[] for _ in range(child)] + [rng.sample(range(child + size), 3) for _ in range(size)]
+    terminal = [rng.choice([Value.WIN, Value.LOSS, Value.TIE]) for _ in range(child)] + [-1] * size
+    tiers = Tiers((0, child, child + size), ((), (0,)), ("child", "loopy with a child"))
+    game = GraphGame(successors, terminal, [True] * (child + size), tiers)
+    capacity = 1024
+    _tiny_windows(monkeypatch, capacity)
+    tiered.solve_tier(game, 0, tmp_path / "warm")
+    shutil.copytree(tmp_path / "warm", tmp_path / "measured")
+    tiered.solve_tier(game, 1, tmp_path / "warm")  # compiles what the measured solve then only calls
+    tracemalloc.start()
+    try:
+        tiered.solve_tier(game, 1, tmp_path / "measured")
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    seed_list = 4 * child
+    assert peak < 4 * capacity + 2 * size + 100_000 < seed_list / 2, peak
+    value, remoteness = tiered.TieredValues(game, tmp_path / "measured", meta={}).arrays()
+    expected_value, expected_remoteness = retrograde_levels(*game.arrays)
+    assert np.array_equal(value, expected_value) and np.array_equal(remoteness, expected_remoteness)
+
+
 def test_a_tier_is_written_owner_only_and_never_solved_twice(tmp_path):
     game = GraphGame(*random_tiered_graph(7))
     solve_all_tiers(game, tmp_path)

@@ -165,3 +165,56 @@ def colour_scales(spec) -> list[dict[str, str]]:
 def page_charts(at) -> list[dict]:
     """The Vega-Lite specs of the charts on an AppTest page."""
     return [json.loads(element.proto.spec) for element in at.get("vega_lite_chart")]
+
+
+# -- colour difference and the players' colours (issue 18) ------------------------------------------
+# Pairs from Sharma, Wu & Dalal's CIEDE2000 test data (L*a*b* in, ΔE00 out), chosen to exercise the
+# hue-angle wrap, the blue-region rotation term and a neutral colour.
+SHARMA = [((50.0, 2.6772, -79.7751), (50.0, 0.0, -82.7485), 2.0425),
+          ((50.0, -1.0, 2.0), (50.0, 0.0, 0.0), 2.3669),
+          ((50.0, 2.49, -0.001), (50.0, -2.49, 0.0011), 7.2195),
+          ((50.0, 2.5, 0.0), (73.0, 25.0, -18.0), 27.1492),
+          ((60.2574, -34.0099, 36.2677), (60.4626, -34.1751, 39.4387), 1.2644),
+          ((22.7233, 20.0904, -46.6940), (23.0331, 14.9730, -42.5619), 2.0373),
+          ((2.0776, 0.0795, -1.1350), (0.9033, -0.0636, -0.5514), 0.9082)]
+
+
+@pytest.mark.parametrize("first, second, expected", SHARMA)
+def test_ciede2000_matches_the_published_test_data(first, second, expected):
+    assert palette.ciede2000(first, second) == pytest.approx(expected, abs=1e-4)
+    assert palette.ciede2000(second, first) == pytest.approx(expected, abs=1e-4)
+
+
+def test_lab_and_contrast_of_known_colours():
+    assert palette.lab("#ffffff") == pytest.approx((100.0, 0.0, 0.0), abs=0.01)
+    assert palette.lab("#000000") == pytest.approx((0.0, 0.0, 0.0), abs=0.01)
+    assert palette.lab("#ff0000") == pytest.approx((53.24, 80.09, 67.20), abs=0.05)
+    assert palette.contrast("#000000", "#ffffff") == pytest.approx(21.0)
+    assert palette.contrast("#777777", "#ffffff") == pytest.approx(4.48, abs=0.01)  # WCAG's own example
+    assert palette.distance("#d62728", "#d62728") == 0
+    assert palette.nearest_value("#d62728") == (0.0, "loss")
+    assert palette.nearest_value(palette.FILLS["draw"]) == (0.0, "draw fill")
+
+
+def test_no_player_colour_looks_like_a_value():
+    """Every player's piece, outline, letter and tint is at least MIN_DISTANCE (ΔE00) from every value
+    colour and fill; a piece with a hue at least 20 (a hue of its own, not a shade of a value);
+    a letter on a piece is readable (WCAG 4.5:1); and the old piece colours would fail."""
+    for name, player in palette.PLAYERS.items():
+        for part, colour in player._asdict().items():
+            near, value = palette.nearest_value(colour)
+            assert near >= palette.MIN_DISTANCE, (name, part, colour, value, near)
+        _, a, b = palette.lab(player.fill)
+        if math.hypot(a, b) > 10:  # a piece with a hue: far from the values, not a shade of one
+            assert palette.nearest_value(player.fill)[0] >= 20, name
+        assert palette.contrast(player.ink, player.fill) >= palette.MIN_CONTRAST, name
+    assert palette.nearest_value(palette.NEUTRAL_MARK)[0] >= 20
+    for old in ("#c8322b", "#1f5fbf", "#1f77b4", "#2e8b57"):  # Dodgem's red and blue, tic-tac-toe's X, the frogs
+        assert palette.nearest_value(old)[0] < palette.MIN_DISTANCE, old
+
+
+def test_players_that_meet_on_a_board_are_told_apart():
+    """The pairs that share a board differ clearly from each other too."""
+    pairs = [("blue", "red"), ("black", "red"), ("black", "white"), ("brown", "green")]
+    for first, second in pairs:
+        assert palette.distance(palette.PLAYERS[first].fill, palette.PLAYERS[second].fill) >= 20, (first, second)

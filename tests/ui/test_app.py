@@ -128,11 +128,35 @@ def test_unreachable_position_is_reported():
     assert metric(at, "To move") == "A"  # the start instead
 
 
-def test_bad_game_spec_falls_back_to_the_default():
+def test_a_bad_game_spec_is_one_line_and_the_picker_not_another_game():
+    """A bad spec is said in one line and the picker offers the game it names; no other game is shown
+    as if it were the one asked (nim with a bad heap list once showed Chopsticks)."""
     at = page(game="chopsticks:nonsense")
     assert_clean(at)
-    assert any("unknown preset 'nonsense'" in e for e in errors(at))
-    assert at.query_params["game"] == "chopsticks:standard"
+    assert len(errors(at)) == 1 and "unknown preset 'nonsense'" in errors(at)[0], errors(at)
+    assert not at.metric and not at.title  # no game page under the error
+    at = page(game="nim(heaps=1-x)")
+    assert_clean(at)
+    assert len(errors(at)) == 1, errors(at)
+    assert errors(at)[0].startswith("The game in the link is not valid: heaps='1-x'"), errors(at)
+    assert not at.metric and not at.title and "Chopsticks" not in markdown_text(at)
+    assert at.query_params["game"] == "nim(heaps=1-x)"  # the link is not silently rewritten to another game
+    assert at.sidebar.selectbox(key="pick_game").value == "nim"
+    at.sidebar.selectbox(key="pick_preset").set_value("small").run()  # the picker leads to a game
+    assert_clean(at)
+    assert at.query_params["game"] == "nim:small" and not errors(at)
+    assert metric(at, "Value")
+
+
+def test_a_bad_game_spec_is_shown_as_text():
+    at = page(game="nim(heaps=![i](http://x/t.png))")
+    assert_clean(at)
+    assert len(at.error) == 1
+    assert "](http" not in at.error[0].value and "![i]" in text_of(at.error[0].value)
+
+
+def markdown_text(at: AppTest) -> str:
+    return "\n".join(m.value for m in at.markdown)
 
 
 def test_clicking_a_move_goes_there_and_records_history():
@@ -543,3 +567,22 @@ def test_a_play_link_with_an_absurd_move_number_is_one_line(play):
     assert_clean(at)
     assert len(errors(at)) == 1 and "stops making sense" in errors(at)[0], errors(at)
     assert "is not available" not in errors(at)[0]
+
+
+def test_with_neo4j_switched_off_the_page_never_asks_for_its_password(monkeypatch):
+    """`gamegraph up --no-neo4j` gives the page GAMEGRAPH_NO_NEO4J=1: nothing about Neo4j is probed or
+    asked for (the page once said "no Neo4j password: set NEO4J_PASSWORD")."""
+    from loaders import settings as neo4j_settings
+
+    def asked(*args, **kwargs):
+        raise AssertionError("the Neo4j settings were read")
+
+    monkeypatch.setenv(neo4j_settings.NO_NEO4J_ENV, "1")
+    monkeypatch.setattr(neo4j_settings.Neo4jSettings, "from_env", classmethod(asked))
+    at = page(game="nim:small", view="Cypher console")
+    assert_clean(at)
+    shown = "\n".join([c.value for c in at.caption] + [m.value for m in at.markdown] + errors(at)
+                      + [w.value for w in at.warning] + [i.value for i in at.info])
+    assert "NEO4J_PASSWORD" not in shown and "password" not in shown.lower(), shown
+    line = next(c.value for c in at.caption if c.value.startswith("Backend:"))
+    assert "switched off" in line and "--no-neo4j" in line, line

@@ -187,7 +187,7 @@ def test_connect_four_pieces_share_no_hue_with_the_values():
         return 0.2126 * linear[0] + 0.7152 * linear[1] + 0.0722 * linear[2]
 
     value_hues = [colorsys.rgb_to_hls(*rgb(c))[0] * 360 for c in [*palette.COLOURS.values(), *palette.FILLS.values()]]
-    fills = [fill for fill, _ in connect4.COLOURS.values()]
+    fills = [player.fill for player in connect4.COLOURS.values()]
     for fill in fills:
         hue, _, saturation = colorsys.rgb_to_hls(*rgb(fill))
         if saturation > 0.15:  # a colour with a hue: far from every value's

@@ -6,6 +6,8 @@ remoteness), not against numbers written here."""
 
 from __future__ import annotations
 
+import math
+
 import pytest
 
 from explorer.render import palette
@@ -124,7 +126,11 @@ def test_style_rules_switch_the_fill_by_colouring_only():
     # a large canvas ends with the cheap edges (later rules win in Cytoscape.js), labels or not
     large = [r.dump() for r in canvas.style_rules("value", True, False, large=True)]
     last_edge = [r for r in large if r["selector"] == "edge"][-1]["style"]
-    assert last_edge["curve-style"] == "straight" and last_edge["label"] == ""
+    assert last_edge["curve-style"] == "haystack" and last_edge["label"] == ""
+    assert last_edge["target-arrow-shape"] == "none"
+    # ... but the selected node's moves (the component highlights them) keep their arrows
+    chosen = [r for r in large if r["selector"] == "edge:selected, edge.highlight"][-1]["style"]
+    assert chosen["target-arrow-shape"] == "triangle" and chosen["curve-style"] == "straight"
 
 
 def test_console_graph_becomes_elements_and_only_this_games_positions_open():
@@ -221,7 +227,8 @@ def test_moves_are_named_on_the_board_drawn_and_lead_to_the_board_drawn(spec):
     twin = next(m.position for m in game.moves(start) if game.format(m.position) != game.key(m.position))
     key = game.key(twin)
     grown = canvas.start(game, solved, backend, key, 2, "out", True, ("s",), 0, twin)
-    assert grown.nodes[key]["data"]["label"] == game.format(twin)
+    assert grown.nodes[key]["data"]["position"] == game.format(twin)
+    assert grown.nodes[key]["data"]["label"] == canvas.board_label(game.format(twin))
     table = {m["to"]: shown.label for m, shown in position.shown_moves(solved, solved.graph.find(key), twin)}
     marked = 0
     for edge in grown.edges.values():
@@ -240,5 +247,147 @@ def test_moves_are_named_on_the_board_drawn_and_lead_to_the_board_drawn(spec):
     assert marked == grown.mirrored
     assert (canvas.MIRRORED_MARK.strip() in canvas.legend("value", grown.mirrored)) == (marked > 0)
     for k, element in grown.nodes.items():                             # labels and boards as drawn
-        assert element["data"]["label"] == game.format(grown.shown[k])
+        assert element["data"]["position"] == game.format(grown.shown[k])   # the info panel's, not the id
+        assert element["data"]["label"] == canvas.board_label(game.format(grown.shown[k]))
         assert element["data"]["_image"] == canvas.board_image(game, grown.shown[k])
+
+
+# -- what a stranger found (issue 18) ------------------------------------------------------------
+def test_the_info_panel_shows_facts_in_plain_words(chopsticks):
+    """The panel lists a node's data under its names: no raw field names ("terminal") or booleans."""
+    solved, backend = chopsticks
+    graph = solved.graph
+    near_end = next(graph.key(n) for n in range(graph.num_positions)
+                    if any(solved.record(int(s))["terminal"] for s in graph.successors(n)))
+    grown = canvas.start(solved.game, solved, backend, near_end, 1, "both", False, ("s",), 0)
+    ends = 0
+    for key, element in grown.nodes.items():
+        data = element["data"]
+        record = solved.record(solved.graph.find(key))
+        shown = {k: v for k, v in data.items() if not k.startswith("_") and k not in ("id", "label")}
+        assert not any(isinstance(v, bool) for v in shown.values()), shown
+        assert "terminal" not in shown and "on_cycle" not in shown
+        assert shown["game over"] == ("yes" if record["terminal"] else "no")
+        assert shown["on a cycle"] == ("yes" if record["on_cycle"] else "no")
+        assert shown["position"] == solved.game.format(canvas._board(grown, solved, key))  # the board drawn
+        ends += record["terminal"]
+    assert ends  # the check above met a finished game too
+
+
+def test_the_highlight_is_no_value_colour():
+    """What is selected or an expansion brought is highlighted in a colour no value has (the
+    component's own red is a loss's), and the page's view keeper is given that colour."""
+    distance, nearest = palette.nearest_value(canvas.HIGHLIGHT)
+    assert distance >= palette.MIN_DISTANCE, (canvas.HIGHLIGHT, nearest)
+    for mark in (canvas.OPTIMAL_EDGE, canvas.CYCLE_EDGE, canvas.CYCLE_OPTIMAL_EDGE):
+        assert palette.distance(canvas.HIGHLIGHT, mark) >= palette.MIN_DISTANCE
+    script = canvas.VIEW_KEEPER.read_text(encoding="utf-8")
+    assert "node.highlight" in script and "edge.highlight" in script and "CONFIG.highlight" in script
+
+
+# the canvas's box (canvas.HEIGHT high, about 940 px wide in the page) less the info panel's strip
+# and the fit's padding: the part a fitted drawing gets
+FIT_BOX = (940 - 60 - 60, canvas.HEIGHT - 60)
+
+
+@pytest.mark.parametrize("spec", ["tictactoe", "connect4"])
+def test_board_labels_are_legible_at_the_default_zoom(spec):
+    """A grid game's label is its board, row by row (not one line of dots and slashes such as
+    `..../..../..../XO..`), drawn at a readable size once the default layered canvas is fitted, and
+    no two labels overlap."""
+    from explorer.ui import graphs, position
+
+    solved = load_or_build(spec)
+    game = solved.game
+    backend = Backend("networkx", "the networkx mirror", queries=NetworkxBackend(mirror_for(spec)))
+    key = solved.graph.key(0)
+    grown = canvas.start(game, solved, backend, key, graphs.DEFAULT_K, "both", False, ("s",), 0,
+                         position.shown(solved, solved.graph.find(key)))
+    places = canvas.layout_for("layered", grown, key)["positions"]
+    boxes = {}
+    for k, element in grown.nodes.items():
+        rows = element["data"]["position"].split("/")
+        lines = element["data"]["label"].split("\n")
+        assert max(map(len, lines)) <= max(map(len, rows)) + 2   # as wide as a board row, not the notation
+        width, height = max(map(len, lines)) * canvas.LABEL_CHAR, canvas.label_height(len(lines))
+        x, y = places[k]["x"], places[k]["y"] + 17               # below the node (34 px)
+        boxes[k] = (x - width / 2, y, x + width / 2, y + height)
+    x1 = min(b[0] for b in boxes.values()); x2 = max(b[2] for b in boxes.values())
+    y1 = min(p["y"] - 17 for p in places.values()); y2 = max(b[3] for b in boxes.values())
+    zoom = min(FIT_BOX[0] / (x2 - x1), FIT_BOX[1] / (y2 - y1))
+    assert canvas.LABEL_FONT * zoom >= 10, f"labels drawn {canvas.LABEL_FONT * zoom:.1f} px high"
+    keys = sorted(boxes)
+    for i, a in enumerate(keys):
+        for b in keys[i + 1:]:
+            A, B = boxes[a], boxes[b]
+            assert A[2] <= B[0] or B[2] <= A[0] or A[3] <= B[1] or B[3] <= A[1], (a, b)
+
+
+def _curve(source, target, bend, steps=40):
+    """Points of a move as Cytoscape.js draws it: straight, or with `_bend` an unbundled bezier whose one
+    control point is `bend` from the middle of the line (positive to the left of source -> target, on
+    the screen, whose y grows downwards: as measured in Chromium by the browser test of this)."""
+    (ax, ay), (bx, by) = source, target
+    length = math.hypot(bx - ax, by - ay)
+    nx, ny = (-(by - ay) / length, (bx - ax) / length)  # a unit normal
+    cx, cy = (ax + bx) / 2 + BEND_SIGN * bend * nx, (ay + by) / 2 + BEND_SIGN * bend * ny
+    return [((1 - t) ** 2 * ax + 2 * t * (1 - t) * cx + t * t * bx, (1 - t) ** 2 * ay + 2 * t * (1 - t) * cy + t * t * by)
+            for t in (i / steps for i in range(steps + 1))]
+
+
+BEND_SIGN = 1  # Cytoscape's side for a positive control-point distance (measured in Chromium)
+
+
+@pytest.mark.parametrize("spec", ["chopsticks:standard", "tictactoe", "connect4"])
+def test_no_move_runs_through_a_node(spec):
+    """A move is drawn around every node but its two ends (in Chopsticks a move from a band above the
+    start to one below it ran straight through the start)."""
+    solved = load_or_build(spec)
+    backend = Backend("networkx", "the networkx mirror", queries=NetworkxBackend(mirror_for(spec)))
+    key = solved.graph.key(0)
+    grown = canvas.start(solved.game, solved, backend, key, 2, "both", False, ("s",), 0)
+    places = canvas.layout_for("layered", grown, key)["positions"]
+    radius = 17 * 1.25 + 4   # the focus's disc (the largest) and its ring
+    for edge in grown.edges.values():
+        data = edge["data"]
+        a, b = places[data["source"]], places[data["target"]]
+        points = _curve((a["x"], a["y"]), (b["x"], b["y"]), data.get("_bend", 0))
+        for other, p in places.items():
+            if other in (data["source"], data["target"]):
+                continue
+            closest = min(math.hypot(x - p["x"], y - p["y"]) for x, y in points)
+            assert closest > radius, (data["source"], data["target"], other, closest)
+
+
+def test_k_in_the_address_is_honoured_and_a_bad_one_is_one_escaped_line(tmp_path, monkeypatch):
+    """`&k=3` opens the canvas at k=3; a k out of its bounds (or not a number) leaves the box as it
+    was and says so in one line, escaped (the text comes from the address)."""
+    from pathlib import Path
+
+    from streamlit.testing.v1 import AppTest
+
+    from explorer.ui import backend as ui_backend, data
+
+    monkeypatch.setenv("GAMEGRAPH_HOME", str(tmp_path / "home"))
+    monkeypatch.setenv("NEO4J_URI", "bolt://127.0.0.1:9")   # nothing listens there: the mirror answers
+    monkeypatch.delenv("NEO4J_PASSWORD", raising=False)
+    ui_backend.connection.clear()
+    app = str(Path(canvas.__file__).with_name("app.py"))
+
+    def page(k: str) -> AppTest:
+        at = AppTest.from_file(app, default_timeout=300)
+        at.query_params.update(game="chopsticks:standard", view="Neighbourhood", k=k)
+        at.run()
+        assert not at.exception, [e.value for e in at.exception]
+        return at
+
+    at = page("3")
+    assert at.number_input(key="hood_k").value == 3
+    assert any("within 3 of" in c.value for c in at.caption)
+    for bad in (str(data.MAX_K + 1), "0", "**2**"):
+        at = page(bad)
+        assert at.number_input(key="hood_k").value != int(bad) if bad.isdigit() else True
+        lines = [line for c in at.caption for line in c.value.split("\n") if "in the page's address" in line]
+        assert len(lines) == 1 and f"1 to {data.MAX_K}" in lines[0], lines
+        assert "**2**" not in lines[0]   # escaped: shown as typed, not bold
+    ui_backend.connection.clear()

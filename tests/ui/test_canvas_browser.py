@@ -237,12 +237,14 @@ def test_click_a_node_then_open_it(server, browser):  # noqa: F811
     # A node is labelled with its board as drawn, which follows the moves from the page's position (a
     # mirror image of the stored key `other`, in a game with symmetry), and opens as drawn.
     label = cy(frame, f"cy.getElementById({other!r}).data('label')")
+    shown = cy(frame, f"cy.getElementById({other!r}).data('position')")
     frame_element, frame = click_node(page, other, frame_element, frame)
-    expect(frame.locator("#infopanelLabel")).to_have_text(label, timeout=10_000)  # the info panel shows it
+    # the info panel shows it (its rows as lines: the text without the line breaks)
+    expect(frame.locator("#infopanelLabel")).to_have_text(label.replace("\n", ""), timeout=10_000)
     click_panel_button(frame, "Open this position")
-    page.wait_for_function(f"() => new URL(location.href).searchParams.get('pos') === {label!r}", timeout=30_000)
+    page.wait_for_function(f"() => new URL(location.href).searchParams.get('pos') === {shown!r}", timeout=30_000)
     settle(page)
-    assert position_in_url(page) == label
+    assert position_in_url(page) == shown
     wait_canvas(page, f"cy.getElementById({other!r}).length === 1 && cy.getElementById({other!r}).data('_focus') === 1")
     page.close()
 
@@ -288,7 +290,7 @@ def test_layered_keys_are_readable_and_an_expansion_does_not_crowd(server, brows
     frame_element.screenshot(path=str(ARTIFACTS / "canvas-layered-chopsticks.png"))
 
     before = cy(frame, "Object.fromEntries(cy.nodes().map(n => [n.id(), n.position()]))")
-    target = cy(frame, "cy.nodes().filter(n => n.degree() === 1 && !n.data('terminal') && "
+    target = cy(frame, "cy.nodes().filter(n => n.degree() === 1 && n.data('game over') !== 'yes' && "
                        "n.renderedPosition().x > 320).map(n => n.id())[0]")  # clear of the info panel
     frame_element.scroll_into_view_if_needed()
     wait_still(frame)
@@ -436,4 +438,48 @@ def test_the_console_draws_a_path_result_beside_its_table(neo4j_ui, browser):  #
     assert page.locator("[data-testid=stDataFrame]").count() >= 1  # the table beside it
     ARTIFACTS.mkdir(exist_ok=True)
     page.screenshot(path=str(ARTIFACTS / "canvas-console.png"), full_page=True)
+    page.close()
+
+
+def test_what_a_stranger_found_in_the_panel_the_highlight_and_the_moves(server, browser):  # noqa: F811
+    """Issue 18's details, as drawn: in tic-tac-toe the info panel shows the board drawn (`position`)
+    and not the stored key (`id`, the mirror image of the title), in plain words; the node action bar
+    stands beside the panel, not over its title; what is selected is highlighted in the canvas's
+    neutral colour, not the component's red (a loss's colour); and in Chopsticks no move is drawn
+    through the start. `k=` in the address sets the canvas's k."""
+    from explorer.render import palette
+    from explorer.ui import canvas
+
+    page = browser.new_page(viewport={"width": 1400, "height": 1300})
+    frame_element, frame = open_canvas(page, f"{server}/?game=tictactoe&view=Neighbourhood&k=1")
+    expect(page.get_by_text("within 1 of", exact=False).first).to_be_visible()
+    mirrored = cy(frame, "cy.nodes().filter(n => n.data('position') !== n.id()).map(n => n.id())")
+    assert mirrored, "no node of tic-tac-toe at k=1 is drawn as the mirror image of its key"
+    frame_element, frame = click_node(page, mirrored[0], frame_element, frame)
+    time.sleep(1.0)  # the panel's opening transition (200 ms), and the bar's placing after it
+    rows = frame.evaluate("() => [...document.querySelectorAll('#infopanelProps .infopanel__prop')]"
+                          ".filter(r => getComputedStyle(r).display !== 'none')"
+                          ".map(r => [r.querySelector('.infopanel__key').textContent, r.querySelector('.infopanel__val').textContent])")
+    facts = dict(rows)
+    assert "id" not in facts and facts["position"] != mirrored[0]
+    assert facts["position"] == cy(frame, f"cy.getElementById({mirrored[0]!r}).data('position')")
+    assert not {"true", "false"} & set(facts.values()) and "terminal" not in facts
+    bar, title = frame.evaluate("() => ['nodeActions', 'infopanelLabel'].map(id => { "
+                                "const r = document.getElementById(id).getBoundingClientRect(); "
+                                "return [r.left, r.top, r.right, r.bottom]; })")
+    assert bar[0] >= title[2] or bar[3] <= title[1] or bar[1] >= title[3], (bar, title)
+    colours = cy(frame, "[cy.$('node:selected').style('outline-color'), ...cy.$('edge.highlight').map(e => e.style('line-color'))]")
+    assert len(colours) > 1
+    want = "rgb({},{},{})".format(*(int(canvas.HIGHLIGHT[i:i + 2], 16) for i in (1, 3, 5)))
+    assert set(c.replace(" ", "") for c in colours) == {want}
+    assert palette.nearest_value(canvas.HIGHLIGHT)[0] >= palette.MIN_DISTANCE
+    page.screenshot(path=str(ARTIFACTS / "canvas-panel-tictactoe.png"))
+
+    frame_element, frame = open_canvas(page, f"{server}/?game=chopsticks:standard&view=Neighbourhood&k=2")
+    # every move's drawn midpoint keeps clear of the start's disc (the move bent around it is the test)
+    gaps = cy(frame, "(() => { const f = cy.nodes('[_focus]')[0]; const p = f.position(); "
+                     "return cy.edges().filter(e => e.source() !== f && e.target() !== f).map(e => { "
+                     "const m = e.midpoint(); return Math.hypot(m.x - p.x, m.y - p.y); }); })()")
+    radius = cy(frame, "cy.nodes('[_focus]')[0].width() / 2")
+    assert gaps and min(gaps) > radius, (min(gaps), radius)
     page.close()

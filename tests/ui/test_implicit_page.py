@@ -6,6 +6,7 @@ reduction is the independent oracle."""
 
 from __future__ import annotations
 
+import html
 import json
 import random
 import re
@@ -79,15 +80,37 @@ def test_the_best_line_is_drawn_board_by_board(solved_into_a_file):
     expected = graph.principal_line(0, limit=implicit_page.LINE_BOARDS)
     assert len(expected) == min(implicit_page.LINE_BOARDS, graph.remoteness(0)) + 1 > 1
     text = markdown(at)
-    keys = re.findall(r"^\[`(.*?)`\]\(\?game=", text, re.M)
+    keys = [html.unescape(k) for k in re.findall(r'^<span [^>]*><a href="\?game=[^"]*"[^>]*><code [^>]*>(.*?)</code></a></span>',
+                                                  text, re.M)]
     assert keys == [graph.graph.key(node) for node, _ in expected]
     for i, (node, label) in enumerate(expected):
-        assert f"**{i}.** " + ("here" if label is None else label.replace("-", "\\-")) in text
+        assert f"**{i}.** " + ("here" if label is None else implicit_page.unbroken(label.replace("-", "\\-"))) in text
     images = sum(1 for _ in _elements(at, "Image"))
     assert images == len(expected)
     at.number_input(key="implicit_line_length").set_value(5).run()
-    keys = re.findall(r"^\[`(.*?)`\]\(\?game=", markdown(at), re.M)
+    keys = [html.unescape(k) for k in re.findall(r'^<span [^>]*><a href="\?game=[^"]*"[^>]*><code [^>]*>(.*?)</code>',
+                                                  markdown(at), re.M)]
     assert keys == [graph.graph.key(node) for node, _ in expected[:6]]
+
+
+def test_the_best_lines_captions_wrap_between_words_only(solved_into_a_file):
+    """Every move and key in the captions under the boards sits in one no-wrap span (a stranger saw a
+    caption break inside a position's notation); the plain words around them still wrap."""
+    game, graph = solved_into_a_file
+    at = page(game=SPEC, view="Best line")
+    shown = "\n".join(m.value for m in at.markdown if m.value.startswith(("**", "<span")))
+    spans = re.findall(r'<span class="gg-notation" style="white-space: nowrap">(.*?)</span>', shown)
+    outside = re.sub(r"<span[^>]*>.*?</span>", "", shown)
+    line = graph.principal_line(0, limit=implicit_page.LINE_BOARDS)
+    assert len(line) > 2
+    for node, label in line:
+        key = graph.graph.key(node)
+        assert any(f'white-space: nowrap; word-break: keep-all; overflow-wrap: normal; font-size: 0.72rem">'
+                   f"{html.escape(key)}</code>" in span for span in spans), key
+        assert key not in outside
+        if label:
+            assert label.replace("-", "\\-") in spans, label
+            assert label.replace("-", "\\-") not in outside
 
 
 def _elements(at, kind: str):
@@ -140,3 +163,64 @@ def test_bad_input_is_one_line(solved_into_a_file, params, said):
     lines = [e.value for e in at.error] + [i.value for i in at.info]
     assert sum(said in line for line in lines) == 1, lines
     assert "**Blue** to move: **win in 20**" in markdown(at) or "play" in params
+
+
+# -- the Neighbourhood tab: a part materialised from the value file on the canvas ----------------------
+
+def test_the_neighbourhood_tab_draws_a_part_with_the_whole_games_values(solved_into_a_file):
+    game, _ = solved_into_a_file
+    key = "B|b../.b./.rr"
+    at = page(game=SPEC, view="Neighbourhood", pos=key)
+    assert not at.exception and not at.error, ([e.value for e in at.exception], [e.value for e in at.error])
+    grown = at.session_state["canvas_grown"]
+    assert key in grown.nodes and len(grown.nodes) > 5 and grown.edges
+    # The oracle: the edge solver's graph from the start and from every position drawn (un-moves can
+    # lead to positions the start never reaches).
+    oracle = build(SPEC, symmetry=False, use_arrays=False, extra_starts=[game.parse(k) for k in grown.nodes])
+    for k, element in grown.nodes.items():
+        node = oracle.graph.node_of(game.parse(k))
+        assert element["data"]["value"] == str(oracle.value(node)), k
+        assert element["data"].get("remoteness") == oracle.remoteness(node), k
+    for edge in grown.edges.values():
+        data = edge["data"]
+        source = oracle.graph.node_of(game.parse(data["source"]))
+        target = oracle.graph.node_of(game.parse(data["target"]))
+        flags = [bool(oracle.solution.optimal[e]) for e in oracle.graph.edge_range(source)
+                 if int(oracle.graph.succ_indices[e]) == target]
+        assert flags == [data["optimal"]], data["id"]
+    captions = "\n".join(c.value for c in at.caption)
+    assert f"gamegraph load {SPEC} --around '{key}' --radius 2" in captions
+
+
+def test_expanding_past_the_part_materialises_more_then_says_where_it_ends(solved_into_a_file):
+    from explorer.core.errors import GameGraphError
+    from explorer.solved import materialise
+    from explorer.ui import canvas
+    from explorer.ui.backend import Backend
+
+    game, graph = solved_into_a_file
+    values = tiered.open_solved(game)
+    part = materialise(values, game.start(), 1, "out", limit=40)
+    backend = Backend("arrays", "a part", queries=implicit_page.PartQueries(part))
+    focus = game.format(game.start())
+    grown = canvas.start(game, part, backend, focus, 1, "out", False, ("part",), 0)
+    edge = next(k for k in grown.nodes if not part.complete(k, "out"))
+    added = canvas.expand(grown, game, part, backend, edge, "out", False, focus)
+    successors = {game.format(m.position) for m in game.moves(game.parse(edge))}
+    assert added and successors <= set(grown.nodes)
+    refused = ""
+    for _ in range(40):  # expand every node until the part's limit says where it ends (the canvas's
+        for k in list(grown.nodes):  # event handler shows that line under the canvas)
+            try:
+                canvas.expand(grown, game, part, backend, k, "out", False, focus)
+            except GameGraphError as exc:
+                refused = str(exc)
+                break
+        if refused:
+            break
+    assert "holds at most 40 positions, so it ends at" in refused and "\n" not in refused
+    assert len(grown.nodes) <= part.graph.num_positions <= 40
+    for k, element in grown.nodes.items():  # every position drawn still has the whole game's value
+        node = graph.graph.node_of(game.parse(k))
+        assert (element["data"]["value"], element["data"].get("remoteness")) == \
+            (str(graph.value(node)), graph.remoteness(node)), k

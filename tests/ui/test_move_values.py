@@ -85,3 +85,17 @@ def test_a_chopsticks_tap_line_takes_its_move_colour_but_only_the_chip_is_the_li
     assert taps and {unescape(label): colour for colour, label in lines} == {
         label: palette.COLOURS[value] for label, value in taps.items()}
     assert not re.search(r"<a [^>]*>(?:(?!</a>).)*<line", svg, re.S)  # no line inside a link: the chip is the target
+
+
+def test_a_moves_value_is_told_by_its_line_style_too():
+    """Not by colour alone: each value's outline has its own line style, on the board and in the legend."""
+    assert len(set(palette.DASHES.values())) == len(palette.VALUES)
+    out = drawing.colour_moves('<svg xmlns="http://www.w3.org/2000/svg"><a href="?x" data-move="m"><rect class="gg-mark"/>'
+                               '</a></svg>', {"m": ("loss", 2)})
+    for value in palette.VALUES:
+        dash = palette.DASHES[value]
+        for mark in ("gg-mark", "gg-mark-strong", "gg-mark-line"):
+            rule = re.search(rf"\.gg-v-{value} \.{mark}\{{([^}}]*)\}}", out)[1]
+            assert f"stroke-dasharray:{dash}" in rule, (value, mark)
+        assert f'stroke-dasharray="{dash}"' in drawing.move_legend()
+    assert "loss dotted" in drawing.move_legend()

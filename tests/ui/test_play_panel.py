@@ -11,11 +11,11 @@ from urllib.parse import parse_qs, urlparse
 import pytest
 
 pytest.importorskip("streamlit")
-from tests.support.ui_support import isolated, markdown, page  # noqa: E402,F401 - the autouse fixture
+from tests.support.ui_support import isolated, markdown, page, text_of  # noqa: E402,F401 - the autouse fixture
 from explorer.games import games, parse_spec  # noqa: E402
 from explorer.play import Opponent  # noqa: E402
 from explorer.solved import build  # noqa: E402
-from explorer.ui.play_panel import FLIP, history_rows, replay  # noqa: E402
+from explorer.ui.play_panel import ECHO_LIMIT, FLIP, history_rows, replay  # noqa: E402
 from tests.ui.test_boards import small_spec  # noqa: E402
 
 
@@ -52,6 +52,43 @@ def test_a_broken_link_is_one_line():
     at = page(game="chopsticks:attack-only", view="Play", play="1.99")
     assert not at.exception
     assert any("stops making sense" in e.value for e in at.error)
+
+
+def test_a_broken_link_offers_the_restart_it_asks_for():
+    """"restart it" comes with the panel's Restart button, which starts the same game afresh."""
+    at = page(game="chopsticks:attack-only", view="Play", side="B", opp="random", play="1.99")
+    assert [e for e in at.error if "restart it" in e.value], [e.value for e in at.error]
+    at.button(key="play_restart").click().run()
+    assert not at.exception and not at.error, [e.value for e in at.error]
+    assert len([p for p in at.query_params["play"].split(".") if p]) == 1  # afresh: only A's first move
+    assert at.query_params["side"] == "B"
+    assert at.query_params["opp"] == "random" and move_buttons(at)
+
+
+def test_a_bad_ply_quoted_shorter_says_how_much_is_shown():
+    at = page(game="nim:small", view="Play", play="9" * 9000)
+    shown = text_of(at.error[0].value)
+    assert f"'{'9' * ECHO_LIMIT}'…, {ECHO_LIMIT} characters shown of 9,000" in shown, shown
+    short = page(game="nim:small", view="Play", play="77")
+    assert "'77')" in text_of(short.error[0].value) and "shown of" not in short.error[0].value
+
+
+def test_a_dobutsu_loss_says_which_piece_takes_the_lion():
+    """Dōbutsu shōgi ends when a lion can be taken, before the capture: the panel says so in the game's
+    words, or the user sees "you lost" beside a board where nothing was taken."""
+    game = parse_spec("dobutsu:lions")
+    at = page(game="dobutsu:lions", view="Play", side="A", opp="perfect")
+    for _ in range(12):
+        buttons = move_buttons(at)
+        if not buttons:
+            break
+        # The blunder: a lion step after which B can take A's lion, if there is one; else the first move.
+        hanging = [b for b in buttons if game.outcome(game.parse(b.label.split(" → ")[1])) is not None]
+        (hanging or buttons)[0].click().run()
+        assert not at.exception, [e.value for e in at.exception]
+    over = [w.value for w in at.warning if "Game over" in w.value]
+    assert over and "you **lost**" in over[0], [w.value for w in at.warning]
+    assert re.search(r"B's lion on [a-c][1-4] can take A's lion on [a-c][1-4]", text_of(over[0])), over[0]
 
 
 def board_markup(at) -> str:
@@ -258,3 +295,39 @@ def test_the_value_history_colours_values_as_the_badges_and_diagrams():
         assert scale == palette.COLOURS
         for value, colour in scale.items():
             assert f"border:1px solid {colour};" in value_badge(value)
+
+
+@pytest.mark.parametrize("spec", ["nim:small", "dodgem:3x3", "tictactoe", "chopsticks:attack-only"])
+def test_the_play_tab_says_why_the_start_is_won_or_lost(spec):
+    """One sentence from the solved values of the first moves, for any game: who wins with perfect play,
+    and, when the first player loses, that every first move leaves the other a win and which holds out
+    longest (Dōbutsu shōgi's second-player win, said instead of only citing Tanaka)."""
+    from explorer.play import Match, Played, start_position
+    from explorer.ui.play_panel import opening
+
+    solved = build(spec)
+    sentence = opening(solved)
+    played = Played(Match(solved), start_position(solved))
+    values = played.move_values()
+    value = str(solved.value(0))
+    if value == "loss":
+        longest = max(values.items(), key=lambda item: (item[1][1], item[0]))
+        assert "the second player, wins" in sentence and f"each of A's {len(values)} first moves" in sentence
+        assert f"after {longest[0]} (B wins {longest[1][1]} plies later)" in sentence, sentence
+    elif value == "win":
+        assert "the first player, wins" in sentence and f"in {solved.remoteness(0)} plies" in sentence, sentence
+    else:
+        kept = sum(1 for after, _ in values.values() if after == value)
+        assert f"the start is a {value}, and {kept} of" in sentence, sentence
+    at = page(game=spec, view="Play")
+    assert any(text_of(c.value) == sentence for c in at.caption), [c.value for c in at.caption]
+
+
+def test_the_opening_sentence_is_the_same_over_a_value_file(tmp_path):
+    """The value-file page's Play tab (explorer/ui/implicit_page.py) gets the same sentence from its reader."""
+    from explorer.ui.play_panel import opening
+    from tests.explorer.test_play import _value_reader
+
+    values = _value_reader("dodgem:3x3", tmp_path, False)
+    assert opening(values) == opening(build("dodgem:3x3", symmetry=False))
+    assert "Blue, the first player, wins in 20 plies" in opening(values)

@@ -9,7 +9,7 @@ from __future__ import annotations
 import re
 
 from explorer.solved import build
-from explorer.ui.boards.tictactoe import board_svg
+from explorer.ui.boards.tictactoe import X_COLOUR, board_svg
 
 
 def _overlap(a, b) -> bool:
@@ -19,7 +19,7 @@ def _overlap(a, b) -> bool:
 def _marks(svg: str) -> list[tuple[float, float, float, float]]:
     """The box of every X (its path with the round caps and the stroke) and O (circle and stroke)."""
     boxes = []
-    for d in re.findall(r'<path d="([^"]+)" stroke="#1f77b4"', svg):
+    for d in re.findall(f'<path d="([^"]+)" stroke="{X_COLOUR}"', svg):
         numbers = [float(n) for n in re.findall(r"-?\d+(?:\.\d+)?", d)]
         xs, ys = numbers[0::2], numbers[1::2]
         boxes.append((min(xs) - 3.5, min(ys) - 3.5, max(xs) + 3.5, max(ys) + 3.5))

@@ -88,6 +88,11 @@ class Chopsticks(Game[ChopsticksPosition]):
     def outcome(self, position: ChopsticksPosition) -> Value | None:
         return Value.LOSS if position.hands[position.to_move] == (0, 0) else None
 
+    def ending(self, position: ChopsticksPosition) -> str | None:
+        if position.hands[position.to_move] != (0, 0):
+            return None
+        return f"both of {PLAYER_NAMES[position.to_move]}'s hands are dead: a player with no live hand loses"
+
     def _hit(self, total: int) -> int:
         if self.params.overflow == "cutoff":
             return total if total < self.n else 0

@@ -104,7 +104,8 @@ class Connect4(Game[Connect4Position]):
     Params = Connect4Params
     presets = {"small": dict(width=4, height=4), "5x4": dict(width=5, height=4), "6x4": dict(width=6, height=4),
                "5x5": dict(width=5, height=5), "6x5": dict(width=6, height=5), "standard": dict(width=7, height=6)}
-    notation_help = "rows top to bottom of X, O or . separated by /, e.g. ..../..../..../.X.. (X moves first)"
+    NOTATION_HELP = "rows top to bottom of X, O or . separated by /, e.g. {example} (X moves first)"
+    notation_help = NOTATION_HELP.format(example="..../..../..../.X..")  # the 4x4 board's
     offers = Offers(arrays=True, compiled_moves=False, ranking=True, unmoves=True, implicit_kernels=True,
                     symmetry=True, cgt=None, board="connect4", player_names=("X", "O"),
                     swap_players=False, diagram_label=True, tiers=True)
@@ -112,6 +113,9 @@ class Connect4(Game[Connect4Position]):
     def __init__(self, params: Connect4Params | None = None, preset: str | None = None):
         super().__init__(params, preset)
         self.description = self.description_of(self.params)  # the page's header: this board, not every board
+        # An error's example is a position of this board: X's first piece in column b (a on one column).
+        first = tuple("X" if c == min(1, self.width - 1) else "" for c in range(self.width))
+        self.notation_help = self.NOTATION_HELP.format(example=self.format(Connect4Position(1, first)))
 
     @staticmethod
     def description_of(params: Connect4Params) -> str:
@@ -164,6 +168,14 @@ class Connect4(Game[Connect4Position]):
             return Value.LOSS  # only the player who just moved can have completed a line
         if all(len(column) == self.height for column in position.columns):
             return Value.TIE
+        return None
+
+    def ending(self, position: Connect4Position) -> str | None:
+        previous = MARKS[1 - position.to_move]
+        if previous in self.lines(position.columns):
+            return f"{previous} has {self.params.connect} in a row"
+        if all(len(column) == self.height for column in position.columns):
+            return f"the board is full with no {self.params.connect} in a row: a tie"
         return None
 
     def moves(self, position: Connect4Position) -> list[Move[Connect4Position]]:

@@ -66,6 +66,7 @@ from explorer.games.dobutsu.ranking import rank_position, ranking_context, unran
 from explorer.games.registry import register
 
 PLAYER_NAMES = ("A", "B")
+PIECE_NAMES = ("lion", "giraffe", "elephant", "chick", "hen")  # by kind (pieces.py)
 
 
 @dataclass(frozen=True)
@@ -90,15 +91,17 @@ class Dobutsu(Game[DobutsuPosition]):
     presets = {"standard": dict(giraffes=1, elephants=1, chicks=1),
                "small": dict(giraffes=0, elephants=1, chicks=0),
                "lions": dict(giraffes=0, elephants=0, chicks=0)}
-    notation_help = ("MOVER|B's hand/ranks 4 to 1/A's hand, pieces L G E C H (upper case A's, lower case B's), "
-                     ". empty, - an empty hand, e.g. A|-/gle/.c./.C./ELG/- (A moves first, from rank 1)")
+    NOTATION_HELP = ("MOVER|B's hand/ranks 4 to 1/A's hand, pieces L G E C H (upper case A's, lower case B's), "
+                     ". empty, - an empty hand, e.g. {example} (A moves first, from rank 1)")
+    notation_help = NOTATION_HELP.format(example="A|-/gle/.c./.C./ELG/-")  # the full game's start
     offers = Offers(arrays=True, compiled_moves=False, ranking=True, unmoves=True, implicit_kernels=True,
                     symmetry=False, cgt=None, board="dobutsu", player_names=("A", "B"),
-                    swap_players=True, diagram_label=True)
+                    swap_players=True, diagram_label=True, folded=True)
 
     def __init__(self, params: DobutsuParams | None = None, preset: str | None = None):
         super().__init__(params, preset)
         self.description = self.description_of(self.params)  # the page's header: these pieces
+        self.notation_help = self.NOTATION_HELP.format(example=self.format(self.start()))  # an example of these pieces
 
     @classmethod
     def description_of(cls, params: DobutsuParams) -> str:
@@ -173,6 +176,27 @@ class Dobutsu(Game[DobutsuPosition]):
         if self._lion(position, 1 - mover) // COLUMNS == far_row(1 - mover):
             return Value.LOSS  # their lion reached our home rank and cannot be taken
         return None if self._has_move(position) else Value.LOSS
+
+    def ending(self, position: DobutsuPosition) -> str | None:
+        """Why the game is over, by the same four cases as `outcome`, naming the squares: a position
+        where a lion can be taken ends before the capture, so the capture is said, not shown."""
+        mover, other = position.to_move, 1 - position.to_move
+        names = (PLAYER_NAMES[mover], PLAYER_NAMES[other])
+        theirs = self._lion(position, other)
+        for s, value in enumerate(position.board):
+            if value and owner_of(value) == mover and theirs in targets(kind_of(value), mover, s):
+                return (f"{names[0]}'s {PIECE_NAMES[kind_of(value)]} on {square_name(s)} can take {names[1]}'s "
+                        f"lion on {square_name(theirs)}: taking the lion wins, so the game ends before the capture")
+        mine = self._lion(position, mover)
+        if mine // COLUMNS == far_row(mover):
+            return (f"{names[0]}'s lion reached the far rank ({square_name(mine)}) and {names[1]} could not take "
+                    f"it: a lion that enters the far rank safely wins")
+        if theirs // COLUMNS == far_row(other):
+            return (f"{names[1]}'s lion reached the far rank ({square_name(theirs)}) and {names[0]} cannot take "
+                    f"it: a lion that enters the far rank safely wins")
+        if not self._has_move(position):
+            return f"{names[0]} has no legal move, and a player who cannot move loses"
+        return None
 
     def _has_move(self, position: DobutsuPosition) -> bool:
         """Whether the player to move has any move by the rules (cheaper than listing them)."""

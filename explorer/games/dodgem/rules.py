@@ -73,11 +73,15 @@ class Dodgem(Game[DodgemPosition]):
     description = "Colin Vout's Dodgem (Winning Ways): drive your cars off the far edge; no move on your turn wins."
     Params = DodgemParams
     presets = {"3x3": dict(size=3), "4x4": dict(size=4), "5x5": dict(size=5)}
-    notation_help = ("MOVER|rows top to bottom with b, r or ., e.g. A|b../b../.rr "
-                     "(A = Blue, who moves first; B = Red)")
+    NOTATION_HELP = "MOVER|rows top to bottom with b, r or ., e.g. {example} (A = Blue, who moves first; B = Red)"
+    notation_help = NOTATION_HELP.format(example="A|b../b../.rr")  # the 3x3 board's start
     offers = Offers(arrays=True, compiled_moves=False, ranking=True, unmoves=True, implicit_kernels=True,
                     symmetry=False, cgt=None, board="dodgem", player_names=("Blue", "Red"),
                     swap_players=False, diagram_label=False)
+
+    def __init__(self, params: DodgemParams | None = None, preset: str | None = None):
+        super().__init__(params, preset)
+        self.notation_help = self.NOTATION_HELP.format(example=self.format(self.start()))  # an example of this board
 
     @property
     def n(self) -> int:
@@ -101,6 +105,15 @@ class Dodgem(Game[DodgemPosition]):
 
     def outcome(self, position: DodgemPosition) -> Value | None:
         return None if self.moves(position) else Value.WIN
+
+    def ending(self, position: DodgemPosition) -> str | None:
+        if self.moves(position):
+            return None
+        mover = self.offers.player_names[position.to_move]
+        cars = (position.blue, position.red)[position.to_move]
+        if not cars:
+            return f"all of {mover}'s cars have left the board, so {mover} has no move and wins"
+        return f"{mover}'s cars are blocked, so {mover} has no move and wins (a player must leave the other a move)"
 
     def _steps(self, mover: int, square: int):
         """(direction code, target square or -1 for off the board) of each step a car may try."""

@@ -132,8 +132,8 @@ class Teeko(Game[TeekoPosition]):
     Params = TeekoParams
     presets = {"standard": dict(rules="standard"), "advanced": dict(rules="advanced"),
                "small": dict(size=3, pieces=3)}
-    notation_help = ("MOVER|rows top to bottom with b, r or ., e.g. R|...../...../..b../...../..... "
-                     "(B = Black, who moves first; R = Red)")
+    NOTATION_HELP = "MOVER|rows top to bottom with b, r or ., e.g. {example} (B = Black, who moves first; R = Red)"
+    notation_help = NOTATION_HELP.format(example="R|...../...../..b../...../.....")  # the 5x5 board's
     DROP = DROP  # a label's "from" part for a drop, read by the kernels too
     offers = Offers(arrays=True, compiled_moves=False, ranking=True, unmoves=True, implicit_kernels=True,
                     symmetry=False, cgt=None, board="teeko", player_names=("Black", "Red"),
@@ -142,20 +142,39 @@ class Teeko(Game[TeekoPosition]):
     def __init__(self, params: TeekoParams | None = None, preset: str | None = None):
         super().__init__(params, preset)
         self.description = self.description_of(self.params)  # the page's header: this board, not only Scarne's
+        # An error's example is a position of this board: Black's first piece in the centre, Red to move.
+        centre = (self.n // 2) * self.n + self.n // 2
+        self.notation_help = self.NOTATION_HELP.format(example=self.format(TeekoPosition(1, (centre,), ())))
 
     @staticmethod
     def description_of(params: TeekoParams) -> str:
         """The game these parameters make, in a sentence: a reduced board says its size and pieces."""
         count = {3: "three", 4: "four"}[params.pieces]
-        goal = f"{count} in a row"
-        if params.pieces == 4:
-            goal += " or on the corners of any square" if params.rules == "advanced" else " or on a 2x2 square"
+        goal = Teeko.goal_of(params)
         if (params.size, params.pieces) == (5, 4):
             rules = " (advanced rules)" if params.rules == "advanced" else ""
             return (f"John Scarne's Teeko{rules}: drop four pieces each on a 5x5 board, then move them a king's "
                     f"step; {goal} wins.")
         return (f"Teeko reduced to a {params.size}x{params.size} board and {count} pieces each (Scarne's game is "
                 f"5x5 with four): drop them, then move them a king's step; {goal} wins.")
+
+    @staticmethod
+    def goal_of(params: TeekoParams) -> str:
+        """What wins, in words: "four in a row or on a 2x2 square"."""
+        count = {3: "three", 4: "four"}[params.pieces]
+        goal = f"{count} in a row"
+        if params.pieces == 4:
+            goal += " or on the corners of any square" if params.rules == "advanced" else " or on a 2x2 square"
+        return goal
+
+    def ending(self, position: TeekoPosition) -> str | None:
+        names = self.offers.player_names
+        for player, cells in enumerate((position.black, position.red)):
+            if self.won(cells):
+                return f"{names[player]} has {self.goal_of(self.params)}"
+        if not self._moves(position):
+            return f"{names[position.to_move]} has no legal move, and a player who cannot move loses"
+        return None
 
     @property
     def n(self) -> int:

@@ -15,10 +15,11 @@ from __future__ import annotations
 from html import escape
 
 from explorer.games.connect4.rules import COLUMN_NAMES
+from explorer.render.palette import PLAYERS
 
 CELL, PAD = 48, 14
-COLOURS = {"X": ("#262626", "#000000"), "O": ("#fbfbfb", "#555555")}  # fill, rim
-FRAME, HOLE = "#1f4fa8", "#a3a7ad"
+COLOURS = {"X": PLAYERS["black"], "O": PLAYERS["white"]}  # fill, rim, ...
+FRAME, HOLE = "#1f4fa8", "#9a9a9a"
 
 
 def svg(game, position, links):
@@ -40,7 +41,7 @@ def svg(game, position, links):
         for row in range(h):
             cx, cy = centre(col, row)
             if row < len(column):
-                fill, rim = COLOURS[column[row]]
+                fill, rim, _, _ = COLOURS[column[row]]
                 out.append(f'<circle cx="{cx}" cy="{cy}" r="{radius}" fill="{fill}" stroke="{rim}" stroke-width="2"/>')
             else:
                 out.append(f'<circle cx="{cx}" cy="{cy}" r="{radius}" fill="{HOLE}"/>')

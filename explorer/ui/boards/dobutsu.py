@@ -16,11 +16,17 @@ from __future__ import annotations
 from html import escape
 
 from explorer.games.square_board import row_col
+from explorer.render.palette import NEUTRAL_MARK, PLAYERS
 from explorer.ui.boards.grid import CAPTION_LINE, Grid, arrow_points, caption, move_link, open_svg, wrap
 
 CELL, PAD, HAND, NAMES_BAND, TILE = 78, 30, 34, 20, 42
-COLOURS = ("#1f5fbf", "#c8322b")  # A, B
-ARROW = "#2b2b2b"
+# A in the players' navy, B in their wine, each home rank in its player's tint
+# (explorer/render/palette.py): the moves take the value colours, and B's red stood beside the
+# loss red, A's light blue home rank was the draw fill.
+PLAYER_COLOURS = (PLAYERS["blue"], PLAYERS["red"])  # A, B
+COLOURS = tuple(player.fill for player in PLAYER_COLOURS)
+TILE_FILL = "#fffaf0"
+ARROW = NEUTRAL_MARK
 NAMES = {"L": "lion", "G": "giraffe", "E": "elephant", "C": "chick", "H": "hen"}
 DROP_CORNER = {"G": (-1, -1), "E": (1, -1), "C": (1, 1)}
 # An arrow from just outside the tile (half of TILE) to just inside the square's edge (half of
@@ -32,7 +38,7 @@ def _tile(x: float, y: float, letter: str, owner: int, size: int = TILE) -> str:
     """A piece: a rounded tile in its owner's colour, its letter upright for A and upside down for B."""
     half = size / 2
     turn = f' transform="rotate(180 {x} {y})"' if owner == 1 else ""
-    return (f'<g{turn}><rect x="{x - half}" y="{y - half}" width="{size}" height="{size}" rx="8" fill="#fffaf0" '
+    return (f'<g{turn}><rect x="{x - half}" y="{y - half}" width="{size}" height="{size}" rx="8" fill="{TILE_FILL}" '
             f'stroke="{COLOURS[owner]}" stroke-width="2.5"/>'
             f'<text x="{x}" y="{y + size * 0.16}" text-anchor="middle" font-size="{int(size * 0.45)}" font-weight="bold" '
             f'fill="{COLOURS[owner]}" font-family="sans-serif">{letter}</text>'
@@ -58,7 +64,7 @@ def svg(game, position, links):
     for row in range(ROWS):
         for col in range(COLUMNS):
             x, y = grid.corner(row, col)
-            home = "#e3ecf8" if row == 0 else ("#f8e3e1" if row == ROWS - 1 else "#ffffff")
+            home = PLAYER_COLOURS[0].tint if row == 0 else (PLAYER_COLOURS[1].tint if row == ROWS - 1 else "#ffffff")
             out.append(f'<rect x="{x}" y="{y}" width="{CELL}" height="{CELL}" fill="{home}" stroke="#b9b1a0"/>')
     out.extend(grid.names(gap=12))
     for square, value in enumerate(position.board):
@@ -75,15 +81,16 @@ def svg(game, position, links):
             out.append(f'<text x="{PAD + 4}" y="{y + 4}" font-size="11" fill="#a39a86" '
                        f'font-family="sans-serif">no pieces in hand</text>')
     for label, href in links.items():
-        if "*" in label:  # a drop: a lettered button in a corner of the square
+        if "*" in label:  # a drop: a lettered chip in a corner of the square (a dark letter on a
+            # light chip, so it stays readable on every value's fill)
             letter, target = label.split("*")
             cx, cy = grid.centre(*row_col(target))
             dx, dy = DROP_CORNER.get(letter, (0, 0))
             x, y = cx + dx * CELL * 0.3, cy + dy * CELL * 0.3
             out.append(move_link(href, label, f"play {label}",
-                                 f'<circle class="gg-mark-strong" cx="{x}" cy="{y}" r="9" fill="{COLOURS[mover]}" '
-                                 f'opacity="0.85"/><text x="{x}" y="{y + 4}" text-anchor="middle" font-size="11" '
-                                 f'fill="#ffffff" font-family="sans-serif">{escape(letter)}</text>'))
+                                 f'<circle class="gg-mark" cx="{x}" cy="{y}" r="9" fill="#ffffff" stroke="{COLOURS[mover]}" '
+                                 f'stroke-width="1.5"/><text x="{x}" y="{y + 4}" text-anchor="middle" font-size="11" '
+                                 f'font-weight="bold" fill="{COLOURS[mover]}" font-family="sans-serif">{escape(letter)}</text>'))
             continue
         squares = label.split(" ", 1)[1].rstrip("+").replace("x", "-")
         source, _, target = squares.partition("-")

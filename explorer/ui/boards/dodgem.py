@@ -8,11 +8,14 @@ the link that plays the move.
 from __future__ import annotations
 
 from explorer.games.square_board import FILES, row_col
+from explorer.render.palette import NEUTRAL_MARK, PLAYERS
 from explorer.ui.boards.grid import CAPTION_LINE, Grid, arrow_points, caption, move_link, open_svg, wrap
 
 CELL, PAD = 62, 34
-COLOURS = {"b": ("#1f5fbf", "#ffffff"), "r": ("#c8322b", "#ffffff")}
-ARROW = "#2b2b2b"
+# Blue and Red keep their names, in the players' navy and wine (explorer/render/palette.py): the
+# arrows take the value colours, and red cars used to carry red loss arrows.
+COLOURS = {"b": PLAYERS["blue"], "r": PLAYERS["red"]}
+ARROW = NEUTRAL_MARK
 
 
 def svg(game, position, links):
@@ -25,9 +28,10 @@ def svg(game, position, links):
     lines = wrap(f"{who} to move{' — click an arrow' if links else ''}", width - PAD, 13)
     extra = 26 + (len(lines) - 1) * CAPTION_LINE  # the caption's band below the board
     out = [*open_svg(width, height + extra, f"{who} to move"),
-           # The exits: Blue's off the right-hand side, Red's off the top.
-           f'<rect x="{PAD + n * CELL}" y="{PAD}" width="8" height="{n * CELL}" fill="{COLOURS["b"][0]}" opacity="0.35"/>',
-           f'<rect x="{PAD}" y="{PAD - 8}" width="{n * CELL}" height="8" fill="{COLOURS["r"][0]}" opacity="0.35"/>']
+           # The exits: Blue's off the right-hand side, Red's off the top (solid: a see-through navy
+           # over the board's cream came out as the draw blue).
+           f'<rect x="{PAD + n * CELL}" y="{PAD}" width="8" height="{n * CELL}" fill="{COLOURS["b"].fill}"/>',
+           f'<rect x="{PAD}" y="{PAD - 8}" width="{n * CELL}" height="8" fill="{COLOURS["r"].fill}"/>']
     for row in range(n):
         for col in range(n):
             x, y = grid.corner(row, col)
@@ -35,9 +39,9 @@ def svg(game, position, links):
             out.append(f'<text x="{x + 4}" y="{y + 12}" font-size="9" fill="#a39a86" '
                        f'font-family="sans-serif">{FILES[col]}{row + 1}</text>')
     for colour, cx, cy in grid.pieces({"b": position.blue, "r": position.red}):
-        fill, text = COLOURS[colour]
+        fill, rim, text, _ = COLOURS[colour]
         out.append(f'<rect x="{cx - 19}" y="{cy - 19}" width="38" height="38" rx="9" fill="{fill}" '
-                   f'stroke="#333" stroke-width="1.5"/>'
+                   f'stroke="{rim}" stroke-width="1.5"/>'
                    f'<text x="{cx}" y="{cy + 5}" text-anchor="middle" font-size="15" font-weight="bold" '
                    f'fill="{text}" font-family="sans-serif">{colour.upper()}</text>')
     for label, href in links.items():
@@ -51,6 +55,6 @@ def svg(game, position, links):
         points = arrow_points(x0, y0, dx, dy, CELL, 0.36, 0.62, 9)
         out.append(move_link(href, label, f"play {label}",
                              f'<polygon class="gg-mark-strong" points="{points}" fill="{ARROW}" opacity="0.8"/>'))
-    out.append(caption(lines, PAD, height + 16, COLOURS["br"[mover]][0]))
+    out.append(caption(lines, PAD, height + 16, COLOURS["br"[mover]].fill))
     out.append("</svg>")
     return "\n".join(out)

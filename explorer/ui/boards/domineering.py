@@ -8,8 +8,10 @@ from __future__ import annotations
 
 from html import escape
 
+from explorer.render.palette import NEUTRAL_MARK
+
 CELL, PAD = 46, 30
-MOVABLE = "#1f77b4"
+MOVABLE = NEUTRAL_MARK  # the page colours each move by its value: uncoloured, a move looks like none
 
 
 def svg(game, position, links):
@@ -19,7 +21,7 @@ def svg(game, position, links):
     width, height = max(cols * CELL + 2 * PAD, 220), rows * CELL + 2 * PAD + 14
     out = [f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" viewBox="0 0 {width} {height}" '
            f'role="img" aria-label="{escape(names[mover])} to move">',
-           f'<rect x="0" y="0" width="{width}" height="{height}" rx="10" fill="#f3f3f7"/>',
+           f'<rect x="0" y="0" width="{width}" height="{height}" rx="10" fill="#f3f3f3"/>',
            f'<text x="{PAD}" y="20" font-size="14" font-weight="bold" fill="{MOVABLE}" font-family="sans-serif">'
            f'{escape(names[mover])} to move</text>',
            f'<text x="{PAD}" y="{height - 12}" font-size="11" fill="#777" font-family="sans-serif">'

@@ -2,6 +2,8 @@
 
 from html import escape
 
+from explorer.render.palette import NEUTRAL_MARK
+
 
 def svg(game, position, links):
     return heaps_svg(position.heaps, position.to_move, max(game.params.heaps), links)
@@ -16,7 +18,7 @@ def heaps_svg(heaps: tuple[int, ...], to_move: int, largest: int, links: dict[st
     width = max(len(heaps) * col + 2 * pad, 180)
     height = tall * token + 70
     out = [f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" viewBox="0 0 {width} {height}">',
-           f'<text x="{pad}" y="18" font-size="14" font-family="sans-serif" fill="#1f77b4" font-weight="bold">'
+           f'<text x="{pad}" y="18" font-size="14" font-family="sans-serif" fill="{NEUTRAL_MARK}" font-weight="bold">'
            f'{"AB"[to_move]} to move</text>']
     base = height - 28
     mark = ' class="gg-mark"' if links else ""  # a token that plays a move takes its value's colour

@@ -10,14 +10,17 @@ from html import escape
 from typing import Sequence
 
 from explorer.games.blocking import BlockingGame, BoardPosition
+from explorer.render.palette import NEUTRAL_MARK, PLAYERS, PlayerColour
 
-PIECE_COLOURS = {0: ("#222222", "#ffffff"), 1: ("#f4f4f4", "#222222")}  # fill, text
-LINE, MOVABLE, TURN = "#8a6d3b", "#1f77b4", "#1f77b4"
+# The players' colours and the neutral mark of a movable piece come from explorer/render/palette.py:
+# the rings take the value colours, so neither a piece nor an uncoloured ring may look like one.
+PIECE_COLOURS = {0: PLAYERS["black"], 1: PLAYERS["white"]}
+LINE, MOVABLE, TURN = "#8a6d3b", NEUTRAL_MARK, NEUTRAL_MARK
 
 
 def svg(game: BlockingGame, position: BoardPosition, links: dict[str, str],
         xy: Sequence[tuple[float, float]], lines: Sequence[tuple[int, int]], size: tuple[int, int],
-        colours: dict[int, tuple[str, str]] = PIECE_COLOURS, radius: float = 22) -> str:
+        colours: dict[int, PlayerColour] = PIECE_COLOURS, radius: float = 22) -> str:
     """The board: `xy` point coordinates, `lines` to draw, `size` the picture's width and height."""
     width, height = size
     mover = position.to_move
@@ -44,8 +47,8 @@ def svg(game: BlockingGame, position: BoardPosition, links: dict[str, str],
             out.append(f'<circle cx="{x}" cy="{y}" r="7" fill="{LINE}"/>')
             continue
         player = game.letters.index(cell)
-        fill, text = colours[player]
-        piece = (f'<circle cx="{x}" cy="{y}" r="{radius}" fill="{fill}" stroke="#555" stroke-width="2"/>'
+        fill, rim, text, _ = colours[player]
+        piece = (f'<circle cx="{x}" cy="{y}" r="{radius}" fill="{fill}" stroke="{rim}" stroke-width="2"/>'
                  f'<text x="{x}" y="{y + 5}" text-anchor="middle" font-size="14" font-weight="bold" '
                  f'fill="{text}" font-family="sans-serif">{escape(cell)}</text>')
         if i in by_source:
@@ -56,8 +59,8 @@ def svg(game: BlockingGame, position: BoardPosition, links: dict[str, str],
                        f'{ring}{piece}</a>')
         else:
             out.append(piece)
-    fill, _ = colours[mover]
-    out.append(f'<circle cx="22" cy="{height + 20}" r="9" fill="{fill}" stroke="#555" stroke-width="2"/>'
+    fill, rim, _, _ = colours[mover]
+    out.append(f'<circle cx="22" cy="{height + 20}" r="9" fill="{fill}" stroke="{rim}" stroke-width="2"/>'
                f'<text x="38" y="{height + 25}" font-size="14" font-family="sans-serif" fill="{TURN}" '
                f'font-weight="bold">{escape(names[mover])} to move</text>')
     if by_source:

@@ -1,10 +1,12 @@
-"""Pong Hau K'i: the square with its centre; the bottom side (the broken mouth) has no line. Red and blue pieces."""
+"""Pong Hau K'i: the square with its centre; the bottom side (the broken mouth) has no line. Red and blue pieces
+(the players' wine and navy of explorer/render/palette.py: the rings take the value colours)."""
 
 from explorer.games.ponghauki import LINES
+from explorer.render.palette import PLAYERS
 from explorer.ui.boards import points
 
 XY = [(50, 50), (230, 50), (140, 140), (50, 230), (230, 230)]  # tl tr c bl br
-COLOURS = {0: ("#d62728", "#ffffff"), 1: ("#1f77b4", "#ffffff")}
+COLOURS = {0: PLAYERS["red"], 1: PLAYERS["blue"]}
 
 
 def svg(game, position, links):

@@ -1,4 +1,4 @@
-"""Teeko: the board's points with row 1 at the bottom, black and red pieces on them.
+"""Teeko: the board's points with row 1 at the bottom, black and red (wine) pieces on them.
 
 In the drop phase each empty point where the mover may drop is a link (a faint
 ring); in the movement phase each legal king step is its own arrow, drawn from
@@ -10,11 +10,14 @@ the left: explorer/ui/boards/grid.py), where no piece covers a name.
 from __future__ import annotations
 
 from explorer.games.square_board import FILES, row_col
+from explorer.render.palette import NEUTRAL_MARK, PLAYERS
 from explorer.ui.boards.grid import CAPTION_LINE, Grid, arrow_points, caption, move_link, open_svg, wrap
 
 CELL, PAD = 62, 34
-COLOURS = {"b": ("#222222", "#ffffff"), "r": ("#c8322b", "#ffffff")}
-LINE, ARROW = "#b9b1a0", "#2b6cb0"
+# Black and Red keep their names; Red is the players' wine (explorer/render/palette.py), as the
+# moves take the value colours and red pieces stood beside red loss arrows.
+COLOURS = {"b": PLAYERS["black"], "r": PLAYERS["red"]}
+LINE, ARROW = "#b9b1a0", NEUTRAL_MARK
 
 
 def svg(game, position, links):
@@ -42,15 +45,15 @@ def svg(game, position, links):
             out.append(f'<circle cx="{x}" cy="{y}" r="6" fill="{LINE}"><title>{FILES[col]}{row + 1}</title></circle>')
     out.extend(grid.names(gap=12))  # in the margin, clear of the outer pieces (11 px inside the edge)
     for colour, cx, cy in grid.pieces({"b": position.black, "r": position.red}):
-        fill, text = COLOURS[colour]
-        out.append(f'<circle cx="{cx}" cy="{cy}" r="20" fill="{fill}" stroke="#333" stroke-width="1.5"/>'
+        fill, rim, text, _ = COLOURS[colour]
+        out.append(f'<circle cx="{cx}" cy="{cy}" r="20" fill="{fill}" stroke="{rim}" stroke-width="1.5"/>'
                    f'<text x="{cx}" y="{cy + 5}" text-anchor="middle" font-size="14" font-weight="bold" '
                    f'fill="{text}" font-family="sans-serif">{colour.upper()}</text>')
     for label, href in links.items():
         source, _, target = label.partition("-")
         x0, y0 = grid.centre(*row_col(source))
         if not target:  # a drop: the empty point itself
-            colour = COLOURS["br"[mover]][0]
+            colour = COLOURS["br"[mover]].fill
             out.append(move_link(href, label, f"drop on {label}",
                                  f'<circle class="gg-mark" cx="{x0}" cy="{y0}" r="18" fill="{colour}" '
                                  f'fill-opacity="0.12" stroke="{colour}" stroke-dasharray="4 3"/>'))
@@ -59,6 +62,6 @@ def svg(game, position, links):
         points = arrow_points(x0, y0, (x1 - x0) / CELL, (y1 - y0) / CELL, CELL, 0.40, 0.72, 8)
         out.append(move_link(href, label, f"play {label}",
                              f'<polygon class="gg-mark-strong" points="{points}" fill="{ARROW}" opacity="0.85"/>'))
-    out.append(caption(lines, PAD, height + 16, COLOURS["br"[mover]][0]))
+    out.append(caption(lines, PAD, height + 16, COLOURS["br"[mover]].fill))
     out.append("</svg>")
     return "\n".join(out)

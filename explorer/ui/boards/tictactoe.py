@@ -2,13 +2,19 @@
 
 from html import escape
 
+from explorer.render.palette import PLAYERS
+
+# X navy and O wine (explorer/render/palette.py): the empty cells take the value colours, and O was
+# drawn in the loss red itself, X in a blue beside the draw blue.
+X_COLOUR, O_COLOUR = PLAYERS["blue"].fill, PLAYERS["red"].fill
+
 
 def svg(game, position, links):
     return board_svg(position, links)
 
 
 def board_svg(board: tuple[str, ...], links: dict[str, str] | None = None) -> str:
-    """A 3x3 board with X in blue and O in red, its cells named as on a chess board: files a-c along
+    """A 3x3 board with X in navy and O in wine, its cells named as on a chess board: files a-c along
     the bottom, ranks 3-1 up the left side, outside the grid, so no mark ever covers a name (they
     used to sit in the cells' corners, under the marks). An empty cell whose move is in `links`
     (label ``X a3``) is a link that plays it."""
@@ -37,8 +43,8 @@ def board_svg(board: tuple[str, ...], links: dict[str, str] | None = None) -> st
                        'fill="#eef4fb" fill-opacity="0.01" stroke="none"/></a>')
         if mark == "X":
             out.append(f'<path d="M{cx - r},{cy - r} L{cx + r},{cy + r} M{cx + r},{cy - r} L{cx - r},{cy + r}" '
-                       'stroke="#1f77b4" stroke-width="7" stroke-linecap="round"/>')
+                       f'stroke="{X_COLOUR}" stroke-width="7" stroke-linecap="round"/>')
         elif mark == "O":
-            out.append(f'<circle cx="{cx}" cy="{cy}" r="{r}" fill="none" stroke="#d62728" stroke-width="7"/>')
+            out.append(f'<circle cx="{cx}" cy="{cy}" r="{r}" fill="none" stroke="{O_COLOUR}" stroke-width="7"/>')
     out.append("</svg>")
     return "\n".join(out)

@@ -8,9 +8,13 @@ from __future__ import annotations
 
 from html import escape
 
+from explorer.render.palette import NEUTRAL_MARK, PLAYERS
+
 CELL, GAP, TOP = 56, 6, 34
-COLOURS = {"T": ("#8c5a2b", "#ffffff"), "F": ("#2e8b57", "#ffffff")}
-MOVABLE = "#1f77b4"
+# Brown toads and dark green frogs (explorer/render/palette.py): the rings take the value colours,
+# and the frogs' sea green was near the win green.
+COLOURS = {"T": PLAYERS["brown"], "F": PLAYERS["green"]}
+MOVABLE = NEUTRAL_MARK
 
 
 def svg(game, position, links):
@@ -25,7 +29,7 @@ def svg(game, position, links):
            f'viewBox="0 0 {width} {TOP + CELL + 34}" role="img" '
            f'aria-label="{escape(names[mover])} to move on {escape(cells)}">',
            f'<rect x="0" y="0" width="{width}" height="{TOP + CELL + 34}" rx="10" fill="#eef6ea"/>',
-           f'<text x="{GAP}" y="22" font-size="14" font-weight="bold" fill="{MOVABLE}" font-family="sans-serif">'
+           f'<text x="{GAP}" y="22" font-size="14" font-weight="bold" fill="{COLOURS["TF"[mover]].fill}" font-family="sans-serif">'
            f'{escape(names[mover])} to move</text>']
     for i, cell in enumerate(cells):
         x = GAP + i * (CELL + GAP)
@@ -34,10 +38,10 @@ def svg(game, position, links):
                    f'fill="#888" font-family="sans-serif">{i + 1}</text>')
         if cell == ".":
             continue
-        fill, text = COLOURS[cell]
+        fill, rim, text, _ = COLOURS[cell]
         cx, cy = x + CELL / 2, TOP + CELL / 2
         arrow = "▶" if cell == "T" else "◀"
-        piece = (f'<circle cx="{cx}" cy="{cy}" r="{CELL / 2 - 6}" fill="{fill}" stroke="#444" stroke-width="1.5"/>'
+        piece = (f'<circle cx="{cx}" cy="{cy}" r="{CELL / 2 - 6}" fill="{fill}" stroke="{rim}" stroke-width="1.5"/>'
                  f'<text x="{cx}" y="{cy + 5}" text-anchor="middle" font-size="15" font-weight="bold" fill="{text}" '
                  f'font-family="sans-serif">{cell}{arrow}</text>')
         if i in by_source:

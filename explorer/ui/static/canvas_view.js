@@ -14,6 +14,15 @@
 //    gives them, and with a preset layout (layered, concentric) nothing else moves.
 // 3. After an expansion the view changes only as much as needed (pan, and zoom out, never in) so
 //    that what was in sight, the expanded node and its new neighbours are all clear of the overlays.
+// 4. The component's highlight (a selected node's moves, an expansion's new nodes) is red, which on
+//    this canvas means a loss: its rules, which come last in every style sheet the component sets,
+//    are followed by rules of ours in the value-neutral colour canvas.py gives (window.__ggCanvas).
+// 5. The info panel leaves out a node's `id` (the stored key, which in a game stored up to symmetry
+//    is the mirror image of the board drawn; the panel's title and `position` show the board drawn),
+//    and its node action bar is placed beside the panel once the panel has opened (the component
+//    places it while the panel's width is still growing, over the panel's title).
+// 6. On a large canvas the moves are not drawn while the view pans or zooms (Cytoscape's
+//    hideEdgesOnViewport): thousands of moves are what make each frame slow.
 //
 // The server marks its layouts: `ggExpand` (the node expanded) and `ggNew` (the nodes it brought).
 // Cytoscape ignores options it does not know. `cy.scratch('_gg')` tells tests the hooks are in.
@@ -23,6 +32,14 @@
     window.__ggCanvasView = true;
     const MARGIN = 6;            // px between the fitted drawing and an overlay, and the canvas's edge
     const GLIDE_MS = 350;        // the view's move after an expansion
+    const CONFIG = window.__ggCanvas || { highlight: "#008b8b", large: 400 };
+    const NEUTRAL = [
+        { selector: "node:selected, node.highlight",
+          style: { "outline-color": CONFIG.highlight, "text-background-color": CONFIG.highlight } },
+        { selector: "edge:selected, edge.highlight",
+          style: { "line-color": CONFIG.highlight, "target-arrow-color": CONFIG.highlight,
+                   "text-background-color": CONFIG.highlight } },
+    ];
 
     function overlayRect(doc, id) {
         const el = doc.getElementById(id);
@@ -107,8 +124,63 @@
         return p.x >= 0 && p.y >= 0 && p.x <= cy.width() && p.y <= cy.height();
     }
 
+    // The highlight in the neutral colour: our rules after the component's, in every style sheet it sets.
+    function neutralHighlight(cy) {
+        const setStyle = cy.style.bind(cy);
+        cy.style = function (sheet) {
+            if (arguments.length === 0) return setStyle();
+            return setStyle(Array.isArray(sheet) ? sheet.concat(NEUTRAL) : sheet);
+        };
+        // The sheet already set: the rules go at its end, restyling only what is highlighted now (a
+        // whole restyle of a large canvas would cost what drawing it costs; the rest is restyled
+        // when its classes change, against the sheet with these rules).
+        const sheet = cy.style();
+        NEUTRAL.forEach(rule => sheet.selector(rule.selector).style(rule.style));
+        cy.$(":selected, .highlight").updateStyle();
+    }
+
+    function tidyPanel(cy) {
+        const doc = cy.container().ownerDocument;
+        const panel = doc.getElementById("infopanel"), props = doc.getElementById("infopanelProps");
+        const bar = doc.getElementById("nodeActions");
+        if (!panel || !props) return;
+        // a board's label has a line per row (canvas.board_label): the title grows to hold them
+        const fit = doc.createElement("style");
+        fit.textContent = ".infopanel__name { height: auto; min-height: 2rem; padding: 0.2rem 0; " +
+                          "font-family: 'DejaVu Sans Mono', Menlo, Consolas, monospace; line-height: 1.15; }";
+        doc.head.appendChild(fit);
+        const hideId = () => props.querySelectorAll(".infopanel__prop").forEach(row => {
+            const key = row.querySelector(".infopanel__key");
+            if (key && key.textContent === "id") row.style.display = "none";
+        });
+        new MutationObserver(hideId).observe(props, { childList: true });
+        hideId();
+        if (!bar) return;
+        const placeBar = () => {
+            if (panel.getAttribute("data-expanded") !== "true") return;
+            const margin = parseFloat(doc.defaultView.getComputedStyle(bar).marginLeft) || 0;
+            bar.style.left = (panel.offsetLeft + panel.offsetWidth + margin) + "px";
+        };
+        panel.addEventListener("transitionend", placeBar);
+        new MutationObserver(placeBar).observe(panel, { attributes: true, attributeFilter: ["data-expanded", "style"] });
+    }
+
+    function edgesOnViewport(cy) {
+        const renderer = cy.renderer();
+        if (renderer) renderer.hideEdgesOnViewport = cy.nodes().length >= CONFIG.large;
+    }
+
     function hook(cy) {
         if (cy.scratch("_gg")) return;
+        neutralHighlight(cy);
+        tidyPanel(cy);
+        edgesOnViewport(cy);
+        let counting = false;  // once per batch of additions or removals, not once per element
+        cy.on("add remove", () => {
+            if (counting) return;
+            counting = true;
+            setTimeout(() => { counting = false; edgesOnViewport(cy); }, 0);
+        });
         const layout = cy.layout.bind(cy);
         const skipped = { stop() { return this; }, on() { return this; }, one() { return this; }, promiseOn() { return Promise.resolve(); } };
         skipped.run = function () { return this; };

@@ -1,0 +1,182 @@
+"""Where numba caches the kernels (explorer/kernels/__init__.py), and that an edit is never served stale.
+
+numba checks a cached function against its own source file only. A kernel that calls a compiled
+function of another module (a game's solve calls explorer/kernels/retrograde.py's solve_cells,
+Dōbutsu shōgi's kernels call ranking.py's rank_position) keeps that function's old machine code
+after an edit of the other module alone. The reproduction below runs the same two-module package
+under plain numba (stale) and under explorer.kernels' keyed cache folder (fresh, and warm again
+when nothing changed).
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+from explorer import kernels
+
+ROOT = Path(__file__).resolve().parents[2]
+
+RANKING = '''
+def rank(x):  # plain Python, compiled by kernels.py, as Dōbutsu shōgi's ranking.py
+    return x + 1
+'''
+
+PLAIN_KERNELS = '''
+from numba import njit
+from toy.ranking import rank
+
+_rank = njit(cache=True)(rank)
+
+
+@njit(cache=True)
+def solve(x):
+    return _rank(x) * 10
+'''
+
+GAME_KERNELS = '''
+from explorer.kernels import njit
+from explorer.games.toy.ranking import rank
+
+_rank = njit(cache=True)(rank)
+
+
+@njit(cache=True)
+def solve(x):
+    return _rank(x) * 10
+'''
+
+
+def _run(script: str, path: Path, cache: Path) -> str:
+    env = {**os.environ, "PYTHONPATH": str(path), "NUMBA_CACHE_DIR": str(cache), "PYTHONDONTWRITEBYTECODE": "1"}
+    done = subprocess.run([sys.executable, "-c", script], cwd=path, env=env, capture_output=True, text=True,
+                          timeout=600)
+    assert done.returncode == 0, done.stderr
+    return done.stdout.strip()
+
+
+def _edit_ranking(path: Path) -> None:
+    path.write_text(RANKING.replace("x + 1", "x + 22"))
+
+
+def test_numba_alone_serves_a_stale_kernel_after_an_edit_of_the_module_it_calls(tmp_path):
+    """The reproduction: why the cache folder is keyed. If numba ever checks what a kernel calls,
+    this fails, and the keyed folder (explorer/kernels/__init__.py) may be simplified."""
+    package = tmp_path / "plain" / "toy"
+    package.mkdir(parents=True)
+    (package / "__init__.py").write_text("")
+    (package / "ranking.py").write_text(RANKING)
+    (package / "kernels.py").write_text(PLAIN_KERNELS)
+    script = "from toy.kernels import solve; print(solve(1))"
+    assert _run(script, package.parent, tmp_path / "cache") == "20"
+    _edit_ranking(package / "ranking.py")
+    assert _run(script, package.parent, tmp_path / "cache") == "20"  # stale: 230 is right
+
+
+def _copy_of_the_cache_setup(root: Path) -> Path:
+    """A package `explorer` with this checkout's explorer.kernels and explorer.core (what the cache
+    setup imports), and a game folder `toy` whose kernel calls its ranking module."""
+    explorer = root / "explorer"
+    (explorer / "kernels").mkdir(parents=True)
+    shutil.copy(ROOT / "explorer" / "__init__.py", explorer / "__init__.py")
+    shutil.copy(ROOT / "explorer" / "kernels" / "__init__.py", explorer / "kernels" / "__init__.py")
+    shutil.copytree(ROOT / "explorer" / "core", explorer / "core", ignore=shutil.ignore_patterns("__pycache__"))
+    game = explorer / "games" / "toy"
+    game.mkdir(parents=True)
+    (explorer / "games" / "__init__.py").write_text("")
+    (game / "__init__.py").write_text("")
+    (game / "ranking.py").write_text(RANKING)
+    (game / "kernels.py").write_text(GAME_KERNELS)
+    return game
+
+
+def test_the_keyed_cache_compiles_an_edit_of_a_called_module_and_stays_warm_otherwise(tmp_path):
+    game = _copy_of_the_cache_setup(tmp_path / "tree")
+    cache = tmp_path / "cache"
+    script = ("from explorer.games.toy.kernels import solve; print(solve(1), "
+              "sum(solve.stats.cache_hits.values()), sum(solve.stats.cache_misses.values()))")
+    assert _run(script, tmp_path / "tree", cache) == "20 0 1"  # compiled and stored
+    assert _run(script, tmp_path / "tree", cache) == "20 1 0"  # nothing changed: loaded, warm
+    _edit_ranking(game / "ranking.py")
+    assert _run(script, tmp_path / "tree", cache) == "230 0 1"  # the edit compiled, not the stale 20
+    assert _run(script, tmp_path / "tree", cache) == "230 1 0"
+    keyed = sorted(p.name for p in cache.iterdir())
+    assert len(keyed) == 2 and all(kernels.KEYED_FOLDER.fullmatch(name) for name in keyed)
+
+
+def test_the_key_follows_every_kernel_source_and_nothing_else(tmp_path):
+    game = _copy_of_the_cache_setup(tmp_path / "tree")
+    package = tmp_path / "tree" / "explorer" / "kernels"
+    (tmp_path / "tree" / "explorer" / "games" / "nim.py").write_text("# a one-file game: no kernels\n")
+
+    def key() -> str:
+        return kernels.sources_key(kernels.kernel_sources(package), package.parent)
+
+    (game / "rules.py").write_text("from explorer.games.toy.ranking import rank\n")  # Python only
+    first = key()
+    assert key() == first
+    (tmp_path / "tree" / "explorer" / "games" / "nim.py").write_text("# edited\n")
+    (tmp_path / "tree" / "explorer" / "core" / "values.py").write_text("# edited\n")
+    (game / "rules.py").write_text("from explorer.games.toy.ranking import rank  # edited\n")
+    (game / "tables.py").write_text("TABLE = (1, 2)\n")  # imported by no kernel module yet
+    assert key() == first
+    _edit_ranking(game / "ranking.py")  # what the kernel compiles
+    edited = key()
+    assert edited != first
+    (game / "kernels.py").write_text("from explorer.games.toy.tables import TABLE\n" + GAME_KERNELS)
+    with_tables = key()
+    assert with_tables not in (first, edited)
+    (game / "tables.py").write_text("TABLE = (1, 3)\n")  # a constant a kernel reads
+    assert key() not in (first, edited, with_tables)
+    latest = key()
+    (package / "__init__.py").write_text((package / "__init__.py").read_text() + "\n")
+    assert key() != latest
+    real = {p.relative_to(ROOT).as_posix() for p in kernels.kernel_sources()}
+    assert {"explorer/kernels/retrograde.py", "explorer/games/dobutsu/ranking.py",
+            "explorer/games/dobutsu/pieces.py", "explorer/kernels/__init__.py"} <= real
+    assert not {"explorer/games/nim.py", "explorer/games/base.py", "explorer/games/dobutsu/rules.py"} & real
+
+
+def test_the_cache_base_follows_numbas_order_and_keeps_the_users_folder(tmp_path, monkeypatch):
+    monkeypatch.delenv("NUMBA_CACHE_DIR", raising=False)
+    monkeypatch.setenv("GAMEGRAPH_HOME", str(tmp_path / "state"))
+    writable, locked = tmp_path / "pkg", tmp_path / "locked"
+    writable.mkdir()
+    locked.mkdir()
+    locked.chmod(0o500)
+    # The permission bits decide, as for an ordinary user (root's os.access says yes to everything).
+    monkeypatch.setattr(kernels.os, "access", lambda path, mode: bool(os.stat(path).st_mode & 0o200))
+    try:
+        assert kernels.cache_base(writable, locked / "numba") == writable / "__pycache__"  # in the package
+        assert kernels.cache_base(locked / "pkg", writable / "numba") == writable / "numba"  # numba's user cache
+        assert kernels.cache_base(locked / "pkg", locked / "numba") == tmp_path / "state" / "numba-cache"
+        monkeypatch.setenv("NUMBA_CACHE_DIR", str(tmp_path / "mine"))
+        assert kernels.cache_base(locked / "pkg", locked / "numba") == tmp_path / "mine"  # the user's choice
+        monkeypatch.setenv("NUMBA_CACHE_DIR", str(tmp_path / "mine" / "gamegraph-0123456789abcdef"))
+        assert kernels.cache_base() == tmp_path / "mine"  # a parent process's keyed folder: not nested
+    finally:
+        locked.chmod(0o700)
+    assert os.environ.get("NUMBA_CACHE_DIR") and kernels.cache_dir().parent == tmp_path / "mine"
+
+
+def test_prune_keeps_the_recent_and_the_in_use_folders(tmp_path):
+    now = time.time()
+    ages = {"gamegraph-000000000000000a": 10, "gamegraph-000000000000000b": 20, "gamegraph-000000000000000c": 3,
+            "gamegraph-000000000000000d": 30, "gamegraph-000000000000000e": 0.01}  # days unused
+    for name, days in ages.items():
+        (tmp_path / name).mkdir()
+        os.utime(tmp_path / name, (now - days * 86400, now - days * 86400))
+    (tmp_path / "someone-else").mkdir()
+    os.utime(tmp_path / "someone-else", (now - 99 * 86400, now - 99 * 86400))
+    current = tmp_path / "gamegraph-000000000000000f"
+    current.mkdir()
+    removed = kernels.prune(current, keep=2, in_use_seconds=86400)
+    assert sorted(p.name for p in removed) == ["gamegraph-000000000000000a", "gamegraph-000000000000000b",
+                                               "gamegraph-000000000000000d"]
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["gamegraph-000000000000000c", "gamegraph-000000000000000e",
+                                                          "gamegraph-000000000000000f", "someone-else"]
+    assert kernels.prune(current, keep=0, in_use_seconds=0) and not (tmp_path / "gamegraph-000000000000000c").exists()
