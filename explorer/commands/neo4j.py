@@ -150,7 +150,8 @@ def _load_part(args: argparse.Namespace, game, settings: Neo4jSettings) -> int:
     finally:
         driver.close()
     print(report)
-    print(f"game id {part.graph.graph_id!r}: the positions within {part.radius} moves of {part.centre} "
+    print(f"game id {part.graph.graph_id!r}: the positions within {part.radius} "
+          f"{'move' if part.radius == 1 else 'moves'} of {part.centre} "
           f"({part.direction}), values and remoteness from the value file; its Game node's start is that position")
     return 0
 

@@ -27,7 +27,7 @@ from explorer.games import Game, parse_spec  # noqa: E402
 from explorer.solved import SolvedGraph  # noqa: E402
 from explorer.ui import (analysis_panel, backend as backends, cgt_panel, console, downloads, graphs,  # noqa: E402
                          history, loading, overview, picker, play_panel, position, state)
-from explorer.ui.widgets import error, guarded, info  # noqa: E402
+from explorer.ui.widgets import error, guarded, info, md_escape  # noqa: E402
 from explorer.ui import whole_graph  # noqa: E402
 
 
@@ -188,7 +188,7 @@ def main() -> None:
         st.button("Check Neo4j again", on_click=backends.forget, key="neo4j_recheck",
                   help="look for a Neo4j server again (after starting one or loading this game)")
 
-    st.title(game.display_name)
+    st.title(md_escape(game.display_name))  # escaped: Streamlit reads "teeko:small" as a :small[] directive and drops it
     st.caption(game.description)
     _backend_line(chosen)
     if twin:

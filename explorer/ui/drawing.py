@@ -120,7 +120,8 @@ def _swatch(value: str) -> str:
 
 
 def value_badge(value: str, remoteness: int | None = None) -> str:
-    """HTML chip for a value: its palette fill, its strong colour as the border."""
+    """HTML chip for a value: its palette fill, its strong colour as the border; never broken across
+    lines ("loss in" above "77" in a narrow column)."""
     text = value if remoteness is None else f"{value} in {remoteness}"
     return (f'<span style="background:{palette.FILLS.get(value, "#eee")};border:1px solid {palette.COLOURS.get(value, "#999")};'
-            f'border-radius:0.5rem;padding:0.1rem 0.5rem;font-weight:600">{escape(text)}</span>')
+            f'border-radius:0.5rem;padding:0.1rem 0.5rem;font-weight:600;white-space:nowrap">{escape(text)}</span>')

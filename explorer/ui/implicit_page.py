@@ -86,7 +86,7 @@ def _position(game: Game, values: Any) -> Any:
 def page(game: Game, spec: str) -> None:
     from explorer import tiered
 
-    st.title(game.display_name)
+    st.title(md_escape(game.display_name))  # escaped: Streamlit reads "teeko:small" as a :small[] directive and drops it
     st.caption(game.description)
     try:
         values = tiered.open_solved(game)  # a tiered solve or the implicit mode's value file
@@ -213,7 +213,7 @@ def best_line(game: Game, spec: str, values: Any, position: Any) -> None:
         for col, (i, step) in zip(cols, enumerate(line[row:row + BOARDS_PER_ROW], row)):
             with col:
                 before = line[i - 1].get("move") if i else None
-                st.markdown(f"**{i}.** " + (unbroken(md_escape(before)) if before else "here"), unsafe_allow_html=True)
+                st.markdown(unbroken(f"**{i}.** " + (md_escape(before) if before else "here")), unsafe_allow_html=True)
                 picture = drawing.position_svg(game, game.parse(step["key"]))
                 if picture:
                     st.image(picture, width="stretch")
@@ -226,11 +226,12 @@ def best_line(game: Game, spec: str, values: Any, position: Any) -> None:
 
 
 UNBROKEN = '<span class="gg-notation" style="white-space: nowrap">{}</span>'
-# Streamlit's inline code breaks anywhere (its class sets white-space: pre-wrap and word-break: break-word),
-# whatever its parent says: a key's code carries its own style, a little smaller so that a Dobutsu key
-# fits a column of six.
-UNBROKEN_CODE = ('<a href="{href}" target="_blank" rel="noopener noreferrer"><code style="white-space: nowrap; '
-                 'word-break: keep-all; overflow-wrap: normal; font-size: 0.72rem">{key}</code></a>')
+# A key may be wider than its column (a Dobutsu key in a column of six): it breaks only between the board's
+# rows, after a "/" (<wbr>), never inside a row. Streamlit's inline code breaks anywhere (its class sets
+# white-space: pre-wrap and word-break: break-word), whatever its parent says, so the code carries its own style.
+ROWS_ONLY = '<span class="gg-key">{}</span>'
+ROWS_ONLY_CODE = ('<a href="{href}" target="_blank" rel="noopener noreferrer"><code style="white-space: normal; '
+                  'word-break: keep-all; overflow-wrap: normal; font-size: 0.72rem">{key}</code></a>')
 
 
 def unbroken(notation: str) -> str:
@@ -240,10 +241,12 @@ def unbroken(notation: str) -> str:
 
 
 def unbroken_link(key: str, href: str) -> str:
-    """A position's key as a link, kept on one line, never broken inside `B|-/.le/.../.E./.L./-`."""
+    """A position's key as a link that breaks, when its column is too narrow, only between the board's rows
+    (after a "/"), never inside one: `B|-/.le/<wbr>...` and so on."""
     import html
 
-    return UNBROKEN.format(UNBROKEN_CODE.format(href=html.escape(href), key=html.escape(key)))
+    rows = html.escape(key).replace("/", "/<wbr>")
+    return ROWS_ONLY.format(ROWS_ONLY_CODE.format(href=html.escape(href), key=rows))
 
 
 # -- the Neighbourhood tab ---------------------------------------------------------------------
@@ -283,7 +286,15 @@ def neighbourhood(game: Game, spec: str, values: Any, position: Any) -> None:
     from explorer.ui.backend import Backend
 
     key = game.format(position)
-    k = int(st.session_state.get("hood_k", HOOD_START[0]))
+    from explorer.ui import data
+
+    # The k the canvas will use on this run: a link's k= (applied once by the canvas's controls, which
+    # run after this), else the box's, else the start's; so that the part is made to that radius.
+    asked, _ = state.url_k(data.MAX_K)
+    if asked is not None and st.session_state.get("hood_k_url") != asked:
+        k = asked
+    else:
+        k = int(st.session_state.get("hood_k", HOOD_START[0]))
     direction = st.session_state.get("hood_dir", HOOD_START[1])
     radius = min(k, PART_MAX_RADIUS)
     scope = (game.id, key, radius, direction)

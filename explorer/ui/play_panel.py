@@ -182,18 +182,20 @@ def opening(solved: Solved) -> str:
     count = f"{first}'s only first move" if len(moves) == 1 else f"{first}'s {len(moves)} first moves"
     keeping = [(label, plies or 0) for label, (after, plies) in moves if after == value]
     if value == "loss":
-        label, plies = max(keeping, key=lambda move: (move[1], move[0]))
+        plies = max(p for _, p in keeping)
+        longest = sorted(label for label, p in keeping if p == plies)  # every move tied for the longest, named
+        named = longest[0] if len(longest) == 1 else ", ".join(longest[:-1]) + f" or {longest[-1]}"
         every = count if len(moves) == 1 else f"each of {count}"
-        return (f"With perfect play {second}, the second player, wins in {_plies(remoteness)}: {every} leaves "
-                f"{second} a win; {first} holds out longest after {label} ({second} wins {_plies(plies)} later).")
+        return (f"With perfect play, {second}, the second player, wins in {_plies(remoteness)}: {every} leaves "
+                f"{second} a win; {first} holds out longest after {named} ({second} wins {_plies(plies)} later).")
     if value == "win":
         label, plies = min(keeping, key=lambda move: (move[1], move[0]))
         which = (f"only {label} of {count} keeps the win" if len(keeping) == 1 else
                  f"{len(keeping)} of {count} keep the win, the fastest {label}")
         after = f" ({_plies(plies)} after it)" if plies else ", and it ends the game"
-        return f"With perfect play {first}, the first player, wins in {_plies(remoteness)}: {which}{after}."
+        return f"With perfect play, {first}, the first player, wins in {_plies(remoteness)}: {which}{after}."
     kept = f"{len(keeping)} of {count} keep{'s' if len(keeping) == 1 else ''} it"
-    return f"With perfect play neither player can force a win: the start is a {value}, and {kept}."
+    return f"With perfect play, neither player can force a win: the start is a {value}, and {kept}."
 
 
 def _plies(number: int | None) -> str:

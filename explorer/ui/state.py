@@ -32,7 +32,9 @@ def url_k(maximum: int) -> tuple[int | None, str | None]:
     text = (st.query_params.get("k") or "").strip()
     if not text:
         return None, None
-    if text.isascii() and text.isdigit() and 1 <= int(text) <= maximum:
+    # The length first: int() of a number past 4,300 digits raises (Python's own limit), so a k that
+    # long must be refused as text, never converted.
+    if text.isascii() and text.isdigit() and len(text) <= len(str(maximum)) and 1 <= int(text) <= maximum:
         return int(text), None
     return None, text
 

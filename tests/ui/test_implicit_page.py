@@ -80,36 +80,39 @@ def test_the_best_line_is_drawn_board_by_board(solved_into_a_file):
     expected = graph.principal_line(0, limit=implicit_page.LINE_BOARDS)
     assert len(expected) == min(implicit_page.LINE_BOARDS, graph.remoteness(0)) + 1 > 1
     text = markdown(at)
-    keys = [html.unescape(k) for k in re.findall(r'^<span [^>]*><a href="\?game=[^"]*"[^>]*><code [^>]*>(.*?)</code></a></span>',
+    keys = [html.unescape(k.replace("<wbr>", "")) for k in re.findall(r'^<span [^>]*><a href="\?game=[^"]*"[^>]*><code [^>]*>(.*?)</code></a></span>',
                                                   text, re.M)]
     assert keys == [graph.graph.key(node) for node, _ in expected]
     for i, (node, label) in enumerate(expected):
-        assert f"**{i}.** " + ("here" if label is None else implicit_page.unbroken(label.replace("-", "\\-"))) in text
+        assert implicit_page.unbroken(f"**{i}.** " + ("here" if label is None else label.replace("-", "\\-"))) in text
     images = sum(1 for _ in _elements(at, "Image"))
     assert images == len(expected)
     at.number_input(key="implicit_line_length").set_value(5).run()
-    keys = [html.unescape(k) for k in re.findall(r'^<span [^>]*><a href="\?game=[^"]*"[^>]*><code [^>]*>(.*?)</code>',
+    keys = [html.unescape(k.replace("<wbr>", "")) for k in re.findall(r'^<span [^>]*><a href="\?game=[^"]*"[^>]*><code [^>]*>(.*?)</code>',
                                                   markdown(at), re.M)]
     assert keys == [graph.graph.key(node) for node, _ in expected[:6]]
 
 
 def test_the_best_lines_captions_wrap_between_words_only(solved_into_a_file):
-    """Every move and key in the captions under the boards sits in one no-wrap span (a stranger saw a
-    caption break inside a position's notation); the plain words around them still wrap."""
+    """Every move in the captions under the boards sits in one no-wrap span, and every key breaks only
+    between the board's rows (a stranger saw a caption break inside a position's notation, then, with the
+    keys unbroken, a key clipped by the next column); the plain words around them still wrap."""
     game, graph = solved_into_a_file
     at = page(game=SPEC, view="Best line")
     shown = "\n".join(m.value for m in at.markdown if m.value.startswith(("**", "<span")))
     spans = re.findall(r'<span class="gg-notation" style="white-space: nowrap">(.*?)</span>', shown)
+    keys = re.findall(r'<span class="gg-key">(.*?)</span>', shown)
     outside = re.sub(r"<span[^>]*>.*?</span>", "", shown)
     line = graph.principal_line(0, limit=implicit_page.LINE_BOARDS)
     assert len(line) > 2
     for node, label in line:
         key = graph.graph.key(node)
-        assert any(f'white-space: nowrap; word-break: keep-all; overflow-wrap: normal; font-size: 0.72rem">'
-                   f"{html.escape(key)}</code>" in span for span in spans), key
-        assert key not in outside
+        rows = html.escape(key).replace("/", "/<wbr>")
+        assert any(f'white-space: normal; word-break: keep-all; overflow-wrap: normal; font-size: 0.72rem">'
+                   f"{rows}</code>" in span for span in keys), key
+        assert key not in outside and rows not in outside
         if label:
-            assert label.replace("-", "\\-") in spans, label
+            assert any(span.endswith(" " + label.replace("-", "\\-")) for span in spans), label
             assert label.replace("-", "\\-") not in outside
 
 
@@ -190,6 +193,18 @@ def test_the_neighbourhood_tab_draws_a_part_with_the_whole_games_values(solved_i
         assert flags == [data["optimal"]], data["id"]
     captions = "\n".join(c.value for c in at.caption)
     assert f"gamegraph load {SPEC} --around '{key}' --radius 2" in captions
+
+
+def test_a_links_k_is_the_parts_radius(solved_into_a_file):
+    """k= in the address reaches the part on the first run (the canvas's controls apply it after the part
+    is made): the part is materialised to that radius, not to the box's default."""
+    key = "B|b../.b./.rr"
+    for k in (1, 3):
+        at = page(game=SPEC, view="Neighbourhood", pos=key, k=str(k))
+        assert not at.exception and not at.error, ([e.value for e in at.exception], [e.value for e in at.error])
+        captions = "\n".join(c.value for c in at.caption)
+        assert f"--radius {k}" in captions, captions
+        assert f"within {k} of" in captions, captions
 
 
 def test_expanding_past_the_part_materialises_more_then_says_where_it_ends(solved_into_a_file):
