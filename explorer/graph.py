@@ -109,8 +109,12 @@ class GameGraph:
         position = self.game.parse(text)
         node = self.node_of(position)
         if node is None:
-            raise UnreachablePosition(f"position {text!r} is legal but not reachable from the start of {self.game.display_name}")
+            raise UnreachablePosition(f"position {text!r} is legal but {self.missing_from()}")
         return node
+
+    def missing_from(self) -> str:
+        """What a legal position `find` cannot find is missing from, for its error (a part says its own)."""
+        return f"not reachable from the start of {self.game.display_name}"
 
     # -- moves --------------------------------------------------------------
     def successors(self, node: int) -> np.ndarray:

@@ -218,14 +218,8 @@ class PartGraph(GameGraph):
     def graph_id(self) -> str:
         return self.part_id
 
-    def find(self, text: str) -> int:
-        position = self.game.parse(text)
-        node = self.node_of(position)
-        if node is None:
-            from explorer.core.errors import UnreachablePosition
-
-            raise UnreachablePosition(f"position {text!r} is not in the part materialised around {self.key(0)}")
-        return node
+    def missing_from(self) -> str:
+        return f"not in the part materialised around {self.key(0)}"
 
 
 def part_id(game: Game, centre: str, radius: int, direction: str = "both") -> str:
