@@ -743,8 +743,9 @@ def _controls(game: Game, last: tuple[int, str, bool]) -> tuple[int, str, str, s
 
     k, direction, labels = last
     st.session_state.setdefault("hood_k", min(max(int(k), 1), data.MAX_K))
-    asked, bad = state.url_k(data.MAX_K)
-    if asked is not None and st.session_state.get("hood_k_url") != asked:  # a link's k, once: the box may change it
+    _, bad = state.url_k(data.MAX_K)
+    asked = state.link_k_to_apply(data.MAX_K)
+    if asked is not None:
         st.session_state["hood_k"] = st.session_state["hood_k_url"] = asked
     if bad is not None:
         shown = " ".join(bad.split())[:40]

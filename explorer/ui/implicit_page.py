@@ -290,11 +290,8 @@ def neighbourhood(game: Game, spec: str, values: Any, position: Any) -> None:
 
     # The k the canvas will use on this run: a link's k= (applied once by the canvas's controls, which
     # run after this), else the box's, else the start's; so that the part is made to that radius.
-    asked, _ = state.url_k(data.MAX_K)
-    if asked is not None and st.session_state.get("hood_k_url") != asked:
-        k = asked
-    else:
-        k = int(st.session_state.get("hood_k", HOOD_START[0]))
+    asked = state.link_k_to_apply(data.MAX_K)
+    k = asked if asked is not None else int(st.session_state.get("hood_k", HOOD_START[0]))
     direction = st.session_state.get("hood_dir", HOOD_START[1])
     radius = min(k, PART_MAX_RADIUS)
     scope = (game.id, key, radius, direction)

@@ -39,6 +39,14 @@ def url_k(maximum: int) -> tuple[int | None, str | None]:
     return None, text
 
 
+def link_k_to_apply(maximum: int) -> int | None:
+    """The URL's k when a link brings one not applied yet (applied once: the box may change it later),
+    else None. Read by the canvas's controls, which apply it, and by a page that must know the k before
+    them (the value-file page makes its part to that radius)."""
+    asked, _ = url_k(maximum)
+    return asked if asked is not None and st.session_state.get("hood_k_url") != asked else None
+
+
 def link(game: str, position: str | None = None) -> str:
     """A relative link that opens `game` at `position`: `?game=...&pos=...`."""
     query = {"game": game}
