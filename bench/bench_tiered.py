@@ -19,6 +19,18 @@ workers busy at once, the seconds with every worker busy, each worker's busy sec
 wall and CPU time. Printed only (bench/README.md is not touched).
 
     python -m bench.bench_tiered --layout "connect4(width=6,height=4)"
+
+`--loopy-tier SPEC TIER` measures one tier of a tiered game solved by the loopy path (the retrograde
+loop, its child tiers' decided positions entering as seed windows) although the game declares it
+loop-free: the game with its `loop_free` declaration dropped (`without_loop_free`, bench- and test-only;
+the shipped game keeps its meaning). The tier's descendants and the tier itself are first solved the
+shipped way (the reference); then the tier alone by the loopy path in a fresh process, twice (the first
+solve loads the compiled code): the second one's wall and CPU time, the process's peak RSS (the memory-mapped
+child pages it read included) and the solve's peak anonymous memory over the level before it (sampled: the
+cells, queue and seeds without the children), in bytes per position of the tier; and
+whether its cells equal the reference's on every index. Printed only.
+
+    python -m bench.bench_tiered --loopy-tier teeko 7
 """
 
 from __future__ import annotations
@@ -170,6 +182,134 @@ def layout(spec: str, workers: int, scratch: Path, chunk: int | None = None) -> 
               "and its workers.")
 
 
+def without_loop_free(game):
+    """The same game with its tiers' `loop_free` declaration dropped (bench- and test-only): every tier is
+    then solved by the retrograde loop, a tier with children through seed windows. A shallow copy whose
+    `tiers` answers the declaration without loop_free; the shipped game is untouched."""
+    import copy
+
+    declared = game.tiers()
+    variant = copy.copy(game)
+    variant.tiers = lambda: declared._replace(loop_free=())
+    return variant
+
+
+# The child of a --loopy-tier run. argv: spec, tier, folder, mode ("reference": the tier's descendants and
+# the tier the shipped way, each tier's seconds; "loopy": the tier alone by the loopy path). Prints JSON last.
+LOOPY_CHILD = """
+import json, resource, sys, threading, time
+from explorer import tiered
+from explorer.games import parse_spec
+from bench.bench_tiered import without_loop_free
+
+def anonymous_kb():
+    with open("/proc/self/status") as status:
+        return next(int(line.split()[1]) for line in status if line.startswith("RssAnon:"))
+
+if __name__ == "__main__":
+    spec, tier, folder, mode = sys.argv[1], int(sys.argv[2]), sys.argv[3], sys.argv[4]
+    game = parse_spec(spec)
+    tiers = tiered.tiers_of(game)
+    if mode == "reference":
+        needed, stack = set(), [tier]
+        while stack:
+            t = stack.pop()
+            if t not in needed:
+                needed.add(t)
+                stack += tiers.children[t]
+        seconds = {}
+        for t in [t for t in tiered.check_tiers(tiers, game.index_space()) if t in needed]:
+            seconds[t] = tiered.solve_tier(game, t, folder)["seconds"]
+        print(json.dumps({"seconds": seconds}))
+    else:
+        game = without_loop_free(game)
+        # A first solve of the tier into a scratch folder loads every compiled function (a warm worker
+        # has them): the measured solve's anonymous memory is then the tier's own, not numba's.
+        import os, tempfile
+        with tempfile.TemporaryDirectory(dir=folder) as warm:
+            for child in tiers.children[tier]:
+                os.link(tiered._tier_path(folder, child), tiered._tier_path(warm, child))
+            tiered.solve_tier(game, tier, warm)
+        peak, stop = [anonymous_kb()], threading.Event()
+        def sample():
+            while not stop.wait(0.05):
+                peak[0] = max(peak[0], anonymous_kb())
+        sampler = threading.Thread(target=sample, daemon=True)
+        before = anonymous_kb()
+        sampler.start()
+        cpu, began = time.process_time(), time.perf_counter()
+        done = tiered.solve_tier(game, tier, folder)
+        wall, cpu = time.perf_counter() - began, time.process_time() - cpu
+        stop.set()
+        sampler.join()
+        print(json.dumps({"wall": wall, "cpu": cpu, "maxrss_kb": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss,
+                          "anonymous_kb": peak[0], "anonymous_before_kb": before, "done": done}))
+"""
+
+
+def loopy_tier(spec: str, tier: int, scratch: Path) -> str:
+    """Tier `tier` of the game solved by the loopy path (`without_loop_free`) against the shipped path: time,
+    peak memory in bytes per position of the tier, and whether the cells agree on every index (a table)."""
+    import numpy as np
+
+    from explorer import tiered
+    from explorer.games import parse_spec
+
+    game = parse_spec(spec)
+    tiers = tiered.tiers_of(game)
+    positions = tiers.offsets[tier + 1] - tiers.offsets[tier]
+    reference, loopy = scratch / "reference", scratch / "loopy"
+    reference.mkdir()
+    loopy.mkdir()
+    env = {**os.environ, "GAMEGRAPH_HOME": str(scratch / "home"), "GAMEGRAPH_PROGRESS": "0"}
+
+    def child(folder: Path, mode: str) -> dict:
+        done = subprocess.run([sys.executable, "-c", LOOPY_CHILD, spec, str(tier), str(folder), mode], env=env,
+                              cwd=ROOT, capture_output=True, text=True, stdin=subprocess.DEVNULL)
+        if done.returncode:
+            raise SystemExit(f"bench_tiered: --loopy-tier {spec} {tier} ({mode}) failed: "
+                             f"{done.stderr.strip().splitlines()[-1:]}")
+        return json.loads(done.stdout.strip().splitlines()[-1])
+
+    load_before = os.getloadavg()
+    shipped = child(reference, "reference")
+    children = tiers.children[tier]
+    for c in children:  # the same child files, read-only
+        os.link(tiered._tier_path(reference, c), tiered._tier_path(loopy, c))
+    load_loopy = os.getloadavg()
+    r = child(loopy, "loopy")
+    load_after = os.getloadavg()
+    ours, theirs = tiered._open_tier(loopy, tier), tiered._open_tier(reference, tier)
+    differ = sum(int(np.count_nonzero(np.asarray(ours[a:a + (1 << 24)]) != np.asarray(theirs[a:a + (1 << 24)])))
+                 for a in range(0, positions, 1 << 24))
+    child_positions = sum(tiers.offsets[c + 1] - tiers.offsets[c] for c in children)
+    decided = 0
+    for c in children:
+        codes = tiered._summarize(tiered._open_tier(reference, c)).codes
+        decided += codes[0] + codes[3] + codes[2]  # loss, win, tie: the seeds
+    capacity = tiered.seed_window_capacity(positions)
+    capacity = max(capacity, -(-decided // tiered.SEED_WINDOW_PASSES))
+    anonymous = (r["anonymous_kb"] - r["anonymous_before_kb"]) * 1024
+    load = lambda l: " / ".join(f"{x:.2f}" for x in l)  # noqa: E731
+    rows = [f"`{spec}` tier {tier} ({tiers.names[tier]}), {positions:,} positions, solved by the loopy path "
+            f"(`loop_free` dropped) from its child tier(s) {', '.join(f'{c} ({tiers.names[c]})' for c in children)} "
+            f"({child_positions:,} positions, {decided:,} decided: {decided:,} seeds in windows of {capacity:,}, "
+            f"{-(-decided // capacity) if decided else 0} window(s)), {time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())}:",
+            "",
+            "| figure | value |", "|---|---|",
+            f"| shipped path, seconds per tier (descendants first) | "
+            f"{', '.join(f'{t}: {s:.1f}' for t, s in shipped['seconds'].items())} |",
+            f"| loopy path: wall / CPU s | {r['wall']:.1f} / {r['cpu']:.1f} |",
+            f"| peak RSS (child pages read included) | {r['maxrss_kb'] / 1024:,.0f} MB, "
+            f"{r['maxrss_kb'] * 1024 / positions:.2f} bytes a position of the tier |",
+            f"| peak anonymous memory added by the solve (sampled every 50 ms) | {anonymous / 2**20:,.0f} MB, "
+            f"{anonymous / positions:.2f} bytes a position of the tier |",
+            f"| cells different from the shipped path's | {differ:,} of {positions:,} |",
+            f"| load average (1/5/15 min) before / before the loopy solve / after | {load(load_before)}; "
+            f"{load(load_loopy)}; {load(load_after)} |"]
+    return "\n".join(rows)
+
+
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--workloads", nargs="+", default=DEFAULT_WORKLOADS, metavar="MODE:SPEC")
@@ -177,7 +317,14 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--layout", metavar="SPEC", help="the task layout of a tiered solve, chunked and not (printed)")
     parser.add_argument("--workers", type=int, default=2, help="the LocalCluster's workers for --layout")
     parser.add_argument("--chunk", type=int, help="positions a chunk for --layout (default: the solver's choice)")
+    parser.add_argument("--loopy-tier", nargs=2, metavar=("SPEC", "TIER"),
+                        help="one declared loop-free tier solved by the loopy path, against the shipped path (printed)")
     args = parser.parse_args(argv)
+    if args.loopy_tier:
+        spec, tier = args.loopy_tier
+        with tempfile.TemporaryDirectory(prefix="bench-tiered-") as scratch:
+            print(loopy_tier(spec, int(tier), Path(scratch)))
+        return
     if args.layout:
         with tempfile.TemporaryDirectory(prefix="bench-tiered-") as scratch:
             print(layout(args.layout, args.workers, Path(scratch), args.chunk))

@@ -15,14 +15,16 @@ move's label.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 from functools import cached_property
-from typing import Any, Hashable, Sequence
+from typing import Any, Hashable, NamedTuple, Sequence
 
 import numpy as np
 
 from explorer.algorithms.reverse import edge_sources, reverse_csr
 from explorer.core import progress
+from explorer.core.limits import RAISE_THE_LIMIT
 from explorer.core.errors import GameGraphError, GraphTooLarge, UnreachablePosition
 from explorer.games.base import Game
 
@@ -38,12 +40,54 @@ def graph_id(game: Game, symmetry: bool = True) -> str:
 
 
 def parse_graph_id(text: str) -> tuple[Game, bool]:
-    """(the Game, whether its graph is symmetry-reduced) for a graph id; inverse of graph_id."""
+    """(the Game, whether its graph is symmetry-reduced) for a graph id; inverse of graph_id. The id of a
+    part (part_graph_id) gives its game and False: a part is never symmetry-reduced (PartId says which part)."""
     from explorer.games import parse_spec  # the registry imports every game module
 
+    part = parse_part_id(text)
+    if part is not None:
+        return part.game, False
     symmetric = not text.endswith(NOSYM)
     game = parse_spec(text.removesuffix(NOSYM))
     return game, symmetric and game.has_symmetry()
+
+
+PART_MARK = "@around("
+_PART_ID = re.compile(r"(?P<centre>.+);radius=(?P<radius>[0-9]{1,2});(?P<direction>out|in|both)\)", re.ASCII)
+
+
+class PartId(NamedTuple):
+    """What a part's graph id names: the part of `game` within `radius` moves of `centre` (its key), by
+    moves (`out`), un-moves (`in`) or both (explorer.solved.materialise)."""
+
+    game: Game
+    centre: str
+    radius: int
+    direction: str
+
+
+def part_graph_id(game: Game, centre: str, radius: int, direction: str = "both") -> str:
+    """The graph id of a part (Neo4j's Game id, the canvas's scope): the game's id, then what it is
+    around, so that it never collides with a whole game's id (graph_id); parse_part_id reads it back."""
+    return f"{game.id}{PART_MARK}{centre};radius={radius};{direction})"
+
+
+def parse_part_id(text: str) -> PartId | None:
+    """The part a graph id names (inverse of part_graph_id), or None when it names a whole game's graph.
+    GameGraphError, in one line, for an id that has a part's mark but is not one. O(len(text))."""
+    from explorer.games import parse_spec
+
+    head, mark, rest = text.partition(PART_MARK)
+    if not mark:
+        return None
+    found = _PART_ID.fullmatch(rest)
+    if found is None:
+        raise GameGraphError(f"{text[:200]!r} is not the id of a part: write it as `load --around` prints it, "
+                             "GAME@around(POSITION;radius=K;both|out|in)")
+    game = parse_spec(head)
+    centre = found["centre"]
+    game.parse(centre)  # a centre that is no position of the game: the game's own one line
+    return PartId(game, centre, int(found["radius"]), found["direction"])
 
 
 @dataclass
@@ -140,7 +184,8 @@ class GameGraph:
 
 def generate(game: Game, symmetry: bool = True, start: Any = None,
              max_positions: int = DEFAULT_MAX_POSITIONS, use_arrays: bool | None = None,
-             extra_starts: Sequence[Any] = (), compiled: bool | None = None) -> GameGraph:
+             extra_starts: Sequence[Any] = (), compiled: bool | None = None,
+             hint: str = RAISE_THE_LIMIT) -> GameGraph:
     """The whole graph reachable from `start` (the game's start by default).
 
     Node 0 is `start`; positions reachable only from `extra_starts` are included
@@ -152,7 +197,8 @@ def generate(game: Game, symmetry: bool = True, start: Any = None,
     except for a small code space (explorer.algorithms.dispatch), where the plain numpy
     generator (generate_levels, below) is quicker than loading
     compiled code.
-    Raises GraphTooLarge past `max_positions`.
+    Raises GraphTooLarge past `max_positions`, naming `hint` as the remedy (the caller's: a command
+    without --max-positions names what it offers instead, explorer.commands.graph_limit_hint).
     """
     symmetry = symmetry and game.has_symmetry()
     starts = _starts(game, symmetry, start, extra_starts)
@@ -163,10 +209,10 @@ def generate(game: Game, symmetry: bool = True, start: Any = None,
             from explorer.algorithms.dispatch import use_kernels
 
             if not use_kernels(game.code_space()):
-                return generate_levels(game, symmetry, start, max_positions, extra_starts)
+                return generate_levels(game, symmetry, start, max_positions, extra_starts, hint)
             compiled = True
-        return _generate_arrays(game, symmetry, starts, max_positions, compiled)
-    return _generate_generic(game, symmetry, starts, max_positions)
+        return _generate_arrays(game, symmetry, starts, max_positions, compiled, hint)
+    return _generate_generic(game, symmetry, starts, max_positions, hint)
 
 
 def arrays_offered(game: Game) -> bool:
@@ -188,20 +234,23 @@ def start_codes(game: Game, symmetry: bool, start: Any = None,
     return symmetry, np.array([game.encode(s) for s in _starts(game, symmetry, start, extra_starts)], dtype=np.int64)
 
 
-def _too_large(game: Game, max_positions: int) -> GraphTooLarge:
-    return GraphTooLarge(f"{game.display_name} has more than {max_positions:,} positions; "
-                         "raise --max-positions if the memory allows (about 100 bytes per position and move)")
+def _too_large(game: Game, max_positions: int, hint: str = RAISE_THE_LIMIT) -> GraphTooLarge:
+    """The refusal of a graph past `max_positions`; `hint` is the remedy the caller offers (the default
+    names --max-positions, which only some commands take: explorer.core.limits.check's `hint`)."""
+    memory = " (a graph takes about 100 bytes per position and move)" if hint == RAISE_THE_LIMIT else ""
+    return GraphTooLarge(f"{game.display_name} has more than {max_positions:,} positions; {hint}{memory}")
 
 
-def check_size(num_positions: int, game: Game, max_positions: int) -> None:
-    """GraphTooLarge when an already built graph exceeds the limit the caller asked for."""
+def check_size(num_positions: int, game: Game, max_positions: int, hint: str = RAISE_THE_LIMIT) -> None:
+    """GraphTooLarge (naming `hint` as the remedy) when an already built graph exceeds the limit the caller asked for."""
     if num_positions > max_positions:
-        raise _too_large(game, max_positions)
+        raise _too_large(game, max_positions, hint)
 
 
-def _generate_generic(game: Game, symmetry: bool, starts: list[Any], max_positions: int) -> GameGraph:
+def _generate_generic(game: Game, symmetry: bool, starts: list[Any], max_positions: int,
+                      hint: str = RAISE_THE_LIMIT) -> GameGraph:
     if len(starts) > max_positions:
-        raise _too_large(game, max_positions)
+        raise _too_large(game, max_positions, hint)
     positions: list[Hashable] = list(starts)
     ids: dict[Hashable, int] = {p: i for i, p in enumerate(positions)}
     label_ids: dict[str, int] = {}
@@ -221,7 +270,7 @@ def _generate_generic(game: Game, symmetry: bool, starts: list[Any], max_positio
                     child_id = ids.get(child)
                     if child_id is None:
                         if len(positions) >= max_positions:
-                            raise _too_large(game, max_positions)
+                            raise _too_large(game, max_positions, hint)
                         child_id = ids[child] = len(positions)
                         positions.append(child)
                     if child_id not in seen:
@@ -240,7 +289,7 @@ def _generate_generic(game: Game, symmetry: bool, starts: list[Any], max_positio
 
 
 def _generate_arrays(game: Game, symmetry: bool, starts: list[Any], max_positions: int,
-                     compiled: bool = True) -> GameGraph:
+                     compiled: bool = True, hint: str = RAISE_THE_LIMIT) -> GameGraph:
     """Breadth-first over integer codes, one level at a time: O(V + E) plus 8 bytes per code.
 
     Each level's moves come grouped by source from the game's compiled kernel
@@ -259,7 +308,7 @@ def _generate_arrays(game: Game, symmetry: bool, starts: list[Any], max_position
     table.fill(-1)
     frontier = np.array([game.encode(s) for s in starts], dtype=np.int64)
     if len(frontier) > max_positions:
-        raise _too_large(game, max_positions)
+        raise _too_large(game, max_positions, hint)
     # Written in place as the search goes. np.empty only reserves address space:
     # pages are touched (and count towards memory) as positions and moves arrive.
     capacity = min(space, max_positions)
@@ -290,7 +339,7 @@ def _generate_arrays(game: Game, symmetry: bool, starts: list[Any], max_position
                     fused.ctx, symmetry, first, level_end, fused.max_moves, table, codes, indptr, terminal,
                     targets, labels, found, edges, max_positions, buffer, names, scratch)
                 if status == bfs.TOO_MANY:
-                    raise _too_large(game, max_positions)
+                    raise _too_large(game, max_positions, hint)
                 if status == bfs.NEED_ROOM:  # past the reservation: realloc, large blocks move by remapping pages
                     size = max(2 * len(targets), edges + fused.max_moves)
                     targets.resize(size, refcheck=False)
@@ -318,7 +367,7 @@ def _generate_arrays(game: Game, symmetry: bool, starts: list[Any], max_position
                     batch.label.astype(np.int64, copy=False), table, codes, indptr, targets, labels,
                     found, edges, max_positions)
                 if not ok:
-                    raise _too_large(game, max_positions)
+                    raise _too_large(game, max_positions, hint)
                 # Small chunks keep the kernels' buffers small and reused (no fresh pages per level).
                 chunk = int(min(max(CHUNK_MOVES * (hi - lo) // max(len(batch.target), 1), 1), 1 << 20))
                 lo = hi
@@ -384,7 +433,8 @@ def _small_pages(array: np.ndarray) -> np.ndarray:
 
 
 def generate_levels(game: Game, symmetry: bool = True, start: Any = None,
-                    max_positions: int = DEFAULT_MAX_POSITIONS, extra_starts: Sequence[Any] = ()) -> GameGraph:
+                    max_positions: int = DEFAULT_MAX_POSITIONS, extra_starts: Sequence[Any] = (),
+                    hint: str = RAISE_THE_LIMIT) -> GameGraph:
     """The array generator as it was (numpy over batch_moves, one code-space scan per level):
     O(levels x code space + E log E). Kept beside the compiled generator as the tests'
     oracle, the bench's baseline, and the path for small code spaces."""
@@ -392,7 +442,7 @@ def generate_levels(game: Game, symmetry: bool = True, start: Any = None,
     space = game.code_space()
     node_id = np.full(space, -1, dtype=np.int32)
     if len(frontier) > max_positions:
-        raise _too_large(game, max_positions)
+        raise _too_large(game, max_positions, hint)
     node_id[frontier] = np.arange(len(frontier), dtype=np.int32)
     found = len(frontier)
     levels, edge_parts = [], []
@@ -410,7 +460,7 @@ def generate_levels(game: Game, symmetry: bool = True, start: Any = None,
         node_id[targets[node_id[targets] < 0]] = -2
         fresh = np.flatnonzero(node_id == -2)
         if found + len(fresh) > max_positions:
-            raise _too_large(game, max_positions)
+            raise _too_large(game, max_positions, hint)
         node_id[fresh] = np.arange(found, found + len(fresh), dtype=np.int32)
         found += len(fresh)
         edge_parts.append((node_id[live[batch.source[keep]]], node_id[targets], batch.label[keep]))

@@ -401,6 +401,24 @@ def start_position(solved: Solved) -> Any:
 RESULT_WORDS = {"win": "won", "loss": "lost", "tie": "tied", "draw": "drew"}  # "you won", not "you win"
 
 
+def game_over(game: Game, position: Any) -> str | None:
+    """At a finished position, one sentence saying that the game is over, why (Game.ending, in the
+    game's words) and how it ended, in the players' names: "Game over: X has three in a row. X wins.";
+    None while the game goes on. The one home of this text: every board's caption (explorer/ui/boards:
+    `turn_caption`), the explorer's position view and `gamegraph show` say it, so a finished board never
+    reads "B to move". O(the rules' outcome and ending)."""
+    from explorer.games.base import player_name
+
+    outcome = game.outcome(position)
+    if outcome is None:
+        return None
+    mover = game.to_move(position)
+    result = {Value.WIN: f"{player_name(game, mover)} wins", Value.LOSS: f"{player_name(game, 1 - mover)} wins",
+              Value.TIE: "It is a tie"}.get(outcome, "It is a draw")
+    why = (game.ending(position) or "").strip().rstrip(".")
+    return f"Game over: {why}. {result}." if why else f"Game over: {result}."
+
+
 def result_for(game: "Match", player: int) -> str:
     """How a finished game ended for `player`."""
     outcome = game.outcome()

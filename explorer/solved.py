@@ -16,7 +16,7 @@ from explorer.core import limits, private, progress, records
 from explorer.algorithms.scc import strongly_connected
 from explorer.core.errors import StateFolderReadOnly
 from explorer.games import Game, parse_spec
-from explorer.graph import DEFAULT_MAX_POSITIONS, GameGraph, check_size, generate
+from explorer.graph import DEFAULT_MAX_POSITIONS, GameGraph, check_size, generate, part_graph_id
 from explorer.solver import Solution, solve
 from explorer.core.values import Value
 
@@ -116,7 +116,7 @@ def build(game: Game | str, symmetry: bool = True, start: Any = None,
     seconds = {}
     t0 = time.perf_counter()
     graph = generate(game, symmetry=symmetry, start=start, max_positions=max_positions, use_arrays=use_arrays,
-                     extra_starts=extra_starts)
+                     extra_starts=extra_starts, hint=hint)
     seconds["generate"] = time.perf_counter() - t0
     t0 = time.perf_counter()
     solution = solve(graph)
@@ -153,7 +153,7 @@ def load_or_build(spec: Game | str, symmetry: bool = True, max_positions: int = 
         else:
             if solved.graph.num_positions > max_positions:  # cached under a higher limit: the estimate's refusal
                 limits.check(game, symmetry, max_positions, hint=hint)  # (an upper bound) names the remedy
-            check_size(solved.graph.num_positions, game, max_positions)
+            check_size(solved.graph.num_positions, game, max_positions, hint)
             return solved
     solved = build(game, symmetry=symmetry, max_positions=max_positions, hint=hint)
     try:
@@ -222,10 +222,7 @@ class PartGraph(GameGraph):
         return f"not in the part materialised around {self.key(0)}"
 
 
-def part_id(game: Game, centre: str, radius: int, direction: str = "both") -> str:
-    """The graph id of a part (Neo4j's Game id, the canvas's scope): the game's id, then what it is
-    around, so that it never collides with a whole game's id (explorer.graph.graph_id)."""
-    return f"{game.id}@around({centre};radius={radius};{direction})"
+part_id = part_graph_id  # the graph id of a part, made and read (parse_part_id) in explorer.graph
 
 
 @dataclass
@@ -285,8 +282,8 @@ def materialise(values: Any, position: Any, radius: int, direction: str = "both"
     moves (`out`), its un-moves (`in`, Game.unmoves) or both, with every move between two of its
     positions, as a SolvedPart whose values, remoteness and optimal moves are the value file's.
 
-    Checked first, in one line each (GameGraphError): the radius (0..PART_MAX_RADIUS), the direction
-    (`in` and `both` need a game with un-moves), the position (legal, in the file); then GraphTooLarge
+    Checked first, in one line each (GameGraphError): the radius (0..PART_MAX_RADIUS), the direction,
+    the position (legal, in the file), then (by _walk) that `in` and `both` have un-moves; then GraphTooLarge
     as soon as the walk passes `limit` positions, before any value is read or array made (the
     exception's `fits` is the largest radius within the limit). O(positions x moves) rule calls.
     """
@@ -298,9 +295,6 @@ def materialise(values: Any, position: Any, radius: int, direction: str = "both"
                              "position")
     if direction not in PART_DIRECTIONS:
         raise GameGraphError(f"direction {direction!r} is not valid: choose one of {', '.join(PART_DIRECTIONS)}")
-    if direction != "out" and not game.offers.unmoves:
-        raise GameGraphError(f"{game.display_name} offers no un-moves, so its parts follow moves forward only "
-                             "(direction out)")
     if not 1 <= limit <= PART_MAX_POSITIONS:
         raise GraphTooLarge(f"a part holds 1 to {PART_MAX_POSITIONS:,} positions, not {limit:,}")
     values.value(position)  # an illegal position, or one the file holds as none: GameGraphError
@@ -356,8 +350,9 @@ def _walk(part: SolvedPart, start: Any, radius: int, direction: str, limit: int,
     radius within the limit) once the positions in `known` and those found pass `limit`."""
     from explorer.core.errors import GameGraphError, GraphTooLarge
 
-    if direction != "out" and not part.game.offers.unmoves:
-        raise GameGraphError(f"{part.game.display_name} offers no un-moves: its parts follow moves forward only")
+    if direction != "out" and not part.game.offers.unmoves:  # the one check, for materialise and grow alike
+        raise GameGraphError(f"{part.game.display_name} offers no un-moves, so its parts follow moves forward only "
+                             "(direction out)")
     found = {start: 0}
     frontier = [start]
     outside = 0 if start in known else 1

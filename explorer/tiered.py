@@ -29,7 +29,7 @@ import json
 import os
 import time
 from pathlib import Path
-from typing import Any, NamedTuple
+from typing import Any, Callable, NamedTuple
 
 from explorer import implicit
 from explorer.core import private, progress
@@ -48,6 +48,12 @@ SEED_WINDOW_PASSES = 64
 CACHE_KIND = "tiered"  # the state folder's subfolder of tier folders
 SCHEDULER_VARIABLE = "DASK_SCHEDULER_ADDRESS"
 NO_POSITION = 6  # a tier cell's code for an index that names no position (explorer.kernels.retrograde)
+# A loopy tier's progress while its queue is worked (`_reporting`): the loop returns after at most
+# TIER_PROGRESS_STEP queue entries so that the positions worked so far can be told; inside a Dask worker
+# they go to the client as events on the run's topic (PROGRESS_TOPIC-<run>), at most every PROGRESS_SECONDS.
+TIER_PROGRESS_STEP = 1 << 20
+PROGRESS_SECONDS = 0.5
+PROGRESS_TOPIC = "gamegraph-tier-progress"
 
 
 def supports(game: Game) -> bool:
@@ -194,11 +200,14 @@ def _summarize(cells) -> TierSummary:
 
 # -- one tier ---------------------------------------------------------------------------------------
 
-def solve_tier(game: Game | str, tier: int, folder: str | os.PathLike, *children_done: Any) -> dict[str, Any]:
+def solve_tier(game: Game | str, tier: int, folder: str | os.PathLike, *children_done: Any,
+               report: Callable[[int], None] | None = None) -> dict[str, Any]:
     """Solve one tier from its children's files and write ``tier-<t>.values``; skipped when it is
     written already. `game` is a Game or its spec (a Dask worker parses it again: a spec is all a
     task carries); `children_done` are the children's results, only there so that Dask runs the
-    children first. Peak memory: the tier's cells (2 bytes a position), the live queue (4 bytes a
+    children first. `report`: called with the positions of a loopy tier worked off its queue so far,
+    every TIER_PROGRESS_STEP of them (`_reporting`; a Dask task's goes to the client's bar).
+    Peak memory: the tier's cells (2 bytes a position), the live queue (4 bytes a
     decided win or loss), one window of seeds (4 bytes a seed: seed_window_capacity), the children
     memory-mapped.
     Returns what was done: tier, positions, seconds, whether it was skipped."""
@@ -229,6 +238,8 @@ def solve_tier(game: Game | str, tier: int, folder: str | os.PathLike, *children
         children.append((tiers.offsets[child], cells))
     windows = SeedWindows(children, seed_window_capacity(hi - lo), SEED_WINDOW_PASSES)
     del children
+    if report is not None:
+        kernels = _reporting(kernels, report)
     cells = implicit.solve_range(game, kernels, lo, hi, *windows.first(),
                                  f"{game.display_name} tier {tier} ({tiers.names[tier]})", windows=windows)
     del windows
@@ -236,6 +247,59 @@ def solve_tier(game: Game | str, tier: int, folder: str | os.PathLike, *children
     _write_tier(folder, tier, cells)
     done.update(seconds=round(time.perf_counter() - t0, 3), skipped=False)
     return done
+
+
+def _reporting(kernels, report: Callable[[int], None]):
+    """The kernels with a compiled solve (tier_wrapper) that returns after at most TIER_PROGRESS_STEP queue
+    entries and then calls `report` with the entries worked so far in this solve: each phase's queue head
+    added up (about the decided positions whose un-moves are done). The same loop, called in smaller
+    steps: the cells do not depend on the steps (explorer.kernels.retrograde.solve_cells)."""
+    from explorer.kernels.retrograde import START, tier_wrapper
+
+    kernel = tier_wrapper(kernels)
+    step = max(1, int(TIER_PROGRESS_STEP))
+    seen = {"phase": START, "head": 0, "done": 0}  # the last call's phase and head; the earlier phases' entries
+
+    def solve(ctx, max_unmoves, cells, queue, state, budget, lo, seeds, seed_runs):
+        if state[0] == START:  # a solve (re)starts: with 4-byte cells after an overflow, say
+            seen.update(phase=START, head=0, done=0)
+        status = kernel(ctx, max_unmoves, cells, queue, state, min(budget, step), lo, seeds, seed_runs)
+        phase, head = int(state[0]), int(state[1])
+        if phase != seen["phase"]:  # the ties' queue starts again at 0 (the wins' last step is not counted)
+            seen["done"] += seen["head"] if seen["phase"] != START else 0
+            seen["head"] = 0
+        seen["phase"], seen["head"] = phase, max(head, seen["head"])
+        report(seen["done"] + seen["head"])
+        return status
+
+    return kernels._replace(solve=solve)
+
+
+def _worker_report(topic: str, tier: int) -> Callable[[int], None] | None:
+    """A `report` for solve_tier inside a Dask worker: the tier and its positions worked, logged as an
+    event on `topic` (Worker.log_event), which the client follows (`_DagProgress`), at most every
+    PROGRESS_SECONDS. None outside a worker (a tier solved in this process shows its own bar)."""
+    try:
+        from distributed import get_worker
+
+        worker = get_worker()
+    except (ImportError, ValueError):
+        return None
+    last = [0.0]
+
+    def report(worked: int) -> None:
+        now = time.monotonic()
+        if now - last[0] >= PROGRESS_SECONDS:
+            last[0] = now
+            worker.log_event(topic, {"tier": tier, "worked": int(worked)})
+
+    return report
+
+
+def _solve_tier_task(game: str, tier: int, folder: str, topic: str | None, *children_done: Any) -> dict[str, Any]:
+    """solve_tier as a Dask task: a loopy tier tells the client its progress on `topic` (None: bars off)."""
+    report = _worker_report(topic, tier) if topic else None
+    return solve_tier(game, tier, folder, *children_done, report=report)
 
 
 def seed_window_capacity(positions: int) -> int:
@@ -396,8 +460,8 @@ def merge_forward_chunks(game: Game | str, tier: int, folder: str | os.PathLike,
 # -- the DAG on Dask --------------------------------------------------------------------------------
 
 def _quiet_task(work, *args: Any) -> dict[str, Any]:
-    """solve_tier, solve_forward_chunk or merge_forward_chunks as a Dask task: quiet (a worker's bars
-    would garble the client's on a shared terminal; the client shows a bar per tier)."""
+    """solve_tier (`_solve_tier_task`), solve_forward_chunk or merge_forward_chunks as a Dask task: quiet (a
+    worker's bars would garble the client's on a shared terminal; the client shows a bar per tier)."""
     from explorer.core import settings
 
     name = settings.PROGRESS_ENV
@@ -533,18 +597,20 @@ def _run_dag(game: Game, tiers: Tiers, todo: list[int], folder: Path, scheduler,
     own = client is None
     if own:
         client = _client(scheduler, workers, processes)
+    shown = None
     try:
         from importlib.util import find_spec
 
         addresses = sorted(client.scheduler_info().get("workers", {}))
         workers_now = len(addresses)
-        shown = _DagProgress(game, tiers, todo, client, progress.enabled())  # asked before a task can run (in-process)
+        stamp = f"{game.name}-{os.getpid()}-{time.time_ns()}"
+        # Bars on or off asked before a task can run (in-process); the run's own topic for its loopy tiers' progress.
+        shown = _DagProgress(game, tiers, todo, client, progress.enabled(), f"{PROGRESS_TOPIC}-{stamp}")
         if shown.enabled:
             # Dask serves its dashboard only with bokeh (installed with gamegraph: dask[diagnostics]).
             dashboard = f"dashboard {client.dashboard_link}" if find_spec("bokeh") else "no dashboard (bokeh is missing)"
             progress.notice(f"solving {len(todo)} tier(s) of {game.display_name} on Dask: {workers_now} worker(s)"
                             f" at {client.scheduler.address}, {dashboard}")
-        stamp = f"{game.name}-{os.getpid()}-{time.time_ns()}"
         # Every worker loads the game's compiled kernels at once, beside the first tier (seconds each, more
         # on a loaded machine), rather than at its first chunk while the others wait for it to finish.
         warm = [client.submit(_quiet_task, _warm_up, game.id, workers=[w], allow_other_workers=True, pure=False,
@@ -569,8 +635,8 @@ def _run_dag(game: Game, tiers: Tiers, todo: list[int], folder: Path, scheduler,
                 tier_of_key.update((part.key, t) for part in parts)
                 submitted += parts
             else:
-                done_of[t] = client.submit(_quiet_task, solve_tier, game.id, t, str(folder), *needs, pure=False,
-                                           key=f"tier-{t}-{stamp}")
+                done_of[t] = client.submit(_quiet_task, _solve_tier_task, game.id, t, str(folder), shown.topic,
+                                           *needs, pure=False, key=f"tier-{t}-{stamp}")
             tier_of_key[done_of[t].key] = t
             submitted.append(done_of[t])
         shown.tier_of_key = tier_of_key
@@ -586,6 +652,8 @@ def _run_dag(game: Game, tiers: Tiers, todo: list[int], folder: Path, scheduler,
                 shown.finished(done)
         del warm  # done by now, or not needed any more
     finally:
+        if shown is not None:
+            shown.unsubscribe()
         if own:
             cluster = getattr(client, "cluster", None)
             client.close()
@@ -634,13 +702,20 @@ def _as_finished(futures: list[Any], shown: "_DagProgress"):
 
 class _DagProgress:
     """The client's bars (explorer.core.progress): one over the positions of the finished tiers, and one
-    per running tier (its name, its positions done as its chunks finish), gone when the tier is written.
+    per running tier (its name, its positions done as its chunks finish, or as a loopy tier's queue is
+    worked: the events its worker logs on `topic`, `_worker_report`), gone when the tier is written.
     A tier runs when the scheduler says one of its tasks is processing (Client.processing), or when one
-    of its chunks has finished. Nothing is shown, and the scheduler not asked, when bars are off."""
+    of its chunks has finished. Nothing is shown, the scheduler not asked and no topic followed, when
+    bars are off. Events reach the client from workers anywhere (a cluster elsewhere too)."""
 
-    def __init__(self, game: Game, tiers: Tiers, todo: list[int], client, enabled: bool):
+    def __init__(self, game: Game, tiers: Tiers, todo: list[int], client, enabled: bool, topic: str | None = None):
         self.game, self.tiers, self.client, self.enabled = game, tiers, client, enabled
         self.tier_of_key: dict[str, int] = {}  # a task's key -> its tier, filled as tasks are submitted
+        self.worked: dict[int, int] = {}  # a loopy tier -> its positions worked, as its worker last said
+        self.written_tiers: set[int] = set()  # a late event must not open their bars again
+        self.topic = topic if enabled else None
+        if self.topic:  # before any task is submitted: an event logged before the subscription is lost
+            client.subscribe_topic(self.topic, self._progressed)
         self.total = sum(tiers.offsets[t + 1] - tiers.offsets[t] for t in todo)
         self.count = len(todo)
         self.written = 0
@@ -668,8 +743,25 @@ class _DagProgress:
         context, _ = self.bars.pop(tier)
         context.__exit__(None, None, None)
 
+    def _progressed(self, event) -> None:
+        """A worker's event (timestamp, {"tier", "worked"}), in the client's event loop thread: only kept
+        here (one dict item set), shown by the next `poll` in the thread that owns the bars."""
+        _, message = event
+        tier, worked = int(message["tier"]), int(message["worked"])
+        self.worked[tier] = max(worked, self.worked.get(tier, 0))
+
+    def unsubscribe(self) -> None:
+        """Stop following the run's topic (the client may live on: one given to `solve`)."""
+        if self.topic:
+            topic, self.topic = self.topic, None
+            try:
+                self.client.unsubscribe_topic(topic)
+            except Exception:  # noqa: BLE001 - a closed client has no subscription left anyway
+                pass
+
     def poll(self) -> None:
-        """Open a bar for each tier the scheduler runs now; let every bar show the time gone by."""
+        """Open a bar for each tier the scheduler runs now, move a loopy tier's bar to its positions worked;
+        let every bar show the time gone by."""
         try:
             running = {self.tier_of_key[key] for keys in self.client.processing().values() for key in keys
                        if key in self.tier_of_key}
@@ -677,6 +769,11 @@ class _DagProgress:
             running = set()
         for tier in sorted(running):
             self._bar(tier)
+        for tier, worked in list(self.worked.items()):
+            if tier not in self.written_tiers:
+                bar = self._bar(tier)
+                if worked > bar.n:
+                    bar.update(worked - bar.n)
         for _, bar in self.bars.values():
             bar.update(0)
         self.overall.update(0)
@@ -689,6 +786,7 @@ class _DagProgress:
             if self.enabled:
                 self._bar(tier).update(done["positions"])
             return
+        self.written_tiers.add(tier)
         if tier in self.bars:
             self._close(tier)
         self.written += 1

@@ -4,7 +4,8 @@ docs/model.md fixes the names and shapes of the Game, Position and MOVE
 properties. The functions at the top of this module turn a SolvedGraph into
 exactly those properties, column by column (numpy does the per-node work where
 it can, so a million positions take seconds, not minutes; only keys and the
-game's own fields take one call of the game's Python per node). The Neo4j
+game's own fields take one call of the game's Python per node, unless the game
+offers them for many codes at once, ``Game.batch_columns``). The Neo4j
 loader, the neo4j-admin CSV writer and the mirror all use them, so the three
 backends cannot drift apart. `position_columns_per_position` is the plain
 per-node version kept as the reference of `position_arrays`/`position_columns`.
@@ -113,7 +114,8 @@ def position_arrays(solved: SolvedGraph) -> dict[str, Column]:
 
     The model's fields are numpy over the solver's arrays. Keys and the game's
     fields come from the game's own Python (``Game.format``, ``Game.fields``),
-    one decode per node; a game field that is a number, a boolean or a list of a
+    one decode per node, or from ``Game.batch_columns`` over the graph's codes at
+    once where the game offers it (offers.batch_columns); a game field that is a number, a boolean or a list of a
     fixed length of either becomes an array in one step.
     """
     graph, solution = solved.graph, solved.solution
@@ -138,7 +140,7 @@ def position_arrays(solved: SolvedGraph) -> dict[str, Column]:
     columns = {name: model[name] for name in POSITION_FIELDS}
     for name, values in fields.items():
         if name not in columns and name != "game":  # a game field never shadows a model property
-            columns[name] = _field_column(values)
+            columns[name] = Column(values) if isinstance(values, np.ndarray) else _field_column(values)
     return columns
 
 
@@ -186,6 +188,8 @@ def _keys_and_fields(solved: SolvedGraph) -> tuple[list[str], dict[str, list[Any
     `position_columns_per_position` collects them (node by node, flattened).
     """
     graph, game = solved.graph, solved.game
+    if graph.codes is not None and game.offers.batch_columns:
+        return _batch_keys_and_fields(game, graph.codes)
     positions = graph.positions if graph.codes is None else list(map(game.decode, graph.codes.tolist()))
     keys = list(map(game.format, positions))
     given = list(map(game.fields, positions))
@@ -197,6 +201,19 @@ def _keys_and_fields(solved: SolvedGraph) -> tuple[list[str], dict[str, list[Any
         for name, value in fields.items():
             extra.setdefault(name, []).append(flatten(value))
     return keys, extra
+
+
+def _batch_keys_and_fields(game: Game, codes: np.ndarray) -> tuple[list[str], dict[str, Any]]:
+    """`_keys_and_fields` from the game's `batch_columns` (offers.batch_columns): no call per node.
+    Numbers become int64 and flags bool, as `_field_column` makes them from Python values. O(V) numpy."""
+    keys, fields = game.batch_columns(np.asarray(codes))
+    arrays: dict[str, Any] = {}
+    for name, values in fields.items():
+        values = np.asarray(values)
+        if values.ndim > 2:  # nested lists of a fixed shape, flattened per node
+            values = values.reshape(len(values), -1)
+        arrays[name] = values if values.dtype == bool else values.astype(np.int64)
+    return np.asarray(keys).tolist(), arrays
 
 
 _NUMBER_TYPES = {int: np.int64, bool: np.bool_}

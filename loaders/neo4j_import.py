@@ -16,19 +16,24 @@ through `gamegraph neo4j-admin`, the project's own copy of Neo4j's admin tool
 positions.csv are assembled with numpy in blocks of rows (`_write_moves`,
 `_write_positions` over `mirror.position_arrays`), not row by row in Python; the
 row-by-row writer stays beside them as their reference (`_write_positions_per_row`:
-the same bytes, tests/loaders/test_neo4j_import.py). Each file is written whole or
-not at all (explorer.core.files.output_file).
+the same bytes, tests/loaders/test_neo4j_import.py). The Game node's content
+fingerprint hashes the JSON of every Position property, laid out from the same
+arrays in the same blocks (`_columns_json`: `neo4j_loader._json`'s bytes, no
+Python list per property). With a game that offers ``batch_columns``, nothing
+here makes a Python call per position. Each file is written whole or not at all
+(explorer.core.files.output_file).
 """
 
 from __future__ import annotations
 
 import csv
 import io
+import json
 import shlex
 from concurrent.futures import ThreadPoolExecutor
 from itertools import repeat
 from pathlib import Path
-from typing import Any, Iterable
+from typing import Any, Iterable, Iterator
 
 import numpy as np
 
@@ -45,6 +50,7 @@ FILE_TYPES = {"game": "Game", "positions": "Position", "moves": "MOVE", "start":
 MOVES_HEADER = ":START_ID(Position),:END_ID(Position),label,optimal:boolean\n"
 MOVE_ROWS_PER_BLOCK = 1 << 18  # about 8 MB of row bytes per block: big numpy steps, bounded memory
 POSITION_ROWS_PER_BLOCK = 1 << 16  # positions.csv rows are wider: about 8 MB a block too
+NUMBER_TABLE_SIZE = 1 << 16  # a number column spanning fewer values has each value's digits laid out once
 
 
 ADMIN_COMMAND = ["gamegraph", "neo4j-admin"]  # explorer.commands.neo4j: Neo4j's AdminTool on the embedded server
@@ -95,24 +101,30 @@ def write_game_files(solved: SolvedGraph, directory: Path, graph_id: str | None 
     from loaders.neo4j_loader import CONTENT, STRUCTURE, fingerprints, move_labels
 
     graph = solved.graph
-    labels, label_codes = move_labels(solved)
     # The arrays themselves: `fingerprints` reads them as numpy, as it reads the Bolt loader's lists.
     moves = {"source": graph.edge_sources(), "target": graph.succ_indices, "optimal": solved.solution.optimal}
+
+    def labelled_moves(labelled) -> None:
+        _write_moves(paths["moves"], moves["source"], moves["target"], *labelled.result(), moves["optimal"], id_offset)
+
     with ThreadPoolExecutor(max_workers=1) as pool:
-        # moves.csv is numpy work that mostly runs without the GIL, so it is written on a second core while
-        # this thread builds the position rows in Python; an error in either surfaces here.
-        moves_written = pool.submit(_write_moves, paths["moves"], moves["source"], moves["target"], labels,
-                                    label_codes, moves["optimal"], id_offset)
+        # The moves' labels, then moves.csv: numpy work that mostly runs without the GIL, so it is done on a
+        # second core while this thread lays out the position rows; an error in either surfaces here.
+        labelled = pool.submit(move_labels, solved)
+        moves_written = pool.submit(labelled_moves, labelled)
         arrays = mirror.position_arrays(solved)
-        columns = {name: column.tolist() for name, column in arrays.items()}
         game = mirror.game_properties(solved)
         game["id"] = graph_id = graph_id or graph.graph_id
-        # As the Bolt loader stores them, so that a Bolt reload of an imported game finds it unchanged.
-        game[STRUCTURE], game[CONTENT] = fingerprints(columns, moves, labels, label_codes, game)
+        _write_positions(paths["positions"], arrays, graph_id, id_offset)
+        # As the Bolt loader stores them, so that a Bolt reload of an imported game finds it unchanged: the
+        # same JSON bytes, written from the arrays in blocks rather than from a Python list per property.
+        content = _columns_json({name: column for name, column in arrays.items() if name != "key"})
+        labels, label_codes = labelled.result()
+        game[STRUCTURE], game[CONTENT] = fingerprints({"key": arrays["key"].tolist()}, moves, labels, label_codes,
+                                                      game, content_json=content)
         game["complete"] = True
         game_header = [":ID(Game)"] + [f"{name}{_type_suffix(value)}" for name, value in game.items()]
         _write(paths["game"], game_header, [[game_number, *(_cell(v) for v in game.values())]])
-        _write_positions(paths["positions"], arrays, graph_id, id_offset)
         moves_written.result()
     _write(paths["start"], [":START_ID(Game)", ":END_ID(Position)"], [[game_number, id_offset]])
     return paths
@@ -215,17 +227,30 @@ class _NumberCells:
 
     def __init__(self, values: np.ndarray, present: np.ndarray | None = None):
         self.values, self.present = values, present
+        self.low, self.table = 0, None
+        if len(values):
+            low, high = min(int(values.min()), 0), max(int(values.max()), 0)  # 0 stands in where absent
+            if high - low < NUMBER_TABLE_SIZE:  # a small range (counts, flags, levels): each cell laid out once
+                self.low, self.table = low, self._laid_out(np.arange(low, high + 1, dtype=np.int64))
 
     def block(self, start: int, stop: int) -> tuple[np.ndarray, np.ndarray]:
         values = self.values[start:stop]
         present = None if self.present is None else self.present[start:stop]
         if present is not None:
             values = np.where(present, values, 0)
+        if self.table is not None:  # gathered, not divided
+            matrix, used = self.table[0][values - self.low], self.table[1][values - self.low]
+        else:
+            matrix, used = self._laid_out(values)
+        if present is not None:
+            used &= present[:, None]
+        return matrix, used
+
+    @staticmethod
+    def _laid_out(values: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         negative = values < 0
         digits, used = _decimal(np.abs(values))
         sign = np.where(negative, ord("-"), 0).astype(np.uint8)[:, None]
-        if present is not None:
-            used &= present[:, None]
         return np.hstack([sign, digits]), np.hstack([negative[:, None], used])
 
 
@@ -269,11 +294,11 @@ class _TextCells:
 class _ListCells:
     """Fixed-length lists, their items' cells joined by the array delimiter."""
 
-    def __init__(self, items: list[Any]):
-        self.items = items
+    def __init__(self, items: list[Any], delimiter: str = ARRAY_DELIMITER):
+        self.items, self.delimiter = items, delimiter
 
     def block(self, start: int, stop: int) -> tuple[np.ndarray, np.ndarray]:
-        delimiter = np.full((stop - start, 1), ord(ARRAY_DELIMITER), dtype=np.uint8)
+        delimiter = np.full((stop - start, 1), ord(self.delimiter), dtype=np.uint8)
         every = np.ones((stop - start, 1), dtype=bool)
         matrices, masks = [], []
         for position, item in enumerate(self.items):
@@ -289,6 +314,8 @@ def _cells(column: mirror.Column):
     if column.names is not None:
         return _TableCells([_csv_cell(_csv_text(_cell(name))) for name in column.names], values)
     if isinstance(values, list):
+        if set(map(type, values)) == {str}:  # keys: already their text (the check runs in C)
+            return _TextCells(values)
         return _TextCells([_csv_text(value) for value in _column_cells(values)])
     if values.ndim == 2:
         return _ListCells([_cells(mirror.Column(values[:, item])) for item in range(values.shape[1])])
@@ -296,6 +323,80 @@ def _cells(column: mirror.Column):
         index = values.astype(np.int64) if column.present is None else np.where(column.present, values, 2)
         return _TableCells(["false", "true", ""], index)
     return _NumberCells(values, column.present)
+
+
+class _Framed:
+    """Cells between fixed texts (a JSON list's brackets around its items)."""
+
+    def __init__(self, before: str, cells: Any, after: str):
+        self.before, self.cells, self.after = before.encode(), cells, after.encode()
+
+    def block(self, start: int, stop: int) -> tuple[np.ndarray, np.ndarray]:
+        rows = stop - start
+        matrix, used = self.cells.block(start, stop)
+        before = np.tile(np.frombuffer(self.before, dtype=np.uint8), (rows, 1))
+        after = np.tile(np.frombuffer(self.after, dtype=np.uint8), (rows, 1))
+        return (np.hstack([before, matrix, after]),
+                np.hstack([np.ones(before.shape, dtype=bool), used, np.ones(after.shape, dtype=bool)]))
+
+
+class _OrNull:
+    """Number cells, ``null`` where not `present` (JSON's absent value)."""
+
+    def __init__(self, values: np.ndarray, present: np.ndarray):
+        self.numbers, self.present = _NumberCells(values, present), present
+
+    def block(self, start: int, stop: int) -> tuple[np.ndarray, np.ndarray]:
+        matrix, used = self.numbers.block(start, stop)
+        width = max(matrix.shape[1], len(b"null"))
+        matrix = np.hstack([matrix, np.zeros((len(matrix), width - matrix.shape[1]), dtype=np.uint8)])
+        used = np.hstack([used, np.zeros((len(used), width - used.shape[1]), dtype=bool)])
+        absent = ~self.present[start:stop]
+        matrix[absent, :4] = np.frombuffer(b"null", dtype=np.uint8)
+        used[absent] = _left(np.full(int(absent.sum()), 4), width)
+        return matrix, used
+
+
+def _json_cells(column: mirror.Column):
+    """A column's cells as JSON texts (`neo4j_loader._json` of `column.tolist()`'s items), or None where
+    its values are Python objects (they go through json itself)."""
+    values = column.values
+    if column.names is not None:
+        return _TableCells([json.dumps(name) for name in column.names], values)
+    if isinstance(values, list):
+        return None
+    if values.ndim == 2:
+        items = [_json_cells(mirror.Column(values[:, item])) for item in range(values.shape[1])]
+        return _Framed("[", _ListCells(items, delimiter=","), "]") if items else _TableCells(["[]"], np.zeros(
+            len(values), dtype=np.int64))
+    if values.dtype == bool:
+        index = values.astype(np.int64) if column.present is None else np.where(column.present, values, 2)
+        return _TableCells(["false", "true", "null"], index)
+    return _NumberCells(values) if column.present is None else _OrNull(values, column.present)
+
+
+def _columns_json(columns: dict[str, mirror.Column], block: int = POSITION_ROWS_PER_BLOCK) -> Iterator[bytes]:
+    """The bytes of ``neo4j_loader._json({name: column.tolist()})`` (keys sorted, no spaces), in pieces:
+    the lists of numbers and flags and names laid out in numpy a block of rows at a time (`_write_rows`'
+    byte matrices, a comma after each item but the last), other columns through json. O(V x columns)."""
+    yield b"{"
+    for number, name in enumerate(sorted(columns)):
+        column = columns[name]
+        yield (b"," if number else b"") + json.dumps(name).encode() + b":"
+        cells = _json_cells(column)
+        rows = len(column.values)
+        if cells is None or rows == 0:
+            yield json.dumps(column.tolist(), sort_keys=True, separators=(",", ":"), default=repr).encode()
+            continue
+        yield b"["
+        for start in range(0, rows, block):
+            stop = min(start + block, rows)
+            matrix, used = cells.block(start, stop)
+            comma = np.full((stop - start, 1), ord(","), dtype=np.uint8)
+            text = np.hstack([matrix, comma])[np.hstack([used, np.ones((stop - start, 1), dtype=bool)])].tobytes()
+            yield text[:-1] if stop == rows else text
+        yield b"]"
+    yield b"}"
 
 
 def _csv_text(value: Any) -> str:

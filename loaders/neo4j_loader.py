@@ -61,7 +61,7 @@ from collections import deque
 from concurrent.futures import ThreadPoolExecutor
 from contextlib import contextmanager
 from dataclasses import dataclass
-from typing import Any, Callable, Iterator
+from typing import Any, Callable, Iterable, Iterator
 
 import numpy as np
 
@@ -282,7 +282,7 @@ def _report(solved, game_id, path, reason, changed, began, phases) -> LoadReport
 
 
 def fingerprints(columns: dict[str, list[Any]], moves: dict[str, Any], labels: list[str], label_codes: np.ndarray,
-                 game: dict[str, Any]) -> tuple[str, str]:
+                 game: dict[str, Any], content_json: Iterable[bytes] | None = None) -> tuple[str, str]:
     """(structure, content) fingerprints of what a load writes. O(V + E), hashing only.
 
     structure: the position keys in node order, the start key and every move as
@@ -291,13 +291,19 @@ def fingerprints(columns: dict[str, list[Any]], moves: dict[str, Any], labels: l
     `id`, `solved_at` and the fingerprints. Generation is deterministic, so an
     unchanged game has unchanged fingerprints; a graph whose nodes merely came
     out in another order counts as a structural change (the safe side).
+    `content_json`, when given, is the JSON of the Position properties but
+    `key` in pieces, exactly `_json`'s bytes of them (loaders.neo4j_import writes
+    it from arrays); `columns` then needs only `key`.
     """
     structure = hashlib.blake2b(f"gamegraph load fingerprint {FINGERPRINT_FORMAT}".encode(), digest_size=16)
     structure.update(_json([columns["key"], game["start_key"], labels]))
     for array in (moves["source"], moves["target"], label_codes):
         structure.update(np.ascontiguousarray(array, dtype=np.int64).tobytes())
     content = structure.copy()
-    content.update(_json({name: column for name, column in columns.items() if name != "key"}))
+    if content_json is None:
+        content_json = [_json({name: column for name, column in columns.items() if name != "key"})]
+    for piece in content_json:  # hashing pieces in turn is hashing them joined
+        content.update(piece)
     content.update(np.asarray(moves["optimal"], dtype=bool).tobytes())
     content.update(_json({name: value for name, value in game.items()
                           if name not in ("id", "solved_at", STRUCTURE, CONTENT)}))

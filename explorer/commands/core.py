@@ -144,20 +144,19 @@ def cmd_solve(args: argparse.Namespace) -> int:
     start = game.parse(args.start) if args.start is not None else None
     began = time.perf_counter()
     variants = [False] if args.no_symmetry or not game.has_symmetry() else [True, False]
+    value_file = _value_file_remedy(game, args.spec)
+    hint = limits.RAISE_THE_LIMIT + (f", or {value_file}" if value_file else "")
     for symmetry in variants:  # refuse before the first build, not after it
         try:
-            limits.check(game, symmetry, args.max_positions)
+            limits.check(game, symmetry, args.max_positions, hint=hint)
         except GraphTooLarge as error:
-            from explorer import tiered
-
-            flag = tiered.edgeless_flag(game)
-            if flag is None:
+            # Over the memory, not the limit: check names smaller parameters only; this command offers more.
+            if value_file is None or str(error).endswith(value_file):
                 raise
-            raise GraphTooLarge(f"{error}; it can be solved without storing moves, into a value file: "
-                                f"{shell_hint('solve', args.spec, flag)}") from None
+            raise GraphTooLarge(f"{error}, or {value_file}") from None
     results = {}
     for symmetry in variants:
-        solved = build(game, symmetry=symmetry, start=start, max_positions=args.max_positions)
+        solved = build(game, symmetry=symmetry, start=start, max_positions=args.max_positions, hint=hint)
         results["reduced" if symmetry else "full"] = solved
     total = time.perf_counter() - began
     main = next(iter(results.values()))
@@ -187,6 +186,16 @@ def cmd_solve(args: argparse.Namespace) -> int:
         print(f"{'':>17}  {counts}   ({times})")
     print(f"total {report['seconds']:.3f}s")
     return 0
+
+
+def _value_file_remedy(game, spec: str) -> str | None:
+    """What `solve` offers for a graph too large to build, beside --max-positions (limits.RAISE_THE_LIMIT): its
+    own solve into a value file, without edges (--implicit or --tiered: tiered.edgeless_flag), as a command
+    to run; None when the game has none. The last words of the refusal, so the command can be copied."""
+    from explorer import tiered
+
+    flag = tiered.edgeless_flag(game)
+    return f"solve it into a value file without storing moves: {shell_hint('solve', spec, flag)}" if flag else None
 
 
 def _wants_implicit(game, args: argparse.Namespace) -> bool:
@@ -260,6 +269,7 @@ def _solve_implicit(game, args: argparse.Namespace) -> int:
 def cmd_show(args: argparse.Namespace) -> int:
     from explorer import implicit, tiered
     from explorer.games.base import player_name
+    from explorer.play import game_over
     from explorer.solved import load_or_build
 
     game = parse_spec(args.spec)
@@ -275,8 +285,10 @@ def cmd_show(args: argparse.Namespace) -> int:
         record = solved.record(node)
         moves = solved.moves(node)
         record["source"] = "graph"
+    # A finished position says why it ended and who won, from the board as typed (explorer.play.game_over).
+    ending = game_over(game, game.parse(args.position) if args.position is not None else game.start())
     if args.format == "json":
-        print(json.dumps({**record, "moves": moves}, indent=2))
+        print(json.dumps({**record, "game_over": ending, "moves": moves}, indent=2))
         return 0
     shown = record["key"]
     if args.position is not None and game.has_symmetry() and record["source"] == "graph":
@@ -290,8 +302,12 @@ def cmd_show(args: argparse.Namespace) -> int:
     remoteness = "" if record["remoteness"] is None else f" in {record['remoteness']}"
     stored = f"   (stored as {record['key']}, one node with its mirror images)" if shown != record["key"] else ""
     print(f"{game.display_name}  position {shown}{stored}")
-    print(f"player {player_name(game, record['to_move'])} to move: {record['value']}{remoteness}"
+    mover = player_name(game, record["to_move"])
+    turn = f"value for player {mover}, whose turn it would be" if record["terminal"] else f"player {mover} to move"
+    print(f"{turn}: {record['value']}{remoteness}"
           f"{'   (game over)' if record['terminal'] else ''}{'   (on a cycle)' if record['on_cycle'] else ''}")
+    if ending:
+        print(ending)
     if moves:
         width = max(len(m["label"]) for m in moves)
         result_width = max(14, *(len(m["to"]) for m in moves))  # the longest key sets the column

@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING, Any, Iterator
 from explorer.commands import positive_int, shell_hint, shown
 from explorer.core.bounds import decimal_number
 from explorer.render.dot import MAX_GRAPH_NODES
-from explorer.core.errors import QueryError
+from explorer.core.errors import GameGraphError, QueryError
 from explorer.core.files import output_file, output_target
 from explorer.games import parse_spec
 from queries.catalog import DEFAULT_TIMEOUT_S, QUERIES, check_timeout
@@ -32,7 +32,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     names = ", ".join(QUERIES)
     p = subparsers.add_parser("query", help="run a named query on the networkx mirror or on Neo4j",
                               description=f"Run a named query. Queries: {names}.")
-    p.add_argument("spec", help="game spec, e.g. chopsticks:magic-fingers")
+    p.add_argument("spec", help="game spec, e.g. chopsticks:magic-fingers, or the id of a part that "
+                                "`load --around` printed, e.g. 'dobutsu@around(POSITION;radius=2;both)'")
     p.add_argument("name", help=f"one of: {names}")
     _query_options(p)
     p.add_argument("--limit", help="row cap of list queries")
@@ -92,9 +93,17 @@ def _seconds(text: str) -> float:
 
 @contextmanager
 def _backend(args: argparse.Namespace) -> Iterator[Backend]:
-    """The chosen backend; the Neo4j driver is closed afterwards, also when the game is not loaded."""
+    """The chosen backend; the Neo4j driver is closed afterwards, also when the game is not loaded.
+    A spec that is a part's id (explorer.graph.part_graph_id, as `load --around` prints it) names that
+    part: in Neo4j where it was loaded, on networkx materialised again from the value file."""
+    from explorer.graph import parse_part_id
     from queries.api import Neo4jBackend, NetworkxBackend
 
+    part = parse_part_id(args.spec)  # None for a game spec; a malformed part id: one line
+    if part is not None:
+        with _part_backend(args, part) as backend:
+            yield backend
+        return
     game = parse_spec(args.spec)
     symmetry = not args.no_symmetry
     if args.backend == "networkx":
@@ -106,6 +115,46 @@ def _backend(args: argparse.Namespace) -> Iterator[Backend]:
     driver = open_driver(settings)
     try:
         yield Neo4jBackend.for_spec(driver, settings.database, args.spec, symmetry=symmetry, timeout_s=args.timeout)
+    finally:
+        driver.close()
+
+
+@contextmanager
+def _part_backend(args: argparse.Namespace, part) -> Iterator[Backend]:
+    """The backend of a part of a game solved into a value file (explorer.solved.materialise). Neo4j:
+    the part as `load --around` stored it, or one line naming that command. networkx: the same part
+    made again from the value file (values, remoteness and best moves are the file's), or one line
+    saying why it cannot be (no value file: `solve --implicit`; a centre the file does not hold)."""
+    from explorer.graph import part_graph_id
+    from queries.api import Neo4jBackend, NetworkxBackend
+
+    game, centre = part.game, part.game.format(part.game.parse(part.centre))
+    game_id = part_graph_id(game, centre, part.radius, part.direction)  # a spec's display name becomes the id
+    if args.backend == "networkx":
+        from explorer import tiered
+        from explorer.solved import materialise
+        from loaders.mirror import to_networkx
+
+        try:
+            values = tiered.open_solved(game)
+        except GameGraphError as error:
+            raise GameGraphError(f"the part {game_id!r} is not available on networkx, which makes it again from "
+                                 f"the game's value file: {error}") from None
+        solved = materialise(values, game.parse(centre), part.radius, part.direction)
+        yield NetworkxBackend(to_networkx(solved), timeout_s=args.timeout)
+        return
+    from loaders import neo4j_loader
+    from loaders.settings import Neo4jSettings, open_driver
+
+    settings = Neo4jSettings.from_env()
+    driver = open_driver(settings)
+    try:
+        if neo4j_loader.game_properties(driver, settings.database, game_id) is None:
+            load = shell_hint("load", game.display_name, "--around", centre, "--radius", str(part.radius),
+                              *(["--direction", part.direction] if part.direction != "both" else []))
+            raise QueryError(f"the part {game_id!r} is not loaded into Neo4j (database {settings.database!r}): "
+                             f"run `{load}` first, or query it on networkx (drop --backend neo4j)")
+        yield Neo4jBackend(driver, settings.database, game_id, timeout_s=args.timeout)
     finally:
         driver.close()
 

@@ -92,3 +92,13 @@ def atomic_private_folder(folder: Path) -> Iterator[Path]:
 def new_private_file(path: Path) -> IO[bytes]:
     """A file that does not exist yet, created mode 0600 for binary writing (inside `atomic_private_folder`)."""
     return files.open_new(path, FILE_MODE)
+
+
+def append_private_line(path: Path, line: str) -> None:
+    """Append one line of text to `path`, creating it mode 0600 (its folder owner-only) if it is new:
+    a log that grows a line at a time (the UI's run times). One write call, so lines of concurrent
+    writers do not interleave."""
+    path = Path(path)
+    ensure_private_dir(path.parent)
+    with os.fdopen(os.open(path, os.O_WRONLY | os.O_CREAT | os.O_APPEND | os.O_NOFOLLOW, FILE_MODE), "a") as out:
+        out.write(line.rstrip("\n") + "\n")

@@ -30,6 +30,10 @@ missing, and adopts (marks) an existing folder only when that folder is empty
 subfolders (`STATE_SUBFOLDERS`: a state folder of a version from before the
 marker). Any other existing folder, `/` or `/etc` say, is refused in one line
 before anything in it is created, changed or chmod'ed.
+A state subfolder may be a symlink to the subfolder of the same name of another
+state folder (one holding the marker), e.g. ``implicit`` to reuse a large value
+file solved once (`_shared`); a subfolder linked anywhere else is refused in one
+line, whether the folder is being adopted or is marked already.
 """
 
 from __future__ import annotations
@@ -55,6 +59,8 @@ KERNELS_FROM_ENV = "GAMEGRAPH_KERNELS_FROM"
 GAME_MODULES_ENV = "GAMEGRAPH_GAME_MODULES"
 PROGRESS_ENV = "GAMEGRAPH_PROGRESS"
 DEBUG_ENV = "GAMEGRAPH_DEBUG"
+UI_RUN_TIMES_ENV = "GAMEGRAPH_UI_RUN_TIMES"
+UI_PROFILE_ENV = "GAMEGRAPH_UI_PROFILE"
 
 KERNELS_FROM = 200_000                   # positions + moves from which the compiled kernels run
 DEFAULT_UI_MAX_POSITIONS = 3_000_000     # the most positions the page builds
@@ -160,6 +166,16 @@ def debug() -> bool:
     return os.environ.get(DEBUG_ENV) == "1"
 
 
+def ui_run_times() -> bool:
+    """GAMEGRAPH_UI_RUN_TIMES=1: the UI logs each script run's server time (bench/bench_ui.py sets it)."""
+    return os.environ.get(UI_RUN_TIMES_ENV) == "1"
+
+
+def ui_profile() -> bool:
+    """GAMEGRAPH_UI_PROFILE=1: the UI keeps each script run's cProfile stats beside its run times."""
+    return os.environ.get(UI_PROFILE_ENV) == "1"
+
+
 def state_dir(writable: bool = True) -> Path:
     """The state folder, created (owner-only, with its marker) if missing; GameGraphError if it cannot be
     used or is not gamegraph's own (see the module's docstring: nothing in a foreign folder is touched).
@@ -196,6 +212,8 @@ def state_dir(writable: bool = True) -> Path:
         raise StateFolderReadOnly(f"cannot use {where}: it is not writable by this user")
     if made or not _is_marked(folder):
         _claim(folder, where, made)
+    else:
+        _check_links(folder, where)
     return folder
 
 
@@ -214,6 +232,40 @@ def _is_marked(folder: Path) -> bool:
         return False
 
 
+def _shared(link: Path) -> bool:
+    """Whether the symlink `link` (a state subfolder, e.g. ``implicit``) leads to that same subfolder of
+    another gamegraph state folder: a directory of the same name directly inside a folder holding the
+    marker file (a large value file solved once, reused from a second state folder). Nothing else
+    a link may point to is gamegraph's, so nothing else is followed. O(path depth)."""
+    try:
+        target = link.resolve(strict=True)
+    except (OSError, RuntimeError):  # dangling, or a loop
+        return False
+    return (link.name in STATE_SUBFOLDERS and target.name == link.name and target.is_dir()
+            and target.parent != link.parent and _is_marked(target.parent))
+
+
+def _check_links(folder: Path, where: str) -> None:
+    """GameGraphError when a state subfolder of a marked state folder is a symlink that `_shared` does not
+    accept: gamegraph would write through it, outside its own folders. One lstat per subfolder name."""
+    for name in sorted(STATE_SUBFOLDERS):
+        path = folder / name
+        try:
+            linked = stat.S_ISLNK(os.lstat(path).st_mode)
+        except OSError:
+            continue
+        if linked and not _shared(path):
+            raise GameGraphError(_link_refusal(where, name))
+
+
+_LINK_NOTE = " (a link, but not to the {name} folder of another gamegraph state folder)"
+
+
+def _link_refusal(where: str, name: str) -> str:
+    return (f"{where} holds {name!r} as a link, but not to the {name} folder of another gamegraph state "
+            "folder, and is left untouched: remove the link, or link it to such a folder")
+
+
 def _claim(folder: Path, where: str, made: bool) -> None:
     """Mark `folder` as gamegraph's: one this process just made, an empty one, or one that holds only
     gamegraph's own subfolders (a state folder of an earlier version). Anything else is refused
@@ -222,13 +274,14 @@ def _claim(folder: Path, where: str, made: bool) -> None:
         try:
             with os.scandir(folder) as entries:
                 foreign = sorted(e.name for e in entries
-                                 if e.name not in STATE_SUBFOLDERS or e.is_symlink())
+                                 if e.name not in STATE_SUBFOLDERS or (e.is_symlink() and not _shared(folder / e.name)))
         except OSError as error:
             raise GameGraphError(f"cannot use {where}: {error.strerror or error}") from None
         if _is_marked(folder):  # another process claimed it meanwhile
             return
         if foreign:
-            shown = ", ".join(repr(name) for name in foreign[:3]) + (", ..." if len(foreign) > 3 else "")
+            shown = ", ".join(repr(name) + (_LINK_NOTE.format(name=name) if name in STATE_SUBFOLDERS else "")
+                              for name in foreign[:3]) + (", ..." if len(foreign) > 3 else "")
             raise GameGraphError(
                 f"{where} is a folder gamegraph did not make (it holds {shown}) and is left untouched: "
                 f"set GAMEGRAPH_HOME to a new or empty folder")

@@ -185,7 +185,12 @@ class Offers:
     - folded: ``implicit_kernels()`` are folded by the colour swap (ImplicitKernels.folded): they
       cover the first half of the ranking, so the implicit mode solves ``index_space() // 2``
       indices (``Game.implicit_size``, known without building the kernels; needs
-      implicit_kernels). A field with a default (False): most games do not fold.
+      implicit_kernels). A field with a default (False): most games do not fold;
+    - batch_columns: ``batch_columns(codes)``, every code's key and game fields at once, as
+      arrays (needs arrays): the loaders' position columns without a Python call per position
+      (loaders/mirror.py; the same values as ``format``/``fields`` one position at a time,
+      tests/games/test_batch_columns.py). A field with a default (False): a game without it is
+      read one position at a time.
     """
 
     arrays: bool
@@ -201,6 +206,7 @@ class Offers:
     diagram_label: bool
     tiers: bool = False
     folded: bool = False
+    batch_columns: bool = False
 
     CODES: ClassVar[tuple[str, ...]] = ("code_space", "encode", "decode")
     NEEDS: ClassVar[dict[str, tuple[str, ...]]] = {
@@ -214,10 +220,11 @@ class Offers:
         "swap_players": ("swap_players",),
         "diagram_label": ("diagram_label",),
         "tiers": ("tiers",),
+        "batch_columns": ("batch_columns",),
     }
     REQUIRES: ClassVar[dict[str, tuple[str, ...]]] = {
         "compiled_moves": ("arrays",), "implicit_kernels": ("ranking", "unmoves"), "tiers": ("implicit_kernels",),
-        "folded": ("implicit_kernels",)}
+        "folded": ("implicit_kernels",), "batch_columns": ("arrays",)}
 
     def missing(self, cls: type) -> str | None:
         """What `cls` lacks to keep this declaration, as one line; None when nothing. O(fields)."""
@@ -657,6 +664,15 @@ class Game(Generic[P]):
         raise NotImplementedError
 
     def batch_label(self, label: int) -> str:
+        raise NotImplementedError
+
+    # Optional (offers.batch_columns): the keys and game fields of many codes at once, for the
+    # loaders (loaders/mirror.py), which otherwise decode, format and ask `fields` per position.
+    def batch_columns(self, codes: np.ndarray) -> tuple[np.ndarray, dict[str, np.ndarray]]:
+        """(keys, fields) of the positions `codes` name: keys[i] is ``format(decode(codes[i]))``
+        (a str array), fields[name][i] is ``fields(decode(codes[i]))[name]`` flattened (see
+        loaders.mirror.flatten), as an int or bool array: one value per code, or one row per
+        code for a list of a fixed length. Every field `fields` gives, in its order."""
         raise NotImplementedError
 
     # -- size estimate (explorer/core/limits.py) ------------------------------------

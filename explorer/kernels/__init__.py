@@ -15,7 +15,7 @@ named after a hash of every kernel source (`kernel_sources`: this package, and i
 each game folder, explorer/games/<name>/, its kernel modules and the modules of
 the folder they import, the tables and functions they compile): any edit there
 starts a fresh folder, and an unchanged tree keeps loading from the same one. Older folders are pruned
-(`prune`). tests/algorithms/test_kernels.py reproduces the staleness and checks
+(`prune`), and so are the unkeyed folders numba made in the state folder's ``numba-cache`` before. tests/algorithms/test_kernels.py reproduces the staleness and checks
 the fix.
 
 Where the cache lives (`cache_base`, numba's own order): under a NUMBA_CACHE_DIR
@@ -120,22 +120,77 @@ def cache_dir(package: Path | None = None, user_cache: Path | None = None) -> Pa
 
 def prune(folder: Path, keep: int = KEEP_FOLDERS, in_use_seconds: float = IN_USE_SECONDS) -> list[Path]:
     """Remove the keyed folders beside `folder` (older kernel sources, other checkouts) but the `keep`
-    most recently used and any used within `in_use_seconds`; return those removed. Called when
-    `folder` is new, so a warm start lists nothing. Errors (a folder in use, no permission) are skipped."""
+    most recently used and any used within `in_use_seconds`, and, in gamegraph's own numba-cache folder
+    only, the folders of the unkeyed layout from before (`_unkeyed_folders`); return those removed.
+    Called when `folder` is new, so a warm start lists nothing. Errors (a folder in use, no permission)
+    are skipped."""
     import shutil
 
     try:
         siblings = [p for p in folder.parent.iterdir()
-                    if p != folder and KEYED_FOLDER.fullmatch(p.name) and p.is_dir()]
+                    if p != folder and KEYED_FOLDER.fullmatch(p.name) and p.is_dir() and not p.is_symlink()]
         ages = {p: p.stat().st_mtime for p in siblings}
     except OSError:
         return []
     now = time.time()
     ordered = sorted(siblings, key=ages.__getitem__, reverse=True)
     removed = [p for p in ordered[keep:] if now - ages[p] > in_use_seconds]
+    removed += _unkeyed_folders(folder.parent, now - in_use_seconds)
     for path in removed:
         shutil.rmtree(path, ignore_errors=True)
     return removed
+
+
+NUMBA_FILE = re.compile(r".+\.(?:nbi|nbc)")  # numba's cache files: an index and its compiled data
+# numba's folder for one source folder under a NUMBA_CACHE_DIR: its name, "_", SHA-1 of its absolute path
+# (numba.core.caching's get_suitable_cache_subpath), e.g. kernels_2095963...: the layout before the keyed one.
+UNKEYED_FOLDER = re.compile(r"[^/]*_[0-9a-f]{40}")
+
+
+def _unkeyed_folders(base: Path, unused_since: float) -> list[Path]:
+    """The cache folders numba made in `base` before the cache was keyed, when `base` is gamegraph's own
+    numba-cache folder (NUMBA_CACHE_KIND in a folder holding the state folder's marker); else none: a
+    user's ~/.cache/numba or NUMBA_CACHE_DIR holds other programs' caches in the same layout. numba named
+    each after a source folder (UNKEYED_FOLDER: ``numba-cache/kernels_<SHA-1 of its path>``).
+    Only a real folder so named (no symlink anywhere in it) holding numba's files (.nbi, .nbc) and nothing
+    else, none of them modified after `unused_since` (an older checkout still running): so nothing
+    that is not a numba cache is ever removed. O(files in base)."""
+    from explorer.core import settings
+
+    if base.name != NUMBA_CACHE_KIND or base.is_symlink() or not settings._is_marked(base.parent):
+        return []
+    found = []
+    try:
+        entries = [p for p in base.iterdir() if UNKEYED_FOLDER.fullmatch(p.name)]
+    except OSError:
+        return []
+    def unreadable(error: OSError) -> None:
+        raise error  # a folder not read is a folder not known to hold only numba's files
+
+    for entry in entries:
+        if entry.is_symlink() or not entry.is_dir():
+            continue
+        files, safe = 0, True
+        try:
+            for where, folders, names in os.walk(entry, onerror=unreadable):
+                inside = Path(where)
+                if any((inside / name).is_symlink() for name in folders):
+                    safe = False
+                    break
+                for name in names:
+                    path = inside / name
+                    if (path.is_symlink() or not NUMBA_FILE.fullmatch(name)
+                            or path.lstat().st_mtime > unused_since):
+                        safe = False
+                        break
+                    files += 1
+                if not safe:
+                    break
+        except OSError:
+            continue
+        if safe and files:
+            found.append(entry)
+    return found
 
 
 def _use(folder: Path) -> None:
@@ -153,6 +208,11 @@ def _use(folder: Path) -> None:
 _folder = cache_dir()
 _use(_folder)
 os.environ["NUMBA_CACHE_DIR"] = str(_folder)  # read by numba at its import, below
+# The retrograde queue starts a parallel region per batch (explorer/kernels/retrograde.py). OpenMP's
+# default lets an idle thread spin, which on a shared, oversubscribed machine burns the core the other
+# thread needs: on the reduced Dōbutsu solve at load 20 the queue took 17 s of CPU spinning against 9 s
+# waiting passively. Read by the OpenMP runtime when numba first starts its threads; a user's own wins.
+os.environ.setdefault("OMP_WAIT_POLICY", "PASSIVE")
 
 from numba import njit  # noqa: E402
 from numba.core import config as _numba_config  # noqa: E402

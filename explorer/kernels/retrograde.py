@@ -24,17 +24,32 @@ The layout is the one a plain C solver would use (bench/c/ has one):
   predecessor instead of three (value, counter, remoteness in separate arrays).
 - a FIFO queue of int32 indices; only decided wins and losses enter it, and its
   pages are touched only as far as it fills.
-- the queue is worked in chunks of up to CHUNK positions: every predecessor of
-  the chunk is computed first and its cell prefetched, then they are applied in
-  FIFO order. The order of updates is exactly the plain queue's, so the result
-  is the same; the memory latency of the random accesses overlaps instead of
-  adding up.
+- the queue is worked in batches of up to BATCH entries: the predecessors of the
+  whole batch are computed first (`_gather`), then applied in FIFO order, the cells
+  of the entries AHEAD prefetched while one is applied. The order of updates is
+  exactly the plain queue's whatever the batch (a batch holds only entries already
+  queued, and the merge with a tier's seeds keeps its rules: `_next_chunk`), so the
+  result is the same; the memory latency of the random accesses overlaps instead
+  of adding up.
 
 Peak memory: the cells plus 4 bytes per decided win or loss (Dodgem 5x5: 4.6
-bytes per index), then the cells plus one byte per position while decoding.
-The first pass over all positions (the `initial` cells) and the decoding run on
-every core (numba prange); they write each position's own cell only, so the
-result is bit-identical with any number of threads.
+bytes per index), then the cells plus one byte per position while decoding, plus
+BATCH * max_unmoves int64 of predecessors (Dōbutsu shōgi: 20 MiB; fewer entries a batch
+when that passes BATCH_ROOM, as for an edge graph with a hub of many predecessors).
+
+What runs where. On every core (numba prange): the first pass over all positions
+(the `initial` cells), the scans that start each phase's queue (`_collect`: counts
+per block, a prefix sum, then each block fills its own stretch of the queue in
+index order), the predecessors of a batch of at least PARALLEL_MIN entries (each
+entry writes its own slot: an entry's predecessors are a pure function of its
+index) and the decoding. On one core: the cell updates, in the plain queue's
+order. Every parallel part writes only its own cells, slots or stretch of the
+queue, so the result is bit-identical with any number of threads
+(tests/algorithms/test_kernels.py). The un-moves are most of a queue entry's cost
+(Dōbutsu shōgi: about 0.7 µs a call), so the queue phases use both cores for
+that part of their work; a batch of PARALLEL_MIN entries costs more than waking
+the other thread (numba's OpenMP layer: microseconds on an idle machine, up to
+milliseconds on an oversubscribed one, hence the large BATCH).
 """
 
 from __future__ import annotations
@@ -44,7 +59,7 @@ from functools import lru_cache
 import numpy as np
 from numba import njit, prange
 
-from explorer.kernels.bits import prefetch
+from explorer.kernels.bits import prefetch  # (explorer.kernels sets the OpenMP wait policy the batches want)
 
 # Value codes (explorer.core.values.Value); literals so the kernels need no Python enum.
 LOSS, DRAW, TIE, WIN, UNSOLVED = 0, 1, 2, 3, -1
@@ -59,7 +74,10 @@ OPEN = 4         # undecided; the payload counts the moves not yet known to reac
 OPEN_TIE = 5     # a finished tie waiting for phase 2 (in the edge mode it may still have moves)
 NO_POSITION = 6  # an index of the ranking that is no legal position
 NOT_OVER = 7     # not over but without a move: the game's kernels are wrong (STUCK)
-CHUNK = 64       # queue entries whose predecessors are computed (and prefetched) at once
+BATCH = 1 << 13  # queue entries whose predecessors are computed at once, on every core
+BATCH_ROOM = 1 << 22  # at most this many predecessors' room (32 MiB): fewer entries when max_unmoves is large
+PARALLEL_MIN = 1 << 10  # the smallest batch whose predecessors are computed on every core
+AHEAD = 4        # entries ahead of the one applied whose cells are prefetched
 
 
 def payload_limit(cells: np.ndarray) -> int:
@@ -93,31 +111,90 @@ def no_seeds() -> tuple[np.ndarray, np.ndarray]:
 
 
 @njit(inline="always")
-def _gather(predecessors, graph, xs, m, max_unmoves, buffer, starts, cells, lo, hi):
-    """The predecessors in [lo, hi) of xs[:m] (global indices) into `buffer`, as local
-    indices (those of xs[i] at starts[i]:starts[i + 1]), each one's cell prefetched: the
-    first half of a chunk. Predecessors outside the range belong to other tiers: dropped."""
-    filled = 0
-    for i in range(m):
-        starts[i] = filled
-        count = predecessors(graph, xs[i], buffer[filled:filled + max_unmoves])
-        kept = filled
-        for k in range(filled, filled + count):
-            p = buffer[k]
-            if lo <= p < hi:
-                buffer[kept] = p - lo
-                prefetch(cells, p - lo)
-                kept += 1
-        filled = kept
-    starts[m] = filled
+def _gather_one(predecessors, graph, x, buffer, start, max_unmoves, lo, hi):
+    """x's predecessors in [lo, hi) as local indices at buffer[start:]; returns their number.
+    Predecessors outside the range belong to other tiers: dropped."""
+    count = predecessors(graph, x, buffer[start:start + max_unmoves])
+    kept = start
+    for q in range(start, start + count):
+        p = buffer[q]
+        if lo <= p < hi:
+            buffer[kept] = p - lo
+            kept += 1
+    return kept - start
 
 
 @njit(inline="always")
-def _next_chunk(cells, queue, head, tail, lo, seeds, seed_runs, j, k, tie_phase, xs, xcells):
+def _gather(predecessors, graph, xs, m, max_unmoves, buffer, counts, lo, hi):
+    """The predecessors in [lo, hi) of xs[:m] (global indices) into `buffer`, as local indices:
+    xs[i]'s at buffer[i * max_unmoves:][:counts[i]]. On every core (prange) when the batch is
+    at least PARALLEL_MIN entries (a smaller one costs less than waking the other threads): an
+    entry's predecessors are a pure function of its index and each entry writes its own slot,
+    so the buffer is the same with any number of threads."""
+    if m >= PARALLEL_MIN:
+        for i in prange(m):
+            counts[i] = _gather_one(predecessors, graph, xs[i], buffer, i * max_unmoves, max_unmoves, lo, hi)
+    else:
+        for i in range(m):
+            counts[i] = _gather_one(predecessors, graph, xs[i], buffer, i * max_unmoves, max_unmoves, lo, hi)
+
+
+SCAN_BLOCK = 1 << 16  # cells a thread takes at a time in _collect
+
+
+@njit(cache=True, nogil=True, parallel=True)
+def _collect(cells, queue, tie_phase):
+    """The queue a phase starts from, in ascending index order: queue[:count] = the local indices
+    whose code is WIN or LOSS (phase 1) or OPEN_TIE (phase 2, each rewritten as a tie of
+    remoteness 0). Returns count, or STUCK - i for the first i that is NOT_OVER (phase 1).
+
+    On every core and the same with any threads: each block of SCAN_BLOCK cells counts its
+    entries, a prefix sum over the blocks gives each block its place in the queue, then each
+    block fills its place in order. Two reads of the cells instead of one, on both cores.
+    Compiled once for every mode and game (it needs none of their functions)."""
+    n = len(cells)
+    blocks = (n + SCAN_BLOCK - 1) // SCAN_BLOCK
+    offsets = np.zeros(blocks + 1, dtype=np.int64)
+    first_stuck = np.full(max(blocks, 1), n, dtype=np.int64)
+    for b in prange(blocks):
+        found = 0
+        for i in range(b * SCAN_BLOCK, min(n, (b + 1) * SCAN_BLOCK)):
+            code = cells[i] & CODE_MASK
+            if tie_phase:
+                if code == OPEN_TIE:
+                    found += 1
+            elif code == WIN or code == LOSS:
+                found += 1
+            elif code == NOT_OVER and first_stuck[b] == n:
+                first_stuck[b] = i
+        offsets[b + 1] = found
+    stuck = n
+    for b in range(blocks):
+        stuck = min(stuck, first_stuck[b])
+        offsets[b + 1] += offsets[b]
+    if stuck < n:
+        return STUCK - stuck
+    for b in prange(blocks):
+        tail = offsets[b]
+        for i in range(b * SCAN_BLOCK, min(n, (b + 1) * SCAN_BLOCK)):
+            code = cells[i] & CODE_MASK
+            if tie_phase:
+                if code == OPEN_TIE:
+                    cells[i] = TIE
+                    queue[tail] = i
+                    tail += 1
+            elif code == WIN or code == LOSS:
+                queue[tail] = i
+                tail += 1
+    return offsets[blocks]
+
+
+@njit(inline="always")
+def _next_chunk(cells, queue, head, tail, lo, seeds, seed_runs, j, k, tie_phase, xs, xcells, most):
     """The next chunk of the merge of two sources in non-decreasing remoteness: the queue
     (queue[head:tail], local indices) and the seeds of this phase (runs k.., entry j).
     A chunk comes from one source only: the one whose head has the smaller remoteness
-    (the queue on a tie), up to CHUNK entries, from the queue as long as they stay within
+    (the queue on a tie), up to `most` entries, from the queue as long as they stay within
     the seeds' head, from the seeds as long as they keep the remoteness of the first. Writes the
     entries' global indices into xs and their cells into xcells; returns (entries, from the queue,
     seed entry, seed run), entries -1 when the window of seeds is used up and another follows."""
@@ -134,7 +211,7 @@ def _next_chunk(cells, queue, head, tail, lo, seeds, seed_runs, j, k, tie_phase,
         queue_r = cells[queue[head]] >> CODE_BITS
     m = 0
     if head < tail and queue_r <= seed_r:
-        while head + m < tail and m < CHUNK:
+        while head + m < tail and m < most:
             cell = cells[queue[head + m]]
             if (cell >> CODE_BITS) > seed_r:
                 break
@@ -142,7 +219,7 @@ def _next_chunk(cells, queue, head, tail, lo, seeds, seed_runs, j, k, tie_phase,
             xcells[m] = cell
             m += 1
         return m, True, j, k
-    while m < CHUNK and k < runs and (seed_runs[k, RUN_CODE] == TIE) == tie_phase:
+    while m < most and k < runs and (seed_runs[k, RUN_CODE] == TIE) == tie_phase:
         # One remoteness per seed chunk: its entries add remoteness seed_r + 1 to the queue,
         # which come before any seed deeper than that.
         r = seed_runs[k, RUN_REMOTENESS]
@@ -198,97 +275,83 @@ def solve_cells(initial, predecessors, valid, move_count, terminal, graph, max_u
         # Initial cells, on every core: each index writes only its own cell.
         for i in prange(n):
             cells[i] = initial(valid, move_count, terminal, graph, lo + i)
-        tail = 0
-        for i in range(n):
-            code = cells[i] & CODE_MASK
-            if code == NOT_OVER:
-                return STUCK - i
-            if code == WIN or code == LOSS:
-                queue[tail] = i
-                tail += 1
+        tail = _collect(cells, queue, False)
+        if tail < 0:
+            return tail  # STUCK - the first position not over without a move
         phase, head, j, k = WINS_AND_LOSSES, 0, 0, 0
-    room = max(max_unmoves, 1) * CHUNK
-    buffer = np.empty(room, dtype=np.int64)
-    starts = np.empty(CHUNK + 1, dtype=np.int64)
-    xs = np.empty(CHUNK, dtype=np.int64)
-    xcells = np.empty(CHUNK, dtype=np.int64)
+    slot = max(max_unmoves, 1)
+    # At most BATCH_ROOM predecessors' room (an edge graph's hub may have a million predecessors), and no
+    # more entries than the range has positions (a small tier's queue never holds more at once).
+    most = max(1, min(BATCH, BATCH_ROOM // slot, n))
+    buffer = np.empty(slot * most, dtype=np.int64)
+    counts = np.empty(most, dtype=np.int64)
+    xs = np.empty(most, dtype=np.int64)
+    xcells = np.empty(most, dtype=np.int64)
     worked = 0
-    if phase == WINS_AND_LOSSES:
-        while True:
-            m, from_queue, next_j, next_k = _next_chunk(cells, queue, head, tail, lo, seeds, seed_runs, j, k,
-                                                        False, xs, xcells)
-            if m == 0:
+    while phase == WINS_AND_LOSSES or phase == TIES:
+        tie_phase = phase == TIES
+        m, from_queue, next_j, next_k = _next_chunk(cells, queue, head, tail, lo, seeds, seed_runs, j, k,
+                                                    tie_phase, xs, xcells, most)
+        if m == 0:
+            if tie_phase:
                 break
-            if m < 0:
-                state[0], state[1], state[2], state[3], state[4] = phase, head, tail, j, k
-                return NEED_SEEDS
-            if worked >= budget:
-                state[0], state[1], state[2], state[3], state[4] = phase, head, tail, j, k
-                return MORE
-            _gather(predecessors, graph, xs, m, max_unmoves, buffer, starts, cells, lo, hi)
-            for i in range(m):
-                cell = xcells[i]
-                lost = (cell & CODE_MASK) == LOSS
-                r = (cell >> CODE_BITS) + 1
-                if r > limit:
-                    return OVERFLOW
-                for q in range(starts[i], starts[i + 1]):
-                    p = buffer[q]
-                    other = cells[p]
-                    code = other & CODE_MASK
-                    if lost and (code == OPEN or code == OPEN_TIE):
-                        cells[p] = (r << CODE_BITS) | WIN
-                        queue[tail] = p
-                        tail += 1
-                    elif code == OPEN:
-                        left = (other >> CODE_BITS) - 1
-                        if left == 0:
-                            cells[p] = (r << CODE_BITS) | LOSS
-                            queue[tail] = p
-                            tail += 1
-                        else:
-                            cells[p] = (left << CODE_BITS) | OPEN
-            if from_queue:
-                head += m
-            else:
-                j, k = next_j, next_k
-            worked += m
-        # Ties, from the finished ties outward, shortest first: the queue starts again at 0.
-        tail = 0
-        for i in range(n):
-            if (cells[i] & CODE_MASK) == OPEN_TIE:
-                cells[i] = TIE
-                queue[tail] = i
-                tail += 1
-        phase, head = TIES, 0
-    if phase == TIES:
-        while True:
-            m, from_queue, next_j, next_k = _next_chunk(cells, queue, head, tail, lo, seeds, seed_runs, j, k,
-                                                        True, xs, xcells)
-            if m == 0:
-                break
-            if m < 0:
-                state[0], state[1], state[2], state[3], state[4] = phase, head, tail, j, k
-                return NEED_SEEDS
-            if worked >= budget:
-                state[0], state[1], state[2], state[3], state[4] = phase, head, tail, j, k
-                return MORE
-            _gather(predecessors, graph, xs, m, max_unmoves, buffer, starts, cells, lo, hi)
-            for i in range(m):
-                r = (xcells[i] >> CODE_BITS) + 1
-                if r > limit:
-                    return OVERFLOW
-                for q in range(starts[i], starts[i + 1]):
+            # Ties, from the finished ties outward, shortest first: the queue starts again at 0.
+            tail = _collect(cells, queue, True)
+            phase, head = TIES, 0
+            continue
+        if m < 0:
+            state[0], state[1], state[2], state[3], state[4] = phase, head, tail, j, k
+            return NEED_SEEDS
+        if worked >= budget:
+            state[0], state[1], state[2], state[3], state[4] = phase, head, tail, j, k
+            return MORE
+        _gather(predecessors, graph, xs, m, slot, buffer, counts, lo, hi)
+        # The updates, one core, in FIFO order: the plain queue's order, whatever the batch.
+        for i in range(min(AHEAD, m)):
+            for q in range(i * slot, i * slot + counts[i]):
+                prefetch(cells, buffer[q])
+        for i in range(m):
+            if i + 2 * AHEAD < m:
+                prefetch(buffer, (i + 2 * AHEAD) * slot)  # the slot read AHEAD entries from now
+            if i + AHEAD < m:
+                ahead = (i + AHEAD) * slot
+                for q in range(ahead, ahead + counts[i + AHEAD]):
+                    prefetch(cells, buffer[q])
+            cell = xcells[i]
+            r = (cell >> CODE_BITS) + 1
+            if r > limit:
+                return OVERFLOW
+            start = i * slot
+            if tie_phase:
+                for q in range(start, start + counts[i]):
                     p = buffer[q]
                     if (cells[p] & CODE_MASK) == OPEN:
                         cells[p] = (r << CODE_BITS) | TIE
                         queue[tail] = p
                         tail += 1
-            if from_queue:
-                head += m
-            else:
-                j, k = next_j, next_k
-            worked += m
+                continue
+            lost = (cell & CODE_MASK) == LOSS
+            for q in range(start, start + counts[i]):
+                p = buffer[q]
+                other = cells[p]
+                code = other & CODE_MASK
+                if lost and (code == OPEN or code == OPEN_TIE):
+                    cells[p] = (r << CODE_BITS) | WIN
+                    queue[tail] = p
+                    tail += 1
+                elif code == OPEN:
+                    left = (other >> CODE_BITS) - 1
+                    if left == 0:
+                        cells[p] = (r << CODE_BITS) | LOSS
+                        queue[tail] = p
+                        tail += 1
+                    else:
+                        cells[p] = (left << CODE_BITS) | OPEN
+        if from_queue:
+            head += m
+        else:
+            j, k = next_j, next_k
+        worked += m
     # Draws are the decoding: whatever is still OPEN is a draw.
     state[0], state[1], state[2], state[3], state[4] = DONE, head, tail, j, k
     return 0

@@ -41,6 +41,11 @@ FILLS = {"win": "#b9e4b0", "loss": "#f4b4b4", "tie": "#ffd978", "draw": "#aec6e8
 # (explorer/ui/drawing.py), so that a move's value is not told by its colour alone (a red-green
 # colour-blind reader, a grey printout): a win solid, a loss dotted, a tie dashed, a draw dash-dot.
 DASHES = {"win": "none", "loss": "2 3", "tie": "7 3", "draw": "7 3 2 3"}
+# The outline of a small mark filled with its value's strong colour (an arrowhead, a dot): a near-black,
+# so that the line style shows on the light boards around it as well as on the fill. A white outline
+# (until Nov 2026) lay half on a white or cream board, where its dots vanished on a 16 px arrow.
+MARK_OUTLINE = "#1a1a1a"
+MARK_OUTLINE_WIDTH = 2.5
 
 
 def scale(order: Iterable[str] = VALUES) -> dict[str, list[str]]:

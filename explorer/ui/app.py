@@ -10,7 +10,10 @@ until it is looked at.
 
 from __future__ import annotations
 
+import json
 import sys
+import time
+from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Callable
@@ -22,6 +25,7 @@ if _ROOT not in sys.path:
 
 import streamlit as st  # noqa: E402
 
+from explorer.core import settings  # noqa: E402
 from explorer.core.errors import GameGraphError  # noqa: E402
 from explorer.games import Game, parse_spec  # noqa: E402
 from explorer.solved import SolvedGraph  # noqa: E402
@@ -225,4 +229,58 @@ def main() -> None:
                 with guarded(what):
                     draw(view)
 
-main()
+
+# Opt-in server-side measurement of each script run (bench/bench_ui.py sets it): the run's wall time
+# and the CPU time of the script's thread go, one JSON line per run, to ui-runs.jsonl in the state
+# folder; PROFILE also keeps each run's cProfile stats there (ui-profile/run-N.prof), to see what
+# dominates a rerun. Both are off by default: a user's page writes nothing.
+RUN_TIMES_FILE = "ui-runs.jsonl"
+PROFILE_FOLDER = "ui-profile"
+
+
+@contextmanager
+def measured(what: str):
+    """Time (and, with GAMEGRAPH_UI_PROFILE=1, profile) one script run, if asked for; the page's own
+    errors pass through untouched, and a log that cannot be written is one warning in the server's log."""
+    timing, profiling = settings.ui_run_times(), settings.ui_profile()
+    if not (timing or profiling):
+        yield
+        return
+    import cProfile
+
+    import marshal
+
+    from explorer.core.private import append_private_line, atomic_private_file, private_state_dir
+    from explorer.ui.widgets import log
+
+    profiler = cProfile.Profile() if profiling else None
+    began, cpu_began, ended_by = time.perf_counter(), time.thread_time(), "end"
+    if profiler:
+        profiler.enable()
+    try:
+        yield
+    except BaseException as exc:  # Streamlit stops a run for a rerun or a stop by raising through it
+        ended_by = type(exc).__name__
+        raise
+    finally:
+        if profiler:
+            profiler.disable()
+        seconds, cpu = time.perf_counter() - began, time.thread_time() - cpu_began
+        run = {"what": what, "ended": time.time(), "seconds": round(seconds, 4), "cpu": round(cpu, 4),
+               "ended_by": ended_by, "view": st.query_params.get("view"), "game": st.query_params.get("game")}
+        try:
+            folder = private_state_dir()
+            if profiler:
+                profiles = folder / PROFILE_FOLDER
+                taken = sum(1 for _ in profiles.glob("run-*.prof")) if profiles.is_dir() else 0
+                run["profile"] = f"{PROFILE_FOLDER}/run-{taken}.prof"
+                profiler.create_stats()  # what Profile.dump_stats writes, through the one private writer
+                with atomic_private_file(folder / run["profile"]) as out:
+                    marshal.dump(profiler.stats, out)
+            append_private_line(folder / RUN_TIMES_FILE, json.dumps(run))
+        except (OSError, GameGraphError) as exc:
+            log.warning("the run's server time was not logged: %s", exc)
+
+
+with measured("page"):
+    main()

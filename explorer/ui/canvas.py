@@ -59,6 +59,9 @@ from explorer.ui.widgets import md_escape, player_name
 MAX_NODES = 2000          # the most positions the canvas holds (bench/bench_canvas.py: about 3 s to draw that many)
 EXPAND_LIMIT = 200        # the most positions one expansion adds (a node with more neighbours shows the nearest)
 HEIGHT = 640
+# The least zoom of the canvas's default view (static/canvas_view.js): below it a label's 12 px are under
+# 8 px on screen. A drawing too large to fit at it is shown around the focus; Fit shows all of it.
+READABLE_ZOOM = 0.7
 
 LAYOUTS = {"layered": "layered by remoteness", "force": "force-directed", "concentric": "concentric around the focus"}
 COLOURINGS = {"value": "value", "remoteness": "remoteness", "draw_level": "draw level", "cgt_kind": "CGT kind"}
@@ -386,6 +389,93 @@ def label_height(lines: int) -> float:
     return 3 + lines * LABEL_FONT * LABEL_LINE
 
 
+NODE_SIZE = 34            # px: a node's width and height (the focus is 1.25 times that); BOARD_SIZE with boards
+BOARD_SIZE = 64
+MOVE_FONT = 10            # px: the moves' names
+MOVE_CHAR = 6.2           # px per character of a move's name
+TEXT_MARGIN = 3           # px between a node and its label
+
+
+MOVE_HALF_HEIGHT = MOVE_FONT / 2 + 3  # half the height a move's name takes, with its card and a margin
+
+
+def move_label_step(label_lines: int, move_chars: int, node_size: float = NODE_SIZE) -> float:
+    """The least distance between two lines of a layered layout at which the name of a move straight down
+    between them fits between the label under the node it leaves (the focus, the largest) and the node it
+    reaches: names are drawn level, just past the label (place_move_names). At 100 px apart tic-tac-toe's
+    3-line keys had the names drawn on them, half-way along each move (issue 18)."""
+    if move_chars == 0:
+        return 0.0
+    return node_size * 1.25 / 2 + TEXT_MARGIN + label_height(label_lines) + 2 * MOVE_HALF_HEIGHT + node_size / 2
+
+
+def _label_box(x: float, y: float, lines: list[str], radius: float) -> tuple[float, float, float, float]:
+    """The box (x1, y1, x2, y2) of a node's label, under the node of `radius` at (x, y)."""
+    half = max(map(len, lines), default=0) * LABEL_CHAR / 2
+    return x - half, y + radius + TEXT_MARGIN, x + half, y + radius + TEXT_MARGIN + label_height(len(lines))
+
+
+def place_move_names(grown: Grown, positions: dict[str, dict[str, float]], node_size: float) -> None:
+    """Where each straight move's name goes: `_name_at`, its distance along the move from the node it
+    leaves (the style sheet draws it there, level, as Cytoscape's source label): the first, from that
+    node's edge, at which the name clears every position's disc and label and the names placed before
+    it; none found, the name stays in the middle of the move (the plain label). Bent moves (bend_around)
+    and large canvases (no names drawn) keep theirs. In the middle, a move straight down had its name on
+    the key under the node it leaves (tic-tac-toe at k=1 and 2: issue 18). A grid of CELL-sized cells
+    finds the boxes near a spot: O(E x tries) on a spread-out canvas."""
+    for edge in grown.edges.values():
+        edge["data"].pop("_name_at", None)
+    if len(grown.nodes) >= LARGE:
+        return
+    cell = 60.0
+    grid: dict[tuple[int, int], list[tuple[float, float, float, float]]] = {}
+
+    def cells(box):
+        x1, y1, x2, y2 = box
+        return [(i, j) for i in range(math.floor(x1 / cell), math.floor(x2 / cell) + 1)
+                for j in range(math.floor(y1 / cell), math.floor(y2 / cell) + 1)]
+
+    def put(box):
+        for c in cells(box):
+            grid.setdefault(c, []).append(box)
+
+    def clear(box):
+        x1, y1, x2, y2 = box
+        return all(x2 <= a1 or x1 >= a2 or y2 <= b1 or y1 >= b2
+                   for c in cells(box) for a1, b1, a2, b2 in grid.get(c, ()))
+
+    def radius(key: str) -> float:
+        return node_size * (1.25 if grown.nodes[key]["data"].get("_focus") else 1) / 2
+
+    for key, node in grown.nodes.items():
+        p = positions.get(key)
+        if p is not None:
+            r = radius(key)
+            put((p["x"] - r, p["y"] - r, p["x"] + r, p["y"] + r))
+            put(_label_box(p["x"], p["y"], str(node["data"].get("label", "")).split("\n"), r))
+    # the moves leaving the focus first (the ones read first), then in order
+    edges = sorted(grown.edges.values(), key=lambda e: not grown.nodes.get(e["data"]["source"], {})
+                   .get("data", {}).get("_focus"))
+    for edge in edges:
+        data = edge["data"]
+        a, b = positions.get(data["source"]), positions.get(data["target"])
+        if a is None or b is None or data.get("_bend") or data["source"] == data["target"]:
+            continue
+        dx, dy = b["x"] - a["x"], b["y"] - a["y"]
+        length = math.hypot(dx, dy)
+        start = radius(data["source"])
+        half_w, half_h = len(str(data.get("move", ""))) * MOVE_CHAR / 2 + 2, MOVE_HALF_HEIGHT
+        d = half_h
+        while start + d < length - radius(data["target"]) - half_h:
+            x, y = a["x"] + dx * (start + d) / length, a["y"] + dy * (start + d) / length
+            box = (x - half_w, y - half_h, x + half_w, y + half_h)
+            if clear(box):
+                data["_name_at"] = round(d, 1)
+                put(box)
+                break
+            d += 3
+
+
 def row_width(count: int) -> int:
     """How many nodes side by side in one line of a layered band: about the canvas's shape (a 940 x 640
     box) for `count` nodes, so the fitted drawing is neither one long row (whose labels the fit
@@ -414,14 +504,16 @@ def _hops(nodes: dict[str, Any], edges: dict[str, dict[str, Any]] | None, focus:
 
 def layered_positions(nodes: dict[str, dict[str, Any]], spacing: float = SPACING,
                       edges: dict[str, dict[str, Any]] | None = None,
-                      focus: str | None = None) -> dict[str, dict[str, float]]:
+                      focus: str | None = None, node_size: float = NODE_SIZE) -> dict[str, dict[str, float]]:
     """One band per remoteness (the end of the game, remoteness 0, at the bottom), then the draws,
     which have no remoteness, above the rest in one band per distance from the focus (a draw-heavy
     game such as Chopsticks was one band of everything). A band longer than row_width() wraps into
     lines; within a band, nodes sit under the mean place of their neighbours in the bands below
     (the barycentre heuristic: fewer crossing moves), value then key breaking ties. Side by side,
     nodes are at least `spacing` apart, further when the longest key would not fit between two;
-    lines are 0.85 `spacing` apart. O(V + E) plus the sorts."""
+    lines are 0.85 `spacing` apart, and far enough that a move's name, drawn half-way along it, clears
+    the label under the node it leaves (and the label under the node it reaches, for a move upwards):
+    move_label_step. O(V + E) plus the sorts."""
     hops = _hops(nodes, edges, focus)
     far = max(hops.values(), default=0) + 1
     bands: dict[tuple[int, int], list[str]] = {}
@@ -439,12 +531,17 @@ def layered_positions(nodes: dict[str, dict[str, Any]], spacing: float = SPACING
     longest = max((len(line) for label in lines for line in label), default=0)
     step_x = max(spacing, longest * LABEL_CHAR + 18)
     # a label written as a board (board_label) is several lines high: lines of a band are that much apart
-    step_y = max(spacing * 0.85, label_height(max((len(label) for label in lines), default=1)) + spacing * 0.6)
+    tallest = max((len(label) for label in lines), default=1)
+    moves = [str(e["data"].get("move", "")) for e in (edges or {}).values()]
+    step_y = max(spacing * 0.85, label_height(tallest) + spacing * 0.6,
+                 move_label_step(tallest, max(map(len, moves), default=0), node_size) + 2)
     width = row_width(len(nodes))
     order = {"win": 0, "tie": 1, "draw": 2, "loss": 3}
     positions: dict[str, dict[str, float]] = {}
+    spans: list[tuple[list[str], float, float]] = []  # each band's keys, and where it starts and ends (y)
     y = 0.0
     for band in sorted(bands):  # decided positions by remoteness from 0, then the draws by distance
+        top = y
         keys = sorted(bands[band], key=lambda k: (order.get(nodes[k]["data"].get("value"), 4), k))
         centre_of = {}
         for rank, key in enumerate(keys):
@@ -456,8 +553,61 @@ def layered_positions(nodes: dict[str, dict[str, Any]], spacing: float = SPACING
             for i, key in enumerate(line):
                 positions[key] = {"x": (i - (len(line) - 1) / 2) * step_x, "y": -y}
             y += step_y
+        spans.append((keys, top, y))
         y += spacing * 0.6  # a gap between bands
-    return positions
+    return side_by_side(positions, spans, step_x, spacing)
+
+
+CANVAS_WIDTH = 930     # px: about the canvas's width in the page's column (its height is HEIGHT)
+CANVAS_SHAPE = CANVAS_WIDTH / HEIGHT
+MAX_COLUMNS = 12
+
+
+def side_by_side(positions: dict[str, dict[str, float]], spans: list[tuple[list[str], float, float]],
+                 step_x: float, spacing: float) -> dict[str, dict[str, float]]:
+    """The bands of a layered layout much taller than the canvas is (a part of a game with long lines of
+    play: a band or two for each of many remoteness values) set in columns side by side, as a newspaper
+    sets its text, each column the next bands upwards (whole bands: a band is never split), so that the
+    fitted drawing has about the canvas's shape and its labels stay readable (a single column of
+    35 bands fitted the canvas at a fifth of the size). `spans`: each band's keys and the extent of
+    its lines (y downwards from the first band). The number of columns is the fewest whose drawing the
+    canvas shows largest (a drawing it shows at full size stays one column). O(V + bands x MAX_COLUMNS)."""
+    if len(spans) < 2 or not positions:
+        return positions
+    xs = [p["x"] for p in positions.values()]
+    width = max(xs) - min(xs) + step_x  # a node's room on either side
+    gap = spacing * 0.6
+
+    def columns_of(count: int) -> list[list[int]]:
+        """The bands split in order into `count` columns of about the same height."""
+        total = spans[-1][2] - spans[0][1]
+        columns: list[list[int]] = [[]]
+        for i, (_, top, bottom) in enumerate(spans):
+            column = columns[-1]
+            if column and len(columns) < count and bottom - spans[column[0]][1] > total / count + gap:
+                columns.append([i])
+            else:
+                column.append(i)
+        return columns
+
+    def scale(columns: list[list[int]]) -> tuple[float, int]:
+        """The zoom the canvas fits the drawing at, up to 1 (full size: more columns gain nothing), then
+        the fewer columns the better."""
+        tall = max(spans[c[-1]][2] - spans[c[0]][1] for c in columns) + spacing
+        wide = len(columns) * width + (len(columns) - 1) * step_x
+        return min(CANVAS_WIDTH / wide, HEIGHT / tall, 1.0), -len(columns)
+
+    best = max((columns_of(n) for n in range(1, min(MAX_COLUMNS, len(spans)) + 1)), key=scale)
+    if len(best) == 1:
+        return positions
+    placed = {}
+    for j, column in enumerate(best):
+        shift_x = (j - (len(best) - 1) / 2) * (width + step_x)
+        shift_y = spans[column[0]][1]  # each column starts where the first one does
+        for i in column:
+            for key in spans[i][0]:
+                placed[key] = {"x": positions[key]["x"] + shift_x, "y": positions[key]["y"] + shift_y}
+    return placed
 
 
 def place_around(positions: dict[str, dict[str, float]], centre: str, new: list[str],
@@ -531,12 +681,15 @@ def layout_for(name: str, grown: Grown, focus: str, animate: bool = True) -> dic
     common = {"fit": True, "padding": 30, "animate": animate, "animationDuration": 400}
     spacing = _spacing(grown)
     if name in ("layered", "concentric"):
-        positions = (layered_positions(grown.nodes, spacing, grown.edges, focus) if name == "layered"
+        positions = (layered_positions(grown.nodes, spacing, grown.edges, focus,
+                                       BOARD_SIZE if grown.boards else NODE_SIZE) if name == "layered"
                      else concentric_positions(grown.nodes, grown.edges, focus, spacing))
         bend_around(grown, positions, spacing)
+        place_move_names(grown, positions, BOARD_SIZE if grown.boards else NODE_SIZE)
         return {**common, "name": "preset", "positions": positions}
-    for edge in grown.edges.values():  # fcose places nodes away from the moves itself
+    for edge in grown.edges.values():  # fcose places nodes away from the moves itself (names in the middle)
         edge["data"].pop("_bend", None)
+        edge["data"].pop("_name_at", None)
     return {**common, "name": "fcose", "randomize": True, "nodeRepulsion": 6000, "idealEdgeLength": 90,
             "nodeDimensionsIncludeLabels": True, "animate": animate and len(grown.nodes) <= 400}
 
@@ -624,6 +777,7 @@ def grow_layout(grown: Grown, centre: str, new: set[str]) -> None:
                                            order.get(grown.nodes[k]["data"].get("value"), 4), k))
         positions.update(place_around(positions, centre, fresh, _spacing(grown)))
         bend_around(grown, positions, _spacing(grown))
+        place_move_names(grown, positions, BOARD_SIZE if grown.boards else NODE_SIZE)
         grown.layout = {**layout, **step, "positions": positions}
     else:
         grown.layout = {**layout, **step, "randomize": False}
@@ -651,12 +805,12 @@ def style_rules(colouring: str, move_labels: bool, boards: bool, large: bool = F
     node's, and no labels but the focus's and the selected node's: bezier curves, arrows, dashes,
     double borders and thousands of labels are what make Cytoscape.js slow to draw and to zoom
     (bench/bench_canvas.py)."""
-    size = 64 if boards else 34
+    size = BOARD_SIZE if boards else NODE_SIZE
     rules = [
         _Rule("node", {"background-color": f"data(_fill_{colouring})", "border-color": "data(_border)",
                        "border-width": 2.5, "width": size, "height": size, "shape": "round-rectangle" if boards else "ellipse",
                        "label": "data(label)", "font-size": LABEL_FONT, "color": "#222222", "text-valign": "bottom",
-                       "text-margin-y": 3, "min-zoomed-font-size": 5,
+                       "text-margin-y": TEXT_MARGIN, "min-zoomed-font-size": 5,
                        # a board's rows on lines of their own (board_label), in columns
                        "text-wrap": "wrap", "text-max-width": "1000px", "line-height": LABEL_LINE,
                        "font-family": "DejaVu Sans Mono, Menlo, Consolas, monospace",
@@ -671,7 +825,7 @@ def style_rules(colouring: str, move_labels: bool, boards: bool, large: bool = F
         _Rule("node[_scc >= 0]", {"border-style": "double", "border-width": 5}),
         _Rule("edge", {"curve-style": "bezier", "target-arrow-shape": "triangle", "arrow-scale": 0.9,
                        "width": 1.2, "line-color": OTHER_EDGE, "target-arrow-color": OTHER_EDGE,
-                       "line-style": "dashed", "font-size": 10, "color": "#444444",
+                       "line-style": "dashed", "font-size": MOVE_FONT, "color": "#444444",
                        "text-background-color": "#ffffff", "text-background-opacity": 0.85,
                        "text-background-padding": 1, "text-rotation": "autorotate", "min-zoomed-font-size": 7,
                        "label": "data(move)" if move_labels else ""}),
@@ -679,6 +833,9 @@ def style_rules(colouring: str, move_labels: bool, boards: bool, large: bool = F
                                  "target-arrow-color": OPTIMAL_EDGE}),
         _Rule("edge[_bend]", {"curve-style": "unbundled-bezier", "control-point-distances": "data(_bend)",
                               "control-point-weights": 0.5}),  # around a node in its way (bend_around)
+        # the name placed clear of the labels at both ends (place_move_names), level
+        _Rule("edge[_name_at]", {"label": "", "source-label": "data(move)" if move_labels else "",
+                                 "source-text-offset": "data(_name_at)", "source-text-rotation": "none"}),
         _Rule("edge[_cycle]", {"line-color": CYCLE_EDGE, "target-arrow-color": CYCLE_EDGE}),
         _Rule("edge[_cycle][?optimal]", {"line-color": CYCLE_OPTIMAL_EDGE, "target-arrow-color": CYCLE_OPTIMAL_EDGE}),
     ]
@@ -687,9 +844,10 @@ def style_rules(colouring: str, move_labels: bool, boards: bool, large: bool = F
         # border that cost the most to draw (bench/bench_canvas.py); the moves of the selected node
         # (which the component highlights) are drawn with their arrows and labels
         rules.append(_Rule("edge", {"curve-style": "haystack", "haystack-radius": 0, "target-arrow-shape": "none",
-                                    "line-style": "solid", "label": ""}))
+                                    "line-style": "solid", "label": "", "source-label": ""}))
         rules.append(_Rule("edge:selected, edge.highlight", {"curve-style": "straight", "target-arrow-shape": "triangle",
-                                                             "label": "data(move)" if move_labels else ""}))
+                                                             "label": "data(move)" if move_labels else "",
+                                                             "source-label": ""}))
         rules.append(_Rule("node", {"label": "", "border-style": "solid"}))  # keys show in the panel on click
         rules.append(_Rule("node:selected, node[_focus]", {"label": "data(label)"}))
     return rules
@@ -885,7 +1043,7 @@ def keep_view() -> None:
     component's overlays clear, expansions that move nothing already drawn, the highlight in
     HIGHLIGHT, a tidy info panel. Below the canvas, the same every run, so it never makes Streamlit
     mount the canvas again."""
-    config = json.dumps({"highlight": HIGHLIGHT, "large": LARGE})
+    config = json.dumps({"highlight": HIGHLIGHT, "large": LARGE, "readable": READABLE_ZOOM})
     st.html(f"<script>window.__ggCanvas = {config};\n{_view_keeper_script()}</script>", unsafe_allow_javascript=True)
 
 

@@ -9,10 +9,10 @@ move in ``<a data-move="label">``, so one pass here colours every game's moves t
 same way, whoever drew them: each move's link gets the class ``gg-v-<value>`` (its
 value for the mover) and its tooltip the value and remoteness, and a ``<style>``
 in the SVG paints the parts a drawing marked ``gg-mark`` (a chip: light fill,
-strong border), ``gg-mark-strong`` (an arrow: strong fill), ``gg-mark-line`` (a ring
+strong border), ``gg-mark-strong`` (an arrow: strong fill, a near-black outline), ``gg-mark-line`` (a ring
 or a line: strong stroke) or ``gg-mark-text`` in the palette's colours, each outline in
 its value's line style too (palette.DASHES, so that a value is not told by colour alone; an
-arrow gets a white outline in that style); a part of a move drawn outside its link (a
+arrow gets a near-black outline in that style, palette.MARK_OUTLINE, which shows on the light boards); a part of a move drawn outside its link (a
 Chopsticks tap's line: only the chip is the target) names it in ``data-for-move`` and gets
 its colour inline (explorer/render/palette.py). A plugin's drawing that marks nothing gets its
 move's shapes outlined in the value's colour.
@@ -68,7 +68,8 @@ def _move_style() -> str:
         dash = palette.DASHES[value]
         rules.append(f"{v} .gg-mark{{fill:{fill};fill-opacity:1;stroke:{strong};stroke-width:2.5;"
                      f"stroke-dasharray:{dash}}}"
-                     f"{v} .gg-mark-strong{{fill:{strong};stroke:#ffffff;stroke-width:1.5;stroke-dasharray:{dash};"
+                     f"{v} .gg-mark-strong{{fill:{strong};stroke:{palette.MARK_OUTLINE};"
+                     f"stroke-width:{palette.MARK_OUTLINE_WIDTH};stroke-dasharray:{dash};stroke-linejoin:round;"
                      f"opacity:1}}"
                      f"{v} .gg-mark-line{{stroke:{strong};stroke-opacity:1;stroke-dasharray:{dash}}}"
                      f"{v} .gg-mark-text{{fill:{strong}}}"

@@ -10,6 +10,9 @@ With `links` (move label -> URL) the moves are on the drawing: a tap (`L>R`) is
 an arrow from the mover's hand to the hand it taps, clicked on its round chip
 (which says how many fingers it adds); a transfer or split is a chip beside the
 mover's hands naming the hands it leaves (`1-4`).
+
+At a finished position (`over`: why it ended, explorer.play.game_over) no one is framed as the
+player to move; the board module (explorer/ui/boards/chopsticks.py) writes the sentence below the hands.
 """
 
 from __future__ import annotations
@@ -98,8 +101,10 @@ def _rows(to_move: int) -> dict[int, dict[str, float]]:
 
 
 def svg(hands: tuple[tuple[int, int], tuple[int, int]], to_move: int, fingers: int,
-        names: tuple[str, str] = ("A", "B"), links: dict[str, str] | None = None) -> str:
-    """The SVG of a Chopsticks position: `hands` = ((A left, A right), (B left, B right))."""
+        names: tuple[str, str] = ("A", "B"), links: dict[str, str] | None = None, over: str | None = None) -> str:
+    """The SVG of a Chopsticks position: `hands` = ((A left, A right), (B left, B right)); `over`, at
+    a finished position, the sentence that says so (then no player is framed as to move; it is the
+    drawing's accessible name)."""
     links = links or {}
     slots = fingers - 1
     hw = hand_width(fingers)
@@ -113,7 +118,9 @@ def svg(hands: tuple[tuple[int, int], tuple[int, int]], to_move: int, fingers: i
     height = rows[0]["frame"][1] + 6
     out = [f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" '
            f'viewBox="0 0 {width} {height}" role="img" '
-           f'aria-label="{escape(_describe(hands, to_move, names))}">']
+           f'aria-label="{escape(_describe(hands, to_move, names, over))}">']
+    if over:
+        to_move = -1  # nobody is to move: no frame, no "to move"
     for player in (1, 0):  # opponent (B) on top, fingers down; A below
         row, flip = rows[player], player == 1
         palm_y = row["palm"]
@@ -133,7 +140,7 @@ def svg(hands: tuple[tuple[int, int], tuple[int, int]], to_move: int, fingers: i
             hand_name = "left" if side == 0 else "right"
             out.append(f'<text x="{x + hw / 2}" y="{row["names"]}" text-anchor="middle" font-size="12" '
                        f'font-family="sans-serif" fill="#666">{hand_name}</text>')
-    if links:
+    if links and not over:
         palms = {player: rows[player]["palm"] for player in rows}
         out.extend(_tap_links(links, hands, to_move, palms, hw, gap, margin))
         out.extend(_other_links(others, links, rows[to_move]["frame"], chips_left))
@@ -191,6 +198,6 @@ def _other_links(others, links, frame: tuple[float, float], left: float) -> list
     return out
 
 
-def _describe(hands, to_move: int, names: tuple[str, str]) -> str:
+def _describe(hands, to_move: int, names: tuple[str, str], over: str | None = None) -> str:
     (a0, a1), (b0, b1) = hands
-    return f"{names[0]} has {a0} and {a1}, {names[1]} has {b0} and {b1}; {names[to_move]} to move"
+    return f"{names[0]} has {a0} and {a1}, {names[1]} has {b0} and {b1}; {over or f'{names[to_move]} to move'}"

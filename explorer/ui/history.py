@@ -11,6 +11,9 @@ from __future__ import annotations
 from typing import Any
 
 import pandas as pd
+# DataFrame.style imports pandas' Styler on first use, which compiles its Jinja templates: about 0.7 s
+# that the first click on this tab would wait for. Imported with the page instead (once per server).
+import pandas.io.formats.style  # noqa: F401
 import streamlit as st
 
 from explorer.games import Game

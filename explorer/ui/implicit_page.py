@@ -131,7 +131,7 @@ def page(game: Game, spec: str) -> None:
 
 def _header(game: Game, spec: str, values: Any, position: Any) -> None:
     """The board with every move on it (a link, coloured by its value), and the position's value."""
-    from explorer.ui.position import board
+    from explorer.ui.position import board, value_sentence
 
     record = values.record(position)
     left, right = st.columns([3, 2], vertical_alignment="center")
@@ -144,32 +144,18 @@ def _header(game: Game, spec: str, values: Any, position: Any) -> None:
                 move_values.setdefault(move.label, (str(child), values.remoteness(move.position)))
         board(game, spec, position, links, move_values)
     with right:
-        mover, other = player_name(game, record["to_move"]), player_name(game, 1 - record["to_move"])
-        remoteness = "" if record["remoteness"] is None else f" in {record['remoteness']}"
-        over = "   (game over)" if record["terminal"] else ""
+        mover = player_name(game, record["to_move"])
         st.markdown(f"### `{record['key']}`")
-        st.markdown(f"**{mover}** to move: **{record['value']}{remoteness}**{over}")
-        st.markdown(f'<div class="gg-value">Value for {mover} (to move): '
+        # The value once, as the graph page shows it (explorer.ui.position.header); a game over says so in
+        # the summary below.
+        turn = "whose turn it would be" if record["terminal"] else "to move"  # a finished game has no mover
+        st.markdown(f'<div class="gg-value">Value for {mover} ({turn}): '
                     f'{drawing.value_badge(record["value"], record["remoteness"])}</div>', unsafe_allow_html=True)
-        st.markdown(_summary(record, mover, other))
+        st.markdown(value_sentence(game, position, record["to_move"], record["value"], record["remoteness"],
+                                   record["terminal"]))
         if record["key"] != game.format(game.start()):
             st.button("Back to the start", key="implicit_start", on_click=state.go,
                       args=(spec, game.format(game.start())))
-
-
-def _summary(record: dict, mover: str, other: str) -> str:
-    """One sentence: what the value means for the player to move."""
-    value, r = record["value"], record["remoteness"]
-    if record["terminal"]:
-        return {"loss": f"Game over: {other} has won.", "win": f"Game over: {mover} has won.",
-                "tie": "Game over: a tie."}.get(value, "Game over.")
-    if value == "win":
-        return f"{mover} to move wins: best play ends the game in {counted(r, 'move')}."
-    if value == "loss":
-        return f"{mover} to move loses: {other} wins, and best resistance lasts {counted(r, 'move')}."
-    if value == "tie":
-        return f"{mover} to move can hold a tie (the game ends level in {counted(r, 'move')}), but no better."
-    return f"{mover} to move: a draw — neither side can force a win, and best play goes on forever."
 
 
 def _moves(game: Game, spec: str, values: Any, position: Any) -> None:

@@ -88,6 +88,39 @@ def chart_panel(game: Game, spec: str, solved: SolvedGraph, node: int) -> Any:
     return chart
 
 
+@st.cache_data(show_spinner=False, max_entries=64)
+def _stats_specs(counts: tuple[tuple[str, int], ...],
+                 table: tuple[tuple[str, tuple[tuple[int, int], ...]], ...]) -> tuple[dict, dict | None]:
+    """The Vega-Lite specs of the two statistics charts (by value; by remoteness, None without wins,
+    losses or ties), from the counts as sorted tuples.
+
+    Cached on the counts: building an Altair chart validates it against the Vega-Lite schema, which
+    took most of the tab's server time on every rerun (about 0.2 s of CPU a run), for charts that
+    only change with the game."""
+    import altair as alt
+
+    counts_of, table_of = dict(counts), {value: dict(rows) for value, rows in table}
+    order = [v for v in ("win", "loss", "tie", "draw") if counts_of.get(v)]
+    # An explicit value -> colour scale: st.bar_chart's colour column is matched to the
+    # categories by sorting, which gave a draw the loss red.
+    colour = alt.Color("value:N", scale=alt.Scale(**palette.scale(order)), legend=None)
+    values = pd.DataFrame({"value": order, "positions": [counts_of[v] for v in order]})
+    by_value = alt.Chart(values).mark_bar().encode(
+        x=alt.X("value:N", sort=order, title=None, axis=alt.Axis(labelAngle=0)), y=alt.Y("positions:Q"), color=colour,
+        tooltip=["value", "positions"]).properties(height=260).to_dict()
+    present = [v for v in ("win", "loss", "tie") if table_of.get(v)]
+    if not present:
+        return by_value, None
+    top = max(max(table_of[v]) for v in present)
+    frame = pd.DataFrame([{"remoteness": r, "value": v, "positions": table_of[v].get(r, 0)}
+                          for v in present for r in range(top + 1)])
+    by_remoteness = alt.Chart(frame).mark_bar().encode(
+        x=alt.X("remoteness:O", axis=alt.Axis(labelAngle=0)), y=alt.Y("positions:Q", stack=True),
+        color=alt.Color("value:N", scale=alt.Scale(**palette.scale(present)), legend=alt.Legend(orient="top")),
+        tooltip=["remoteness", "value", "positions"]).properties(height=300).to_dict()
+    return by_value, by_remoteness
+
+
 def stats_panel(solved: SolvedGraph, backend: Any) -> None:
     counts, table = data.value_counts(backend, solved)
     graph = solved.graph
@@ -98,25 +131,11 @@ def stats_panel(solved: SolvedGraph, backend: Any) -> None:
     cols[3].metric("Start", f"{solved.value(0)}")
     longest_win = local.max_remoteness(solved, Value.WIN)
     cols[4].metric("Longest win", "—" if longest_win is None else f"{longest_win} moves")
-    order = [v for v in ("win", "loss", "tie", "draw") if counts.get(v)]
+    by_value, by_remoteness = _stats_specs(tuple(sorted(counts.items())),
+                                           tuple(sorted((v, tuple(sorted(t.items()))) for v, t in table.items())))
     st.markdown("**Positions by value** (for the player to move)")
-    import altair as alt
-
-    # An explicit value -> colour scale: st.bar_chart's colour column is matched to the
-    # categories by sorting, which gave a draw the loss red.
-    colour = alt.Color("value:N", scale=alt.Scale(**palette.scale(order)), legend=None)
-    values = pd.DataFrame({"value": order, "positions": [counts[v] for v in order]})
-    st.altair_chart(alt.Chart(values).mark_bar().encode(
-        x=alt.X("value:N", sort=order, title=None, axis=alt.Axis(labelAngle=0)), y=alt.Y("positions:Q"), color=colour,
-        tooltip=["value", "positions"]).properties(height=260), width="stretch")
-    present = [v for v in ("win", "loss", "tie") if table.get(v)]
-    if present:
+    st.vega_lite_chart(by_value, width="stretch")
+    if by_remoteness is not None:
         st.markdown("**Positions by remoteness** (moves to the end with best play; draws have none)")
-        top = max(max(table[v]) for v in present)
-        frame = pd.DataFrame([{"remoteness": r, "value": v, "positions": table[v].get(r, 0)}
-                              for v in present for r in range(top + 1)])
-        st.altair_chart(alt.Chart(frame).mark_bar().encode(
-            x=alt.X("remoteness:O", axis=alt.Axis(labelAngle=0)), y=alt.Y("positions:Q", stack=True),
-            color=alt.Color("value:N", scale=alt.Scale(**palette.scale(present)), legend=alt.Legend(orient="top")),
-            tooltip=["remoteness", "value", "positions"]).properties(height=300), width="stretch")
+        st.vega_lite_chart(by_remoteness, width="stretch")
     st.caption(f"Counts answered by {data.answered_by(backend)}.")

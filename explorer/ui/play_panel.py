@@ -32,6 +32,7 @@ from explorer.ui.widgets import as_text, error, player_name
 VALUE_ORDER = ["win", "tie", "draw", "loss"]
 FLIP = {"win": "loss", "loss": "win", "tie": "tie", "draw": "draw"}
 OPPONENTS = ["perfect", "slip=0.1", "slip=0.3", "random"]
+SIDES = ("A", "B")
 MAX_PLIES = 500
 ECHO_LIMIT = 40  # characters of a bad ply quoted back in the error line
 TAB = "Play"
@@ -124,9 +125,25 @@ def _undo(solved: Solved, numbers: list[int], human: int) -> None:
     st.query_params["play"] = _sequence(plies)
 
 
+def _url_settings(game: Game) -> tuple[str, str]:
+    """The side and opponent the link asks for; a value that is not one of the page's choices is
+    named (quoted, cut when long, shown literally) in one warning line with what is used instead,
+    and replaced in the URL, and the game carries on (the moves in the link are kept)."""
+    side_text, bad_side = state.url_choice("side", SIDES, SIDES[0])
+    opponent_text, bad_opponent = state.url_choice("opp", OPPONENTS, OPPONENTS[0])
+    if bad_side is not None:
+        st.warning(as_text(f"The link asks for side {echo(bad_side)}, which is not A or B: you play A "
+                           f"({player_name(game, 0)}) instead."))
+        st.query_params["side"] = side_text
+    if bad_opponent is not None:
+        st.warning(as_text(f"The link asks for the opponent {echo(bad_opponent)}, which is not one of {', '.join(OPPONENTS)}: "
+                           f"the {opponent_text} player is used instead."))
+        st.query_params["opp"] = opponent_text
+    return side_text, opponent_text
+
+
 def panel(game: Game, spec: str, solved: Solved, backend: Any = None) -> None:
-    side_text = st.query_params.get("side", "A")
-    opponent_text = st.query_params.get("opp", "perfect")
+    side_text, opponent_text = _url_settings(game)
     side, choice = _controls(solved, side_text, opponent_text)
     opponent = Opponent.parse(choice)
     human = 0 if side == "A" else 1

@@ -14,6 +14,7 @@ import streamlit as st
 
 from explorer.core.errors import GameGraphError, counted
 from explorer.games import Game
+from explorer.play import game_over
 from explorer.solved import SolvedGraph
 from explorer.ui import drawing, local, state
 from explorer.ui.clickable import clickable_html
@@ -110,12 +111,26 @@ def _random(spec: str, solved: SolvedGraph) -> None:
 
 
 # -- showing ----------------------------------------------------------------------
-def summary(game: Game, solved: SolvedGraph, node: int) -> str:
-    """One sentence: who is to move and what they get with best play."""
-    mover = player_name(game, int(solved.graph.to_move[node]))
-    other = player_name(game, 1 - int(solved.graph.to_move[node]))
-    value, r = solved.value(node), solved.remoteness(node)
-    if solved.graph.terminal[node] >= 0:
+def summary(game: Game, solved: SolvedGraph, node: int, position: Any = None) -> str:
+    """One sentence: who is to move and what they get with best play (`value_sentence`), for the
+    position shown (`position`: the stored one by default)."""
+    shown_position = solved.graph.position(node) if position is None else position
+    return value_sentence(game, shown_position, int(solved.graph.to_move[node]), solved.value(node),
+                          solved.remoteness(node), solved.graph.terminal[node] >= 0)
+
+
+def value_sentence(game: Game, position: Any, to_move: int, value: Value | str, remoteness: int,
+                   finished: bool) -> str:
+    """The one sentence every page says under a position's value (the graph page's `summary`, the
+    value-file page): what the value means for the player to move; at a finished position, that the
+    game is over, why (Game.ending of the board as shown) and who won (explorer.play.game_over).
+    Markdown, with the game's own words escaped."""
+    mover, other = player_name(game, to_move), player_name(game, 1 - to_move)
+    value, r = Value.parse(value) if isinstance(value, str) else value, remoteness
+    if finished:
+        said = game_over(game, position)
+        if said:
+            return md_escape(said)
         return {Value.LOSS: f"Game over: {other} has won.", Value.TIE: "Game over: a tie.",
                 Value.WIN: f"Game over: {mover} has won."}.get(value, "Game over.")
     if value == Value.WIN:
@@ -177,9 +192,10 @@ def header(game: Game, solved: SolvedGraph, node: int, spec: str | None = None) 
         mover = player_name(game, record["to_move"])
         st.markdown(f"### `{game.format(shown(solved, node))}`")
         value_line = drawing.value_badge(record["value"], record["remoteness"])
-        st.markdown(f'<div class="gg-value">Value for {mover} (to move): {value_line}</div>',
+        turn = "whose turn it would be" if record["terminal"] else "to move"  # a finished game has no mover
+        st.markdown(f'<div class="gg-value">Value for {mover} ({turn}): {value_line}</div>',
                     unsafe_allow_html=True)
-        st.markdown(summary(game, solved, node))
+        st.markdown(summary(game, solved, node, shown(solved, node)))
         facts = []
         if record["on_cycle"]:
             facts.append("on a cycle")
@@ -190,7 +206,9 @@ def header(game: Game, solved: SolvedGraph, node: int, spec: str | None = None) 
         if facts:
             st.caption(" · ".join(facts))
         cols = st.columns(3)
-        cols[0].metric("To move", mover)
+        # A finished position has no player to move (its value is still the would-be mover's, above).
+        cols[0].metric("To move", "—" if record["terminal"] else mover,
+                       help="nobody: the game is over" if record["terminal"] else None)
         cols[1].metric("Value", record["value"])
         cols[2].metric("Remoteness", "—" if record["remoteness"] is None else record["remoteness"],
                        help="moves until the game ends with best play (none for a draw)")

@@ -7,6 +7,7 @@ browser tab (Streamlit session state) because it is a trail, not a view.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import asdict, dataclass
 from typing import Any
 from urllib.parse import urlencode
@@ -37,6 +38,18 @@ def url_k(maximum: int) -> tuple[int | None, str | None]:
     if text.isascii() and text.isdigit() and len(text) <= len(str(maximum)) and 1 <= int(text) <= maximum:
         return int(text), None
     return None, text
+
+
+def url_choice(name: str, allowed: Sequence[str], default: str) -> tuple[str, str | None]:
+    """A URL parameter that must be one of `allowed` (Play's `side`, `opp`): (its value, None);
+    (`default`, None) without one; (`default`, the text given) when it is not one of them, so that the
+    caller says so in one escaped line naming both, and the page carries on with `default`. O(len(allowed))."""
+    text = st.query_params.get(name)
+    if text is None or text == "":
+        return default, None
+    if text in allowed:
+        return text, None
+    return default, text
 
 
 def link_k_to_apply(maximum: int) -> int | None:

@@ -360,8 +360,19 @@ def panel(game: Any, spec: str, solved: SolvedGraph, node: int) -> dict[str, int
                       for v in palette.VALUES)
     st.markdown(legend, unsafe_allow_html=True)
     here = int(node) if node < facts["nodes"] else None
-    result: Any = _component()(data={**data, "here": here}, key="whole_graph", on_clicked_change=lambda: None)
-    clicked = getattr(result, "clicked", None)
+
+    def open_clicked() -> None:
+        """Open the clicked position before the run starts (a callback runs first), so the click costs
+        one run that draws the new position, not a run of the old one and then a rerun."""
+        try:
+            chosen = int(getattr(st.session_state.get("whole_graph"), "clicked", None))
+        except (TypeError, ValueError):
+            return  # no click, or not a node number: the run's own check below reports it
+        if 0 <= chosen < facts["nodes"] and chosen != node:
+            state.go(spec, solved.graph.key(chosen))
+
+    result: Any = _component()(data={**data, "here": here}, key="whole_graph", on_clicked_change=open_clicked)
+    clicked = getattr(result, "clicked", None)  # without the callback (a test's run): open it now
     if clicked is not None and 0 <= int(clicked) < facts["nodes"] and int(clicked) != node:
         state.go(spec, solved.graph.key(int(clicked)))
         st.rerun()

@@ -180,3 +180,48 @@ def test_prune_keeps_the_recent_and_the_in_use_folders(tmp_path):
     assert sorted(p.name for p in tmp_path.iterdir()) == ["gamegraph-000000000000000c", "gamegraph-000000000000000e",
                                                           "gamegraph-000000000000000f", "someone-else"]
     assert kernels.prune(current, keep=0, in_use_seconds=0) and not (tmp_path / "gamegraph-000000000000000c").exists()
+
+
+def _unkeyed(base: Path, name: str, files: dict[str, str], days: float) -> Path:
+    """A folder of numba's unkeyed layout (`<source folder>_<SHA-1>`) with these files, unused for `days`."""
+    folder = base / name
+    folder.mkdir(parents=True)
+    when = time.time() - days * 86400
+    for file, text in files.items():
+        (folder / file).parent.mkdir(parents=True, exist_ok=True)
+        (folder / file).write_text(text)
+        os.utime(folder / file, (when, when))
+    return folder
+
+
+def test_prune_removes_the_unkeyed_layout_only_in_gamegraphs_own_numba_cache(tmp_path):
+    """The folders numba made in the state folder's numba-cache before the cache was keyed go with the next
+    prune; nothing else does: not a folder with a file that is not numba's, a symlink, a recently used one,
+    nor the same layout in a numba cache that is not gamegraph's (a user's ~/.cache/numba)."""
+    kernel_files = {"retrograde.solve-120.py311.nbi": "index", "retrograde.solve-120.py311.1.nbc": "code"}
+    sha = "0123456789abcdef0123456789abcdef01234567"
+    state = tmp_path / "state"
+    (state / "numba-cache").mkdir(parents=True)
+    (state / ".gamegraph-state").write_text("marker")
+    ours = state / "numba-cache"
+    old = _unkeyed(ours, f"kernels_{sha}", kernel_files, days=30)
+    old_game = _unkeyed(ours, f"dodgem_{sha[::-1]}", kernel_files, days=30)
+    with_notes = _unkeyed(ours, f"notes_{sha}", {**kernel_files, "README.txt": "mine"}, days=30)
+    recent = _unkeyed(ours, f"teeko_{sha}", kernel_files, days=0.01)
+    other_name = _unkeyed(ours, "kernels", kernel_files, days=30)  # not numba's naming: not ours to judge
+    outside = _unkeyed(tmp_path, "elsewhere", kernel_files, days=30)
+    (ours / f"linked_{sha}").symlink_to(outside, target_is_directory=True)
+    current = ours / "gamegraph-000000000000000f"
+    current.mkdir()
+    removed = kernels.prune(current, keep=2, in_use_seconds=86400)
+    assert sorted(removed) == sorted([old, old_game])
+    assert not old.exists() and not old_game.exists()
+    for kept in (with_notes, recent, other_name, outside, current):
+        assert kept.exists(), kept
+    assert (ours / f"linked_{sha}").is_symlink() and all((outside / f).exists() for f in kernel_files)
+
+    user_cache = tmp_path / "user" / "numba-cache"  # the same name, but no state folder's marker beside it
+    theirs = _unkeyed(user_cache, f"kernels_{sha}", kernel_files, days=30)
+    mine = user_cache / "gamegraph-000000000000000f"
+    mine.mkdir()
+    assert kernels.prune(mine, keep=2, in_use_seconds=86400) == [] and theirs.exists()

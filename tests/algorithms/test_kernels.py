@@ -294,3 +294,39 @@ def test_probably_cached_tells_a_compile_ahead(tmp_path, monkeypatch):
     assert module.twice(21) == 42
     assert probably_cached(module.twice)
     assert probably_cached(len)  # not numba at all: says nothing rather than 'compiling'
+
+
+def test_the_parallel_batches_change_no_result(tmp_path):
+    """The predecessors of a batch of queue entries are computed on every core (prange), then applied
+    in FIFO order on one: the same solve with numba set to one thread and to two gives the same
+    cells, equal to the plain level-by-level solver's, in the edge and the implicit mode. The
+    graphs are big enough that a level holds more than PARALLEL_MIN entries, so the parallel
+    gather runs (checked), and loopy enough that all four values occur."""
+    import numba
+
+    from explorer import implicit
+    from explorer.algorithms.retrograde import retrograde_levels
+    from explorer.kernels.retrograde import PARALLEL_MIN, retrograde
+
+    graph = random_game_graph(11, 200_000, degree=3)
+    pred_indptr, pred_indices = graph.predecessors_csr
+    args = (graph.succ_indptr, pred_indptr, pred_indices, graph.terminal)
+    plain_value, plain_remoteness = retrograde_levels(*args)
+    decided = plain_remoteness >= 0
+    assert np.bincount(plain_remoteness[decided]).max() >= PARALLEL_MIN, "a batch runs on every core"
+    assert len(set(plain_value.tolist())) == 4
+    before = numba.get_num_threads()
+    edge, implicit_cells = {}, {}
+    try:
+        for threads in sorted({1, min(2, numba.config.NUMBA_NUM_THREADS)}):
+            numba.set_num_threads(threads)
+            edge[threads] = retrograde(*args)
+            values = implicit.solve(parse_spec("dodgem:4x4"), tmp_path / f"v{threads}")
+            implicit_cells[threads] = (np.array(values.values), np.array(values.remoteness_array))
+    finally:
+        numba.set_num_threads(before)
+    for value, remoteness in edge.values():
+        assert np.array_equal(value, plain_value) and np.array_equal(remoteness, plain_remoteness)
+    first = implicit_cells[1]
+    for value, remoteness in implicit_cells.values():
+        assert np.array_equal(value, first[0]) and np.array_equal(remoteness, first[1])

@@ -4,6 +4,8 @@ explorer.solved.materialise). The values in Neo4j are checked against the value 
 
 from __future__ import annotations
 
+import json
+
 import pytest
 
 from explorer import implicit
@@ -57,6 +59,14 @@ def test_a_part_is_loaded_under_its_own_id_with_the_value_files_values(values, d
         assert properties["start_key"] == centre and properties["spec"] == SPEC
         done = gamegraph("load", SPEC, "--around", centre, "--radius", "2", settings=neo4j_server)
         assert done.returncode == 0 and "already loaded and unchanged" in done.stdout, done.stdout + done.stderr
+        # The id `load` printed names the part in `query`, on Neo4j and on networkx alike.
+        answers = {}
+        for backend in ("neo4j", "networkx"):
+            done = gamegraph("query", game_id, "neighbourhood", "--k", "6", "--backend", backend, "--format", "json",
+                             settings=neo4j_server)
+            assert done.returncode == 0, done.stderr
+            answers[backend] = {row[0]: row[1] for row in json.loads(done.stdout)["tables"]["positions"]["rows"]}
+        assert answers["neo4j"] == answers["networkx"] and set(answers["neo4j"]) == set(stored)
     finally:
         with driver.session(database=db) as session:
             neo4j_loader.delete_game(session, game_id)
@@ -84,3 +94,11 @@ def test_a_game_without_a_value_file_is_one_line(neo4j_server):  # noqa: F811
     line = one_error_line(gamegraph("load", "dobutsu:lions", "--around", "A|-/.l./.../.../.L./-", "--radius", "1",
                                     settings=neo4j_server))
     assert "no value file yet" in line and "--implicit" in line, line
+
+
+@pytest.mark.neo4j
+def test_querying_a_part_that_is_not_loaded_is_one_line_naming_the_load(values, neo4j_server):  # noqa: F811
+    game = values.game
+    game_id = part_id(game, game.format(game.start()), 5, "out")  # a part no test loads
+    line = one_error_line(gamegraph("query", game_id, "stats", "--backend", "neo4j", settings=neo4j_server))
+    assert "is not loaded into Neo4j" in line and "--around" in line and "--radius 5" in line, line

@@ -230,3 +230,62 @@ def test_the_subfolders_adopted_are_exactly_the_ones_gamegraph_makes():
     made = {solved.CACHE_KIND, mirror.CACHE_KIND, loader_settings.NEO4J_KIND, implicit.CACHE_KIND,
             survey.CACHE_KIND, kernels.NUMBA_CACHE_KIND}
     assert settings.STATE_SUBFOLDERS == made
+
+
+def marked_state_folder(path: Path, monkeypatch) -> Path:
+    """A state folder gamegraph made (marker included), with an `implicit` subfolder holding a file."""
+    monkeypatch.setenv("GAMEGRAPH_HOME", str(path))
+    state_dir()
+    (path / "implicit" / "game-0123").mkdir(parents=True)
+    (path / "implicit" / "game-0123" / "meta.json").write_text("{}")
+    return path
+
+
+@pytest.mark.parametrize("marked", [False, True], ids=["adopted", "marked"])
+def test_a_subfolder_linked_to_the_same_subfolder_of_another_state_folder_is_used(tmp_path, monkeypatch, marked):
+    """Reusing a large value file: `implicit` linked to another state folder's `implicit`, in a new folder
+    (adopted) or in one gamegraph already uses (marked); its files are read through the link."""
+    other = marked_state_folder(tmp_path / "other", monkeypatch)
+    mine = tmp_path / "mine"
+    mine.mkdir()
+    if marked:
+        monkeypatch.setenv("GAMEGRAPH_HOME", str(mine))
+        state_dir()
+    (mine / "implicit").symlink_to(other / "implicit")
+    monkeypatch.setenv("GAMEGRAPH_HOME", str(mine))
+    assert state_dir() == mine and (mine / settings.STATE_MARKER).is_file()
+    assert private.state_path("implicit", "game-0123", "meta.json").read_text() == "{}"
+    assert (mine / "implicit").is_symlink()
+
+
+@pytest.mark.parametrize("marked", [False, True], ids=["adopted", "marked"])
+@pytest.mark.parametrize("target", [
+    lambda other, tmp: tmp / "plain",                       # a folder of that name outside any state folder
+    lambda other, tmp: other / "graphs",                   # another subfolder of a state folder
+    lambda other, tmp: other,                              # the state folder itself
+    lambda other, tmp: other / "implicit" / "game-0123",   # deeper inside it
+    lambda other, tmp: tmp / "missing" / "implicit",       # nothing there
+], ids=["outside", "other-name", "the-folder", "deeper", "dangling"])
+def test_a_subfolder_linked_anywhere_else_is_refused_in_one_line_and_nothing_is_written(tmp_path, monkeypatch,
+                                                                                        marked, target):
+    other = marked_state_folder(tmp_path / "other", monkeypatch)
+    (other / "graphs").mkdir()
+    (tmp_path / "plain" / "implicit").mkdir(parents=True)
+    where = target(other, tmp_path)
+    if where == tmp_path / "plain":
+        where = where / "implicit"
+    mine = tmp_path / "mine"
+    mine.mkdir()
+    if marked:
+        monkeypatch.setenv("GAMEGRAPH_HOME", str(mine))
+        state_dir()
+    (mine / "implicit").symlink_to(where)
+    before, elsewhere = snapshot(mine), snapshot(tmp_path)
+    monkeypatch.setenv("GAMEGRAPH_HOME", str(mine))
+    with pytest.raises(GameGraphError) as refused:
+        state_dir()
+    message = str(refused.value)
+    assert "\n" not in message and "'implicit'" in message and "a link, but not to the implicit folder" in message
+    with pytest.raises(GameGraphError):
+        private.private_state_dir()
+    assert snapshot(mine) == before and snapshot(tmp_path) == elsewhere

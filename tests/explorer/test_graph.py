@@ -364,3 +364,23 @@ def test_predecessor_arrays_agree_between_numpy_and_scipy(spec, symmetry):
             expected.setdefault(target, []).append(source)
     for target in range(g.num_positions):
         assert ix1[ip1[target]:ip1[target + 1]].tolist() == expected.get(target, [])
+
+
+@pytest.mark.parametrize("generator", ["generic", "compiled", "levels"])
+def test_a_refusal_names_the_remedy_of_the_command_that_asked(generator):
+    """`show` and `play` have no --max-positions: their refusal names what they offer (explorer.commands.
+    graph_limit_hint), every generator alike; a command with the option is told to raise it."""
+    from explorer.core.limits import RAISE_THE_LIMIT
+
+    game = parse_spec("chopsticks:magic-fingers")
+    run = {"generic": lambda **kw: generate(game, use_arrays=False, **kw),
+           "compiled": lambda **kw: generate(game, use_arrays=True, compiled=True, **kw),
+           "levels": lambda **kw: generate_levels(game, **kw)}[generator]
+    with pytest.raises(GraphTooLarge) as default:
+        run(max_positions=20)
+    assert RAISE_THE_LIMIT in str(default.value)
+    remedy = "solve it into a value file first, which `show` then reads"
+    with pytest.raises(GraphTooLarge) as told:
+        run(max_positions=20, hint=remedy)
+    message = str(told.value)
+    assert remedy in message and "--max-positions" not in message and "\n" not in message

@@ -139,3 +139,32 @@ def test_a_part_has_an_id_of_its_own(solved):
     part = materialise(values, game.start(), 1)
     assert part.graph.graph_id == part_id(game, game.format(game.start()), 1, "both")
     assert part.graph.graph_id.startswith(game.id) and part.graph.graph_id not in (game.id, f"{game.id}[nosym]")
+
+
+class _WithoutUnmoves:
+    """The value file of `values`, over its game narrowed to offer no un-moves (as a plugin game may)."""
+
+    def __init__(self, values):
+        import dataclasses
+
+        self._values = values
+        game = values.game
+        self.game = type("NoUnmoves", (), {"__getattr__": lambda _self, name: getattr(game, name),
+                                           "offers": dataclasses.replace(game.offers, unmoves=False)})()
+
+    def __getattr__(self, name):
+        return getattr(self._values, name)
+
+
+def test_a_game_without_unmoves_is_refused_backwards_in_one_line_when_made_and_when_grown(solved):
+    game, values, _, _ = solved
+    narrowed = _WithoutUnmoves(values)
+    for direction in ("in", "both"):
+        with pytest.raises(GameGraphError) as refused:
+            materialise(narrowed, game.start(), 1, direction)
+        assert "\n" not in str(refused.value) and "offers no un-moves" in str(refused.value)
+    part = materialise(narrowed, game.start(), 1, "out")  # forward is fine
+    before = part.graph.num_positions
+    with pytest.raises(GameGraphError, match="offers no un-moves"):
+        part.grow(part.graph.key(0), 1, "in")
+    assert part.graph.num_positions == before

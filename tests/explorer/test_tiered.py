@@ -736,9 +736,8 @@ class RecordedBar:
         self.postfix = text
 
 
-def test_each_tier_has_its_own_bar_advanced_by_its_chunks(tmp_path, monkeypatch):
-    """With bars on, the DAG shows one bar per tier (named after it, advanced to its size by its chunks,
-    closed when it is written) beside the bar over all tiers."""
+def recorded_bars(monkeypatch) -> list:
+    """progress.bar replaced by RecordedBars: the list fills with every bar opened."""
     from contextlib import contextmanager
 
     from explorer.core import progress
@@ -752,8 +751,17 @@ def test_each_tier_has_its_own_bar_advanced_by_its_chunks(tmp_path, monkeypatch)
         yield bar
         bar.closed = True
 
-    monkeypatch.setenv("GAMEGRAPH_PROGRESS", "1")
     monkeypatch.setattr(progress, "bar", recorded)
+    return bars
+
+
+def test_each_tier_has_its_own_bar_advanced_by_its_chunks(tmp_path, monkeypatch):
+    """With bars on, the DAG shows one bar per tier (named after it, advanced to its size by its chunks,
+    closed when it is written) beside the bar over all tiers."""
+    from explorer.core import progress
+
+    monkeypatch.setenv("GAMEGRAPH_PROGRESS", "1")
+    bars = recorded_bars(monkeypatch)
     monkeypatch.setattr(progress, "notice", lambda message: None)
     game = parse_spec("connect4(width=4,height=3)")
     tiered.solve(game, tmp_path, workers=1, processes=False, compress=False, forward_chunk=50)
@@ -792,3 +800,104 @@ def test_two_workers_share_the_tiers_of_connect4(tmp_path):
     assert any(len(workers) == 2 for workers in workers_of_tier.values()), workers_of_tier
     for one in sorted((tmp_path / "one").glob("tier-*.values")):
         assert one.read_bytes() == (tmp_path / "two" / one.name).read_bytes(), one.name
+
+
+# -- progress inside a loopy tier -------------------------------------------------------------------
+
+def _loopy_teeko():
+    """Teeko 3x3 with three pieces and its `loop_free` declaration dropped (test-only): every tier is loopy,
+    a drop tier's moves into the next tier come as seeds (bench.bench_tiered.without_loop_free)."""
+    from bench.bench_tiered import without_loop_free
+
+    return without_loop_free(parse_spec("teeko(size=3,pieces=3)"))
+
+
+def test_a_loopy_tier_reports_its_progress_while_its_queue_is_worked(tmp_path, monkeypatch):
+    """solve_tier's `report` is called again and again inside one loopy tier (the movement tier, and a drop
+    tier with seeds from it), never backwards, and the tier files are the same as without it."""
+    game = _loopy_teeko()
+    tiers = game.tiers()
+    movement = len(tiers.names) - 1
+    assert not tiers.loop_free and tiers.children[movement - 1] == (movement,)
+    for t in (movement, movement - 1):
+        tiered.solve_tier(game, t, tmp_path / "quiet")
+    monkeypatch.setattr(tiered, "TIER_PROGRESS_STEP", 16)
+    for t in (movement, movement - 1):
+        said: list[int] = []
+        tiered.solve_tier(game, t, tmp_path / "told", report=said.append)
+        assert len(said) > 3, (t, said)
+        assert said == sorted(said) and said[-1] > 0
+        assert said[-1] <= tiers.offsets[t + 1] - tiers.offsets[t]
+        name = f"tier-{t}.values"
+        assert (tmp_path / "told" / name).read_bytes() == (tmp_path / "quiet" / name).read_bytes()
+
+
+def test_the_client_hears_a_loopy_tier_on_dask(tmp_path, monkeypatch):
+    """On Dask (an in-process cluster), a loopy tier's worker logs its progress as events on the run's topic:
+    the client's _DagProgress hears several for the movement tier, never backwards, and stops following."""
+    from explorer.core import progress
+
+    heard, topics = [], []
+    original, unsubscribe = tiered._DagProgress._progressed, tiered._DagProgress.unsubscribe
+
+    def progressed(self, event):
+        heard.append(event[1])
+        original(self, event)
+
+    def unsubscribed(self):
+        topics.append(self.topic)
+        unsubscribe(self)
+
+    monkeypatch.setenv("GAMEGRAPH_PROGRESS", "1")
+    monkeypatch.setattr(progress, "notice", lambda message: None)
+    monkeypatch.setattr(tiered, "TIER_PROGRESS_STEP", 16)
+    monkeypatch.setattr(tiered, "PROGRESS_SECONDS", 0)
+    monkeypatch.setattr(tiered._DagProgress, "_progressed", progressed)
+    monkeypatch.setattr(tiered._DagProgress, "unsubscribe", unsubscribed)
+    game = parse_spec("teeko(size=3,pieces=3)")
+    tiered.solve(game, tmp_path, workers=1, processes=False, compress=False)
+    movement = len(game.tiers().names) - 1
+    mine = [m["worked"] for m in heard if m["tier"] == movement]
+    assert len(mine) > 3 and mine == sorted(mine), heard
+    assert {m["tier"] for m in heard} == {movement}  # the drop tiers are loop-free: solved forward, no queue
+    assert len(topics) == 1 and topics[0].startswith(tiered.PROGRESS_TOPIC)
+
+
+def test_a_loopy_tiers_bar_follows_its_workers_events(monkeypatch):
+    """_DagProgress: a worker's event opens the tier's bar and the next poll moves it to the positions worked;
+    a written tier's bar closes and a late event does not open it again. Bars off: no topic is followed."""
+    class Client:
+        def __init__(self):
+            self.handlers = {}
+
+        def subscribe_topic(self, topic, handler):
+            self.handlers[topic] = handler
+
+        def unsubscribe_topic(self, topic):
+            del self.handlers[topic]
+
+        def processing(self):
+            return {}
+
+    game = parse_spec("teeko(size=3,pieces=3)")
+    tiers = game.tiers()
+    movement = len(tiers.names) - 1
+    off = Client()
+    tiered._DagProgress(game, tiers, [movement], off, enabled=False, topic="run")
+    assert off.handlers == {}
+    client = Client()
+    bars = recorded_bars(monkeypatch)
+    shown = tiered._DagProgress(game, tiers, [movement], client, enabled=True, topic="run")
+    with shown:
+        for worked in (5, 9, 7):  # an older event arriving late never moves the bar back
+            client.handlers["run"]((0.0, {"tier": movement, "worked": worked}))
+            shown.poll()
+        bar = next(b for b in bars if b.description == f"tier {movement} (movement)")
+        assert bar.n == 9 and not bar.closed
+        shown.finished({"tier": movement, "name": "movement", "positions": 3360, "seconds": 1.0})
+        assert bar.closed
+        client.handlers["run"]((0.0, {"tier": movement, "worked": 11}))
+        shown.poll()
+        assert [b.description for b in bars].count(f"tier {movement} (movement)") == 1
+    shown.unsubscribe()
+    assert client.handlers == {}

@@ -3,12 +3,18 @@ row-by-row writer (csv.writer over `mirror.position_columns_per_position`, kept 
 
 from __future__ import annotations
 
+import csv
+import dataclasses
+import re
+
+import numpy as np
 import pytest
 
-from explorer.games import games
+from explorer.games import games, parse_spec
 from explorer.solved import build
 from loaders import mirror
-from loaders.neo4j_import import _write_positions, _write_positions_per_row, write_game_files
+from loaders.neo4j_import import FILES, _columns_json, _write_positions, _write_positions_per_row, write_game_files
+from loaders.neo4j_loader import CONTENT, STRUCTURE, _json, fingerprints, move_labels
 
 
 def small_spec(name: str) -> str:
@@ -109,3 +115,69 @@ def test_moves_file_is_what_csv_writer_writes_row_by_row(spec, tmp_path):
                          zip(moves["source"].tolist(), moves["target"].tolist(), moves["label"], moves["optimal"]))
     assert files["moves"].read_bytes() == (tmp_path / "rows.csv").read_bytes()
     assert files["moves"].read_bytes().count(b"\n") == graph.num_moves + 1
+
+
+def _small_presets(limit: int = 3_000):
+    """Every shipped game's presets (and defaults) whose estimate is at most `limit` positions."""
+    for name, cls in sorted(games().items()):
+        if not cls.__module__.startswith("explorer.games."):
+            continue
+        for preset in [None, *cls.presets]:
+            game = parse_spec(f"{name}:{preset}" if preset else name)
+            estimate = game.estimate_positions()
+            if estimate is not None and estimate <= limit:
+                yield f"{name}:{preset}" if preset else name
+
+
+CHOPSTICKS_FINGERS = [f"chopsticks:{preset}(fingers={fingers})" for fingers in (2, 5, 12, 17)
+                      for preset in ("standard", "rollover", "attack-only")]
+
+
+def _files_without_batch_columns(solved, directory, monkeypatch):
+    """write_game_files with the game's batch_columns hidden (the per-position path of every game)."""
+    cls = type(solved.game)
+    with monkeypatch.context() as patch:
+        patch.setattr(cls, "offers", dataclasses.replace(cls.offers, batch_columns=False))
+        return write_game_files(solved, directory, graph_id="g", id_offset=5, game_number=2)
+
+
+@pytest.mark.parametrize("spec", sorted(set(_small_presets())) + CHOPSTICKS_FINGERS)
+def test_the_batch_path_writes_the_per_position_paths_files_byte_for_byte(spec, tmp_path, monkeypatch):
+    solved = build(spec)
+    (tmp_path / "batch").mkdir(), (tmp_path / "plain").mkdir()
+    batch = write_game_files(solved, tmp_path / "batch", graph_id="g", id_offset=5, game_number=2)
+    plain = _files_without_batch_columns(solved, tmp_path / "plain", monkeypatch)
+    for name in FILES:
+        written, reference = batch[name].read_bytes(), plain[name].read_bytes()
+        if name == "game":  # when each was written differs; the fingerprints must not
+            written, reference = (re.sub(rb"\d{4}-\d\d-\d\dT[0-9:]+\+00:00", b"T", text) for text in (written, reference))
+        assert written == reference, name
+    assert batch["positions"].read_bytes().count(b"\n") == solved.graph.num_positions + 1
+
+
+@pytest.mark.parametrize("name", list(ODD_COLUMNS))
+def test_every_kind_of_column_gives_the_fingerprints_json_bytes(name):
+    columns = {"field": columns_of(field=ODD_COLUMNS[name])["field"], "absent": mirror.Column(
+        np.arange(5), present=np.array([True, False, True, False, False])), "named": mirror.Column(
+        np.array([0, 1, 1, 0, 2]), names=(None, "win", 'a "quoted" näme'))}
+    expected = _json({name: column.tolist() for name, column in columns.items()})
+    assert b"".join(_columns_json(columns, block=2)) == expected
+    assert b"".join(_columns_json({})) == _json({})
+
+
+@pytest.mark.parametrize("spec", sorted(set(_small_presets())) + CHOPSTICKS_FINGERS + DEGENERATE)
+def test_the_files_carry_the_fingerprints_of_the_per_position_columns(spec, tmp_path):
+    """The content fingerprint is hashed from JSON written from arrays: it must be the Bolt loader's,
+    computed here from the per-position reference columns."""
+    solved = build(spec)
+    files = write_game_files(solved, tmp_path, graph_id="g")
+    labels, codes = move_labels(solved)
+    moves = {"source": solved.graph.edge_sources(), "target": solved.graph.succ_indices,
+             "optimal": solved.solution.optimal}
+    with files["game"].open(newline="", encoding="utf-8") as handle:
+        header, row = list(csv.reader(handle))
+    game = {name.split(":")[0]: value for name, value in zip(header, row)}
+    properties = mirror.game_properties(solved)
+    properties["id"] = "g"
+    expected = fingerprints(mirror.position_columns_per_position(solved), moves, labels, codes, properties)
+    assert (game[STRUCTURE], game[CONTENT]) == expected

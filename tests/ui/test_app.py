@@ -586,3 +586,54 @@ def test_with_neo4j_switched_off_the_page_never_asks_for_its_password(monkeypatc
     assert "NEO4J_PASSWORD" not in shown and "password" not in shown.lower(), shown
     line = next(c.value for c in at.caption if c.value.startswith("Backend:"))
     assert "switched off" in line and "--no-neo4j" in line, line
+
+
+# -- server time per run (issue 18, "Speed") -------------------------------------------------------------
+def _runs_logged(tmp_path) -> list[dict]:
+    import json
+
+    log = tmp_path / "home" / "ui-runs.jsonl"
+    return [json.loads(line) for line in log.read_text().splitlines()] if log.exists() else []
+
+
+def test_the_page_logs_each_runs_server_time_only_when_asked(tmp_path, monkeypatch):
+    page(game="nim:small", view="Statistics")
+    assert _runs_logged(tmp_path) == []  # off by default: a user's page writes nothing
+    monkeypatch.setenv("GAMEGRAPH_UI_RUN_TIMES", "1")
+    at = page(game="nim:small", view="Statistics")
+    at.run()
+    assert_clean(at)
+    runs = _runs_logged(tmp_path)
+    assert len(runs) == 2, runs
+    assert all(r["what"] == "page" and r["ended_by"] == "end" and r["view"] == "Statistics" for r in runs), runs
+    assert all(0 < r["cpu"] and 0 < r["seconds"] < 120 for r in runs), runs
+
+
+def test_the_profile_of_each_run_is_kept_when_asked(tmp_path, monkeypatch):
+    import pstats
+
+    monkeypatch.setenv("GAMEGRAPH_UI_PROFILE", "1")
+    assert_clean(page(game="nim:small"))
+    (run,) = _runs_logged(tmp_path)
+    stats = pstats.Stats(str(tmp_path / "home" / run["profile"]))
+    assert any(name == "main" and path.endswith("app.py") for path, _, name in stats.stats), "main not profiled"
+
+
+def test_a_rerun_of_the_statistics_tab_builds_no_chart_again(monkeypatch):
+    """Building the two Altair charts (their schema validation) was most of this tab's rerun: the specs
+    are cached on the counts, so a rerun sends the same charts without building them."""
+    import altair as alt
+
+    from explorer.ui import overview
+
+    built = []
+    to_dict = alt.Chart.to_dict
+    monkeypatch.setattr(alt.Chart, "to_dict", lambda self, *a, **k: built.append(1) or to_dict(self, *a, **k))
+    overview._stats_specs.clear()
+    at = page(game="tictactoe", view="Statistics")
+    first = len(built)
+    charts = [element.proto.spec for element in at.get("vega_lite_chart")]
+    at.run()
+    assert_clean(at)
+    assert first == 2 and len(built) == first, built  # by value and by remoteness, once
+    assert [element.proto.spec for element in at.get("vega_lite_chart")] == charts

@@ -391,3 +391,79 @@ def test_k_in_the_address_is_honoured_and_a_bad_one_is_one_escaped_line(tmp_path
         assert len(lines) == 1 and f"1 to {data.MAX_K}" in lines[0], lines
         assert "**2**" not in lines[0]   # escaped: shown as typed, not bold
     ui_backend.connection.clear()
+
+
+def test_a_layered_layout_much_taller_than_the_canvas_is_set_in_columns_of_whole_bands():
+    """A part of a game with long lines (two positions at each of 40 remoteness values) was one tall column
+    that the canvas fitted at a fifth of its size: its bands go side by side, about the canvas's shape,
+    each band whole and in one column, remoteness still growing upwards within a column."""
+    from explorer.ui import canvas
+
+    nodes = {f"p{r}-{i}": {"data": {"id": f"p{r}-{i}", "label": f"p{r}-{i}", "value": "win" if r % 2 else "loss",
+                                    "remoteness": r}} for r in range(40) for i in range(2)}
+    positions = canvas.layered_positions(nodes)
+    xs, ys = [p["x"] for p in positions.values()], [p["y"] for p in positions.values()]
+    width, height = max(xs) - min(xs), max(ys) - min(ys)
+    assert canvas.CANVAS_SHAPE / 2.5 < width / height < canvas.CANVAS_SHAPE * 2.5, (width, height)
+    assert len({round(positions[f"p{r}-0"]["x"] + positions[f"p{r}-1"]["x"]) for r in range(40)}) > 1  # columns
+    for r in range(40):  # a band is whole: both of its positions on one line
+        assert positions[f"p{r}-0"]["y"] == positions[f"p{r}-1"]["y"]
+    column_of = {}
+    for r in range(40):
+        column_of[r] = sum(1 for c in sorted({round(positions[f"p{q}-0"]["x"] + positions[f"p{q}-1"]["x"])
+                                               for q in range(40)})
+                           if c < round(positions[f"p{r}-0"]["x"] + positions[f"p{r}-1"]["x"]))
+    for r in range(39):  # read in order: up a column, then on in the next one to the right
+        same = column_of[r] == column_of[r + 1]
+        assert (same and positions[f"p{r + 1}-0"]["y"] < positions[f"p{r}-0"]["y"]) or \
+            column_of[r + 1] == column_of[r] + 1, r
+    short = {k: v for k, v in nodes.items() if v["data"]["remoteness"] < 3}
+    placed = canvas.layered_positions(short)  # a drawing of the canvas's shape already: one column
+    assert all(abs(placed[f"p{r}-0"]["x"] + placed[f"p{r}-1"]["x"]) < 1e-6 for r in range(3))  # one centred column
+
+
+@pytest.mark.parametrize("k", [1, 2])
+def test_move_names_clear_every_positions_label_in_tic_tac_toe(k):
+    """A move's name was drawn half-way along it, which on a move straight down is on the key under the node
+    it leaves (tic-tac-toe at k=1 and 2, issue 18): each straight move's name now sits, level, where it
+    clears both ends' labels and discs (canvas.place_move_names), and no label anywhere covers it."""
+    from explorer.ui import position
+
+    solved = load_or_build("tictactoe")
+    game = solved.game
+    backend = Backend("networkx", "the networkx mirror", queries=NetworkxBackend(mirror_for("tictactoe")))
+    key = solved.graph.key(0)
+    grown = canvas.start(game, solved, backend, key, k, "both", False, ("s",), 0,
+                         position.shown(solved, solved.graph.find(key)))
+    places = canvas.layout_for("layered", grown, key)["positions"]
+    labels = {}
+    for name, element in grown.nodes.items():
+        radius = canvas.NODE_SIZE * (1.25 if element["data"].get("_focus") else 1) / 2
+        labels[name] = canvas._label_box(places[name]["x"], places[name]["y"],
+                                         element["data"]["label"].split("\n"), radius)
+    named, names = 0, []
+    for edge in grown.edges.values():
+        data = edge["data"]
+        if data.get("_bend"):
+            continue
+        if "_name_at" not in data:  # no room found: drawn in the middle, as before (counted below)
+            continue
+        a, b = places[data["source"]], places[data["target"]]
+        length = math.hypot(b["x"] - a["x"], b["y"] - a["y"])
+        start = canvas.NODE_SIZE * (1.25 if data["source"] == key else 1) / 2
+        t = (start + data["_name_at"]) / length
+        x, y = a["x"] + (b["x"] - a["x"]) * t, a["y"] + (b["y"] - a["y"]) * t
+        half_w, half_h = len(data["move"]) * canvas.MOVE_CHAR / 2, canvas.MOVE_FONT / 2
+        for other, (x1, y1, x2, y2) in labels.items():
+            assert x + half_w <= x1 or x - half_w >= x2 or y + half_h <= y1 or y - half_h >= y2, (data["move"], other)
+        for x1, y1, x2, y2 in names:  # nor on another move's name
+            assert x + half_w <= x1 or x - half_w >= x2 or y + half_h <= y1 or y - half_h >= y2, data["move"]
+        names.append((x - half_w, y - half_h, x + half_w, y + half_h))
+        named += 1
+    straight = [e for e in grown.edges.values() if not e["data"].get("_bend")]
+    assert named >= 3 and named >= 0.8 * len(straight), (named, len(straight))
+    assert all("_name_at" in e["data"] for e in straight if e["data"]["source"] == key)  # the focus's moves
+    sheet = {r.dump()["selector"]: r.dump()["style"] for r in canvas.style_rules("value", True, False)}
+    assert sheet["edge[_name_at]"]["source-label"] == "data(move)" and sheet["edge[_name_at]"]["label"] == ""
+    assert {r.dump()["selector"]: r.dump()["style"] for r in canvas.style_rules("value", False, False)}[
+        "edge[_name_at]"]["source-label"] == ""  # move labels off: none anywhere

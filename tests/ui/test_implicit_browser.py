@@ -128,3 +128,40 @@ def _replayed(game, play: str):
     for part in filter(None, play.split(".")):
         position = game.moves(position)[int(part) - 1].position
     return position
+
+
+def test_the_neighbourhood_of_a_part_is_readable_at_its_default_zoom(server, browser, home):  # noqa: F811
+    """The part around the start (k=2 both ways: bands for many remoteness values, a layered layout much
+    taller than the canvas) opens at a zoom its labels read at (canvas.READABLE_ZOOM, centred on the
+    focus), not at the fit of the whole drawing (about 0.2 before)."""
+    from explorer.ui.canvas import READABLE_ZOOM
+
+    page = browser.new_page(viewport={"width": 1400, "height": 1000})
+    page.goto(f"{server}/?game={URL_SPEC}&view=Neighbourhood")
+    settle(page)
+    frame = None
+    for _ in range(120):
+        frame = next((f for f in page.frames if "streamlit_cytoscape" in (f.url or "")), None)
+        if frame is not None:
+            break
+        page.wait_for_timeout(500)
+    assert frame is not None
+    frame.wait_for_function("() => document.getElementById('cy')?._cyreg?.cy?.scratch('_gg') === true",
+                            timeout=60_000)
+    page.wait_for_timeout(1500)
+    cy = "document.getElementById('cy')._cyreg.cy"
+    zoom, nodes, focus = frame.evaluate(f"() => {{ const cy = {cy}; const f = cy.nodes('[_focus]'); "
+                                        "const p = f.renderedPosition(); "
+                                        "return [cy.zoom(), cy.nodes().length, [p.x, p.y, cy.width(), cy.height()]]; }")
+    assert nodes > 20
+    assert zoom >= READABLE_ZOOM - 1e-6, zoom
+    x, y, width, height = focus
+    assert 0 < x < width and 0 < y < height  # the page's position is in sight
+    element = page.locator('iframe[src*="streamlit_cytoscape"]').first
+    element.screenshot(path=str(ARTIFACTS / "ui-implicit-part.png"))
+    element.scroll_into_view_if_needed()
+    frame.locator("#viewbarFit").click()  # the Fit button still shows the whole part, as asked
+    frame.wait_for_function(f"() => {cy}.zoom() < {READABLE_ZOOM - 0.01}", timeout=10_000)
+    page.wait_for_timeout(1000)
+    assert frame.evaluate(f"() => {cy}.nodes().renderedBoundingBox().w <= {cy}.width() + 2")
+    page.close()

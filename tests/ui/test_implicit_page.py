@@ -60,7 +60,9 @@ def test_every_move_is_on_the_board_with_its_value_and_remoteness(solved_into_a_
     assert not at.exception and not at.error, ([e.value for e in at.exception], [e.value for e in at.error])
     position = game.start() if key is None else game.parse(key)
     node = graph.graph.node_of(position)
-    assert f"**{graph.value(node)} in {graph.remoteness(node)}**" in markdown(at)
+    value = f"{graph.value(node)} in {graph.remoteness(node)}"
+    said = [m.value for m in at.markdown if "to move" in m.value and value in m.value]
+    assert len(said) == 1 and "Value for" in said[0], said  # the position's value once, as a badge
     on_board = board_moves(at)
     legal = game.moves(position)
     assert sorted(on_board) == sorted(m.label for m in legal) and legal
@@ -71,6 +73,27 @@ def test_every_move_is_on_the_board_with_its_value_and_remoteness(solved_into_a_
         assert link["data-remoteness"] == str(graph.remoteness(child))
         assert f"pos={game.format(move.position)}".replace("|", "%7C").replace("/", "%2F") in link["href"]
         assert f"[`{game.format(move.position).replace('|', chr(92) + '|')}`]" in markdown(at)  # the table
+
+
+def test_a_finished_position_says_why_the_game_ended_not_who_is_to_move(solved_into_a_file):
+    """The value-file page says the same sentence as the graph page (explorer.ui.position.value_sentence):
+    at a finished position, Game.ending and the winner, and no "to move" line."""
+    from explorer.play import game_over
+
+    game, graph = solved_into_a_file
+    rng = random.Random(3)
+    position = game.start()
+    while game.outcome(position) is None:
+        position = rng.choice(game.moves(position)).position
+    at = page(game=SPEC, pos=game.format(position))
+    assert not at.exception and not at.error, ([e.value for e in at.exception], [e.value for e in at.error])
+    said = game_over(game, position)
+    assert said and game.ending(position).rstrip(".") in said
+    text = markdown(at)
+    from explorer.ui.widgets import md_escape
+
+    assert md_escape(said) in text, (said, text[:2000])
+    assert "whose turn it would be" in text and " to move wins" not in text and " to move loses" not in text
 
 
 def test_the_best_line_is_drawn_board_by_board(solved_into_a_file):
@@ -165,7 +188,8 @@ def test_bad_input_is_one_line(solved_into_a_file, params, said):
     assert not at.exception, [e.value for e in at.exception]
     lines = [e.value for e in at.error] + [i.value for i in at.info]
     assert sum(said in line for line in lines) == 1, lines
-    assert "**Blue** to move: **win in 20**" in markdown(at) or "play" in params
+    shown = markdown(at)  # the start instead: its value, once, as the header's badge
+    assert ("Value for Blue (to move)" in shown and ">win in 20</span>" in shown) or "play" in params
 
 
 # -- the Neighbourhood tab: a part materialised from the value file on the canvas ----------------------

@@ -67,7 +67,7 @@ class Chopsticks(Game[ChopsticksPosition]):
     notation_help = "MOVER|a-a|b-b, e.g. A|1-1|1-1: A or B to move, then A's and B's hands"
     offers = Offers(arrays=True, compiled_moves=True, ranking=True, unmoves=True, implicit_kernels=True,
                     symmetry=True, cgt=None, board="chopsticks", player_names=None,
-                    swap_players=False, diagram_label=False)
+                    swap_players=False, diagram_label=False, batch_columns=True)
 
     @staticmethod
     def survey_meaningful(params: ChopsticksParams) -> bool:
@@ -289,6 +289,16 @@ class Chopsticks(Game[ChopsticksPosition]):
             b0, b1 = np.minimum(b0, b1), np.maximum(b0, b1)
         n = self.n
         return (((mover * n + a0) * n + a1) * n + b0) * n + b1
+
+    def batch_columns(self, codes: np.ndarray) -> tuple[np.ndarray, dict[str, np.ndarray]]:
+        # A key is its head (mover and A's hands, 2 n^2 texts) joined to B's hands (n^2 texts):
+        # two small tables of `format`'s own texts gathered by code and one joining pass in numpy.
+        mover, a0, a1, b0, b1 = self._split_codes(np.asarray(codes, dtype=np.int64))
+        n = self.n
+        hands = [f"{x}-{y}" for x in range(n) for y in range(n)]
+        heads = np.array([f"{player}|{pair}|" for player in PLAYER_NAMES for pair in hands])
+        keys = np.strings.add(heads[(mover * n + a0) * n + a1], np.array(hands)[b0 * n + b1])
+        return keys, {"hands": np.stack([a0, a1, b0, b1], axis=1)}
 
     def batch_outcomes(self, codes: np.ndarray) -> np.ndarray:
         mover, a0, a1, b0, b1 = self._split_codes(codes.astype(np.int64))

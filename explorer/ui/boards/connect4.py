@@ -16,6 +16,8 @@ from html import escape
 
 from explorer.games.connect4.rules import COLUMN_NAMES
 from explorer.render.palette import PLAYERS
+from explorer.ui.boards import turn_caption
+from explorer.ui.boards.grid import CAPTION_LINE, caption, wrap
 
 CELL, PAD = 48, 14
 COLOURS = {"X": PLAYERS["black"], "O": PLAYERS["white"]}  # fill, rim, ...
@@ -27,13 +29,16 @@ def svg(game, position, links):
     width, height = w * CELL + 2 * PAD, h * CELL + 2 * PAD
     mover = "XO"[position.to_move]
     radius = CELL * 0.38
+    said = turn_caption(game, position)  # "X to move", or why the game is over
+    lines = wrap(f"{said}{' — click a column' if links else ''}", width - PAD, 13)
+    band = 40 + (len(lines) - 1) * CAPTION_LINE  # the column letters and the caption below the board
 
     def centre(col: int, row: int) -> tuple[float, float]:  # row 0 at the bottom
         return PAD + col * CELL + CELL / 2, PAD + (h - 1 - row) * CELL + CELL / 2
 
-    out = [f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height + 40}" '
-           f'viewBox="0 0 {width} {height + 40}" role="img" aria-label="Connect Four, {mover} to move">',
-           f'<rect x="0" y="0" width="{width}" height="{height + 40}" rx="10" fill="#f4f1ea"/>',
+    out = [f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height + band}" '
+           f'viewBox="0 0 {width} {height + band}" role="img" aria-label="Connect Four, {escape(said)}">',
+           f'<rect x="0" y="0" width="{width}" height="{height + band}" rx="10" fill="#f4f1ea"/>',
            f'<rect x="{PAD - 6}" y="{PAD - 6}" width="{w * CELL + 12}" height="{h * CELL + 12}" rx="8" '
            f'fill="{FRAME}"/>']
     for col in range(w):
@@ -56,9 +61,6 @@ def svg(game, position, links):
                        f'fill="#ffffff" fill-opacity="0.01"/>'
                        f'<circle class="gg-mark" cx="{cx}" cy="{cy}" r="{radius * 0.8}" fill="{COLOURS[mover][0]}" '
                        f'fill-opacity="0.35" stroke="{COLOURS[mover][1]}" stroke-dasharray="4 3"/></a>')
-    names = game.offers.player_names or ("X", "O")
-    out.append(f'<text x="{PAD}" y="{height + 30}" font-size="13" font-weight="bold" fill="{COLOURS[mover][1]}" '
-               f'font-family="sans-serif">{escape(str(names[position.to_move]))} to move'
-               f'{" — click a column" if links else ""}</text>')
+    out.append(caption(lines, PAD, height + 30, COLOURS[mover][1]))
     out.append("</svg>")
     return "\n".join(out)

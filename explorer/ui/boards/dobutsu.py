@@ -17,6 +17,7 @@ from html import escape
 
 from explorer.games.square_board import row_col
 from explorer.render.palette import NEUTRAL_MARK, PLAYERS
+from explorer.ui.boards import turn_caption
 from explorer.ui.boards.grid import CAPTION_LINE, Grid, arrow_points, caption, move_link, open_svg, wrap
 
 CELL, PAD, HAND, NAMES_BAND, TILE = 78, 30, 34, 20, 42
@@ -55,12 +56,12 @@ def svg(game, position, links):
     height = bottom + HAND + PAD
     grid = Grid(ROWS, COLUMNS, CELL, PAD, top)
 
-    names = game.offers.player_names or ("A", "B")
+    said = turn_caption(game, position)  # "A to move", or why the game is over
     drops = any("*" in label for label in links)
     hint = (" — click an arrow or a drop" if drops else " — click an arrow") if links else ""
-    lines = wrap(f"{names[mover]} to move{hint}", width - PAD - 8, 13)
+    lines = wrap(f"{said}{hint}", width - PAD - 8, 13)
     extra = 22 + (len(lines) - 1) * CAPTION_LINE  # the caption's band below the drawing
-    out = open_svg(width, height + extra, f"{names[mover]} to move")
+    out = open_svg(width, height + extra, said)
     for row in range(ROWS):
         for col in range(COLUMNS):
             x, y = grid.corner(row, col)

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from explorer.games.square_board import FILES, row_col
 from explorer.render.palette import NEUTRAL_MARK, PLAYERS
+from explorer.ui.boards import turn_caption
 from explorer.ui.boards.grid import CAPTION_LINE, Grid, arrow_points, caption, move_link, open_svg, wrap
 
 CELL, PAD = 62, 34
@@ -23,11 +24,10 @@ def svg(game, position, links):
     mover = position.to_move
     width = height = n * CELL + 2 * PAD
     grid = Grid(n, n, CELL, PAD, PAD)
-    names = game.offers.player_names or ("Blue", "Red")
-    who = str(names[mover] if len(names) == 2 else ("Blue", "Red")[mover])
-    lines = wrap(f"{who} to move{' — click an arrow' if links else ''}", width - PAD, 13)
+    said = turn_caption(game, position)  # "Blue to move", or why the game is over
+    lines = wrap(f"{said}{' — click an arrow' if links else ''}", width - PAD, 13)
     extra = 26 + (len(lines) - 1) * CAPTION_LINE  # the caption's band below the board
-    out = [*open_svg(width, height + extra, f"{who} to move"),
+    out = [*open_svg(width, height + extra, said),
            # The exits: Blue's off the right-hand side, Red's off the top (solid: a see-through navy
            # over the board's cream came out as the draw blue).
            f'<rect x="{PAD + n * CELL}" y="{PAD}" width="8" height="{n * CELL}" fill="{COLOURS["b"].fill}"/>',

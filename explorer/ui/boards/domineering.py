@@ -9,6 +9,8 @@ from __future__ import annotations
 from html import escape
 
 from explorer.render.palette import NEUTRAL_MARK
+from explorer.ui.boards import turn_caption
+from explorer.ui.boards.grid import CAPTION_LINE, caption, wrap
 
 CELL, PAD = 46, 30
 MOVABLE = NEUTRAL_MARK  # the page colours each move by its value: uncoloured, a move looks like none
@@ -17,15 +19,19 @@ MOVABLE = NEUTRAL_MARK  # the page colours each move by its value: uncoloured, a
 def svg(game, position, links):
     rows, cols = game.params.rows, game.params.cols
     mover = position.to_move
-    names = game.offers.player_names or ("Vertical", "Horizontal")
-    width, height = max(cols * CELL + 2 * PAD, 220), rows * CELL + 2 * PAD + 14
+    said = turn_caption(game, position)  # "Vertical to move", or why the game is over
+    width = max(cols * CELL + 2 * PAD, 220)
+    lines = wrap(said, width - PAD - 8, 14)
+    below = (len(lines) - 1) * CAPTION_LINE  # a wrapped caption pushes the grid down
+    height = rows * CELL + 2 * PAD + 14 + below
     out = [f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" viewBox="0 0 {width} {height}" '
-           f'role="img" aria-label="{escape(names[mover])} to move">',
+           f'role="img" aria-label="{escape(said)}">',
            f'<rect x="0" y="0" width="{width}" height="{height}" rx="10" fill="#f3f3f3"/>',
-           f'<text x="{PAD}" y="20" font-size="14" font-weight="bold" fill="{MOVABLE}" font-family="sans-serif">'
-           f'{escape(names[mover])} to move</text>',
-           f'<text x="{PAD}" y="{height - 12}" font-size="11" fill="#777" font-family="sans-serif">'
-           f'click a dot to place a {"vertical" if mover == 0 else "horizontal"} domino</text>']
+           caption(lines, PAD, 20, MOVABLE, size=14)]
+    if links:
+        out.append(f'<text x="{PAD}" y="{height - 12}" font-size="11" fill="#777" font-family="sans-serif">'
+                   f'click a dot to place a {"vertical" if mover == 0 else "horizontal"} domino</text>')
+    out.append(f'<g transform="translate(0 {below})">')
     for r in range(rows):
         for c in range(cols):
             covered = position.filled >> (r * cols + c) & 1
@@ -41,5 +47,5 @@ def svg(game, position, links):
                    f'<rect class="gg-mark-line" x="{x + 6}" y="{y + 6}" width="{w - 12}" height="{h - 12}" rx="6" fill="{MOVABLE}" '
                    f'fill-opacity="0.08" stroke="{MOVABLE}" stroke-dasharray="4 3"/>'
                    f'<circle class="gg-mark-strong" cx="{x + CELL / 2}" cy="{y + CELL / 2}" r="6" fill="{MOVABLE}"/></a>')
-    out.append("</svg>")
+    out.append("</g></svg>")
     return "\n".join(out)

@@ -101,6 +101,25 @@ def wrap(text: str, width: float, size: float) -> list[str]:
     return lines
 
 
+def caption_below(svg: str, text: str, colour: str, x: float = 14, size: int = 13) -> str:
+    """`svg` (a drawing whose <svg> has width, height and a viewBox "0 0 width height") made taller by a
+    band holding `text` wrapped to its width: for a drawing made elsewhere (the Chopsticks hands) that
+    must say why the game ended. O(len(svg))."""
+    import re
+
+    head = re.match(r'<svg [^>]*?width="([\d.]+)" height="([\d.]+)" viewBox="0 0 [\d.]+ [\d.]+"', svg)
+    if head is None:
+        return svg
+    width, height = float(head[1]), float(head[2])
+    lines = wrap(text, width - 2 * x, size)
+    taller = height + 8 + len(lines) * CAPTION_LINE
+    opening = head[0].replace(f'height="{head[2]}"', f'height="{taller:g}"').replace(
+        f'viewBox="0 0 {head[1]} {head[2]}"', f'viewBox="0 0 {head[1]} {taller:g}"')
+    body = svg[len(head[0]):]
+    end = body.rfind("</svg>")
+    return opening + body[:end] + caption(lines, x, height + 12, colour, size) + body[end:]
+
+
 def caption(lines: list[str], x: float, y: float, colour: str, size: int = 13) -> str:
     """A bold caption, one <text> of <tspan> lines (from `wrap`), its first baseline at `y`."""
     spans = "".join(f'<tspan x="{x}" dy="{0 if i == 0 else CAPTION_LINE}">{escape(line)}</tspan>'

@@ -3,23 +3,28 @@
 from html import escape
 
 from explorer.render.palette import NEUTRAL_MARK
+from explorer.ui.boards.grid import CAPTION_LINE, caption, wrap
 
 
 def svg(game, position, links):
-    return heaps_svg(position.heaps, position.to_move, max(game.params.heaps), links)
+    from explorer.ui.boards import turn_caption
+
+    return heaps_svg(position.heaps, position.to_move, max(game.params.heaps), links, turn_caption(game, position))
 
 
-def heaps_svg(heaps: tuple[int, ...], to_move: int, largest: int, links: dict[str, str] | None = None) -> str:
-    """Each heap a column of tokens with its size under it; large heaps are drawn as bars.
+def heaps_svg(heaps: tuple[int, ...], to_move: int, largest: int, links: dict[str, str] | None = None,
+              said: str | None = None) -> str:
+    """Each heap a column of tokens with its size under it; large heaps are drawn as bars; `said` is
+    the caption above them ("B to move" by default; explorer.ui.boards.turn_caption says why a game ended).
     A token whose move is in `links` (``take k from heap h``) is a link: clicking the j-th token
     from the bottom takes it and every token above it."""
     token, pad, col = 14, 16, 44
     tall = min(largest, 16)
     width = max(len(heaps) * col + 2 * pad, 180)
-    height = tall * token + 70
+    lines = wrap(said or f"{'AB'[to_move]} to move", width - 2 * pad, 14)
+    height = tall * token + 70 + (len(lines) - 1) * CAPTION_LINE  # a wrapped caption pushes the heaps down
     out = [f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" viewBox="0 0 {width} {height}">',
-           f'<text x="{pad}" y="18" font-size="14" font-family="sans-serif" fill="{NEUTRAL_MARK}" font-weight="bold">'
-           f'{"AB"[to_move]} to move</text>']
+           caption(lines, pad, 18, NEUTRAL_MARK, size=14)]
     base = height - 28
     mark = ' class="gg-mark"' if links else ""  # a token that plays a move takes its value's colour
     for i, size in enumerate(heaps):

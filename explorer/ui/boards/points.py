@@ -11,6 +11,8 @@ from typing import Sequence
 
 from explorer.games.blocking import BlockingGame, BoardPosition
 from explorer.render.palette import NEUTRAL_MARK, PLAYERS, PlayerColour
+from explorer.ui.boards import turn_caption
+from explorer.ui.boards.grid import CAPTION_LINE, caption, wrap
 
 # The players' colours and the neutral mark of a movable piece come from explorer/render/palette.py:
 # the rings take the value colours, so neither a piece nor an uncoloured ring may look like one.
@@ -30,11 +32,14 @@ def svg(game: BlockingGame, position: BoardPosition, links: dict[str, str],
         if label in links:
             by_source[slide.source] = (label, links[label])
     names = game.offers.player_names or ("first", "second")
-    describe = f"{names[mover]} to move; " + ", ".join(
+    said = turn_caption(game, position)  # "Black to move", or why the game is over
+    said_lines = wrap(said, width - 48, 14)
+    band = 40 + (len(said_lines) - 1) * CAPTION_LINE  # the caption's band below the board
+    describe = f"{said}; " + ", ".join(
         f"{game.points[i]}: {names[game.letters.index(c)] if c != '.' else 'empty'}" for i, c in enumerate(position.cells))
-    out = [f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height + 40}" '
-           f'viewBox="0 0 {width} {height + 40}" role="img" aria-label="{escape(describe)}">',
-           f'<rect x="0" y="0" width="{width}" height="{height + 40}" rx="12" fill="#f6efe2"/>']
+    out = [f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height + band}" '
+           f'viewBox="0 0 {width} {height + band}" role="img" aria-label="{escape(describe)}">',
+           f'<rect x="0" y="0" width="{width}" height="{height + band}" rx="12" fill="#f6efe2"/>']
     for a, b in lines:
         (x1, y1), (x2, y2) = xy[a], xy[b]
         out.append(f'<line x1="{x1}" y1="{y1}" x2="{x2}" y2="{y2}" stroke="{LINE}" stroke-width="4" '
@@ -60,9 +65,8 @@ def svg(game: BlockingGame, position: BoardPosition, links: dict[str, str],
         else:
             out.append(piece)
     fill, rim, _, _ = colours[mover]
-    out.append(f'<circle cx="22" cy="{height + 20}" r="9" fill="{fill}" stroke="{rim}" stroke-width="2"/>'
-               f'<text x="38" y="{height + 25}" font-size="14" font-family="sans-serif" fill="{TURN}" '
-               f'font-weight="bold">{escape(names[mover])} to move</text>')
+    out.append(f'<circle cx="22" cy="{height + 20}" r="9" fill="{fill}" stroke="{rim}" stroke-width="2"/>')
+    out.append(caption(said_lines, 38, height + 25, TURN, size=14))
     if by_source:
         out.append(f'<text x="{width - 10}" y="{height + 25}" text-anchor="end" font-size="11" fill="#777" '
                    'font-family="sans-serif">click a ringed piece</text>')

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from explorer.games.square_board import FILES, row_col
 from explorer.render.palette import NEUTRAL_MARK, PLAYERS
+from explorer.ui.boards import turn_caption
 from explorer.ui.boards.grid import CAPTION_LINE, Grid, arrow_points, caption, move_link, open_svg, wrap
 
 CELL, PAD = 62, 34
@@ -25,11 +26,11 @@ def svg(game, position, links):
     mover = position.to_move
     width = height = n * CELL + 2 * PAD
     grid = Grid(n, n, CELL, PAD, PAD)
-    who = ("Black", "Red")[mover]
+    said = turn_caption(game, position)  # "Red to move", or why the game is over
     hint = (" — click a point" if "-" not in next(iter(links)) else " — click an arrow") if links else ""
-    lines = wrap(f"{who} to move{hint}", width - PAD, 13)
+    lines = wrap(f"{said}{hint}", width - PAD, 13)
     extra = 26 + (len(lines) - 1) * CAPTION_LINE  # the caption's band below the board
-    out = open_svg(width, height + extra, f"{who} to move")
+    out = open_svg(width, height + extra, said)
     # The lines along which pieces step: rows, columns and both diagonals between neighbours.
     for row in range(n):
         for col in range(n):

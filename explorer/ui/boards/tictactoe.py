@@ -10,17 +10,24 @@ X_COLOUR, O_COLOUR = PLAYERS["blue"].fill, PLAYERS["red"].fill
 
 
 def svg(game, position, links):
-    return board_svg(position, links)
+    from explorer.play import game_over
+
+    return board_svg(position, links, game_over(game, position))
 
 
-def board_svg(board: tuple[str, ...], links: dict[str, str] | None = None) -> str:
+def board_svg(board: tuple[str, ...], links: dict[str, str] | None = None, over: str | None = None) -> str:
     """A 3x3 board with X in navy and O in wine, its cells named as on a chess board: files a-c along
     the bottom, ranks 3-1 up the left side, outside the grid, so no mark ever covers a name (they
     used to sit in the cells' corners, under the marks). An empty cell whose move is in `links`
-    (label ``X a3``) is a link that plays it."""
+    (label ``X a3``) is a link that plays it. A finished board (`over`: why it ended) says so below
+    the grid; an unfinished one needs no caption (the marks say whose turn it is)."""
+    from explorer.ui.boards.grid import CAPTION_LINE, caption, wrap
+
     cell, pad, rim = 64, 10, 20          # rim: the band for the file and rank names
     left, top = rim + pad, pad
     width, height = left + 3 * cell + pad, top + 3 * cell + rim + pad
+    lines = wrap(over, width - 2 * pad, 13) if over else []
+    board_height, height = height, height + (6 + len(lines) * CAPTION_LINE if lines else 0)
     out = [f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" viewBox="0 0 {width} {height}">',
            f'<rect x="0" y="0" width="{width}" height="{height}" rx="10" fill="#fafafa"/>']
     for i in (1, 2):
@@ -46,5 +53,7 @@ def board_svg(board: tuple[str, ...], links: dict[str, str] | None = None) -> st
                        f'stroke="{X_COLOUR}" stroke-width="7" stroke-linecap="round"/>')
         elif mark == "O":
             out.append(f'<circle cx="{cx}" cy="{cy}" r="{r}" fill="none" stroke="{O_COLOUR}" stroke-width="7"/>')
+    if lines:
+        out.append(caption(lines, pad, board_height + 8, "#333333"))
     out.append("</svg>")
     return "\n".join(out)

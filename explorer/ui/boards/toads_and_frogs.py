@@ -9,6 +9,8 @@ from __future__ import annotations
 from html import escape
 
 from explorer.render.palette import NEUTRAL_MARK, PLAYERS
+from explorer.ui.boards import turn_caption
+from explorer.ui.boards.grid import CAPTION_LINE, caption, wrap
 
 CELL, GAP, TOP = 56, 6, 34
 # Brown toads and dark green frogs (explorer/render/palette.py): the rings take the value colours,
@@ -24,13 +26,16 @@ def svg(game, position, links):
         origin = int(label.split(" ")[1].split("→")[0]) - 1  # labels read "T 2→3"
         by_source[origin] = (label, href)
     width = len(cells) * (CELL + GAP) + GAP
-    names = game.offers.player_names or ("Toads", "Frogs")
-    out = [f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{TOP + CELL + 34}" '
-           f'viewBox="0 0 {width} {TOP + CELL + 34}" role="img" '
-           f'aria-label="{escape(names[mover])} to move on {escape(cells)}">',
-           f'<rect x="0" y="0" width="{width}" height="{TOP + CELL + 34}" rx="10" fill="#eef6ea"/>',
-           f'<text x="{GAP}" y="22" font-size="14" font-weight="bold" fill="{COLOURS["TF"[mover]].fill}" font-family="sans-serif">'
-           f'{escape(names[mover])} to move</text>']
+    said = turn_caption(game, position)  # "Toads to move", or why the game is over
+    lines = wrap(said, width - 2 * GAP, 14)
+    below = (len(lines) - 1) * CAPTION_LINE  # a wrapped caption pushes the strip down
+    height = TOP + CELL + 34 + below
+    out = [f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" '
+           f'viewBox="0 0 {width} {height}" role="img" '
+           f'aria-label="{escape(said)} ({escape(cells)})">',
+           f'<rect x="0" y="0" width="{width}" height="{height}" rx="10" fill="#eef6ea"/>',
+           caption(lines, GAP, 22, COLOURS["TF"[mover]].fill, size=14),
+           f'<g transform="translate(0 {below})">']
     for i, cell in enumerate(cells):
         x = GAP + i * (CELL + GAP)
         out.append(f'<rect x="{x}" y="{TOP}" width="{CELL}" height="{CELL}" rx="6" fill="#fdfcf7" stroke="#9aa88f"/>')
@@ -52,5 +57,5 @@ def svg(game, position, links):
                        f'{ring}{piece}</a>')
         else:
             out.append(piece)
-    out.append("</svg>")
+    out.append("</g></svg>")
     return "\n".join(out)

@@ -23,6 +23,11 @@
 //    places it while the panel's width is still growing, over the panel's title).
 // 6. On a large canvas the moves are not drawn while the view pans or zooms (Cytoscape's
 //    hideEdgesOnViewport): thousands of moves are what make each frame slow.
+// 7. The default view stays readable: a layout's fit (the canvas's first view, a new layout) never
+//    zooms out past CONFIG.readable (labels and boards of a part of a long game were a third of
+//    their size), and where the whole drawing does not fit at that zoom the view is centred on the
+//    focus (the page's position); so is the component's own fit when its frame gets its size. The
+//    Fit button still shows everything; scrolling or the zoom buttons zoom further out.
 //
 // The server marks its layouts: `ggExpand` (the node expanded) and `ggNew` (the nodes it brought).
 // Cytoscape ignores options it does not know. `cy.scratch('_gg')` tells tests the hooks are in.
@@ -32,7 +37,7 @@
     window.__ggCanvasView = true;
     const MARGIN = 6;            // px between the fitted drawing and an overlay, and the canvas's edge
     const GLIDE_MS = 350;        // the view's move after an expansion
-    const CONFIG = window.__ggCanvas || { highlight: "#008b8b", large: 400 };
+    const CONFIG = window.__ggCanvas || { highlight: "#008b8b", large: 400, readable: 0.7 };
     const NEUTRAL = [
         { selector: "node:selected, node.highlight",
           style: { "outline-color": CONFIG.highlight, "text-background-color": CONFIG.highlight } },
@@ -119,6 +124,26 @@
         cy.animate({ zoom: zoom, pan: { x: px, y: py } }, { duration: GLIDE_MS });
     }
 
+    // The canvas's default view: the fit into the clear area, but never smaller than CONFIG.readable;
+    // then centred on the focus (node[_focus]), or on the drawing when there is none.
+    function readableViewport(cy, padding) {
+        const fit = clearFitViewport(cy, undefined, padding);
+        if (!fit) return fit;
+        const least = Math.min(cy.maxZoom(), +CONFIG.readable || 0);
+        if (fit.zoom >= least) return fit;
+        const area = clearArea(cy);
+        const focus = cy.nodes("[_focus]");
+        const at = focus.length ? focus.position() : (() => { const bb = cy.elements().boundingBox();
+                                                              return { x: bb.x1 + bb.w / 2, y: bb.y1 + bb.h / 2 }; })();
+        return { zoom: least, pan: { x: (area.x1 + area.x2) / 2 - least * at.x,
+                                     y: (area.y1 + area.y2) / 2 - least * at.y } };
+    }
+
+    function readableView(cy, padding) {
+        const view = readableViewport(cy, padding);
+        if (view) cy.viewport(view);
+    }
+
     function inSight(cy, node) {
         const p = node.renderedPosition();
         return p.x >= 0 && p.y >= 0 && p.x <= cy.width() && p.y <= cy.height();
@@ -185,14 +210,31 @@
         const skipped = { stop() { return this; }, on() { return this; }, one() { return this; }, promiseOn() { return Promise.resolve(); } };
         skipped.run = function () { return this; };
 
-        cy.getFitViewport = function (eles, padding) { return clearFitViewport(cy, eles, padding); };
+        // A fit of the whole canvas (the component's, on its frame's resize) is readable (7); the Fit
+        // button's shows everything, as asked.
+        // (The button's fit runs debounced, a few hundred ms after the click: the click is remembered a while.)
+        let asked = 0;
+        const fitButton = cy.container().ownerDocument.getElementById("viewbarFit");
+        if (fitButton) fitButton.addEventListener("click", () => { asked = Date.now(); }, true);
+        cy.getFitViewport = function (eles, padding) {
+            const whole = eles === undefined || typeof eles === "number";
+            if (whole && Date.now() - asked < 2000) { asked = 0; return clearFitViewport(cy, eles, padding); }
+            if (whole) return readableViewport(cy, typeof eles === "number" ? eles : padding);
+            return clearFitViewport(cy, eles, padding);
+        };
 
         cy.layout = function (options) {
             options = options || {};
             // The component's expansion animation: a force layout pinning only the expanded node.
             // The server's own layout for the expansion follows at once and places the new nodes.
             if (options.name === "fcose" && options.fixedNodeConstraint) return skipped;
-            if (options.ggExpand === undefined) return layout(options);
+            if (options.ggExpand === undefined) {
+                if (!options.fit) return layout(options);
+                // A layout of the whole canvas: fitted readably once it stops (7).
+                const run = layout({ ...options, fit: false });
+                run.one("layoutstop", () => readableView(cy, options.padding || 30));
+                return run;
+            }
             // An expansion: what is in sight now, the expanded node and what it brought stay in sight.
             const fresh = new Set(options.ggNew || []);
             let keep = cy.nodes().filter(n => !fresh.has(n.id()) && inSight(cy, n));
@@ -202,8 +244,8 @@
             return run;
         };
         // The first layout's fit ran before this hook (the hook comes within a tenth of a second of
-        // the canvas, before anyone can move it): fit again, into the clear area.
-        cy.fit(undefined, 30);
+        // the canvas, before anyone can move it): fit again, into the clear area and readably (7).
+        readableView(cy, 30);
         cy.scratch("_gg", true);
     }
 
