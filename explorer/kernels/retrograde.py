@@ -25,8 +25,9 @@ The layout is the one a plain C solver would use (bench/c/ has one):
 - a FIFO queue of int32 indices; only decided wins and losses enter it, and its
   pages are touched only as far as it fills.
 - the queue is worked in batches of up to BATCH entries: the predecessors of the
-  whole batch are computed first (`_gather`), then applied in FIFO order, the cells
-  of the entries AHEAD prefetched while one is applied. The order of updates is
+  whole batch are computed first (`_gather`), then applied in FIFO order, CHUNK
+  entries at a time, the cells of the next chunk's predecessors prefetched while one
+  chunk is applied. The order of updates is
   exactly the plain queue's whatever the batch (a batch holds only entries already
   queued, and the merge with a tier's seeds keeps its rules: `_next_chunk`), so the
   result is the same; the memory latency of the random accesses overlaps instead
@@ -49,7 +50,10 @@ queue, so the result is bit-identical with any number of threads
 (Dōbutsu shōgi: about 0.7 µs a call), so the queue phases use both cores for
 that part of their work; a batch of PARALLEL_MIN entries costs more than waking
 the other thread (numba's OpenMP layer: microseconds on an idle machine, up to
-milliseconds on an oversubscribed one, hence the large BATCH).
+milliseconds on an oversubscribed one, hence the large BATCH). Only where a position
+may have PARALLEL_UNMOVES un-moves or more (max_unmoves: Dōbutsu shōgi's 310): a
+game with few, cheap un-moves (Dodgem 5x5's 17) works its queue a CHUNK at a time on
+one core, as the C baseline does, which costs it less CPU than big batches.
 """
 
 from __future__ import annotations
@@ -77,7 +81,8 @@ NOT_OVER = 7     # not over but without a move: the game's kernels are wrong (ST
 BATCH = 1 << 13  # queue entries whose predecessors are computed at once, on every core
 BATCH_ROOM = 1 << 22  # at most this many predecessors' room (32 MiB): fewer entries when max_unmoves is large
 PARALLEL_MIN = 1 << 10  # the smallest batch whose predecessors are computed on every core
-AHEAD = 4        # entries ahead of the one applied whose cells are prefetched
+PARALLEL_UNMOVES = 64  # from this many un-moves a position (max_unmoves) on, the queue is worked in big batches
+CHUNK = 64       # queue entries applied while the next ones' predecessors' cells are prefetched
 
 
 def payload_limit(cells: np.ndarray) -> int:
@@ -137,6 +142,14 @@ def _gather(predecessors, graph, xs, m, max_unmoves, buffer, counts, lo, hi):
     else:
         for i in range(m):
             counts[i] = _gather_one(predecessors, graph, xs[i], buffer, i * max_unmoves, max_unmoves, lo, hi)
+
+
+@njit(inline="always")
+def _prefetch_cells(cells, buffer, counts, slot, begin, end):
+    """Ask for the cells of the predecessors of batch entries [begin, end) (gathered by `_gather`)."""
+    for i in range(begin, end):
+        for q in range(i * slot, i * slot + counts[i]):
+            prefetch(cells, buffer[q])
 
 
 SCAN_BLOCK = 1 << 16  # cells a thread takes at a time in _collect
@@ -280,9 +293,17 @@ def solve_cells(initial, predecessors, valid, move_count, terminal, graph, max_u
             return tail  # STUCK - the first position not over without a move
         phase, head, j, k = WINS_AND_LOSSES, 0, 0, 0
     slot = max(max_unmoves, 1)
-    # At most BATCH_ROOM predecessors' room (an edge graph's hub may have a million predecessors), and no
-    # more entries than the range has positions (a small tier's queue never holds more at once).
-    most = max(1, min(BATCH, BATCH_ROOM // slot, n))
+    if slot >= PARALLEL_UNMOVES:
+        # Big batches whose un-moves are computed on every core. At most BATCH_ROOM predecessors' room (an
+        # edge graph's hub may have a million predecessors), and no more entries than the range has
+        # positions (a small tier's queue never holds more at once).
+        most = max(1, min(BATCH, BATCH_ROOM // slot, n))
+    else:
+        # Few, cheap un-moves a position (Dodgem, Connect Four): one chunk at a time on one core. Measured
+        # on Dodgem 5x5 (warm cache, load 5-6): big batches cost 59 s of CPU on one thread and 62 s on two,
+        # against 52 s in chunks: a parallel region per batch and a batch-sized buffer cost more than
+        # computing so few un-moves saves.
+        most = max(1, min(CHUNK, n))
     buffer = np.empty(slot * most, dtype=np.int64)
     counts = np.empty(most, dtype=np.int64)
     xs = np.empty(most, dtype=np.int64)
@@ -306,17 +327,13 @@ def solve_cells(initial, predecessors, valid, move_count, terminal, graph, max_u
             state[0], state[1], state[2], state[3], state[4] = phase, head, tail, j, k
             return MORE
         _gather(predecessors, graph, xs, m, slot, buffer, counts, lo, hi)
-        # The updates, one core, in FIFO order: the plain queue's order, whatever the batch.
-        for i in range(min(AHEAD, m)):
-            for q in range(i * slot, i * slot + counts[i]):
-                prefetch(cells, buffer[q])
+        # The updates, one core, in FIFO order: the plain queue's order, whatever the batch. CHUNK entries
+        # at a time, the cells of the next chunk's predecessors prefetched while this chunk is applied, so
+        # that many random reads are in flight at once (the C baseline's chunking).
+        _prefetch_cells(cells, buffer, counts, slot, 0, min(CHUNK, m))
         for i in range(m):
-            if i + 2 * AHEAD < m:
-                prefetch(buffer, (i + 2 * AHEAD) * slot)  # the slot read AHEAD entries from now
-            if i + AHEAD < m:
-                ahead = (i + AHEAD) * slot
-                for q in range(ahead, ahead + counts[i + AHEAD]):
-                    prefetch(cells, buffer[q])
+            if i % CHUNK == 0:
+                _prefetch_cells(cells, buffer, counts, slot, i + CHUNK, min(i + 2 * CHUNK, m))
             cell = xcells[i]
             r = (cell >> CODE_BITS) + 1
             if r > limit:

@@ -24,8 +24,9 @@ from explorer.core.values import Value
 from tests.support.brute_force import graph_from_edges
 
 
-def random_game_graph(seed: int, n: int, degree: int = 4):
-    """A random graph with terminal wins, losses and ties, long chains and many cycles."""
+def random_game_graph(seed: int, n: int, degree: int = 4, hub: int = 0):
+    """A random graph with terminal wins, losses and ties, long chains and many cycles; with `hub`, the
+    first `hub` positions that are not over also move to position n // 2 (a position with many predecessors)."""
     rng = np.random.default_rng(seed)
     kinds = rng.choice(4, size=n, p=[0.9, 0.04, 0.03, 0.03])
     terminal = {u: (None, Value.LOSS, Value.WIN, Value.TIE)[k] for u, k in enumerate(kinds.tolist()) if k}
@@ -34,6 +35,7 @@ def random_game_graph(seed: int, n: int, degree: int = 4):
         if u not in terminal:
             for v in rng.integers(max(0, u - 50), min(n, u + 50), size=int(rng.integers(1, degree + 1))).tolist():
                 edges.append((u, v))
+    edges += [(u, n // 2) for u in [u for u in range(n) if u not in terminal][:hub]]
     return graph_from_edges(n, edges, terminal)
 
 
@@ -299,18 +301,20 @@ def test_probably_cached_tells_a_compile_ahead(tmp_path, monkeypatch):
 def test_the_parallel_batches_change_no_result(tmp_path):
     """The predecessors of a batch of queue entries are computed on every core (prange), then applied
     in FIFO order on one: the same solve with numba set to one thread and to two gives the same
-    cells, equal to the plain level-by-level solver's, in the edge and the implicit mode. The
-    graphs are big enough that a level holds more than PARALLEL_MIN entries, so the parallel
-    gather runs (checked), and loopy enough that all four values occur."""
+    cells, equal to the plain level-by-level solver's, in the edge and the implicit mode. Big batches
+    are taken where a position has PARALLEL_UNMOVES predecessors or more (the edge graph's hub, Dōbutsu
+    shōgi's un-moves), chunks elsewhere (Dodgem); the edge graph is big enough that a level holds more than
+    PARALLEL_MIN entries, so the parallel gather runs (checked), and loopy enough that all four values occur."""
     import numba
 
     from explorer import implicit
     from explorer.algorithms.retrograde import retrograde_levels
-    from explorer.kernels.retrograde import PARALLEL_MIN, retrograde
+    from explorer.kernels.retrograde import PARALLEL_MIN, PARALLEL_UNMOVES, retrograde
 
-    graph = random_game_graph(11, 200_000, degree=3)
+    graph = random_game_graph(11, 200_000, degree=3, hub=PARALLEL_UNMOVES)
     pred_indptr, pred_indices = graph.predecessors_csr
     args = (graph.succ_indptr, pred_indptr, pred_indices, graph.terminal)
+    assert np.diff(pred_indptr).max() >= PARALLEL_UNMOVES, "big batches"
     plain_value, plain_remoteness = retrograde_levels(*args)
     decided = plain_remoteness >= 0
     assert np.bincount(plain_remoteness[decided]).max() >= PARALLEL_MIN, "a batch runs on every core"
@@ -321,12 +325,13 @@ def test_the_parallel_batches_change_no_result(tmp_path):
         for threads in sorted({1, min(2, numba.config.NUMBA_NUM_THREADS)}):
             numba.set_num_threads(threads)
             edge[threads] = retrograde(*args)
-            values = implicit.solve(parse_spec("dodgem:4x4"), tmp_path / f"v{threads}")
-            implicit_cells[threads] = (np.array(values.values), np.array(values.remoteness_array))
+            for spec in ("dodgem:4x4", "dobutsu(giraffes=0,elephants=0,chicks=1)"):
+                values = implicit.solve(parse_spec(spec), tmp_path / f"{spec}-{threads}")
+                implicit_cells[spec, threads] = (np.array(values.values), np.array(values.remoteness_array))
     finally:
         numba.set_num_threads(before)
     for value, remoteness in edge.values():
         assert np.array_equal(value, plain_value) and np.array_equal(remoteness, plain_remoteness)
-    first = implicit_cells[1]
-    for value, remoteness in implicit_cells.values():
-        assert np.array_equal(value, first[0]) and np.array_equal(remoteness, first[1])
+    for (spec, threads), (value, remoteness) in implicit_cells.items():
+        first = implicit_cells[spec, 1]
+        assert np.array_equal(value, first[0]) and np.array_equal(remoteness, first[1]), (spec, threads)
