@@ -20,6 +20,8 @@ keeps a draw with the first draw-keeping move (by label) and does not press.
 
 from __future__ import annotations
 
+import re
+
 import random
 from dataclasses import dataclass, field
 from typing import Any, Protocol
@@ -413,10 +415,18 @@ def game_over(game: Game, position: Any) -> str | None:
     if outcome is None:
         return None
     mover = game.to_move(position)
-    result = {Value.WIN: f"{player_name(game, mover)} wins", Value.LOSS: f"{player_name(game, 1 - mover)} wins",
-              Value.TIE: "It is a tie"}.get(outcome, "It is a draw")
+    winner = {Value.WIN: player_name(game, mover), Value.LOSS: player_name(game, 1 - mover)}.get(outcome)
+    result = f"{winner} wins" if winner else "It is a tie" if outcome == Value.TIE else "It is a draw"
     why = (game.ending(position) or "").strip().rstrip(".")
-    return f"Game over: {why}. {result}." if why else f"Game over: {result}."
+    if not why:
+        return f"Game over: {result}."
+    # A reason that already names the result ("... so Blue has no move and wins", "...: a tie") is not
+    # followed by it again.
+    if winner:  # the winner and "wins" in one clause
+        said = re.search(rf"\b{re.escape(winner)}\b[^.:;,]*\bwins\b", why, re.IGNORECASE) is not None
+    else:
+        said = re.search(r"\b(tie|draw)\b", why, re.IGNORECASE) is not None
+    return f"Game over: {why}." if said else f"Game over: {why}. {result}."
 
 
 def result_for(game: "Match", player: int) -> str:

@@ -131,8 +131,10 @@ def _play(args, game, side, opponent, played, rng) -> int:
     while not match.over and len(match.plies) < args.max_plies:
         node = match.node
         if text:
-            print(f"{game.format(played.position)}: {_player(game, match.to_move())} to move, "
-                  f"{match.value(node)}{_in(match.remoteness(node))} for them")
+            mover = match.to_move()
+            whose = "for you" if mover == side else "for them"  # the value is the mover's, you or the opponent
+            print(f"{game.format(played.position)}: {_player(game, mover)} to move, "
+                  f"{match.value(node)}{_in(match.remoteness(node))} {whose}")
         if match.to_move() == side:
             if text:
                 print("  your moves: " + ", ".join(f"{number}) {label}" for number, label, _, _ in played.moves()))

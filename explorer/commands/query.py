@@ -50,7 +50,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                    help="label each position with its combinatorial value (toads-and-frogs, domineering, nim)")
     p.add_argument("--boards", action="store_true",
                    help="draw each position of a line or cycle (shortest-win, cycle) as its board")
-    p.add_argument("-o", "--output", required=True, help="FILE.dot, FILE.svg or FILE.png")
+    p.add_argument("-o", "--output", required=True, help="FILE.dot or FILE.gv (Graphviz text), FILE.svg, FILE.png or FILE.pdf")
     p.set_defaults(func=cmd_dot)
 
     p = subparsers.add_parser("certificate", help="write a checkable strategy certificate of a position's value")

@@ -230,3 +230,22 @@ def test_the_terminal_plays_from_the_value_file_and_bad_input_is_one_line(tmp_pa
         bad = play_cli(tmp_path, "dodgem:3x3", *args, input="no such move\n")
         assert bad.returncode == 2 and said in bad.stderr, (args, bad.stdout, bad.stderr)
         assert "Traceback" not in bad.stderr and len(bad.stderr.strip().splitlines()) == 1
+
+
+@pytest.mark.parametrize("spec, key, ends", [
+    ("tictactoe", "XXX/OO./...", "Game over: X has three in a row. X wins."),
+    ("tictactoe", "XOX/XOO/OXX", "Game over: the board is full with no three in a row: a tie."),
+    ("dodgem:3x3", "A|.../.../...", None),
+])
+def test_game_over_says_the_result_once(spec, key, ends):
+    """The reason is followed by who won only when it does not already say so ("... so Blue has no move and
+    wins. Blue wins." was said twice)."""
+    from explorer.games import parse_spec
+    from explorer.play import game_over
+
+    game = parse_spec(spec)
+    said = game_over(game, game.parse(key))
+    if ends is not None:
+        assert said == ends
+    else:
+        assert said.endswith("has no move and wins.") and said.count("wins") == 1, said
