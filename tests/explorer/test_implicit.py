@@ -225,7 +225,8 @@ def test_ui_page_reads_the_value_file(tmp_path, monkeypatch):
     text = "\n".join(m.value for m in at.markdown)
     edge = build(parse_spec("dodgem"), symmetry=False)
     node = edge.graph.find("B|b../.b./.rr")
-    assert f"**{edge.value(node)} in {edge.remoteness(node)}**" in text
+    value_lines = [m.value for m in at.markdown if "Value for" in m.value]  # the value once, as a badge
+    assert len(value_lines) == 1 and f">{edge.value(node)} in {edge.remoteness(node)}</span>" in value_lines[0]
     for move in edge.moves(node):
         assert move["to"].replace("|", "\\|") in text
 
