@@ -17,7 +17,11 @@ reports each broken promise with the position or move that breaks it:
 - tiers: the declared tiers (``tiers()``) split ``range(index_space())`` into ranges whose
   child relation is a DAG, and every reachable move stays in its tier or goes to a declared child;
 - solving with and without symmetry gives every position the same value;
-- the array generator gives the same graph as the generic one.
+- the array generator gives the same graph as the generic one;
+- batch columns: ``batch_columns(codes)`` gives every code's key and game fields exactly as
+  ``format`` and ``fields`` give them one position at a time, with the dtypes the CSV writer
+  needs (bool for flags, integers for numbers); on every reachable position, or an even
+  sample of `BATCH_COLUMNS_SAMPLE` of them.
 
 Which checks apply is what the game declares (``game.offers``): a capability it
 does not declare is skipped, and says so.
@@ -35,6 +39,7 @@ from explorer.core.errors import GameGraphError, GraphTooLarge
 from explorer.games.base import Game
 
 MAX_PER_CHECK = 5  # problems shown per check; the count says how many more there were
+BATCH_COLUMNS_SAMPLE = 100_000  # codes whose batch columns are compared; more reachable positions are sampled evenly
 
 
 @dataclass
@@ -105,14 +110,15 @@ def check_game(game: Game, limit: int = 200_000) -> Report:
     tiers = Check("every move stays in its tier or goes to a declared child tier; the tiers form a DAG")
     symmetry = Check("solving with and without symmetry gives the same values")
     arrays = Check("the array path equals the generic path")
-    checks = [notation, determinism, ending, canonical, encoding, ranking, unmoves, tiers, symmetry, arrays]
+    columns = Check("batch_columns equals format and fields position by position")
+    checks = [notation, determinism, ending, canonical, encoding, ranking, unmoves, tiers, symmetry, arrays, columns]
 
     fmt = _formatter(game)
     ok, start = _call(ending, "start()", game.start)
     if not ok:
-        for c in checks[:-1]:
-            c.skipped = c.skipped or "no start position"
-        arrays.skipped = "no start position"
+        for c in checks:
+            if c is not ending:
+                c.skipped = "no start position"
         return Report(game.display_name, 0, checks)
     reachable, edges = _explore(game, start, limit, ending, fmt)
     for p in reachable:
@@ -136,6 +142,14 @@ def check_game(game: Game, limit: int = 200_000) -> Report:
         arrays.skipped = "the rules or the encoding failed above"
     else:
         _guarded(arrays, "generating", lambda: _check_arrays(game, arrays, limit))
+    if not game.offers.batch_columns:
+        columns.skipped = "the game offers no batch columns (offers.batch_columns is False)"
+    elif not _has_arrays(game):
+        columns.skipped = _NO_ARRAYS
+    elif not (notation.ok and encoding.ok):
+        columns.skipped = "the notation or the encoding failed above"
+    else:
+        _guarded(columns, "the batch columns check", lambda: _check_batch_columns(game, reachable, columns))
     return Report(game.display_name, len(reachable), checks)
 
 
@@ -407,3 +421,75 @@ def _edge_set(graph) -> set[tuple[str, str, str]]:
     sources = graph.edge_sources()
     return {(keys[int(s)], graph.label(e), keys[int(t)])
             for e, (s, t) in enumerate(zip(sources.tolist(), graph.succ_indices.tolist()))}
+
+
+def _check_batch_columns(game: Game, reachable: list, columns: Check) -> None:
+    """batch_columns over the reachable positions' codes (an even sample of BATCH_COLUMNS_SAMPLE when
+    there are more) against format and fields one position at a time: the loaders write whichever the
+    game offers (loaders/mirror.py), so both must give the same key, the same fields in the same order,
+    the same values and the types the CSV writer writes alike (bool as true/false, int as digits).
+    One line per broken column, naming its first bad code and key with both values. O(sample) calls."""
+    import numpy as np
+
+    if len(reachable) > BATCH_COLUMNS_SAMPLE:
+        reachable = [reachable[int(i)] for i in np.linspace(0, len(reachable) - 1, BATCH_COLUMNS_SAMPLE)]
+    codes = np.array([int(game.encode(p)) for p in reachable], dtype=np.int64)
+    keys = [game.format(p) for p in reachable]
+    given = [game.fields(p) for p in reachable]
+    ok, result = _call(columns, f"batch_columns of {len(codes):,} codes", lambda: game.batch_columns(codes.copy()))
+    if not ok:
+        return
+    if not (isinstance(result, tuple) and len(result) == 2 and isinstance(result[1], dict)):
+        columns.fail(f"batch_columns gives {type(result).__name__}, not a pair (keys, dict of field arrays)")
+        return
+    batch_keys, batch_fields = np.asarray(result[0]), result[1]
+
+    def first_bad(name: str, got: list, want: list, reference: str) -> None:
+        bad = [i for i, (a, b) in enumerate(zip(got, want)) if a != b or _leaf_types(a) != _leaf_types(b)]
+        if bad:
+            i = bad[0]
+            columns.fail(f"{name} differs at {len(bad):,} of {len(codes):,} codes; the first is code {codes[i]} "
+                         f"(key {keys[i]!r}): batch_columns gives {got[i]!r}, {reference} gives {want[i]!r}")
+
+    if batch_keys.shape != codes.shape:
+        columns.fail(f"batch_columns gives keys of shape {batch_keys.shape} for {len(codes):,} codes")
+    else:
+        first_bad("the key", batch_keys.tolist(), keys, "format()")
+    names = [tuple(fields) for fields in given]
+    if len(set(names)) > 1:
+        i = next(i for i, n in enumerate(names) if n != names[0])
+        columns.fail(f"fields() names {list(names[i])} at code {codes[i]} (key {keys[i]!r}) but {list(names[0])} "
+                     f"at code {codes[0]} (key {keys[0]!r}): batch columns need the same fields everywhere")
+        return
+    expected = list(names[0]) if names else []
+    if list(batch_fields) != expected:
+        columns.fail(f"batch_columns gives the fields {list(batch_fields)}, fields() gives {expected} "
+                     "(the same names in the same order)")
+    for name in (name for name in expected if name in batch_fields):
+        values = np.asarray(batch_fields[name])
+        want = [_leaves(fields[name]) for fields in given]
+        kinds = {kind for value in want for kind in _leaf_types(value)}
+        if values.shape[:1] != codes.shape:
+            columns.fail(f"field {name!r}: batch_columns gives an array of shape {values.shape} for "
+                         f"{len(codes):,} codes")
+            continue
+        if values.dtype.kind not in "biu" or (values.dtype.kind == "b") != (kinds == {bool}):
+            columns.fail(f"field {name!r}: batch_columns gives {values.dtype} values, fields() gives "
+                         f"{' and '.join(sorted(k.__name__ for k in kinds)) or 'nothing'}: a flag must be a bool "
+                         "array and a number an integer array, as the CSV writer writes them")
+            continue
+        rows = values.reshape(len(values), -1).tolist() if values.ndim > 1 else values.tolist()
+        first_bad(f"field {name!r}", rows, want, "fields()")
+
+
+def _leaves(value: Any) -> Any:
+    """A field value as the loaders store it: nested lists and tuples flattened into one list
+    (loaders.mirror.flatten, a layer above this one), a scalar as it is."""
+    if isinstance(value, (list, tuple)):
+        return [leaf for item in value for leaf in (_leaves(item) if isinstance(item, (list, tuple)) else [item])]
+    return value
+
+
+def _leaf_types(value: Any) -> tuple:
+    """The Python types of a value's leaves in order: True == 1, but the CSV writes true, not 1."""
+    return tuple(map(type, value)) if isinstance(value, list) else (type(value),)

@@ -24,7 +24,7 @@ from __future__ import annotations
 import json
 import time
 from pathlib import Path
-from typing import Any
+from typing import Any, Callable
 
 from explorer.core import private, progress, records
 from explorer.core.errors import GameGraphError, GraphTooLarge
@@ -61,7 +61,7 @@ def solve(game: Game, folder: Path | None = None) -> "ValueFile":
     (explorer.kernels.retrograde)."""
     import numpy as np
 
-    from explorer.kernels.retrograde import decode, no_seeds
+    from explorer.kernels.retrograde import COUNTED_LOW, count_values, decode, no_seeds
 
     _require(game)
     in_state_folder = not folder
@@ -88,9 +88,9 @@ def solve(game: Game, folder: Path | None = None) -> "ValueFile":
         remoteness = cells.view(np.int16 if cells.dtype == np.uint16 else np.int32)
         seconds["decode"] = time.perf_counter() - t0
         t0 = time.perf_counter()
-        # One byte-wide comparison per value (np.bincount would widen the array to int64).
-        counts = {str(v): int(np.count_nonzero(value == v)) for v in (Value.WIN, Value.LOSS, Value.TIE, Value.DRAW)}
-        invalid = int(np.count_nonzero(value == INVALID))
+        tally = count_values(value)  # one compiled pass on every core, not a numpy comparison per value
+        counts = {str(v): int(tally[v - COUNTED_LOW]) for v in (Value.WIN, Value.LOSS, Value.TIE, Value.DRAW)}
+        invalid = int(tally[INVALID - COUNTED_LOW])
         _save(partial / "value.npy", value)
         _save(partial / "remoteness.npy", remoteness)
         seconds["write"] = time.perf_counter() - t0
@@ -111,13 +111,16 @@ def solve(game: Game, folder: Path | None = None) -> "ValueFile":
 
 
 def solve_range(game: Game, kernels, lo: int, hi: int, seeds, seed_runs, description: str | None = None,
-                windows=None):
+                windows=None, report: Callable[[int], None] | None = None, step: int | None = None):
     """The cells of indices [lo, hi) of the game's ranking, solved by the one compiled loop
     (explorer.kernels.retrograde.solve_cells) with these seeds from child tiers (no_seeds() for
     none; with `windows`, a SeedWindows, its first window, the next ones asked of it as the loop
     uses them up): 2-byte cells, 4-byte ones when a counter or a remoteness needs more. The one tier
-    solve of the implicit mode (lo=0, the whole ranking) and of explorer.tiered. Raises a
-    GameGraphError for kernels that leave a position without a move or a remoteness too large."""
+    solve of the implicit mode (lo=0, the whole ranking) and of explorer.tiered. The loop runs in
+    steps of at most `step` queue entries (QUEUE_STEP, never more; less for a finer `report`); after
+    each, the bar moves and `report` (if given) is called with the positions worked off the queue so
+    far (`_Worked`): the tiered solver's progress events. The cells do not depend on the steps.
+    Raises a GameGraphError for kernels that leave a position without a move or a remoteness too large."""
     import numpy as np
 
     from explorer.kernels.retrograde import OVERFLOW, STUCK, payload_limit, tier_wrapper
@@ -142,7 +145,7 @@ def solve_range(game: Game, kernels, lo: int, hi: int, seeds, seed_runs, descrip
             if windows is not None:  # the seeds start again with the solve
                 seeds, seed_runs = windows.first()
             status = _run(kernel, kernels, cells, queue, description or f"solving {game.display_name}",
-                          lo, seeds, seed_runs, windows)
+                          lo, seeds, seed_runs, windows, report, step)
             if status <= STUCK:
                 stuck = game.format(game.unrank(lo + STUCK - status))
                 raise GameGraphError(f"{game.display_name}: position {stuck} is not over but has no moves")
@@ -190,26 +193,61 @@ class _Queue:
             pass             # unmapped with them, and this must not hide that exception (Ctrl-C, SIGTERM)
 
 
-def _run(kernel, kernels, cells, queue: _Queue, description: str, lo: int, seeds, seed_runs, windows=None) -> int:
-    """Run the compiled solve over its queue a step at a time, with a progress bar (positions
-    decided), giving back the queue's used pages between steps and handing it the next window of
-    seeds (`windows`) when it asks. Returns the kernel's status."""
+class _Worked:
+    """The positions worked off the queue so far in one run of the loop, from its `state` between steps: each
+    phase's queue head added up (the decided positions whose un-moves are done; seeds are not counted).
+    Never decreases. About, not exact: the ties' queue starts again at 0 within a step, so the wins and
+    losses worked in the step that moves on to the ties are not seen."""
+
+    def __init__(self):
+        from explorer.kernels.retrograde import START
+
+        self.phase, self.head, self.done = START, 0, 0  # the last step's phase and head; earlier phases' heads
+
+    def after(self, state) -> int:
+        """The count after a step that left the loop at `state`."""
+        from explorer.kernels.retrograde import DONE, START, TIES
+
+        phase, head = int(state[0]), int(state[1])
+        if phase == DONE:  # the loop ends in its ties phase: the head is still the ties' queue's
+            phase = TIES
+        if phase != self.phase:
+            self.done += self.head if self.phase != START else 0
+            self.head = 0
+        self.phase, self.head = phase, max(head, self.head)
+        return self.done + self.head
+
+
+def _run(kernel, kernels, cells, queue: _Queue, description: str, lo: int, seeds, seed_runs, windows=None,
+         report: Callable[[int], None] | None = None, step: int | None = None) -> int:
+    """Run the compiled solve over its queue a step at a time (at most `step` queue entries, QUEUE_STEP by
+    default and at most). Between steps, in Python (nothing is added to the compiled loop): move a progress
+    bar and call `report` with the positions worked so far (`_Worked`), give back the queue's used pages, and
+    hand the loop the next window of seeds (`windows`) when it asks. Returns the kernel's status."""
     from explorer.kernels import probably_cached
     from explorer.kernels.retrograde import MORE, NEED_SEEDS, new_state
 
+    step = QUEUE_STEP if step is None else max(1, min(int(step), QUEUE_STEP))
     state = new_state()
+    worked, shown = _Worked(), 0
     if progress.enabled() and not probably_cached(kernel):
         progress.notice(f"compiling the solver ({description}) on first use "
                         "(stored for later runs; up to a minute)")
     with progress.bar(description) as bar:  # positions worked off the queue; the total is not known
         while True:
-            before = state[1]
-            status = kernel(kernels.ctx, kernels.max_unmoves, cells, queue.array, state, QUEUE_STEP, lo, seeds,
-                            seed_runs)
-            bar.update(max(int(state[1] - before), 0))
+            status = kernel(kernels.ctx, kernels.max_unmoves, cells, queue.array, state, step, lo, seeds, seed_runs)
+            now = worked.after(state)
+            bar.update(now - shown)
+            shown = now
+            if report is not None:
+                report(now)
             if status == NEED_SEEDS:
                 if windows is None:
                     raise GameGraphError(f"{description}: the solver asked for more seeds than it was given")
+                # The worked queue goes back here too: a loopy tier with a large child may ask for its
+                # windows many times within one step (Teeko's tier 7: 32 windows, 4.31 bytes a position
+                # at peak when only MORE gave pages back).
+                queue.give_back(int(state[1]))
                 seeds, seed_runs = windows.next()
                 state[3] = state[4] = 0  # the seed cursor, at the new window's start
                 continue

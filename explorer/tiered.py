@@ -48,9 +48,10 @@ SEED_WINDOW_PASSES = 64
 CACHE_KIND = "tiered"  # the state folder's subfolder of tier folders
 SCHEDULER_VARIABLE = "DASK_SCHEDULER_ADDRESS"
 NO_POSITION = 6  # a tier cell's code for an index that names no position (explorer.kernels.retrograde)
-# A loopy tier's progress while its queue is worked (`_reporting`): the loop returns after at most
-# TIER_PROGRESS_STEP queue entries so that the positions worked so far can be told; inside a Dask worker
-# they go to the client as events on the run's topic (PROGRESS_TOPIC-<run>), at most every PROGRESS_SECONDS.
+# A loopy tier's progress while its queue is worked: the loop runs in steps of at most TIER_PROGRESS_STEP
+# queue entries, after each of which implicit.solve_range's `report` is told the positions worked so far;
+# inside a Dask worker they go to the client as events on the run's topic (PROGRESS_TOPIC-<run>), at most
+# every PROGRESS_SECONDS.
 TIER_PROGRESS_STEP = 1 << 20
 PROGRESS_SECONDS = 0.5
 PROGRESS_TOPIC = "gamegraph-tier-progress"
@@ -206,7 +207,7 @@ def solve_tier(game: Game | str, tier: int, folder: str | os.PathLike, *children
     written already. `game` is a Game or its spec (a Dask worker parses it again: a spec is all a
     task carries); `children_done` are the children's results, only there so that Dask runs the
     children first. `report`: called with the positions of a loopy tier worked off its queue so far,
-    every TIER_PROGRESS_STEP of them (`_reporting`; a Dask task's goes to the client's bar).
+    every TIER_PROGRESS_STEP of them (implicit.solve_range's steps; a Dask task's goes to the client's bar).
     Peak memory: the tier's cells (2 bytes a position), the live queue (4 bytes a
     decided win or loss), one window of seeds (4 bytes a seed: seed_window_capacity), the children
     memory-mapped.
@@ -238,41 +239,14 @@ def solve_tier(game: Game | str, tier: int, folder: str | os.PathLike, *children
         children.append((tiers.offsets[child], cells))
     windows = SeedWindows(children, seed_window_capacity(hi - lo), SEED_WINDOW_PASSES)
     del children
-    if report is not None:
-        kernels = _reporting(kernels, report)
     cells = implicit.solve_range(game, kernels, lo, hi, *windows.first(),
-                                 f"{game.display_name} tier {tier} ({tiers.names[tier]})", windows=windows)
+                                 f"{game.display_name} tier {tier} ({tiers.names[tier]})", windows=windows,
+                                 report=report, step=None if report is None else TIER_PROGRESS_STEP)
     del windows
     finish_cells(cells)
     _write_tier(folder, tier, cells)
     done.update(seconds=round(time.perf_counter() - t0, 3), skipped=False)
     return done
-
-
-def _reporting(kernels, report: Callable[[int], None]):
-    """The kernels with a compiled solve (tier_wrapper) that returns after at most TIER_PROGRESS_STEP queue
-    entries and then calls `report` with the entries worked so far in this solve: each phase's queue head
-    added up (about the decided positions whose un-moves are done). The same loop, called in smaller
-    steps: the cells do not depend on the steps (explorer.kernels.retrograde.solve_cells)."""
-    from explorer.kernels.retrograde import START, tier_wrapper
-
-    kernel = tier_wrapper(kernels)
-    step = max(1, int(TIER_PROGRESS_STEP))
-    seen = {"phase": START, "head": 0, "done": 0}  # the last call's phase and head; the earlier phases' entries
-
-    def solve(ctx, max_unmoves, cells, queue, state, budget, lo, seeds, seed_runs):
-        if state[0] == START:  # a solve (re)starts: with 4-byte cells after an overflow, say
-            seen.update(phase=START, head=0, done=0)
-        status = kernel(ctx, max_unmoves, cells, queue, state, min(budget, step), lo, seeds, seed_runs)
-        phase, head = int(state[0]), int(state[1])
-        if phase != seen["phase"]:  # the ties' queue starts again at 0 (the wins' last step is not counted)
-            seen["done"] += seen["head"] if seen["phase"] != START else 0
-            seen["head"] = 0
-        seen["phase"], seen["head"] = phase, max(head, seen["head"])
-        report(seen["done"] + seen["head"])
-        return status
-
-    return kernels._replace(solve=solve)
 
 
 def _worker_report(topic: str, tier: int) -> Callable[[int], None] | None:

@@ -41,7 +41,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     p.set_defaults(func=cmd_query)
 
     p = subparsers.add_parser("dot", help="draw a winning line, certificate, neighbourhood, cycle or whole graph")
-    p.add_argument("spec", help="game spec, e.g. chopsticks:magic-fingers")
+    p.add_argument("spec", help="game spec, e.g. chopsticks:magic-fingers, or the id of a part that `load --around` "
+                                "printed (every diagram but certificate)")
     p.add_argument("query", help=f"one of: {', '.join(DIAGRAMS)}")
     _query_options(p)
     p.add_argument("--max-nodes", type=positive_int, default=MAX_GRAPH_NODES,
@@ -131,17 +132,9 @@ def _part_backend(args: argparse.Namespace, part) -> Iterator[Backend]:
     game, centre = part.game, part.game.format(part.game.parse(part.centre))
     game_id = part_graph_id(game, centre, part.radius, part.direction)  # a spec's display name becomes the id
     if args.backend == "networkx":
-        from explorer import tiered
-        from explorer.solved import materialise
         from loaders.mirror import to_networkx
 
-        try:
-            values = tiered.open_solved(game)
-        except GameGraphError as error:
-            raise GameGraphError(f"the part {game_id!r} is not available on networkx, which makes it again from "
-                                 f"the game's value file: {error}") from None
-        solved = materialise(values, game.parse(centre), part.radius, part.direction)
-        yield NetworkxBackend(to_networkx(solved), timeout_s=args.timeout)
+        yield NetworkxBackend(to_networkx(_materialised(part)), timeout_s=args.timeout)
         return
     from loaders import neo4j_loader
     from loaders.settings import Neo4jSettings, open_driver
@@ -157,6 +150,23 @@ def _part_backend(args: argparse.Namespace, part) -> Iterator[Backend]:
         yield Neo4jBackend(driver, settings.database, game_id, timeout_s=args.timeout)
     finally:
         driver.close()
+
+
+def _materialised(part) -> Any:
+    """The part a part's id names (explorer.graph.PartId), made again from the game's value file
+    (explorer.solved.materialise: values, remoteness and best moves are the file's); one line saying why
+    it cannot be (no value file: `solve --implicit`; a centre the file does not hold)."""
+    from explorer import tiered
+    from explorer.graph import part_graph_id
+    from explorer.solved import materialise
+
+    game, centre = part.game, part.game.format(part.game.parse(part.centre))
+    try:
+        values = tiered.open_solved(game)
+    except GameGraphError as error:
+        raise GameGraphError(f"the part {part_graph_id(game, centre, part.radius, part.direction)!r} is not "
+                             f"available on networkx, which makes it again from the game's value file: {error}") from None
+    return materialise(values, game.parse(centre), part.radius, part.direction)
 
 
 def _params(args: argparse.Namespace, *names: str) -> dict[str, Any]:
@@ -189,9 +199,17 @@ def cmd_dot(args: argparse.Namespace) -> int:
             raise QueryError("--cgt labels query diagrams; a certificate diagram shows the strategy only")
         diagram = dot.certificate_diagram(_certificate(args))
     elif args.query == "position-graph":  # drawn from the solved arrays: every game, any backend
+        from explorer.graph import parse_part_id
         from explorer.solved import load_or_build
-        solved = load_or_build(parse_spec(args.spec), symmetry=not args.no_symmetry)
-        diagram = dot.position_graph_diagram(solved, args.max_nodes)
+        part = parse_part_id(args.spec)  # a part's id: the part made again from the value file, on either backend
+        if part is None:
+            diagram = dot.position_graph_diagram(load_or_build(parse_spec(args.spec), symmetry=not args.no_symmetry),
+                                                 args.max_nodes)
+        else:
+            solved = _materialised(part)
+            diagram = dot.position_graph_diagram(solved, args.max_nodes)
+            diagram.title += (f"; the part within {part.radius} moves of {solved.centre} "
+                              f"({'both ways' if part.direction == 'both' else part.direction}), values from the value file")
     else:
         with _backend(args) as backend:
             if args.cgt:
@@ -225,9 +243,20 @@ def cmd_dot(args: argparse.Namespace) -> int:
 
 
 def _certificate(args: argparse.Namespace) -> dict[str, Any]:
+    """The certificate of a position of a whole game. A part's id (explorer.graph.part_graph_id) is refused
+    in one line: a certificate follows the strategy through every reply to the end of the game, and a part
+    stops at its radius, so the moves out of its edge are not in it and the checker would reject the proof."""
     from explorer.certificate import certificate
+    from explorer.graph import parse_part_id
     from explorer.solved import load_or_build
 
+    part = parse_part_id(args.spec)  # a malformed part id: its own one line
+    if part is not None:
+        position = args.position if args.position is not None else part.centre
+        raise QueryError(f"a certificate follows the strategy through every reply to the end of the game, and the "
+                         f"part {args.spec[:200]!r} stops {part.radius} moves from its centre, so it cannot carry one: "
+                         f"ask the whole game for it, `{shell_hint('certificate', part.game.display_name, '--position', position)}` "
+                         "(it needs the game's graph)")
     solved = load_or_build(parse_spec(args.spec), symmetry=not args.no_symmetry)
     return certificate(solved, args.position if args.position is not None else solved.graph.key(0))
 

@@ -439,6 +439,31 @@ def decode(cells, value):
     return deepest
 
 
+COUNTED_LOW, COUNTED_HIGH = INVALID, WIN  # the values `count_values` counts: all that `decode` writes
+
+
+@njit(cache=True, nogil=True, parallel=True)
+def count_values(value):
+    """counts[v - INVALID] = how many of `value` (int8) equal v, for v from INVALID to WIN; values
+    outside that range are not counted. One read of the array, on every core: blocks of
+    about a million entries, each counted into its own row, then the rows added. O(n).
+    (A numpy comparison per value reads the array once per value and writes a bool array
+    each time: 1.4 of 61 CPU s on Dodgem 5x5.)"""
+    n = len(value)
+    width = COUNTED_HIGH - COUNTED_LOW + 1
+    blocks = min(256, n // (1 << 20) + 1)
+    per = (n + blocks - 1) // blocks
+    rows = np.zeros((blocks, width), dtype=np.int64)
+    for b in prange(blocks):
+        tally = np.zeros(width, dtype=np.int64)  # a block's own counters, kept in registers and cache
+        for i in range(b * per, min(n, (b + 1) * per)):
+            slot = value[i] - COUNTED_LOW
+            if 0 <= slot < width:
+                tally[slot] += 1
+        rows[b] = tally
+    return rows.sum(axis=0)
+
+
 @njit(cache=True, nogil=True, parallel=True)
 def _edge_cells(succ_indptr, pred_indptr, pred_indices, terminal, max_unmoves, cells, queue):
     graph = (succ_indptr, pred_indptr, pred_indices, terminal)

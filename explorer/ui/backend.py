@@ -22,13 +22,13 @@ from typing import Any
 import streamlit as st
 
 from explorer.core.errors import GameGraphError, Neo4jUnavailable
-from explorer.graph import parse_graph_id
+from explorer.graph import parse_graph_id, parse_part_id
 from explorer.core.limits import human_bytes
 from explorer.core.settings import ui_mirror_max_positions
 from explorer.solved import SolvedGraph
 from explorer.ui import builds
 from loaders import settings as neo4j_settings
-from loaders.mirror import mirror_for
+from loaders.mirror import mirror_for, to_networkx
 from queries import api
 
 PROBE_TTL = 30          # seconds a probe result is trusted
@@ -54,7 +54,6 @@ class Backend:
     description: str          # one line for the page
     driver: Any = None
     database: str = "neo4j"
-    graph: Any = None         # the networkx mirror when kind == "networkx"
     neo4j_reason: str = ""    # why Neo4j is not in use (empty when it is)
     queries: Any = None       # the queries.api backend object; None when the solved arrays answer
 
@@ -109,7 +108,24 @@ def forget() -> None:
 @st.cache_resource(show_spinner="Building the networkx mirror of this game…", max_entries=8)
 def _mirror(graph_id: str, _solved: SolvedGraph | None = None) -> tuple[Any, Any]:
     """The networkx mirror and its query backend, built once per game per process
-    (from `_solved` when the caller holds the solved graph, so the cache is not read again)."""
+    (from `_solved` when the caller holds the solved graph, so the cache is not read again).
+
+    A part's id (explorer.graph.part_graph_id: a Neo4j-loaded part handing over to the mirror) gives the
+    mirror of that part, made from `_solved` when it is that part; it is never made through the whole
+    game's mirror cache (mirror_for), which would solve the whole game (too big: that is why it has a
+    value file) or file the part under the whole game's name. Without the part: one GameGraphError line.
+    A `_solved` of another graph than `graph_id`: one line too, rather than a mirror filed under the wrong id."""
+    part = parse_part_id(graph_id)  # a malformed part id: its own one line
+    if _solved is not None and _solved.graph.graph_id != graph_id:
+        raise GameGraphError(f"the networkx mirror of {graph_id[:200]!r} was asked for with the solved graph of "
+                             f"{_solved.graph.graph_id[:200]!r}: a page run mixed two games; reload the page")
+    if part is not None:
+        if _solved is None:
+            raise GameGraphError(f"{graph_id[:200]!r} is a part of {part.game.display_name}, and its networkx mirror "
+                                 "is made from the part, which this page does not hold: open the position "
+                                 f"{part.centre} of {part.game.display_name} to draw the part around it")
+        G = to_networkx(_solved)
+        return G, api.NetworkxBackend(G)
     game, symmetric = parse_graph_id(graph_id)
     G = mirror_for(game, symmetry=symmetric, solved=_solved)
     return G, api.NetworkxBackend(G)
@@ -195,5 +211,33 @@ def choose(graph_id: str, positions: int = 0, solved: SolvedGraph | None = None)
     if mirror_bytes > builds.ui_budget():
         return Backend("arrays", f"the solved arrays in memory (the networkx mirror would take about "
                                  f"{human_bytes(mirror_bytes)}, over the page's memory budget)", neo4j_reason=reason)
-    graph, queries = _mirror(graph_id, solved)
-    return Backend("networkx", "networkx mirror (in memory)", graph=graph, neo4j_reason=reason, queries=queries)
+    return Backend("networkx", "networkx mirror (in memory, built on the first question)", neo4j_reason=reason,
+                   queries=LazyMirror(graph_id, solved))
+
+
+class LazyMirror:
+    """The networkx mirror's query backend, built on the first question asked of it, not when the page
+    chooses it: a run whose open tab asks nothing (the whole-graph drawing, Play) does not pay for the
+    mirror (about 20 s for chopsticks(fingers=20)'s 84,288 positions). A mirror that cannot be made
+    is said in one warning line, and the solved arrays answer instead, as when choose() refuses one."""
+
+    def __init__(self, graph_id: str, solved: SolvedGraph | None):
+        self._graph_id, self._solved, self._queries = graph_id, solved, None
+
+    def __getattr__(self, name: str) -> Any:  # kind, game, symmetry, game_id, position, run, ...
+        if name.startswith("__"):  # copy/pickle probes: not questions about the game
+            raise AttributeError(name)
+        return getattr(self.built(), name)
+
+    def built(self) -> Any:
+        """The query backend: the mirror's (made now if not yet), or the solved arrays' if it fails."""
+        if self._queries is None:
+            try:
+                self._queries = _mirror(self._graph_id, self._solved)[1]
+            except GameGraphError as exc:
+                if self._solved is None:
+                    raise
+                st.warning(f"The networkx mirror could not be made ({exc}); the solved arrays answer instead.",
+                           icon="⚠️")
+                self._queries = api.ArraysBackend(self._solved)
+        return self._queries

@@ -54,14 +54,15 @@ from explorer.solved import SolvedGraph
 from explorer.ui import data, drawing, state
 from explorer.ui.analysis_panel import LEVEL_COLOURS
 from explorer.ui.backend import Backend
-from explorer.ui.widgets import md_escape, player_name
+from explorer.ui.widgets import as_text, player_name
 
 MAX_NODES = 2000          # the most positions the canvas holds (bench/bench_canvas.py: about 3 s to draw that many)
 EXPAND_LIMIT = 200        # the most positions one expansion adds (a node with more neighbours shows the nearest)
 HEIGHT = 640
-# The least zoom of the canvas's default view (static/canvas_view.js): below it a label's 12 px are under
-# 8 px on screen. A drawing too large to fit at it is shown around the focus; Fit shows all of it.
-READABLE_ZOOM = 0.7
+# The least zoom of the canvas's default view (static/canvas_view.js): a label's 12 px are 7.2 px on screen,
+# still read (0.7 cut a 30-node part that fitted at 0.64 down to 19 nodes in sight). A drawing too large to
+# fit at it is shown at it around the focus, filling the free area; Fit shows all of it.
+READABLE_ZOOM = 0.6
 
 LAYOUTS = {"layered": "layered by remoteness", "force": "force-directed", "concentric": "concentric around the focus"}
 COLOURINGS = {"value": "value", "remoteness": "remoteness", "draw_level": "draw level", "cgt_kind": "CGT kind"}
@@ -415,16 +416,55 @@ def _label_box(x: float, y: float, lines: list[str], radius: float) -> tuple[flo
     return x - half, y + radius + TEXT_MARGIN, x + half, y + radius + TEXT_MARGIN + label_height(len(lines))
 
 
+def move_path(a: dict[str, float], b: dict[str, float], bend: float, start_radius: float,
+              end_radius: float, steps: int = 48) -> list[tuple[float, float, float]]:
+    """The move from a node at `a` to one at `b` as Cytoscape.js draws it, as points (x, y, distance
+    along the drawn line from its start): straight, or with `bend` (its `_bend`) the unbundled bezier
+    whose control point is `bend` from the middle of the centres' line along its normal (weight 0.5),
+    each end cut at the node's border towards the control point (the discs' radii). A move's name is
+    drawn `source-text-offset` along this same line (Cytoscape.js walks a bezier by arc length)."""
+    ax, ay, bx, by = a["x"], a["y"], b["x"], b["y"]
+    length = math.hypot(bx - ax, by - ay)
+    if length < 1e-9:
+        return []
+    cx = (ax + bx) / 2 - bend * (by - ay) / length
+    cy = (ay + by) / 2 + bend * (bx - ax) / length
+
+    def cut(x, y, r):  # the border of the disc at (x, y) towards the control point
+        d = math.hypot(cx - x, cy - y)
+        return (x + (cx - x) * r / d, y + (cy - y) * r / d) if d > 1e-9 else (x, y)
+
+    (x0, y0), (x2, y2) = cut(ax, ay, start_radius), cut(bx, by, end_radius)
+    points, walked = [], 0.0
+    for i in range(steps + 1):
+        t = i / steps
+        x = (1 - t) ** 2 * x0 + 2 * t * (1 - t) * cx + t * t * x2
+        y = (1 - t) ** 2 * y0 + 2 * t * (1 - t) * cy + t * t * y2
+        if points:
+            walked += math.hypot(x - points[-1][0], y - points[-1][1])
+        points.append((x, y, walked))
+    return points
+
+
+ARROW = 9  # px: the arrow at a move's end, which a name keeps clear of
+NODE_RING_WIDTH = 3    # px a node's drawing reaches past its disc: half its border, and a margin
+FOCUS_RING_WIDTH = 7   # the focus's: its thick border and its outline (style_rules)
+
+
 def place_move_names(grown: Grown, positions: dict[str, dict[str, float]], node_size: float) -> None:
-    """Where each straight move's name goes: `_name_at`, its distance along the move from the node it
-    leaves (the style sheet draws it there, level, as Cytoscape's source label): the first, from that
-    node's edge, at which the name clears every position's disc and label and the names placed before
-    it; none found, the name stays in the middle of the move (the plain label). Bent moves (bend_around)
-    and large canvases (no names drawn) keep theirs. In the middle, a move straight down had its name on
-    the key under the node it leaves (tic-tac-toe at k=1 and 2: issue 18). A grid of CELL-sized cells
-    finds the boxes near a spot: O(E x tries) on a spread-out canvas."""
+    """Where each move's name goes: `_name_at`, its distance along the move as drawn (straight, or the
+    curve of a bent move: move_path) from the border of the node it leaves; the style sheet draws it
+    there, level, as Cytoscape's source label, so a name always sits on its own move. The first spot,
+    from that node, at which the name's box clears every position's disc and label (a board's label
+    measured with all its lines) and the names placed before it. None found, the move gets `_no_name`
+    and no name is drawn on it (it is named when its node is selected, and in the info panel): a name
+    drawn over another, or over a node's label, cannot be read. Large canvases draw no names. In the
+    middle of the move, as before, a move straight down had its name on the key under the node it
+    leaves (tic-tac-toe at k=1 and 2), and the names of moves fanned out by Cytoscape.js sat off their
+    curves (issue 18). A grid of CELL-sized cells finds the boxes near a spot: O(E x tries)."""
     for edge in grown.edges.values():
         edge["data"].pop("_name_at", None)
+        edge["data"].pop("_no_name", None)
     if len(grown.nodes) >= LARGE:
         return
     cell = 60.0
@@ -451,7 +491,8 @@ def place_move_names(grown: Grown, positions: dict[str, dict[str, float]], node_
         p = positions.get(key)
         if p is not None:
             r = radius(key)
-            put((p["x"] - r, p["y"] - r, p["x"] + r, p["y"] + r))
+            ring = r + (FOCUS_RING_WIDTH if node["data"].get("_focus") else NODE_RING_WIDTH)  # border, outline
+            put((p["x"] - ring, p["y"] - ring, p["x"] + ring, p["y"] + ring))
             put(_label_box(p["x"], p["y"], str(node["data"].get("label", "")).split("\n"), r))
     # the moves leaving the focus first (the ones read first), then in order
     edges = sorted(grown.edges.values(), key=lambda e: not grown.nodes.get(e["data"]["source"], {})
@@ -459,21 +500,28 @@ def place_move_names(grown: Grown, positions: dict[str, dict[str, float]], node_
     for edge in edges:
         data = edge["data"]
         a, b = positions.get(data["source"]), positions.get(data["target"])
-        if a is None or b is None or data.get("_bend") or data["source"] == data["target"]:
+        if a is None or b is None or data["source"] == data["target"]:
             continue
-        dx, dy = b["x"] - a["x"], b["y"] - a["y"]
-        length = math.hypot(dx, dy)
-        start = radius(data["source"])
+        path = move_path(a, b, float(data.get("_bend") or 0.0), radius(data["source"]), radius(data["target"]))
+        if not path:
+            continue
         half_w, half_h = len(str(data.get("move", ""))) * MOVE_CHAR / 2 + 2, MOVE_HALF_HEIGHT
+        total, i = path[-1][2], 0
         d = half_h
-        while start + d < length - radius(data["target"]) - half_h:
-            x, y = a["x"] + dx * (start + d) / length, a["y"] + dy * (start + d) / length
+        while d < total - ARROW - half_h:
+            while i + 1 < len(path) and path[i + 1][2] < d:
+                i += 1
+            (x1, y1, s1), (x2, y2, s2) = path[i], path[min(i + 1, len(path) - 1)]
+            f = (d - s1) / (s2 - s1) if s2 > s1 else 0.0
+            x, y = x1 + (x2 - x1) * f, y1 + (y2 - y1) * f
             box = (x - half_w, y - half_h, x + half_w, y + half_h)
             if clear(box):
                 data["_name_at"] = round(d, 1)
                 put(box)
                 break
             d += 3
+        else:
+            data["_no_name"] = 1
 
 
 def row_width(count: int) -> int:
@@ -690,12 +738,33 @@ def layout_for(name: str, grown: Grown, focus: str, animate: bool = True) -> dic
     for edge in grown.edges.values():  # fcose places nodes away from the moves itself (names in the middle)
         edge["data"].pop("_bend", None)
         edge["data"].pop("_name_at", None)
+        edge["data"].pop("_no_name", None)
     return {**common, "name": "fcose", "randomize": True, "nodeRepulsion": 6000, "idealEdgeLength": 90,
             "nodeDimensionsIncludeLabels": True, "animate": animate and len(grown.nodes) <= 400}
 
 
 BEND_STEPS = 12     # bends tried, each way: a quarter `spacing` apart, up to 3 `spacing`s
 BEND_CLEAR = 0.35   # a move passes other nodes' centres at least this many `spacing`s away
+PARALLEL_STEP = 34  # px between the curves of moves joining the same two nodes (either way), at their middle
+
+
+def _pair_offsets(edges: list[dict[str, Any]]) -> dict[str, tuple[tuple[str, str], float]]:
+    """Moves that join the same two nodes (several moves into one node of a game stored up to symmetry,
+    or a move and its way back): each one's pair, in key order, and its curve's offset from the straight
+    line in that pair's frame, PARALLEL_STEP apart and centred. Cytoscape.js would fan such moves out by
+    itself (its `bezier` bundles), where the server cannot see them to place their names; an explicit bend
+    each (`_bend`) draws them where place_move_names knows they are. O(E log E)."""
+    groups: dict[tuple[str, str], list[dict[str, Any]]] = {}
+    for edge in edges:
+        a, b = edge["data"]["source"], edge["data"]["target"]
+        if a != b:
+            groups.setdefault((min(a, b), max(a, b)), []).append(edge)
+    offsets = {}
+    for pair, members in groups.items():
+        members.sort(key=lambda e: e["data"]["id"])
+        for i, edge in enumerate(members):
+            offsets[edge["data"]["id"]] = (pair, (i - (len(members) - 1) / 2) * PARALLEL_STEP)
+    return offsets
 
 
 def bend_around(grown: Grown, positions: dict[str, dict[str, float]], spacing: float) -> None:
@@ -703,47 +772,61 @@ def bend_around(grown: Grown, positions: dict[str, dict[str, float]], spacing: f
     layered layout a move from a band above the focus to one below it can pass right over it): its
     edge gets `_bend`, the distance of its curve's one control point from the middle of the straight
     line (the style sheet draws it as an unbundled bezier), the least, either way, that keeps the
-    curve BEND_CLEAR from every other node; the least crowded if none does. Not on a LARGE canvas,
-    whose moves are plain lines. O(E x V x tries) in numpy, for fewer than LARGE nodes."""
+    curve BEND_CLEAR from every other node; the least crowded if none does. Moves joining the same two
+    nodes are bent together, PARALLEL_STEP apart (_pair_offsets), each with a `_bend` of its own (0 for
+    the middle one of an odd number: straight). Not on a LARGE canvas, whose moves are plain lines.
+    O(E x V x tries) in numpy, for fewer than LARGE nodes."""
     import numpy as np
 
     edges = list(grown.edges.values())
     for edge in edges:
         edge["data"].pop("_bend", None)
     keys = [k for k in grown.nodes if k in positions]
-    if len(keys) >= LARGE or not edges or len(keys) < 3:
+    if len(keys) >= LARGE or not edges:
         return
     index = {k: i for i, k in enumerate(keys)}
     xy = np.array([[positions[k]["x"], positions[k]["y"]] for k in keys])
     clear = BEND_CLEAR * spacing
     t = np.linspace(0.0, 1.0, 24)[:, None]
     tries = [0.0] + [sign * step * spacing / 4 for step in range(1, BEND_STEPS + 1) for sign in (1, -1)]
+    offsets = _pair_offsets(edges)
+    groups: dict[tuple[str, str], list[dict[str, Any]]] = {}
     for edge in edges:
-        a, b = index.get(edge["data"]["source"]), index.get(edge["data"]["target"])
-        if a is None or b is None or a == b:
+        if edge["data"]["id"] in offsets:
+            groups.setdefault(offsets[edge["data"]["id"]][0], []).append(edge)
+    for (first, second), members in groups.items():
+        a, b = index.get(first), index.get(second)
+        if a is None or b is None:
             continue
         p, q = xy[a], xy[b]
         length = float(np.hypot(*(q - p)))
         if length < 1e-9:
             continue
+        normal = np.array([-(q - p)[1], (q - p)[0]]) / length  # the pair's frame: from `first` to `second`
+        shifts = [offsets[e["data"]["id"]][1] for e in members]
         others = np.delete(xy, [a, b], axis=0)
         # only nodes near the line can be in the way, however it bends
-        normal = np.array([-(q - p)[1], (q - p)[0]]) / length
-        others = others[np.abs((others - p) @ normal) < BEND_STEPS * spacing / 4 + clear]
-        if len(others) == 0:
-            continue
-        best, best_gap = 0.0, -1.0
-        for bend in tries:
-            control = (p + q) / 2 + bend * normal
-            curve = (1 - t) ** 2 * p + 2 * t * (1 - t) * control + t ** 2 * q  # (24, 2)
-            gap = float(np.min(np.hypot(*(curve[:, None, :] - others[None, :, :]).transpose(2, 0, 1))))
-            if gap >= clear:
-                best = bend
-                break
-            if gap > best_gap:
-                best, best_gap = bend, gap
-        if best:  # Cytoscape.js measures control-point-distances along this same `normal`
-            edge["data"]["_bend"] = round(float(best), 1)
+        others = others[np.abs((others - p) @ normal) < BEND_STEPS * spacing / 4 + clear + max(map(abs, shifts))]
+        best = 0.0
+        if len(others):
+            best_gap = -1.0
+            for bend in tries:
+                gap = float("inf")
+                for shift in shifts:
+                    control = (p + q) / 2 + (bend + shift) * normal
+                    curve = (1 - t) ** 2 * p + 2 * t * (1 - t) * control + t ** 2 * q  # (24, 2)
+                    gap = min(gap, float(np.min(np.hypot(*(curve[:, None, :] - others[None, :, :]).transpose(2, 0, 1)))))
+                if gap >= clear:
+                    best = bend
+                    break
+                if gap > best_gap:
+                    best, best_gap = bend, gap
+        for edge, shift in zip(members, shifts):
+            if best or len(members) > 1:
+                # Cytoscape.js measures control-point-distances along the move's own normal (from its
+                # source to its target): the opposite of the pair's for a move from `second` to `first`
+                sign = 1 if edge["data"]["source"] == first else -1
+                edge["data"]["_bend"] = round(float(sign * (best + shift)), 1)
 
 
 def _spacing(grown: Grown) -> float:
@@ -817,9 +900,6 @@ def style_rules(colouring: str, move_labels: bool, boards: bool, large: bool = F
                        # a light card behind each key, so the moves crossing it do not hide it
                        "text-background-color": "#ffffff", "text-background-opacity": 0.8,
                        "text-background-padding": 1}),
-        _Rule("node[_image]", {"background-image": "data(_image)", "background-fit": "contain",
-                               "background-width": "88%", "background-height": "88%",
-                               "background-image-containment": "inside", "background-clip": "node"}),
         _Rule("node[_focus]", {"border-width": 5, "outline-width": 3, "outline-color": FOCUS_RING,
                                "font-weight": "bold", "width": size * 1.25, "height": size * 1.25}),
         _Rule("node[_scc >= 0]", {"border-style": "double", "border-width": 5}),
@@ -836,9 +916,18 @@ def style_rules(colouring: str, move_labels: bool, boards: bool, large: bool = F
         # the name placed clear of the labels at both ends (place_move_names), level
         _Rule("edge[_name_at]", {"label": "", "source-label": "data(move)" if move_labels else "",
                                  "source-text-offset": "data(_name_at)", "source-text-rotation": "none"}),
+        # no room for the name anywhere on the move (place_move_names): named only when highlighted
+        _Rule("edge[_no_name]", {"label": ""}),
+        _Rule("edge[_no_name].highlight, edge[_no_name]:selected", {"label": "data(move)" if move_labels else ""}),
         _Rule("edge[_cycle]", {"line-color": CYCLE_EDGE, "target-arrow-color": CYCLE_EDGE}),
         _Rule("edge[_cycle][?optimal]", {"line-color": CYCLE_OPTIMAL_EDGE, "target-arrow-color": CYCLE_OPTIMAL_EDGE}),
     ]
+    if boards:
+        # only with boards on: turning them off takes `_image` out of the elements, but Cytoscape.js merges
+        # an element's new data into the old (cy.json), so the pictures stayed drawn
+        rules.insert(1, _Rule("node[_image]", {"background-image": "data(_image)", "background-fit": "contain",
+                                               "background-width": "88%", "background-height": "88%",
+                                               "background-image-containment": "inside", "background-clip": "node"}))
     if large:
         # haystack: a straight line between the centres, without the arrow or the cut at each node's
         # border that cost the most to draw (bench/bench_canvas.py); the moves of the selected node
@@ -866,7 +955,8 @@ def legend(colouring: str, mirrored: int = 0) -> str:
     }[colouring]
     return (fills + " Border: the value. Thick ring: the position you are at; double border: on a cycle. "
             "Arrows are moves: solid dark = a best move, dashed light = another move; purple = a move on a cycle "
-            "(play can come back)." + (MIRRORED_NOTE.format(count=mirrored) if mirrored else ""))
+            "(play can come back); a move with no room for its name is named while its position is selected."
+            + (MIRRORED_NOTE.format(count=mirrored) if mirrored else ""))
 
 
 MIRRORED_NOTE = (" **Mirror images are one node:** the game is stored up to symmetry, so a position and its "
@@ -899,18 +989,24 @@ def _controls(game: Game, last: tuple[int, str, bool]) -> tuple[int, str, str, s
     (graphs.settings), which draw the same neighbourhood with Graphviz."""
     from explorer.cgt.evaluate import supports_cgt
 
+    from explorer.ui.play_panel import echo
+
     k, direction, labels = last
     st.session_state.setdefault("hood_k", min(max(int(k), 1), data.MAX_K))
     _, bad = state.url_k(data.MAX_K)
     asked = state.link_k_to_apply(data.MAX_K)
     if asked is not None:
         st.session_state["hood_k"] = st.session_state["hood_k_url"] = asked
+    # A bad k= from a link is said once, as Play says a bad side= or opp= (quoted, cut, escaped), and the
+    # address is corrected to the k used. The slot is there on every run: a warning that came and went
+    # above the canvas would make Streamlit mount the canvas anew.
+    slot = st.empty()
     if bad is not None:
-        shown = " ".join(bad.split())[:40]
-        st.session_state["canvas_bad_k"] = (f"k={md_escape(shown)} in the page's address is not a whole number from 1 "
-                                            f"to {data.MAX_K}: the canvas uses k={st.session_state['hood_k']}.")
-    else:
-        st.session_state.pop("canvas_bad_k", None)
+        used = int(st.session_state["hood_k"])
+        slot.warning(as_text(f"The link asks for k={echo(bad)}, which is not a whole number from 1 to {data.MAX_K}: "
+                             f"the canvas uses k={used} instead."))
+        st.query_params["k"] = str(used)
+        st.session_state["hood_k_url"] = used
     st.session_state.setdefault("hood_dir", direction)
     st.session_state.setdefault("hood_labels", labels)
     st.session_state.setdefault("canvas_layout", "layered")
@@ -1010,7 +1106,7 @@ def neighbourhood_panel(game: Game, spec: str, solved: SolvedGraph, key: str, ba
         grown.layout = {**layout_for(layout, grown, key, animate=grown.layout_runs > 1), "run": grown.layout_runs}
         grown.layout_name = layout
     st.caption(f"{len(grown.nodes)} positions and {len(grown.edges)} moves on the canvas, starting from those within "
-               f"{k} of `{key}` — answered by {data.answered_by(backend)}. Drag to pan, scroll to zoom, "
+               f"{k} of `{key}` — answered by {data.answered_by(backend)}. Drag to pan, Ctrl + scroll to zoom, "
                "**click a node** for its facts and to open it, **double-click** to expand it.")
     widget = f"canvas_{grown.generation}"
     large = len(grown.nodes) >= LARGE
@@ -1020,8 +1116,6 @@ def neighbourhood_panel(game: Game, spec: str, solved: SolvedGraph, key: str, ba
                                   "without their keys" + ("" if pictures or not boards else " or boards")
                                   + ", so the canvas stays quick; click a position for its name, its facts and "
                                   "its moves' arrows and names."] if large else [])
-    if st.session_state.get("canvas_bad_k"):
-        notes.insert(0, st.session_state["canvas_bad_k"])
     st.caption("  \n".join(notes))  # always one element here, so the canvas below keeps its place
     draw(grown.elements(), grown.layout, style_rules(colouring, move_labels, pictures, large), key=widget,
          on_change=_on_event, args=(game, spec, solved, backend, key, widget), actions=ACTIONS,

@@ -10,7 +10,7 @@ the link in a new tab, and the SVG keeps working as plain links anywhere else.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Callable
 
 import streamlit as st
 
@@ -64,9 +64,13 @@ _CSS = """
 _component = st.components.v2.component("gamegraph_clickable", js=_JS, css=_CSS)
 
 
-def clickable_html(markup: str, key: str) -> str | None:
-    """Show `markup` (an SVG, a table); returns the `pos` of the link clicked in this run, else None."""
-    result: Any = _component(data=markup, key=key, on_clicked_change=lambda: None)
+def clickable_html(markup: str, key: str, on_click: Callable[[], None] | None = None) -> str | None:
+    """Show `markup` (an SVG, a table); returns the `pos` of the link clicked in this run, else None.
+
+    `on_click`, when given, runs before the run the click starts (a widget callback): it finds the link's
+    `pos` at `st.session_state[key].clicked` and can change the page there, so that the run draws the page
+    after the click at once instead of drawing the old page and asking for a rerun."""
+    result: Any = _component(data=markup, key=key, on_clicked_change=on_click or (lambda: None))
     try:
         return result.clicked
     except AttributeError:

@@ -10,6 +10,11 @@ turn, and draws the board with every legal move as a link (explorer/ui/boards); 
 compact list of the same moves sits under it for games whose drawing has no links.
 Replaying costs O(plies x moves per position).
 
+Every control (a click on the board, a move of the list, Undo, Restart, the side and
+opponent) changes the URL in its widget's callback, which Streamlit runs before the
+script: the run that follows draws the new position, so one click is one run (it was
+two: the click's run, then `st.rerun()` to draw what it had changed).
+
 The same panel plays a game too large for a graph over its value file (explorer/ui/implicit_page.py):
 `solved` is then the value-file reader (explorer.play.Solved), the opponent is the same perfect
 player without draw levels, and each position costs a few chunk reads.
@@ -36,6 +41,7 @@ SIDES = ("A", "B")
 MAX_PLIES = 500
 ECHO_LIMIT = 40  # characters of a bad ply quoted back in the error line
 TAB = "Play"
+BOARD_KEY = "play_board_svg"  # the clickable board's widget key
 
 
 def playing() -> bool:
@@ -95,28 +101,42 @@ def _answer(played: Played, opponent: Opponent, human: int) -> None:
 def _controls(solved: Solved, side_text: str, opponent_text: str) -> tuple[str, str]:
     left, middle, right = st.columns([1, 2, 2], vertical_alignment="bottom")
     side = left.radio("You play", ["A", "B"], index=0 if side_text != "B" else 1, horizontal=True, key="play_side",
-                      format_func=lambda s: player_name(solved.game, "AB".index(s)),
+                      format_func=lambda s: player_name(solved.game, "AB".index(s)), on_change=_new_settings,
                       help="the first player to move, or the second")
     choice = middle.selectbox("Opponent", OPPONENTS,
                               index=OPPONENTS.index(opponent_text) if opponent_text in OPPONENTS else 0,
-                              key="play_opponent",
+                              key="play_opponent", on_change=_new_settings,
                               help="perfect: the fastest win, the slowest loss, keeps a draw; slip=p: a random "
                                    "move with probability p; random: any legal move")
-    if side != side_text or choice != opponent_text:
-        st.query_params.update({"side": side, "opp": choice, "play": ""})
-        st.rerun()
+    if side != side_text or choice != opponent_text:  # a widget changed without its callback (not on the page)
+        _new_settings()
     return side, choice
+
+
+def _new_settings() -> None:
+    """The side or opponent chosen: a new game with them (a callback, so that the run it starts shows it)."""
+    side, choice = st.session_state.get("play_side"), st.session_state.get("play_opponent")
+    st.query_params.update({"side": side if side in SIDES else SIDES[0],
+                            "opp": choice if choice in OPPONENTS else OPPONENTS[0], "play": ""})
+
+
+def _restart() -> None:
+    st.query_params["play"] = ""
 
 
 def _restart_button() -> None:
     """The panel's one Restart: the same game settings (side, opponent), no moves played."""
-    if st.button("Restart", key="play_restart", width="stretch"):
-        st.query_params["play"] = ""
-        st.rerun()
+    st.button("Restart", key="play_restart", width="stretch", on_click=_restart)
+
+
+def _play_move(numbers: list[int], number: int) -> None:
+    """The move `number` played after the plies `numbers` (a callback: the run it starts replays the game
+    with it and lets the opponent answer)."""
+    st.query_params["play"] = _sequence([*numbers, number])
 
 
 def _undo(solved: Solved, numbers: list[int], human: int) -> None:
-    """Back to the last position where it was the human's turn before their last move."""
+    """Back to the last position where it was the human's turn before their last move (Undo's callback)."""
     plies = list(numbers)
     while plies:
         plies.pop()
@@ -163,18 +183,14 @@ def panel(game: Game, spec: str, solved: Solved, backend: Any = None) -> None:
     st.caption(as_text(opening(solved)))  # literal: a move label may hold Markdown (Dōbutsu's drop C*b3)
     left, right = st.columns([3, 2])
     with left:
-        clicked = _board(game, spec, played, side, choice)
+        _board(game, spec, played, side, choice)
     with right:
         _status(game, played, human)
         cols = st.columns(2)
-        if cols[0].button("Undo my last move", disabled=not played.numbers, key="play_undo", width="stretch"):
-            _undo(solved, played.numbers, human)
-            st.rerun()
+        cols[0].button("Undo my last move", disabled=not played.numbers, key="play_undo", width="stretch",
+                       on_click=_undo, args=(solved, list(played.numbers), human))
         with cols[1]:
             _restart_button()
-    if clicked is not None:
-        st.query_params["play"] = _sequence(played.numbers + [clicked])
-        st.rerun()
     _move_list(played)
     if match.plies:
         _plies_table(played, human)
@@ -219,13 +235,15 @@ def _plies(number: int | None) -> str:
     return counted(number or 0, "ply", "plies")
 
 
-def _board(game: Game, spec: str, played: Played, side: str, choice: str) -> int | None:
-    """The played position's drawing, each legal move a link; returns the number of the move clicked."""
+def _board(game: Game, spec: str, played: Played, side: str, choice: str) -> None:
+    """The played position's drawing, each legal move a link; a click plays its move in the board's
+    callback (`clicked_move`), before the run that draws the position after it."""
     from explorer.ui.clickable import clickable_html
 
     solved = played.match.solved
     links, by_key = {}, {}
-    for number, label, position, _ in played.moves():
+    moves = played.moves()
+    for number, label, position, _ in moves:
         # The position as it would stand, not its canonical twin: the click names exactly this move.
         key = solved.game.format(position)
         by_key.setdefault(key, number)
@@ -236,20 +254,30 @@ def _board(game: Game, spec: str, played: Played, side: str, choice: str) -> int
                           "draw blue); hover a move for its remoteness")
     values = played.move_values() if hint and links else None
     picture = drawing.position_svg(game, played.position, links, values)
+    numbers, legal = list(played.numbers), {number for number, *_ in moves}
+
+    def clicked_move() -> None:
+        """The move the click names (its `pick`, else the position it reaches), played; a click that names
+        no legal move of this board (a stale or forged one) is ignored."""
+        clicked = getattr(st.session_state.get(BOARD_KEY), "clicked", None)
+        if not isinstance(clicked, str):
+            return
+        if clicked.isascii() and clicked.isdigit() and len(clicked) <= 9 and int(clicked) in legal:
+            _play_move(numbers, int(clicked))
+        elif clicked in by_key:
+            _play_move(numbers, by_key[clicked])
+
     with st.container(key="play_board"):
         if not picture:
             st.code(solved.game.format(played.position))
-            return None
+            return
         if links and "<a " in picture:
             st.caption("Click the board to play a move.")
-            clicked = clickable_html(picture, key="play_board_svg")
+            clickable_html(picture, key=BOARD_KEY, on_click=clicked_move)
             if values:
                 st.markdown(drawing.move_legend(), unsafe_allow_html=True)
-            if clicked and clicked.isascii() and clicked.isdigit() and len(clicked) <= 9 and any(number == int(clicked) for number, *_ in played.moves()):
-                return int(clicked)
-            return by_key.get(clicked) if clicked else None
+            return
         st.image(picture)
-    return None
 
 
 def _status(game: Game, played: Played, human: int) -> None:
@@ -295,10 +323,8 @@ def _move_list(played: Played) -> None:
     st.caption("Or choose a move from the list (move → position reached):")
     cols = st.columns(min(4, len(moves)))
     for i, (number, label, position, _) in enumerate(moves):
-        if cols[i % len(cols)].button(f"{label} → {solved.game.format(position)}", key=f"play_move_{number}",
-                                      width="stretch"):
-            st.query_params["play"] = _sequence(played.numbers + [number])
-            st.rerun()
+        cols[i % len(cols)].button(f"{label} → {solved.game.format(position)}", key=f"play_move_{number}",
+                                   width="stretch", on_click=_play_move, args=(list(played.numbers), number))
 
 
 def _plies_table(played: Played, human: int) -> None:

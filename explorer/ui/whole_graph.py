@@ -91,7 +91,11 @@ def layered_layout(value: np.ndarray, remoteness: np.ndarray, gap: float = 2.0) 
     klass = np.select([value == int(Value.WIN), value == int(Value.TIE), value == int(Value.DRAW)],
                       [r, top + r, np.full(n, 2 * top)], default=2 * top + 1 + (top - 1 - r))
     height = max(1, int(np.ceil(np.sqrt(n))))
-    order = np.argsort(klass, kind="stable")          # breadth-first order inside each class
+    # Breadth-first order inside each class. numpy's stable sort is a radix sort, O(V), only for types of
+    # 16 bits or less (int64 classes took its O(V log V) merge sort); 3 * top + 1 classes fit 16 bits
+    # for any remoteness under 21,845.
+    small = np.uint16 if 3 * top + 1 <= np.iinfo(np.uint16).max else np.int64
+    order = np.argsort(klass.astype(small), kind="stable")
     counts = np.bincount(klass, minlength=3 * top + 1)
     starts = np.concatenate([[0], np.cumsum(counts)[:-1]])
     rank = np.empty(n, np.int64)
@@ -104,21 +108,25 @@ def layered_layout(value: np.ndarray, remoteness: np.ndarray, gap: float = 2.0) 
 
 
 def column_labels(value: np.ndarray, remoteness: np.ndarray, x: np.ndarray) -> list[tuple[float, float, str]]:
-    """(x, y, text) of a label under each column: "win 3", "tie 0", "draw"; `value` holds the overview's
-    codes (palette.VALUES order). O(V log V)."""
-    if len(value) == 0:
+    """(x, y, text) of a label under each column: "win 3", "tie 0", "draw", sorted by x; `value` holds the
+    overview's codes (palette.VALUES order). O(V): the positions are grouped by class with a radix sort
+    (np.unique's sort was O(V log V), and ufunc.at took most of the time)."""
+    n = len(value)
+    if n == 0:
         return []
-    code = value.astype(np.int64) * 1_000_000 + np.where(remoteness < 0, 0, remoteness)
-    classes, first, inverse = np.unique(code, return_index=True, return_inverse=True)
-    left = np.full(len(classes), np.inf)
-    right = np.full(len(classes), -np.inf)
-    np.minimum.at(left, inverse, x)
-    np.maximum.at(right, inverse, x)
+    levels = int(remoteness.max(initial=0)) + 1
+    code = value.astype(np.int64) * levels + np.where(remoteness < 0, 0, remoteness)
+    small = np.uint16 if len(palette.VALUES) * levels <= np.iinfo(np.uint16).max else np.int64
+    order = np.argsort(code.astype(small), kind="stable")   # a radix sort for 16 bits: O(V)
+    grouped = code[order]
+    starts = np.flatnonzero(np.concatenate(([True], grouped[1:] != grouped[:-1])))
+    placed = x[order]
+    left, right = np.minimum.reduceat(placed, starts), np.maximum.reduceat(placed, starts)
     labels = []
-    for k, at in enumerate(first):
+    for at, lo, hi in zip(order[starts].tolist(), left.tolist(), right.tolist()):
         name = palette.VALUES[int(value[at])]
         text = name if remoteness[at] < 0 else f"{name} {int(remoteness[at])}"
-        labels.append((float((left[k] + right[k]) / 2), -3.0, text))
+        labels.append((float((lo + hi) / 2), -3.0, text))
     return sorted(labels)
 
 
@@ -142,8 +150,10 @@ def overview(solved: SolvedGraph, moves: str = "best", node_cap: int = NODE_CAP,
         keep &= solved.solution.optimal[:len(sources)]
         first = np.zeros(len(sources), bool)
         picked = np.flatnonzero(keep)
-        _, at = np.unique(sources[picked], return_index=True)   # the first optimal move of each source
-        first[picked[at]] = True
+        # The first optimal move of each source: sources run in CSR order, so it starts each run of equal
+        # sources (O(E); np.unique sorted them again).
+        mover = sources[picked]
+        first[picked[np.concatenate(([True], mover[1:] != mover[:-1]))] if len(picked) else picked] = True
         keep = first
     elif moves == "none":
         keep[:] = False
@@ -229,21 +239,20 @@ async function draw(holder, data, setTriggerValue) {
     for (let j = 0; j < data.m; j++) {
         if (src[j] !== dst[j]) graph.addEdge(src[j], dst[j], edge);
     }
-    // Column labels: nodes of their own past the last position, drawn as labels only (sigma's label
-    // grid keeps the ones that fit at the current zoom).
-    data.labels.forEach(([lx, ly, text], k) => {
-        graph.addNode('label' + k, { x: lx, y: ly, size: 0.01, color: 'rgba(0,0,0,0)', label: text });
-    });
     const built = performance.now();
     const renderer = new Sigma(graph, holder.querySelector('.gg-whole-canvas'), {
         renderEdgeLabels: false, hideEdgesOnMove: data.m > 50000, enableEdgeEvents: false,
-        defaultEdgeType: 'line', labelRenderedSizeThreshold: 0, labelDensity: 0.5, labelGridCellSize: 60,
-        labelFont: 'sans-serif', labelSize: 11, labelColor: { color: '#555' },
+        defaultEdgeType: 'line', renderLabels: false,  // no dot has a label: the column labels are axis()'s
         minCameraRatio: 0.002, maxCameraRatio: 4,
     });
+    // Hover and click find a dot in sigma's picking image, drawn at half resolution by default: a dot of
+    // 2 px radius then fell between its pixels and could not be hovered or clicked. Full resolution (read
+    // at each render, as the picking textures are sized there) costs one canvas-sized texture.
+    renderer.pickingDownSizingRatio = renderer.pixelRatio;
     const view = { signature: data.signature, renderer, graph, here: null };
+    const widths = measured(data.labels);
+    renderer.on('afterRender', () => axis(holder, renderer, data.labels, widths));
     renderer.on('enterNode', ({ node }) => {
-        if (typeof node === 'string' && node.startsWith('label')) return;
         const i = Number(node), r = remote[i];
         tip.textContent = 'position #' + i + ': ' + data.names[value[i]] + (r >= 0 ? ' in ' + r : '') +
             ' (click to open it)';
@@ -274,6 +283,39 @@ async function draw(holder, data, setTriggerValue) {
     return view;
 }
 
+const AXIS_FONT = '11px sans-serif', AXIS_GAP = 8;  // px between two labels shown side by side
+
+function measured(labels) {
+    // Each column label's width in pixels, measured once (a render only moves them).
+    const context = document.createElement('canvas').getContext('2d');
+    context.font = AXIS_FONT;
+    return labels.map(([, , text]) => context.measureText(text).width);
+}
+
+function axis(holder, renderer, labels, widths) {
+    // The column labels ("win 1", "win 3", "draw"), drawn over the canvas under their columns, after each
+    // render. Left to right (the server sorts them by x), a label is shown only where it clears the last
+    // one shown by AXIS_GAP, so neighbouring columns never run their labels together ("win 1win 3") at any
+    // zoom or count; zooming in shows the ones left out, and every dot says its column on hover. When
+    // the columns' foot is out of view the labels stay at the canvas's bottom edge.
+    const strip = holder.querySelector('.gg-whole-axis'), canvas = holder.querySelector('.gg-whole-canvas');
+    const width = canvas.clientWidth, height = canvas.clientHeight;
+    const shown = [];
+    let right = -Infinity;
+    labels.forEach(([lx, ly, text], k) => {
+        const at = renderer.graphToViewport({ x: lx, y: ly }), left = at.x - widths[k] / 2;
+        if (left < 2 || left + widths[k] > width - 2 || left < right + AXIS_GAP) return;
+        const label = document.createElement('span');
+        label.textContent = text;
+        label.style.left = left.toFixed(1) + 'px';
+        label.style.top = Math.min(height - 18, Math.max(2, at.y)).toFixed(1) + 'px';
+        shown.push(label);
+        right = left + widths[k];
+    });
+    strip.replaceChildren(...shown);
+    holder.dataset.labelsShown = String(shown.length);
+}
+
 function mark(view, here, holder) {
     // The position the page shows: a big dot of its colour.
     if (view.here === here) return;
@@ -296,7 +338,8 @@ export default function(component) {
     if (!holder) {
         holder = document.createElement('div');
         holder.className = 'gg-whole';
-        holder.innerHTML = '<div class="gg-whole-canvas"></div><div class="gg-whole-tip"></div>' +
+        holder.innerHTML = '<div class="gg-whole-canvas"></div><div class="gg-whole-axis"></div>' +
+            '<div class="gg-whole-tip"></div>' +
             '<div class="gg-whole-tools"><button data-do="in">+</button><button data-do="out">−</button>' +
             '<button data-do="fit">fit</button></div>';
         parentElement.appendChild(holder);
@@ -321,6 +364,10 @@ export default function(component) {
 _CSS = """
 .gg-whole { position: relative; }
 .gg-whole-canvas { width: 100%; height: 640px; border: 1px solid #ddd; border-radius: 6px; background: #fcfcfc; }  /* BACKGROUND */
+.gg-whole-axis { position: absolute; left: 0; top: 0; width: 100%; height: 640px; overflow: hidden;
+                 pointer-events: none; }  /* the canvas's box: labels over it, clicks through to it */
+.gg-whole-axis span { position: absolute; font: 11px sans-serif; color: #555; white-space: nowrap;
+                      background: rgba(252, 252, 252, 0.85); padding: 0 1px; }  /* AXIS_FONT */
 .gg-whole-tip { display: none; position: absolute; left: 8px; top: 8px; background: #fff; border: 1px solid #bbb;
                 border-radius: 4px; padding: 2px 8px; font: 13px sans-serif; pointer-events: none; }
 .gg-whole-tools { position: absolute; right: 8px; top: 8px; display: flex; gap: 4px; }

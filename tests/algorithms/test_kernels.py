@@ -335,3 +335,14 @@ def test_the_parallel_batches_change_no_result(tmp_path):
     for (spec, threads), (value, remoteness) in implicit_cells.items():
         first = implicit_cells[spec, 1]
         assert np.array_equal(value, first[0]) and np.array_equal(remoteness, first[1]), (spec, threads)
+
+
+@pytest.mark.parametrize("size", [0, 1, 7, (1 << 20) - 1, (1 << 20) + 3, 5 << 20])
+def test_count_values_counts_each_decoded_value_like_a_comparison_per_value(size):
+    """count_values (the value file's counts, one compiled pass) equals numpy's comparison per value,
+    across its block boundaries, and ignores values outside INVALID..WIN."""
+    from explorer.kernels.retrograde import COUNTED_HIGH, COUNTED_LOW, count_values
+
+    values = np.random.default_rng(size).integers(COUNTED_LOW - 3, COUNTED_HIGH + 4, size).astype(np.int8)
+    expected = [int(np.count_nonzero(values == v)) for v in range(COUNTED_LOW, COUNTED_HIGH + 1)]
+    assert count_values(values).tolist() == expected

@@ -98,3 +98,40 @@ def test_a_malformed_part_id_on_the_command_line_is_one_line(solved):
     line = one_error_line(run("query", f"{game.id}@around({game.format(game.start())};radius=2)", "stats",
                               home=home))
     assert "is not the id of a part" in line, line
+
+
+def test_dot_position_graph_draws_the_part_from_the_value_file(solved, tmp_path):
+    """`dot PART-ID position-graph` draws the part's own position graph (it stopped at parse_spec before)."""
+    from explorer.render import dot
+
+    home, game, values = solved
+    centre = centre_of(game)
+    out = tmp_path / "part.dot"
+    done = run("dot", part_graph_id(game, centre, 2, "both"), "position-graph", "-o", str(out), home=home)
+    assert done.returncode == 0, done.stderr
+    expected = dot.position_graph_diagram(materialise(values, game.parse(centre), 2, "both"))
+    wider = dot.position_graph_diagram(materialise(values, game.parse(centre), 4, "both"), 100_000)
+    assert len(expected.nodes) < len(wider.nodes)   # the part's, not a bigger graph's
+    assert f"({len(expected.nodes)} positions, {len(expected.edges)} moves)" in done.stdout, done.stdout
+    drawn = out.read_text(encoding="utf-8")
+    assert "the part within 2 moves of" in drawn and centre in drawn
+
+
+def test_dot_position_graph_of_a_part_without_a_value_file_is_one_line(tmp_path):
+    game = parse_spec(SPEC)
+    line = one_error_line(run("dot", part_graph_id(game, centre_of(game), 1), "position-graph",
+                              "-o", str(tmp_path / "x.dot"), home=tmp_path / "empty"))
+    assert "value file" in line and "--implicit" in line, line
+
+
+@pytest.mark.parametrize("command", [("dot", "certificate"), ("certificate",)])
+def test_a_certificate_of_a_part_is_refused_in_one_line_naming_why(solved, tmp_path, command):
+    home, game, _ = solved
+    centre = centre_of(game)
+    args = [command[0], part_graph_id(game, centre, 2, "both"), *command[1:]]
+    if command[0] == "dot":
+        args += ["-o", str(tmp_path / "c.dot")]
+    line = one_error_line(run(*args, home=home))
+    assert "cannot carry one" in line and "to the end of the game" in line, line
+    assert f"--position '{centre}'" in line or f"--position {centre}" in line, line   # what to run instead
+    assert not (tmp_path / "c.dot").exists()

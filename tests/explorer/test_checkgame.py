@@ -95,3 +95,118 @@ def test_a_bad_target_is_one_line(capsys):
     assert main(["check-game", "no-such-game"]) == 2
     err = capsys.readouterr().err
     assert "unknown game 'no-such-game'" in err and "Traceback" not in err
+
+
+# -- batch_columns (offers.batch_columns): the loaders' columns at once equal format and fields ------------
+COLUMNS = "batch_columns equals format and fields"
+
+
+def _chopsticks_with_columns(change):
+    """chopsticks:standard whose batch_columns is passed through `change(codes, keys, fields)`."""
+    real = parse_spec("chopsticks:standard")
+
+    class ChangedColumns(type(real)):
+        def batch_columns(self, codes):
+            keys, fields = super().batch_columns(codes)
+            return change(codes, keys, fields)
+
+    return ChangedColumns(real.params)
+
+
+def _columns_check(report):
+    return next(c for c in report.checks if c.name.startswith(COLUMNS))
+
+
+@pytest.mark.parametrize("spec", ["chopsticks", "chopsticks:rollover", "chopsticks:even-split(fingers=7)",
+                                  "connect4(width=3,height=3,connect=3)", "connect4(width=4,height=3)"])
+def test_batch_columns_of_the_games_that_offer_them_are_checked_and_pass(spec):
+    """Chopsticks and Connect Four (whose presets are too large for the test above)."""
+    report = check_game(parse_spec(spec))
+    check = _columns_check(report)
+    assert check.skipped is None and check.ok, report.text()
+
+
+def test_a_batch_column_wrong_in_one_field_for_one_code_is_caught_in_one_line():
+    game = parse_spec("chopsticks:standard")
+    bad = {}
+
+    def one_hand_off(codes, keys, fields):
+        hands = fields["hands"].copy()
+        row = len(codes) // 2
+        hands[row, 2] += 1
+        bad.update(code=int(codes[row]), key=str(keys[row]), got=hands[row].tolist(), want=fields["hands"][row].tolist())
+        return keys, {**fields, "hands": hands}
+
+    report = check_game(_chopsticks_with_columns(one_hand_off))
+    assert [c.name for c in report.failed()] == [_columns_check(report).name], report.text()
+    (line,) = _columns_check(report).problems
+    assert line.startswith("field 'hands' differs at 1 of ") and "\n" not in line, line
+    assert f"code {bad['code']} (key {bad['key']!r})" in line, line
+    assert f"batch_columns gives {bad['got']!r}, fields() gives {bad['want']!r}" in line, line
+    assert game.format(game.decode(bad["code"])) == bad["key"]  # the line names the code's own key
+
+
+def test_a_wrong_key_a_float_field_and_a_missing_field_are_caught():
+    def key_off(codes, keys, fields):
+        keys = keys.copy()
+        keys[0] = "B|0-0|0-0"
+        return keys, fields
+
+    def floats(codes, keys, fields):
+        return keys, {"hands": fields["hands"].astype(float)}
+
+    def missing(codes, keys, fields):
+        return keys, {}
+
+    def flags(codes, keys, fields):  # a number column given as flags: the CSV would say true, not 1
+        return keys, {"hands": fields["hands"] > 0}
+
+    expected = {key_off: "the key differs at 1 of", floats: "field 'hands': batch_columns gives float64 values",
+                missing: "batch_columns gives the fields [], fields() gives ['hands']",
+                flags: "field 'hands': batch_columns gives bool values, fields() gives int"}
+    for change, message in expected.items():
+        report = check_game(_chopsticks_with_columns(change))
+        problems = _columns_check(report).problems
+        assert any(p.startswith(message) for p in problems), (change.__name__, report.text())
+
+
+def test_batch_columns_that_raise_are_a_problem_not_a_crash():
+    def raises(codes, keys, fields):
+        raise IndexError("off the table")
+
+    report = check_game(_chopsticks_with_columns(raises))
+    assert not report.ok
+    assert "raised IndexError: off the table" in _columns_check(report).problems[0], report.text()
+
+
+def test_a_large_graph_is_checked_on_an_even_sample(monkeypatch):
+    import explorer.checkgame as checkgame
+
+    seen = []
+
+    def every_hand_off(codes, keys, fields):
+        seen.append(len(codes))
+        return keys, {"hands": fields["hands"] + 1}
+
+    monkeypatch.setattr(checkgame, "BATCH_COLUMNS_SAMPLE", 50)
+    report = check_game(_chopsticks_with_columns(every_hand_off))
+    assert seen == [50] and report.positions > 50
+    assert _columns_check(report).problems[0].startswith("field 'hands' differs at 50 of 50 codes")
+
+
+def test_a_game_without_batch_columns_skips_the_check(capsys):
+    report = check_game(parse_spec("ponghauki"))
+    assert _columns_check(report).skipped == "the game offers no batch columns (offers.batch_columns is False)"
+    assert main(["check-game", "chopsticks"]) == 0
+    assert f"ok    {COLUMNS} position by position" in capsys.readouterr().out
+
+
+def test_a_start_that_raises_is_shown_as_the_failure_and_the_rest_skipped():
+    class NoStart(type(parse_spec("chopsticks"))):
+        def start(self):
+            raise ValueError("no board")
+
+    report = check_game(NoStart())
+    assert [c.name for c in report.failed()] == ["outcome agrees with moves; moves alternate"], report.text()
+    assert "FAIL  outcome agrees with moves" in report.text() and "start() raised ValueError: no board" in report.text()
+    assert all(c.skipped == "no start position" for c in report.checks if c.name != report.failed()[0].name)

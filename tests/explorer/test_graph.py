@@ -227,6 +227,72 @@ def test_absorbing_moves_keeps_the_first_move_to_each_target(case):
     assert [table[code, 0] for code in expected[0]] == list(range(found))
 
 
+# -- the fused pass's stops (explorer.kernels.bfs.expand_positions) ----------------------------
+FUSED_SPECS = ["chopsticks:standard", "chopsticks:magic-fingers(fingers=9)", "chopsticks:rollover-even-split(fingers=8)",
+               "chopsticks:tap-dead-transfer(fingers=7)", "chopsticks:attack-only(fingers=12)",
+               "chopsticks(fingers=6,attack_dead=true,suicide=true,swaps=true)"]
+
+
+def run_fused(game, symmetry, room, limit):
+    """The fused pass over a whole game, level by level as explorer.graph drives it, with edge arrays
+    of `room` entries that grow by only a little more than one position's moves at each NEED_ROOM.
+    ([every (next position, found, edges, status) the kernel returned], codes, indptr, terminal,
+    targets, labels), the arrays cut to the positions and edges made."""
+    from explorer.graph import start_codes
+    from explorer.kernels import bfs
+
+    fused = game.compiled_generator()
+    symmetry, start = start_codes(game, symmetry)
+    space = game.code_space()
+    table = np.full((space, 2), -1, dtype=np.int32)
+    codes, indptr, terminal = np.empty(space, np.int64), np.zeros(space + 1, np.int64), np.empty(space, np.int8)
+    targets, labels = np.empty(room, np.int32), np.empty(room, np.int64)
+    buffer, names = np.empty(fused.max_moves, np.int64), np.empty(fused.max_moves, np.int64)
+    scratch = np.zeros(fused.scratch, np.int64)
+    codes[:len(start)] = start
+    bfs.set_ids(table, start, 0)
+    first, found, edges, stops = 0, len(start), 0, []
+    while first < found:
+        level_end, level_edges = found, edges
+        while first < level_end:
+            first, found, edges, status = fused.expand(
+                fused.ctx, symmetry, first, level_end, fused.max_moves, table, codes, indptr, terminal,
+                targets, labels, found, edges, limit, buffer, names, scratch)
+            stops.append((first, found, edges, status))
+            if status == bfs.TOO_MANY:
+                return stops, (codes[:found], indptr[:first + 1], terminal[:first], targets[:edges], labels[:edges])
+            if status == bfs.NEED_ROOM:
+                targets = np.concatenate([targets[:edges], np.empty(fused.max_moves + 3, np.int32)])
+                labels = np.concatenate([labels[:edges], np.empty(fused.max_moves + 3, np.int64)])
+        bfs.renumber(table, codes, level_end, np.sort(codes[level_end:found]), targets, level_edges, edges)
+        first = level_end
+    return stops, (codes[:found], indptr[:found + 1], terminal[:found], targets[:edges], labels[:edges])
+
+
+@pytest.mark.parametrize("spec", FUSED_SPECS)
+@pytest.mark.parametrize("symmetry", [True, False], ids=["sym", "nosym"])
+def test_the_fused_pass_stops_for_room_and_for_the_limit_without_changing_the_graph(spec, symmetry):
+    """NEED_ROOM again and again (edge arrays a few moves too small) gives, array for array, the graph
+    of the numpy batch path (explorer.kernels.bfs.absorb_moves); TOO_MANY (the limit reached in the
+    middle of a level) stops with found = limit + 1 and every row before the stop as in that graph."""
+    from explorer.kernels import bfs
+
+    game = parse_spec(spec)
+    whole = generate(game, symmetry=symmetry, compiled=False)
+    stops, arrays = run_fused(game, symmetry, 1, 1 << 40)
+    assert sum(status == bfs.NEED_ROOM for *_, status in stops) > 5 and stops[-1][3] == 0
+    for array, expected in zip(arrays, (whole.codes, whole.succ_indptr, whole.terminal, whole.succ_indices,
+                                        whole.edge_label)):
+        assert np.array_equal(array, expected)
+    for limit in (whole.num_positions // 3, whole.num_positions - 1):
+        stops, (codes, indptr, terminal, _, _) = run_fused(game, symmetry, 1 << 20, limit)
+        first, found, edges, status = stops[-1]
+        assert status == bfs.TOO_MANY and found == limit + 1 and edges <= whole.num_moves
+        assert np.array_equal(indptr, whole.succ_indptr[:first + 1])
+        assert np.array_equal(terminal, whole.terminal[:first])
+        assert set(codes[:limit].tolist()) <= set(whole.codes.tolist())
+
+
 # -- symmetry ----------------------------------------------------------------------
 QUOTIENT_SPECS = [f"chopsticks:{p}" for p in CHOPSTICKS_PRESETS] + ["tictactoe", "nim:small", "nim(heaps=2-3-4)",
                                                                    "mutorere", "ponghauki", "domineering"]

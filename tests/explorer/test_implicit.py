@@ -285,6 +285,43 @@ def test_a_folded_value_file_holds_the_half_and_answers_both_twins(tmp_path):
         implicit.solve_range(game, game.implicit_kernels(), 0, game.index_space(), *no_seeds())
 
 
+def test_the_range_solve_reports_its_progress_at_its_own_steps(monkeypatch):
+    """solve_range's `report` is called between the loop's steps (`step` entries at most): many times with small
+    steps, never backwards, the bar moved by the same counts, the cells those of one big step; and it ends
+    within one chunk of the positions decided, each of which passes a queue once (the ties' queue starting
+    again at 0 must not have its last head counted twice at the end)."""
+    from contextlib import contextmanager
+
+    from explorer.core import progress
+    from explorer.kernels.retrograde import CHUNK, LOSS, PARALLEL_UNMOVES, TIE, WIN, no_seeds
+
+    game = parse_spec("connect4(width=4,height=3)")
+    kernels = game.implicit_kernels()
+    assert kernels.max_unmoves < PARALLEL_UNMOVES  # the loop works CHUNK entries at a time
+    whole = implicit.solve_range(game, kernels, 0, kernels.size, *no_seeds())
+    moved = []
+
+    class Bar:
+        def update(self, n):
+            moved.append(n)
+
+    @contextmanager
+    def bar(description, total=None, unit="pos"):
+        yield Bar()
+
+    monkeypatch.setattr(progress, "bar", bar)
+    said: list[int] = []
+    stepped = implicit.solve_range(game, kernels, 0, kernels.size, *no_seeds(), report=said.append, step=CHUNK)
+    assert np.array_equal(whole, stepped)
+    codes = whole & 7
+    ties = int(np.count_nonzero(codes == TIE))
+    decided = int(np.count_nonzero((codes == WIN) | (codes == LOSS))) + ties
+    assert ties > 4 * CHUNK  # the ties' queue takes several steps: a head counted twice would show
+    assert len(said) > 10 and said == sorted(said) and min(moved) >= 0
+    assert sum(moved) == said[-1]
+    assert decided - CHUNK <= said[-1] <= decided, (decided, said[-1])
+
+
 # -- the walk from the start (implicit.reachable) -------------------------------------------------
 @pytest.mark.parametrize("spec", ["dodgem:3x3", "chopsticks", "chopsticks:magic-fingers", "dobutsu:lions",
                                   "dobutsu:small", "connect4:small", "teeko:small"])

@@ -1,7 +1,8 @@
 """Game.batch_columns (offers.batch_columns): every code's key and game fields at once must be what
 `format` and `fields` give one position at a time, for every game that offers it, on every preset
-small enough to generate here and on Chopsticks at several finger counts. The loaders' side (the
-same columns and CSV bytes as the per-position path) is tests/loaders/test_neo4j_import.py."""
+small enough to generate here, on Chopsticks at several finger counts and on Connect Four at several
+board sizes. The loaders' side (the same columns and CSV bytes as the per-position path) is
+tests/loaders/test_neo4j_import.py; `gamegraph check-game` checks the same promise on any game."""
 
 from __future__ import annotations
 
@@ -31,6 +32,9 @@ def _offering_instances():
 
 CHOPSTICKS_SIZES = [f"chopsticks:{preset}(fingers={fingers})" for fingers in (2, 3, 6, 11)
                     for preset in ("standard", "rollover", "even-split", "attack-only")]
+# Every Connect Four preset is larger than SMALL: boards from one column to 4x3, lines of 2 to 4.
+CONNECT4_SIZES = [f"connect4(width={w},height={h},connect={k})" for w, h, k in
+                  ((1, 4, 4), (2, 3, 2), (3, 3, 3), (4, 3, 3), (3, 4, 4), (4, 3, 4), (2, 5, 3))]
 
 
 def _flattened(value) -> list:
@@ -39,7 +43,7 @@ def _flattened(value) -> list:
     return [value]
 
 
-@pytest.mark.parametrize("spec", list(_offering_instances()) + CHOPSTICKS_SIZES)
+@pytest.mark.parametrize("spec", list(_offering_instances()) + CHOPSTICKS_SIZES + CONNECT4_SIZES)
 @pytest.mark.parametrize("symmetry", [True, False])
 def test_batch_columns_are_format_and_fields_position_by_position(spec, symmetry):
     game = parse_spec(spec)
@@ -61,6 +65,13 @@ def test_batch_columns_are_format_and_fields_position_by_position(spec, symmetry
 
 def test_some_game_offers_batch_columns_so_the_check_above_covers_it():
     assert any(cls.offers.batch_columns for cls in registered().values())
+
+
+def test_every_game_that_offers_batch_columns_is_checked_above():
+    """A game that offers batch_columns with no preset small enough must have sizes listed above."""
+    specs = [param.values[0] for param in _offering_instances()] + CHOPSTICKS_SIZES + CONNECT4_SIZES
+    checked = {type(parse_spec(spec)).name for spec in specs}
+    assert {name for name, cls in registered().items() if cls.offers.batch_columns} <= checked
 
 
 def test_batch_columns_needs_arrays_and_the_method():

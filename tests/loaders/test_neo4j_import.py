@@ -131,6 +131,8 @@ def _small_presets(limit: int = 3_000):
 
 CHOPSTICKS_FINGERS = [f"chopsticks:{preset}(fingers={fingers})" for fingers in (2, 5, 12, 17)
                       for preset in ("standard", "rollover", "attack-only")]
+# Connect Four's presets are all past _small_presets' limit; these boards reach its batch_columns too.
+CONNECT4_BOARDS = ["connect4(width=3,height=3)", "connect4(width=4,height=3)", "connect4(width=3,height=4,connect=3)"]
 
 
 def _files_without_batch_columns(solved, directory, monkeypatch):
@@ -141,7 +143,7 @@ def _files_without_batch_columns(solved, directory, monkeypatch):
         return write_game_files(solved, directory, graph_id="g", id_offset=5, game_number=2)
 
 
-@pytest.mark.parametrize("spec", sorted(set(_small_presets())) + CHOPSTICKS_FINGERS)
+@pytest.mark.parametrize("spec", sorted(set(_small_presets())) + CHOPSTICKS_FINGERS + CONNECT4_BOARDS)
 def test_the_batch_path_writes_the_per_position_paths_files_byte_for_byte(spec, tmp_path, monkeypatch):
     solved = build(spec)
     (tmp_path / "batch").mkdir(), (tmp_path / "plain").mkdir()

@@ -209,40 +209,101 @@ def test_the_opponent_parser_used_by_the_tab_refuses_nonsense():
         Opponent.parse("slip=2")
 
 
+def click_component(at, key: str, value: str):
+    """A click inside the Streamlit component `key`, sent as the browser sends it: the component's event
+    (`setTriggerValue('clicked', value)`) as its trigger widget's value, the other widgets as they stand.
+    AppTest has no click for a component, so this builds the run's widget states itself; then the page
+    runs once, with the component's callback first, as on a real page. Returns the AppTest."""
+    from streamlit.components.v2.bidi_component.main import _make_trigger_id
+    from streamlit.proto.WidgetStates_pb2 import WidgetState
+
+    element = next(e for e in at.get("bidi_component") if e.proto.id.endswith(key))
+    states = at._tree.get_widget_states()
+    states.widgets.append(WidgetState(id=_make_trigger_id(element.proto.id, "events"),
+                                      json_trigger_value=json.dumps([{"event": "clicked", "value": value}])))
+    return at._run(states)
+
+
 @pytest.mark.parametrize("spec,label", [("chopsticks", "R>R"), ("chopsticks", "L>R"), ("tictactoe", "X b1"),
                                         ("ponghauki", None)])
-def test_a_click_on_the_play_board_plays_that_move_as_played(monkeypatch, spec, label):
-    """AppTest cannot click inside the component, so a stand-in answers as the component does after a
-    click: with the `pick` of the link clicked, else its `pos` (tests/ui/test_play_browser.py clicks in
-    Chromium)."""
-    from explorer.ui import clickable
-
+def test_a_click_on_the_play_board_plays_that_move_as_played(spec, label):
+    """The board component reports a click with the `pick` of the link clicked (tests/ui/test_play_browser.py
+    clicks in Chromium); the page plays exactly that move, even where two moves reach one position
+    (R>R and L>R from 1-1|1-1)."""
     game = parse_spec(spec)
     moves = game.moves(game.start())
     label = label or moves[-1].label
-    clicks = []
-
-    def clicked_board(markup: str, key: str):
-        if key != "play_board_svg" or clicks:
-            return None
-        links = {move: query for move, query in
-                 ((m, {k: v[0] for k, v in parse_qs(urlparse(h.replace("&amp;", "&")).query).items()})
-                  for h, m in re.findall(r'<a href="([^"]+)" data-move="([^"]+)"', markup))}
-        link = links[label.replace(">", "&gt;")]
-        clicks.append(link.get("pick", link["pos"]))
-        return clicks[-1]
-
-    monkeypatch.setattr(clickable, "clickable_html", clicked_board)
     at = page(game=spec, view="Play", side="A")
     assert not at.exception, [e.value for e in at.exception]
-    # exactly the move clicked, even where two moves reach one position (R>R and L>R from 1-1|1-1)
+    link = board_links(at)[label.replace(">", "&gt;")]
     number = [m.label for m in moves].index(label) + 1
+    assert link["pick"] == str(number)
+    click_component(at, "play_board_svg", link["pick"])
+    assert not at.exception, [e.value for e in at.exception]
     play = at.query_params["play"]
     assert play.split(".")[0] == str(number), (play, number)
-    assert clicks == [str(number)]
     assert f"Your last move: `{label}`" in markdown(at)
     shown = positions_played(game, play)[-1]
     assert game.outcome(shown) is not None or f"Position `{game.format(shown)}`" in markdown(at)
+
+
+@pytest.fixture
+def runs(monkeypatch):
+    """How many times the page ran the Play panel (each script run draws it once), as a list to read."""
+    from explorer.ui import play_panel
+
+    counted = [0]
+    drawn = play_panel.panel
+
+    def counting(*args, **kwargs):
+        counted[0] += 1
+        return drawn(*args, **kwargs)
+
+    monkeypatch.setattr(play_panel, "panel", counting)
+    return counted
+
+
+def test_each_play_control_costs_one_run_and_the_page_after_it_is_drawn_in_it(runs):
+    """A click on the board, a move of the list, Undo, Restart and a new side each change the game in their
+    callback, before the run: one script run each, drawing the position after the click. (They were two:
+    the click's run applied the move to the URL and called st.rerun() to draw it.)"""
+    game = parse_spec("tictactoe")
+    at = page(game="tictactoe", view="Play", side="A", opp="perfect")
+    assert runs[0] == 1 and not at.exception
+
+    def once(action, what):
+        before = runs[0]
+        action()
+        assert not at.exception, [e.value for e in at.exception]
+        assert runs[0] - before == 1, f"{what} took {runs[0] - before} runs"
+
+    link = board_links(at)["X b2"]
+    once(lambda: click_component(at, "play_board_svg", link["pick"]), "a click on the board")
+    play = at.query_params["play"]
+    assert play.split(".")[0] == link["pick"] and len(play.split(".")) == 2  # the move and the answer
+    after = positions_played(game, play)[-1]
+    assert f"Position `{game.format(after)}`" in markdown(at)   # drawn in that same run
+    assert sorted(board_links(at)) == sorted(m.label for m in game.moves(after))
+    once(lambda: at.button(key=move_keys(at)[0]).click().run(), "a move of the list")
+    assert len(at.query_params["play"].split(".")) == 4
+    once(lambda: at.button(key="play_undo").click().run(), "Undo")
+    assert at.query_params["play"] == play
+    once(lambda: at.button(key="play_restart").click().run(), "Restart")
+    assert at.query_params["play"] == "" and "Your last move" not in markdown(at)
+    once(lambda: at.radio(key="play_side").set_value("B").run(), "choosing the side")
+    assert at.query_params["side"] == "B" and len(at.query_params["play"].split(".")) == 1  # X answered
+
+
+def test_a_click_naming_no_move_of_the_board_changes_nothing(runs):
+    at = page(game="tictactoe", view="Play", side="A")
+    for stale in ("10", "0", "O../.../...", "1" * 12):  # no such move; a position no move reaches
+        click_component(at, "play_board_svg", stale)
+        assert not at.exception and not at.error, stale
+        assert at.query_params.get("play", "") == "", stale
+
+
+def move_keys(at) -> list[str]:
+    return [b.key for b in at.button if b.key and b.key.startswith("play_move_")]
 
 
 @pytest.mark.parametrize("name", sorted(n for n, c in games().items() if c.__module__.startswith("explorer.games.")))

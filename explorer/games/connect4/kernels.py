@@ -267,6 +267,17 @@ def pieces_of(ctx, codes):
     return out
 
 
+@njit(cache=True, nogil=True)
+def masks_of(ctx, codes):
+    """(X masks, O masks, pieces) of many indices: `unrank` over an array (Connect4.batch_columns)."""
+    x = np.empty(len(codes), dtype=np.int64)
+    o = np.empty(len(codes), dtype=np.int64)
+    pieces = np.empty(len(codes), dtype=np.int64)
+    for i in range(len(codes)):
+        x[i], o[i], pieces[i] = unrank(ctx, codes[i])
+    return x, o, pieces
+
+
 @njit(cache=True, nogil=True, parallel=True)
 def solve(ctx, max_unmoves, cells, queue, state, budget, lo, seeds, seed_runs):
     """The one retrograde kernel with these un-moves, compiled once and cached (ImplicitKernels.solve):

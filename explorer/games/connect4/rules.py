@@ -108,7 +108,7 @@ class Connect4(Game[Connect4Position]):
     notation_help = NOTATION_HELP.format(example="..../..../..../.X..")  # the 4x4 board's
     offers = Offers(arrays=True, compiled_moves=False, ranking=True, unmoves=True, implicit_kernels=True,
                     symmetry=True, cgt=None, board="connect4", player_names=("X", "O"),
-                    swap_players=False, diagram_label=True, tiers=True)
+                    swap_players=False, diagram_label=True, tiers=True, batch_columns=True)
 
     def __init__(self, params: Connect4Params | None = None, preset: str | None = None):
         super().__init__(params, preset)
@@ -258,6 +258,25 @@ class Connect4(Game[Connect4Position]):
 
     def fields(self, position: Connect4Position) -> dict[str, object]:
         return {"pieces": sum(len(column) for column in position.columns)}
+
+    def batch_columns(self, codes):
+        """`format` and `fields` of many codes at once (offers.batch_columns): each board from the
+        compiled unrank (kernels.masks_of), then every cell's mark chosen by numpy, one column of a
+        byte matrix per cell of the key (rows top to bottom, "/" between), read as one text a row."""
+        import numpy as np
+
+        from explorer.games.connect4.kernels import masks_of
+        x, o, pieces = masks_of(self.implicit_kernels().ctx, np.ascontiguousarray(codes, dtype=np.int64))
+        w, h = self.width, self.height
+        length = h * (w + 1) - 1
+        text = np.full((len(x), length), ord("/"), dtype=np.uint8)
+        for line, row in enumerate(reversed(range(h))):
+            for c in range(w):
+                bit = c * (h + 1) + row  # the kernels' layout: a spare bit on top of each column
+                cell = np.where((x >> bit) & 1, ord("X"), np.where((o >> bit) & 1, ord("O"), ord(".")))
+                text[:, line * (w + 1) + c] = cell
+        keys = text.view(f"S{length}").reshape(len(x)).astype(f"U{length}")
+        return keys, {"pieces": pieces}
 
     # -- size estimate (explorer/core/limits.py): the ranking bounds the legal boards ------------
     def estimate_positions(self, symmetry: bool = True) -> int:

@@ -27,7 +27,16 @@
 //    zooms out past CONFIG.readable (labels and boards of a part of a long game were a third of
 //    their size), and where the whole drawing does not fit at that zoom the view is centred on the
 //    focus (the page's position); so is the component's own fit when its frame gets its size. The
-//    Fit button still shows everything; scrolling or the zoom buttons zoom further out.
+//    Fit button still shows everything; Ctrl + wheel or the zoom buttons zoom further out. When the
+//    whole drawing does not fit at that zoom, the window shown holds the focus and its neighbours and
+//    is shifted into the drawing's box, so no band of the canvas stays empty beside nodes out of sight.
+//    A layout of the whole canvas (the first, another one, boards turned on or off, "Lay out again")
+//    ends in this view; an expansion never does (3).
+// 8. The wheel scrolls the page, as over a map embedded in a page: a plain wheel over the canvas is
+//    left to the page (Cytoscape's zoom is off for it) and a hint, "Ctrl + scroll to zoom", shows a
+//    moment; Ctrl/⌘ + wheel zooms, and so does a plain wheel after a click on the canvas, until the
+//    pointer leaves the canvas's frame. The zoom cannot go below FLOOR times the zoom that fits the
+//    whole drawing (it went down to specks); the +, − and fit buttons are the component's, unchanged.
 //
 // The server marks its layouts: `ggExpand` (the node expanded) and `ggNew` (the nodes it brought).
 // Cytoscape ignores options it does not know. `cy.scratch('_gg')` tells tests the hooks are in.
@@ -37,7 +46,9 @@
     window.__ggCanvasView = true;
     const MARGIN = 6;            // px between the fitted drawing and an overlay, and the canvas's edge
     const GLIDE_MS = 350;        // the view's move after an expansion
-    const CONFIG = window.__ggCanvas || { highlight: "#008b8b", large: 400, readable: 0.7 };
+    const FLOOR = 0.5;           // the least zoom, as a share of the zoom that fits the whole drawing (8)
+    const HINT_MS = 1200;        // how long the wheel's hint stays (8)
+    const CONFIG = window.__ggCanvas || { highlight: "#008b8b", large: 400, readable: 0.6 };
     const NEUTRAL = [
         { selector: "node:selected, node.highlight",
           style: { "outline-color": CONFIG.highlight, "text-background-color": CONFIG.highlight } },
@@ -77,6 +88,13 @@
         return area;
     }
 
+    // An object of the canvas frame's own realm: this script runs in the page, and Cytoscape.js takes a
+    // viewport's `pan` only if it is a plain Object of its own window (constructor === Object); a pan made
+    // here was silently dropped, so a refit changed the zoom but left the view where the user had panned.
+    function local(cy, value) {
+        return cy.container().ownerDocument.defaultView.JSON.parse(JSON.stringify(value));
+    }
+
     function collection(cy, eles) {
         if (!eles) return cy.elements();
         return typeof eles === "string" ? cy.$(eles) : eles;
@@ -100,6 +118,7 @@
         const w = area.x2 - area.x1 - 2 * pad, h = area.y2 - area.y1 - 2 * pad;
         if (!(w > 0 && h > 0) || !isFinite(bb.w) || !isFinite(bb.h)) return undefined;
         let zoom = Math.min(w / Math.max(bb.w, 1), h / Math.max(bb.h, 1));
+        if (zoom < cy.minZoom()) cy.minZoom(Math.max(zoom, 1e-3));  // a fit always shows what it fits (8)
         zoom = Math.min(cy.maxZoom(), Math.max(cy.minZoom(), zoom));
         const cx = (area.x1 + area.x2) / 2, cyy = (area.y1 + area.y2) / 2;
         return { zoom, pan: { x: cx - zoom * (bb.x1 + bb.w / 2), y: cyy - zoom * (bb.y1 + bb.h / 2) } };
@@ -121,27 +140,39 @@
         px += shift(bb.x1 * zoom + px, bb.x2 * zoom + px, area.x1, area.x2);
         py += shift(bb.y1 * zoom + py, bb.y2 * zoom + py, area.y1, area.y2);
         if (Math.abs(zoom - cy.zoom()) < 1e-6 && Math.abs(px - pan.x) < 0.5 && Math.abs(py - pan.y) < 0.5) return;
-        cy.animate({ zoom: zoom, pan: { x: px, y: py } }, { duration: GLIDE_MS });
+        cy.animate(local(cy, { zoom: zoom, pan: { x: px, y: py } }), local(cy, { duration: GLIDE_MS }));
     }
 
-    // The canvas's default view: the fit into the clear area, but never smaller than CONFIG.readable;
-    // then centred on the focus (node[_focus]), or on the drawing when there is none.
+    // The canvas's default view (7): the whole drawing fitted into the clear area when that fit is readable
+    // (zoom CONFIG.readable or more); else, at that zoom, the window of the clear area's size that holds the
+    // focus (node[_focus]) and its neighbours where they fit, shifted into the drawing's box wherever the
+    // box is larger than the window, so no band of the clear area is left empty beside a drawing that goes
+    // on out of sight (centring on the focus alone showed 19 of a part's 30 nodes, 170 px empty on a side).
     function readableViewport(cy, padding) {
         const fit = clearFitViewport(cy, undefined, padding);
         if (!fit) return fit;
         const least = Math.min(cy.maxZoom(), +CONFIG.readable || 0);
         if (fit.zoom >= least) return fit;
         const area = clearArea(cy);
+        const pad = Math.max(0, +padding || 0);
+        const bb = cy.elements().boundingBox();
+        const w = Math.max(1, area.x2 - area.x1 - 2 * pad) / least, h = Math.max(1, area.y2 - area.y1 - 2 * pad) / least;
         const focus = cy.nodes("[_focus]");
-        const at = focus.length ? focus.position() : (() => { const bb = cy.elements().boundingBox();
-                                                              return { x: bb.x1 + bb.w / 2, y: bb.y1 + bb.h / 2 }; })();
-        return { zoom: least, pan: { x: (area.x1 + area.x2) / 2 - least * at.x,
-                                     y: (area.y1 + area.y2) / 2 - least * at.y } };
+        let c = { x: bb.x1 + bb.w / 2, y: bb.y1 + bb.h / 2 };
+        if (focus.length) {
+            const near = focus.closedNeighborhood().nodes().boundingBox();
+            const f = focus.position();
+            c = near.w <= w && near.h <= h ? { x: near.x1 + near.w / 2, y: near.y1 + near.h / 2 } : { x: f.x, y: f.y };
+        }
+        // into the drawing's box: a side larger than the window is filled, a smaller one centred
+        const into = (at, lo, size, span) => size <= span ? lo + size / 2 : Math.min(Math.max(at, lo + span / 2), lo + size - span / 2);
+        c = { x: into(c.x, bb.x1, bb.w, w), y: into(c.y, bb.y1, bb.h, h) };
+        return { zoom: least, pan: { x: (area.x1 + area.x2) / 2 - least * c.x, y: (area.y1 + area.y2) / 2 - least * c.y } };
     }
 
     function readableView(cy, padding) {
         const view = readableViewport(cy, padding);
-        if (view) cy.viewport(view);
+        if (view) cy.viewport(local(cy, view));
     }
 
     function inSight(cy, node) {
@@ -190,6 +221,50 @@
         new MutationObserver(placeBar).observe(panel, { attributes: true, attributeFilter: ["data-expanded", "style"] });
     }
 
+    // The least zoom (8): FLOOR times the zoom that fits the whole drawing into the whole canvas (the default
+    // view's zoom is above it: the fit, or the readable zoom when the fit is less). Set again whenever the
+    // drawing changes (additions, removals, a layout, a drag).
+    function zoomFloor(cy) {
+        const eles = cy.elements();
+        if (eles.length === 0 || !(cy.width() > 0 && cy.height() > 0)) return;
+        const bb = eles.boundingBox();
+        const fit = Math.min(cy.width() / Math.max(bb.w, 1), cy.height() / Math.max(bb.h, 1));
+        cy.minZoom(Math.max(1e-3, Math.min(FLOOR * fit, cy.maxZoom())));
+    }
+
+    // The wheel (8): Cytoscape zooms on it only with Ctrl/⌘ held or after a click on the canvas (until the
+    // pointer leaves the frame); else Cytoscape's handler leaves the event alone and the page scrolls.
+    // Decided in the capture phase of the frame's window, before Cytoscape's own listener on #cy.
+    function wheelGuard(cy) {
+        const box = cy.container(), doc = box.ownerDocument, win = doc.defaultView;
+        const mac = /Mac|iPhone|iPad/.test(win.navigator.platform || "");
+        const hint = doc.createElement("div");
+        hint.id = "ggZoomHint";
+        hint.setAttribute("role", "status");
+        hint.textContent = (mac ? "\u2318" : "Ctrl") + " + scroll to zoom";
+        hint.style.cssText = "position:fixed;transform:translate(-50%,-50%);padding:10px 18px;border-radius:8px;" +
+            "background:rgba(30,30,30,0.78);color:#fff;font:15px/1.2 sans-serif;pointer-events:none;opacity:0;" +
+            "transition:opacity 0.2s;z-index:1000;white-space:nowrap";
+        doc.body.appendChild(hint);
+        let armed = false, hideTimer = 0;
+        const showHint = () => {
+            const r = box.getBoundingClientRect();
+            hint.style.left = (r.left + r.width / 2) + "px";
+            hint.style.top = (r.top + r.height / 2) + "px";
+            hint.style.opacity = "1";
+            clearTimeout(hideTimer);
+            hideTimer = setTimeout(() => { hint.style.opacity = "0"; }, HINT_MS);
+        };
+        box.addEventListener("mousedown", () => { armed = true; }, true);
+        doc.documentElement.addEventListener("mouseleave", () => { armed = false; });
+        win.addEventListener("wheel", e => {
+            if (!box.contains(e.target)) return;  // the info panel's own scrolling, say
+            const zoom = e.ctrlKey || e.metaKey || armed;
+            cy.userZoomingEnabled(zoom);
+            if (zoom) { hint.style.opacity = "0"; } else { showHint(); }
+        }, { capture: true, passive: true });
+    }
+
     function edgesOnViewport(cy) {
         const renderer = cy.renderer();
         if (renderer) renderer.hideEdgesOnViewport = cy.nodes().length >= CONFIG.large;
@@ -200,12 +275,14 @@
         neutralHighlight(cy);
         tidyPanel(cy);
         edgesOnViewport(cy);
+        wheelGuard(cy);
         let counting = false;  // once per batch of additions or removals, not once per element
         cy.on("add remove", () => {
             if (counting) return;
             counting = true;
-            setTimeout(() => { counting = false; edgesOnViewport(cy); }, 0);
+            setTimeout(() => { counting = false; edgesOnViewport(cy); zoomFloor(cy); }, 0);
         });
+        cy.on("dragfree", "node", () => zoomFloor(cy));
         const layout = cy.layout.bind(cy);
         const skipped = { stop() { return this; }, on() { return this; }, one() { return this; }, promiseOn() { return Promise.resolve(); } };
         skipped.run = function () { return this; };
@@ -232,7 +309,7 @@
                 if (!options.fit) return layout(options);
                 // A layout of the whole canvas: fitted readably once it stops (7).
                 const run = layout({ ...options, fit: false });
-                run.one("layoutstop", () => readableView(cy, options.padding || 30));
+                run.one("layoutstop", () => { zoomFloor(cy); readableView(cy, options.padding || 30); });
                 return run;
             }
             // An expansion: what is in sight now, the expanded node and what it brought stay in sight.
@@ -240,12 +317,14 @@
             let keep = cy.nodes().filter(n => !fresh.has(n.id()) && inSight(cy, n));
             keep = keep.union(cy.getElementById(options.ggExpand)).union(cy.nodes().filter(n => fresh.has(n.id())));
             const run = layout(options);
-            run.one("layoutstop", () => keepClear(cy, keep.filter(n => n.inside())));
+            run.one("layoutstop", () => { zoomFloor(cy); keepClear(cy, keep.filter(n => n.inside())); });
             return run;
         };
         // The first layout's fit ran before this hook (the hook comes within a tenth of a second of
         // the canvas, before anyone can move it): fit again, into the clear area and readably (7).
+        zoomFloor(cy);
         readableView(cy, 30);
+        cy.scratch("_ggDefaultView", () => readableViewport(cy, 30));  // for the tests: the view (7) as of now
         cy.scratch("_gg", true);
     }
 
