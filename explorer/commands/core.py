@@ -291,10 +291,11 @@ def cmd_show(args: argparse.Namespace) -> int:
         print(json.dumps({**record, "game_over": ending, "moves": moves}, indent=2))
         return 0
     shown = record["key"]
-    if args.position is not None and game.has_symmetry() and record["source"] == "graph":
-        # The text follows the board as typed: a stored move is named from the stored (canonical)
-        # orientation, so each is shown as played on the typed board, reaching the board it leaves.
-        here = game.parse(args.position)
+    if game.has_symmetry() and record["source"] == "graph":
+        # The text follows the board as typed (the start as the game sets it up): a stored move is named from
+        # the stored (canonical) orientation, so each is shown as played on that board, reaching the board
+        # it leaves, as the UI's moves table shows it.
+        here = game.parse(args.position) if args.position is not None else game.start()
         shown = game.format(here)
         for m in moves:
             played = game.shown_move(here, m["label"], m["to"])

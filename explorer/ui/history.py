@@ -44,7 +44,8 @@ def rows(game: Game, trail: list[state.Step]) -> list[dict[str, Any]]:
                 who = player_name(game, trail[i - 1].to_move)
                 note = f"⚠ {who}'s {lost[0]} slipped to a {lost[1]}"
         out.append({"#": i, "move": step.move or "", "position": step.key,
-                    "to move": player_name(game, step.to_move), "value": step.value,
+                    # Remoteness 0 is a finished position (and only that): nobody is to move, as its header says.
+                    "to move": "—" if step.remoteness == 0 else player_name(game, step.to_move), "value": step.value,
                     "remoteness": "—" if step.remoteness is None else str(step.remoteness), "note": note})
     return out
 

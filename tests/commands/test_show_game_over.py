@@ -41,3 +41,20 @@ def test_show_of_an_unfinished_position_has_no_ending(home, capsys):
     assert "Game over" not in out and re.search(r"player X to move", out)
     assert main(["show", "tictactoe", "--format", "json"]) == 0
     assert json.loads(capsys.readouterr().out)["game_over"] is None
+
+
+@pytest.mark.parametrize("name", [name for name in BUILTIN if parse_spec(small_spec(name)).has_symmetry()])
+def test_show_of_the_start_names_each_move_with_the_board_it_reaches(name, home, capsys):
+    """Without a position, `show` prints the start's moves as played on the start's board (the UI's moves
+    table), not as the stored mirror images: tic-tac-toe's "X a3" reaches X../.../..., not .../.../..X."""
+    spec = small_spec(name)
+    game = parse_spec(spec)
+    assert main(["show", spec]) == 0
+    out = capsys.readouterr().out
+    if game.outcome(game.start()) is not None:  # a start with no move (domineering 1x1) prints no table
+        assert "remoteness\n" not in out
+        return
+    expected = {(m.label, game.format(m.position)) for m in game.moves(game.start())}
+    table = out.split("remoteness\n", 1)[1].split("\n\n", 1)[0].splitlines()
+    printed = {tuple(re.split(r"\s{2,}", line[2:].strip())[:2]) for line in table}
+    assert printed and printed <= expected, out  # one move per symmetry class is stored, each as played here

@@ -245,3 +245,21 @@ def test_up_without_neo4j_starts_the_page_with_neo4j_switched_off(clean, monkeyp
     monkeypatch.setattr(neo4j_server, "status", lambda: argparse.Namespace(running=True))
     assert up.run(options) == 0
     assert NO_NEO4J_ENV not in started[1]  # with Neo4j wanted, the page looks for it
+
+
+@pytest.mark.parametrize("kind", ["file", "dangling link"])
+def test_a_state_folder_that_cannot_be_used_stops_the_ui_before_its_server_starts(kind, tmp_path):
+    """`gamegraph ui` says what is wrong with GAMEGRAPH_HOME in one line and exits 2, as every other command
+    does, rather than serving pages that each show the error (no server is started, no port taken)."""
+    home = tmp_path / "state"
+    if kind == "file":
+        home.write_text("not a folder")
+    else:
+        home.symlink_to(tmp_path / "gone")
+    port = free_port()
+    done = subprocess.run([sys.executable, "-m", "explorer.cli", "ui"], cwd=tmp_path, stdin=subprocess.DEVNULL,
+                          capture_output=True, text=True, timeout=120, env=first_run_env(tmp_path, port))
+    assert done.returncode == 2, done.stderr
+    lines = done.stderr.strip().splitlines()
+    assert len(lines) == 1 and "GAMEGRAPH_HOME" in lines[0] and "Traceback" not in done.stderr, done.stderr
+    assert not healthy(f"http://127.0.0.1:{port}")

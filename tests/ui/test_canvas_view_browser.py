@@ -104,21 +104,24 @@ def _pan_away(frame) -> None:
     wait_still(frame)
 
 
+def _toggle_boards(page, frame, drawn: str, what: str):
+    """Pan away, turn boards on or off, wait until `drawn` holds in the new canvas, and check it refitted."""
+    _pan_away(frame)
+    page.get_by_text("Boards on the nodes").click()
+    settle(page)
+    frame_element, frame = wait_canvas(page, drawn)
+    check_default_view(frame, what)
+    return frame_element, frame
+
+
 def test_boards_and_another_layout_refit_the_view_and_an_expansion_keeps_it(server, browser):  # noqa: F811
     page = browser.new_page(viewport={"width": 1400, "height": 1300})
     frame_element, frame = open_canvas(page, f"{server}/?game=tictactoe&view=Neighbourhood&k=2", warm=True)
     check_default_view(frame, "first")
-    _pan_away(frame)
-    page.get_by_text("Boards on the nodes").click()
-    settle(page)
-    frame_element, frame = wait_canvas(page, "cy.nodes('[_image]').length === cy.nodes().length")
-    check_default_view(frame, "boards on")
+    frame_element, frame = _toggle_boards(page, frame, "cy.nodes('[_image]').length === cy.nodes().length", "boards on")
     _shot(frame_element, "boards-refit")
-    _pan_away(frame)
-    page.get_by_text("Boards on the nodes").click()
-    settle(page)
-    frame_element, frame = wait_canvas(page, "cy.nodes().every(n => n.style('background-image') === 'none')")
-    check_default_view(frame, "boards off")
+    frame_element, frame = _toggle_boards(page, frame, "cy.nodes().every(n => n.style('background-image') === 'none')",
+                                          "boards off")
     for layout in ("concentric around the focus", "force-directed", "layered by remoteness"):
         _pan_away(frame)
         _choose(page, "Layout", layout)

@@ -110,3 +110,23 @@ def test_the_explorer_page_of_a_finished_position_says_why_and_its_board_does_no
     shown = text_of(markdown(at))
     assert "X has three in a row. X wins." in shown
     assert "O to move" not in shown and "(to move)" not in shown and game.ending(game.parse("OOX/XXX/OXO")) in shown
+
+
+@pytest.mark.parametrize("name", BUILTIN)
+def test_the_history_table_names_nobody_to_move_on_a_finished_position(name):
+    """The explorer's History table agrees with the header: "—" to move where the game is over (remoteness 0),
+    the player's name everywhere else."""
+    from explorer.games.base import player_name
+    from explorer.ui import history, state
+
+    spec = small_spec(name)
+    game, solved = parse_spec(spec), build(spec)
+    finished = solved.graph.find(game.format(terminal_position(spec)))
+    trail = []
+    for node in (0, finished):
+        record = solved.record(node)
+        trail.append(state.Step(solved.graph.key(node), record["to_move"], record["value"], record["remoteness"]))
+    start, end = history.rows(game, trail)
+    assert end["to move"] == "—"
+    if solved.record(0)["remoteness"] != 0:
+        assert start["to move"] == player_name(game, solved.record(0)["to_move"])
