@@ -273,7 +273,7 @@ def _backends():
     from queries import api
     from loaders.mirror import mirror_for
     G = mirror_for("chopsticks:standard")
-    return Backend("arrays", "arrays"), Backend("networkx", "mirror", graph=G, queries=api.NetworkxBackend(G))
+    return Backend("arrays", "arrays"), Backend("networkx", "mirror", queries=api.NetworkxBackend(G))
 
 
 def test_the_arrays_answer_like_the_query_library():
