@@ -451,6 +451,15 @@ NODE_RING_WIDTH = 3    # px a node's drawing reaches past its disc: half its bor
 FOCUS_RING_WIDTH = 7   # the focus's: its thick border and its outline (style_rules)
 
 
+def _no_move_name(data: dict[str, Any]) -> None:
+    """A move's name placed nowhere yet. Every key is set, never taken out: Cytoscape.js merges an element's
+    new data into the old (cy.json), so a key dropped here stayed in the browser, and a move placed anew kept
+    its old `_no_name` beside its new `_name_at`: drawn twice when highlighted, once turned along the move
+    over the labels (issue 18, boards turned on over an expanded Chopsticks). The selectors test the values."""
+    data["_name_at"] = data["_picked_name_at"] = -1
+    data["_no_name"] = 0
+
+
 def place_move_names(grown: Grown, positions: dict[str, dict[str, float]], node_size: float) -> None:
     """Where each move's name goes: `_name_at`, its distance along the move as drawn (straight, or the
     curve of a bent move: move_path) from the border of the node it leaves; the style sheet draws it
@@ -463,26 +472,33 @@ def place_move_names(grown: Grown, positions: dict[str, dict[str, float]], node_
     leaves (tic-tac-toe at k=1 and 2), and the names of moves fanned out by Cytoscape.js sat off their
     curves (issue 18). A grid of CELL-sized cells finds the boxes near a spot: O(E x tries)."""
     for edge in grown.edges.values():
-        edge["data"].pop("_name_at", None)
-        edge["data"].pop("_no_name", None)
+        _no_move_name(edge["data"])
     if len(grown.nodes) >= LARGE:
         return
     cell = 60.0
     grid: dict[tuple[int, int], list[tuple[float, float, float, float]]] = {}
+    # The discs and labels alone: a move without a spot of its own is named while its node is selected
+    # (the component highlights that node's moves), at `_picked_name_at`, the first spot that clears them and
+    # the names of that node's other moves; other moves' names it may cover, as they are not highlighted.
+    # Drawn mid-move and turned along it, these names covered node labels (issue 18).
+    node_grid: dict[tuple[int, int], list[tuple[float, float, float, float]]] = {}
+    by_node: dict[str, list[tuple[float, float, float, float]]] = {}   # the names of each node's moves
 
     def cells(box):
         x1, y1, x2, y2 = box
         return [(i, j) for i in range(math.floor(x1 / cell), math.floor(x2 / cell) + 1)
                 for j in range(math.floor(y1 / cell), math.floor(y2 / cell) + 1)]
 
-    def put(box):
+    def put(box, into=grid):
         for c in cells(box):
-            grid.setdefault(c, []).append(box)
+            into.setdefault(c, []).append(box)
 
-    def clear(box):
+    def apart(box, others):
         x1, y1, x2, y2 = box
-        return all(x2 <= a1 or x1 >= a2 or y2 <= b1 or y1 >= b2
-                   for c in cells(box) for a1, b1, a2, b2 in grid.get(c, ()))
+        return all(x2 <= a1 or x1 >= a2 or y2 <= b1 or y1 >= b2 for a1, b1, a2, b2 in others)
+
+    def clear(box, of=grid):
+        return apart(box, (other for c in cells(box) for other in of.get(c, ())))
 
     def radius(key: str) -> float:
         return node_size * (1.25 if grown.nodes[key]["data"].get("_focus") else 1) / 2
@@ -492,20 +508,15 @@ def place_move_names(grown: Grown, positions: dict[str, dict[str, float]], node_
         if p is not None:
             r = radius(key)
             ring = r + (FOCUS_RING_WIDTH if node["data"].get("_focus") else NODE_RING_WIDTH)  # border, outline
-            put((p["x"] - ring, p["y"] - ring, p["x"] + ring, p["y"] + ring))
-            put(_label_box(p["x"], p["y"], str(node["data"].get("label", "")).split("\n"), r))
+            for box in ((p["x"] - ring, p["y"] - ring, p["x"] + ring, p["y"] + ring),
+                        _label_box(p["x"], p["y"], str(node["data"].get("label", "")).split("\n"), r)):
+                put(box)
+                put(box, node_grid)
     # the moves leaving the focus first (the ones read first), then in order
     edges = sorted(grown.edges.values(), key=lambda e: not grown.nodes.get(e["data"]["source"], {})
                    .get("data", {}).get("_focus"))
-    for edge in edges:
-        data = edge["data"]
-        a, b = positions.get(data["source"]), positions.get(data["target"])
-        if a is None or b is None or data["source"] == data["target"]:
-            continue
-        path = move_path(a, b, float(data.get("_bend") or 0.0), radius(data["source"]), radius(data["target"]))
-        if not path:
-            continue
-        half_w, half_h = len(str(data.get("move", ""))) * MOVE_CHAR / 2 + 2, MOVE_HALF_HEIGHT
+    def spot(path, half_w, half_h, fits):
+        """The first distance along `path` from its start where the name's box `fits`, and that box."""
         total, i = path[-1][2], 0
         d = half_h
         while d < total - ARROW - half_h:
@@ -515,13 +526,38 @@ def place_move_names(grown: Grown, positions: dict[str, dict[str, float]], node_
             f = (d - s1) / (s2 - s1) if s2 > s1 else 0.0
             x, y = x1 + (x2 - x1) * f, y1 + (y2 - y1) * f
             box = (x - half_w, y - half_h, x + half_w, y + half_h)
-            if clear(box):
-                data["_name_at"] = round(d, 1)
-                put(box)
-                break
+            if fits(box):
+                return round(d, 1), box
             d += 3
-        else:
+        return None, None
+
+    unnamed = []
+    for edge in edges:
+        data = edge["data"]
+        a, b = positions.get(data["source"]), positions.get(data["target"])
+        if a is None or b is None or data["source"] == data["target"]:
+            continue
+        path = move_path(a, b, float(data.get("_bend") or 0.0), radius(data["source"]), radius(data["target"]))
+        if not path:
+            continue
+        half_w, half_h = len(str(data.get("move", ""))) * MOVE_CHAR / 2 + 2, MOVE_HALF_HEIGHT
+        d, box = spot(path, half_w, half_h, clear)
+        if d is None:
             data["_no_name"] = 1
+            unnamed.append((data, path, half_w, half_h))
+            continue
+        data["_name_at"] = d
+        put(box)
+        for end in (data["source"], data["target"]):
+            by_node.setdefault(end, []).append(box)
+    for data, path, half_w, half_h in unnamed:
+        ends = (data["source"], data["target"])
+        d, box = spot(path, half_w, half_h,
+                      lambda box: clear(box, node_grid) and all(apart(box, by_node.get(end, ())) for end in ends))
+        if d is not None:
+            data["_picked_name_at"] = d
+            for end in ends:
+                by_node.setdefault(end, []).append(box)
 
 
 def row_width(count: int) -> int:
@@ -737,8 +773,7 @@ def layout_for(name: str, grown: Grown, focus: str, animate: bool = True) -> dic
         return {**common, "name": "preset", "positions": positions}
     for edge in grown.edges.values():  # fcose places nodes away from the moves itself (names in the middle)
         edge["data"].pop("_bend", None)
-        edge["data"].pop("_name_at", None)
-        edge["data"].pop("_no_name", None)
+        _no_move_name(edge["data"])
     return {**common, "name": "fcose", "randomize": True, "nodeRepulsion": 6000, "idealEdgeLength": 90,
             "nodeDimensionsIncludeLabels": True, "animate": animate and len(grown.nodes) <= 400}
 
@@ -914,11 +949,16 @@ def style_rules(colouring: str, move_labels: bool, boards: bool, large: bool = F
         _Rule("edge[_bend]", {"curve-style": "unbundled-bezier", "control-point-distances": "data(_bend)",
                               "control-point-weights": 0.5}),  # around a node in its way (bend_around)
         # the name placed clear of the labels at both ends (place_move_names), level
-        _Rule("edge[_name_at]", {"label": "", "source-label": "data(move)" if move_labels else "",
-                                 "source-text-offset": "data(_name_at)", "source-text-rotation": "none"}),
+        _Rule("edge[_name_at >= 0]", {"label": "", "source-label": "data(move)" if move_labels else "",
+                                      "source-text-offset": "data(_name_at)", "source-text-rotation": "none"}),
         # no room for the name anywhere on the move (place_move_names): named only when highlighted
-        _Rule("edge[_no_name]", {"label": ""}),
-        _Rule("edge[_no_name].highlight, edge[_no_name]:selected", {"label": "data(move)" if move_labels else ""}),
+        _Rule("edge[?_no_name]", {"label": ""}),
+        # level, and at the spot found for it while its node is selected, or else in the middle
+        _Rule("edge[?_no_name].highlight, edge[?_no_name]:selected", {"label": "data(move)" if move_labels else "",
+                                                                       "text-rotation": "none"}),
+        _Rule("edge[_picked_name_at >= 0].highlight, edge[_picked_name_at >= 0]:selected",
+              {"label": "", "source-label": "data(move)" if move_labels else "",
+               "source-text-offset": "data(_picked_name_at)", "source-text-rotation": "none"}),
         _Rule("edge[_cycle]", {"line-color": CYCLE_EDGE, "target-arrow-color": CYCLE_EDGE}),
         _Rule("edge[_cycle][?optimal]", {"line-color": CYCLE_OPTIMAL_EDGE, "target-arrow-color": CYCLE_OPTIMAL_EDGE}),
     ]
@@ -936,7 +976,7 @@ def style_rules(colouring: str, move_labels: bool, boards: bool, large: bool = F
                                     "line-style": "solid", "label": "", "source-label": ""}))
         rules.append(_Rule("edge:selected, edge.highlight", {"curve-style": "straight", "target-arrow-shape": "triangle",
                                                              "label": "data(move)" if move_labels else "",
-                                                             "source-label": ""}))
+                                                             "source-label": "", "text-rotation": "none"}))
         rules.append(_Rule("node", {"label": "", "border-style": "solid"}))  # keys show in the panel on click
         rules.append(_Rule("node:selected, node[_focus]", {"label": "data(label)"}))
     return rules

@@ -477,16 +477,23 @@ def test_move_names_sit_on_their_moves_clear_of_every_label_node_and_name(spec, 
     for pair, bends in pairs.items():
         assert len(set(bends)) == len(bends), (pair, bends)
 
-    named, names = 0, []
-    for edge in grown.edges.values():
+    named, names, picked, by_node = 0, [], 0, {}
+    # the names placed for everyone first, then those drawn only while their node is selected (`_picked_name_at`)
+    # (every key set, -1 or 0 for none: Cytoscape.js merges new data into old, so a key dropped stayed there)
+    for edge in sorted(grown.edges.values(), key=lambda e: e["data"]["_name_at"] < 0):
         data = edge["data"]
-        if "_name_at" not in data:
-            assert data.get("_no_name") == 1, data   # never a name left in the middle, over others
-            continue
+        at = data["_name_at"]
+        assert data["_no_name"] == (1 if at < 0 else 0), data   # never a name left in the middle, over others
+        if at < 0:
+            at = data["_picked_name_at"]
+            if at < 0:
+                continue
+        else:
+            assert data["_picked_name_at"] == -1, data
         path = canvas.move_path(places[data["source"]], places[data["target"]], float(data.get("_bend", 0.0)),
                                 radius(data["source"]), radius(data["target"]))
-        # the point `_name_at` along the drawn line (walked independently of the canvas's own walk)
-        x, y = next((px, py) for px, py, walked in path if walked >= data["_name_at"])
+        # the point along the drawn line (walked independently of the canvas's own walk)
+        x, y = next((px, py) for px, py, walked in path if walked >= at)
         curve = _curve((places[data["source"]]["x"], places[data["source"]]["y"]),
                        (places[data["target"]]["x"], places[data["target"]]["y"]), data.get("_bend", 0), 400)
         assert min(math.hypot(x - cx, y - cy) for cx, cy in curve) < 3, data   # on the move as drawn
@@ -496,15 +503,30 @@ def test_move_names_sit_on_their_moves_clear_of_every_label_node_and_name(spec, 
             for x1, y1, x2, y2 in boxes:
                 assert box[2] <= x1 + 2 or box[0] >= x2 - 2 or box[3] <= y1 + 2 or box[1] >= y2 - 2, \
                     (data["move"], other)
+        ends = (data["source"], data["target"])
+        if data["_name_at"] < 0:   # shown with the other moves of its node, highlighted: clear of their names
+            for x1, y1, x2, y2 in (b for end in ends for b in by_node.get(end, ())):
+                assert box[2] <= x1 + 2 or box[0] >= x2 - 2 or box[3] <= y1 + 2 or box[1] >= y2 - 2, data["move"]
+            for end in ends:
+                by_node.setdefault(end, []).append(box)
+            picked += 1
+            continue
         for x1, y1, x2, y2 in names:  # nor on another move's name
             assert box[2] <= x1 + 2 or box[0] >= x2 - 2 or box[3] <= y1 + 2 or box[1] >= y2 - 2, data["move"]
         names.append(box)
+        for end in ends:
+            by_node.setdefault(end, []).append(box)
         named += 1
     assert named >= 3 and named >= 0.6 * len(grown.edges), (named, len(grown.edges))
     if layout == "layered":
-        assert all("_name_at" in e["data"] for e in grown.edges.values() if e["data"]["source"] == key)
+        assert all(e["data"]["_name_at"] >= 0 for e in grown.edges.values() if e["data"]["source"] == key)
     sheet = {r.dump()["selector"]: r.dump()["style"] for r in canvas.style_rules("value", True, False)}
-    assert sheet["edge[_name_at]"]["source-label"] == "data(move)" and sheet["edge[_name_at]"]["label"] == ""
-    assert sheet["edge[_no_name]"]["label"] == ""
+    assert sheet["edge[_name_at >= 0]"]["source-label"] == "data(move)" and sheet["edge[_name_at >= 0]"]["label"] == ""
+    assert sheet["edge[?_no_name]"]["label"] == ""
+    # named while highlighted: level, at its own spot when it has one (not turned along the move, mid-way)
+    assert sheet["edge[?_no_name].highlight, edge[?_no_name]:selected"]["text-rotation"] == "none"
+    spot = sheet["edge[_picked_name_at >= 0].highlight, edge[_picked_name_at >= 0]:selected"]
+    assert spot["source-text-offset"] == "data(_picked_name_at)" and spot["source-text-rotation"] == "none"
+    assert spot["label"] == "" and spot["source-label"] == "data(move)"
     assert {r.dump()["selector"]: r.dump()["style"] for r in canvas.style_rules("value", False, False)}[
-        "edge[_name_at]"]["source-label"] == ""  # move labels off: none anywhere
+        "edge[_name_at >= 0]"]["source-label"] == ""  # move labels off: none anywhere

@@ -121,6 +121,19 @@ def node_point(frame_element, frame, key: str) -> tuple[float, float]:
     return box["x"] + inner[0], box["y"] + inner[1]
 
 
+
+def expand_node(page, frame_element, frame, key: str):
+    """Double-click node `key` and wait until what it brought is drawn and still; (frame element, frame)."""
+    before = cy(frame, "cy.nodes().length")
+    frame_element.scroll_into_view_if_needed()
+    wait_still(frame)
+    page.mouse.dblclick(*node_point(frame_element, frame, key))
+    frame_element, frame = wait_canvas(page, f"cy.nodes().length > {before}")
+    settle(page)
+    frame_element, frame = current_frame(page)
+    wait_still(frame)
+    return frame_element, frame
+
 def visible_node(frame, avoid: str | None = None) -> str:
     """A node drawn inside the visible part of the canvas (not `avoid`), preferring one far from its edges."""
     return cy(frame, "(() => { const w = cy.width(), h = cy.height(); "
@@ -294,13 +307,7 @@ def test_layered_keys_are_readable_and_an_expansion_does_not_crowd(server, brows
     before = cy(frame, "Object.fromEntries(cy.nodes().map(n => [n.id(), n.position()]))")
     target = cy(frame, "cy.nodes().filter(n => n.degree() === 1 && n.data('game over') !== 'yes' && "
                        "n.renderedPosition().x > 320).map(n => n.id())[0]")  # clear of the info panel
-    frame_element.scroll_into_view_if_needed()
-    wait_still(frame)
-    page.mouse.dblclick(*node_point(frame_element, frame, target))
-    frame_element, frame = wait_canvas(page, f"cy.nodes().length > {len(before)}")
-    settle(page)
-    frame_element, frame = current_frame(page)
-    wait_still(frame)
+    frame_element, frame = expand_node(page, frame_element, frame, target)
     after = cy(frame, "Object.fromEntries(cy.nodes().map(n => [n.id(), n.position()]))")
     assert len(after) > len(before)
     moved = [k for k, p in before.items() if abs(after[k]["x"] - p["x"]) > 1 or abs(after[k]["y"] - p["y"]) > 1]

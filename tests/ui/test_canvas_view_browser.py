@@ -22,8 +22,8 @@ import pytest
 
 from tests.ui.test_browser import ARTIFACTS, ROOT, browser, server, serving_ui  # noqa: F401 - fixtures
 from tests.ui.test_browser import pytestmark  # noqa: F401 - browser, and Chromium must be there
-from tests.ui.test_canvas_browser import (CY, HIDDEN, _choose, current_frame, cy, node_point, open_canvas,
-                                          settle, wait_canvas, wait_still)
+from tests.ui.test_canvas_browser import (CY, HIDDEN, _choose, current_frame, cy, expand_node, node_point,
+                                          open_canvas, settle, wait_canvas, wait_still)
 
 # The default view, measured: the zoom; the zoom that fits the whole drawing into the free area (the
 # canvas less the open info panel and a margin); the nodes under an overlay or out of the canvas; whether
@@ -144,6 +144,76 @@ def test_boards_and_another_layout_refit_the_view_and_an_expansion_keeps_it(serv
     page.close()
 
 
+# The names of the selected node's moves (which the component highlights), as drawn: on the move
+# (Cytoscape's main label, mid-move) and/or at a spot along it (its source label), the turn of the main
+# label, the box of what is drawn; and every node's disc and label.
+SELECTED_NAMES = f"""() => {{ const cy = {CY};
+    const nodeBoxes = cy.nodes().map(n => [n.id(), n.boundingBox({{includeLabels: false, includeOverlays: false}}),
+                                           n.boundingBox({{includeNodes: false, includeLabels: true, includeOverlays: false}})]);
+    const only = (main, source) => ({{includeNodes: false, includeEdges: false, includeLabels: true, includeMainLabels: main,
+                                      includeSourceLabels: source, includeTargetLabels: false, includeOverlays: false}});
+    const names = cy.edges('.highlight, :selected').map(e => {{
+        const main = e.style('label') !== '', source = e.style('source-label') !== '';
+        const b = e.boundingBox(only(main, source && !main));
+        return {{ move: e.data('move'), main, source, turn: e.style('text-rotation'), box: [b.x1, b.y1, b.x2, b.y2],
+                  ends: [e.source().id(), e.target().id()] }}; }});
+    return {{ selected: cy.nodes(':selected').map(n => n.id()), names,
+             nodes: nodeBoxes.map(([id, d, l]) => [id, [d.x1, d.y1, d.x2, d.y2], [l.x1, l.y1, l.x2, l.y2]]) }}; }}"""
+
+
+def check_selected_names(frame, what: str) -> None:
+    """The selected node's moves are named once each, level, and a name at its own spot (the server's
+    placement) covers no node's disc or label. (Not checked: names over one another. With boards on, a move
+    leaves a square board's border, farther out than the circle place_move_names measures from on a
+    diagonal, so in the concentric layout three names near the selected node overlapped.)"""
+    wait_still(frame)
+    drawn = frame.evaluate(SELECTED_NAMES)
+    assert drawn["selected"] and len(drawn["names"]) >= 2, (what, drawn["selected"])
+    spots = []
+    for name in drawn["names"]:
+        assert not (name["main"] and name["source"]), (what, name)          # drawn once, not twice
+        if name["main"]:
+            assert name["turn"] == "none", (what, name)                      # level, not turned along the move
+        elif name["source"]:
+            spots.append(name)
+    assert spots, (what, drawn["names"])
+    for name in spots:
+        for key, disc, label in drawn["nodes"]:
+            assert not _overlap(name["box"], disc), (what, name["move"], key)
+            assert not _overlap(name["box"], label), (what, name["move"], key, "label")
+
+
+def test_boards_on_an_expanded_drawing_fill_the_free_area(server, browser):  # noqa: F811
+    """A stranger expanded two Chopsticks nodes and turned boards on: the drawing, too wide for the free
+    area, was cut off on the right while a band 73 px wide beside the info panel stayed empty (the fit's
+    padding, and the node action bar's width cut away all down the panel's side); so with either layout."""
+    from explorer.ui.canvas import READABLE_ZOOM
+
+    page = browser.new_page(viewport={"width": 1400, "height": 1300})
+    frame_element, frame = open_canvas(page, f"{server}/?game=chopsticks:standard&view=Neighbourhood", warm=True)
+    for key in ("A|0-2|0-2", "B|2-4|0-2"):
+        frame_element, frame = expand_node(page, frame_element, frame, key)
+    assert cy(frame, "cy.nodes(':selected').length") == 1          # the panel is open, its node action bar too
+    frame_element, frame = _toggle_boards(page, frame, "cy.nodes('[_image]').length === cy.nodes().length",
+                                          "expanded, boards on")
+    view = frame.evaluate(VIEW)
+    assert view["fit"] < READABLE_ZOOM and view["right"] > 1, view     # the case: too wide, cut off on the right
+    _shot(frame_element, "boards-expanded-chopsticks")
+    # The selected node's move names (a stranger saw them turned along their moves, over the labels, twice:
+    # Cytoscape.js kept a name's old place beside the new one when the boards moved everything).
+    check_selected_names(frame, "expanded, boards on")
+    for layout in ("concentric around the focus", "layered by remoteness"):
+        _pan_away(frame)
+        _choose(page, "Layout", layout)
+        frame_element, frame = current_frame(page)
+        check_default_view(frame, "expanded, boards on, " + layout)
+        check_selected_names(frame, "expanded, boards on, " + layout)
+    frame.evaluate(f"() => {{ const cy = {CY}; cy.zoom({{ level: 1.2, renderedPosition: cy.nodes(':selected').renderedPosition() }}); }}")
+    wait_still(frame)
+    _shot(frame_element, "names-selected-chopsticks")
+    page.close()
+
+
 def _scrolled(page) -> float:
     """How far the page is scrolled (Streamlit scrolls its main section, not the window)."""
     return page.evaluate("() => Math.max(document.scrollingElement.scrollTop, ...[...document.querySelectorAll("
@@ -221,7 +291,7 @@ def test_a_plain_wheel_scrolls_the_page_and_ctrl_wheel_zooms_down_to_a_floor(ser
 NAMES = f"""() => {{ const cy = {CY};
     const nodeBoxes = cy.nodes().map(n => [n.id(), n.boundingBox({{includeLabels: false, includeOverlays: false}}),
                                            n.boundingBox({{includeNodes: false, includeLabels: true, includeOverlays: false}})]);
-    return cy.edges('[_name_at]').map(e => {{
+    return cy.edges('[_name_at >= 0]').map(e => {{
         const b = e.boundingBox({{includeNodes: false, includeEdges: false, includeLabels: true, includeMainLabels: false,
                                   includeSourceLabels: true, includeTargetLabels: false, includeOverlays: false}});
         const c = {{ x: (b.x1 + b.x2) / 2, y: (b.y1 + b.y2) / 2 }};

@@ -48,6 +48,7 @@
     const GLIDE_MS = 350;        // the view's move after an expansion
     const FLOOR = 0.5;           // the least zoom, as a share of the zoom that fits the whole drawing (8)
     const HINT_MS = 1200;        // how long the wheel's hint stays (8)
+    const OVERLAYS = ["infopanel", "nodeActions", "toolbar", "viewbar"];  // the component's, over the canvas
     const CONFIG = window.__ggCanvas || { highlight: "#008b8b", large: 400, readable: 0.6 };
     const NEUTRAL = [
         { selector: "node:selected, node.highlight",
@@ -69,11 +70,12 @@
     // The part of the canvas (rendered px, relative to #cy) that no overlay covers: the largest
     // rectangle found by cutting each overlay away from the side that loses the least (the info
     // panel, full height, from the left; a short bar in a corner from the top or its side).
-    function clearArea(cy) {
+    // `overlays`: the ids of the overlays to keep clear of (all of them unless given).
+    function clearArea(cy, overlays) {
         const doc = cy.container().ownerDocument;
         const box = cy.container().getBoundingClientRect();
         let area = { x1: 0, y1: 0, x2: box.width, y2: box.height };
-        ["infopanel", "nodeActions", "toolbar", "viewbar"].forEach(id => {
+        (overlays || OVERLAYS).forEach(id => {
             const r = overlayRect(doc, id);
             if (!r) return;
             const o = { x1: r.left - box.left - MARGIN, y1: r.top - box.top - MARGIN,
@@ -153,10 +155,34 @@
         if (!fit) return fit;
         const least = Math.min(cy.maxZoom(), +CONFIG.readable || 0);
         if (fit.zoom >= least) return fit;
-        const area = clearArea(cy);
+        // The node action bar is a short bar beside the panel, at the top: cut away, it leaves a band of its
+        // width empty all down the panel's side (43 px, chopsticks with boards). The window is laid against
+        // the panel itself unless that puts a node under the bar.
+        const view = fillViewport(cy, clearArea(cy, OVERLAYS.filter(id => id !== "nodeActions")), padding, least);
+        const bar = overlayRect(cy.container().ownerDocument, "nodeActions");
+        if (!bar) return view;
+        const box = cy.container().getBoundingClientRect();
+        const under = cy.nodes().some(n => {
+            const b = n.boundingBox({ includeLabels: true, includeOverlays: false });
+            const x1 = box.left + b.x1 * view.zoom + view.pan.x, x2 = box.left + b.x2 * view.zoom + view.pan.x;
+            const y1 = box.top + b.y1 * view.zoom + view.pan.y, y2 = box.top + b.y2 * view.zoom + view.pan.y;
+            return x1 < bar.right + MARGIN && bar.left - MARGIN < x2 && y1 < bar.bottom + MARGIN && bar.top - MARGIN < y2;
+        });
+        return under ? fillViewport(cy, clearArea(cy), padding, least) : view;
+    }
+
+    // The window of `area`'s size at zoom `least` over a drawing too large to fit (readableViewport).
+    function fillViewport(cy, area, padding, least) {
         const pad = Math.max(0, +padding || 0);
         const bb = cy.elements().boundingBox();
-        const w = Math.max(1, area.x2 - area.x1 - 2 * pad) / least, h = Math.max(1, area.y2 - area.y1 - 2 * pad) / least;
+        // The window (model px). The padding is kept only on an axis where the drawing fits: where it goes on
+        // out of sight, the window spans the whole clear area, so its edge meets the panel's margin instead of
+        // leaving a padding's band empty there (30 px beside the panel).
+        const span = (full, size) => {
+            const padded = Math.max(1, full - 2 * pad) / least;
+            return size <= padded ? padded : Math.max(1, full) / least;
+        };
+        const w = span(area.x2 - area.x1, bb.w), h = span(area.y2 - area.y1, bb.h);
         const focus = cy.nodes("[_focus]");
         let c = { x: bb.x1 + bb.w / 2, y: bb.y1 + bb.h / 2 };
         if (focus.length) {
