@@ -241,13 +241,13 @@ def _run(kernel, kernels, cells, queue: _Queue, description: str, lo: int, seeds
             shown = now
             if report is not None:
                 report(now)
+            # After every return, not only MORE's: a loopy tier with a large child asks for its windows many
+            # times within one step (Teeko's tier 7: 32 windows, 4.31 bytes a position at peak when only MORE
+            # gave pages back, 3.13 since).
+            queue.give_back(int(state[1]))
             if status == NEED_SEEDS:
                 if windows is None:
                     raise GameGraphError(f"{description}: the solver asked for more seeds than it was given")
-                # The worked queue goes back here too: a loopy tier with a large child may ask for its
-                # windows many times within one step (Teeko's tier 7: 32 windows, 4.31 bytes a position
-                # at peak when only MORE gave pages back).
-                queue.give_back(int(state[1]))
                 seeds, seed_runs = windows.next()
                 state[3] = state[4] = 0  # the seed cursor, at the new window's start
                 continue
@@ -257,7 +257,6 @@ def _run(kernel, kernels, cells, queue: _Queue, description: str, lo: int, seeds
                                      "seeds (a kernel compiled against an older loop?)")
             if status != MORE:
                 return status
-            queue.give_back(int(state[1]))
 
 
 REACH_CHUNK = 1 << 16  # frontier positions expanded by one call of the compiled walk

@@ -202,12 +202,10 @@ def cmd_dot(args: argparse.Namespace) -> int:
         from explorer.graph import parse_part_id
         from explorer.solved import load_or_build
         part = parse_part_id(args.spec)  # a part's id: the part made again from the value file, on either backend
-        if part is None:
-            diagram = dot.position_graph_diagram(load_or_build(parse_spec(args.spec), symmetry=not args.no_symmetry),
-                                                 args.max_nodes)
-        else:
-            solved = _materialised(part)
-            diagram = dot.position_graph_diagram(solved, args.max_nodes)
+        solved = (load_or_build(parse_spec(args.spec), symmetry=not args.no_symmetry) if part is None
+                  else _materialised(part))
+        diagram = dot.position_graph_diagram(solved, args.max_nodes)
+        if part is not None:
             diagram.title += (f"; the part within {part.radius} moves of {solved.centre} "
                               f"({'both ways' if part.direction == 'both' else part.direction}), values from the value file")
     else:

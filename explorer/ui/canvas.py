@@ -54,7 +54,7 @@ from explorer.solved import SolvedGraph
 from explorer.ui import data, drawing, state
 from explorer.ui.analysis_panel import LEVEL_COLOURS
 from explorer.ui.backend import Backend
-from explorer.ui.widgets import as_text, player_name
+from explorer.ui.widgets import as_text, echo, player_name
 
 MAX_NODES = 2000          # the most positions the canvas holds (bench/bench_canvas.py: about 3 s to draw that many)
 EXPAND_LIMIT = 200        # the most positions one expansion adds (a node with more neighbours shows the nearest)
@@ -1028,8 +1028,6 @@ def _controls(game: Game, last: tuple[int, str, bool]) -> tuple[int, str, str, s
     k, direction and labels start from `last` and are kept as `hood_settings` for the downloads
     (graphs.settings), which draw the same neighbourhood with Graphviz."""
     from explorer.cgt.evaluate import supports_cgt
-
-    from explorer.ui.play_panel import echo
 
     k, direction, labels = last
     st.session_state.setdefault("hood_k", min(max(int(k), 1), data.MAX_K))

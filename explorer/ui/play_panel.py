@@ -32,14 +32,13 @@ from explorer.core.errors import InvalidParameter, counted
 from explorer.games import Game
 from explorer.play import RESULT_WORDS, Match, Opponent, Played, Solved, result_for, start_position
 from explorer.ui import drawing, state
-from explorer.ui.widgets import as_text, error, player_name
+from explorer.ui.widgets import as_text, echo, error, player_name
 
 VALUE_ORDER = ["win", "tie", "draw", "loss"]
 FLIP = {"win": "loss", "loss": "win", "tie": "tie", "draw": "draw"}
 OPPONENTS = ["perfect", "slip=0.1", "slip=0.3", "random"]
 SIDES = ("A", "B")
 MAX_PLIES = 500
-ECHO_LIMIT = 40  # characters of a bad ply quoted back in the error line
 TAB = "Play"
 BOARD_KEY = "play_board_svg"  # the clickable board's widget key
 
@@ -68,14 +67,6 @@ def replay(solved: Solved, text: str, backend: Any = None) -> Played:
                                    f"({echo(part)}); restart it")
         played.play(int(part))
     return played
-
-
-def echo(text: str, limit: int = ECHO_LIMIT) -> str:
-    """`text` quoted back in a message, cut to `limit` characters and saying so when it is cut
-    ("'1111…', 40 characters shown of 9,000"), so the user knows the link held more. O(limit)."""
-    if len(text) <= limit:
-        return repr(text)
-    return f"{text[:limit]!r}…, {limit} characters shown of {len(text):,}"
 
 
 def _sequence(numbers: list[int]) -> str:

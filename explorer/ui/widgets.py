@@ -56,6 +56,17 @@ def as_text(message: str) -> str:
     return md_escape(unlinked)
 
 
+ECHO_LIMIT = 40  # characters of a bad value from a link (a ply, side=, opp=, k=) quoted back in its line
+
+
+def echo(text: str, limit: int = ECHO_LIMIT) -> str:
+    """`text` quoted back in a message, cut to `limit` characters and saying so when it is cut
+    ("'1111…', 40 characters shown of 9,000"), so the user knows the link held more. O(limit)."""
+    if len(text) <= limit:
+        return repr(text)
+    return f"{text[:limit]!r}…, {limit} characters shown of {len(text):,}"
+
+
 _MD_SPECIAL = re.compile(r"([\\`*_{}\[\]()#+\-.!|<>~$:=&])")
 
 

@@ -371,7 +371,7 @@ def test_k_in_the_address_is_honoured_and_a_bad_one_is_one_escaped_warning(tmp_p
     from streamlit.testing.v1 import AppTest
 
     from explorer.ui import backend as ui_backend, data
-    from explorer.ui.play_panel import ECHO_LIMIT, echo
+    from explorer.ui.widgets import ECHO_LIMIT, echo
     from tests.support.ui_support import text_of
 
     monkeypatch.setenv("GAMEGRAPH_HOME", str(tmp_path / "home"))

@@ -15,7 +15,8 @@ from tests.support.ui_support import isolated, markdown, page, text_of  # noqa: 
 from explorer.games import games, parse_spec  # noqa: E402
 from explorer.play import Opponent  # noqa: E402
 from explorer.solved import build  # noqa: E402
-from explorer.ui.play_panel import ECHO_LIMIT, FLIP, history_rows, replay  # noqa: E402
+from explorer.ui.play_panel import FLIP, history_rows, replay  # noqa: E402
+from explorer.ui.widgets import ECHO_LIMIT  # noqa: E402
 from tests.ui.test_boards import small_spec  # noqa: E402
 
 

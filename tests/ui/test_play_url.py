@@ -8,7 +8,8 @@ import pytest
 
 pytest.importorskip("streamlit")
 from tests.support.ui_support import isolated, markdown, page, text_of  # noqa: E402,F401 - the autouse fixture
-from explorer.ui.play_panel import ECHO_LIMIT, OPPONENTS, echo  # noqa: E402
+from explorer.ui.play_panel import OPPONENTS  # noqa: E402
+from explorer.ui.widgets import ECHO_LIMIT, echo  # noqa: E402
 
 HOSTILE = [
     "<b>bold</b><script>alert(1)</script>",
