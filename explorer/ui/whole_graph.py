@@ -76,6 +76,14 @@ class Overview:
         return len(self.sources)
 
 
+def _stable_order(codes: np.ndarray, classes: int) -> np.ndarray:
+    """The stable argsort of `codes`, all in range(classes). numpy's stable sort is a radix sort, O(n),
+    only for types of 16 bits or less (int64 codes took its O(n log n) merge sort), so codes of at most
+    65,536 classes are sorted as uint16 (the overview's: any remoteness under 21,845)."""
+    small = np.uint16 if classes <= np.iinfo(np.uint16).max + 1 else np.int64
+    return np.argsort(codes.astype(small), kind="stable")
+
+
 def layered_layout(value: np.ndarray, remoteness: np.ndarray, gap: float = 2.0) -> tuple[np.ndarray, np.ndarray]:
     """(x, y) of each position: one column of dots per (value, remoteness) class, as the module says.
 
@@ -91,11 +99,7 @@ def layered_layout(value: np.ndarray, remoteness: np.ndarray, gap: float = 2.0) 
     klass = np.select([value == int(Value.WIN), value == int(Value.TIE), value == int(Value.DRAW)],
                       [r, top + r, np.full(n, 2 * top)], default=2 * top + 1 + (top - 1 - r))
     height = max(1, int(np.ceil(np.sqrt(n))))
-    # Breadth-first order inside each class. numpy's stable sort is a radix sort, O(V), only for types of
-    # 16 bits or less (int64 classes took its O(V log V) merge sort); 3 * top + 1 classes fit 16 bits
-    # for any remoteness under 21,845.
-    small = np.uint16 if 3 * top + 1 <= np.iinfo(np.uint16).max else np.int64
-    order = np.argsort(klass.astype(small), kind="stable")
+    order = _stable_order(klass, 3 * top + 1)  # breadth-first order inside each class
     counts = np.bincount(klass, minlength=3 * top + 1)
     starts = np.concatenate([[0], np.cumsum(counts)[:-1]])
     rank = np.empty(n, np.int64)
@@ -116,8 +120,7 @@ def column_labels(value: np.ndarray, remoteness: np.ndarray, x: np.ndarray) -> l
         return []
     levels = int(remoteness.max(initial=0)) + 1
     code = value.astype(np.int64) * levels + np.where(remoteness < 0, 0, remoteness)
-    small = np.uint16 if len(palette.VALUES) * levels <= np.iinfo(np.uint16).max else np.int64
-    order = np.argsort(code.astype(small), kind="stable")   # a radix sort for 16 bits: O(V)
+    order = _stable_order(code, len(palette.VALUES) * levels)
     grouped = code[order]
     starts = np.flatnonzero(np.concatenate(([True], grouped[1:] != grouped[:-1])))
     placed = x[order]
