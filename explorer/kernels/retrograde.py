@@ -130,18 +130,22 @@ def _gather_one(predecessors, graph, x, buffer, start, max_unmoves, lo, hi):
 
 
 @njit(inline="always")
-def _gather(predecessors, graph, xs, m, max_unmoves, buffer, counts, lo, hi):
+def _gather(predecessors, graph, xs, m, max_unmoves, buffer, counts, lo, hi, cells):
     """The predecessors in [lo, hi) of xs[:m] (global indices) into `buffer`, as local indices:
     xs[i]'s at buffer[i * max_unmoves:][:counts[i]]. On every core (prange) when the batch is
     at least PARALLEL_MIN entries (a smaller one costs less than waking the other threads): an
     entry's predecessors are a pure function of its index and each entry writes its own slot,
-    so the buffer is the same with any number of threads."""
+    so the buffer is the same with any number of threads. On one core, each entry's predecessors'
+    cells are prefetched as soon as they are known, so their reads are in flight while the next
+    entries' un-moves are computed (the C baseline's order; prefetching them only once the whole
+    chunk was gathered left the first entries' reads waiting)."""
     if m >= PARALLEL_MIN:
         for i in prange(m):
             counts[i] = _gather_one(predecessors, graph, xs[i], buffer, i * max_unmoves, max_unmoves, lo, hi)
     else:
         for i in range(m):
             counts[i] = _gather_one(predecessors, graph, xs[i], buffer, i * max_unmoves, max_unmoves, lo, hi)
+            _prefetch_cells(cells, buffer, counts, max_unmoves, i, i + 1)
 
 
 @njit(inline="always")
@@ -248,6 +252,19 @@ def _next_chunk(cells, queue, head, tail, lo, seeds, seed_runs, j, k, tie_phase,
 
 
 @njit(inline="always")
+def queue_first_level(cells, queue, state):
+    """After the first pass has written every initial cell: the queue of phase 1 (its finished wins and
+    losses, `_collect`) and `state` set to work it. Returns 0, or STUCK - the first local index not over
+    without a move. Shared by solve_cells' own first pass and a game's wrapper that fills the cells
+    its own faster way (explorer/games/dodgem/kernels.py: positions walked in rank order)."""
+    tail = _collect(cells, queue, False)
+    if tail < 0:
+        return tail
+    state[0], state[1], state[2], state[3], state[4] = WINS_AND_LOSSES, 0, tail, 0, 0
+    return 0
+
+
+@njit(inline="always")
 def solve_cells(initial, predecessors, valid, move_count, terminal, graph, max_unmoves, cells, queue, state, budget,
                 lo, seeds, seed_runs):
     """Fill `cells` (one per position of [lo, lo + len(cells))); return 0 when done, MORE,
@@ -288,10 +305,10 @@ def solve_cells(initial, predecessors, valid, move_count, terminal, graph, max_u
         # Initial cells, on every core: each index writes only its own cell.
         for i in prange(n):
             cells[i] = initial(valid, move_count, terminal, graph, lo + i)
-        tail = _collect(cells, queue, False)
-        if tail < 0:
-            return tail  # STUCK - the first position not over without a move
-        phase, head, j, k = WINS_AND_LOSSES, 0, 0, 0
+        status = queue_first_level(cells, queue, state)
+        if status < 0:
+            return status
+    phase, head, tail, j, k = state[0], state[1], state[2], state[3], state[4]
     slot = max(max_unmoves, 1)
     if slot >= PARALLEL_UNMOVES:
         # Big batches whose un-moves are computed on every core. At most BATCH_ROOM predecessors' room (an
@@ -326,7 +343,12 @@ def solve_cells(initial, predecessors, valid, move_count, terminal, graph, max_u
         if worked >= budget:
             state[0], state[1], state[2], state[3], state[4] = phase, head, tail, j, k
             return MORE
-        _gather(predecessors, graph, xs, m, slot, buffer, counts, lo, hi)
+        if from_queue:
+            # The next chunk's own cells (its entries' remoteness and value, read by _next_chunk) while this one is
+            # worked: entries queued a level ago, long out of the cache.
+            for q in range(head + m, min(head + 2 * m, tail)):
+                prefetch(cells, queue[q])
+        _gather(predecessors, graph, xs, m, slot, buffer, counts, lo, hi, cells)
         # The updates, one core, in FIFO order: the plain queue's order, whatever the batch. CHUNK entries
         # at a time, the cells of the next chunk's predecessors prefetched while this chunk is applied, so
         # that many random reads are in flight at once (the C baseline's chunking).

@@ -184,7 +184,9 @@ class FallbackQueries:
         self.reason = f"{exc}"
         st.warning(f"Neo4j at {self._uri} stopped answering, so the networkx mirror answers instead; "
                    f"the page tries Neo4j again within {PROBE_TTL} s.", icon="⚠️")
-        self._active = _mirror(self._graph_id, self._solved)[1]
+        # Lazily, as choose() hands out the mirror: one that cannot be made is said in one line and the solved
+        # arrays answer, rather than a second failure ending the page.
+        self._active = LazyMirror(self._graph_id, self._solved)
 
 
 def choose(graph_id: str, positions: int = 0, solved: SolvedGraph | None = None) -> Backend:

@@ -924,25 +924,30 @@ def style_rules(colouring: str, move_labels: bool, boards: bool, large: bool = F
     double borders and thousands of labels are what make Cytoscape.js slow to draw and to zoom
     (bench/bench_canvas.py)."""
     size = BOARD_SIZE if boards else NODE_SIZE
+    node_shape = {"background-color": f"data(_fill_{colouring})", "border-color": "data(_border)",
+                  "border-width": 2.5, "width": size, "height": size, "shape": "round-rectangle" if boards else "ellipse"}
+    node_label = {"label": "data(label)", "font-size": LABEL_FONT, "color": "#222222", "text-valign": "bottom",
+                  "text-margin-y": TEXT_MARGIN, "min-zoomed-font-size": 5,
+                  # a board's rows on lines of their own (board_label), in columns
+                  "text-wrap": "wrap", "text-max-width": "1000px", "line-height": LABEL_LINE,
+                  "font-family": "DejaVu Sans Mono, Menlo, Consolas, monospace",
+                  # a light card behind each key, so the moves crossing it do not hide it
+                  "text-background-color": "#ffffff", "text-background-opacity": 0.8,
+                  "text-background-padding": 1}
+    focus = {"border-width": 5, "outline-width": 3, "outline-color": FOCUS_RING,
+             "font-weight": "bold", "width": size * 1.25, "height": size * 1.25}
+    move_label = {"font-size": MOVE_FONT, "color": "#444444", "text-background-color": "#ffffff",
+                  "text-background-opacity": 0.85, "text-background-padding": 1,
+                  "text-background-shape": "round-rectangle", "min-zoomed-font-size": 7}
+    if large:
+        return _large_rules(colouring, move_labels, boards, node_shape, node_label, focus, move_label)
     rules = [
-        _Rule("node", {"background-color": f"data(_fill_{colouring})", "border-color": "data(_border)",
-                       "border-width": 2.5, "width": size, "height": size, "shape": "round-rectangle" if boards else "ellipse",
-                       "label": "data(label)", "font-size": LABEL_FONT, "color": "#222222", "text-valign": "bottom",
-                       "text-margin-y": TEXT_MARGIN, "min-zoomed-font-size": 5,
-                       # a board's rows on lines of their own (board_label), in columns
-                       "text-wrap": "wrap", "text-max-width": "1000px", "line-height": LABEL_LINE,
-                       "font-family": "DejaVu Sans Mono, Menlo, Consolas, monospace",
-                       # a light card behind each key, so the moves crossing it do not hide it
-                       "text-background-color": "#ffffff", "text-background-opacity": 0.8,
-                       "text-background-padding": 1}),
-        _Rule("node[_focus]", {"border-width": 5, "outline-width": 3, "outline-color": FOCUS_RING,
-                               "font-weight": "bold", "width": size * 1.25, "height": size * 1.25}),
+        _Rule("node", {**node_shape, **node_label}),
+        _Rule("node[_focus]", focus),
         _Rule("node[_scc >= 0]", {"border-style": "double", "border-width": 5}),
         _Rule("edge", {"curve-style": "bezier", "target-arrow-shape": "triangle", "arrow-scale": 0.9,
                        "width": 1.2, "line-color": OTHER_EDGE, "target-arrow-color": OTHER_EDGE,
-                       "line-style": "dashed", "font-size": MOVE_FONT, "color": "#444444",
-                       "text-background-color": "#ffffff", "text-background-opacity": 0.85,
-                       "text-background-padding": 1, "text-rotation": "autorotate", "min-zoomed-font-size": 7,
+                       "line-style": "dashed", **move_label, "text-rotation": "autorotate",
                        "label": "data(move)" if move_labels else ""}),
         _Rule("edge[?optimal]", {"line-style": "solid", "width": 2.4, "line-color": OPTIMAL_EDGE,
                                  "target-arrow-color": OPTIMAL_EDGE}),
@@ -963,22 +968,46 @@ def style_rules(colouring: str, move_labels: bool, boards: bool, large: bool = F
         _Rule("edge[_cycle][?optimal]", {"line-color": CYCLE_OPTIMAL_EDGE, "target-arrow-color": CYCLE_OPTIMAL_EDGE}),
     ]
     if boards:
-        # only with boards on: turning them off takes `_image` out of the elements, but Cytoscape.js merges
-        # an element's new data into the old (cy.json), so the pictures stayed drawn
-        rules.insert(1, _Rule("node[_image]", {"background-image": "data(_image)", "background-fit": "contain",
-                                               "background-width": "88%", "background-height": "88%",
-                                               "background-image-containment": "inside", "background-clip": "node"}))
-    if large:
-        # haystack: a straight line between the centres, without the arrow or the cut at each node's
-        # border that cost the most to draw (bench/bench_canvas.py); the moves of the selected node
-        # (which the component highlights) are drawn with their arrows and labels
-        rules.append(_Rule("edge", {"curve-style": "haystack", "haystack-radius": 0, "target-arrow-shape": "none",
-                                    "line-style": "solid", "label": "", "source-label": ""}))
-        rules.append(_Rule("edge:selected, edge.highlight", {"curve-style": "straight", "target-arrow-shape": "triangle",
-                                                             "label": "data(move)" if move_labels else "",
-                                                             "source-label": "", "text-rotation": "none"}))
-        rules.append(_Rule("node", {"label": "", "border-style": "solid"}))  # keys show in the panel on click
-        rules.append(_Rule("node:selected, node[_focus]", {"label": "data(label)"}))
+        rules.insert(1, _Rule("node[_image]", BOARD_PICTURE))
+    return rules
+
+
+# only with boards on: turning them off takes `_image` out of the elements, but Cytoscape.js merges
+# an element's new data into the old (cy.json), so the pictures stayed drawn
+BOARD_PICTURE = {"background-image": "data(_image)", "background-fit": "contain", "background-width": "88%",
+                 "background-height": "88%", "background-image-containment": "inside", "background-clip": "node"}
+# The first rule of a large canvas's sheet: a class no element has. static/canvas_view.js drops the rules
+# the component puts before ours (its default look, which ours override) from a sheet that has it.
+LEAN_MARK = ".gg-lean"
+
+
+def _large_rules(colouring: str, move_labels: bool, boards: bool, node_shape: dict, node_label: dict,
+                 focus: dict, move_label: dict) -> list[_Rule]:
+    """A large canvas's sheet: only what is drawn. Its moves are haystack lines (a straight line between
+    the centres, without the arrow or the cut at each node's border that cost the most to draw) but the
+    selected node's (which the component highlights), drawn with their arrows and names; its positions
+    are unlabelled but the focus and the selected one (keys show in the panel on click). Cytoscape.js
+    computes each element's style property by property: every property a rule sets for all elements
+    (labels, fonts, arrows that are never drawn) costs 2,000 nodes and 7,000 moves their time at the
+    first drawing, so the base rules set only what is drawn and the label's properties go on the rules
+    of the few elements that show one (bench/bench_canvas.py: a third off the time to interactive)."""
+    rules = [
+        _Rule(LEAN_MARK, {"label": ""}),
+        _Rule("node", node_shape),  # no double border on a cycle: a plain one draws quicker
+        _Rule("node[_focus]", focus),
+        _Rule("node[_scc >= 0]", {"border-width": 5}),
+        _Rule("node:selected, node[_focus]", node_label),
+        # (haystack-radius 0, Cytoscape's default: a line between the centres)
+        _Rule("edge", {"curve-style": "haystack", "width": 1.2, "line-color": OTHER_EDGE}),
+        _Rule("edge[?optimal]", {"width": 2.4, "line-color": OPTIMAL_EDGE}),
+        _Rule("edge[_cycle]", {"line-color": CYCLE_EDGE}),
+        _Rule("edge[_cycle][?optimal]", {"line-color": CYCLE_OPTIMAL_EDGE}),
+        _Rule("edge:selected, edge.highlight", {"curve-style": "straight", "target-arrow-shape": "triangle",
+                                                "arrow-scale": 0.9, **move_label, "text-rotation": "none",
+                                                "label": "data(move)" if move_labels else ""}),
+    ]
+    if boards:  # a canvas that grew past LARGE keeps its pictures
+        rules.insert(2, _Rule("node[_image]", BOARD_PICTURE))
     return rules
 
 
@@ -1175,7 +1204,7 @@ def keep_view() -> None:
     component's overlays clear, expansions that move nothing already drawn, the highlight in
     HIGHLIGHT, a tidy info panel. Below the canvas, the same every run, so it never makes Streamlit
     mount the canvas again."""
-    config = json.dumps({"highlight": HIGHLIGHT, "large": LARGE, "readable": READABLE_ZOOM})
+    config = json.dumps({"highlight": HIGHLIGHT, "large": LARGE, "readable": READABLE_ZOOM, "leanMark": LEAN_MARK})
     st.html(f"<script>window.__ggCanvas = {config};\n{_view_keeper_script()}</script>", unsafe_allow_javascript=True)
 
 

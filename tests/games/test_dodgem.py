@@ -114,7 +114,38 @@ def test_5x5_ranking_python_equals_compiled(data):
     out = np.empty(kernels.max_unmoves, dtype=np.int64)
     count = kernels.successors(kernels.ctx, index, out)
     assert list(out[:count]) == [game.rank(m.position) for m in game.moves(position)]
+    assert kernels.move_count(kernels.ctx, index) == count
     count = kernels.predecessors(kernels.ctx, index, out)
     assert sorted(out[:count]) == sorted(game.rank(p) for p in game.unmoves(position))
     for p in game.unmoves(position):
         assert position in [m.position for m in game.moves(p)]
+
+
+@pytest.mark.parametrize("spec", ["dodgem:3x3", "dodgem:4x4"])
+def test_the_first_pass_walks_every_index_to_the_cells_of_its_moves(spec):
+    """Dodgem's own first pass (first_cells: positions walked in rank order, moves counted by bit
+    masks) gives every index of the whole index space, and of ranges cut anywhere, the cell
+    solve_cells' per-index first pass gives: undecided with its number of moves, or a win when the
+    mover has none. The moves are counted from the successors (checked against the rules above),
+    one index at a time; the first level's queue is the finished positions in ascending order."""
+    from explorer.games.dodgem import kernels as k
+    from explorer.kernels.retrograde import CODE_BITS, MORE, OPEN, WIN, new_state, no_seeds
+
+    kernels = parse_spec(spec).implicit_kernels()
+    size = kernels.size
+    out = np.empty(kernels.max_unmoves, dtype=np.int64)
+    moves = np.array([kernels.successors(kernels.ctx, i, out) for i in range(size)])
+    assert all(kernels.move_count(kernels.ctx, i) == moves[i] for i in range(0, size, 7))
+    expected = np.where(moves > 0, (moves << CODE_BITS) | OPEN, WIN)
+    rng = np.random.default_rng(size)
+    ranges = [(0, size), (1, size - 1)] + [tuple(sorted(rng.choice(size + 1, 2, replace=False))) for _ in range(8)]
+    seeds, seed_runs = no_seeds()
+    for lo, hi in ranges:
+        cells = np.empty(hi - lo, dtype=np.uint16)
+        queue = np.empty(hi - lo, dtype=np.int32)
+        state = new_state()
+        status = k.solve(kernels.ctx, kernels.max_unmoves, cells, queue, state, 0, lo, seeds, seed_runs)
+        # Stopped after the first pass (MORE), or done where the range holds no finished position (its queue is empty).
+        assert status == MORE or (status == 0 and 0 not in moves[lo:hi]), (lo, hi, status)
+        assert np.array_equal(cells, expected[lo:hi]), (lo, hi)
+        assert np.array_equal(queue[:state[2]], np.flatnonzero(moves[lo:hi] == 0)), (lo, hi)

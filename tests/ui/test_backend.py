@@ -21,6 +21,7 @@ import pytest
 pytest.importorskip("streamlit")
 from streamlit.testing.v1 import AppTest  # noqa: E402
 
+from explorer.core.errors import GameGraphError  # noqa: E402
 from explorer.solved import build  # noqa: E402
 from explorer.ui import backend as ui_backend  # noqa: E402
 from loaders import neo4j_server as server  # noqa: E402
@@ -116,3 +117,26 @@ def test_a_stopped_neo4j_costs_the_page_seconds_then_the_mirror_answers(throwawa
     assert not at.exception and not _lines(at), _lines(at)
     assert "Backend: **Neo4j" in _backend_caption(at)
     print(f"Neo4j back: first request {back:.2f} s")
+
+
+def test_a_mirror_that_cannot_be_made_when_neo4j_stops_leaves_the_solved_arrays_answering(throwaway, monkeypatch):
+    """The double failure: Neo4j goes away and the mirror it hands over to cannot be made (too big for
+    the budget, a part without its graph, ...). One more warning line, and the solved arrays answer the
+    same question the same way, rather than a second error ending the page."""
+    solved = build(GAME)
+    graph_id = solved.graph.graph_id
+    backend = ui_backend.choose(graph_id, solved.graph.num_positions, solved)
+    assert backend.kind == "neo4j", backend
+    question = {"position": solved.graph.key(0), "fetch": 100}
+    asked = backend.queries.run("shortest-win", question)
+    start = backend.queries.position(solved.graph.key(0))
+
+    def refused(*args, **kwargs):
+        raise GameGraphError("the networkx mirror would not fit in the page's memory budget")
+
+    server.stop()
+    monkeypatch.setattr(ui_backend, "_mirror", refused)
+    assert backend.queries.run("shortest-win", question) == asked
+    answered = backend.queries.position(solved.graph.key(0))  # the arrays give the record's own fields
+    assert answered and all(answered[name] == start[name] for name in ("key", "value", "remoteness")), answered
+    assert backend.queries.reason and "\n" not in backend.queries.reason

@@ -123,14 +123,25 @@ def test_style_rules_switch_the_fill_by_colouring_only():
         assert node["style"]["background-color"] == f"data(_fill_{colouring})"
     assert next(r for r in (x.dump() for x in canvas.style_rules("value", False, False))
                 if r["selector"] == "edge")["style"]["label"] == ""
-    # a large canvas ends with the cheap edges (later rules win in Cytoscape.js), labels or not
+    # a large canvas draws cheap edges (later rules win in Cytoscape.js), labels or not
     large = [r.dump() for r in canvas.style_rules("value", True, False, large=True)]
-    last_edge = [r for r in large if r["selector"] == "edge"][-1]["style"]
-    assert last_edge["curve-style"] == "haystack" and last_edge["label"] == ""
-    assert last_edge["target-arrow-shape"] == "none"
-    # ... but the selected node's moves (the component highlights them) keep their arrows
+    edge = [r for r in large if r["selector"] == "edge"][-1]["style"]
+    assert edge["curve-style"] == "haystack"
+    # ... and is lean: marked first (canvas_view.js drops the component's defaults before the mark), and no
+    # rule for every node or move sets a label, an arrow or a font (Cytoscape.js, which draws neither, would
+    # still compute them for each of thousands of elements; Cytoscape's defaults are no label and no arrow)
+    assert large[0]["selector"] == canvas.LEAN_MARK
+    for rule in large:
+        if rule["selector"] in ("node", "edge"):
+            assert not {"label", "source-label", "target-arrow-shape", "font-size", "text-rotation"} & set(rule["style"])
+    # ... but the selected node's moves (the component highlights them) keep their arrows and names
     chosen = [r for r in large if r["selector"] == "edge:selected, edge.highlight"][-1]["style"]
     assert chosen["target-arrow-shape"] == "triangle" and chosen["curve-style"] == "straight"
+    assert chosen["label"] == "data(move)"
+    # ... and the focus and the selected position their keys
+    assert next(r for r in large if r["selector"] == "node:selected, node[_focus]")["style"]["label"] == "data(label)"
+    # a small canvas's sheet is not marked: the component's look stays under it
+    assert all(r["selector"] != canvas.LEAN_MARK for r in rules)
 
 
 def test_console_graph_becomes_elements_and_only_this_games_positions_open():

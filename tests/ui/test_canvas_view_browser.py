@@ -22,8 +22,8 @@ import pytest
 
 from tests.ui.test_browser import ARTIFACTS, ROOT, browser, server, serving_ui  # noqa: F401 - fixtures
 from tests.ui.test_browser import pytestmark  # noqa: F401 - browser, and Chromium must be there
-from tests.ui.test_canvas_browser import (CY, HIDDEN, _choose, current_frame, cy, expand_node, node_point,
-                                          open_canvas, settle, wait_canvas, wait_still)
+from tests.ui.test_canvas_browser import (CY, HIDDEN, _choose, click_node, current_frame, cy, expand_node,
+                                          node_point, open_canvas, settle, wait_canvas, wait_still)
 
 # The default view, measured: the zoom; the zoom that fits the whole drawing into the free area (the
 # canvas less the open info panel and a margin); the nodes under an overlay or out of the canvas; whether
@@ -329,4 +329,42 @@ def test_move_names_sit_on_their_moves_and_overlap_nothing(server, browser, url)
             if label[2] > label[0]:
                 assert not _overlap(name["box"], label), (name["move"], key, "label")
     _shot(frame_element, "names-" + url.split("&")[0].split("=")[1].split(":")[0])
+    page.close()
+
+
+# A node against the info panel (frame px): whether the panel is open, its right edge, the node's left edge
+# (its disc, without the label) and the canvas's left edge.
+AGAINST_PANEL = f"""(key) => {{ const cy = {CY}; const n = cy.getElementById(key);
+    const box = document.getElementById('cy').getBoundingClientRect();
+    const panel = document.getElementById('infopanel');
+    const b = n.renderedBoundingBox({{includeLabels: false, includeOverlays: false}});
+    return {{ open: panel.getAttribute('data-expanded') === 'true', panel_right: panel.getBoundingClientRect().right,
+             node_left: box.left + b.x1, canvas_left: box.left }}; }}"""
+
+
+def test_a_click_pans_the_node_clear_of_the_info_panel(server, browser):  # noqa: F811
+    """A click on a node opens the info panel over the drawing's left part, which covered the node clicked:
+    the view pans so that the node is beside the panel (canvas_view.js, 10)."""
+    from playwright.sync_api import Error as PlaywrightError
+
+    page = browser.new_page(viewport={"width": 1400, "height": 1300})
+    frame_element, frame = open_canvas(page, f"{server}/?game=chopsticks:standard&view=Neighbourhood")
+    key = cy(frame, "cy.nodes().filter(n => !n.data('_focus'))[0].id()")
+    # the node near the canvas's left edge, where the panel opens (clear of the closed panel, a narrow strip)
+    frame.evaluate(f"(key) => {{ const cy = {CY}; const p = cy.getElementById(key).renderedPosition(); "
+                   "cy.panBy({x: 60 - p.x, y: cy.height() / 2 - p.y}); }", key)
+    frame_element, frame = click_node(page, key, frame_element, frame)
+    frame.wait_for_function(f"(key) => ({AGAINST_PANEL})(key).open", arg=key, timeout=10_000)
+    try:  # the panel's opening, then the view's glide
+        frame.wait_for_function(f"(key) => {{ const v = ({AGAINST_PANEL})(key); return v.node_left > v.panel_right; }}",
+                                arg=key, timeout=10_000)
+    except PlaywrightError:
+        pass  # said by the assertion below, with the figures
+    wait_still(frame)
+    view = frame.evaluate(AGAINST_PANEL, key)
+    ARTIFACTS.mkdir(exist_ok=True)
+    frame_element.screenshot(path=str(ARTIFACTS / "canvas-view-click-beside-panel.png"))
+    assert view["panel_right"] > view["canvas_left"] + 60 + 20, view  # the open panel covers where the node was
+    assert view["node_left"] > view["panel_right"], view               # and the node is beside it now
+    assert cy(frame, f"cy.getElementById({key!r}).selected()")          # still the one selected
     page.close()

@@ -38,6 +38,14 @@
 //    pointer leaves the canvas's frame. The zoom cannot go below FLOOR times the zoom that fits the
 //    whole drawing (it went down to specks); the +, − and fit buttons are the component's, unchanged.
 //
+// 9. A large canvas (canvas.py's style_rules, large) is drawn with a lean style sheet: Cytoscape.js computes
+//    every property a rule sets for each of thousands of elements before the first frame, so the
+//    component's default look, which ours override, is left out of a sheet marked CONFIG.leanMark. The
+//    wrapper that does it goes in when the component makes its Cytoscape.js instance (trapInstance), so
+//    that even the first drawing has the lean sheet; a frame caught later gets it from its next sheet.
+// 10. A click on a node opens the info panel over the drawing's left part: once it has opened, the view
+//    pans as little as it can (keepClear) so that the node clicked is beside the panel, not under it.
+//
 // The server marks its layouts: `ggExpand` (the node expanded) and `ggNew` (the nodes it brought).
 // Cytoscape ignores options it does not know. `cy.scratch('_gg')` tells tests the hooks are in.
 (function () {
@@ -49,7 +57,7 @@
     const FLOOR = 0.5;           // the least zoom, as a share of the zoom that fits the whole drawing (8)
     const HINT_MS = 1200;        // how long the wheel's hint stays (8)
     const OVERLAYS = ["infopanel", "nodeActions", "toolbar", "viewbar"];  // the component's, over the canvas
-    const CONFIG = window.__ggCanvas || { highlight: "#008b8b", large: 400, readable: 0.6 };
+    const CONFIG = window.__ggCanvas || { highlight: "#008b8b", large: 400, readable: 0.6, leanMark: ".gg-lean" };
     const NEUTRAL = [
         { selector: "node:selected, node.highlight",
           style: { "outline-color": CONFIG.highlight, "text-background-color": CONFIG.highlight } },
@@ -97,6 +105,18 @@
         return cy.container().ownerDocument.defaultView.JSON.parse(JSON.stringify(value));
     }
 
+    // The whole drawing's bounding box, computed once for the handlers of one task (a layout's end runs
+    // zoomFloor and readableView, which asked for it three times): until the first frame after new elements
+    // are drawn, Cytoscape.js computes every move's ends again for each bounding box asked for (a third of a
+    // second each for 7,000 moves). Forgotten at the end of the task, and at once when the drawing changes.
+    function drawingBox(cy) {
+        if (!cy.__ggBox) {
+            cy.__ggBox = cy.elements().boundingBox();
+            Promise.resolve().then(() => { cy.__ggBox = null; });
+        }
+        return cy.__ggBox;
+    }
+
     function collection(cy, eles) {
         if (!eles) return cy.elements();
         return typeof eles === "string" ? cy.$(eles) : eles;
@@ -111,9 +131,10 @@
             bb = { x1: eles.x1, y1: eles.y1, w: (eles.x2 !== undefined ? eles.x2 - eles.x1 : eles.w),
                    h: (eles.y2 !== undefined ? eles.y2 - eles.y1 : eles.h) };
         } else {
+            const whole = eles === undefined;
             eles = collection(cy, eles);
             if (eles.length === 0) return undefined;
-            bb = eles.boundingBox();
+            bb = whole ? drawingBox(cy) : eles.boundingBox();
         }
         const area = clearArea(cy);
         const pad = Math.max(0, +padding || 0);
@@ -174,7 +195,7 @@
     // The window of `area`'s size at zoom `least` over a drawing too large to fit (readableViewport).
     function fillViewport(cy, area, padding, least) {
         const pad = Math.max(0, +padding || 0);
-        const bb = cy.elements().boundingBox();
+        const bb = drawingBox(cy);
         // The window (model px). The padding is kept only on an axis where the drawing fits: where it goes on
         // out of sight, the window spans the whole clear area, so its edge meets the panel's margin instead of
         // leaving a padding's band empty there (30 px beside the panel).
@@ -206,19 +227,50 @@
         return p.x >= 0 && p.y >= 0 && p.x <= cy.width() && p.y <= cy.height();
     }
 
+    // Every style sheet the component sets, as Cytoscape.js gets it (4, 9): the highlight rules of ours after
+    // the component's, and a large canvas's sheet (marked by CONFIG.leanMark) without the component's
+    // default look before our rules.
+    function wrapStyle(cy) {
+        if (Object.prototype.hasOwnProperty.call(cy, "__ggStyle")) return;
+        const setStyle = cy.style;  // Cytoscape's own, on its prototype
+        cy.__ggStyle = false;       // true once a sheet went through here
+        cy.style = function (sheet) {
+            if (arguments.length === 0 || !Array.isArray(sheet)) return setStyle.apply(this, arguments);
+            const mark = sheet.findIndex(rule => rule && rule.selector === CONFIG.leanMark);
+            cy.__ggStyle = true;
+            return setStyle.call(this, (mark > 0 ? sheet.slice(mark) : sheet).concat(NEUTRAL));
+        };
+    }
+
     // The highlight in the neutral colour: our rules after the component's, in every style sheet it sets.
     function neutralHighlight(cy) {
-        const setStyle = cy.style.bind(cy);
-        cy.style = function (sheet) {
-            if (arguments.length === 0) return setStyle();
-            return setStyle(Array.isArray(sheet) ? sheet.concat(NEUTRAL) : sheet);
-        };
+        wrapStyle(cy);
+        if (cy.__ggStyle) return;  // in at the instance's birth (9): the sheet set has them
         // The sheet already set: the rules go at its end, restyling only what is highlighted now (a
         // whole restyle of a large canvas would cost what drawing it costs; the rest is restyled
         // when its classes change, against the sheet with these rules).
         const sheet = cy.style();
         NEUTRAL.forEach(rule => sheet.selector(rule.selector).style(rule.style));
         cy.$(":selected, .highlight").updateStyle();
+    }
+
+    // (9) The style wrapper goes in when Cytoscape.js makes the instance, before the component sets its
+    // elements and sheet and draws them: Cytoscape registers an instance on its container as
+    // `container._cyreg.cy`, into the object it finds there, so one with a setter for `cy` is put there
+    // first. The component makes the instance a tenth of a second after its frame has loaded; new frames are
+    // watched from their creation and looked at every few ms until their #cy is there.
+    function trapInstance(doc) {
+        const box = doc && doc.getElementById("cy");
+        if (!box || box.__ggTrap || box._cyreg) return !!box;
+        box.__ggTrap = true;
+        let instance;
+        const reg = {};
+        Object.defineProperty(reg, "cy", {
+            configurable: true, enumerable: true, get: () => instance,
+            set: value => { instance = value; if (value) wrapStyle(value); },
+        });
+        box._cyreg = reg;
+        return true;
     }
 
     function tidyPanel(cy) {
@@ -253,7 +305,7 @@
     function zoomFloor(cy) {
         const eles = cy.elements();
         if (eles.length === 0 || !(cy.width() > 0 && cy.height() > 0)) return;
-        const bb = eles.boundingBox();
+        const bb = drawingBox(cy);
         const fit = Math.min(cy.width() / Math.max(bb.w, 1), cy.height() / Math.max(bb.h, 1));
         cy.minZoom(Math.max(1e-3, Math.min(FLOOR * fit, cy.maxZoom())));
     }
@@ -291,6 +343,30 @@
         }, { capture: true, passive: true });
     }
 
+    // (10) A click on a node opens the info panel over the drawing's left part, where it can cover the node
+    // clicked: once the panel has opened (the component opens it a tenth of a second after the selection,
+    // and its width grows over a transition), the view pans, as little as it can, to put the node beside it.
+    function revealOnTap(cy) {
+        const doc = cy.container().ownerDocument, win = doc.defaultView;
+        let asked = 0;
+        cy.on("tap", "node", e => {
+            const node = e.target, mine = ++asked, until = Date.now() + 2000;
+            let last = -1, steady = 0;
+            const look = () => {
+                if (mine !== asked) return;  // another click since
+                const panel = doc.getElementById("infopanel");
+                const open = panel && panel.getAttribute("data-expanded") === "true";
+                const r = open ? overlayRect(doc, "infopanel") : null;
+                const w = r ? r.width : -1;
+                steady = w > 1 && Math.abs(w - last) < 0.5 ? steady + 1 : 0;
+                last = w;
+                if (steady < 3) { if (Date.now() < until) win.requestAnimationFrame(look); return; }
+                if (node.selected() && node.inside()) keepClear(cy, node);
+            };
+            win.requestAnimationFrame(look);
+        });
+    }
+
     function edgesOnViewport(cy) {
         const renderer = cy.renderer();
         if (renderer) renderer.hideEdgesOnViewport = cy.nodes().length >= CONFIG.large;
@@ -302,13 +378,18 @@
         tidyPanel(cy);
         edgesOnViewport(cy);
         wheelGuard(cy);
-        let counting = false;  // once per batch of additions or removals, not once per element
+        revealOnTap(cy);
+        // Once per batch of additions or removals, not once per element; after the frame that draws them
+        // (until then each bounding box asked for costs as much as the layout's own: drawingBox).
+        let counting = false;
+        const win = cy.container().ownerDocument.defaultView;
         cy.on("add remove", () => {
             if (counting) return;
             counting = true;
-            setTimeout(() => { counting = false; edgesOnViewport(cy); zoomFloor(cy); }, 0);
+            win.requestAnimationFrame(() => setTimeout(() => { counting = false; edgesOnViewport(cy); zoomFloor(cy); }, 0));
         });
         cy.on("dragfree", "node", () => zoomFloor(cy));
+        cy.on("add remove position style", () => { cy.__ggBox = null; });  // drawingBox's, out of date
         const layout = cy.layout.bind(cy);
         const skipped = { stop() { return this; }, on() { return this; }, one() { return this; }, promiseOn() { return Promise.resolve(); } };
         skipped.run = function () { return this; };
@@ -354,11 +435,31 @@
         cy.scratch("_gg", true);
     }
 
+    const FRAMES = 'iframe[src*="streamlit_cytoscape"]';
+    const watched = new Set();  // frames whose #cy is not there yet (9)
+    let watching = 0;
+    function watch(frame) {
+        if (watched.has(frame) || frame.__ggWatched) return;
+        frame.__ggWatched = true;
+        frame.__ggUntil = Date.now() + 60000;  // each frame's own deadline: one watch may outlive another
+        watched.add(frame);
+        if (watching) return;
+        watching = setInterval(() => {
+            watched.forEach(f => {
+                let done = !f.isConnected || Date.now() > f.__ggUntil;
+                try { done = trapInstance(f.contentDocument) || done; } catch (e) { done = true; }
+                if (done) watched.delete(f);
+            });
+            if (watched.size === 0) { clearInterval(watching); watching = 0; }
+        }, 5);
+    }
+
     function scan() {
         let doc;
         try { doc = window.parent.document; } catch (e) { return; }
-        doc.querySelectorAll('iframe[src*="streamlit_cytoscape"]').forEach(frame => {
+        doc.querySelectorAll(FRAMES).forEach(frame => {
             try {
+                watch(frame);
                 const cy = frame.contentDocument && frame.contentDocument.getElementById("cy");
                 const instance = cy && cy._cyreg && cy._cyreg.cy;
                 if (instance && instance.nodes().length > 0) hook(instance);
@@ -368,4 +469,8 @@
 
     scan();
     setInterval(scan, 100);
+    try {  // (9) a new frame is watched from the moment it is in the page, not at the next scan
+        new MutationObserver(() => window.parent.document.querySelectorAll(FRAMES).forEach(watch))
+            .observe(window.parent.document.body, { childList: true, subtree: true });
+    } catch (e) { /* the page of another origin: the scan alone */ }
 })();
