@@ -152,14 +152,19 @@ def start(host: str | None = None, port: int | None = None, *, timeout: float = 
         return status()
 
 
-def stop(timeout: float = 60.0) -> bool:
+def stop(timeout: float = 60.0, only: int | None = None) -> bool:
     """Stops the server cleanly (SIGTERM: the launcher shuts Neo4j down and checkpoints);
-    SIGKILL only if it has not exited after timeout seconds. True if it was running."""
+    SIGKILL only if it has not exited after timeout seconds. True if it was running. With `only`,
+    the server is stopped only if it is still that launcher (pid): a command that started one
+    leaves alone a server someone else started after it (`gamegraph neo4j stop`, then `start`)."""
     folder = neo4j_dir()
     with _lock(folder):
         pid = _launcher_pid(folder)
         if pid is None:
             _say("Neo4j is not running")
+            return False
+        if only is not None and pid != only:
+            _say(f"Neo4j (pid {pid}) is not the server this command started (pid {only}): it keeps running")
             return False
         _say(f"stopping Neo4j (pid {pid})")
         _terminate(folder, pid, timeout)

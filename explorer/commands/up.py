@@ -51,7 +51,7 @@ def _terminate(signum, frame) -> None:
 def run(args: argparse.Namespace) -> int:
     ui.check_address(args.host or ui.DEFAULT_ADDRESS, args.port)  # before any work: a bad --host or --port fails in a second
     previous = signal.signal(signal.SIGTERM, _terminate)
-    started_neo4j = False
+    started_neo4j, ours = False, None
     try:
         connection = None
         if not args.no_neo4j:
@@ -60,6 +60,8 @@ def run(args: argparse.Namespace) -> int:
             # Decided before the start, so that an interrupt during it still stops the server.
             started_neo4j = not neo4j_server.status().running
             connection = _start_neo4j()
+            if started_neo4j:
+                ours = neo4j_server.status().pid  # on exit, only this launcher is stopped
         driver, settings = connection or (None, None)
         try:
             for spec in preset_specs():
@@ -77,7 +79,7 @@ def run(args: argparse.Namespace) -> int:
     finally:
         signal.signal(signal.SIGTERM, previous)
         if started_neo4j and not args.keep_neo4j:
-            _stop_neo4j()
+            _stop_neo4j(ours)
 
 
 def _page_settings(no_neo4j: bool) -> dict[str, str]:
@@ -110,7 +112,9 @@ def _start_neo4j():
         return None
 
 
-def _stop_neo4j() -> None:
+def _stop_neo4j(ours: int | None = None) -> None:
+    """Stop the server this run started (launcher pid `ours`; None: interrupted while starting it,
+    so whichever is running), never one started by someone else since."""
     from loaders import neo4j_server
 
     signal.signal(signal.SIGTERM, signal.SIG_IGN)  # a second SIGTERM must not interrupt the clean stop
@@ -118,10 +122,10 @@ def _stop_neo4j() -> None:
     try:
         if neo4j_server.status().running:
             try:
-                neo4j_server.stop()
+                neo4j_server.stop(only=ours)
             except BrokenPipeError:  # whoever read our output has gone (a closed pipe): stop quietly
                 sys.stdout = sys.stderr = open(os.devnull, "w")
-                neo4j_server.stop()
+                neo4j_server.stop(only=ours)
     except GameGraphError as exc:
         say(f"could not stop Neo4j: {exc}")
 

@@ -312,7 +312,8 @@ def start(game: Game, solved: SolvedGraph, backend: Backend, key: str, k: int, d
     grown.base = _add(grown, game, solved, hood, pictures, key, focus_board)
     if truncated:
         grown.notes.append(f"k={k} reaches more than {MAX_NODES} positions: the canvas shows the nearest "
-                           f"{MAX_NODES}; expand their nodes to go further")
+                           f"{MAX_NODES}, as many as it holds; remove or collapse some to expand others, or open a "
+                           "position further out")
     return grown
 
 
@@ -323,7 +324,9 @@ def expand(grown: Grown, game: Game, solved: SolvedGraph, backend: Backend, key:
         return set()
     room = MAX_NODES - len(grown.nodes)
     if room <= 0:
-        grown.notes.append(f"the canvas holds at most {MAX_NODES} positions: collapse or remove some first")
+        refusal = f"the canvas holds at most {MAX_NODES} positions: collapse or remove some first"
+        if grown.notes[-1:] != [refusal]:  # asked again: said once, not once more per double-click
+            grown.notes.append(refusal)
         return set()
     hood, truncated = data.neighbourhood_capped(backend, solved, key, 1, direction, min(EXPAND_LIMIT, room + 1))
     new = _add(grown, game, solved, hood, boards, focus)
@@ -947,7 +950,9 @@ def style_rules(colouring: str, move_labels: bool, boards: bool, large: bool = F
         _Rule("node[_scc >= 0]", {"border-style": "double", "border-width": 5}),
         _Rule("edge", {"curve-style": "bezier", "target-arrow-shape": "triangle", "arrow-scale": 0.9,
                        "width": 1.2, "line-color": OTHER_EDGE, "target-arrow-color": OTHER_EDGE,
-                       "line-style": "dashed", **move_label, "text-rotation": "autorotate",
+                       # level, as every name (docs/ui.md): a layout the browser makes (force-directed) has no
+                       # placed spot, and names turned along curved moves read sideways
+                       "line-style": "dashed", **move_label, "text-rotation": "none",
                        "label": "data(move)" if move_labels else ""}),
         _Rule("edge[?optimal]", {"line-style": "solid", "width": 2.4, "line-color": OPTIMAL_EDGE,
                                  "target-arrow-color": OPTIMAL_EDGE}),

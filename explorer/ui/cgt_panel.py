@@ -61,6 +61,22 @@ def _side_name(game: Game, side: str) -> str:
     return f"{'Left' if side == 'left' else 'Right'} ({names[0 if side == 'left' else 1]})"
 
 
+def split_positions(text: str) -> list[str]:
+    """The positions of a comma-separated list, split only at commas outside parentheses, so that a
+    SPEC::BOARD of a game with several parameters (``domineering(rows=2,cols=2)::../..``) stays one. O(len)."""
+    parts, depth, start = [], 0, 0
+    for at, char in enumerate(text):
+        if char == "(":
+            depth += 1
+        elif char == ")":
+            depth = max(depth - 1, 0)  # a stray ")" is the position parser's to refuse, not a reason to stop splitting
+        elif char == "," and depth == 0:
+            parts.append(text[start:at])
+            start = at + 1
+    parts.append(text[start:])
+    return [part.strip() for part in parts if part.strip()]
+
+
 def sum_builder(game: Game, solved: SolvedGraph) -> None:
     """Pick positions (of this game or, as SPEC::BOARD, of another) and analyse their sum.
     Offered only to games with combinatorial values (explorer/ui/app.py decides the tabs)."""
@@ -73,7 +89,7 @@ def sum_builder(game: Game, solved: SolvedGraph) -> None:
                             default=boards[:2] if len(boards) >= 2 else boards)
     extra = st.text_input("More positions, comma-separated (a board of this game, or SPEC::BOARD of another, "
                           "e.g. nim::1-2 or domineering(rows=2,cols=2)::../..)", key=f"{SUM_KEY}_extra")
-    texts = list(chosen) + [t.strip() for t in extra.split(",") if t.strip()]
+    texts = list(chosen) + split_positions(extra)
     if not texts:
         st.info("Pick at least one position.")
         return

@@ -143,8 +143,8 @@ def _url_settings(game: Game) -> tuple[str, str]:
     side_text, bad_side = state.url_choice("side", SIDES, SIDES[0])
     opponent_text, bad_opponent = state.url_choice("opp", OPPONENTS, OPPONENTS[0])
     if bad_side is not None:
-        st.warning(as_text(f"The link asks for side {echo(bad_side)}, which is not A or B: you play A "
-                           f"({player_name(game, 0)}) instead."))
+        st.warning(as_text(f"The link asks for side {echo(bad_side)}, which is not A ({player_name(game, 0)}) or B "
+                           f"({player_name(game, 1)}): you play A ({player_name(game, 0)}) instead."))
         st.query_params["side"] = side_text
     if bad_opponent is not None:
         st.warning(as_text(f"The link asks for the opponent {echo(bad_opponent)}, which is not one of {', '.join(OPPONENTS)}: "

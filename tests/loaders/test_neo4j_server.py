@@ -89,13 +89,16 @@ def test_generated_password_is_owner_only(neo4j_server):
 
 
 @pytest.mark.neo4j
-def test_data_survives_a_restart(neo4j_server):
+def test_data_survives_a_restart_and_only_the_server_asked_for_stops(neo4j_server):
     token = secrets.token_hex(8)
     with open_driver(neo4j_server) as driver:
         driver.execute_query("CREATE (:GamegraphTestPersistence {token: $token})", token=token,
                              database_=neo4j_server.database)
     try:
-        assert server.stop() is True
+        # A command that started a server stops only that one (`only`), never one started since by someone else.
+        running = server.status().pid
+        assert server.stop(only=running + 1) is False and server.status().pid == running
+        assert server.stop(only=running) is True
         assert not server.status().running
         assert "not reachable" in _unavailable(neo4j_server)
         server.start()

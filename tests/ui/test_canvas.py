@@ -64,6 +64,21 @@ def test_expand_adds_neighbours_and_collapse_takes_them_away_again(chopsticks):
     assert all(e["data"]["source"] in grown.nodes and e["data"]["target"] in grown.nodes for e in grown.edges.values())
 
 
+def test_a_full_canvas_says_why_it_cannot_expand_once_and_how_to_make_room(chopsticks, monkeypatch):
+    solved, backend = chopsticks
+    key = "A|1-2|1-3"
+    monkeypatch.setattr(canvas, "MAX_NODES", 5)
+    grown = canvas.start(solved.game, solved, backend, key, 3, "out", False, ("s",), 0)
+    assert len(grown.nodes) == 5 and "remove or collapse some to expand others" in grown.notes[-1]
+    leaf = sorted(set(grown.nodes) - {key})[0]
+    for _ in range(3):  # double-clicked again and again
+        assert canvas.expand(grown, solved.game, solved, backend, leaf, "out", False, key) == set()
+    refusals = [note for note in grown.notes if "holds at most 5 positions" in note]
+    assert len(refusals) == 1 and len(grown.nodes) == 5
+    canvas.remove(grown, {sorted(set(grown.nodes) - {key, leaf})[0]})
+    assert canvas.expand(grown, solved.game, solved, backend, leaf, "out", False, key)  # room again
+
+
 def test_collapse_keeps_what_another_expansion_still_holds(chopsticks):
     solved, backend = chopsticks
     key = "A|1-2|1-3"

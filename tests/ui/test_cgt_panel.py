@@ -27,6 +27,30 @@ def test_sum_builder_adds_positions_across_games():
     assert f"G = `{total}`" in markdown(at)
 
 
+def test_sum_builder_takes_the_example_its_label_gives():
+    """A spec with several parameters has commas of its own: only the commas between positions split."""
+    game = parse_spec("toads-and-frogs")
+    at = page(game="toads-and-frogs", view="Sum of games")
+    at.multiselect(key="cgt_sum_boards").set_value(["TT..FF"]).run()
+    at.text_input(key="cgt_sum_extra").set_value("domineering(rows=2,cols=2)::../.., nim::1-2").run()
+    assert not at.exception and not at.error, [text_of(e.value) for e in at.error]
+    domineering = parse_spec("domineering(rows=2,cols=2)")
+    total = (value_of(game, "TT..FF") + value_of(domineering, domineering.parse_board("../.."))
+             + value_of(parse_spec("nim"), (1, 2)))
+    assert f"G = `{total}`" in markdown(at)
+
+
+@pytest.mark.parametrize("text, parts", [
+    ("", []), (" , ,", []), ("T.TFF", ["T.TFF"]), ("T.TFF, nim::1-2", ["T.TFF", "nim::1-2"]),
+    ("domineering(rows=2,cols=2)::../..,T.TFF", ["domineering(rows=2,cols=2)::../..", "T.TFF"]),
+    ("a),b", ["a)", "b"]), ("x(,y", ["x(,y"]),
+])
+def test_positions_split_only_outside_parentheses(text, parts):
+    from explorer.ui.cgt_panel import split_positions
+
+    assert split_positions(text) == parts
+
+
 def test_sum_builder_reports_bad_positions_in_one_line():
     at = page(game="toads-and-frogs", view="Sum of games")
     at.text_input(key="cgt_sum_extra").set_value("TX").run()

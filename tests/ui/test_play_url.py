@@ -32,7 +32,7 @@ def test_a_bad_side_is_named_in_one_line_and_the_game_carries_on_as_a(bad):
     assert not at.error, [e.value for e in at.error]
     said = warnings(at)
     assert len(said) == 1, said
-    assert echo(bad) in said[0] and "you play A (X) instead" in said[0], said
+    assert echo(bad) in said[0] and "not A (X) or B (O)" in said[0] and "you play A (X) instead" in said[0], said
     assert len(said[0]) < ECHO_LIMIT + 200  # a long value is cut, not repeated whole
     assert "You (X) against the perfect player (O)" in markdown(at) or any(
         "You (X) against the perfect player" in h.value for h in at.subheader)
