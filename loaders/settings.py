@@ -284,9 +284,14 @@ def open_driver(settings: Neo4jSettings) -> neo4j.Driver:
     such as "property key not in the database yet" (any first load) are noise
     to a user. A session that wants them, say a console,
     asks with session(notifications_min_severity=...)."""
+    import logging
+
     import neo4j
     from neo4j.exceptions import AuthError, ConfigurationError, Neo4jError, ServiceUnavailable
 
+    # The driver's own retry warnings ("Transaction failed and will be retried in 0.95 s (Couldn't connect
+    # ...)") reach the terminal raw, two lines each; what fails is said by gamegraph in one line of its own.
+    logging.getLogger("neo4j").setLevel(logging.ERROR)
     where = f"(URI {settings.uri}, user {settings.user!r}, database {settings.database!r})"
     try:
         driver = neo4j.GraphDatabase.driver(

@@ -16,7 +16,7 @@ from typing import Any
 import pandas as pd
 import streamlit as st
 
-from explorer.core.errors import GameGraphError, Neo4jUnavailable, QueryError
+from explorer.core.errors import GameGraphError, Neo4jUnavailable, QueryError, QueryTimeout
 from explorer.ui import backend as backends
 from explorer.ui.backend import Backend
 from explorer.ui.widgets import as_text, error
@@ -198,6 +198,11 @@ def _run(backend: Backend) -> None:
     except Neo4jUnavailable as exc:
         backends.forget()  # the next run probes again, and falls back to the mirror meanwhile
         error(f"{exc}. The page tries Neo4j again within {backends.PROBE_TTL} s.")
+        return
+    except QueryTimeout:  # the shared message says to raise the timeout; here it is a fixed limit
+        error(f"The query took longer than the console's {TIMEOUT_S:g} s and was stopped. The limit is fixed, so that "
+              "no query holds the server; narrow it (a LIMIT, a smaller pattern), or run it where you control "
+              "the limits (Neo4j's cypher-shell, or `gamegraph query` with --timeout for a named query).")
         return
     except GameGraphError as exc:
         error(str(exc))
