@@ -23,6 +23,14 @@ index count (tests/project/test_dodgem_tiers.py checks that, and the tiers of ev
 position and move on the small boards against the rules).
 
     python -m bench.bench_dodgem_tiers --sizes 4 5
+
+`--solve SPEC` solves instead, alternately, `gamegraph solve SPEC --implicit` (one process) and
+`--tiered` (the game's tiers by cars left, the CLI's default LocalCluster: a worker process per core), each in
+a fresh state folder through bench.bench_tiered.run, `--rounds` times: wall and CPU time, peak RSS,
+the load average, and whether the tiered solve's value counts and start (value, remoteness) equal
+the implicit one's (exit status 1 if not). Printed only (bench/README.md is not touched).
+
+    python -m bench.bench_dodgem_tiers --solve dodgem:5x5
 """
 
 from __future__ import annotations
@@ -130,13 +138,52 @@ def rows(n: int, workers: int) -> list[list[str]]:
     return out
 
 
+def solve_both(spec: str, rounds: int) -> bool:
+    """The implicit and the tiered solve of `spec`, alternately, `rounds` times each; printed. Whether
+    every tiered solve's counts and start equal the implicit solve's."""
+    import shutil
+    import tempfile
+
+    from bench.bench_tiered import run
+
+    scratch = Path(tempfile.mkdtemp(prefix="dodgem-tiers-"))
+    print("| workload | tiers | wall s | CPU s | peak RSS MB | start | load before / after | counts and start |")
+    print("|---|---:|---:|---:|---:|---|---|---|")
+    equal, reference = True, None
+    try:
+        for _ in range(rounds):
+            for mode in ("implicit", "tiered"):
+                result = run(f"{mode}:{spec}", scratch)
+                meta = result["meta"]
+                found = (meta["counts"], meta["start"]["value"], meta["start"]["remoteness"])
+                if mode == "implicit":
+                    reference, verdict = found, "(the reference)"
+                else:
+                    same = found == reference
+                    equal &= same
+                    verdict = "equal" if same else f"**differ**: {found} against {reference}"
+                print(f"| `{result['workload']}` | {result['tiers']} | {result['wall']:.1f} | {result['cpu']:.1f} | "
+                      f"{result['peak_mb']:.0f} | {result['start']} | {result['load']:.2f} / {result['load_after']:.2f} "
+                      f"| {verdict} |", flush=True)
+                for home in scratch.iterdir():  # a 5x5 value file is half a gigabyte: one at a time
+                    shutil.rmtree(home, ignore_errors=True)
+    finally:
+        shutil.rmtree(scratch, ignore_errors=True)
+    return equal
+
+
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--sizes", type=int, nargs="+", default=[4, 5], choices=range(3, 6), metavar="N",
                         help="board sizes, 3 to 5 (default 4 5)")
     parser.add_argument("--workers", type=int, default=2, choices=range(1, 65), metavar="W",
                         help="workers of the schedule, 1 to 64 (default 2)")
+    parser.add_argument("--solve", metavar="SPEC", help="solve SPEC implicit and tiered, alternately, and compare")
+    parser.add_argument("--rounds", type=int, default=1, choices=range(1, 10), metavar="R",
+                        help="with --solve: solves of each kind, 1 to 9 (default 1)")
     args = parser.parse_args(argv)
+    if args.solve:
+        sys.exit(0 if solve_both(args.solve, args.rounds) else 1)
     print("| Dodgem | positions | tiers by | tiers | largest tier | critical path | "
           f"{args.workers} workers: makespan | at most |")
     print("|---|---:|---|---:|---:|---:|---:|---:|")

@@ -63,7 +63,8 @@ from loaders.settings import Neo4jSettings, open_driver  # noqa: E402
 SIZES = {"small": "chopsticks(fingers=8)", "medium": "chopsticks(fingers=13)", "large": "chopsticks(fingers=22)",
          "huge": "chopsticks(fingers=32)", "giant": "chopsticks(fingers=40)"}
 # The importer's settings before issue 23: string ids, its default threads (the cores), 1g off-heap, 1g heap.
-OLD_IMPORT_SETTINGS = ("before: string ids, default threads, off-heap 1g", ["--max-off-heap-memory=1g"])
+OLD_IMPORT_SETTINGS = ("before: string ids, default threads, off-heap 1g, G1", ["--max-off-heap-memory=1g"])
+OLD_COLLECTOR = "-XX:+UseG1GC"  # the admin tool's collector before issue 23 (the server's)
 NAIVE_SIZES = ("small", "medium")
 LEGACY_SIZES = ("medium", "large")
 HEADING = "Loading into Neo4j (`bench_load.py`)"  # written by write_section, outside the markers
@@ -221,14 +222,18 @@ def timed_files(write, *args) -> dict[str, float]:
     return {"wall": time.perf_counter() - began, "cpu": time.process_time() - cpu, "load": os.getloadavg()[0]}
 
 
-def run_importer(files: dict[str, Path], scratch: Path, arguments: list[str]) -> dict[str, float]:
+def run_importer(files: dict[str, Path], scratch: Path, arguments: list[str],
+                 collector: str | None = None) -> dict[str, float]:
     """Neo4j's importer on the files into a fresh scratch home: its whole run, its own 'IMPORT DONE in'
-    time and the CPU time of its process, with the load average at its end."""
+    time and the CPU time of its process, with the load average at its end. `collector` replaces the
+    admin tool's garbage collector option (the "before" row runs with the one of before)."""
     from loaders import neo4j_admin
 
     home = scratch / "home"
     shutil.rmtree(home, ignore_errors=True)
     command, env = neo4j_admin.argv(arguments, home=home)
+    if collector:
+        command = [collector if option == neo4j_admin.ADMIN_COLLECTOR else option for option in command]
     cpu, began = children_cpu(), time.perf_counter()
     done = subprocess.run(command, env=env, cwd=scratch, capture_output=True, text=True)  # import.report
     run_s = time.perf_counter() - began
@@ -245,7 +250,7 @@ def bulk_import(solved: SolvedGraph, legacy_writer: bool = True) -> list[tuple[s
     before issue 23 and with today's (loaders.neo4j_import), on the same files. Each row: the CSV
     writing (today's writer; and the writer of before on the "before" row, unless `legacy_writer` is
     False) and the importer's run."""
-    from loaders import neo4j_import
+    from loaders import neo4j_admin, neo4j_import
 
     scratch = Path(tempfile.mkdtemp(prefix="bench-bulk-"))
     try:
@@ -262,7 +267,8 @@ def bulk_import(solved: SolvedGraph, legacy_writer: bool = True) -> list[tuple[s
         old = [a for a in today if a != "--id-type=integer"] + old_extra
         new = today + neo4j_import.machine_arguments()
         new_name = "now: integer ids, " + ", ".join(a[2:].replace("=", " ") for a in neo4j_import.machine_arguments())
-        return [(old_name, {**run_importer(files, scratch, old), "files": written_before}),
+        new_name += ", " + neo4j_admin.ADMIN_COLLECTOR.removeprefix("-XX:+Use")
+        return [(old_name, {**run_importer(files, scratch, old, collector=OLD_COLLECTOR), "files": written_before}),
                 (new_name, {**run_importer(files, scratch, new), "files": written})]
     finally:
         shutil.rmtree(scratch, ignore_errors=True)
@@ -384,19 +390,24 @@ def run(sizes: list[str], naive_seconds: float, batch_size: int, workers: list[i
                 bulk_out.append([spec, f"{E:,}", name, "importer", written, f"{t['import']:.1f}", f"{t['run']:.1f}",
                                  f"{t['cpu']:.1f}", f"{E / t['import']:,.0f}", f"{E / t['run']:,.0f}",
                                  f"{files['wall'] + t['run']:.1f}" if files else "", f"{t['load']:.1f}"])
-            if size in bolt_sizes:
-                b = bolt_load(solved, driver, db, f"bench-load:{solved.graph.graph_id}", server_pid)
-                server = "" if b["server_cpu"] is None else f"{b['server_cpu']:.1f}"
-                print(f"{spec}, Bolt: moves {b['moves']:.1f} s ({E / b['moves']:,.0f}/s), whole load {b['whole']:.1f} s, "
-                      f"client CPU {b['client_cpu']:.1f} s, server CPU {server or '?'} s; load average {b['load']:.1f}",
-                      flush=True)
-                bulk_out.append([spec, f"{E:,}", f"Bolt (batched, {DEFAULT_WORKERS} workers)", "Bolt",
-                                 f"(rows and fingerprints {b['prepare']:.1f})",
-                                 f"moves {b['moves']:.1f}", f"{b['whole']:.1f}",
-                                 f"{b['client_cpu']:.1f} client + {server or '?'} server",
-                                 f"{E / b['moves']:,.0f}", f"{E / b['whole']:,.0f}", f"{b['whole']:.1f}",
-                                 f"{b['load']:.1f}"])
-                delete(driver, db, f"bench-load:{solved.graph.graph_id}")  # after the report: slow at this size
+        # The Bolt loads after every importer row: deleting a Bolt-loaded game keeps the server busy for
+        # a minute or more, which would run beside the next importer.
+        for size in [size for size in bulk_sizes if size in bolt_sizes]:
+            spec = SIZES[size]
+            solved = build(spec)
+            E = solved.graph.num_moves
+            b = bolt_load(solved, driver, db, f"bench-load:{solved.graph.graph_id}", server_pid)
+            server = "" if b["server_cpu"] is None else f"{b['server_cpu']:.1f}"
+            print(f"{spec}, Bolt: moves {b['moves']:.1f} s ({E / b['moves']:,.0f}/s), whole load {b['whole']:.1f} s, "
+                  f"client CPU {b['client_cpu']:.1f} s, server CPU {server or '?'} s; load average {b['load']:.1f}",
+                  flush=True)
+            bulk_out.append([spec, f"{E:,}", f"Bolt (batched, {DEFAULT_WORKERS} workers)", "Bolt",
+                             f"(rows and fingerprints {b['prepare']:.1f})",
+                             f"moves {b['moves']:.1f}", f"{b['whole']:.1f}",
+                             f"{b['client_cpu']:.1f} client + {server or '?'} server",
+                             f"{E / b['moves']:,.0f}", f"{E / b['whole']:,.0f}", f"{b['whole']:.1f}",
+                             f"{b['load']:.1f}"])
+            delete(driver, db, f"bench-load:{solved.graph.graph_id}")  # after the report: slow at this size
     finally:
         driver.close()
     return rows_out, bulk_out, info

@@ -61,7 +61,8 @@ class Check:
 
 @dataclass
 class Report:
-    game: str
+    game: str       # the short spec people read (dodgem:4x4)
+    spec: str       # the canonical spec, every parameter spelled out (dodgem(size=4)): what was checked
     positions: int
     checks: list[Check]
 
@@ -73,7 +74,7 @@ class Report:
         return [c for c in self.checks if not c.ok]
 
     def text(self) -> str:
-        lines = [f"check-game {self.game}: {self.positions:,} reachable positions"]
+        lines = [f"check-game {self.game}   [{self.spec}]: {self.positions:,} reachable positions"]
         for c in self.checks:
             if c.skipped:
                 lines.append(f"  skip  {c.name}: {c.skipped}")
@@ -119,7 +120,7 @@ def check_game(game: Game, limit: int = 200_000) -> Report:
         for c in checks:
             if c is not ending:
                 c.skipped = "no start position"
-        return Report(game.display_name, 0, checks)
+        return Report(game.display_name, game.id, 0, checks)
     reachable, edges = _explore(game, start, limit, ending, fmt)
     for p in reachable:
         _guarded(ending, f"checking position {fmt(p)}",
@@ -150,7 +151,7 @@ def check_game(game: Game, limit: int = 200_000) -> Report:
         columns.skipped = "the notation or the encoding failed above"
     else:
         _guarded(columns, "the batch columns check", lambda: _check_batch_columns(game, reachable, columns))
-    return Report(game.display_name, len(reachable), checks)
+    return Report(game.display_name, game.id, len(reachable), checks)
 
 
 def _guarded(check: Check, what: str, fn: Callable[[], None]) -> None:

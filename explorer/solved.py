@@ -130,7 +130,7 @@ def build(game: Game | str, symmetry: bool = True, start: Any = None,
 # -- cache -------------------------------------------------------------------
 def cache_path(game: Game, symmetry: bool) -> Path:
     """``<state dir>/graphs/<name>-<hash>.npz``."""
-    return private.cache_path(CACHE_KIND, game.name, f"{CACHE_FORMAT}|{game.id}|{symmetry}", ".npz")
+    return private.cache_path(CACHE_KIND, game.name, f"{CACHE_FORMAT}|{game.stored_id}|{symmetry}", ".npz")
 
 
 def load_or_build(spec: Game | str, symmetry: bool = True, max_positions: int = DEFAULT_MAX_POSITIONS,

@@ -73,7 +73,7 @@ def tiers_of(game: Game) -> Tiers:
 
 def folder_for(game: Game) -> Path:
     """``<state dir>/tiered/<name>-<hash>``."""
-    return private.cache_path(CACHE_KIND, game.name, f"{FORMAT}|{game.id}")
+    return private.cache_path(CACHE_KIND, game.name, f"{FORMAT}|{game.stored_id}")
 
 
 def check_tiers(tiers: Tiers, size: int) -> list[int]:

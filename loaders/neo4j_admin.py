@@ -19,6 +19,11 @@ from loaders import neo4j_server
 from loaders.settings import admin_heap, neo4j_dir
 
 MAIN_CLASS = "org.neo4j.cli.AdminTool"
+# The admin tool runs batch work (the bulk importer above all), so it takes the throughput collector
+# rather than the server's G1, whose concurrent threads take turns with the importer's on 2 cores:
+# chopsticks(fingers=32)'s files took 21-24 CPU s of the importer with ParallelGC against 23-26 with
+# G1, alternating in one sitting (docs/neo4j-loading.md, issue 23).
+ADMIN_COLLECTOR = "-XX:+UseParallelGC"
 
 
 def argv(arguments: list[str], home: Path | None = None) -> tuple[list[str], dict[str, str]]:
@@ -36,7 +41,7 @@ def argv(arguments: list[str], home: Path | None = None) -> tuple[list[str], dic
         settings.write_text("# gamegraph: Neo4j's defaults, relative to this home (data/, logs/)\n")
     java = neo4j_server.java()
     heap = admin_heap()
-    command = [java, f"-Xmx{heap}", *neo4j_server.NEO4J_JVM_OPTIONS, "-cp", neo4j_server.classpath(),
-               MAIN_CLASS, *arguments]
+    options = [ADMIN_COLLECTOR if option == "-XX:+UseG1GC" else option for option in neo4j_server.NEO4J_JVM_OPTIONS]
+    command = [java, f"-Xmx{heap}", *options, "-cp", neo4j_server.classpath(), MAIN_CLASS, *arguments]
     env = {**os.environ, "NEO4J_HOME": str(home), "NEO4J_CONF": str(conf)}
     return command, env

@@ -73,21 +73,25 @@ NEO4J_JVM_OPTIONS = (
 
 @dataclass(frozen=True)
 class ServerStatus:
-    running: bool
+    running: bool      # this state folder's own server: what `neo4j status` exits 0 (running) or 3 (stopped) on
     pid: int | None
     uri: str
     data_dir: Path
     version: str
     log_file: Path
+    # While this folder's server is stopped: what answers at `uri` instead (another state folder's Neo4j, another
+    # program), or None when nothing does or nobody looked. A bare "stopped" misled when a query then reached it.
+    elsewhere: str | None = None
 
     def __str__(self) -> str:
-        state = f"running (pid {self.pid})" if self.running else "stopped"
-        return (
-            f"Neo4j {self.version}: {state}\n"
-            f"URI:  {self.uri}\n"
-            f"data: {self.data_dir}\n"
-            f"log:  {self.log_file}"
-        )
+        if self.running:
+            state = f"running (pid {self.pid})"
+        else:
+            state = f"stopped: no server of this state folder ({self.data_dir.parent.parent}) runs"
+        lines = [f"Neo4j {self.version}: {state}"]
+        if self.elsewhere:
+            lines.append(f"but something else answers at {self.uri}: {self.elsewhere}")
+        return "\n".join(lines + [f"URI:  {self.uri}", f"data: {self.data_dir}", f"log:  {self.log_file}"])
 
 
 # A first start creates the store; on a busy 2-core machine that took over 120 s.
@@ -172,17 +176,123 @@ def stop(timeout: float = 60.0, only: int | None = None) -> bool:
         return True
 
 
-def status() -> ServerStatus:
+def status(look_elsewhere: bool = False) -> ServerStatus:
+    """This state folder's server. With `look_elsewhere`, when it is stopped, also what answers at the URI
+    commands would use (`ServerStatus.elsewhere`): up to a second's wait on an address that does not answer."""
     folder = neo4j_dir()
     pid = _launcher_pid(folder)
+    uri = (_ready_uri(folder) if pid else None) or neo4j_uri()
     return ServerStatus(
         running=pid is not None,
         pid=pid,
-        uri=(_ready_uri(folder) if pid else None) or neo4j_uri(),
+        uri=uri,
         data_dir=folder / "data",
         version=neo4j_version(),
         log_file=folder / "launcher.log",
+        elsewhere=_who_answers(uri) if look_elsewhere and pid is None else None,
     )
+
+
+PROBE_TIMEOUT_S = 1.0
+# Bolt's handshake: the magic preamble, then four version proposals (5.0 to 5.8, 4.4, none, none).
+# A Bolt server answers with the four bytes of the version it picked (all zero if none suits).
+BOLT_HANDSHAKE = bytes.fromhex("6060b017" "00080805" "00000404" "00000000" "00000000")
+
+
+def _who_answers(uri: str) -> str | None:
+    """What accepts connections at uri's host and port, in words, or None if nothing does. Names another state
+    folder's embedded Neo4j, or a local program by its name and pid where /proc shows it, else tells by Bolt's
+    handshake whether it is a Neo4j (Bolt) server at all. O(processes) for the /proc look-up."""
+    host, port = check_uri(uri)
+    host, port = host or "127.0.0.1", port or 7687
+    try:
+        with socket.create_connection((host, port), timeout=PROBE_TIMEOUT_S) as connection:
+            connection.settimeout(PROBE_TIMEOUT_S)
+            local = connection.getpeername()[0] == connection.getsockname()[0] or _is_loopback(host)
+            connection.sendall(BOLT_HANDSHAKE)
+            reply = _read_exactly(connection, 4)
+    except OSError:
+        return None
+    owner = _listener(port) if local else None
+    if owner is not None and owner[1] is not None:
+        return f"the embedded Neo4j of another state folder, GAMEGRAPH_HOME={owner[1]} (pid {owner[0]})"
+    speaks = ("a Neo4j (Bolt) server" if reply and reply != bytes(4) else
+              "a Bolt server that accepts none of gamegraph's Bolt versions" if reply else
+              "a program that does not speak Bolt (not a Neo4j server)")
+    if owner is not None:
+        return f"{speaks}: {_program_name(owner[0])} (pid {owner[0]})"
+    return speaks
+
+
+def _read_exactly(connection: socket.socket, size: int) -> bytes | None:
+    """`size` bytes from connection, or None if it closes or stays silent first."""
+    data = b""
+    try:
+        while len(data) < size:
+            chunk = connection.recv(size - len(data))
+            if not chunk:
+                return None
+            data += chunk
+    except OSError:
+        return None
+    return data
+
+
+def _is_loopback(host: str) -> bool:
+    import ipaddress
+
+    try:
+        return all(ipaddress.ip_address(info[4][0]).is_loopback for info in socket.getaddrinfo(host, None))
+    except (OSError, ValueError):
+        return False
+
+
+def _listener(port: int) -> tuple[int, str | None] | None:
+    """(pid, state folder or None) of a process of this user listening on a local TCP port, read from /proc;
+    the state folder when it is gamegraph's embedded-Neo4j launcher. None when /proc does not show one (another
+    user's process, or not Linux)."""
+    inodes = set()
+    for table in ("/proc/net/tcp", "/proc/net/tcp6"):
+        try:
+            rows = Path(table).read_text().splitlines()[1:]
+        except OSError:
+            continue
+        for row in rows:
+            fields = row.split()
+            # local_address is HEXIP:HEXPORT; state 0A is LISTEN; the inode is the tenth field
+            if len(fields) > 9 and fields[3] == "0A" and int(fields[1].rsplit(":", 1)[1], 16) == port:
+                inodes.add(f"socket:[{fields[9]}]")
+    if not inodes:
+        return None
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit():
+            continue
+        try:
+            links = {os.readlink(fd) for fd in (entry / "fd").iterdir()}
+        except OSError:
+            continue  # another user's process, or gone meanwhile
+        if links & inodes:
+            return int(entry.name), _launcher_state_folder(int(entry.name))
+    return None
+
+
+def _launcher_state_folder(pid: int) -> str | None:
+    """The state folder (GAMEGRAPH_HOME) whose embedded Neo4j this pid runs, or None if it is not a launcher."""
+    try:
+        args = Path(f"/proc/{pid}/cmdline").read_bytes().split(b"\0")
+    except OSError:
+        return None
+    if MAIN_CLASS.encode() not in args:
+        return None
+    homes = [a[len(b"--home="):] for a in args if a.startswith(b"--home=")]
+    return str(Path(os.fsdecode(homes[0])).parent) if homes else None
+
+
+def _program_name(pid: int) -> str:
+    try:
+        return Path(f"/proc/{pid}/comm").read_text().strip() or "a program"
+    except OSError:
+        return "a program"
 
 
 def neo4j_version() -> str:

@@ -4,9 +4,11 @@
  *     dodgem_retrograde N VALUES_PATH REMOTENESS_PATH   solve; write int8 values and int16 remoteness
  *     dodgem_retrograde --selfcheck N                   check ranking and (un-)moves agree, every index
  *
- * The ranking is explorer/games/dodgem/kernels.py's: index = mover * total + base[blue cars]
- * + blue subset rank * red sets(free squares) + red-count offset + red subset rank, with
- * subsets ranked by the combinatorial number system. A board is two bit masks,
+ * The ranking is explorer/games/dodgem/kernels.py's, tier first: index = offset[tier]
+ * + mover * half[tier] + blue subset rank * C(free squares, r) + red subset rank, where
+ * tier = b * n + r for b blue and r red cars, offset[] the prefix sums of the tiers'
+ * sizes (2 * half[tier]) in that order, and subsets ranked by the combinatorial number
+ * system (the red one among the squares blue leaves free). A board is two bit masks,
  * square = row * n + column, row 0 at the bottom. reference_unrank / reference_rank are
  * kernels.py's unrank / rank line for line; the solver uses unrank / rank, the same
  * functions computed from bit operations and small tables (subsets by rank, ranks of
@@ -63,14 +65,13 @@
 
 typedef struct {
     int n, cells;
-    int64_t total;                          /* boards per mover */
-    int64_t base[MAX_N];                    /* boards with fewer blue cars than b */
-    int64_t red_sets[MAX_CELLS + 1];        /* red sets of at most n-1 cars among m free squares */
+    int64_t size;                           /* indices: every tier's */
+    int64_t offset[MAX_CELLS + 1];          /* tier b * n + r's first index */
+    int64_t half[MAX_CELLS];                /* a tier's boards per mover: C(cells, b) * C(cells - b, r) */
     int64_t binom[MAX_CELLS + 1][MAX_N + 1];
     /* for the fast ranking */
     uint64_t board;                          /* every square */
     int8_t row_of[MAX_CELLS], col_of[MAX_CELLS]; /* a square's row and column, without a division */
-    int64_t red_offset[MAX_CELLS + 1][MAX_N + 1]; /* red sets of fewer than r cars among m squares */
     uint32_t *subset[MAX_N];                 /* the subsets of `size` squares, by rank */
     /* a subset's rank in two look-ups: its squares below LOW_BITS, then the rest given how
      * many squares lie below (ranks of at most n-1 squares are below C(25, 4) = 12,650) */
@@ -128,14 +129,15 @@ static void context(Context *ctx, int n) {
     memset(ctx, 0, sizeof *ctx);
     ctx->n = n;
     ctx->cells = n * n;
-    for (int m = 0; m <= ctx->cells; m++)
-        for (int r = 0; r < n; r++) ctx->red_sets[m] += choose(m, r);
-    int64_t total = 0;
-    for (int b = 0; b < n; b++) {
-        ctx->base[b] = total;
-        total += choose(ctx->cells, b) * ctx->red_sets[ctx->cells - b];
-    }
-    ctx->total = total;
+    int64_t size = 0;
+    for (int b = 0; b < n; b++)
+        for (int r = 0; r < n; r++) {
+            ctx->offset[b * n + r] = size;
+            ctx->half[b * n + r] = choose(ctx->cells, b) * choose(ctx->cells - b, r);
+            size += 2 * ctx->half[b * n + r];
+        }
+    ctx->offset[n * n] = size;
+    ctx->size = size;
     for (int s = 0; s <= ctx->cells; s++)
         for (int i = 0; i <= n; i++) ctx->binom[s][i] = choose(s, i);
     ctx->board = (1ull << ctx->cells) - 1;
@@ -143,8 +145,6 @@ static void context(Context *ctx, int n) {
         ctx->row_of[square] = (int8_t)(square / n);
         ctx->col_of[square] = (int8_t)(square % n);
     }
-    for (int m = 0; m <= ctx->cells; m++)
-        for (int r = 1; r <= n; r++) ctx->red_offset[m][r] = ctx->red_offset[m][r - 1] + choose(m, r - 1);
     for (int size = 0; size < n; size++) { /* increasing masks = the combinatorial number system's order */
         int64_t count = choose(ctx->cells, size);
         ctx->subset[size] = malloc(count * sizeof(uint32_t));
@@ -183,20 +183,17 @@ static uint64_t reference_subset_unrank(const Context *ctx, int64_t rank, int si
 /* kernels.py's unrank, line for line: (mover, blue mask, red mask) of an index. */
 static void reference_unrank(const Context *ctx, int64_t index, int *mover, uint64_t *blue, uint64_t *red) {
     int n = ctx->n, cells = ctx->cells;
-    *mover = (int)(index / ctx->total);
-    int64_t rest = index - *mover * ctx->total;
     int b = n - 1;
-    while (ctx->base[b] > rest) b--;
-    int m = cells - b;
-    int64_t red_sets = ctx->red_sets[m];
-    int64_t q = rest - ctx->base[b];
+    while (ctx->offset[b * n] > index) b--;
+    int r = n - 1;
+    while (ctx->offset[b * n + r] > index) r--;
+    int tier = b * n + r;
+    int64_t q = index - ctx->offset[tier];
+    *mover = (int)(q / ctx->half[tier]);
+    q -= *mover * ctx->half[tier];
+    int64_t red_sets = ctx->binom[cells - b][r];
     int64_t blue_rank = q / red_sets;
     int64_t red_index = q - blue_rank * red_sets;
-    int r = 0;
-    while (red_index >= ctx->binom[m][r]) {
-        red_index -= ctx->binom[m][r];
-        r++;
-    }
     uint64_t blue_mask = reference_subset_unrank(ctx, blue_rank, b);
     uint64_t relative = reference_subset_unrank(ctx, red_index, r);
     uint64_t red_mask = 0;
@@ -227,29 +224,27 @@ static int64_t reference_rank(const Context *ctx, int mover, uint64_t blue, uint
         }
         j++;
     }
-    int m = cells - b;
-    int64_t red_index = red_rank;
-    for (int k = 0; k < r; k++) red_index += ctx->binom[m][k];
-    return mover * ctx->total + ctx->base[b] + blue_rank * ctx->red_sets[m] + red_index;
+    int tier = b * ctx->n + r;
+    return ctx->offset[tier] + mover * ctx->half[tier] + blue_rank * ctx->binom[cells - b][r] + red_rank;
 }
 
 /* The same as reference_unrank: the subsets come from the table, the red cars are put on
  * the free squares by a bit deposit. */
 static inline void unrank(const Context *ctx, int64_t index, int *mover, uint64_t *blue, uint64_t *red) {
     int n = ctx->n;
-    *mover = index >= ctx->total;
-    int64_t rest = index - *mover * ctx->total;
     int b = n - 1;
-    while (ctx->base[b] > rest) b--;
-    int m = ctx->cells - b;
-    int64_t red_sets = ctx->red_sets[m];
-    uint32_t q = (uint32_t)(rest - ctx->base[b]); /* below 2^32: main checks the index space */
-    uint32_t blue_rank = q / (uint32_t)red_sets;
-    int64_t red_index = q - blue_rank * red_sets;
-    int r = 0;
-    while (red_index >= ctx->red_offset[m][r + 1]) r++;
+    while (ctx->offset[b * n] > index) b--;
+    int r = n - 1;
+    while (ctx->offset[b * n + r] > index) r--;
+    int tier = b * n + r;
+    uint32_t q = (uint32_t)(index - ctx->offset[tier]); /* below 2^32: main checks the index space */
+    uint32_t half = (uint32_t)ctx->half[tier];
+    *mover = q >= half; /* a comparison, not a division */
+    q -= *mover ? half : 0;
+    uint32_t red_sets = (uint32_t)ctx->binom[ctx->cells - b][r];
+    uint32_t blue_rank = q / red_sets;
     *blue = ctx->subset[b][blue_rank];
-    *red = deposit(ctx->subset[r][red_index - ctx->red_offset[m][r]], ctx->board & ~*blue);
+    *red = deposit(ctx->subset[r][q - blue_rank * red_sets], ctx->board & ~*blue);
 }
 
 /* Rank of a set among the sets of its size: the sum of C(square, i) over its i-th squares. */
@@ -260,11 +255,11 @@ static inline int64_t subset_rank(const Context *ctx, uint64_t mask) {
 
 /* The same as reference_rank, over the set bits only. */
 static inline int64_t rank(const Context *ctx, int mover, uint64_t blue, uint64_t red) {
-    int b = __builtin_popcountll(blue);
-    int m = ctx->cells - b;
+    int b = __builtin_popcountll(blue), r = __builtin_popcountll(red);
+    int tier = b * ctx->n + r;
     uint64_t relative = extract(red, ctx->board & ~blue);
-    return mover * ctx->total + ctx->base[b] + subset_rank(ctx, blue) * ctx->red_sets[m] +
-           ctx->red_offset[m][__builtin_popcountll(relative)] + subset_rank(ctx, relative);
+    return ctx->offset[tier] + mover * ctx->half[tier] + subset_rank(ctx, blue) * ctx->binom[ctx->cells - b][r] +
+           subset_rank(ctx, relative);
 }
 
 /* Forward (direction 0) and the two sideways steps, as (row step, column step):
@@ -357,27 +352,26 @@ static int predecessors(const Context *ctx, int mover, uint64_t blue, uint64_t r
 }
 
 /* Every index in increasing order, as (mover, blue, red), without unranking each:
- * mover, blue count b, blue set, red count r, red set among the free squares, which is
- * the order of the ranking's terms. Calls visit(index, ...); returns the count. */
+ * blue count b, red count r (the tier), mover, blue set, red set among the free squares,
+ * which is the order of the ranking's terms. Calls visit(index, ...); returns the count. */
 typedef void (*Visit)(void *data, int64_t index, int mover, uint64_t blue, uint64_t red);
 
 static inline int64_t for_each_position(const Context *ctx, Visit visit, void *data) {
     int n = ctx->n, cells = ctx->cells;
     uint64_t board = (1ull << cells) - 1;
     int64_t index = 0;
-    for (int mover = 0; mover < 2; mover++)
-        for (int b = 0; b < n; b++) {
-            uint64_t blue_end = 1ull << cells;
-            for (uint64_t blue = (1ull << b) - 1; blue < blue_end; blue = b ? next_subset(blue) : blue_end) {
-                uint64_t free_squares = board & ~blue;
-                int m = cells - b;
-                for (int r = 0; r < n; r++) {
+    for (int b = 0; b < n; b++)
+        for (int r = 0; r < n; r++)
+            for (int mover = 0; mover < 2; mover++) {
+                uint64_t blue_end = 1ull << cells;
+                for (uint64_t blue = (1ull << b) - 1; blue < blue_end; blue = b ? next_subset(blue) : blue_end) {
+                    uint64_t free_squares = board & ~blue;
+                    int m = cells - b;
                     for (uint64_t relative = (1ull << r) - 1; relative < (1ull << m);
                          relative = r ? next_subset(relative) : (1ull << m))
                         visit(data, index++, mover, blue, deposit(relative, free_squares));
                 }
             }
-        }
     return index;
 }
 
@@ -442,7 +436,7 @@ static void check_enumerated(void *data, int64_t index, int mover, uint64_t blue
  * reversed (each p listed as often as p has moves to i). O(N * moves^2). Returns the
  * number of failures. */
 static long selfcheck(const Context *ctx) {
-    int64_t size = 2 * ctx->total;
+    int64_t size = ctx->size;
     EnumerationCheck check = {ctx, 0};
     int64_t enumerated = for_each_position(ctx, check_enumerated, &check);
     if (enumerated != size) {
@@ -538,7 +532,7 @@ int main(int argc, char **argv) {
     double wall_start = wall_now(), cpu_start = cpu_now();
     Context ctx;
     context(&ctx, parse_size(argv[1]));
-    const int64_t size = 2 * ctx.total;
+    const int64_t size = ctx.size;
     if (size > (int64_t)UINT32_MAX) {
         fprintf(stderr, "dodgem_retrograde: %lld indices do not fit the uint32 queue\n", (long long)size);
         return 2;

@@ -49,7 +49,7 @@ def run(args: argparse.Namespace) -> int:
 
     reports = [check_game(game, limit=args.max_positions) for game in games_to_check(args.target)]
     if args.format == "json":
-        print(json.dumps([{"game": r.game, "positions": r.positions, "ok": r.ok,
+        print(json.dumps([{"game": r.game, "spec": r.spec, "positions": r.positions, "ok": r.ok,
                            "checks": [{"name": c.name, "ok": c.ok, "skipped": c.skipped, "problems": c.count,
                                        "examples": c.problems} for c in r.checks]} for r in reports], indent=2))
     else:

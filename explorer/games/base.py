@@ -410,6 +410,10 @@ class Game(Generic[P]):
     presets: ClassVar[dict[str, dict[str, Any]]] = {}
     notation_help: ClassVar[str] = ""
     offers: ClassVar[Offers] = GENERIC  # what the game offers beyond its rules: declared once per game
+    # Raised by a game whose ranking (`encode`/`decode`) comes to order its indices differently: every file
+    # that stores indices (implicit value files, tier files, cached graphs' codes) is keyed by `stored_id`,
+    # so a file of the old order is another file, never read in the new one, and no other game's files move.
+    ranking_version: ClassVar[int] = 0
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
         """At class creation, once: the declaration (`offers`) is settled and checked, and `parse`
@@ -477,6 +481,11 @@ class Game(Generic[P]):
         """Canonical spec: every parameter spelled out, in declaration order."""
         parts = [f"{f.name}={format_value(getattr(self.params, f.name))}" for f in dataclasses.fields(self.params)]
         return f"{self.name}({','.join(parts)})" if parts else self.name
+
+    @property
+    def stored_id(self) -> str:
+        """What files of this game's indices are keyed by: `id`, and the ranking's version once it has one."""
+        return f"{self.id}|ranking {self.ranking_version}" if self.ranking_version else self.id
 
     def preset_name(self) -> str | None:
         """The preset whose values give exactly these parameters, else None."""

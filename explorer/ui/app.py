@@ -31,7 +31,7 @@ from explorer.games import Game, parse_spec  # noqa: E402
 from explorer.solved import SolvedGraph  # noqa: E402
 from explorer.ui import (analysis_panel, backend as backends, cgt_panel, console, downloads, graphs,  # noqa: E402
                          history, loading, overview, picker, play_panel, position, state)
-from explorer.ui.widgets import error, guarded, info, md_escape  # noqa: E402
+from explorer.ui.widgets import error, guarded, info, md_escape, page_icon  # noqa: E402
 from explorer.ui import whole_graph  # noqa: E402
 
 
@@ -147,7 +147,7 @@ def _backend(solved: SolvedGraph) -> backends.Backend:
 
 
 def main() -> None:
-    st.set_page_config(page_title="gamegraph explorer", page_icon="✋", layout="wide")
+    st.set_page_config(page_title="gamegraph explorer", page_icon=page_icon(), layout="wide")
     game, spec = _game()
     if game is None:
         _bad_spec(spec)

@@ -27,6 +27,7 @@ from explorer.core.limits import human_bytes
 from explorer.core.settings import ui_mirror_max_positions
 from explorer.solved import SolvedGraph
 from explorer.ui import builds
+from explorer.ui.widgets import WARNING_ICON
 from loaders import settings as neo4j_settings
 from loaders.mirror import mirror_for, to_networkx
 from queries import api
@@ -183,7 +184,7 @@ class FallbackQueries:
         forget()
         self.reason = f"{exc}"
         st.warning(f"Neo4j at {self._uri} stopped answering, so the networkx mirror answers instead; "
-                   f"the page tries Neo4j again within {PROBE_TTL} s.", icon="⚠️")
+                   f"the page tries Neo4j again within {PROBE_TTL} s.", icon=WARNING_ICON)
         # Lazily, as choose() hands out the mirror: one that cannot be made is said in one line and the solved
         # arrays answer, rather than a second failure ending the page.
         self._active = LazyMirror(self._graph_id, self._solved)
@@ -240,6 +241,6 @@ class LazyMirror:
                 if self._solved is None:
                     raise
                 st.warning(f"The networkx mirror could not be made ({exc}); the solved arrays answer instead.",
-                           icon="⚠️")
+                           icon=WARNING_ICON)
                 self._queries = api.ArraysBackend(self._solved)
         return self._queries

@@ -395,8 +395,15 @@ def label_height(lines: int) -> float:
 
 NODE_SIZE = 34            # px: a node's width and height (the focus is 1.25 times that); BOARD_SIZE with boards
 BOARD_SIZE = 64
-MOVE_FONT = 10            # px: the moves' names
-MOVE_CHAR = 6.2           # px per character of a move's name
+# px: the moves' names. 12, as the nodes' labels: at 10 they were 6 px on screen at READABLE_ZOOM, under
+# MIN_LABEL_PX, so a default view (a value-file part of Dodgem 4x4 opens at zoom 0.63) drew them as specks.
+MOVE_FONT = 12
+MOVE_CHAR = 0.62 * MOVE_FONT  # px per character of a move's name
+# The least size, on screen, at which a label or a move's name is drawn (static/canvas_view.js, 11): below it
+# it is hidden, not drawn as an unreadable speck. Every label is at least this at READABLE_ZOOM, so the default
+# view shows them all. (Cytoscape's min-zoomed-font-size cannot do it: it rounds the zoom up to a power of
+# two, so a 10 px name stayed drawn down to zoom 0.5, 5 px high.)
+MIN_LABEL_PX = 7
 TEXT_MARGIN = 3           # px between a node and its label
 
 
@@ -930,7 +937,7 @@ def style_rules(colouring: str, move_labels: bool, boards: bool, large: bool = F
     node_shape = {"background-color": f"data(_fill_{colouring})", "border-color": "data(_border)",
                   "border-width": 2.5, "width": size, "height": size, "shape": "round-rectangle" if boards else "ellipse"}
     node_label = {"label": "data(label)", "font-size": LABEL_FONT, "color": "#222222", "text-valign": "bottom",
-                  "text-margin-y": TEXT_MARGIN, "min-zoomed-font-size": 5,
+                  "text-margin-y": TEXT_MARGIN, "min-zoomed-font-size": MIN_LABEL_PX,
                   # a board's rows on lines of their own (board_label), in columns
                   "text-wrap": "wrap", "text-max-width": "1000px", "line-height": LABEL_LINE,
                   "font-family": "DejaVu Sans Mono, Menlo, Consolas, monospace",
@@ -941,7 +948,7 @@ def style_rules(colouring: str, move_labels: bool, boards: bool, large: bool = F
              "font-weight": "bold", "width": size * 1.25, "height": size * 1.25}
     move_label = {"font-size": MOVE_FONT, "color": "#444444", "text-background-color": "#ffffff",
                   "text-background-opacity": 0.85, "text-background-padding": 1,
-                  "text-background-shape": "round-rectangle", "min-zoomed-font-size": 7}
+                  "text-background-shape": "round-rectangle", "min-zoomed-font-size": MIN_LABEL_PX}
     if large:
         return _large_rules(colouring, move_labels, boards, node_shape, node_label, focus, move_label)
     rules = [
@@ -1209,7 +1216,8 @@ def keep_view() -> None:
     component's overlays clear, expansions that move nothing already drawn, the highlight in
     HIGHLIGHT, a tidy info panel. Below the canvas, the same every run, so it never makes Streamlit
     mount the canvas again."""
-    config = json.dumps({"highlight": HIGHLIGHT, "large": LARGE, "readable": READABLE_ZOOM, "leanMark": LEAN_MARK})
+    config = json.dumps({"highlight": HIGHLIGHT, "large": LARGE, "readable": READABLE_ZOOM, "leanMark": LEAN_MARK,
+                         "minLabel": MIN_LABEL_PX, "labelFont": LABEL_FONT, "moveFont": MOVE_FONT})
     st.html(f"<script>window.__ggCanvas = {config};\n{_view_keeper_script()}</script>", unsafe_allow_javascript=True)
 
 

@@ -67,18 +67,27 @@ def _params_from_widgets(cls: type[Game]) -> dict[str, Any]:
     return values
 
 
+def _widgets_show(game: Game) -> bool:
+    """Whether the picker's widgets hold exactly `game` (not parameters typed and refused)."""
+    if st.session_state.get("pick_game") != game.name:
+        return False
+    try:
+        return game.Params(**_params_from_widgets(type(game))) == game.params
+    except (GameGraphError, TypeError, ValueError):
+        return False
+
+
 def _apply(cls: type[Game], values: dict[str, Any]) -> None:
     """Validate the chosen parameters; a good game goes into the URL, a bad one is reported."""
     try:
         game = cls(cls.Params(**values))
     except GameGraphError as exc:
-        st.session_state["picker_error"] = str(exc)
+        state.refuse("picker_error", str(exc))
         return
     except TypeError as exc:
-        st.session_state["picker_error"] = f"bad parameters for {cls.name}: {exc}"
+        state.refuse("picker_error", f"bad parameters for {cls.name}: {exc}")
         return
-    st.session_state.pop("picker_error", None)
-    state.set_game(game.display_name)
+    state.set_game(game.display_name)  # forgets the refusals
     _load_widgets(game)
 
 
@@ -101,14 +110,16 @@ def _param_changed() -> None:
     try:
         values = _params_from_widgets(cls)
     except GameGraphError as exc:
-        st.session_state["picker_error"] = str(exc)
+        state.refuse("picker_error", str(exc))
         return
     _apply(cls, values)
 
 
 def sidebar(game: Game) -> None:
-    """Draw the picker for the game in use (the URL's)."""
-    if st.session_state.get("picker_for") != game.id:
+    """Draw the picker for the game in use (the URL's). While a refusal of its parameters is shown the boxes
+    keep what was typed, to be mended; once it is gone (the page moved on) they show the game in use again."""
+    refused = state.refusal("picker_error")
+    if st.session_state.get("picker_for") != game.id or (refused is None and not _widgets_show(game)):
         _load_widgets(game)
     registry = games()
     st.selectbox("Game", list(registry), key="pick_game", on_change=_game_changed,
@@ -119,8 +130,8 @@ def sidebar(game: Game) -> None:
     with st.expander("Parameters", expanded=preset_of(game) == CUSTOM):
         for row in cls.Params.describe():
             _param_widget(cls, row)
-    if st.session_state.get("picker_error"):
-        error(st.session_state["picker_error"])
+    if refused:
+        error(refused)
 
 
 def _bounds(row: dict[str, Any]) -> str:

@@ -49,9 +49,20 @@ def playing() -> bool:
 
 
 def replay(solved: Solved, text: str, backend: Any = None) -> Played:
-    """The game named by a `play=` value; a number that is not a legal move is one clear error.
-    With the page on Neo4j, the values, optimal moves and draw grades are the loaded game's
-    (queries.play_neo4j), asked position by position; otherwise the solved graph's."""
+    """The game named by a `play=` value; a number that is not a legal move is one clear error
+    (InvalidParameter). See replay_valid_prefix for the page's forgiving reading."""
+    played, refused = replay_valid_prefix(solved, text, backend)
+    if refused is not None:
+        raise InvalidParameter(refused)
+    return played
+
+
+def replay_valid_prefix(solved: Solved, text: str, backend: Any = None) -> tuple[Played, str | None]:
+    """The game named by a `play=` value, played up to its first move that is not a legal one, and
+    the line saying which ply was refused and why (None when every ply was legal): a link cut or
+    edited by hand keeps the moves it got right. With the page on Neo4j, the values, optimal moves
+    and draw grades are the loaded game's (queries.play_neo4j), asked position by position;
+    otherwise the solved graph's. O(plies x moves per position)."""
     match = Match(solved)
     if backend is not None and backend.kind == "neo4j" and backend.queries is not None:
         from queries.play_neo4j import Neo4jMatch
@@ -59,14 +70,28 @@ def replay(solved: Solved, text: str, backend: Any = None) -> Played:
         match = Neo4jMatch(solved, backend.driver, backend.database, game_id=backend.queries.game_id)
     played = Played(match, start_position(solved))
     for part in filter(None, text.split(".")[:MAX_PLIES]):
-        count = len(played.moves())
-        # ASCII digits, and few: int() refuses a string of 4,300 digits or a superscript two
-        if not (part.isascii() and part.isdigit() and len(part) <= 9) or not 1 <= int(part) <= count \
-                or played.match.over:
-            raise InvalidParameter(f"the game in the link stops making sense at ply {len(played.numbers) + 1} "
-                                   f"({echo(part)}); restart it")
+        why = _refusal(played, part)
+        if why is not None:
+            kept = len(played.numbers)
+            carry_on = ("The game starts from the beginning." if kept == 0 else
+                        f"The {'move' if kept == 1 else f'{kept} moves'} before it {'is' if kept == 1 else 'are'} "
+                        f"played; Restart begins afresh.")
+            return played, f"The game in the link stops making sense at ply {kept + 1} ({echo(part)}): {why}. {carry_on}"
         played.play(int(part))
-    return played
+    return played, None
+
+
+def _refusal(played: Played, part: str) -> str | None:
+    """Why `part` of a `play=` value is not a move of the position reached, or None when it is one."""
+    if played.match.over:
+        return "the game was already over"
+    count = len(played.moves())
+    # ASCII digits, and few: int() refuses a string of 4,300 digits or a superscript two
+    if not (part.isascii() and part.isdigit() and len(part) <= 9):
+        return f"a move is a number from 1 to {count}, its place in the list of legal moves"
+    if not 1 <= int(part) <= count:
+        return f"that position has {count} legal move{'s' if count != 1 else ''}, numbered 1 to {count}"
+    return None
 
 
 def _sequence(numbers: list[int]) -> str:
@@ -159,12 +184,9 @@ def panel(game: Game, spec: str, solved: Solved, backend: Any = None) -> None:
     opponent = Opponent.parse(choice)
     human = 0 if side == "A" else 1
     you, them = player_name(game, human), player_name(game, 1 - human)
-    try:
-        played = replay(solved, st.query_params.get("play", ""), backend)
-    except InvalidParameter as exc:  # a bad link: say where it breaks, and offer the way out it names
-        error(str(exc))
-        _restart_button()
-        return
+    played, refused = replay_valid_prefix(solved, st.query_params.get("play", ""), backend)
+    if refused is not None:  # a bad link: say where it breaks; the game carries on from the moves before it
+        error(refused)
     _answer(played, opponent, human)
     if st.query_params.get("play", "") != _sequence(played.numbers):
         st.query_params["play"] = _sequence(played.numbers)

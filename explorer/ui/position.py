@@ -59,9 +59,8 @@ def _typed(spec: str, solved: SolvedGraph) -> None:
     try:
         node = solved.graph.find(text)
     except GameGraphError as exc:
-        st.session_state["goto_error"] = str(exc)
+        state.refuse("goto_error", str(exc))
         return
-    st.session_state.pop("goto_error", None)
     state.go(spec, solved.graph.key(node))
 
 
@@ -90,8 +89,9 @@ def chooser(game: Game, spec: str, solved: SolvedGraph) -> None:
         st.text_input("Type a position", key="goto_text", placeholder=start_key,
                       help=f"notation: {game.notation_help or start_key}")
         st.form_submit_button("Go to position", on_click=_typed, args=(spec, solved))
-    if st.session_state.get("goto_error"):
-        error(st.session_state["goto_error"])
+    refused = state.refusal("goto_error")
+    if refused:
+        error(refused)
     kind = st.selectbox("Or pick from", list(LISTS), key="list_kind")
     nodes = listed(solved.graph.graph_id, kind, solved)
     if nodes:

@@ -68,8 +68,39 @@ def link(game: str, position: str | None = None) -> str:
     return "?" + urlencode(query)
 
 
+# -- the sidebar's refusals: a bad typed position, bad parameters ------------------------------
+# A refusal is kept in the session (its widget's callback runs before the script) with the page it was made
+# on, and is shown only while the URL still shows that page: any request that then succeeds (a good position
+# typed, Start, a click on the canvas, a link) leaves it behind. It used to stay until its own box changed.
+REFUSALS = ("goto_error", "picker_error")
+
+
+def _page() -> tuple[str | None, str | None]:
+    return st.query_params.get("game"), st.query_params.get("pos")
+
+
+def refuse(slot: str, message: str) -> None:
+    """Keep `message` for the sidebar slot (`REFUSALS`) until the page changes or a request succeeds."""
+    st.session_state[slot] = {"message": message, "page": _page()}
+
+
+def refusal(slot: str) -> str | None:
+    """The slot's message while the page it was made on is still the one shown, else None (and forgotten)."""
+    kept = st.session_state.get(slot)
+    if not isinstance(kept, dict) or kept.get("page") != _page():
+        st.session_state.pop(slot, None)
+        return None
+    return kept["message"]
+
+
+def forget_refusals() -> None:
+    for slot in REFUSALS:
+        st.session_state.pop(slot, None)
+
+
 def set_game(spec: str) -> None:
     """Switch game: the new game opens at its start, and the old trail no longer applies."""
+    forget_refusals()
     if "pos" in st.query_params:
         del st.query_params["pos"]  # not clear(): the open tab (`view`, bound to the tabs) stays
     st.query_params["game"] = spec
@@ -77,6 +108,7 @@ def set_game(spec: str) -> None:
 
 
 def set_position(spec: str, key: str) -> None:
+    forget_refusals()
     st.query_params["game"] = spec
     st.query_params["pos"] = key
 

@@ -3,6 +3,7 @@ player names, markdown escaping."""
 
 from __future__ import annotations
 
+import functools
 import logging
 import re
 from contextlib import contextmanager
@@ -15,6 +16,26 @@ from explorer.games import Game
 from explorer.games.base import player_name  # noqa: F401  (the panels import it from here)
 
 log = logging.getLogger("gamegraph.ui")
+
+# Icons come from Streamlit's own Material Symbols font, which it serves itself: an emoji needs a colour-emoji
+# font that a plain Debian lacks, and Chromium there drew the page's emoji as empty boxes.
+WARNING_ICON = ":material/warning:"
+
+
+@functools.cache
+def page_icon():
+    """The browser tab's icon, drawn here (three positions and two moves) rather than an emoji: Streamlit draws
+    an emoji favicon with the machine's fonts, or fetches a Material icon from the internet. A 32 px PIL image."""
+    from PIL import Image, ImageDraw
+
+    image = Image.new("RGBA", (32, 32), (0, 0, 0, 0))
+    draw = ImageDraw.Draw(image)
+    centres = [(16, 6), (6, 26), (26, 26)]
+    for end in centres[1:]:
+        draw.line([centres[0], end], fill=(90, 90, 90, 255), width=3)
+    for (x, y), colour in zip(centres, [(33, 113, 181), (44, 160, 44), (214, 39, 40)]):
+        draw.ellipse([x - 5, y - 5, x + 5, y + 5], fill=colour + (255,))
+    return image
 
 
 @contextmanager

@@ -19,9 +19,9 @@ def refusal(argv, capsys) -> str:
 
 
 @pytest.mark.parametrize("spec, command", [
-    ("dodgem:4x4", "gamegraph solve dodgem:4x4 --implicit"),      # one tier: the implicit mode
+    ("dodgem:4x4", "gamegraph solve dodgem:4x4 --tiered"),        # tiers (by cars left)
     ("teeko", "gamegraph solve teeko --tiered"),                   # tiers, the ranking over one tier's limit
-    ("chopsticks(fingers=20)", "gamegraph solve 'chopsticks(fingers=20)' --implicit"),
+    ("chopsticks(fingers=20)", "gamegraph solve 'chopsticks(fingers=20)' --implicit"),  # one tier: the implicit mode
 ])
 def test_over_the_limit_names_max_positions_and_the_value_file_solve(spec, command, capsys):
     err = refusal(["solve", spec, "--max-positions", "100"], capsys)
@@ -43,7 +43,7 @@ def test_over_the_memory_names_the_value_file_solve_too(capsys, monkeypatch):
     err = refusal(["solve", "dodgem:4x4"], capsys)
     assert "over the memory budget" in err and "--max-positions" not in err
     assert err.endswith("choose smaller parameters, or solve it into a value file without storing moves: "
-                        "gamegraph solve dodgem:4x4 --implicit"), err
+                        "gamegraph solve dodgem:4x4 --tiered"), err
 
 
 def test_a_graph_past_the_limit_while_generated_names_the_same_remedy(capsys, monkeypatch):
@@ -52,4 +52,4 @@ def test_a_graph_past_the_limit_while_generated_names_the_same_remedy(capsys, mo
     monkeypatch.setattr(limits, "estimate", lambda game, symmetry=True: None)
     err = refusal(["solve", "dodgem:3x3", "--max-positions", "50"], capsys)
     assert "more than 50 positions" in err
-    assert err.endswith("or solve it into a value file without storing moves: gamegraph solve dodgem:3x3 --implicit")
+    assert err.endswith("or solve it into a value file without storing moves: gamegraph solve dodgem:3x3 --tiered")

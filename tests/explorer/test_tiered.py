@@ -399,6 +399,27 @@ def test_tiered_equals_the_edge_solver_on_every_reachable_position(spec, tmp_pat
         assert (values.value(position), values.remoteness(position)) == (solved.value(node), solved.remoteness(node))
 
 
+def test_dodgem_4x4_by_tiers_equals_the_edge_solver_on_every_reachable_position(tmp_path):
+    """Dodgem 4x4's 16 tiers by cars left against the edge solver's graph: every reachable position
+    (the array path's codes, which are its ranks: checked by position on a sample) has the same value
+    and remoteness; the start is a draw (desJardins, 1996)."""
+    from explorer.solved import build
+
+    game = parse_spec("dodgem:4x4")
+    assert len(tiered.tiers_of(game).names) == 16
+    values = tiered.solve(game, tmp_path, workers=1, processes=False)
+    solved = build(game, symmetry=False)
+    codes = solved.graph.codes
+    value, remoteness = values.arrays()
+    assert np.array_equal(value[codes], solved.solution.value)
+    assert np.array_equal(remoteness[codes], solved.solution.remoteness)
+    for node in range(0, solved.graph.num_positions, 997):
+        position = solved.graph.position(node)
+        assert game.rank(position) == codes[node]
+        assert (values.value(position), values.remoteness(position)) == (solved.value(node), solved.remoteness(node))
+    assert values.value(game.start()) == Value.DRAW
+
+
 def test_a_folder_of_another_game_is_refused(tmp_path):
     tiered.solve(parse_spec("dodgem(size=2)"), tmp_path, workers=1, processes=False)
     with pytest.raises(GameGraphError, match="holds the tiers of"):
@@ -413,18 +434,19 @@ def test_a_game_without_kernels_is_refused():
 # -- check-game ------------------------------------------------------------------------------------
 
 def dodgem_with_tiers(tiers_of_size):
-    """Dodgem 3x3 declaring the tiers tiers_of_size(index space, boards per mover)."""
-    import dataclasses
-
+    """Dodgem 3x3 declaring the tiers tiers_of_size(index space, its own tiers by cars left)."""
     from explorer.games.dodgem.rules import Dodgem
 
-    class TieredDodgem(Dodgem):
-        offers = dataclasses.replace(Dodgem.offers, tiers=True)
-
+    class RetieredDodgem(Dodgem):
         def tiers(self):
-            return tiers_of_size(self.index_space(), self._tables[2])
+            return tiers_of_size(self.index_space(), Dodgem.tiers(self))
 
-    return TieredDodgem(Dodgem.Params(size=3))
+    return RetieredDodgem(Dodgem.Params(size=3))
+
+
+def with_children(tiers, tier, children):
+    """The tiers with tier's children replaced."""
+    return tiers._replace(children=tiers.children[:tier] + (children,) + tiers.children[tier + 1:])
 
 
 def tiers_check(game):
@@ -435,19 +457,21 @@ def tiers_check(game):
 
 
 def test_check_game_passes_sound_tiers_and_skips_a_game_without():
-    check, report = tiers_check(dodgem_with_tiers(lambda size, half: Tiers((0, size), ((),), ("all",))))
+    check, report = tiers_check(dodgem_with_tiers(lambda size, own: Tiers((0, size), ((),), ("all",))))
     assert check.ok and not check.skipped and report.ok, report.text()
-    check, _ = tiers_check(parse_spec("dodgem:3x3"))
+    check, report = tiers_check(parse_spec("dodgem:3x3"))  # its own tiers, by cars left
+    assert check.ok and not check.skipped and report.ok, report.text()
+    check, _ = tiers_check(parse_spec("chopsticks:magic-fingers"))
     assert check.skipped and "declares no tiers" in check.skipped
 
 
 @pytest.mark.parametrize("tiers, message", [
-    # Blue's turns, then Red's: Red's moves go back to tier 0, which is not declared.
-    (lambda size, half: Tiers((0, half, size), ((1,), ()), ("blue", "red")), "which is not one of its children"),
-    (lambda size, half: Tiers((0, half, size), ((1,), (0,)), ("blue", "red")), "cycle"),
-    (lambda size, half: Tiers((0, half, size - 1), ((), ()), ("blue", "red")), "index space"),
-    (lambda size, half: Tiers((0, size), ((),), ("all",), (True,)), "declared loop-free"),
-    (lambda size, half: Tiers((0, size), ((),), ("all",), (True, False)), "loop_free flags"),
+    # Tier 4 (1 blue, 1 red car) without its child 3 (1 blue, 0 red): Red's car driving off goes there.
+    (lambda size, own: with_children(own, 4, (1,)), "which is not one of its children"),
+    (lambda size, own: with_children(own, 1, (0, 4)), "cycle"),
+    (lambda size, own: own._replace(offsets=own.offsets[:-1] + (size - 1,)), "index space"),
+    (lambda size, own: Tiers((0, size), ((),), ("all",), (True,)), "declared loop-free"),
+    (lambda size, own: Tiers((0, size), ((),), ("all",), (True, False)), "loop_free flags"),
 ])
 def test_check_game_catches_broken_tiers(tiers, message):
     check, report = tiers_check(dodgem_with_tiers(tiers))
@@ -490,7 +514,7 @@ def test_cli_solves_by_tiers_and_resumes(capsys):
     reference = implicit.solve(parse_spec("dodgem:3x3"), folder=None)
     assert meta["counts"] == reference.meta["counts"] and meta["start"] == reference.meta["start"]
     assert main(["solve", "dodgem:3x3", "--tiered", "--workers", "1"]) == 0  # all tiers written: nothing to do
-    assert "tiered: 1 tier(s)" in capsys.readouterr().out
+    assert "tiered: 9 tier(s)" in capsys.readouterr().out  # by cars left: 0 to 2 of each colour
 
 
 def test_show_reads_a_tiered_solve(capsys):

@@ -149,3 +149,54 @@ def test_the_first_pass_walks_every_index_to_the_cells_of_its_moves(spec):
         assert status == MORE or (status == 0 and 0 not in moves[lo:hi]), (lo, hi, status)
         assert np.array_equal(cells, expected[lo:hi]), (lo, hi)
         assert np.array_equal(queue[:state[2]], np.flatnonzero(moves[lo:hi] == 0)), (lo, hi)
+
+
+@pytest.mark.parametrize("n", [2, 3])
+def test_the_ranking_is_tier_first_by_cars_left(n):
+    """Tier b*n + r is one range of indices holding every position with b blue and r red cars, Blue's
+    turns before Red's, each tier's blue sets then red sets in colex order; the compiled ranking agrees."""
+    from explorer.games.dodgem import kernels as k
+
+    game = parse_spec(f"dodgem(size={n})")
+    tiers = game.tiers()
+    kernels = game.implicit_kernels()
+    assert len(tiers.names) == n * n and tiers.offsets[-1] == game.index_space()
+    for tier, (lo, hi) in enumerate(zip(tiers.offsets, tiers.offsets[1:])):
+        b, r = divmod(tier, n)
+        positions = [game.decode(i) for i in range(lo, hi)]
+        assert {(len(p.blue), len(p.red)) for p in positions} == {(b, r)}, tiers.names[tier]
+        half = (hi - lo) // 2
+        assert [p.to_move for p in positions] == [0] * half + [1] * half
+        assert positions[:half] == sorted(positions[:half], key=lambda p: (p.blue[::-1], p.red[::-1]))
+        for i in range(lo, hi, 5):
+            assert k.unrank(kernels.ctx, i)[0] == positions[i - lo].to_move
+    assert tiers.names[-1] == f"{n - 1} blue, {n - 1} red car{'s' if n != 2 else ''}"
+
+
+def test_files_of_the_old_ranking_are_other_files(tmp_path):
+    """The ranking's version keys every file of Dodgem's indices (Game.stored_id): the value file's
+    folder, the tier folder and the cached graph are not the mover-first ranking's, and a value file
+    marked with another version is refused in one line. Games without a version keep their keys."""
+    import json
+
+    from explorer import tiered
+    from explorer.core import private
+    from explorer.core.errors import GameGraphError
+    from explorer.solved import CACHE_FORMAT, CACHE_KIND, cache_path
+
+    game = parse_spec("dodgem(size=2)")
+    assert game.ranking_version == 2 and game.stored_id == "dodgem(size=2)|ranking 2"
+    assert parse_spec("connect4(width=4,height=3)").stored_id == "connect4(width=4,height=3,connect=4)"
+    unversioned = f"{implicit.FORMAT}|{game.id}"
+    assert implicit.folder_for(game) != private.cache_path(implicit.CACHE_KIND, game.name, unversioned)
+    assert tiered.folder_for(game) != private.cache_path(tiered.CACHE_KIND, game.name, f"{tiered.FORMAT}|{game.id}")
+    assert cache_path(game, False) != private.cache_path(CACHE_KIND, game.name, f"{CACHE_FORMAT}|{game.id}|False", ".npz")
+    folder = tmp_path / "v"
+    implicit.solve(game, folder)
+    meta = json.loads((folder / "meta.json").read_text())
+    assert meta["ranking"] == 2
+    implicit.ValueFile(game, folder)  # read
+    del meta["ranking"]  # as the mover-first ranking wrote it
+    (folder / "meta.json").write_text(json.dumps(meta))
+    with pytest.raises(GameGraphError, match="ranking version 0, not 2"):
+        implicit.ValueFile(game, folder)

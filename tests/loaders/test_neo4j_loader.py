@@ -501,6 +501,17 @@ def test_neo4j_admin_imports_the_files(neo4j_server, tmp_path):  # noqa: F811
     assert (tmp_path / "home" / "data" / "databases" / "neo4j").is_dir()
 
 
+def test_neo4j_admin_runs_with_the_throughput_collector(tmp_path):
+    """The admin tool (the bulk importer) runs with ParallelGC, not the server's G1 (issue 23: less CPU
+    on 2 cores), and keeps every other JVM option of the server."""
+    from loaders import neo4j_admin, neo4j_server
+
+    command, _ = neo4j_admin.argv(["--version"], home=tmp_path / "home")
+    assert neo4j_admin.ADMIN_COLLECTOR in command and "-XX:+UseG1GC" not in command
+    others = [option for option in neo4j_server.NEO4J_JVM_OPTIONS if option != "-XX:+UseG1GC"]
+    assert [option for option in command if option in others] == others
+
+
 @pytest.mark.neo4j
 def test_cli_neo4j_admin_is_neo4j_s_own_tool(neo4j_server):  # noqa: F811
     from loaders.neo4j_server import neo4j_version

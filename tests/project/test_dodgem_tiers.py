@@ -22,6 +22,15 @@ def test_the_tier_sizes_add_up_to_the_games_ranking(n):
     assert sum(plan.fine_sizes(n).values()) == parse_spec(f"dodgem(size={n})").code_space()
 
 
+@pytest.mark.parametrize("n", [2, 3, 4, 5])
+def test_the_coarse_tiers_are_the_games_declared_tiers(n):
+    """The bench's tiers by cars left are the ones the game declares (Dodgem.tiers, tier b*n + r), size for size."""
+    tiers = parse_spec(f"dodgem(size={n})").tiers()
+    declared = {divmod(t, n): hi - lo for t, (lo, hi) in enumerate(zip(tiers.offsets, tiers.offsets[1:]))}
+    assert declared == plan.coarse_sizes(plan.fine_sizes(n))
+    assert all(set(tiers.children[b * n + r]) <= {(b - 1) * n + r, b * n + r - 1} for b, r in declared)
+
+
 @pytest.mark.parametrize("n", [2, 3])
 def test_the_tier_sizes_are_the_count_of_every_ranked_position(n):
     game = parse_spec(f"dodgem(size={n})")

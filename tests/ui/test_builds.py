@@ -250,11 +250,14 @@ def test_the_mirror_is_not_built_over_the_page_budget(monkeypatch):
 
 
 def test_the_size_refusal_advises_what_works_for_the_game():
-    """Over the page's limit, a game with a ranking is pointed at `solve --implicit` (which the page
-    then reads), one without at `gamegraph solve`: never at a command that refuses it too."""
+    """Over the page's limit, a game with tiers is pointed at `solve --tiered`, one with a ranking only at
+    `solve --implicit` (the page reads both), one without at `gamegraph solve`: never at a command that
+    refuses it too."""
     registry = builds.Registry(budget=10**9, max_positions=100)
-    with pytest.raises(GraphTooLarge, match=r"`gamegraph solve dodgem:3x3 --implicit`"):
+    with pytest.raises(GraphTooLarge, match=r"`gamegraph solve dodgem:3x3 --tiered`"):
         registry._check(parse_spec("dodgem:3x3"), True)
+    with pytest.raises(GraphTooLarge, match=r"`gamegraph solve 'chopsticks\(fingers=20\)' --implicit`"):
+        registry._check(parse_spec("chopsticks(fingers=20)"), True)
     with pytest.raises(GraphTooLarge) as refused:
         registry._check(parse_spec("tictactoe"), True)
     assert "--implicit" not in str(refused.value) and "`gamegraph solve`" in str(refused.value)

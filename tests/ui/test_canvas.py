@@ -556,3 +556,13 @@ def test_move_names_sit_on_their_moves_clear_of_every_label_node_and_name(spec, 
     assert spot["label"] == "" and spot["source-label"] == "data(move)"
     assert {r.dump()["selector"]: r.dump()["style"] for r in canvas.style_rules("value", False, False)}[
         "edge[_name_at >= 0]"]["source-label"] == ""  # move labels off: none anywhere
+
+
+def test_every_label_and_move_name_is_legible_at_the_readable_zoom():
+    """The default view never zooms out past READABLE_ZOOM: there, labels and move names are at least
+    MIN_LABEL_PX on screen (move names were 10 px, 6 px on screen), and the view keeper hides smaller ones."""
+    for font in (canvas.LABEL_FONT, canvas.MOVE_FONT):
+        assert font * canvas.READABLE_ZOOM >= canvas.MIN_LABEL_PX
+    sheet = {rule.selector: rule.style for rule in canvas.style_rules("value", True, False)}
+    assert sheet["node"]["min-zoomed-font-size"] == sheet["edge"]["min-zoomed-font-size"] == canvas.MIN_LABEL_PX
+    assert sheet["edge"]["font-size"] == canvas.MOVE_FONT

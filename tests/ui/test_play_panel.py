@@ -56,9 +56,9 @@ def test_a_broken_link_is_one_line():
 
 
 def test_a_broken_link_offers_the_restart_it_asks_for():
-    """"restart it" comes with the panel's Restart button, which starts the same game afresh."""
+    """"Restart begins afresh" comes with the panel's Restart button, which starts the same game afresh."""
     at = page(game="chopsticks:attack-only", view="Play", side="B", opp="random", play="1.99")
-    assert [e for e in at.error if "restart it" in e.value], [e.value for e in at.error]
+    assert [e for e in at.error if "Restart begins afresh" in text_of(e.value)], [e.value for e in at.error]
     at.button(key="play_restart").click().run()
     assert not at.exception and not at.error, [e.value for e in at.error]
     assert len([p for p in at.query_params["play"].split(".") if p]) == 1  # afresh: only A's first move

@@ -56,3 +56,43 @@ def test_a_bad_opponent_is_named_in_one_line_and_the_perfect_player_is_used(bad)
 def test_good_settings_give_no_warning():
     at = page(game="tictactoe", view="Play", side="B", opp="random")
     assert not at.exception and not at.warning, [w.value for w in at.warning]
+
+
+# -- the moves (`play=`): a link broken at some ply keeps the plies before it ------------------------------
+
+def test_a_bad_ply_keeps_the_moves_before_it_and_says_which_was_refused():
+    """X takes the centre (5), O a corner (1), then a ply 99 that no position of tic-tac-toe has: the first
+    two are played, one line names ply 3 and why, and the URL is cut to the moves that were played."""
+    at = page(game="tictactoe", view="Play", side="A", opp="perfect", play="5.1.99.3")
+    assert not at.exception, [e.value for e in at.exception]
+    said = [text_of(e.value) for e in at.error]
+    assert len(said) == 1, said
+    assert "stops making sense at ply 3 ('99')" in said[0] and "7 legal moves, numbered 1 to 7" in said[0], said
+    assert "The 2 moves before it are played" in said[0], said
+    assert at.query_params["play"] == "5.1"
+    # The next good move plays on from there, and the line goes away.
+    buttons = [b for b in at.button if b.key and b.key.startswith("play_move_")]
+    assert len(buttons) == 7
+    buttons[0].click().run()
+    assert not at.exception and not at.error, [e.value for e in at.error]
+    assert at.query_params["play"].startswith("5.1.")
+
+
+@pytest.mark.parametrize("bad", [b for b in HOSTILE if "." not in b])  # a dot would end the ply
+def test_a_hostile_ply_is_quoted_literally_and_the_moves_before_it_are_kept(bad):
+    at = page(game="tictactoe", view="Play", side="B", opp="perfect", play=f"5.{bad}")
+    assert not at.exception, [e.value for e in at.exception]
+    assert len(at.error) == 1, [e.value for e in at.error]
+    said, raw = text_of(at.error[0].value), at.error[0].value
+    assert f"ply 2 ({echo(bad)})" in said and "a move is a number from 1 to 8" in said, said
+    assert "The move before it is played" in said
+    assert "<b>" not in raw and "](" not in raw and "**" not in raw
+    assert at.query_params["play"] == "5"  # X's centre is kept; O, the user, is to move
+
+
+def test_a_ply_after_the_end_is_refused_and_the_finished_game_kept():
+    """X takes the top row (a3, b3, c3) while O plays a2 and c2, then the link holds one ply more."""
+    at = page(game="tictactoe", view="Play", side="A", opp="random", play="1.3.1.3.1.1")
+    said = [text_of(e.value) for e in at.error]
+    assert len(said) == 1 and "at ply 6 ('1'): the game was already over" in said[0], said
+    assert at.query_params["play"] == "1.3.1.3.1"

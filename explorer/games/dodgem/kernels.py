@@ -1,14 +1,16 @@
 """Compiled (numba) Dodgem kernels over ranks: unrank, rank, moves, un-moves.
 
 The same perfect ranking as `Dodgem.rank` (tests compare them index by
-index). A board is two bit masks, square = row * n + column. The context array
-`ctx` (int64) holds n, the number of squares, the boards per mover, then the
-tables: boards before b blue cars (n entries), red sets of at most n-1 cars
-among m free squares (cells+1 entries), binomials C(s, i) for s <= cells and
-i <= n ((cells+1) x (n+1), row-major), the same shape of cumulative sums
-sum(C(m, k) for k < r), and for each set size k < n the k-subsets of the
-squares as masks in colex order (their starts first), the two-look-up rank tables, each
-square's row and column, and last the masks of the first and last row and column.
+index): tier (b blue, r red cars) = b * n + r first, then the mover, then the
+blue set, then the red set among the squares blue leaves free, each set by its
+colex rank. A board is two bit masks, square = row * n + column. The context
+array `ctx` (int64) holds n, the number of squares (= the number of tiers), the
+index space, then the tables: the tiers' offsets (cells + 1 entries, the prefix
+sums over the tiers in order), each tier's boards per mover (cells entries),
+binomials C(s, i) for s <= cells and i <= n ((cells+1) x (n+1), row-major), and
+for each set size k < n the k-subsets of the squares as masks in colex order
+(their starts first), the two-look-up rank tables, each square's row and
+column, and last the masks of the first and last row and column.
 
 Work per call is per car, not per square: rank walks the set bits (trailing
 zeros, and BMI2's pext to pack the red cars onto the squares blue leaves
@@ -42,36 +44,33 @@ _EDGES = 4  # the context's last entries: masks of the board's first and last ro
 
 @njit(cache=True, inline="always")
 def _binom(ctx, s, i):
-    n = ctx[0]
-    return ctx[_BASE + n + ctx[1] + 1 + s * (n + 1) + i]
+    return ctx[_BASE + 2 * ctx[1] + 1 + s * (ctx[0] + 1) + i]
 
 
 @njit(cache=True, inline="always")
-def _cumulative(ctx, m, r):
-    """sum(C(m, k) for k < r): red sets of fewer than r cars among m free squares."""
-    n, cells = ctx[0], ctx[1]
-    return ctx[_BASE + n + cells + 1 + (cells + 1) * (n + 1) + m * (n + 1) + r]
+def _half(ctx, tier):
+    """The boards per mover of a tier: C(cells, b) * C(cells - b, r)."""
+    return ctx[_BASE + ctx[1] + 1 + tier]
 
 
 @njit(cache=True, inline="always")
 def _subset(ctx, size, rank):
     """The mask of the `size`-subset of the squares with this colex rank."""
     n, cells = ctx[0], ctx[1]
-    return ctx[ctx[_BASE + n + cells + 1 + 2 * (cells + 1) * (n + 1) + size] + rank]
+    return ctx[ctx[_BASE + 2 * cells + 1 + (cells + 1) * (n + 1) + size] + rank]
 
 
 @njit(cache=True, inline="always")
 def _layout(ctx):
-    """(n, squares, boards per mover, where the cumulative sums start, where the two-look-up rank
-    tables start or -1, where each square's row then column is): read once per call of a kernel
+    """(n, squares, where the tiers' boards per mover start, where the binomials start, where the
+    two-look-up rank tables start or -1, where each square's row then column is): read once per call of a kernel
     and handed to `_rank_in`, so that its table look-ups do not each read the context's header
     again (numba cannot tell that a store to the kernel's output array leaves the context
     unchanged, so it reloads what it cannot keep). Measured on the 5x5 queue, alternating in one
     sitting: 43 s of CPU against 51 s reading the header per look-up."""
     n, cells = ctx[0], ctx[1]
-    return (n, cells, ctx[2], _BASE + n + cells + 1 + (cells + 1) * (n + 1),
-            ctx[_BASE + n + cells + 1 + 2 * (cells + 1) * (n + 1) + n],
-            ctx[_BASE + n + cells + 2 + 2 * (cells + 1) * (n + 1) + n])
+    tables_at = _BASE + 2 * cells + 1 + (cells + 1) * (n + 1)
+    return (n, cells, _BASE + cells + 1, _BASE + 2 * cells + 1, ctx[tables_at + n], ctx[tables_at + n + 1])
 
 
 @njit(cache=True, inline="always")
@@ -94,26 +93,26 @@ def _set_rank(ctx, cells, rank_at, bits):
 @njit(cache=True, inline="always")
 def unrank(ctx, index):
     """(mover, blue mask, red mask) of a rank."""
-    n, cells, total = ctx[0], ctx[1], ctx[2]
-    mover = 1 if index >= total else 0  # a comparison, not a division
-    rest = index - mover * total
-    b = n - 1
-    while ctx[_BASE + b] > rest:
+    n, cells = ctx[0], ctx[1]
+    b = n - 1  # the tier: its blue cars, then its red cars, by the offsets (tier b * n + r)
+    while ctx[_BASE + b * n] > index:
         b -= 1
-    m = cells - b
-    red_sets = ctx[_BASE + n + m]
-    q = rest - ctx[_BASE + b]
+    r = n - 1
+    while ctx[_BASE + b * n + r] > index:
+        r -= 1
+    tier = b * n + r
+    q = index - ctx[_BASE + tier]
+    half = _half(ctx, tier)
+    mover = 1 if q >= half else 0  # a comparison, not a division
+    q -= mover * half
+    red_sets = _binom(ctx, cells - b, r)
     if q < 1 << 32:  # always up to 5x5: a 32-bit division is the cheaper one
         blue_rank = np.int64(np.uint32(q) // np.uint32(red_sets))
     else:
         blue_rank = q // red_sets
-    red_index = q - blue_rank * red_sets
-    r = 0
-    while r + 1 < n and _cumulative(ctx, m, r + 1) <= red_index:
-        r += 1
     blue = _subset(ctx, b, blue_rank)
-    free = ((np.int64(1) << ctx[1]) - 1) & ~blue
-    return mover, blue, deposit(_subset(ctx, r, red_index - _cumulative(ctx, m, r)), free)
+    free = ((np.int64(1) << cells) - 1) & ~blue
+    return mover, blue, deposit(_subset(ctx, r, q - blue_rank * red_sets), free)
 
 
 @njit(cache=True, inline="always")
@@ -124,11 +123,13 @@ def rank(ctx, mover, blue, red):
 @njit(cache=True, inline="always")
 def _rank_in(ctx, layout, mover, blue, red):
     """rank, with the context's header already read (`_layout`)."""
-    n, cells, total, cumulative_at, rank_at, _ = layout
+    n, cells, halves_at, binom_at, rank_at, _ = layout
     relative = extract(red, ((np.int64(1) << cells) - 1) & ~blue)  # red packed onto the free squares
-    m = cells - popcount(blue)
-    return (mover * total + ctx[_BASE + popcount(blue)] + _set_rank(ctx, cells, rank_at, blue) * ctx[_BASE + n + m]
-            + ctx[cumulative_at + m * (n + 1) + popcount(relative)] + _set_rank(ctx, cells, rank_at, relative))
+    b, r = popcount(blue), popcount(red)
+    tier = b * n + r
+    return (ctx[_BASE + tier] + mover * ctx[halves_at + tier]
+            + _set_rank(ctx, cells, rank_at, blue) * ctx[binom_at + (cells - b) * (n + 1) + r]
+            + _set_rank(ctx, cells, rank_at, relative))
 
 
 @njit(cache=True, inline="always")
@@ -270,13 +271,15 @@ def _next_subset(mask):
 @njit(cache=True, inline="always")
 def first_cells(ctx, lo, cells):
     """cells[i] = implicit_initial's first cell of index lo + i, for every i, by walking the positions
-    in rank order instead of unranking each: every blue set (with its mover) owns a contiguous block
-    of indices, its red sets in colex order by size (the C baseline's seeding pass,
-    bench/c/dodgem_retrograde.c). A position without a move is a win for its mover; Dodgem has no
-    other finished position and every index is a position. On every core: the blocks are split
-    over the threads and each index writes only its own cell. O(indices), no division, no table
-    look-up per index (5x5 on one thread, same sitting: 3.0 s of CPU against 10.2 s unranking each index)."""
-    n, squares, total = ctx[0], ctx[1], ctx[2]
+    in rank order instead of unranking each: every blue set with its mover owns, in each tier of its
+    blue cars (one per red count r), a contiguous block of indices, its red sets of r cars in colex
+    order (the C baseline's seeding pass, bench/c/dodgem_retrograde.c). A position without a move is
+    a win for its mover; Dodgem has no other finished position and every index is a position. On
+    every core: the blue sets are split over the threads, Blue's turns before Red's (so two threads
+    get as much work each, whatever the tiers' sizes), and each index writes only its own cell.
+    O(indices), no division, no table look-up per index (5x5 on one thread, same sitting: 3.0 s of
+    CPU against 10.2 s unranking each index)."""
+    n, squares = ctx[0], ctx[1]
     hi = lo + len(cells)
     board = (np.int64(1) << squares) - 1
     per_mover = 0
@@ -290,15 +293,16 @@ def first_cells(ctx, lo, cells):
             rest -= _binom(ctx, squares, b)
             b += 1
         m = squares - b
-        start = mover * total + ctx[_BASE + b] + rest * ctx[_BASE + n + m]
-        if start + ctx[_BASE + n + m] <= lo or start >= hi:
-            continue
         blue = _subset(ctx, b, rest)
         free = board & ~blue
-        index = start
+        end = np.int64(1) << m
         for r in range(n):
+            tier = b * n + r
+            red_sets = _binom(ctx, m, r)
+            index = ctx[_BASE + tier] + mover * _half(ctx, tier) + rest * red_sets
+            if index + red_sets <= lo or index >= hi:
+                continue
             relative = (np.int64(1) << r) - 1
-            end = np.int64(1) << m
             while relative < end:
                 if lo <= index < hi:
                     moves = _count_moves(ctx, mover, blue, deposit(relative, free))
@@ -339,16 +343,12 @@ def _colex(bits: int, offset: int, below: int) -> int:
     return sum(comb(s, below + k + 1) for k, s in enumerate(squares))
 
 
-def context(n: int) -> np.ndarray:
+def context(game) -> np.ndarray:
+    n = game.params.size
     cells = n * n
-    red_sets = [sum(comb(m, r) for r in range(n)) for m in range(cells + 1)]
-    base, total = [], 0
-    for b in range(n):
-        base.append(total)
-        total += comb(cells, b) * red_sets[cells - b]
+    offsets, halves = game.tables  # the rules' ranking tables: one source for both rankings
     binomials = [comb(s, i) for s in range(cells + 1) for i in range(n + 1)]
-    cumulative = [sum(comb(m, k) for k in range(r)) for m in range(cells + 1) for r in range(n + 1)]
-    head = [n, cells, total, *base, *red_sets, *binomials, *cumulative]
+    head = [n, cells, offsets[-1], *offsets, *halves, *binomials]
     tables, starts = [], []
     for size in range(n):
         starts.append(len(head) + n + 2 + len(tables))
@@ -375,7 +375,7 @@ def context(n: int) -> np.ndarray:
 def kernels(game) -> ImplicitKernels:
     n = game.params.size
     return ImplicitKernels(
-        ctx=context(n), size=game.code_space(), max_moves=3 * (n - 1), max_unmoves=3 * (n - 1) + n,
+        ctx=context(game), size=game.code_space(), max_moves=3 * (n - 1), max_unmoves=3 * (n - 1) + n,
         successors=successors, labelled_successors=labelled_successors, predecessors=predecessors,
         terminal=terminal, valid=valid, move_count=move_count, solve=solve,
         moves_of=moves_of, terminal_of=terminal_of)

@@ -32,11 +32,15 @@ notation and the graph's player labels keep; so there is no reduction.
 Integer encoding: a perfect ranking (combinatorial number system) of every
 board with at most n-1 cars of each colour, times the player to move. The
 codes are the ranks, so the array path and the implicit mode share them:
-5x5 has 240,060,402 indices, every one a legal position.
+5x5 has 240,060,402 indices, every one a legal position. The ranking is tier
+first: (blue cars, red cars), then the mover, then the blue set, then the red
+set among the free squares, so each tier by cars left is one range of indices
+(`tiers`, solved by explorer/tiered.py).
 """
 
 from __future__ import annotations
 
+from bisect import bisect_right
 from dataclasses import dataclass
 from functools import cached_property
 from math import comb
@@ -44,7 +48,7 @@ from typing import NamedTuple
 
 from explorer.core.ranking import subset_rank, subset_unrank
 from explorer.core.values import Value
-from explorer.games.base import Game, Move, MoveBatch, Offers, Params, param
+from explorer.games.base import Game, Move, MoveBatch, Offers, Params, Tiers, param
 from explorer.games.registry import register
 from explorer.games.square_board import SquareBoardNotation, cell_name
 
@@ -77,7 +81,11 @@ class Dodgem(Game[DodgemPosition]):
     notation_help = NOTATION_HELP.format(example="A|b../b../.rr")  # the 3x3 board's start
     offers = Offers(arrays=True, compiled_moves=False, ranking=True, unmoves=True, implicit_kernels=True,
                     symmetry=False, cgt=None, board="dodgem", player_names=("Blue", "Red"),
-                    swap_players=False, diagram_label=False)
+                    swap_players=False, diagram_label=False, tiers=True)
+
+    # 2: tier first (cars, then mover, then the two sets); before, the mover came first. The value files,
+    # tier files and cached graphs of version 1 are other files (Game.stored_id), never read as these.
+    ranking_version = 2
 
     def __init__(self, params: DodgemParams | None = None, preset: str | None = None):
         super().__init__(params, preset)
@@ -180,48 +188,60 @@ class Dodgem(Game[DodgemPosition]):
     def fields(self, position: DodgemPosition) -> dict[str, object]:
         return {"blue": list(position.blue), "red": list(position.red)}
 
-    # -- perfect ranking: codes, and the implicit mode's index space ----------------------
+    # -- perfect ranking: codes, the implicit mode's index space, and its tiers ------------------
     @cached_property
-    def _tables(self) -> tuple[list[int], list[int], int]:
-        """(boards with b blue cars before those with b, per b; red-set counts; boards per mover)."""
+    def tables(self) -> tuple[list[int], list[int]]:
+        """The ranking's tables, shared with the compiled kernels' context: (tier offsets, n*n + 1 of
+        them; boards per mover in each tier). Tier b*n + r holds the
+        positions with b blue and r red cars: the prefix sums over (b, r), so a tier's children,
+        (b-1, r) and (b, r-1), come before it."""
         n, cells = self.n, self.n * self.n
-        red_sets = [sum(comb(m, r) for r in range(n)) for m in range(cells + 1)]  # subsets of size < n
-        base, total = [], 0
+        offsets, halves = [0], []
         for b in range(n):
-            base.append(total)
-            total += comb(cells, b) * red_sets[cells - b]
-        return base, red_sets, total
+            for r in range(n):
+                halves.append(comb(cells, b) * comb(cells - b, r))
+                offsets.append(offsets[-1] + 2 * halves[-1])
+        return offsets, halves
 
     def code_space(self) -> int:
-        return 2 * self._tables[2]
+        return self.tables[0][-1]
+
+    def tiers(self) -> Tiers:
+        """Tier b*n + r: b blue and r red cars on the board. A sideways or forward step keeps
+        the cars, and a car driving off leaves one fewer of its colour: the children are
+        (b-1, r) and (b, r-1). Steps stay inside every tier with a car in it, so none is declared
+        loop-free (the retrograde loop solves each)."""
+        n = self.n
+        children = tuple(tuple(b * n + r - step for step, fewer in ((n, b), (1, r)) if fewer)
+                         for b in range(n) for r in range(n))
+        names = tuple(f"{b} blue, {r} red car{'s' if r != 1 else ''}" for b in range(n) for r in range(n))
+        return Tiers(offsets=tuple(self.tables[0]), children=children, names=names)
 
     def encode(self, position: DodgemPosition) -> int:
-        """Mover, then blue count, blue set, red count, red set among the free squares. O(n^2)."""
-        base, red_sets, total = self._tables
-        cells = self.n * self.n
+        """Tier (blue cars, red cars), then mover, then the blue set and the red set among
+        the squares blue leaves free (each a colex rank). O(n^2)."""
+        offsets, halves = self.tables
+        n, cells = self.n, self.n * self.n
         blue, red = position.blue, position.red
+        tier = len(blue) * n + len(red)
         free = [s for s in range(cells) if s not in blue]
         red_rel = [free.index(s) for s in red]
-        m = cells - len(blue)
-        red_index = sum(comb(m, r) for r in range(len(red))) + subset_rank(red_rel)
-        return position.to_move * total + base[len(blue)] + subset_rank(blue) * red_sets[m] + red_index
+        red_sets = comb(cells - len(blue), len(red))
+        return (offsets[tier] + position.to_move * halves[tier] + subset_rank(blue) * red_sets
+                + subset_rank(red_rel))
 
     def decode(self, index: int) -> DodgemPosition:
-        base, red_sets, total = self._tables
-        if not 0 <= index < 2 * total:
-            raise self.invalid(str(index), f"index out of range(0, {2 * total})")
-        cells = self.n * self.n
-        mover, rest = divmod(index, total)
-        b = max(i for i in range(len(base)) if base[i] <= rest)
-        m = cells - b
-        blue_rank, red_index = divmod(rest - base[b], red_sets[m])
-        r = 0
-        while red_index >= comb(m, r):
-            red_index -= comb(m, r)
-            r += 1
+        offsets, halves = self.tables
+        if not 0 <= index < offsets[-1]:
+            raise self.invalid(str(index), f"index out of range(0, {offsets[-1]})")
+        n, cells = self.n, self.n * self.n
+        tier = bisect_right(offsets, index) - 1
+        b, r = divmod(tier, n)
+        mover, rest = divmod(index - offsets[tier], halves[tier])
+        blue_rank, red_rank = divmod(rest, comb(cells - b, r))
         blue = subset_unrank(blue_rank, b)
         free = [s for s in range(cells) if s not in blue]
-        red = tuple(free[i] for i in subset_unrank(red_index, r))
+        red = tuple(free[i] for i in subset_unrank(red_rank, r))
         return DodgemPosition(mover, blue, red)
 
     def implicit_kernels(self):
@@ -236,7 +256,10 @@ class Dodgem(Game[DodgemPosition]):
 
     def batch_to_move(self, codes):
         import numpy as np
-        return (np.asarray(codes) // self._tables[2]).astype(np.int8)
+        offsets, halves = (np.asarray(table, dtype=np.int64) for table in self.tables)
+        codes = np.asarray(codes, dtype=np.int64)
+        tier = np.searchsorted(offsets, codes, side="right") - 1
+        return (codes - offsets[tier] >= halves[tier]).astype(np.int8)
 
     def batch_label(self, label: int) -> str:
         square, target = divmod(int(label), 64)

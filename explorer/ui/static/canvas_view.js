@@ -37,6 +37,8 @@
 //    moment; Ctrl/⌘ + wheel zooms, and so does a plain wheel after a click on the canvas, until the
 //    pointer leaves the canvas's frame. The zoom cannot go below FLOOR times the zoom that fits the
 //    whole drawing (it went down to specks); the +, − and fit buttons are the component's, unchanged.
+//    The window's edges fall between nodes where they can: a node is shown whole (its board and label) or
+//    not at all (with boards on, the top node was cut in half at the readable zoom).
 //
 // 9. A large canvas (canvas.py's style_rules, large) is drawn with a lean style sheet: Cytoscape.js computes
 //    every property a rule sets for each of thousands of elements before the first frame, so the
@@ -45,6 +47,10 @@
 //    that even the first drawing has the lean sheet; a frame caught later gets it from its next sheet.
 // 10. A click on a node opens the info panel over the drawing's left part: once it has opened, the view
 //    pans as little as it can (keepClear) so that the node clicked is beside the panel, not under it.
+//
+// 11. A label or a move's name smaller on screen than CONFIG.minLabel px is hidden (class gg-speck), not
+//    drawn as a speck nobody can read; zooming in brings it back. Cytoscape's min-zoomed-font-size rounds
+//    the zoom up to a power of two, so names 5 px high stayed drawn at zoom 0.5 to 1.
 //
 // The server marks its layouts: `ggExpand` (the node expanded) and `ggNew` (the nodes it brought).
 // Cytoscape ignores options it does not know. `cy.scratch('_gg')` tells tests the hooks are in.
@@ -55,15 +61,19 @@
     const MARGIN = 6;            // px between the fitted drawing and an overlay, and the canvas's edge
     const GLIDE_MS = 350;        // the view's move after an expansion
     const FLOOR = 0.5;           // the least zoom, as a share of the zoom that fits the whole drawing (8)
+    const BAND = 30;             // px of the canvas a window may leave empty past the drawing to show a node whole (7)
     const HINT_MS = 1200;        // how long the wheel's hint stays (8)
     const OVERLAYS = ["infopanel", "nodeActions", "toolbar", "viewbar"];  // the component's, over the canvas
-    const CONFIG = window.__ggCanvas || { highlight: "#008b8b", large: 400, readable: 0.6, leanMark: ".gg-lean" };
+    const CONFIG = window.__ggCanvas || { highlight: "#008b8b", large: 400, readable: 0.6, leanMark: ".gg-lean",
+                                          minLabel: 7, labelFont: 12, moveFont: 12 };
     const NEUTRAL = [
         { selector: "node:selected, node.highlight",
           style: { "outline-color": CONFIG.highlight, "text-background-color": CONFIG.highlight } },
         { selector: "edge:selected, edge.highlight",
           style: { "line-color": CONFIG.highlight, "target-arrow-color": CONFIG.highlight,
                    "text-background-color": CONFIG.highlight } },
+        // (11) last, so that no rule that names or highlights an element draws its speck of a label
+        { selector: ".gg-speck", style: { "text-opacity": 0, "text-background-opacity": 0 } },
     ];
 
     function overlayRect(doc, id) {
@@ -214,7 +224,53 @@
         // into the drawing's box: a side larger than the window is filled, a smaller one centred
         const into = (at, lo, size, span) => size <= span ? lo + size / 2 : Math.min(Math.max(at, lo + span / 2), lo + size - span / 2);
         c = { x: into(c.x, bb.x1, bb.w, w), y: into(c.y, bb.y1, bb.h, h) };
+        // A large canvas draws bare discs, no labels nor boards, and would pay O(nodes^2) here on every layout.
+        if (cy.nodes().length < CONFIG.large) c = wholeNodes(cy, c, area, least, w, h, bb, focus);
         return { zoom: least, pan: { x: (area.x1 + area.x2) / 2 - least * c.x, y: (area.y1 + area.y2) / 2 - least * c.y } };
+    }
+
+    // The window's centre `c` moved, as little as it can, so that no node shows cut at the canvas's edges (uncut).
+    function wholeNodes(cy, c, area, least, w, h, bb, focus) {
+        const boxes = cy.nodes().map(n => n.boundingBox({ includeLabels: true, includeOverlays: false }));
+        const keep = focus.length ? focus.boundingBox({ includeLabels: true, includeOverlays: false }) : null;
+        const slack = BAND / least;  // model px of empty band allowed past the drawing's edge, for a node kept whole
+        // What shows beyond the window on each side (model px): the canvas runs on past the clear area (under the
+        // toolbar's corner, the margins), but on the left the info panel covers it.
+        const doc = cy.container().ownerDocument, box = cy.container().getBoundingClientRect();
+        const panel = overlayRect(doc, "infopanel");
+        const shownLeft = panel ? Math.min(area.x1, Math.max(0, panel.right - box.left)) : 0;
+        const beyond = { left: (area.x1 - shownLeft) / least, right: (box.width - area.x2) / least,
+                         top: area.y1 / least, bottom: (box.height - area.y2) / least };
+        c = { ...c };
+        if (bb.w > w) c.x = uncut(c.x, w, bb.x1 - slack, bb.x2 + slack, boxes.map(b => [b.x1, b.x2]),
+                                  keep && [keep.x1, keep.x2], beyond.left, beyond.right);
+        if (bb.h > h) c.y = uncut(c.y, h, bb.y1 - slack, bb.y2 + slack, boxes.map(b => [b.y1, b.y2]),
+                                  keep && [keep.y1, keep.y2], beyond.top, beyond.bottom);
+        return c;
+    }
+
+    // The centre, along one axis, of a window `span` wide whose shown part (the window, and `before` and `after`
+    // beyond it) cuts no node's box (`boxes`: [lo, hi] each, with its label): the nearest to `at` that keeps the
+    // window within [lo, hi] (the drawing and a band) and `keep` (the focus) inside it; `at` itself when there
+    // is none (nodes packed closer than the window's edges can fall between). Candidates put an edge of the
+    // shown part just past a node's box, one side or the other. O(nodes^2).
+    function uncut(at, span, lo, hi, boxes, keep, before, after) {
+        const half = span / 2, gap = 2;
+        const cuts = centre => {
+            const top = centre - half - before, bottom = centre + half + after;
+            return boxes.some(([a, b]) => (a < top && top < b) || (a < bottom && bottom < b));
+        };
+        const fits = centre => centre - half >= lo - gap - 1e-6 && centre + half <= hi + gap + 1e-6 &&
+            (!keep || (keep[0] >= centre - half && keep[1] <= centre + half));
+        if (!cuts(at)) return at;
+        let best = at, far = Infinity;
+        boxes.forEach(([a, b]) => {
+            [a - gap + before + half, b + gap + before + half, a - gap - after - half, b + gap - after - half].forEach(centre => {
+                const d = Math.abs(centre - at);
+                if (d < far && fits(centre) && !cuts(centre)) { best = centre; far = d; }
+            });
+        });
+        return best;
     }
 
     function readableView(cy, padding) {
@@ -367,6 +423,26 @@
         });
     }
 
+    // (11) Labels and names under CONFIG.minLabel px on screen hidden; the classes change only when the zoom
+    // crosses a threshold (or elements are added), since restyling thousands of elements costs a frame or more.
+    // A large canvas labels only its focus, the selected node and the highlighted moves (canvas.py's
+    // _large_rules), so only they are classed, again at each selection: the whole 9,000 elements would be
+    // restyled just after their first drawing.
+    function hideSpecks(cy, again) {
+        const z = cy.zoom(), least = +CONFIG.minLabel || 0;
+        const nodes = (+CONFIG.labelFont || 12) * z < least, moves = (+CONFIG.moveFont || 12) * z < least;
+        const was = cy.__ggSpecks;
+        if (!again && was && was[0] === nodes && was[1] === moves) return;
+        cy.__ggSpecks = [nodes, moves];
+        const large = cy.nodes().length >= CONFIG.large;
+        cy.batch(() => {
+            const labelled = large ? cy.nodes("[_focus], :selected") : cy.nodes();
+            const named = large ? cy.edges(":selected, .highlight") : cy.edges();
+            if (nodes) labelled.addClass("gg-speck"); else cy.nodes(".gg-speck").removeClass("gg-speck");
+            if (moves) named.addClass("gg-speck"); else cy.edges(".gg-speck").removeClass("gg-speck");
+        });
+    }
+
     function edgesOnViewport(cy) {
         const renderer = cy.renderer();
         if (renderer) renderer.hideEdgesOnViewport = cy.nodes().length >= CONFIG.large;
@@ -386,8 +462,13 @@
         cy.on("add remove", () => {
             if (counting) return;
             counting = true;
-            win.requestAnimationFrame(() => setTimeout(() => { counting = false; edgesOnViewport(cy); zoomFloor(cy); }, 0));
+            win.requestAnimationFrame(() => setTimeout(() => {
+                counting = false; edgesOnViewport(cy); zoomFloor(cy); hideSpecks(cy, true);
+            }, 0));
         });
+        cy.on("zoom", () => hideSpecks(cy));
+        // a large canvas's newly selected node and highlighted moves (the component highlights them on select)
+        cy.on("select", () => { if (cy.nodes().length >= CONFIG.large) setTimeout(() => hideSpecks(cy, true), 0); });
         cy.on("dragfree", "node", () => zoomFloor(cy));
         cy.on("add remove position style", () => { cy.__ggBox = null; });  // drawingBox's, out of date
         const layout = cy.layout.bind(cy);
@@ -431,6 +512,7 @@
         // the canvas, before anyone can move it): fit again, into the clear area and readably (7).
         zoomFloor(cy);
         readableView(cy, 30);
+        hideSpecks(cy, true);
         cy.scratch("_ggDefaultView", () => readableViewport(cy, 30));  // for the tests: the view (7) as of now
         cy.scratch("_gg", true);
     }

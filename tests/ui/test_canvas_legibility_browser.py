@@ -1,0 +1,85 @@
+"""What the canvas's default view draws is legible, in a real browser (Chromium through Playwright), on the
+canvas a stranger found hard to read (issue 18, session 12): Dodgem 4x4 solved into a value file only, whose
+page draws a part of 30 positions at zoom 0.63.
+
+- Every node label and move name drawn is at least canvas.MIN_LABEL_PX high on screen; a smaller one is
+  hidden (static/canvas_view.js, 11), not drawn as a speck. The move names were 6 px, and drawn down to 5 px:
+  Cytoscape's own min-zoomed-font-size rounds the zoom up to a power of two.
+- With boards on, the view at the readable zoom shows each node whole or not at all (board and label):
+  it cut the top row in half (canvas_view.js, 7).
+Screenshots go to tests/artifacts/canvas-legible-*.png.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.ui.test_browser import ARTIFACTS, browser  # noqa: F401 - fixtures
+from tests.ui.test_browser import pytestmark  # noqa: F401 - browser, and Chromium must be there
+from tests.ui.test_canvas_browser import CY, open_canvas, settle, wait_canvas, wait_still
+from tests.ui.test_canvas_view_browser import part_server  # noqa: F401 - the fixture
+
+URL = "/?game=dodgem:4x4&view=Neighbourhood"
+
+# Each label and move name as drawn now: its element, its font size on screen (the style's size times the
+# zoom) and whether it is drawn (a non-empty label whose text is not made transparent).
+DRAWN_TEXT = f"""() => {{ const cy = {CY}; const z = cy.zoom();
+    const shown = e => (e.style('label') !== '' || (e.isEdge() && e.style('source-label') !== ''))
+                       && parseFloat(e.style('text-opacity')) > 0;
+    return cy.elements().map(e => ({{ id: e.id(), edge: e.isEdge(), px: parseFloat(e.style('font-size')) * z,
+                                      drawn: shown(e) }})); }}"""
+
+# Each node's box (board or disc, and label) on screen against the part of the canvas one sees: the canvas less
+# the info panel on its left. `cut`: the box runs across one of its edges.
+CUT_NODES = f"""() => {{ const cy = {CY}; const doc = cy.container().ownerDocument;
+    const box = cy.container().getBoundingClientRect(); const panel = doc.getElementById('infopanel');
+    const p = panel && getComputedStyle(panel).display !== 'none' ? panel.getBoundingClientRect() : null;
+    const left = p && p.width > 1 ? p.right - box.left : 0;
+    const across = (lo, hi, edge) => lo < edge - 0.5 && edge + 0.5 < hi;
+    return cy.nodes().filter(n => {{ const b = n.renderedBoundingBox({{includeLabels: true, includeOverlays: false}});
+        return across(b.x1, b.x2, left) || across(b.x1, b.x2, box.width) || across(b.y1, b.y2, 0) || across(b.y1, b.y2, box.height);
+    }}).map(n => n.id()); }}"""
+
+
+def _shot(frame_element, name: str) -> None:
+    ARTIFACTS.mkdir(exist_ok=True)
+    frame_element.screenshot(path=str(ARTIFACTS / f"canvas-legible-{name}.png"))
+
+
+def test_what_the_default_view_draws_is_legible_and_specks_are_hidden(part_server, browser):  # noqa: F811
+    from explorer.ui.canvas import MIN_LABEL_PX
+
+    page = browser.new_page(viewport={"width": 1400, "height": 1300})
+    frame_element, frame = open_canvas(page, part_server + URL)
+    wait_still(frame)
+    texts = frame.evaluate(DRAWN_TEXT)
+    drawn = [t for t in texts if t["drawn"]]
+    assert any(t["edge"] for t in drawn) and any(not t["edge"] for t in drawn), texts
+    assert all(t["px"] >= MIN_LABEL_PX - 1e-6 for t in drawn), [t for t in drawn if t["px"] < MIN_LABEL_PX]
+    _shot(frame_element, "default-dodgem")
+    # Zoomed out past the least size (by the zoom buttons or Ctrl + wheel): hidden, then back on zooming in.
+    frame.evaluate(f"() => {{ const cy = {CY}; cy.zoom(cy.zoom() * 0.7); }}")
+    wait_still(frame)
+    texts = frame.evaluate(DRAWN_TEXT)
+    assert texts[0]["px"] < MIN_LABEL_PX
+    assert not [t for t in texts if t["drawn"]], [t for t in texts if t["drawn"]][:5]
+    frame.evaluate(f"() => {{ const cy = {CY}; cy.zoom(cy.zoom() / 0.7); }}")
+    wait_still(frame)
+    assert any(t["drawn"] for t in frame.evaluate(DRAWN_TEXT))
+    page.close()
+
+
+def test_with_boards_on_the_view_cuts_no_node(part_server, browser):  # noqa: F811
+    from explorer.ui.canvas import READABLE_ZOOM
+
+    page = browser.new_page(viewport={"width": 1400, "height": 1300})
+    frame_element, frame = open_canvas(page, part_server + URL)
+    page.get_by_text("Boards on the nodes").click()
+    settle(page)
+    frame_element, frame = wait_canvas(page, "cy.nodes('[_image]').length === cy.nodes().length")
+    wait_still(frame)
+    assert abs(frame.evaluate(f"() => {CY}.zoom()") - READABLE_ZOOM) < 0.02  # the case: too large to fit readably
+    _shot(frame_element, "boards-dodgem")
+    assert frame.evaluate(CUT_NODES) == []
+    assert frame.evaluate(f"() => {CY}.nodes('[_focus]').renderedPosition().y") > 0
+    page.close()
