@@ -3,6 +3,7 @@
     python -m bench.bench_generate                                    # chopsticks(fingers=40, 60), 3 rounds
     python -m bench.bench_generate --other /path/to/a/checkout        # before/after, alternating
     python -m bench.bench_generate --specs "chopsticks(fingers=60)" --rounds 5 --repeat 2
+    python -m bench.bench_generate --threads 1 2                      # one core against two, alternating
 
 The machine's memory speed drifts 2-3x with what else runs (bench/README, "The machine's own
 speed drifts"), and generation is memory-bound, so one figure means little: each round runs every
@@ -10,7 +11,8 @@ tree in its own fresh process, one after the other, with a calibration (a 16M ra
 1 GiB and a 1 GiB streaming multiply, CPU seconds) and the load average beside it. A child warms
 the kernels on a tiny game, then times `explorer.graph.generate(game, compiled=True)` (CPU =
 user + system of the call, and wall) `--repeat` times. Every tree must give the same graph
-(a digest of its arrays is compared). Prints a markdown table; writes nothing.
+(a digest of its arrays is compared, across thread counts too: NUMBA_NUM_THREADS of each child).
+Prints a markdown table; writes nothing.
 """
 
 from __future__ import annotations
@@ -67,8 +69,10 @@ def calibrate() -> dict:
     return dict(gather=gather, stream=time.process_time() - t)
 
 
-def run_child(tree: Path, args: list[str]) -> object:
+def run_child(tree: Path, args: list[str], threads: int | None = None) -> object:
     env = dict(os.environ, PYTHONPATH=str(tree), GAMEGRAPH_PROGRESS="0")
+    if threads:
+        env["NUMBA_NUM_THREADS"] = str(threads)
     out = subprocess.run([sys.executable, str(Path(__file__).resolve()), *args], env=env, check=True,
                          capture_output=True, text=True).stdout
     return json.loads(out.strip().splitlines()[-1])
@@ -80,6 +84,8 @@ def main() -> None:
     parser.add_argument("--other", type=Path, help="another checkout to measure, alternating with this one")
     parser.add_argument("--rounds", type=int, default=3)
     parser.add_argument("--repeat", type=int, default=1, help="generations per fresh process")
+    parser.add_argument("--threads", type=int, nargs="+", default=[0],
+                        help="numba threads of each child, alternating (0: numba's default, one per core)")
     parser.add_argument("--child", nargs=2, help=argparse.SUPPRESS)
     parser.add_argument("--calibrate", action="store_true", help=argparse.SUPPRESS)
     options = parser.parse_args()
@@ -93,19 +99,22 @@ def main() -> None:
     for tree in trees:
         if not (tree[1] / "explorer" / "graph.py").is_file():
             sys.exit(f"{tree[1]} is no gamegraph checkout (no explorer/graph.py)")
-    print("| time | load | spec | tree | round | wall s | user s | sys s | CPU moves/s | wall moves/s "
+    if any(t < 0 for t in options.threads):
+        sys.exit("--threads takes 0 (numba's default) or a positive number of threads")
+    print("| time | load | spec | tree | threads | round | wall s | user s | sys s | CPU moves/s | wall moves/s "
           "| gather s | stream s | digest |")
-    print("|---|---|---|---|---|---:|---:|---:|---:|---:|---:|---:|---|")
+    print("|---|---|---|---|---:|---|---:|---:|---:|---:|---:|---:|---:|---|")
     digests: dict[str, set[str]] = {}
     for spec in options.specs:
         for round_ in range(options.rounds):
-            for name, tree in trees:
+            for (name, tree), threads in [(tree, threads) for tree in trees for threads in options.threads]:
                 calibration = run_child(ROOT, ["--calibrate"])
                 load = os.getloadavg()[0]
-                for row in run_child(tree, ["--child", spec, str(options.repeat)]):
+                for row in run_child(tree, ["--child", spec, str(options.repeat)], threads):
                     cpu = row["user"] + row["system"]
                     digests.setdefault(spec, set()).add(row["digest"])
-                    print(f"| {time.strftime('%H:%M:%S')} | {load:.1f} | `{spec}` | {name} | {round_} "
+                    print(f"| {time.strftime('%H:%M:%S')} | {load:.1f} | `{spec}` | {name} "
+                          f"| {threads or 'default'} | {round_} "
                           f"| {row['wall']:.2f} | {row['user']:.2f} | {row['system']:.2f} "
                           f"| {row['moves'] / cpu / 1e6:.1f}M | {row['moves'] / row['wall'] / 1e6:.1f}M "
                           f"| {calibration['gather']:.2f} | {calibration['stream']:.2f} | {row['digest']} |", flush=True)

@@ -290,7 +290,7 @@ def _generate_generic(game: Game, symmetry: bool, starts: list[Any], max_positio
 
 def _generate_arrays(game: Game, symmetry: bool, starts: list[Any], max_positions: int,
                      compiled: bool = True, hint: str = RAISE_THE_LIMIT) -> GameGraph:
-    """Breadth-first over integer codes, one level at a time: O(V + E) plus 8 bytes per code.
+    """Breadth-first over integer codes, one level at a time: O(V + E) plus 4 bytes per code (8 without a fused pass).
 
     Each level's moves come grouped by source from the game's compiled kernel
     (or numpy batch_moves, counting-sorted by source); explorer.kernels.bfs gives
@@ -301,10 +301,13 @@ def _generate_arrays(game: Game, symmetry: bool, starts: list[Any], max_position
     from explorer.kernels import bfs
 
     space = game.code_space()
-    # Per code: dense id, last source. Every array here is on 4 KiB pages (_small_pages): with
+    compiled = compiled and game.offers.compiled_moves  # else numpy batch_moves, in the same compiled search
+    fused = game.compiled_generator() if compiled and space < FUSED_SPACE else None
+    # Per code: the dense id, and for absorb_moves the last source too (the fused pass finds a position's
+    # repeated targets on its own). Every array here is on 4 KiB pages (_small_pages): with
     # numpy's 2 MiB pages, faulting them in cost more system time than the search itself
     # (chopsticks(fingers=60), same sitting: 2.2 s of system time, 1.1 s on small pages).
-    table = _small_pages(np.empty((space, 2), dtype=np.int32))
+    table = _small_pages(np.empty(space if fused is not None else (space, 2), dtype=np.int32))
     table.fill(-1)
     frontier = np.array([game.encode(s) for s in starts], dtype=np.int64)
     if len(frontier) > max_positions:
@@ -315,19 +318,20 @@ def _generate_arrays(game: Game, symmetry: bool, starts: list[Any], max_position
     codes = _small_pages(np.empty(capacity, dtype=np.int64))
     indptr = _small_pages(np.empty(capacity + 1, dtype=np.int64))
     terminal = _small_pages(np.empty(capacity, dtype=np.int8))
-    compiled = compiled and game.offers.compiled_moves  # else numpy batch_moves, in the same compiled search
-    fused = game.compiled_generator() if compiled else None
     targets, labels = _edge_arrays(game, symmetry)
     codes[:len(frontier)] = frontier
     indptr[0] = 0
-    bfs.set_ids(table, frontier, 0)
+    if fused is not None:
+        table[frontier] = np.arange(len(frontier), dtype=np.int32)
+    else:
+        bfs.set_ids(table, frontier, 0)
     first, found, edges = 0, len(frontier), 0
     no_order = np.empty(0, dtype=np.int64)
     rows = frontier
-    if fused is not None:  # one compiled pass per level: outcomes, moves and bookkeeping together
-        buffer = np.empty(fused.max_moves, dtype=np.int64)
-        names = np.empty(fused.max_moves, dtype=np.int64)
-        scratch = np.zeros(fused.scratch, dtype=np.int64)
+    if fused is not None:  # compiled passes on every core: outcomes, moves and bookkeeping together
+        from numba import get_num_threads
+
+        work = bfs.fused_work(get_num_threads(), fused.max_moves, fused.scratch)
     chunk = max(1, min(4096, CHUNK_MOVES // 64))  # positions per kernel call, adapted to about CHUNK_MOVES moves
     with progress.bar(f"generating {game.display_name}") as bar:
         while first < found:  # one breadth-first level: codes[first:level_end]
@@ -337,7 +341,7 @@ def _generate_arrays(game: Game, symmetry: bool, starts: list[Any], max_position
             while fused is not None and first < level_end:
                 first, found, edges, status = fused.expand(
                     fused.ctx, symmetry, first, level_end, fused.max_moves, table, codes, indptr, terminal,
-                    targets, labels, found, edges, max_positions, buffer, names, scratch)
+                    targets, labels, found, edges, max_positions, *work)
                 if status == bfs.TOO_MANY:
                     raise _too_large(game, max_positions, hint)
                 if status == bfs.NEED_ROOM:  # past the reservation: realloc, large blocks move by remapping pages
@@ -372,7 +376,10 @@ def _generate_arrays(game: Game, symmetry: bool, starts: list[Any], max_position
                 chunk = int(min(max(CHUNK_MOVES * (hi - lo) // max(len(batch.target), 1), 1), 1 << 20))
                 lo = hi
                 del batch, batch_starts, order
-            bfs.renumber(table, codes, level_end, np.sort(codes[level_end:found]), targets, level_edges, edges)
+            if fused is not None:
+                bfs.settle_level(table, codes, level_end, np.sort(codes[level_end:found]), targets, level_edges, edges)
+            else:
+                bfs.renumber(table, codes, level_end, np.sort(codes[level_end:found]), targets, level_edges, edges)
             first = level_end
     del table, rows
     # Shrink to the exact sizes (realloc: the tails are released, nothing is copied).
@@ -382,6 +389,7 @@ def _generate_arrays(game: Game, symmetry: bool, starts: list[Any], max_position
                      terminal=terminal, to_move=game.batch_to_move(codes).astype(np.int8), codes=codes)
 
 
+FUSED_SPACE = 1 << 31  # the fused pass writes a target of the level in progress as -1 - code, in int32
 EDGE_RESERVE_BYTES = 8 << 30  # most address space the edge arrays reserve up front
 
 

@@ -490,6 +490,25 @@ def _connect(address: str):
                          "listening there? (docs/distributed.md)")
 
 
+WORKERS_PER_CORE = 4  # a local cluster beyond this many processes a core only takes turns (and memory)
+
+
+def max_local_workers() -> int:
+    """The most worker processes a local cluster may start here: WORKERS_PER_CORE per core."""
+    return WORKERS_PER_CORE * (os.cpu_count() or 1)
+
+
+def check_local_workers(workers: int | None) -> None:
+    """Refuse, before any work, a local cluster of more processes than `max_local_workers` (InvalidParameter)."""
+    from explorer.core.errors import InvalidParameter
+
+    if workers is not None and workers > max_local_workers():
+        raise InvalidParameter(
+            f"--workers {workers:,}: a local cluster of more than {max_local_workers()} worker processes "
+            f"({WORKERS_PER_CORE} per core of this machine's {os.cpu_count() or 1}) only takes turns on its cores; "
+            "for more, start workers on other machines and pass --scheduler (docs/distributed.md)")
+
+
 def _client(scheduler: str | None, workers: int | None, processes: bool = True):
     """A distributed.Client: on the scheduler at `scheduler`, or on a new LocalCluster of `workers`
     processes (default: this machine's cores), one thread each, since the kernel uses its cores
@@ -499,6 +518,7 @@ def _client(scheduler: str | None, workers: int | None, processes: bool = True):
     address = scheduler_address(scheduler)
     if address:
         return _connect(address)
+    check_local_workers(workers)
     count = workers or os.cpu_count() or 1
     try:
         # Loopback only, the dashboard too (on a free port): nothing listens beyond this machine.

@@ -351,8 +351,10 @@ def solve_cells(initial, predecessors, valid, move_count, terminal, graph, max_u
         _gather(predecessors, graph, xs, m, slot, buffer, counts, lo, hi, cells)
         # The updates, one core, in FIFO order: the plain queue's order, whatever the batch. CHUNK entries
         # at a time, the cells of the next chunk's predecessors prefetched while this chunk is applied, so
-        # that many random reads are in flight at once (the C baseline's chunking).
-        _prefetch_cells(cells, buffer, counts, slot, 0, min(CHUNK, m))
+        # that many random reads are in flight at once (the C baseline's chunking). The first chunk's cells only
+        # after a parallel gather: the one-core gather has already prefetched each entry's as it computed them.
+        if m >= PARALLEL_MIN:
+            _prefetch_cells(cells, buffer, counts, slot, 0, min(CHUNK, m))
         for i in range(m):
             if i % CHUNK == 0:
                 _prefetch_cells(cells, buffer, counts, slot, i + CHUNK, min(i + 2 * CHUNK, m))

@@ -233,9 +233,10 @@ FUSED_SPECS = ["chopsticks:standard", "chopsticks:magic-fingers(fingers=9)", "ch
                "chopsticks(fingers=6,attack_dead=true,suicide=true,swaps=true)"]
 
 
-def run_fused(game, symmetry, room, limit):
+def run_fused(game, symmetry, room, limit, slots=2, block=None):
     """The fused pass over a whole game, level by level as explorer.graph drives it, with edge arrays
-    of `room` entries that grow by only a little more than one position's moves at each NEED_ROOM.
+    of `room` entries that grow by only a little more than one position's moves at each NEED_ROOM,
+    in rounds of `slots` slots of `block` positions (bfs.fused_work).
     ([every (next position, found, edges, status) the kernel returned], codes, indptr, terminal,
     targets, labels), the arrays cut to the positions and edges made."""
     from explorer.graph import start_codes
@@ -244,27 +245,26 @@ def run_fused(game, symmetry, room, limit):
     fused = game.compiled_generator()
     symmetry, start = start_codes(game, symmetry)
     space = game.code_space()
-    table = np.full((space, 2), -1, dtype=np.int32)
+    table = np.full(space, bfs.UNSEEN, dtype=np.int32)
     codes, indptr, terminal = np.empty(space, np.int64), np.zeros(space + 1, np.int64), np.empty(space, np.int8)
     targets, labels = np.empty(room, np.int32), np.empty(room, np.int64)
-    buffer, names = np.empty(fused.max_moves, np.int64), np.empty(fused.max_moves, np.int64)
-    scratch = np.zeros(fused.scratch, np.int64)
+    work = bfs.fused_work(slots, fused.max_moves, fused.scratch, block)
     codes[:len(start)] = start
-    bfs.set_ids(table, start, 0)
+    table[start] = np.arange(len(start))
     first, found, edges, stops = 0, len(start), 0, []
     while first < found:
         level_end, level_edges = found, edges
         while first < level_end:
             first, found, edges, status = fused.expand(
                 fused.ctx, symmetry, first, level_end, fused.max_moves, table, codes, indptr, terminal,
-                targets, labels, found, edges, limit, buffer, names, scratch)
+                targets, labels, found, edges, limit, *work)
             stops.append((first, found, edges, status))
             if status == bfs.TOO_MANY:
                 return stops, (codes[:found], indptr[:first + 1], terminal[:first], targets[:edges], labels[:edges])
             if status == bfs.NEED_ROOM:
                 targets = np.concatenate([targets[:edges], np.empty(fused.max_moves + 3, np.int32)])
                 labels = np.concatenate([labels[:edges], np.empty(fused.max_moves + 3, np.int64)])
-        bfs.renumber(table, codes, level_end, np.sort(codes[level_end:found]), targets, level_edges, edges)
+        bfs.settle_level(table, codes, level_end, np.sort(codes[level_end:found]), targets, level_edges, edges)
         first = level_end
     return stops, (codes[:found], indptr[:found + 1], terminal[:found], targets[:edges], labels[:edges])
 
@@ -291,6 +291,44 @@ def test_the_fused_pass_stops_for_room_and_for_the_limit_without_changing_the_gr
         assert np.array_equal(indptr, whole.succ_indptr[:first + 1])
         assert np.array_equal(terminal, whole.terminal[:first])
         assert set(codes[:limit].tolist()) <= set(whole.codes.tolist())
+
+
+@pytest.mark.parametrize("spec", FUSED_SPECS)
+@pytest.mark.parametrize("slots,block", [(1, 1), (1, 5), (2, 1), (2, 3), (3, 2), (4, 64)])
+def test_the_fused_pass_gives_one_graph_whatever_its_slots_and_rounds(spec, slots, block):
+    """Rounds of 1-4 slots of 1-64 positions each (a slot's moves copied into place a round later,
+    codes met by two slots at once listed once) give, array for array, the numpy batch path's graph."""
+    game = parse_spec(spec)
+    for symmetry in (True, False):
+        whole = generate(game, symmetry=symmetry, compiled=False)
+        stops, arrays = run_fused(game, symmetry, 1 << 20, 1 << 40, slots, block)
+        assert stops[-1][3] == 0
+        for array, expected in zip(arrays, (whole.codes, whole.succ_indptr, whole.terminal, whole.succ_indices,
+                                            whole.edge_label)):
+            assert np.array_equal(array, expected)
+
+
+@pytest.mark.parametrize("spec", ["chopsticks(fingers=17)", "chopsticks:rollover-even-split(fingers=25)"])
+def test_generation_is_bit_identical_on_one_thread_and_on_two(spec):
+    """explorer.graph.generate with numba's one thread and with two (NUMBA_NUM_THREADS=1 vs 2): the
+    same node order and the same CSR arrays, equal to the numpy batch path's. The graphs are big enough
+    for many rounds of two slots (about 2M moves without symmetry)."""
+    import numba
+
+    game = parse_spec(spec)
+    before = numba.get_num_threads()
+    try:
+        graphs = []
+        for threads in (1, min(2, numba.config.NUMBA_NUM_THREADS)):
+            numba.set_num_threads(threads)
+            graphs.append(generate(game, symmetry=False, compiled=True))
+    finally:
+        numba.set_num_threads(before)
+    reference = generate(game, symmetry=False, compiled=False)
+    assert reference.num_moves > 500_000
+    for graph in graphs:
+        for name in ("codes", "succ_indptr", "succ_indices", "edge_label", "terminal", "to_move"):
+            assert np.array_equal(getattr(graph, name), getattr(reference, name)), name
 
 
 # -- symmetry ----------------------------------------------------------------------

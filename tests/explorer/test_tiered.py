@@ -14,7 +14,7 @@ from numba import njit
 
 from explorer import implicit, tiered
 from explorer.algorithms.retrograde import retrograde_levels
-from explorer.core.errors import GameGraphError
+from explorer.core.errors import GameGraphError, InvalidParameter
 from explorer.games import parse_spec
 from explorer.games.base import ImplicitKernels, Tiers
 from explorer.kernels.retrograde import forward_cells, implicit_initial, solve_cells
@@ -486,6 +486,8 @@ def test_check_game_catches_broken_tiers(tiers, message):
     (["solve", "dodgem:3x3", "--tiered", "--implicit"], "drop --implicit"),
     (["solve", "dodgem:3x3", "--tiered", "--scheduler", "tcp://127.0.0.1:9", "--workers", "2"], "its own workers"),
     (["solve", "dodgem:3x3", "--tiered", "--scheduler", "no address"], "cannot reach the Dask scheduler"),
+    # more local worker processes than WORKERS_PER_CORE a core: refused before any work, cached tiers or not
+    (["solve", "dodgem:3x3", "--tiered", "--workers", "99999999999"], "only takes turns on its cores"),
 ])
 def test_cli_refusals_are_one_line(argv, message, capsys):
     from explorer.cli import main
@@ -493,6 +495,14 @@ def test_cli_refusals_are_one_line(argv, message, capsys):
     assert main(argv) == 2
     err = capsys.readouterr().err
     assert message in err and "Traceback" not in err and len(err.strip().splitlines()) == 1, err
+
+
+def test_the_local_worker_cap_follows_the_cores(monkeypatch):
+    monkeypatch.setattr(tiered.os, "cpu_count", lambda: 3)
+    assert tiered.max_local_workers() == 3 * tiered.WORKERS_PER_CORE
+    tiered.check_local_workers(tiered.max_local_workers())  # the cap itself is allowed
+    with pytest.raises(InvalidParameter, match=r"--workers 13: .* more than 12 worker processes"):
+        tiered.check_local_workers(13)
 
 
 def test_the_scheduler_address_comes_from_the_environment_too(capsys, monkeypatch):

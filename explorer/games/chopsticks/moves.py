@@ -9,7 +9,7 @@ import numpy as np
 
 from explorer.games.chopsticks.codes import by_mover
 from explorer.kernels import jit
-from explorer.kernels.bfs import expand_positions
+from explorer.kernels.bfs import expand_positions, jit_parallel
 
 _KIND = 10 ** 9  # as in explorer.games.chopsticks.rules: label = kind * _KIND + payload
 SPLIT_NONE, SPLIT_EVEN, SPLIT_TRANSFER = 0, 1, 2
@@ -127,10 +127,12 @@ def _position_moves(ctx, code, symmetry, targets, labels, seen, stamp):
     return _moves_of(code, ctx[0], ctx[1], ctx[2], ctx[3], ctx[4], ctx[5], symmetry, targets, labels, 0, seen, stamp)
 
 
-@jit
+@jit_parallel
 def expand_level(ctx, symmetry, first, stop, max_moves, table, codes, indptr, terminal, targets, labels,
-                 found, edges, limit, buffer, names, scratch):
-    """explorer.kernels.bfs.expand_positions with Chopsticks' moves, compiled and cached
+                 found, edges, limit, block, side_targets, side_labels, fresh, keys, stamps, buffer, names, scratch,
+                 tally):
+    """explorer.kernels.bfs.expand_positions with Chopsticks' moves, compiled (on every core) and cached
     (Chopsticks.compiled_generator)."""
     return expand_positions(_position_moves, _outcome, ctx, symmetry, first, stop, max_moves, table, codes, indptr,
-                            terminal, targets, labels, found, edges, limit, buffer, names, scratch)
+                            terminal, targets, labels, found, edges, limit, block, side_targets, side_labels, fresh,
+                            keys, stamps, buffer, names, scratch, tally)
