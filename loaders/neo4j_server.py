@@ -427,13 +427,21 @@ def _check_port_free(host: str, port: int) -> None:
         try:
             probe.bind((host, port))
         except OSError as error:
-            advice = (
-                "another program holds that port: stop it, or start Neo4j on another port "
-                "(and set NEO4J_URI to match)"
-                if error.errno == errno.EADDRINUSE
-                else "this machine cannot listen there"
-            )
+            if error.errno == errno.EADDRINUSE:
+                holder = _who_answers(f"bolt://{host}:{port}") or "another program"
+                advice = (f"{holder} holds that port: stop it, or start this one on a free port, e.g. "
+                          f"NEO4J_URI=bolt://{host}:{_free_port(host)} gamegraph neo4j start "
+                          "(and keep NEO4J_URI set for the commands that use it)")
+            else:
+                advice = "this machine cannot listen there"
             raise LauncherError(f"cannot start Neo4j on {host}:{port}: {error.strerror}; {advice}") from error
+
+
+def _free_port(host: str) -> int:
+    """A port free on `host` now (the system's choice), for advice: it may be taken by the time it is used."""
+    with socket.socket(socket.AF_INET6 if ":" in host else socket.AF_INET) as probe:
+        probe.bind((host, 0))
+        return probe.getsockname()[1]
 
 
 def _classpath(folder: Path) -> str:

@@ -75,7 +75,8 @@ def replay_valid_prefix(solved: Solved, text: str, backend: Any = None) -> tuple
             kept = len(played.numbers)
             carry_on = ("The game starts from the beginning." if kept == 0 else
                         f"The {'move' if kept == 1 else f'{kept} moves'} before it {'is' if kept == 1 else 'are'} "
-                        f"played; Restart begins afresh.")
+                        f"played, and the game goes on from there (the perfect player's answer, when it is its "
+                        f"turn, is added to the link); Restart begins afresh.")
             return played, f"The game in the link stops making sense at ply {kept + 1} ({echo(part)}): {why}. {carry_on}"
         played.play(int(part))
     return played, None

@@ -139,7 +139,8 @@ def test_port_held_by_another_program_is_a_clear_error(elsewhere):
         squatter.bind(("127.0.0.1", 0))
         squatter.listen()
         port = squatter.getsockname()[1]
-        with pytest.raises(LauncherError, match=rf"127\.0\.0\.1:{port}.*another program holds that port"):
+        with pytest.raises(LauncherError, match=rf"127\.0\.0\.1:{port}.*not a Neo4j server\).* "
+                           r"holds that port: .*e\.g\. NEO4J_URI=bolt://127\.0\.0\.1:\d+ gamegraph neo4j start"):
             server.start(port=port)
 
 

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.ui.test_browser import ARTIFACTS, browser  # noqa: F401 - fixtures
+from tests.ui.test_browser import ARTIFACTS, browser, server  # noqa: F401 - fixtures
 from tests.ui.test_browser import pytestmark  # noqa: F401 - browser, and Chromium must be there
 from tests.ui.test_canvas_browser import CY, open_canvas, settle, wait_canvas, wait_still
 from tests.ui.test_canvas_view_browser import part_server  # noqa: F401 - the fixture
@@ -30,14 +30,16 @@ DRAWN_TEXT = f"""() => {{ const cy = {CY}; const z = cy.zoom();
                                       drawn: shown(e) }})); }}"""
 
 # Each node's box (board or disc, and label) on screen against the part of the canvas one sees: the canvas less
-# the info panel on its left. `cut`: the box runs across one of its edges.
+# the info panel on its left. `cut`: the box runs across one of its edges, or across the canvas's own left
+# edge, which the folded panel (a thin strip) lets show through (a stranger's Dodgem 4x4 at k=2, session 13).
 CUT_NODES = f"""() => {{ const cy = {CY}; const doc = cy.container().ownerDocument;
     const box = cy.container().getBoundingClientRect(); const panel = doc.getElementById('infopanel');
     const p = panel && getComputedStyle(panel).display !== 'none' ? panel.getBoundingClientRect() : null;
     const left = p && p.width > 1 ? p.right - box.left : 0;
     const across = (lo, hi, edge) => lo < edge - 0.5 && edge + 0.5 < hi;
     return cy.nodes().filter(n => {{ const b = n.renderedBoundingBox({{includeLabels: true, includeOverlays: false}});
-        return across(b.x1, b.x2, left) || across(b.x1, b.x2, box.width) || across(b.y1, b.y2, 0) || across(b.y1, b.y2, box.height);
+        return across(b.x1, b.x2, left) || across(b.x1, b.x2, 0) || across(b.x1, b.x2, box.width)
+               || across(b.y1, b.y2, 0) || across(b.y1, b.y2, box.height);
     }}).map(n => n.id()); }}"""
 
 
@@ -69,17 +71,33 @@ def test_what_the_default_view_draws_is_legible_and_specks_are_hidden(part_serve
     page.close()
 
 
-def test_with_boards_on_the_view_cuts_no_node(part_server, browser):  # noqa: F811
+@pytest.mark.parametrize("width, height", [(1400, 1300), (1200, 900)])
+def test_with_boards_on_the_view_cuts_no_node(part_server, browser, width, height):  # noqa: F811
     from explorer.ui.canvas import READABLE_ZOOM
 
-    page = browser.new_page(viewport={"width": 1400, "height": 1300})
+    page = browser.new_page(viewport={"width": width, "height": height})
     frame_element, frame = open_canvas(page, part_server + URL)
     page.get_by_text("Boards on the nodes").click()
     settle(page)
     frame_element, frame = wait_canvas(page, "cy.nodes('[_image]').length === cy.nodes().length")
     wait_still(frame)
     assert abs(frame.evaluate(f"() => {CY}.zoom()") - READABLE_ZOOM) < 0.02  # the case: too large to fit readably
-    _shot(frame_element, "boards-dodgem")
+    _shot(frame_element, f"boards-dodgem-{width}")
     assert frame.evaluate(CUT_NODES) == []
     assert frame.evaluate(f"() => {CY}.nodes('[_focus]').renderedPosition().y") > 0
+    page.close()
+
+
+@pytest.mark.parametrize("width, height", [(1280, 720), (1100, 800)])
+def test_with_boards_on_a_small_neighbourhood_cuts_no_node(server, browser, width, height):  # noqa: F811
+    """The stranger's case (session 13): Dodgem 4x4's whole graph, its start's neighbourhood at k=2 (23
+    positions), boards on: a node at the left edge showed half, through the folded info panel."""
+    page = browser.new_page(viewport={"width": width, "height": height})
+    open_canvas(page, server + "/?game=dodgem:4x4&view=Neighbourhood&k=2", warm=True)
+    page.get_by_text("Boards on the nodes").click()
+    settle(page)
+    frame_element, frame = wait_canvas(page, "cy.nodes('[_image]').length === cy.nodes().length")
+    wait_still(frame)
+    _shot(frame_element, f"boards-dodgem-k2-{width}")
+    assert frame.evaluate(CUT_NODES) == []
     page.close()

@@ -237,10 +237,11 @@
         // What shows beyond the window on each side (model px): the canvas runs on past the clear area (under the
         // toolbar's corner, the margins), but on the left the info panel covers it.
         const doc = cy.container().ownerDocument, box = cy.container().getBoundingClientRect();
+        // The folded panel is a thin strip the drawing shows through, so the canvas's own left edge cuts too.
         const panel = overlayRect(doc, "infopanel");
         const shownLeft = panel ? Math.min(area.x1, Math.max(0, panel.right - box.left)) : 0;
-        const beyond = { left: (area.x1 - shownLeft) / least, right: (box.width - area.x2) / least,
-                         top: area.y1 / least, bottom: (box.height - area.y2) / least };
+        const beyond = { left: [(area.x1 - shownLeft) / least, area.x1 / least], right: [(box.width - area.x2) / least],
+                         top: [area.y1 / least], bottom: [(box.height - area.y2) / least] };
         c = { ...c };
         if (bb.w > w) c.x = uncut(c.x, w, bb.x1 - slack, bb.x2 + slack, boxes.map(b => [b.x1, b.x2]),
                                   keep && [keep.x1, keep.x2], beyond.left, beyond.right);
@@ -249,23 +250,24 @@
         return c;
     }
 
-    // The centre, along one axis, of a window `span` wide whose shown part (the window, and `before` and `after`
-    // beyond it) cuts no node's box (`boxes`: [lo, hi] each, with its label): the nearest to `at` that keeps the
-    // window within [lo, hi] (the drawing and a band) and `keep` (the focus) inside it; `at` itself when there
-    // is none (nodes packed closer than the window's edges can fall between). Candidates put an edge of the
-    // shown part just past a node's box, one side or the other. O(nodes^2).
+    // The centre, along one axis, of a window `span` wide whose shown part's edges (the window's, pushed out by
+    // each of `before` and `after`: the lines where something stops showing the drawing) cut no node's box
+    // (`boxes`: [lo, hi] each, with its label): the nearest to `at` that keeps the window within [lo, hi] (the
+    // drawing and a band) and `keep` (the focus) inside it; `at` itself when there is none (nodes packed closer
+    // than the window's edges can fall between). Candidates put one of those edges just past a node's box, one
+    // side or the other. O(nodes^2 x edges).
     function uncut(at, span, lo, hi, boxes, keep, before, after) {
         const half = span / 2, gap = 2;
-        const cuts = centre => {
-            const top = centre - half - before, bottom = centre + half + after;
-            return boxes.some(([a, b]) => (a < top && top < b) || (a < bottom && bottom < b));
-        };
+        const lines = centre => before.map(d => centre - half - d).concat(after.map(d => centre + half + d));
+        const cuts = centre => lines(centre).some(line => boxes.some(([a, b]) => a < line && line < b));
         const fits = centre => centre - half >= lo - gap - 1e-6 && centre + half <= hi + gap + 1e-6 &&
             (!keep || (keep[0] >= centre - half && keep[1] <= centre + half));
         if (!cuts(at)) return at;
         let best = at, far = Infinity;
         boxes.forEach(([a, b]) => {
-            [a - gap + before + half, b + gap + before + half, a - gap - after - half, b + gap - after - half].forEach(centre => {
+            const centres = before.flatMap(d => [a - gap + d + half, b + gap + d + half])
+                .concat(after.flatMap(d => [a - gap - d - half, b + gap - d - half]));
+            centres.forEach(centre => {
                 const d = Math.abs(centre - at);
                 if (d < far && fits(centre) && !cuts(centre)) { best = centre; far = d; }
             });
