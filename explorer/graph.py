@@ -331,7 +331,8 @@ def _generate_arrays(game: Game, symmetry: bool, starts: list[Any], max_position
     if fused is not None:  # compiled passes on every core: outcomes, moves and bookkeeping together
         from numba import get_num_threads
 
-        work = bfs.fused_work(get_num_threads(), fused.max_moves, fused.scratch)
+        slots = get_num_threads()
+        work = bfs.fused_work(slots, fused.max_moves, fused.scratch, _fused_block(game, symmetry, slots, fused.max_moves))
     chunk = max(1, min(4096, CHUNK_MOVES // 64))  # positions per kernel call, adapted to about CHUNK_MOVES moves
     with progress.bar(f"generating {game.display_name}") as bar:
         while first < found:  # one breadth-first level: codes[first:level_end]
@@ -387,6 +388,19 @@ def _generate_arrays(game: Game, symmetry: bool, starts: list[Any], max_position
         array.resize(size, refcheck=False)
     return GameGraph(game=game, symmetry=symmetry, succ_indptr=indptr, succ_indices=targets, edge_label=labels,
                      terminal=terminal, to_move=game.batch_to_move(codes).astype(np.int8), codes=codes)
+
+
+def _fused_block(game: Game, symmetry: bool, slots: int, max_moves: int) -> int | None:
+    """Positions per thread and round of the fused pass: bfs.SLOT_MOVES' worth, or fewer for a game whose
+    estimate says it has fewer moves, so that a small game's side buffers stay as small as its graph (the
+    memory model of explorer.core.limits holds; tests/core/test_limits.py). The output does not depend on it."""
+    from explorer.core import limits
+    from explorer.kernels import bfs
+
+    estimate = limits.estimate(game, symmetry)
+    if estimate is None or estimate.moves is None:
+        return None
+    return max(1, min(bfs.SLOT_MOVES // max_moves, -(-estimate.moves // (slots * max_moves))))
 
 
 FUSED_SPACE = 1 << 31  # the fused pass writes a target of the level in progress as -1 - code, in int32
