@@ -24,6 +24,7 @@ import numpy as np
 
 from explorer.algorithms.reverse import edge_sources, reverse_csr
 from explorer.core import progress
+from explorer.core import limits
 from explorer.core.limits import RAISE_THE_LIMIT
 from explorer.core.errors import GameGraphError, GraphTooLarge, UnreachablePosition
 from explorer.games.base import Game
@@ -394,7 +395,6 @@ def _fused_block(game: Game, symmetry: bool, slots: int, max_moves: int) -> int 
     """Positions per thread and round of the fused pass: bfs.SLOT_MOVES' worth, or fewer for a game whose
     estimate says it has fewer moves, so that a small game's side buffers stay as small as its graph (the
     memory model of explorer.core.limits holds; tests/core/test_limits.py). The output does not depend on it."""
-    from explorer.core import limits
     from explorer.kernels import bfs
 
     estimate = limits.estimate(game, symmetry)

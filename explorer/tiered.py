@@ -518,7 +518,6 @@ def _client(scheduler: str | None, workers: int | None, processes: bool = True):
     address = scheduler_address(scheduler)
     if address:
         return _connect(address)
-    check_local_workers(workers)
     count = workers or os.cpu_count() or 1
     try:
         # Loopback only, the dashboard too (on a free port): nothing listens beyond this machine.
@@ -542,6 +541,7 @@ def solve(game: Game, folder: Path | None = None, scheduler: str | None = None, 
     distributed.Client to use (kept open); else one made by `_client` and closed at the end.
     `forward_chunk`: the positions of a chunk of a loop-free tier (default: forward_ranges chooses)."""
     _require(game)
+    check_local_workers(workers)  # here, not where the cluster starts: a solve already written starts none
     tiers = tiers_of(game)
     size = game.index_space()
     order = check_tiers(tiers, size)

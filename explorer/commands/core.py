@@ -220,9 +220,6 @@ def _wants_tiered(args: argparse.Namespace) -> bool:
             raise InvalidParameter(f"--tiered solves every position of the game's ranking: drop {option}")
     if args.scheduler and args.workers:
         raise InvalidParameter("--workers sizes the local cluster; an existing one (--scheduler) has its own workers")
-    from explorer import tiered
-
-    tiered.check_local_workers(args.workers)  # before the solve: a cached solve would not start the cluster
     return True
 
 

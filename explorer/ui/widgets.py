@@ -14,6 +14,7 @@ import streamlit as st
 from explorer.core.errors import GameGraphError
 from explorer.games import Game
 from explorer.games.base import player_name  # noqa: F401  (the panels import it from here)
+from explorer.render import palette
 
 log = logging.getLogger("gamegraph.ui")
 
@@ -33,8 +34,8 @@ def page_icon():
     centres = [(16, 6), (6, 26), (26, 26)]
     for end in centres[1:]:
         draw.line([centres[0], end], fill=(90, 90, 90, 255), width=3)
-    for (x, y), colour in zip(centres, [(33, 113, 181), (44, 160, 44), (214, 39, 40)]):
-        draw.ellipse([x - 5, y - 5, x + 5, y + 5], fill=colour + (255,))
+    for (x, y), value in zip(centres, ["draw", "win", "loss"]):  # the values' colours, from the one palette
+        draw.ellipse([x - 5, y - 5, x + 5, y + 5], fill=palette.COLOURS[value])
     return image
 
 
