@@ -48,11 +48,19 @@ def folder_for(game: Game) -> Path:
     return private.cache_path(CACHE_KIND, game.name, f"{FORMAT}|{game.stored_id}")
 
 
-def _ranking_mark(game: Game) -> dict[str, int]:
-    """The ranking's version in the value file's meta, for a game that has one (Game.ranking_version).
+def ranking_mark(game: Game) -> dict[str, int]:
+    """The ranking's version in the meta of a value file or tier folder, for a game that has one (Game.ranking_version).
     A per-game version rather than a new FORMAT: only that game's indices changed meaning, so the
     other games' value files stay valid (the folder's key, Game.stored_id, changes with it too)."""
     return {"ranking": game.ranking_version} if game.ranking_version else {}
+
+
+def check_ranking(meta: dict[str, Any], game: Game, what: str) -> None:
+    """A ValueError when `meta` (a value file's or tier folder's) was written under another ranking
+    version of the game than today's: its indices would be read as other positions."""
+    if meta.get("ranking", 0) != game.ranking_version:
+        raise ValueError(f"{what} of the game's ranking version {meta.get('ranking', 0)}, "
+                         f"not {game.ranking_version}: solve it again")
 
 
 def _require(game: Game) -> None:
@@ -110,7 +118,7 @@ def solve(game: Game, folder: Path | None = None) -> "ValueFile":
                 "counts": counts, "max_remoteness": int(deepest),
                 "start": {"index": start, "key": game.format(game.start()), "value": str(Value(int(value[start]))),
                           "remoteness": None if remoteness[start] < 0 else int(remoteness[start])},
-                "seconds": {k: round(v, 3) for k, v in seconds.items()}, **folded, **_ranking_mark(game)}
+                "seconds": {k: round(v, 3) for k, v in seconds.items()}, **folded, **ranking_mark(game)}
         del value, remoteness
         with private.new_private_file(partial / "meta.json") as handle:
             handle.write((json.dumps(meta, indent=2) + "\n").encode())
@@ -367,9 +375,7 @@ class ValueFile:
             self.meta = json.loads((self.folder / "meta.json").read_text())
             if self.meta.get("format") != FORMAT or self.meta.get("game") != game.id:
                 raise ValueError("value file of another game or format")
-            if self.meta.get("ranking", 0) != game.ranking_version:
-                raise ValueError(f"value file of the game's ranking version {self.meta.get('ranking', 0)}, "
-                                 f"not {game.ranking_version}: solve it again")
+            check_ranking(self.meta, game, "value file")
             self.values = np.load(self.folder / "value.npy", mmap_mode="r")
             self.remoteness_array = np.load(self.folder / "remoteness.npy", mmap_mode="r")
         except (OSError, ValueError) as error:

@@ -799,7 +799,7 @@ def _require(game: Game) -> None:
 def _claim(game: Game, tiers: Tiers, folder: Path) -> None:
     """Mark the folder as this game's tiers (``game.json``), or refuse a folder of another game or tiers,
     whose tier files would be read as this game's."""
-    mark = {"format": FORMAT, "game": game.id, "offsets": list(tiers.offsets)}
+    mark = {"format": FORMAT, "game": game.id, "offsets": list(tiers.offsets), **implicit.ranking_mark(game)}
     path = folder / "game.json"
     if path.exists():
         try:
@@ -807,8 +807,9 @@ def _claim(game: Game, tiers: Tiers, folder: Path) -> None:
         except (OSError, ValueError) as error:
             raise GameGraphError(f"cannot read {path}: {error}") from None
         if found != mark:
-            raise GameGraphError(f"{folder} holds the tiers of {found.get('game')} (format {found.get('format')}), "
-                                 f"not of {game.id}: use another folder")
+            raise GameGraphError(f"{folder} holds the tiers of {found.get('game')} (format {found.get('format')}, "
+                                 f"ranking version {found.get('ranking', 0)}), not of {game.id} (format {FORMAT}, "
+                                 f"ranking version {game.ranking_version}): use another folder")
         return
     with private.atomic_private_file(path) as handle:
         handle.write((json.dumps(mark) + "\n").encode())
@@ -839,7 +840,7 @@ def _write_meta(game: Game, tiers: Tiers, folder: Path, seconds: float,
             "max_remoteness": deepest, "bytes_on_disk": stored,
             "start": {"index": game.rank(start), "key": game.format(start), "value": str(values.value(start)),
                       "remoteness": values.remoteness(start)},
-            "seconds": round(seconds, 3)}
+            "seconds": round(seconds, 3), **implicit.ranking_mark(game)}
     with private.atomic_private_file(folder / "meta.json") as handle:
         handle.write((json.dumps(meta, indent=2) + "\n").encode())
 
@@ -916,6 +917,8 @@ class TieredValues(implicit.ValueFile):
             self.meta = meta if meta is not None else json.loads((self.folder / "meta.json").read_text())
             if meta is None and (self.meta.get("format") != FORMAT or self.meta.get("game") != game.id):
                 raise ValueError("tier files of another game or format")
+            if meta is None:
+                implicit.check_ranking(self.meta, game, "tier files")
         except (OSError, ValueError) as error:
             raise GameGraphError(f"cannot read the tiered solve in {self.folder}: {error}") from None
         self._cells: dict[int, Any] = {}

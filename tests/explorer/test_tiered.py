@@ -426,6 +426,31 @@ def test_a_folder_of_another_game_is_refused(tmp_path):
         tiered.solve(parse_spec("dodgem:3x3"), tmp_path, workers=1, processes=False)
 
 
+@pytest.mark.parametrize("written", [None, 1])
+def test_tier_files_of_another_ranking_version_are_refused(written, tmp_path):
+    """Dodgem's indices changed meaning with its ranking version: a folder named by hand that was
+    solved under another version (or before versions were recorded: no mark) must not be read as
+    today's positions, neither by a reader nor by a solve resuming in it."""
+    import json
+
+    game = parse_spec("dodgem(size=2)")
+    assert game.ranking_version > 1
+    values = tiered.solve(game, tmp_path, workers=1, processes=False)
+    assert tiered.open_values(game, tmp_path).value(game.start()) == values.value(game.start())
+    for name in ("meta.json", "game.json"):
+        path = tmp_path / name
+        mark = json.loads(path.read_text())
+        assert mark["ranking"] == game.ranking_version
+        mark.pop("ranking")
+        if written is not None:
+            mark["ranking"] = written
+        path.write_text(json.dumps(mark))
+    with pytest.raises(GameGraphError, match=f"ranking version {written or 0}, not {game.ranking_version}"):
+        tiered.open_values(game, tmp_path)
+    with pytest.raises(GameGraphError, match=f"ranking version {written or 0}\\), not of"):
+        tiered.solve(game, tmp_path, workers=1, processes=False)
+
+
 def test_a_game_without_kernels_is_refused():
     with pytest.raises(GameGraphError, match="no tiered"):
         tiered.solve(parse_spec("nim"), workers=1, processes=False)
