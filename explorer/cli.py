@@ -8,6 +8,12 @@ A failed memory allocation is reported as a game too large for the memory
 (exit 2). Anything else is a bug: one "internal error" line, exit 70, and the
 traceback only when GAMEGRAPH_DEBUG=1 (tests/support/fuzz_cli.py counts these lines
 as failures, so the fuzz never relies on this net).
+
+Exit statuses: 0 done; 1 a check found a difference or a failure (verify, check-game) or
+a bulk load was not confirmed; 2 a refused input or an environment fault (one line);
+3 `neo4j status`: no server of this state folder runs; 4 `play`: standard input ended
+before the game did (explorer.commands.play.EXIT_UNFINISHED); 70 an internal error;
+130 interrupted (Ctrl-C); 143 terminated (SIGTERM); `neo4j-admin` exits as Neo4j's tool does.
 """
 
 from __future__ import annotations
@@ -18,6 +24,7 @@ import sys
 import traceback
 from typing import NoReturn
 
+from explorer.commands import OPTIONS_GIVEN, StoreOnce
 from explorer.core import settings
 from explorer.core.errors import GameGraphError, shown
 
@@ -40,11 +47,23 @@ COMMAND_MODULES = (
 
 
 class OneLineParser(argparse.ArgumentParser):
-    """argparse, with a bad argument reported in one line (not a usage block), like every other error.
-    Subcommand parsers are of the same class (argparse's add_subparsers default)."""
+    """argparse, with a bad argument reported in one line (not a usage block), like every other error,
+    and an option given twice refused (StoreOnce). Subcommand parsers are of the same class (argparse's
+    add_subparsers default)."""
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.register("action", None, StoreOnce)
+        self.register("action", "store", StoreOnce)
 
     def error(self, message: str) -> NoReturn:
         self.exit(2, f"{self.prog}: error: {message} (see `{self.prog} --help`)\n")
+
+    def parse_args(self, args=None, namespace=None):
+        parsed = super().parse_args(args, namespace)
+        if hasattr(parsed, OPTIONS_GIVEN):
+            delattr(parsed, OPTIONS_GIVEN)  # bookkeeping of the parse, not an option of the command
+        return parsed
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -125,7 +144,10 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--game-module", metavar="PATH", action="append",
                         help="load games from a Python file (any command; repeatable; "
                              "also GAMEGRAPH_GAME_MODULES=path1:path2)")
-    args = parser.parse_args(argv)
+    try:
+        args = parser.parse_args(argv)  # argparse's own refusals exit 2 here (SystemExit passes through)
+    except Exception as exc:  # noqa: BLE001 - a bug in an argument type: one line, as below
+        return _internal_error(exc)
     try:
         return int(args.func(args) or 0)
     except GameGraphError as exc:
@@ -143,11 +165,16 @@ def main(argv: list[str] | None = None) -> int:
               "try a smaller game or lower --max-positions", file=sys.stderr)
         return EXIT_ERROR
     except Exception as exc:  # noqa: BLE001 - the last resort: a bug, reported in one line
-        if settings.debug():
-            traceback.print_exc()
-        print(f"gamegraph: internal error: {type(exc).__name__}: {shown(str(exc), 200)} (please report it; "
-              "GAMEGRAPH_DEBUG=1 shows the traceback)", file=sys.stderr)
-        return EXIT_INTERNAL
+        return _internal_error(exc)
+
+
+def _internal_error(exc: Exception) -> int:
+    """A bug, in one line (the traceback only with GAMEGRAPH_DEBUG=1); EXIT_INTERNAL."""
+    if settings.debug():
+        traceback.print_exc()
+    print(f"gamegraph: internal error: {type(exc).__name__}: {shown(str(exc), 200)} (please report it; "
+          "GAMEGRAPH_DEBUG=1 shows the traceback)", file=sys.stderr)
+    return EXIT_INTERNAL
 
 
 if __name__ == "__main__":

@@ -372,8 +372,9 @@ class Played:
         return next(n for n, _, _, target in self.moves() if target == node)
 
     def find(self, text: str) -> int:
-        """The number of a move named by its label, its number in the list (1-based) or the position it
-        reaches (as played, or any symmetric twin); InvalidParameter listing the legal moves otherwise."""
+        """The number of a move named by its label, its number in the list (1-based), its label without the
+        mover's letter when that names one move (`a1` for tic-tac-toe's `X a1`), or the position it reaches
+        (as played, or any symmetric twin); InvalidParameter listing the legal moves otherwise."""
         text = text.strip()
         moves = self.moves()
         for number, label, _, _ in moves:
@@ -381,6 +382,9 @@ class Played:
                 return number
         if text.isdigit() and len(text) < 6 and any(number == int(text) for number, _, _, _ in moves):
             return int(text)
+        unlettered = [number for number, label, _, _ in moves if text and label.partition(" ")[2] == text]
+        if len(unlettered) == 1:
+            return unlettered[0]
         try:
             node = self.match.find(text)
         except InvalidPosition:

@@ -36,8 +36,9 @@ from pathlib import Path
 
 from explorer.core.errors import GameGraphError, LauncherError, Neo4jUnavailable
 from explorer.core.files import read_regular_file
-from explorer.core.private import ensure_private_dir
-from loaders.settings import (Neo4jSettings, check_uri, neo4j_dir, neo4j_uri, open_driver, server_heap,
+from explorer.core.private import ensure_private_dir, existing_state_path
+from explorer.core.settings import state_dir_location
+from loaders.settings import (NEO4J_KIND, Neo4jSettings, check_uri, neo4j_dir, neo4j_uri, open_driver, server_heap,
                               server_pagecache)
 
 LAUNCHER_DIR = Path(__file__).parent / "launcher"
@@ -161,7 +162,10 @@ def stop(timeout: float = 60.0, only: int | None = None) -> bool:
     SIGKILL only if it has not exited after timeout seconds. True if it was running. With `only`,
     the server is stopped only if it is still that launcher (pid): a command that started one
     leaves alone a server someone else started after it (`gamegraph neo4j stop`, then `start`)."""
-    folder = neo4j_dir()
+    folder = existing_state_path(NEO4J_KIND)
+    if folder is None:  # no state folder, so no server of it: nothing to stop, and nothing is created
+        _say("Neo4j is not running")
+        return False
     with _lock(folder):
         pid = _launcher_pid(folder)
         if pid is None:
@@ -178,9 +182,14 @@ def stop(timeout: float = 60.0, only: int | None = None) -> bool:
 
 def status(look_elsewhere: bool = False) -> ServerStatus:
     """This state folder's server. With `look_elsewhere`, when it is stopped, also what answers at the URI
-    commands would use (`ServerStatus.elsewhere`): up to a second's wait on an address that does not answer."""
-    folder = neo4j_dir()
-    pid = _launcher_pid(folder)
+    commands would use (`ServerStatus.elsewhere`): up to a second's wait on an address that does not answer.
+    A look only: where there is no state folder yet it reports the server stopped and creates nothing."""
+    folder = existing_state_path(NEO4J_KIND)
+    if folder is None:
+        folder = state_dir_location() / NEO4J_KIND
+        pid = None
+    else:
+        pid = _launcher_pid(folder)
     uri = (_ready_uri(folder) if pid else None) or neo4j_uri()
     return ServerStatus(
         running=pid is not None,

@@ -27,8 +27,8 @@ from typing import TYPE_CHECKING
 from urllib.parse import urlsplit
 
 from explorer.core.errors import GameGraphError, LauncherError, Neo4jUnavailable, shown
-from explorer.core.private import ensure_private_dir, new_private_file, state_path
-from explorer.core.settings import state_dir
+from explorer.core.private import ensure_private_dir, existing_state_path, new_private_file, state_path
+from explorer.core.settings import state_dir, state_dir_location
 
 if TYPE_CHECKING:  # the driver (which pulls in pandas) loads only when a command connects
     import neo4j
@@ -141,7 +141,10 @@ def neo4j_switched_off() -> bool:
 
 
 def password_file() -> Path:
-    return neo4j_dir() / "password"
+    """The embedded server's password file. Only looked up, never created, here: where there is no state
+    folder yet, the path it will have (its folder is made by `_create_password_file`, on `neo4j start`)."""
+    folder = existing_state_path(NEO4J_KIND)
+    return (folder if folder is not None else state_dir_location() / NEO4J_KIND) / "password"
 
 
 def neo4j_uri() -> str:
@@ -158,7 +161,9 @@ def _running_embedded_uri() -> str | None:
 
     A cheap check (the pid exists); neo4j_server does the thorough one before it
     signals anything."""
-    folder = neo4j_dir()
+    folder = existing_state_path(NEO4J_KIND)  # no state folder: no server of it, and nothing is created
+    if folder is None:
+        return None
     try:
         pid = (folder / "neo4j.pid").read_text().strip()
         uri = (folder / "ready").read_text().strip()

@@ -12,6 +12,26 @@ from explorer.core.bounds import whole_number
 MAX_WHOLE_NUMBER = 10 ** 12
 
 
+OPTIONS_GIVEN = "_options_given"  # the Namespace attribute where StoreOnce notes the options seen
+
+
+class StoreOnce(argparse._StoreAction):
+    """An option that takes a value, refused when it is given twice: argparse keeps the last one silently, so
+    `play --side A --side B` played B and `export -o a.jsonl -o b.jsonl` wrote only b.jsonl. Positional
+    arguments are counted by argparse itself. explorer.cli's parsers make it the default action."""
+
+    def __call__(self, parser, namespace, values, option_string=None) -> None:
+        if option_string is not None:
+            given = getattr(namespace, OPTIONS_GIVEN, None)
+            if given is None:
+                given = set()
+                setattr(namespace, OPTIONS_GIVEN, given)
+            if self.dest in given:
+                parser.error(f"{'/'.join(self.option_strings)} is given twice: give it once")
+            given.add(self.dest)
+        super().__call__(parser, namespace, values, option_string)
+
+
 def bounded_int(minimum: int, maximum: int):
     """argparse type: a whole number in [minimum, maximum]."""
     def parse(text: str) -> int:

@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from explorer.core import limits
-from explorer.commands import graph_limit_hint, positive_int, shell_hint
+from explorer.commands import StoreOnce, graph_limit_hint, positive_int, shell_hint, shown
 from explorer.core.errors import GameGraphError, GraphTooLarge, InvalidParameter
 from explorer.core.files import output_file
 from explorer.games import games, parse_spec
@@ -40,7 +40,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     p.add_argument("--tiered", action="store_true",
                    help="solve the game's ranking tier by tier on Dask (a game without tiers is one tier); "
                         "by default on a local cluster of this machine's cores; see docs/distributed.md")
-    p.add_argument("--scheduler", metavar="ADDRESS",
+    p.add_argument("--scheduler", metavar="ADDRESS", type=_scheduler_address,
                    help="with --tiered: the address of an existing Dask scheduler whose workers share the state "
                         "folder (default: $DASK_SCHEDULER_ADDRESS, else a local cluster)")
     p.add_argument("--workers", type=positive_int, metavar="N",
@@ -77,11 +77,25 @@ def _add_graph_options(p: argparse.ArgumentParser) -> None:
                    help=f"refuse graphs larger than this (default {DEFAULT_MAX_POSITIONS:,})")
 
 
-class _Given(argparse.Action):
-    """Stores the value and notes that it was given (a default and a typed value can be equal)."""
+def _scheduler_address(text: str) -> str:
+    """argparse type of --scheduler: an address, never empty (`--scheduler ''` was taken as no scheduler at all and
+    the solve ran on a local cluster, exit 0), without blanks or control characters."""
+    if not text.strip():
+        raise argparse.ArgumentTypeError("an empty address: give the scheduler's, e.g. tcp://10.0.0.5:8786, or "
+                                         "leave --scheduler out for a local cluster")
+    if any(c.isspace() or ord(c) < 32 for c in text) or len(text) > 2048:
+        raise argparse.ArgumentTypeError(f"{shown(text)} is not a scheduler address (e.g. tcp://10.0.0.5:8786)")
+    return text
+
+
+_scheduler_address.__name__ = "address"  # argparse names the type in its messages
+
+
+class _Given(StoreOnce):
+    """Stores the value (once) and notes that it was given (a default and a typed value can be equal)."""
 
     def __call__(self, parser, namespace, values, option_string=None):
-        setattr(namespace, self.dest, values)
+        super().__call__(parser, namespace, values, option_string)
         setattr(namespace, f"{self.dest}_given", True)
 
 

@@ -106,13 +106,13 @@ def cmd_load(args: argparse.Namespace) -> int:
     from loaders import neo4j_loader
 
     game = parse_spec(args.spec)
-    settings = Neo4jSettings.from_env()
     if args.around is not None or args.radius is not None or args.direction is not None:
-        return _load_part(args, game, settings)
+        return _load_part(args, game)
+    if args.yes and not args.bulk:  # before the settings: a wrong option is said first, whatever Neo4j's state
+        raise GameGraphError("--yes confirms a --bulk rebuild; a load without --bulk replaces only its own game")
+    settings = Neo4jSettings.from_env()
     if args.bulk:
         return _bulk_load(args, game, settings)
-    if args.yes:
-        raise GameGraphError("--yes confirms a --bulk rebuild; a load without --bulk replaces only its own game")
     driver = _connect(settings)
     try:
         # Refuses a graph over --max-positions, cached or not, before anything is written.
@@ -128,7 +128,7 @@ def cmd_load(args: argparse.Namespace) -> int:
     return 0
 
 
-def _load_part(args: argparse.Namespace, game, settings: Neo4jSettings) -> int:
+def _load_part(args: argparse.Namespace, game) -> int:
     """`load --around POSITION --radius K`: the part of a game solved into a value file around a position
     (explorer.solved.materialise), loaded under its own game id. Everything is checked and the part made
     before Neo4j is reached. O(part x moves)."""
@@ -140,6 +140,7 @@ def _load_part(args: argparse.Namespace, game, settings: Neo4jSettings) -> int:
         raise GameGraphError("--around POSITION and --radius K go together: the part within K moves of POSITION")
     if args.bulk or args.yes:
         raise GameGraphError("--bulk rebuilds the database from whole games; a part (--around) is loaded over Bolt")
+    settings = Neo4jSettings.from_env()  # after the options' checks, before the part is made
     values = tiered.open_solved(game)  # none yet: one line naming `gamegraph solve SPEC --implicit`
     part = materialise(values, game.parse(args.around), args.radius, args.direction or "both",
                        limit=min(args.max_positions, PART_MAX_POSITIONS))

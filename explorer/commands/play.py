@@ -9,13 +9,21 @@ import sys
 
 from explorer.commands import MAX_WHOLE_NUMBER, bounded_int, graph_limit_hint
 
+# Standard input ended before the game did: the report is printed, and a script sees that no result was reached.
+# (2 is a refused input, as for every command; a game that ends, or stops at --max-plies, exits 0.)
+EXIT_UNFINISHED = 4
+NO_INPUT = "no more moves on standard input"  # the report's "stopped" when standard input ends
+
 
 def register(subparsers: argparse._SubParsersAction) -> None:
     p = subparsers.add_parser(
         "play", help="play against the perfect player (or a slipping or random one)",
-        description="Your moves come from standard input, one per line: a move's label, its number in the "
-                    "list, or the position it reaches. It works without a terminal: "
-                    "`printf '1\\n1\\n' | gamegraph play chopsticks --side A`.")
+        description="Your moves come from standard input, one per line: a move's label (or the label without "
+                    "the mover's letter, `a1` for `X a1`, when that names one move), its number in the list, or the "
+                    "position it reaches. It works without a terminal: "
+                    "`printf '1\\n1\\n' | gamegraph play chopsticks --side A`. Exit status: 0 when the game "
+                    f"ends (or stops at --max-plies), {EXIT_UNFINISHED} when standard input ends first (the game "
+                    "is left unfinished), 2 for a refused move or option.")
     p.add_argument("spec", help="game spec, e.g. chopsticks:magic-fingers")
     p.add_argument("--side", default="A", help="the side you play: A (moves first) or B; default A")
     p.add_argument("--opponent", default="perfect", help="perfect (default), random, or slip=P (a random move with "
@@ -121,7 +129,7 @@ def _player(game, index: int) -> str:
 def _play(args, game, side, opponent, played, rng) -> int:
     """The game loop. Moves are the rules' own, on the position as played: symmetric twins merged in
     the solved graph are never swapped in, so the board never turns under the player."""
-    from explorer.core.errors import GameGraphError
+    from explorer.core.errors import GameGraphError, counted
     from explorer.play import RESULT_WORDS, result_for
 
     match = played.match
@@ -140,7 +148,7 @@ def _play(args, game, side, opponent, played, rng) -> int:
                 print("  your moves: " + ", ".join(f"{number}) {label}" for number, label, _, _ in played.moves()))
             line = sys.stdin.readline() if sys.stdin is not None else ""
             if not line:
-                stopped = "no more moves on standard input"
+                stopped = NO_INPUT
                 break
             try:
                 number = played.find(line)
@@ -165,19 +173,30 @@ def _play(args, game, side, opponent, played, rng) -> int:
               "stopped": stopped or (None if match.over else f"stopped after {args.max_plies} plies")}
     if args.format == "json":
         print(json.dumps(report, indent=2))
-        return 0
+        return _left_unfinished(match, stopped)
     if match.over:
         why = f" ({report['ending']})" if report["ending"] else ""
         print(f"game over after {len(match.plies)} plies: you {RESULT_WORDS[report['result']]}{why}")
-    else:
-        print(f"game stopped after {len(match.plies)} {'ply' if len(match.plies) == 1 else 'plies'}: "
-              f"{report['stopped']}")
+    elif stopped != NO_INPUT:  # said below, on standard error, with the exit status
+        print(f"game stopped after {counted(len(match.plies), 'ply', 'plies')}: the limit set by --max-plies")
     slips = [p for p in match.plies if p.slip]
     print(f"slips: {', '.join(f'ply {p.ply} ({p.label}, {p.value_before} -> {p.value_after})' for p in slips) or 'none'}")
     print("value history (for the player to move): " + " ".join(
         f"{row['ply']}:{row['value'][0].upper()}{'' if row['remoteness'] is None else row['remoteness']}"
         for row in report["history"]))
-    return 0
+    return _left_unfinished(match, stopped)
+
+
+def _left_unfinished(match, stopped: str | None) -> int:
+    """EXIT_UNFINISHED, after one line on standard error, when standard input ended before the game; else 0."""
+    from explorer.core.errors import counted
+
+    if stopped != NO_INPUT:
+        return 0
+    plies = counted(len(match.plies), "ply", "plies")
+    print(f"gamegraph: play: the game was left unfinished after {plies}: standard input ended before it did "
+          f"(no input for the next move); exit status {EXIT_UNFINISHED}", file=sys.stderr)
+    return EXIT_UNFINISHED
 
 
 def _in(remoteness: int | None) -> str:

@@ -20,7 +20,7 @@ from explorer.render.dot import MAX_GRAPH_NODES
 from explorer.core.errors import GameGraphError, QueryError
 from explorer.core.files import output_file, output_target
 from explorer.games import parse_spec
-from queries.catalog import DEFAULT_TIMEOUT_S, QUERIES, check_timeout
+from queries.catalog import DEFAULT_TIMEOUT_S, QUERIES, check_timeout, spec as query_spec
 
 if TYPE_CHECKING:  # the backends pull in networkx and the Neo4j driver: loaded per command
     from queries.api import Backend
@@ -176,6 +176,7 @@ def _params(args: argparse.Namespace, *names: str) -> dict[str, Any]:
 def cmd_query(args: argparse.Namespace) -> int:
     from queries.api import format_result, run_query
 
+    query_spec(args.name)  # an unknown name is refused before a mirror is built or a cache written
     with _backend(args) as backend:
         result = run_query(backend, args.name, **_params(args, "position", "to", "k", "direction", "max_length",
                                                          "limit", "value"))

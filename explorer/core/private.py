@@ -10,7 +10,8 @@ gamegraph's own subfolders, and refuses any other before touching it. The caches
 allow_pickle=False, JSON), never pickles, so even a planted file cannot run code.
 
 This module is the one place that names paths in the state folder
-(`state_path`, `cache_path`) and writes there (`atomic_private_file`,
+(`state_path`, `cache_path`; `existing_state_path` for a look that must not create the folder)
+and writes there (`atomic_private_file`,
 `atomic_private_folder`, `new_private_file`: explorer.core.files' atomic
 writers with the owner-only modes).
 """
@@ -53,6 +54,15 @@ def state_path(*parts: str) -> Path:
     so caches in it are still read; every writer goes through `private_state_dir` (or the helpers
     below, which call `ensure_private_dir`), where it is refused in one line."""
     return settings.state_dir(writable=False).joinpath(*parts)
+
+
+def existing_state_path(*parts: str) -> Path | None:
+    """``<state dir>/<parts...>``, or None when there is no state folder yet (none at its location, or a folder
+    without gamegraph's marker): settings.state_dir_if_present. For looks that only read (`neo4j status`, the
+    embedded server's address and password): they create, mark and write nothing where gamegraph has never
+    run; a GAMEGRAPH_HOME no command could use is still one GameGraphError."""
+    folder = settings.state_dir_if_present()
+    return None if folder is None else folder.joinpath(*parts)
 
 
 def cache_path(kind: str, name: str, key: str, suffix: str = "") -> Path:

@@ -187,11 +187,7 @@ def state_dir(writable: bool = True) -> Path:
     A relative GAMEGRAPH_HOME is taken from the working directory at the time of
     the call, as any path on a command line. O(path depth) once marked; the
     first call on an unmarked folder lists it."""
-    configured = os.environ.get(HOME_ENV)
-    folder = Path(configured).expanduser().absolute() if configured else user_data_dir() / APP_DIR_NAME
-    where = f"the state folder {_shown(folder)}" + (" (GAMEGRAPH_HOME)" if configured else "")
-    if len(os.fsencode(str(folder))) > MAX_PATH_LENGTH:
-        raise GameGraphError(f"{where} has a path longer than {MAX_PATH_LENGTH} bytes")
+    folder, where = _located()
     try:
         if _is_marked(folder):
             made = False
@@ -215,6 +211,48 @@ def state_dir(writable: bool = True) -> Path:
     else:
         _check_links(folder, where)
     return folder
+
+
+def state_dir_location() -> Path:
+    """Where the state folder is, or would be made: GAMEGRAPH_HOME (absolute, ~ expanded), else the
+    per-user default. Nothing is created, checked or written (`state_dir` does that). O(1)."""
+    configured = os.environ.get(HOME_ENV)
+    return Path(configured).expanduser().absolute() if configured else user_data_dir() / APP_DIR_NAME
+
+
+def _located() -> tuple[Path, str]:
+    """(the state folder's location, how messages name it); GameGraphError for a path longer than PATH_MAX."""
+    folder = state_dir_location()
+    where = f"the state folder {_shown(folder)}" + (" (GAMEGRAPH_HOME)" if os.environ.get(HOME_ENV) else "")
+    if len(os.fsencode(str(folder))) > MAX_PATH_LENGTH:
+        raise GameGraphError(f"{where} has a path longer than {MAX_PATH_LENGTH} bytes")
+    return folder, where
+
+
+def state_dir_if_present() -> Path | None:
+    """The state folder when gamegraph's is there (checked as `state_dir(writable=False)` checks it; an earlier
+    version's, unmarked, as it is), else None: nothing at its location, or an empty folder. For a look that only
+    reads (`gamegraph neo4j status`): it creates, marks and writes nothing. A location no command could use (a
+    file, a folder gamegraph did not make, a path too long, a missing folder whose parent cannot be written) is
+    the GameGraphError `state_dir` gives, not None: a bad GAMEGRAPH_HOME is reported, never taken for "nothing there".
+    O(path depth)."""
+    folder, where = _located()
+    if _is_marked(folder):
+        return state_dir(writable=False)
+    if os.path.lexists(folder):
+        if not folder.is_dir():
+            kind = "a file, not a folder" if folder.exists() else "not a folder"
+            raise GameGraphError(f"{where} is {kind}: set GAMEGRAPH_HOME to a folder")
+        _refuse_foreign(_foreign(folder, where), where)
+        # Empty: nothing there yet. Only gamegraph's subfolders (an earlier version's state folder, which a
+        # writer adopts): read as it is, unmarked.
+        return folder if any(folder.iterdir()) else None
+    ancestor = folder.parent
+    while not os.path.lexists(ancestor) and ancestor != ancestor.parent:
+        ancestor = ancestor.parent
+    if not ancestor.is_dir() or not os.access(ancestor, os.W_OK | os.X_OK):
+        raise GameGraphError(f"cannot use {where}: it is missing and cannot be made in {_shown(ancestor)}")
+    return None
 
 
 STATE_MARKER = ".gamegraph-state"  # the file that makes a folder gamegraph's state folder
@@ -271,20 +309,10 @@ def _claim(folder: Path, where: str, made: bool) -> None:
     gamegraph's own subfolders (a state folder of an earlier version). Anything else is refused
     before a byte is written. Concurrent claims agree: the marker is created with O_EXCL."""
     if not made:
-        try:
-            with os.scandir(folder) as entries:
-                foreign = sorted(e.name for e in entries
-                                 if e.name not in STATE_SUBFOLDERS or (e.is_symlink() and not _shared(folder / e.name)))
-        except OSError as error:
-            raise GameGraphError(f"cannot use {where}: {error.strerror or error}") from None
+        foreign = _foreign(folder, where)
         if _is_marked(folder):  # another process claimed it meanwhile
             return
-        if foreign:
-            shown = ", ".join(repr(name) + (_LINK_NOTE.format(name=name) if name in STATE_SUBFOLDERS else "")
-                              for name in foreign[:3]) + (", ..." if len(foreign) > 3 else "")
-            raise GameGraphError(
-                f"{where} is a folder gamegraph did not make (it holds {shown}) and is left untouched: "
-                f"set GAMEGRAPH_HOME to a new or empty folder")
+        _refuse_foreign(foreign, where)
     try:
         fd = os.open(folder / STATE_MARKER, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW, 0o600)
     except FileExistsError:
@@ -299,6 +327,27 @@ def _claim(folder: Path, where: str, made: bool) -> None:
         raise GameGraphError(f"cannot use {where}: {error.strerror or error}") from None
     finally:
         os.close(fd)
+
+
+def _foreign(folder: Path, where: str) -> list[str]:
+    """The names in an unmarked `folder` that are not gamegraph's own subfolders (or are links `_shared` refuses),
+    sorted. O(entries)."""
+    try:
+        with os.scandir(folder) as entries:
+            return sorted(e.name for e in entries
+                          if e.name not in STATE_SUBFOLDERS or (e.is_symlink() and not _shared(folder / e.name)))
+    except OSError as error:
+        raise GameGraphError(f"cannot use {where}: {error.strerror or error}") from None
+
+
+def _refuse_foreign(foreign: list[str], where: str) -> None:
+    """GameGraphError naming the first foreign names, if any: a folder gamegraph did not make is left untouched."""
+    if foreign:
+        shown = ", ".join(repr(name) + (_LINK_NOTE.format(name=name) if name in STATE_SUBFOLDERS else "")
+                          for name in foreign[:3]) + (", ..." if len(foreign) > 3 else "")
+        raise GameGraphError(
+            f"{where} is a folder gamegraph did not make (it holds {shown}) and is left untouched: "
+            f"set GAMEGRAPH_HOME to a new or empty folder")
 
 
 def user_data_dir() -> Path:

@@ -65,6 +65,55 @@ def wanted(game: Game) -> bool:
         return False
 
 
+# -- how many positions ----------------------------------------------------------------------------
+# A value file ranks every index of the game's ranking, reachable from the start or not (a tiered solve ranks
+# whole tiers): its count of legal positions is not the game's size. The positions reachable from the start
+# are counted by explorer.implicit.reachable, the implicit mode's walk; at once for a ranking of at most
+# REACH_AT_ONCE indices, else when asked (the largest take 30-100 s and several hundred MB), then kept.
+REACH_AT_ONCE = 1_000_000
+_REACHABLE: dict[str, int] = {}   # game id -> positions reachable from its start, counted in this process
+
+
+def reachable_count(game: Game) -> int | None:
+    """The positions reachable from the game's start, when counted already or small enough to count now; None
+    otherwise. O(reachable positions + their moves) the first time, O(1) after."""
+    if game.id not in _REACHABLE and game.index_space() <= REACH_AT_ONCE:
+        count_reachable(game)
+    return _REACHABLE.get(game.id)
+
+
+def count_reachable(game: Game) -> None:
+    from explorer import implicit
+
+    _REACHABLE[game.id] = int(implicit.reachable(game)["positions"])
+
+
+REACH_FAILED = "implicit_reach_failed"  # session state: why the count asked for failed, shown once
+
+
+def _count_clicked(game: Game) -> None:
+    """The button's callback: the count, or one line saying why not (a callback's exception would be a traceback)."""
+    try:
+        count_reachable(game)
+    except GameGraphError as exc:
+        st.session_state[REACH_FAILED] = str(exc)
+    except MemoryError:
+        st.session_state[REACH_FAILED] = "out of memory: the walk keeps a bit per index and two levels of positions"
+
+
+def solved_sentence(game: Game, values: Any) -> str:
+    """What the value file holds, in honest numbers: the legal positions of the ranking it solved (every index,
+    reachable or not) and, when counted, how many of them are reachable from the start."""
+    meta = values.meta
+    ranked = (f"{meta['positions']:,} legal positions solved: every index of the ranking ({meta['index_space']:,}) "
+              "that holds a position, reachable from the start or not")
+    reached = reachable_count(game)
+    if reached is None:
+        return ranked + "; the button below counts the reachable ones"
+    folded = " (a position and its colour-swapped twin count once)" if getattr(values, "half", None) else ""
+    return f"{reached:,} positions reachable from the start{folded}, of {ranked}"
+
+
 def _cell(text: str) -> str:
     return text.replace("|", "\\|")
 
@@ -93,11 +142,17 @@ def page(game: Game, spec: str) -> None:
     except GameGraphError as exc:
         error(f"{exc} (the game is too large for a graph: the page reads its value file)")
         return
-    meta = values.meta
     source = "the tiered solve" if isinstance(values, tiered.TieredValues) else "the value file of the implicit mode"
-    st.caption(f"Answered from {source}: {meta['positions']:,} positions solved, "
-               "no graph in memory. The Neighbourhood tab draws a small part around a position; cycles, draw "
-               "levels and the Cypher console need the whole graph and are not offered for this game.")
+    st.caption(f"Answered from {source}: {solved_sentence(game, values)}; no graph in memory. The Neighbourhood "
+               "tab draws a small part around a position; cycles, draw levels and the Cypher console need the "
+               "whole graph and are not offered for this game.")
+    if reachable_count(game) is None:
+        st.button("Count the positions reachable from the start", key="implicit_reach", on_click=_count_clicked,
+                  args=(game,), help="walks the game from its start over its compiled rules, with no graph: "
+                                     "seconds for a few million indices, a minute or two for the largest games")
+    failed = st.session_state.pop(REACH_FAILED, None)
+    if failed:
+        error(f"The positions reachable from the start could not be counted: {failed}")
     position = _position(game, values)
     if st.query_params.get("game") != spec:
         st.query_params["game"] = spec

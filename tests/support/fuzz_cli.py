@@ -662,6 +662,10 @@ def cases(fx: Fixtures) -> list[Case]:
                 wrong = False  # status of a stopped server exits 3 anyway
             if (group.startswith("NEO4J_URI") or "password" in group) and command == "neo4j" and argv == ["stop"]:
                 wrong = False  # stopping needs no URI and no password
+            if group == "home not writable" and command == "neo4j" and argv == ["stop"]:
+                # A missing home has no server to stop, and a look makes no folder to say so: as root, /proc
+                # passes os.access, so "not running" (exit 0) is as right as a refusal.
+                wrong = False
             if group in ("NEO4J_DATABASE missing", "NEO4J_DATABASE injection", "NEO4J_USER unknown",
                          "NEO4J_PASSWORD too short") and command == "neo4j" and argv != ["start"]:
                 wrong = False

@@ -263,3 +263,61 @@ def test_expanding_past_the_part_materialises_more_then_says_where_it_ends(solve
         node = graph.graph.node_of(game.parse(k))
         assert (element["data"]["value"], element["data"].get("remoteness")) == \
             (str(graph.value(node)), graph.remoteness(node)), k
+
+
+# -- how many positions: the reachable ones, not every index the value file ranks ----------------------------
+def _caption(at) -> str:
+    return next(c.value for c in at.caption if c.value.startswith("Answered from"))
+
+
+@pytest.mark.parametrize("solve", ["implicit", "tiered"])
+def test_the_page_counts_the_reachable_positions_not_the_ranked_indices(monkeypatch, solve):
+    """A value file ranks every index, reachable or not, and a tiered solve ranks whole tiers: the page said
+    "2,846 positions solved" for Dodgem 3x3, of which 2,055 are reachable from the start (the edge solve
+    without symmetry reduction, the oracle). It now says the reachable count and labels the other honestly."""
+    monkeypatch.setenv("GAMEGRAPH_UI_MAX_POSITIONS", "1000")
+    monkeypatch.setattr(implicit_page, "_REACHABLE", {})
+    game = parse_spec(SPEC)
+    values = implicit.solve(game) if solve == "implicit" else tiered.solve(game, workers=1, processes=False)
+    reachable = build(SPEC, symmetry=False).graph.num_positions
+    ranked = values.meta["positions"]
+    assert reachable < ranked  # the two numbers differ, so the test can tell them apart
+    at = page(game=SPEC)
+    assert not at.exception and not at.error, ([e.value for e in at.exception], [e.value for e in at.error])
+    said = _caption(at)
+    assert ("the tiered solve" in said) == (solve == "tiered")
+    assert f"{reachable:,} positions reachable from the start" in said, said
+    assert f"{ranked:,} legal positions solved" in said and "reachable from the start or not" in said, said
+    assert f"{ranked:,} positions solved" not in said
+    assert not [b for b in at.button if b.key == "implicit_reach"]  # counted at once: no button
+
+
+def test_a_large_rankings_reachable_count_is_made_when_asked(solved_into_a_file, monkeypatch):
+    """Past REACH_AT_ONCE indices the walk (30-100 s on the largest games) runs when the button asks for it,
+    and the page says meanwhile that the number shown is of ranked positions, reachable or not."""
+    game, graph = solved_into_a_file
+    monkeypatch.setattr(implicit_page, "REACH_AT_ONCE", 0)
+    monkeypatch.setattr(implicit_page, "_REACHABLE", {})
+    at = page(game=SPEC)
+    said = _caption(at)
+    assert "reachable from the start or not" in said and f"{graph.graph.num_positions:,}" not in said, said
+    at.button(key="implicit_reach").click().run()
+    assert not at.exception and not at.error, ([e.value for e in at.exception], [e.value for e in at.error])
+    assert f"{graph.graph.num_positions:,} positions reachable from the start" in _caption(at)
+    assert not [b for b in at.button if b.key == "implicit_reach"]
+
+
+def test_a_failed_count_is_one_line(solved_into_a_file, monkeypatch):
+    from explorer.core.errors import GameGraphError
+
+    def refuse(game, *args, **kwargs):
+        raise GameGraphError("no walk today")
+
+    monkeypatch.setattr(implicit_page, "REACH_AT_ONCE", 0)
+    monkeypatch.setattr(implicit_page, "_REACHABLE", {})
+    monkeypatch.setattr(implicit, "reachable", refuse)
+    at = page(game=SPEC)
+    at.button(key="implicit_reach").click().run()
+    assert not at.exception
+    errors = [e.value for e in at.error]  # shown as literal text (widgets.error escapes Markdown)
+    assert len(errors) == 1 and "could not be counted" in errors[0] and "no walk today" in errors[0], errors
