@@ -451,8 +451,28 @@ def _quiet_task(work, *args: Any) -> dict[str, Any]:
 
 
 def scheduler_address(scheduler: str | None) -> str | None:
-    """The cluster to use: the given address, else DASK_SCHEDULER_ADDRESS, else None (a local cluster)."""
-    return scheduler or os.environ.get(SCHEDULER_VARIABLE) or None
+    """The cluster to use: the given address, else DASK_SCHEDULER_ADDRESS, else None (a local cluster).
+    An address Dask cannot parse (an unknown scheme, no port, a port out of range) is an InvalidParameter
+    naming it and where it came from, checked by `solve` before anything else, also when every tier is
+    written already and no scheduler would be asked."""
+    address = scheduler or os.environ.get(SCHEDULER_VARIABLE) or None
+    if address is None:
+        return None
+    from distributed.comm.addressing import parse_address, parse_host_port
+    from distributed.comm.registry import get_backend
+
+    from explorer.core.errors import InvalidParameter, shown
+
+    source = "--scheduler" if scheduler else SCHEDULER_VARIABLE
+    try:
+        scheme, location = parse_address(address)
+        get_backend(scheme)
+        if scheme != "inproc" and not 0 < parse_host_port(location)[1] < 65536:
+            raise ValueError("its port is not one of 1-65535")
+    except (ValueError, TypeError) as error:
+        raise InvalidParameter(f"{source} {shown(address)} is not a Dask scheduler address ({error}); "
+                               "give one like tcp://10.0.0.5:8786") from None
+    return address
 
 
 CONNECT_SECONDS = 20  # the longest wait for an existing scheduler to answer
@@ -542,6 +562,7 @@ def solve(game: Game, folder: Path | None = None, scheduler: str | None = None, 
     `forward_chunk`: the positions of a chunk of a loop-free tier (default: forward_ranges chooses)."""
     _require(game)
     check_local_workers(workers)  # here, not where the cluster starts: a solve already written starts none
+    scheduler_address(scheduler)  # likewise: a bad address is refused even when no scheduler is needed
     tiers = tiers_of(game)
     size = game.index_space()
     order = check_tiers(tiers, size)

@@ -510,7 +510,7 @@ def test_check_game_catches_broken_tiers(tiers, message):
     (["solve", "dodgem:3x3", "--workers", "2"], "add --tiered"),
     (["solve", "dodgem:3x3", "--tiered", "--implicit"], "drop --implicit"),
     (["solve", "dodgem:3x3", "--tiered", "--scheduler", "tcp://127.0.0.1:9", "--workers", "2"], "its own workers"),
-    (["solve", "dodgem:3x3", "--tiered", "--scheduler", "no address"], "cannot reach the Dask scheduler"),
+    (["solve", "dodgem:3x3", "--tiered", "--scheduler", "tcp://127.0.0.1:9"], "cannot reach the Dask scheduler"),
     # more local worker processes than WORKERS_PER_CORE a core: refused before any work, cached tiers or not
     (["solve", "dodgem:3x3", "--tiered", "--workers", "99999999999"], "only takes turns on its cores"),
 ])
@@ -533,10 +533,33 @@ def test_the_local_worker_cap_follows_the_cores(monkeypatch):
 def test_the_scheduler_address_comes_from_the_environment_too(capsys, monkeypatch):
     from explorer.cli import main
 
-    monkeypatch.setenv("DASK_SCHEDULER_ADDRESS", "not-an-address")
+    monkeypatch.setenv("DASK_SCHEDULER_ADDRESS", "tcp://127.0.0.1:9")  # the discard port: nothing answers Dask there
     assert main(["solve", "dodgem(size=2)", "--tiered"]) == 2
     err = capsys.readouterr().err
-    assert "cannot reach the Dask scheduler at not-an-address" in err and "Traceback" not in err
+    assert "cannot reach the Dask scheduler at tcp://127.0.0.1:9" in err and "Traceback" not in err
+
+
+@pytest.mark.parametrize("address, why", [("garbage://<x>", "unknown address scheme"), ("not-an-address", "port"),
+                                          ("tcp://127.0.0.1:99999", "port")])
+@pytest.mark.parametrize("where", ["option", "environment"])
+def test_a_bad_scheduler_address_is_refused_even_when_every_tier_is_written(address, why, where, capsys, monkeypatch,
+                                                                           tmp_path):
+    """A solve whose tiers are all written asks no scheduler, but a mistyped address is still a mistake
+    to report (it was taken silently, exit 0, and the next solve failed far from its cause)."""
+    from explorer.cli import main
+
+    monkeypatch.setenv("GAMEGRAPH_HOME", str(tmp_path))
+    assert main(["solve", "dodgem(size=2)", "--tiered", "--workers", "1"]) == 0
+    capsys.readouterr()
+    argv = ["solve", "dodgem(size=2)", "--tiered"]
+    if where == "option":
+        argv += ["--scheduler", address]
+    else:
+        monkeypatch.setenv("DASK_SCHEDULER_ADDRESS", address)
+    assert main(argv) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "is not a Dask scheduler address" in err and why in err, err
+    assert ("--scheduler" if where == "option" else "DASK_SCHEDULER_ADDRESS") in err
 
 
 def test_cli_solves_by_tiers_and_resumes(capsys):
