@@ -782,10 +782,21 @@ def layout_for(name: str, grown: Grown, focus: str, animate: bool = True) -> dic
         place_move_names(grown, positions, BOARD_SIZE if grown.boards else NODE_SIZE)
         return {**common, "name": "preset", "positions": positions}
     for edge in grown.edges.values():  # fcose places nodes away from the moves itself (names in the middle)
-        edge["data"].pop("_bend", None)
+        if len(grown.nodes) < LARGE or "_bent" in edge["data"]:
+            _straight(edge["data"])
         _no_move_name(edge["data"])
     return {**common, "name": "fcose", "randomize": True, "nodeRepulsion": 6000, "idealEdgeLength": 90,
             "nodeDimensionsIncludeLabels": True, "animate": animate and len(grown.nodes) <= 400}
+
+
+def _straight(data: dict[str, Any]) -> None:
+    """A move drawn without a bend of ours (`_bent` 0: Cytoscape's own bezier, which fans out moves joining
+    the same two nodes). Both keys are set, never taken out: Cytoscape.js merges an element's new data into
+    the old (cy.json), so a `_bend` dropped here stayed in the browser, and after an expansion and a layout
+    round trip (layered, force-directed, layered) moves were drawn with the curves of an earlier layout
+    (issue 18). The style sheet tests `_bent`."""
+    data["_bend"] = 0.0
+    data["_bent"] = 0
 
 
 BEND_STEPS = 12     # bends tried, each way: a quarter `spacing` apart, up to 3 `spacing`s
@@ -824,8 +835,10 @@ def bend_around(grown: Grown, positions: dict[str, dict[str, float]], spacing: f
     import numpy as np
 
     edges = list(grown.edges.values())
+    large = len(grown.nodes) >= LARGE
     for edge in edges:
-        edge["data"].pop("_bend", None)
+        if not large or "_bent" in edge["data"]:  # a large canvas's plain lines: no keys for thousands of moves
+            _straight(edge["data"])
     keys = [k for k in grown.nodes if k in positions]
     if len(keys) >= LARGE or not edges:
         return
@@ -872,11 +885,15 @@ def bend_around(grown: Grown, positions: dict[str, dict[str, float]], spacing: f
                 # source to its target): the opposite of the pair's for a move from `second` to `first`
                 sign = 1 if edge["data"]["source"] == first else -1
                 edge["data"]["_bend"] = round(float(sign * (best + shift)), 1)
+                edge["data"]["_bent"] = 1
 
 
 def _spacing(grown: Grown) -> float:
     return SPACING * 1.6 if grown.boards else SPACING  # a board is a bigger node
 
+
+# A move's data placed by a preset layout (bend_around, place_move_names), sent again after an expansion.
+PLACED = ("_bend", "_bent", "_name_at", "_picked_name_at", "_no_name")
 
 # The component animates an expansion's new nodes out of their parent with a 500 ms force layout of
 # the whole canvas, whose defaults (edges of 50 px) pull everything together: the crowding after an
@@ -904,9 +921,14 @@ def grow_layout(grown: Grown, centre: str, new: set[str]) -> None:
                                            grown.nodes[k]["data"].get("remoteness") or 0,
                                            order.get(grown.nodes[k]["data"].get("value"), 4), k))
         positions.update(place_around(positions, centre, fresh, _spacing(grown)))
+        drawn = {i: {k: e["data"].get(k) for k in PLACED} for i, e in grown.edges.items()}
         bend_around(grown, positions, _spacing(grown))
         place_move_names(grown, positions, BOARD_SIZE if grown.boards else NODE_SIZE)
-        grown.layout = {**layout, **step, "positions": positions}
+        # The component adds an expansion's elements (cy.add) and leaves those already drawn as they were: the
+        # bends and names placed anew around the new nodes go with the layout, and the view keeper sets them.
+        changed = {i: {k: e["data"].get(k) for k in PLACED} for i, e in grown.edges.items()
+                   if {k: e["data"].get(k) for k in PLACED} != drawn.get(i)}
+        grown.layout = {**layout, **step, "positions": positions, "ggData": changed}
     else:
         grown.layout = {**layout, **step, "randomize": False}
 
@@ -963,7 +985,7 @@ def style_rules(colouring: str, move_labels: bool, boards: bool, large: bool = F
                        "label": "data(move)" if move_labels else ""}),
         _Rule("edge[?optimal]", {"line-style": "solid", "width": 2.4, "line-color": OPTIMAL_EDGE,
                                  "target-arrow-color": OPTIMAL_EDGE}),
-        _Rule("edge[_bend]", {"curve-style": "unbundled-bezier", "control-point-distances": "data(_bend)",
+        _Rule("edge[?_bent]", {"curve-style": "unbundled-bezier", "control-point-distances": "data(_bend)",
                               "control-point-weights": 0.5}),  # around a node in its way (bend_around)
         # the name placed clear of the labels at both ends (place_move_names), level
         _Rule("edge[_name_at >= 0]", {"label": "", "source-label": "data(move)" if move_labels else "",

@@ -566,3 +566,49 @@ def test_every_label_and_move_name_is_legible_at_the_readable_zoom():
     sheet = {rule.selector: rule.style for rule in canvas.style_rules("value", True, False)}
     assert sheet["node"]["min-zoomed-font-size"] == sheet["edge"]["min-zoomed-font-size"] == canvas.MIN_LABEL_PX
     assert sheet["edge"]["font-size"] == canvas.MOVE_FONT
+
+
+def test_a_moves_placing_data_is_never_dropped_and_an_expansion_sends_what_it_placed_anew(chopsticks):
+    """Cytoscape.js merges an element's new data into the old: a `_bend` taken out stayed in the browser, so after
+    an expansion and layered -> force-directed -> layered the moves kept an earlier layout's curves (issue 18).
+    Every move carries all of canvas.PLACED after every layout; and the expansion's layout carries (`ggData`)
+    the placing data of every move already drawn that it changed, which the component would not send."""
+    solved, backend = chopsticks
+    key = "A|1-2|1-3"
+    grown = canvas.start(solved.game, solved, backend, key, 2, "both", False, ("s",), 0)
+    grown.layout = canvas.layout_for("layered", grown, key)
+    assert any(e["data"]["_bent"] for e in grown.edges.values())   # the test needs a bent move
+
+    def placing():
+        return {i: {k: e["data"].get(k) for k in canvas.PLACED} for i, e in grown.edges.items()}
+
+    def all_placed():
+        return all(set(canvas.PLACED) <= set(e["data"]) for e in grown.edges.values())
+
+    assert all_placed()
+    hops = canvas._hops(grown.nodes, grown.edges, key)
+    for node in sorted(k for k, d in hops.items() if d == 2):
+        before = placing()
+        new = canvas.expand(grown, solved.game, solved, backend, node, "both", False, key)
+        if new:
+            break
+    assert new
+    canvas.grow_layout(grown, node, new)
+    assert all_placed()
+    sent = grown.layout["ggData"]
+    now = placing()
+    assert {i: d for i, d in now.items() if i in before and d != before[i]} == {i: d for i, d in sent.items() if i in before}
+    for name in ("force", "layered"):
+        grown.layout = canvas.layout_for(name, grown, key)
+        assert all_placed()
+        if name == "force":
+            assert not any(e["data"]["_bent"] or e["data"]["_bend"] for e in grown.edges.values())
+    # a move straight in the fresh layout is straight, whatever it was before
+    fresh = canvas.Grown(scope=())
+    fresh.nodes = {k: {"data": {x: v for x, v in n["data"].items()}} for k, n in grown.nodes.items()}
+    fresh.edges = {i: {"data": {x: v for x, v in e["data"].items() if x not in canvas.PLACED}}
+                   for i, e in grown.edges.items()}
+    canvas.layout_for("layered", fresh, key)
+    assert placing() == {i: {k: e["data"].get(k) for k in canvas.PLACED} for i, e in fresh.edges.items()}
+    rule = next(r for r in canvas.style_rules("value", True, False) if "control-point-distances" in r.style)
+    assert rule.selector == "edge[?_bent]"

@@ -33,9 +33,10 @@
 //    A layout of the whole canvas (the first, another one, boards turned on or off, "Lay out again")
 //    ends in this view; an expansion never does (3).
 // 8. The wheel scrolls the page, as over a map embedded in a page: a plain wheel over the canvas is
-//    left to the page (Cytoscape's zoom is off for it) and a hint, "Ctrl + scroll to zoom", shows a
+//    left to the page (Cytoscape never sees a wheel) and a hint, "Ctrl + scroll to zoom", shows a
 //    moment; Ctrl/⌘ + wheel zooms, and so does a plain wheel after a click on the canvas, until the
-//    pointer leaves the canvas's frame. The zoom cannot go below FLOOR times the zoom that fits the
+//    pointer leaves the canvas's frame: by NOTCH a notch either way, and a trackpad's pinch as the fingers
+//    move. The zoom cannot go below FLOOR times the zoom that fits the
 //    whole drawing (it went down to specks); the +, − and fit buttons are the component's, unchanged.
 //    The window's edges fall between nodes where they can: a node is shown whole (its board and label) or
 //    not at all (with boards on, the top node was cut in half at the readable zoom).
@@ -51,8 +52,13 @@
 // 11. A label or a move's name smaller on screen than CONFIG.minLabel px is hidden (class gg-speck), not
 //    drawn as a speck nobody can read; zooming in brings it back. Cytoscape's min-zoomed-font-size rounds
 //    the zoom up to a power of two, so names 5 px high stayed drawn at zoom 0.5 to 1.
+// 12. A move's name drawn over a node (its disc or board, or its label) or over another name is hidden (class
+//    gg-tucked) until the move or one of its ends is selected or under the pointer: the force-directed
+//    layout, made in the browser, drew names under the nodes' labels. Looked at again after every layout,
+//    drag and expansion.
 //
-// The server marks its layouts: `ggExpand` (the node expanded) and `ggNew` (the nodes it brought).
+// The server marks its layouts: `ggExpand` (the node expanded), `ggNew` (the nodes it brought) and, for its
+// own layouts, `ggData` (the bends and names of moves already drawn, placed anew around the new nodes).
 // Cytoscape ignores options it does not know. `cy.scratch('_gg')` tells tests the hooks are in.
 (function () {
     "use strict";
@@ -63,6 +69,8 @@
     const FLOOR = 0.5;           // the least zoom, as a share of the zoom that fits the whole drawing (8)
     const BAND = 30;             // px of the canvas a window may leave empty past the drawing to show a node whole (7)
     const HINT_MS = 1200;        // how long the wheel's hint stays (8)
+    const ZOOM_TRIES = [0, 0.01, -0.01, 0.02, -0.02, 0.03, -0.03];  // (7) shares of the readable zoom, nearest first
+    const NOTCH = 1.15;          // the zoom of one notch of a mouse wheel, in or out (8)
     const OVERLAYS = ["infopanel", "nodeActions", "toolbar", "viewbar"];  // the component's, over the canvas
     const CONFIG = window.__ggCanvas || { highlight: "#008b8b", large: 400, readable: 0.6, leanMark: ".gg-lean",
                                           minLabel: 7, labelFont: 12, moveFont: 12 };
@@ -72,9 +80,15 @@
         { selector: "edge:selected, edge.highlight",
           style: { "line-color": CONFIG.highlight, "target-arrow-color": CONFIG.highlight,
                    "text-background-color": CONFIG.highlight } },
+        // (12) a move's name over a node's board or label is not drawn, until the move or one of its ends is
+        // selected (the component highlights its moves) or under the pointer
+        { selector: "edge.gg-tucked", style: { "text-opacity": 0, "text-background-opacity": 0 } },
+        { selector: "edge.gg-tucked:selected, edge.gg-tucked.highlight, edge.gg-tucked.gg-hover",
+          style: { "text-opacity": 1, "text-background-opacity": 0.85 } },
         // (11) last, so that no rule that names or highlights an element draws its speck of a label
         { selector: ".gg-speck", style: { "text-opacity": 0, "text-background-opacity": 0 } },
     ];
+    const TUCK = NEUTRAL.filter(rule => rule.selector.includes("gg-tucked"));
 
     function overlayRect(doc, id) {
         const el = doc.getElementById(id);
@@ -203,7 +217,24 @@
     }
 
     // The window of `area`'s size at zoom `least` over a drawing too large to fit (readableViewport).
+    // Tried at zooms a little either side of `least` (ZOOM_TRIES, and never so low that a label falls under
+    // CONFIG.minLabel), nearest first, when no window at it leaves every node whole: a window's two edges are a
+    // fixed width apart, and the nodes' columns may leave them no gap to fall in at one zoom but one at the next
+    // (Dodgem 4x4 with boards, layered, on a 934 px canvas cut a node at the left edge at 0.6 and none at 0.606).
     function fillViewport(cy, area, padding, least) {
+        let best = null;
+        const lowest = (+CONFIG.minLabel || 0) / (+CONFIG.labelFont || 12) * 1.005;
+        for (const t of ZOOM_TRIES) {
+            const zoom = Math.min(cy.maxZoom(), least * (1 + t));
+            if (t < 0 && zoom < lowest) continue;
+            const view = fillAt(cy, area, padding, zoom);
+            if (!best || view.cut < best.cut) best = view;
+            if (best.cut === 0 || cy.nodes().length >= CONFIG.large) break;
+        }
+        return { zoom: best.zoom, pan: best.pan };
+    }
+
+    function fillAt(cy, area, padding, least) {
         const pad = Math.max(0, +padding || 0);
         const bb = drawingBox(cy);
         // The window (model px). The padding is kept only on an axis where the drawing fits: where it goes on
@@ -226,7 +257,8 @@
         c = { x: into(c.x, bb.x1, bb.w, w), y: into(c.y, bb.y1, bb.h, h) };
         // A large canvas draws bare discs, no labels nor boards, and would pay O(nodes^2) here on every layout.
         if (cy.nodes().length < CONFIG.large) c = wholeNodes(cy, c, area, least, w, h, bb, focus);
-        return { zoom: least, pan: { x: (area.x1 + area.x2) / 2 - least * c.x, y: (area.y1 + area.y2) / 2 - least * c.y } };
+        return { zoom: least, pan: { x: (area.x1 + area.x2) / 2 - least * c.x, y: (area.y1 + area.y2) / 2 - least * c.y },
+                 cut: c.cut || 0 };
     }
 
     // The window's centre `c` moved, as little as it can, so that no node shows cut at the canvas's edges (uncut).
@@ -237,42 +269,54 @@
         // What shows beyond the window on each side (model px): the canvas runs on past the clear area (under the
         // toolbar's corner, the margins), but on the left the info panel covers it.
         const doc = cy.container().ownerDocument, box = cy.container().getBoundingClientRect();
-        // The folded panel is a thin strip the drawing shows through, so the canvas's own left edge cuts too.
+        // The folded panel is a thin strip a few px in from the canvas's edge: the drawing shows on both its sides,
+        // so on the left a node must be clear of the whole band from the canvas's edge to the panel's right side
+        // (a node across the panel's left side, or between it and the canvas's edge, showed in part: Dodgem 4x4
+        // with boards at k=2 on a 934 px canvas, issue 18).
         const panel = overlayRect(doc, "infopanel");
         const shownLeft = panel ? Math.min(area.x1, Math.max(0, panel.right - box.left)) : 0;
         const beyond = { left: [(area.x1 - shownLeft) / least, area.x1 / least], right: [(box.width - area.x2) / least],
                          top: [area.y1 / least], bottom: [(box.height - area.y2) / least] };
-        c = { ...c };
-        if (bb.w > w) c.x = uncut(c.x, w, bb.x1 - slack, bb.x2 + slack, boxes.map(b => [b.x1, b.x2]),
-                                  keep && [keep.x1, keep.x2], beyond.left, beyond.right);
-        if (bb.h > h) c.y = uncut(c.y, h, bb.y1 - slack, bb.y2 + slack, boxes.map(b => [b.y1, b.y2]),
-                                  keep && [keep.y1, keep.y2], beyond.top, beyond.bottom);
+        c = { ...c, cut: 0 };
+        if (bb.w > w) [c.x, c.cut] = uncut(c.x, w, bb.x1 - slack, bb.x2 + slack, boxes.map(b => [b.x1, b.x2]),
+                                           keep && [keep.x1, keep.x2], beyond.left, beyond.right);
+        if (bb.h > h) {
+            const [y, cut] = uncut(c.y, h, bb.y1 - slack, bb.y2 + slack, boxes.map(b => [b.y1, b.y2]),
+                                   keep && [keep.y1, keep.y2], beyond.top, beyond.bottom);
+            c.y = y; c.cut += cut;
+        }
         return c;
     }
 
     // The centre, along one axis, of a window `span` wide whose shown part's edges (the window's, pushed out by
-    // each of `before` and `after`: the lines where something stops showing the drawing) cut no node's box
+    // `before` and `after`: the lines where something stops showing the drawing; two distances on a side are the
+    // band between them, where the drawing shows only in part, which a node must be wholly out of) cut no node's box
     // (`boxes`: [lo, hi] each, with its label): the nearest to `at` that keeps the window within [lo, hi] (the
-    // drawing and a band) and `keep` (the focus) inside it; `at` itself when there is none (nodes packed closer
-    // than the window's edges can fall between). Candidates put one of those edges just past a node's box, one
-    // side or the other. O(nodes^2 x edges).
+    // drawing and a band) and `keep` (the focus) inside it; when there is none (nodes packed closer than the
+    // window's edges can fall between), the one that cuts the fewest. Candidates put one of those edges just past
+    // a node's box, one side or the other. [centre, how many nodes its window cuts]. O(nodes^2).
     function uncut(at, span, lo, hi, boxes, keep, before, after) {
         const half = span / 2, gap = 2;
-        const lines = centre => before.map(d => centre - half - d).concat(after.map(d => centre + half + d));
-        const cuts = centre => lines(centre).some(line => boxes.some(([a, b]) => a < line && line < b));
+        const bands = centre => [[centre - half - Math.max(...before), centre - half - Math.min(...before)],
+                                 [centre + half + Math.min(...after), centre + half + Math.max(...after)]];
+        const cuts = centre => { const [l, r] = bands(centre);
+            return boxes.reduce((n, [a, b]) => n + (a < l[1] && l[0] < b || a < r[1] && r[0] < b ? 1 : 0), 0); };
         const fits = centre => centre - half >= lo - gap - 1e-6 && centre + half <= hi + gap + 1e-6 &&
             (!keep || (keep[0] >= centre - half && keep[1] <= centre + half));
-        if (!cuts(at)) return at;
-        let best = at, far = Infinity;
+        let best = at, least = cuts(at), far = 0;
+        if (least === 0) return [at, 0];
+        // none cut, the nearest; where every window cuts some (the edges' distance a multiple of no gap between
+        // the nodes' columns), the fewest, so that what is cut is one node at an edge, not one at each
         boxes.forEach(([a, b]) => {
             const centres = before.flatMap(d => [a - gap + d + half, b + gap + d + half])
                 .concat(after.flatMap(d => [a - gap - d - half, b + gap - d - half]));
             centres.forEach(centre => {
-                const d = Math.abs(centre - at);
-                if (d < far && fits(centre) && !cuts(centre)) { best = centre; far = d; }
+                if (!fits(centre)) return;
+                const d = Math.abs(centre - at), n = cuts(centre);
+                if (n < least || (n === least && d < far)) { best = centre; least = n; far = d; }
             });
         });
-        return best;
+        return [best, least];
     }
 
     function readableView(cy, padding) {
@@ -296,7 +340,12 @@
             if (arguments.length === 0 || !Array.isArray(sheet)) return setStyle.apply(this, arguments);
             const mark = sheet.findIndex(rule => rule && rule.selector === CONFIG.leanMark);
             cy.__ggStyle = true;
-            return setStyle.call(this, (mark > 0 ? sheet.slice(mark) : sheet).concat(NEUTRAL));
+            // (a large canvas draws no names but the selected node's: the rules of 12 would be matched against
+            // every element for nothing)
+            const done = setStyle.call(this, mark > 0 ? sheet.slice(mark).concat(NEUTRAL.filter(r => !TUCK.includes(r)))
+                                                      : sheet.concat(NEUTRAL));
+            if (cy.__ggRestyled) cy.__ggRestyled();
+            return done;
         };
     }
 
@@ -368,9 +417,19 @@
         cy.minZoom(Math.max(1e-3, Math.min(FLOOR * fit, cy.maxZoom())));
     }
 
-    // The wheel (8): Cytoscape zooms on it only with Ctrl/⌘ held or after a click on the canvas (until the
-    // pointer leaves the frame); else Cytoscape's handler leaves the event alone and the page scrolls.
-    // Decided in the capture phase of the frame's window, before Cytoscape's own listener on #cy.
+    // The wheel (8): the canvas zooms on it only with Ctrl/⌘ held or after a click on the canvas (until the
+    // pointer leaves the frame); else the event is left alone and the page scrolls. Decided in the capture phase
+    // of the frame's window, before Cytoscape's own listener on #cy, which never sees a wheel (its zoom is off):
+    // it zoomed 4.7% a notch for the first four events and 2.8% after (it guesses the device from the deltas),
+    // with Ctrl or without. Here one notch (a deltaY of 100 px, 3 lines, or more) is one step of NOTCH, the same
+    // with Ctrl and without; a trackpad's pinch (Chromium sends it as Ctrl + wheel, deltaY = -100 ln(scale), a few
+    // px an event) is followed as it is, scale for scale, since such small deltas are under the step's cap.
+    function wheelZoom(e) {
+        const px = e.deltaMode === 1 ? 33 : e.deltaMode === 2 ? 100 : 1;
+        const cap = 100 * Math.log(NOTCH);
+        return Math.exp(-Math.max(-cap, Math.min(cap, e.deltaY * px)) / 100);
+    }
+
     function wheelGuard(cy) {
         const box = cy.container(), doc = box.ownerDocument, win = doc.defaultView;
         const mac = /Mac|iPhone|iPad/.test(win.navigator.platform || "");
@@ -395,10 +454,24 @@
         doc.documentElement.addEventListener("mouseleave", () => { armed = false; });
         win.addEventListener("wheel", e => {
             if (!box.contains(e.target)) return;  // the info panel's own scrolling, say
-            const zoom = e.ctrlKey || e.metaKey || armed;
-            cy.userZoomingEnabled(zoom);
-            if (zoom) { hint.style.opacity = "0"; } else { showHint(); }
-        }, { capture: true, passive: true });
+            e.stopImmediatePropagation();  // Cytoscape's listener never sees it (touch pinches stay Cytoscape's)
+            if (!(e.ctrlKey || e.metaKey || armed)) { showHint(); return; }  // the page scrolls
+            hint.style.opacity = "0";
+            e.preventDefault();            // neither the page's scroll nor the browser's own zoom
+            if (!cy.zoomingEnabled() || !cy.userZoomingEnabled() || !e.deltaY) return;
+            const r = box.getBoundingClientRect();
+            // as Cytoscape's own wheel zoom does, the moves of a large canvas are not drawn while the view moves (6)
+            const renderer = cy.renderer();
+            if (renderer && renderer.data) {
+                renderer.data.wheelZooming = true;
+                clearTimeout(renderer.data.wheelTimeout);
+                renderer.data.wheelTimeout = setTimeout(() => {
+                    renderer.data.wheelZooming = false; renderer.redrawHint("eles", true); renderer.redraw();
+                }, 150);
+            }
+            cy.zoom(local(cy, { level: cy.zoom() * wheelZoom(e),
+                                renderedPosition: { x: e.clientX - r.left, y: e.clientY - r.top } }));
+        }, { capture: true, passive: false });
     }
 
     // (10) A click on a node opens the info panel over the drawing's left part, where it can cover the node
@@ -445,6 +518,65 @@
         });
     }
 
+    // (12) After a layout has placed the nodes (a force-directed one is made in the browser, where the server
+    // cannot place the moves' names as it does for its own layouts), after a drag and after moves come or go:
+    // a move's name whose box overlaps a node's box (its disc or board, or its label) or a name kept before it
+    // (the best moves first) gets the class gg-tucked, which hides it until the move or one of its ends is
+    // selected or under the pointer. Hidden rather than slid along the move: a force layout's moves are about
+    // 90 px, most of it under the two ends' boards and labels, and a name moved off its middle no longer reads
+    // as the name of that move; at its one place, shown on hover or selection, it does. O(E x (V + E)) through
+    // a grid of CELL-sized cells; a large canvas draws no names.
+    const CELL = 80;
+    const LABEL_ONLY = { includeNodes: false, includeEdges: false, includeLabels: true, includeOverlays: false };
+    const NODE_BOX = { includeNodes: true, includeEdges: false, includeLabels: true, includeOverlays: false };
+    function tuckNames(cy) {
+        if (cy.nodes().length >= CONFIG.large || cy.edges().length === 0) {
+            cy.edges(".gg-tucked").removeClass("gg-tucked");
+            return;
+        }
+        const grid = new Map();
+        const cells = (b, f) => {
+            for (let i = Math.floor(b.x1 / CELL); i <= Math.floor(b.x2 / CELL); i++)
+                for (let j = Math.floor(b.y1 / CELL); j <= Math.floor(b.y2 / CELL); j++) f(i + "," + j);
+        };
+        const put = b => cells(b, k => { if (!grid.has(k)) grid.set(k, []); grid.get(k).push(b); });
+        const clear = b => { let ok = true; cells(b, k => { if (ok) ok = (grid.get(k) || []).every(
+            o => b.x2 <= o.x1 || b.x1 >= o.x2 || b.y2 <= o.y1 || b.y1 >= o.y2); }); return ok; };
+        cy.nodes().forEach(n => { const b = n.boundingBox(NODE_BOX); if (isFinite(b.w)) put(b); });
+        const tucked = [], shown = [];
+        const edges = cy.edges().sort((a, b) => (b.data("optimal") ? 1 : 0) - (a.data("optimal") ? 1 : 0));
+        edges.forEach(e => {
+            const b = e.boundingBox(LABEL_ONLY);
+            if (!(b.w > 0 && b.h > 0 && isFinite(b.w))) { shown.push(e); return; }  // no name drawn
+            // 1 px less each side: a name that touches a box is read
+            const inner = { x1: b.x1 + 1, y1: b.y1 + 1, x2: b.x2 - 1, y2: b.y2 - 1 };
+            if (clear(inner)) { put(inner); shown.push(e); } else tucked.push(e);
+        });
+        cy.batch(() => {
+            cy.collection(shown).filter(".gg-tucked").removeClass("gg-tucked");
+            cy.collection(tucked).filter(e => !e.hasClass("gg-tucked")).addClass("gg-tucked");
+        });
+    }
+
+    // (12) at most once a frame however many events ask for it, after the frame that draws what changed
+    function tuckSoon(cy) {
+        if (cy.__ggTuck) return;
+        cy.__ggTuck = true;
+        cy.container().ownerDocument.defaultView.requestAnimationFrame(() => setTimeout(() => {
+            cy.__ggTuck = false;
+            tuckNames(cy);
+        }, 0));
+    }
+
+    function hoverNames(cy) {
+        cy.on("mouseover", "node", e => e.target.connectedEdges().addClass("gg-hover"));
+        cy.on("mouseout", "node", e => e.target.connectedEdges().removeClass("gg-hover"));
+        cy.on("mouseover", "edge", e => e.target.addClass("gg-hover"));
+        cy.on("mouseout", "edge", e => e.target.removeClass("gg-hover"));
+        // (the pointer leaving the canvas over a node, into the page, sends Cytoscape no mouseout)
+        cy.container().addEventListener("mouseleave", () => cy.edges(".gg-hover").removeClass("gg-hover"));
+    }
+
     function edgesOnViewport(cy) {
         const renderer = cy.renderer();
         if (renderer) renderer.hideEdgesOnViewport = cy.nodes().length >= CONFIG.large;
@@ -465,9 +597,12 @@
             if (counting) return;
             counting = true;
             win.requestAnimationFrame(() => setTimeout(() => {
-                counting = false; edgesOnViewport(cy); zoomFloor(cy); hideSpecks(cy, true);
+                counting = false; edgesOnViewport(cy); zoomFloor(cy); hideSpecks(cy, true); tuckSoon(cy);
             }, 0));
         });
+        hoverNames(cy);
+        cy.on("layoutstop dragfree", () => tuckSoon(cy));
+        cy.__ggRestyled = () => tuckSoon(cy);  // a new sheet (move names turned on or off): wrapStyle
         cy.on("zoom", () => hideSpecks(cy));
         // a large canvas's newly selected node and highlighted moves (the component highlights them on select)
         cy.on("select", () => { if (cy.nodes().length >= CONFIG.large) setTimeout(() => hideSpecks(cy, true), 0); });
@@ -503,6 +638,12 @@
                 return run;
             }
             // An expansion: what is in sight now, the expanded node and what it brought stay in sight.
+            // The bends and names of moves already drawn, placed anew around what the expansion brought: the
+            // component added the new elements and left the others' data as it was (canvas.py's grow_layout).
+            if (options.ggData) cy.batch(() => Object.entries(options.ggData).forEach(([id, data]) => {
+                const edge = cy.getElementById(id);
+                if (edge.length) edge.data(local(cy, data));
+            }));
             const fresh = new Set(options.ggNew || []);
             let keep = cy.nodes().filter(n => !fresh.has(n.id()) && inSight(cy, n));
             keep = keep.union(cy.getElementById(options.ggExpand)).union(cy.nodes().filter(n => fresh.has(n.id())));
@@ -515,6 +656,7 @@
         zoomFloor(cy);
         readableView(cy, 30);
         hideSpecks(cy, true);
+        tuckNames(cy);
         cy.scratch("_ggDefaultView", () => readableViewport(cy, 30));  // for the tests: the view (7) as of now
         cy.scratch("_gg", true);
     }
