@@ -25,7 +25,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                     f"ends (or stops at --max-plies), {EXIT_UNFINISHED} when standard input ends first (the game "
                     "is left unfinished), 2 for a refused move or option.")
     p.add_argument("spec", help="game spec, e.g. chopsticks:magic-fingers")
-    p.add_argument("--side", default="A", help="the side you play: A (moves first) or B; default A")
+    p.add_argument("--side", default="A", help="the side you play: A (moves first) or B, or the game's own name "
+                                                "for it (X or O in tic-tac-toe, Blue or Red in Dodgem), in any case; "
+                                                "default A")
     p.add_argument("--opponent", default="perfect", help="perfect (default), random, or slip=P (a random move with "
                                                          "probability P)")
     p.add_argument("--seed", type=bounded_int(-MAX_WHOLE_NUMBER, MAX_WHOLE_NUMBER), default=0, help="seed of the random and slipping opponents (default 0)")
@@ -41,15 +43,25 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     p.set_defaults(func=cmd_play)
 
 
-def _side(text: str) -> int:
-    from explorer.core.errors import InvalidParameter
+def _side(text: str, game) -> int:
+    """The player `--side` names, 0 (moves first) or 1: A or B, 1 or 2, first or second, or the game's own
+    name for the side (offers.player_names: X and O, Blue and Red), in any case. The game's names are
+    read first, so a game that calls its first player "B" means that one."""
+    from explorer.core.errors import InvalidParameter, shown
+    from explorer.games.base import player_name
 
-    side = text.strip().upper()
-    if side in ("A", "1", "FIRST"):
+    side = text.strip().casefold()
+    names = [player_name(game, i) for i in (0, 1)]
+    for i, name in enumerate(names):
+        if side == name.casefold():
+            return i
+    if side in ("a", "1", "first"):
         return 0
-    if side in ("B", "2", "SECOND"):
+    if side in ("b", "2", "second"):
         return 1
-    raise InvalidParameter(f"side {text!r} is not valid: choose A (moves first) or B")
+    own = [f"{name} (or {generic})" if name != generic else name for name, generic in zip(names, "AB")]
+    raise InvalidParameter(f"side {shown(text)} is not valid for {game.display_name}: choose {own[0]}, who moves "
+                           f"first, or {own[1]}")
 
 
 def cmd_play(args: argparse.Namespace) -> int:
@@ -61,10 +73,11 @@ def cmd_play(args: argparse.Namespace) -> int:
     from explorer.play import Match, Opponent, Played, start_position, value_file_for
     from explorer.solved import build, load_or_build
 
-    side, opponent = _side(args.side), Opponent.parse(args.opponent)
+    opponent = Opponent.parse(args.opponent)
     if not 1 <= args.max_plies <= 100_000:
         raise InvalidParameter(f"--max-plies {args.max_plies} must be from 1 to 100,000")
     game = parse_spec(args.spec)
+    side = _side(args.side, game)  # the game's own names for its sides count too
     values = _value_file(game, args.backend, DEFAULT_MAX_POSITIONS, value_file_for)
     if values is not None:
         start = game.parse(args.start) if args.start else game.start()

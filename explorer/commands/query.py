@@ -195,6 +195,7 @@ def cmd_dot(args: argparse.Namespace) -> int:
         raise QueryError(f"cannot write {args.output!r}: the file name must end in {', '.join(dot.FORMATS)}")
     if args.boards and args.query not in ("shortest-win", "cycle"):
         raise QueryError(f"--boards draws the boards of a line or a cycle (shortest-win, cycle), not of {args.query}")
+    _refuse_too_large_to_draw(args)
     if args.query == "certificate":
         if args.cgt:
             raise QueryError("--cgt labels query diagrams; a certificate diagram shows the strategy only")
@@ -239,6 +240,38 @@ def cmd_dot(args: argparse.Namespace) -> int:
     path = dot.render(diagram, args.output)
     print(f"wrote {path} ({len(diagram.nodes)} positions, {len(diagram.edges)} moves)")
     return 0
+
+
+def _refuse_too_large_to_draw(args: argparse.Namespace) -> None:
+    """Refuse at once, from the game's size estimate (explorer.core.limits.check), a game whose solved graph
+    is over the limit: every diagram is drawn from that graph with its edges, and dot has no --max-positions
+    to raise, so the refusal names what reads a value file instead (_too_large_to_draw). A part's id is
+    drawn from the value file and passes."""
+    from explorer.core import limits
+    from explorer.graph import DEFAULT_MAX_POSITIONS, parse_part_id
+
+    if parse_part_id(args.spec) is not None:
+        return
+    game = parse_spec(args.spec)
+    limits.check(game, not args.no_symmetry, DEFAULT_MAX_POSITIONS, hint=_too_large_to_draw(game))
+
+
+def _too_large_to_draw(game) -> str:
+    """The remedy of a game too large for dot: its tiered solve or value file, read by show, play and the UI
+    (a part of it around a position is drawn from it too), or the solve that makes one, else smaller parameters."""
+    from explorer import implicit, tiered
+
+    name = game.display_name
+    said = "dot draws from the solved graph with its edges, which this game is too large for"
+    readers = f"`{shell_hint('show', name)}`, `{shell_hint('play', name)}` and the UI (`gamegraph ui`)"
+    made = "its tiered solve" if tiered.exists(game) else "its value file" if implicit.exists(game) else None
+    if made:
+        part = shell_hint("dot", f"{name}@around(POSITION;radius=2;both)", "neighbourhood", "-o", "FILE.svg")
+        return f"{said}; {made} is read by {readers}, and dot draws a part of it around a position: `{part}`"
+    flag = tiered.edgeless_flag(game)
+    if flag:
+        return f"{said}; solve it into a value file, `{shell_hint('solve', name, flag)}`, which {readers} read"
+    return f"{said}; choose smaller parameters"
 
 
 def _certificate(args: argparse.Namespace) -> dict[str, Any]:

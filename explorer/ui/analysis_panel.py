@@ -198,7 +198,7 @@ def _diff_report(first_id: str, second_id: str, _first: SolvedGraph, _second: So
 def _other_game(game: Game) -> SolvedGraph | None:
     """The rule set to compare with (a preset, or a typed spec), solved; None (and one st.error line)
     when it cannot be: a malformed spec, an unknown preset, another game, a game over the page's limits."""
-    from explorer.core.errors import GameGraphError
+    from explorer.core.errors import GameGraphError, shown
     from explorer.ui import loading
 
     choices = _diff_choices(game)
@@ -214,12 +214,12 @@ def _other_game(game: Game) -> SolvedGraph | None:
     try:
         second = parse_spec(other)
         if second.name != game.name:
-            error(f"{other!r} is a spec of {second.name}, not of {game.name}: diff compares two rule sets "
+            error(f"{shown(other)} is a spec of {second.name}, not of {game.name}: diff compares two rule sets "
                      "of one game")
             return None
         return loading.solved(second)
     except GameGraphError as exc:
-        error(f"Cannot compare with {other!r}: {exc}")
+        error(f"Cannot compare with {shown(other)}: {exc}")  # a spec of 4,500 characters is cut, as in every box
         return None
 
 

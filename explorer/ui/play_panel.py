@@ -334,11 +334,25 @@ def _move_list(played: Played) -> None:
     if not moves:
         return
     solved = played.match.solved
+    texts = [f"{label} → {solved.game.format(position)}" for _, label, position, _ in moves]
     st.caption("Or choose a move from the list (move → position reached):")
-    cols = st.columns(min(4, len(moves)))
-    for i, (number, label, position, _) in enumerate(moves):
-        cols[i % len(cols)].button(f"{label} → {solved.game.format(position)}", key=f"play_move_{number}",
-                                   width="stretch", on_click=_play_move, args=(list(played.numbers), number))
+    cols = st.columns(min(move_list_columns(texts), len(moves)))
+    for i, ((number, _, _, _), text) in enumerate(zip(moves, texts)):
+        cols[i % len(cols)].button(text, key=f"play_move_{number}", help=text, width="stretch",
+                                   on_click=_play_move, args=(list(played.numbers), number))
+
+
+# The characters of "move → position" a button of the move list shows whole, by the columns in a row,
+# measured in Chromium on a 1300-px-wide page with the sidebar open (four columns: 196-px buttons, 26
+# characters): Teeko's 5x5 "a1-b2 → R|...../...../...../...../....." (39) was cut to "…" in four.
+MOVE_LIST_FITS = {4: 26, 3: 36, 2: 58}
+
+
+def move_list_columns(texts: list[str]) -> int:
+    """As many columns (at most four) as keep the longest button text whole; one when none does (the
+    button wraps, and its tooltip holds the full text on a narrower page too)."""
+    longest = max(map(len, texts), default=0)
+    return next((columns for columns, fits in MOVE_LIST_FITS.items() if longest <= fits), 1)
 
 
 def _plies_table(played: Played, human: int) -> None:

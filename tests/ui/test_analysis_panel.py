@@ -73,6 +73,19 @@ def test_a_bad_rule_set_to_compare_with_is_one_error_line_and_the_page_keeps_wor
     assert "**56** change value" in markdown(at)
 
 
+@pytest.mark.parametrize("bad", ["chopsticks(fingers=" + "9" * 4_500 + ")", "tictactoe(" + " " * 900 + ")"])
+def test_a_long_rule_set_to_compare_with_is_cut_in_its_error_line(bad):
+    """The box echoed a 4,500-character spec in full (4,644 characters); every other box cuts it (errors.shown)."""
+    from explorer.core.errors import shown
+
+    at = page(game="chopsticks", view="Compare rules")
+    at.text_input(key="diff_other").set_value(bad).run()
+    assert not at.exception, [e.value for e in at.exception]
+    assert len(at.error) == 1, [e.value for e in at.error]
+    said = text_of(at.error[0].value)
+    assert shown(bad) in said and len(said) < 300, said
+
+
 def test_side_by_side_shows_the_chosen_position_under_each_rule_set():
     first, second = build("chopsticks"), build("chopsticks:rollover")
     report = {**diff(first, second), **only_in_one(first, second)}
