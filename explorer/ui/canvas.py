@@ -1284,6 +1284,9 @@ def console_canvas(graph: dict[str, list[dict[str, Any]]], spec: str, graph_id: 
     draw(elements, layout, style_rules("value", True, False, len(elements["nodes"]) >= LARGE), key=widget,
          on_change=_on_console_event,
          args=(spec, widget), actions=(("open", "Open this position"),))
+    # the same view keeper as the neighbourhood's: its fit keeps clear of the folded info panel's strip (4 nodes
+    # of a path result were half under it at 1,300 px) and of the bars, readably; a tap reveals the node clicked
+    keep_view()
 
 
 def _on_console_event(spec: str, widget: str) -> None:

@@ -12,8 +12,10 @@
 //    whole canvas (everything moves, then the server's places move it back); that force layout is
 //    skipped: the new nodes start on the expanded node and glide to the places the server's layout
 //    gives them, and with a preset layout (layered, concentric) nothing else moves.
-// 3. After an expansion the view changes only as much as needed (pan, and zoom out, never in) so
-//    that what was in sight, the expanded node and its new neighbours are all clear of the overlays.
+// 3. After an expansion the view changes only as much as needed (pan, and zoom out, never in and never
+//    below the readable zoom) so that what was in sight, the expanded node and its new neighbours are all
+//    clear of the overlays; where that needs a lower zoom, the expanded node and its neighbours, or at least
+//    it and what it brought (reveal).
 // 4. The component's highlight (a selected node's moves, an expansion's new nodes) is red, which on
 //    this canvas means a loss: its rules, which come last in every style sheet the component sets,
 //    are followed by rules of ours in the value-neutral colour canvas.py gives (window.__ggCanvas).
@@ -47,7 +49,9 @@
 //    wrapper that does it goes in when the component makes its Cytoscape.js instance (trapInstance), so
 //    that even the first drawing has the lean sheet; a frame caught later gets it from its next sheet.
 // 10. A click on a node opens the info panel over the drawing's left part: once it has opened, the view
-//    pans as little as it can (keepClear) so that the node clicked is beside the panel, not under it.
+//    pans as little as it can (reveal) so that the node clicked and its neighbours are beside the panel, not
+//    under it, zooming out no lower than the readable zoom (with boards on, half of it: PANEL_SHARE), or the node
+//    alone where they do not fit at that zoom.
 //
 // 11. A label or a move's name smaller on screen than CONFIG.minLabel px is hidden (class gg-speck), not
 //    drawn as a speck nobody can read; zooming in brings it back. Cytoscape's min-zoomed-font-size rounds
@@ -70,6 +74,9 @@
     const BAND = 30;             // px of the canvas a window may leave empty past the drawing to show a node whole (7)
     const HINT_MS = 1200;        // how long the wheel's hint stays (8)
     const ZOOM_TRIES = [0, 0.01, -0.01, 0.02, -0.02, 0.03, -0.03];  // (7) shares of the readable zoom, nearest first
+    const PANEL_SHARE = 0.5;     // (10) the least zoom, as a share of the readable one, that shows a node clicked and
+                                 // its neighbours beside the opened info panel, with boards on (a board reads
+                                 // where its label is too small to draw; without boards the zoom stays readable)
     const NOTCH = 1.15;          // the zoom of one notch of a mouse wheel, in or out (8)
     const OVERLAYS = ["infopanel", "nodeActions", "toolbar", "viewbar"];  // the component's, over the canvas
     const CONFIG = window.__ggCanvas || { highlight: "#008b8b", large: 400, readable: 0.6, leanMark: ".gg-lean",
@@ -171,22 +178,39 @@
         return { zoom, pan: { x: cx - zoom * (bb.x1 + bb.w / 2), y: cyy - zoom * (bb.y1 + bb.h / 2) } };
     }
 
-    // The least change of view (pan, and zoom out only) that puts `eles` inside the clear area.
-    function keepClear(cy, eles) {
-        if (eles.length === 0) return;
+    // The least change of view that puts the first of `tiers` (node collections, the most wanted first) that
+    // fits wholly inside the clear area: the zoom is kept, or lowered as far as that tier needs but never below
+    // the readable zoom (CONFIG.readable, or the zoom of now if it is lower already); never raised. A tier that
+    // needs a lower zoom is passed over for the next (the last one is shown at that floor, as much as fits).
+    // A tier given as [nodes, share] may go down to that share of the readable zoom: the node and its neighbours
+    // beside the opened info panel, which in a 940 px window leaves a canvas of 474 px 180 px free.
+    // Zooming out to keep everything in sight clear of the opened info panel took an expansion in a 940 px window
+    // from 0.6 to 0.3, where every label is under CONFIG.minLabel and hidden (issue 18).
+    function reveal(cy, tiers) {
         const area = clearArea(cy);
-        const bb = eles.boundingBox();
         const w = area.x2 - area.x1, h = area.y2 - area.y1;
-        let zoom = cy.zoom();
-        zoom = Math.max(cy.minZoom(), Math.min(zoom, w / Math.max(bb.w, 1), h / Math.max(bb.h, 1)));
+        const now = cy.zoom();
+        const readable = Math.min(now, +CONFIG.readable || now);
+        const shown = tiers.map(t => Array.isArray(t) ? t : [t, 1])
+            .map(([eles, share]) => [eles.filter(n => n.inside()), Math.max(cy.minZoom(), readable * share)])
+            .filter(([eles]) => eles.length > 0);
+        if (shown.length === 0) return;
+        let [eles, zoom] = shown[shown.length - 1];
+        for (const [tier, floor] of shown) {
+            const bb = tier.boundingBox({ includeLabels: true, includeOverlays: false });
+            const fit = Math.min(w / Math.max(bb.w, 1), h / Math.max(bb.h, 1));
+            if (fit >= floor - 1e-9) { eles = tier; zoom = Math.min(now, fit); break; }
+        }
+        const bb = eles.boundingBox({ includeLabels: true, includeOverlays: false });
         const pan = cy.pan();
         // keep the view's centre where it was when the zoom changes, then shift just enough
         const mx = cy.width() / 2, my = cy.height() / 2;
-        let px = mx - (mx - pan.x) * zoom / cy.zoom(), py = my - (my - pan.y) * zoom / cy.zoom();
+        let px = mx - (mx - pan.x) * zoom / now, py = my - (my - pan.y) * zoom / now;
         const shift = (lo, hi, min, max) => lo < min ? Math.min(min - lo, max - hi) : hi > max ? Math.max(max - hi, min - lo) : 0;
         px += shift(bb.x1 * zoom + px, bb.x2 * zoom + px, area.x1, area.x2);
         py += shift(bb.y1 * zoom + py, bb.y2 * zoom + py, area.y1, area.y2);
-        if (Math.abs(zoom - cy.zoom()) < 1e-6 && Math.abs(px - pan.x) < 0.5 && Math.abs(py - pan.y) < 0.5) return;
+        if (Math.abs(zoom - now) < 1e-6 && Math.abs(px - pan.x) < 0.5 && Math.abs(py - pan.y) < 0.5) return;
+        cy.stop();  // a glide of the view still going (an expansion's, a tap's) ends where it is
         cy.animate(local(cy, { zoom: zoom, pan: { x: px, y: py } }), local(cy, { duration: GLIDE_MS }));
     }
 
@@ -203,7 +227,7 @@
         // The node action bar is a short bar beside the panel, at the top: cut away, it leaves a band of its
         // width empty all down the panel's side (43 px, chopsticks with boards). The window is laid against
         // the panel itself unless that puts a node under the bar.
-        const view = fillViewport(cy, clearArea(cy, OVERLAYS.filter(id => id !== "nodeActions")), padding, least);
+        const view = fillViewport(cy, clearArea(cy, OVERLAYS.filter(id => id !== "nodeActions")), padding, least, fit);
         const bar = overlayRect(cy.container().ownerDocument, "nodeActions");
         if (!bar) return view;
         const box = cy.container().getBoundingClientRect();
@@ -213,7 +237,7 @@
             const y1 = box.top + b.y1 * view.zoom + view.pan.y, y2 = box.top + b.y2 * view.zoom + view.pan.y;
             return x1 < bar.right + MARGIN && bar.left - MARGIN < x2 && y1 < bar.bottom + MARGIN && bar.top - MARGIN < y2;
         });
-        return under ? fillViewport(cy, clearArea(cy), padding, least) : view;
+        return under ? fillViewport(cy, clearArea(cy), padding, least, fit) : view;
     }
 
     // The window of `area`'s size at zoom `least` over a drawing too large to fit (readableViewport).
@@ -221,7 +245,7 @@
     // CONFIG.minLabel), nearest first, when no window at it leaves every node whole: a window's two edges are a
     // fixed width apart, and the nodes' columns may leave them no gap to fall in at one zoom but one at the next
     // (Dodgem 4x4 with boards, layered, on a 934 px canvas cut a node at the left edge at 0.6 and none at 0.606).
-    function fillViewport(cy, area, padding, least) {
+    function fillViewport(cy, area, padding, least, fit) {
         let best = null;
         const lowest = (+CONFIG.minLabel || 0) / (+CONFIG.labelFont || 12) * 1.005;
         for (const t of ZOOM_TRIES) {
@@ -231,7 +255,23 @@
             if (!best || view.cut < best.cut) best = view;
             if (best.cut === 0 || cy.nodes().length >= CONFIG.large) break;
         }
+        // None whole: the whole drawing fitted (`fit`, nothing cut) if its labels are still drawn at its zoom, or
+        // whatever its zoom if the browser placed the nodes (fcose: the force-directed layout, the console's
+        // canvas). Random places leave the window's edges no gap to fall in: in a 940 px window, Chopsticks at k=2
+        // had a label under the folded panel's strip and a node cut at the right edge at every readable zoom.
+        // Zooming in (Ctrl + scroll) brings the labels back.
+        if (best.cut > 0 && fit && (fit.zoom >= lowest || browserPlaced(cy))) return fit;
         return { zoom: best.zoom, pan: best.pan };
+    }
+
+    function boardsOn(cy) {
+        return cy.nodes("[_image]").length > 0;
+    }
+
+    // Whether the browser placed the nodes (fcose): the last layout of the whole canvas was one, or the canvas has
+    // no focus (the Cypher console's, whose first layout ran before this script hooked it).
+    function browserPlaced(cy) {
+        return cy.__ggLayout !== undefined ? cy.__ggLayout === "fcose" : cy.nodes("[_focus]").length === 0;
     }
 
     function fillAt(cy, area, padding, least) {
@@ -492,7 +532,9 @@
                 steady = w > 1 && Math.abs(w - last) < 0.5 ? steady + 1 : 0;
                 last = w;
                 if (steady < 3) { if (Date.now() < until) win.requestAnimationFrame(look); return; }
-                if (node.selected() && node.inside()) keepClear(cy, node);
+                if (!node.selected() || !node.inside()) return;
+                const near = node.closedNeighborhood().nodes();
+                reveal(cy, [near].concat(boardsOn(cy) ? [[near, PANEL_SHARE]] : [], [node]));
             };
             win.requestAnimationFrame(look);
         });
@@ -633,6 +675,7 @@
             if (options.ggExpand === undefined) {
                 if (!options.fit) return layout(options);
                 // A layout of the whole canvas: fitted readably once it stops (7).
+                cy.__ggLayout = options.name;
                 const run = layout({ ...options, fit: false });
                 run.one("layoutstop", () => { zoomFloor(cy); readableView(cy, options.padding || 30); });
                 return run;
@@ -648,7 +691,16 @@
             let keep = cy.nodes().filter(n => !fresh.has(n.id()) && inSight(cy, n));
             keep = keep.union(cy.getElementById(options.ggExpand)).union(cy.nodes().filter(n => fresh.has(n.id())));
             const run = layout(options);
-            run.one("layoutstop", () => { zoomFloor(cy); keepClear(cy, keep.filter(n => n.inside())); });
+            const centre = cy.getElementById(options.ggExpand);
+            run.one("layoutstop", () => {
+                zoomFloor(cy);
+                // what was in sight, if it fits at a readable zoom; else the node expanded and all its neighbours;
+                // else it and what it brought; else it alone
+                const near = centre.closedNeighborhood().nodes();
+                const panel = overlayRect(cy.container().ownerDocument, "infopanel");
+                reveal(cy, [keep, near].concat(panel && panel.width > 100 && boardsOn(cy) ? [[near, PANEL_SHARE]] : [],
+                                              [centre.union(cy.nodes().filter(n => fresh.has(n.id()))), centre]));
+            });
             return run;
         };
         // The first layout's fit ran before this hook (the hook comes within a tenth of a second of
