@@ -11,6 +11,8 @@ element, at the same place. Screenshots go to tests/artifacts/ for people to loo
 
 from __future__ import annotations
 
+from contextlib import contextmanager
+
 import os
 import re
 import time
@@ -406,31 +408,42 @@ def test_boards_on_the_nodes(server, browser):  # noqa: F811
 
 
 # -- the Cypher console on Neo4j ------------------------------------------------------------
-@pytest.fixture(scope="module")
-def neo4j_ui(neo4j_server, tmp_path_factory):
-    """The explorer served against the test Neo4j, which holds nim:small."""
+@contextmanager
+def serving_ui_with(spec: str, neo4j_server, home):
+    """The explorer served against the test Neo4j, with the game `spec` loaded into it; yields its URL."""
     from explorer.solved import build
     from loaders.neo4j_loader import load
     from loaders.settings import open_driver
 
     with open_driver(neo4j_server) as driver:
-        load(build("nim:small"), driver, neo4j_server.database)
-    env = {**os.environ, "GAMEGRAPH_HOME": str(tmp_path_factory.mktemp("home")), "GAMEGRAPH_PROGRESS": "0",
+        load(build(spec), driver, neo4j_server.database)
+    env = {**os.environ, "GAMEGRAPH_HOME": str(home), "GAMEGRAPH_PROGRESS": "0",
            "NEO4J_URI": neo4j_server.uri, "NEO4J_USER": neo4j_server.user,
            "NEO4J_PASSWORD": neo4j_server.password, "NEO4J_DATABASE": neo4j_server.database}
     with serving_ui(env) as url:
         yield url
 
 
+@pytest.fixture(scope="module")
+def neo4j_ui(neo4j_server, tmp_path_factory):
+    """The explorer served against the test Neo4j, which holds nim:small."""
+    with serving_ui_with("nim:small", neo4j_server, tmp_path_factory.mktemp("home")) as url:
+        yield url
+
+
+def open_console(page, url: str, game: str, query: str) -> None:
+    """The Cypher console of `game` opened, with `query` typed in its box (not run)."""
+    page.goto(f"{url}/?game={game}&view=Cypher console")
+    page.get_by_text("Cypher (read-only)").wait_for(timeout=90_000)
+    settle(page)
+    page.get_by_label("Cypher (read-only)").fill(query)
+
+
 @pytest.mark.neo4j
 def test_the_console_draws_a_path_result_beside_its_table(neo4j_ui, browser):  # noqa: F811
     page = browser.new_page(viewport={"width": 1400, "height": 1400})
-    page.goto(f"{neo4j_ui}/?game=nim:small&view=Cypher console")
-    page.get_by_text("Cypher (read-only)").wait_for(timeout=90_000)
-    settle(page)
-    query = ("MATCH path = (p:Position {game: $game, key: $key})-[:MOVE*1..2]->(q)\n"
-             "RETURN path, q.key AS reached LIMIT 30")
-    page.get_by_label("Cypher (read-only)").fill(query)
+    open_console(page, neo4j_ui, "nim:small", "MATCH path = (p:Position {game: $game, key: $key})-[:MOVE*1..2]->(q)\n"
+                                              "RETURN path, q.key AS reached LIMIT 30")
     page.get_by_role("button", name="Run", exact=True).click()
     settle(page)
     frame_element = page.locator('iframe[src*="streamlit_cytoscape"]').first

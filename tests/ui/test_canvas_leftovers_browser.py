@@ -58,6 +58,18 @@ def _boards_on(page):
     return frame_element, frame
 
 
+def each_layout(page, frame_element, frame, runs: int):
+    """(boards, run, frame_element, frame) after each of `runs` layouts with boards off, then `runs` with boards on:
+    a layout placed by the browser (fcose) starts from random places, so a test looks at several."""
+    for boards in (False, True):
+        if boards:
+            frame_element, frame = _boards_on(page)
+        for run in range(runs):
+            if run:
+                frame_element, frame = _relayout(page)
+            yield boards, run, frame_element, frame
+
+
 @pytest.mark.parametrize("game", ["tictactoe", "dodgem"])
 def test_force_layout_draws_no_move_name_over_a_node(server, browser, game):  # noqa: F811
     """The force-directed layout (fcose, in the browser) drew moves' names under the nodes' labels. A name over
@@ -69,18 +81,14 @@ def test_force_layout_draws_no_move_name_over_a_node(server, browser, game):  # 
     frame_element, frame = current_frame(page)
     wait_still(frame)
     tucked_seen = 0
-    for boards in (False, True):
-        if boards:
-            frame_element, frame = _boards_on(page)
-        for run in range(3):
-            if run:
-                frame_element, frame = _relayout(page)
-            frame.wait_for_function(f"() => {CY}.scratch('_gg') === true", timeout=30_000)
-            time.sleep(0.3)  # the names are looked at in the task after the layout's last frame
-            assert frame.evaluate(NAMES_OVER_NODES) == [], (game, boards, run)
-            tucked_seen += cy(frame, "cy.edges('.gg-tucked').length")
-            assert cy(frame, "cy.edges().filter(e => !e.hasClass('gg-tucked')).length") > 0  # names are drawn
-        _shot(frame_element, f"force-{game}-{'boards' if boards else 'keys'}")
+    for boards, run, frame_element, frame in each_layout(page, frame_element, frame, 3):
+        frame.wait_for_function(f"() => {CY}.scratch('_gg') === true", timeout=30_000)
+        time.sleep(0.3)  # the names are looked at in the task after the layout's last frame
+        assert frame.evaluate(NAMES_OVER_NODES) == [], (game, boards, run)
+        tucked_seen += cy(frame, "cy.edges('.gg-tucked').length")
+        assert cy(frame, "cy.edges().filter(e => !e.hasClass('gg-tucked')).length") > 0  # names are drawn
+        if run == 2:
+            _shot(frame_element, f"force-{game}-{'boards' if boards else 'keys'}")
     if not tucked_seen:
         pytest.skip("no layout drew a name over a node: nothing was hidden to show again")
     # A hidden name comes back while its move's end is under the pointer, and while that end is selected.
@@ -252,15 +260,11 @@ def test_the_force_layout_leaves_no_two_nodes_overlapping(server, browser, game)
     _choose(page, "Layout", "force-directed")
     frame_element, frame = current_frame(page)
     wait_still(frame)
-    for boards in (False, True):
-        if boards:
-            frame_element, frame = _boards_on(page)
-        for run in range(3):
-            if run:
-                frame_element, frame = _relayout(page)
-            boxes = frame.evaluate(f"() => {CY}.nodes().map(n => n.boundingBox({NODE_BOX}))")
-            assert frame.evaluate(f"({OVERLAPS})", boxes) == 0, (game, boards, run)
-        _shot(frame_element, f"force-nodes-{game}-{'boards' if boards else 'keys'}")
+    for boards, run, frame_element, frame in each_layout(page, frame_element, frame, 3):
+        boxes = frame.evaluate(f"() => {CY}.nodes().map(n => n.boundingBox({NODE_BOX}))")
+        assert frame.evaluate(f"({OVERLAPS})", boxes) == 0, (game, boards, run)
+        if run == 2:
+            _shot(frame_element, f"force-nodes-{game}-{'boards' if boards else 'keys'}")
     page.close()
 
 

@@ -6,16 +6,15 @@ with nodes under the folded panel's strip. Screenshots go to tests/artifacts/can
 
 from __future__ import annotations
 
-import os
 import time
 
 import pytest
 
-from tests.ui.test_browser import ARTIFACTS, browser, server, serving_ui  # noqa: F401 - fixtures
+from tests.ui.test_browser import ARTIFACTS, browser, server  # noqa: F401 - fixtures
 from tests.ui.test_browser import pytestmark  # noqa: F401 - browser, and Chromium must be there
 from tests.ui.test_canvas_browser import (CY, click_node, current_frame, cy, expand_node,
-                                          open_canvas, settle, wait_canvas, wait_still)
-from tests.ui.test_canvas_leftovers_browser import CUT, _boards_on, _relayout
+                                          open_canvas, open_console, serving_ui_with, settle, wait_canvas, wait_still)
+from tests.ui.test_canvas_leftovers_browser import CUT, _boards_on, each_layout
 
 NARROW = {"width": 940, "height": 1000}  # the tester's window: a canvas of about 480 px beside the sidebar
 
@@ -158,31 +157,18 @@ def test_the_force_layout_cuts_no_node_at_a_narrow_canvas(server, browser, game)
     where = "chopsticks:standard&pos=A|1-2|1-3" if game == "chopsticks" else game
     frame_element, frame = open_canvas(page, f"{server}/?game={where}&view=Neighbourhood&k=2")
     frame_element, frame = _pick(page, "Layout", "force-directed")
-    for boards in (False, True):
-        if boards:
-            frame_element, frame = _boards_on(page)
-        for run in range(4):
-            if run:
-                frame_element, frame = _relayout(page)
-            assert cy(frame, "cy.width()") < 600
-            assert frame.evaluate(CUT) == [], (game, boards, run)
-        _shot(frame_element, f"force-{game}-{'boards' if boards else 'keys'}")
+    for boards, run, frame_element, frame in each_layout(page, frame_element, frame, 4):
+        assert cy(frame, "cy.width()") < 600
+        assert frame.evaluate(CUT) == [], (game, boards, run)
+        if run == 3:
+            _shot(frame_element, f"force-{game}-{'boards' if boards else 'keys'}")
     page.close()
 
 
 @pytest.fixture(scope="module")
 def chopsticks_ui(neo4j_server, tmp_path_factory):
     """The explorer served against the test Neo4j, with Magic Fingers (382 positions) loaded: the tester's game."""
-    from explorer.solved import build
-    from loaders.neo4j_loader import load
-    from loaders.settings import open_driver
-
-    with open_driver(neo4j_server) as driver:
-        load(build("chopsticks:magic-fingers"), driver, neo4j_server.database)
-    env = {**os.environ, "GAMEGRAPH_HOME": str(tmp_path_factory.mktemp("home")), "GAMEGRAPH_PROGRESS": "0",
-           "NEO4J_URI": neo4j_server.uri, "NEO4J_USER": neo4j_server.user,
-           "NEO4J_PASSWORD": neo4j_server.password, "NEO4J_DATABASE": neo4j_server.database}
-    with serving_ui(env) as url:
+    with serving_ui_with("chopsticks:magic-fingers", neo4j_server, tmp_path_factory.mktemp("home")) as url:
         yield url
 
 
@@ -191,11 +177,8 @@ def test_the_console_canvas_cuts_no_node(chopsticks_ui, browser):  # noqa: F811
     """A path result in the Cypher console at a 1,300 px window: 4 nodes were half under the folded panel's strip
     (the console's canvas had none of the neighbourhood's view keeping). Several runs (fcose is random): none."""
     page = browser.new_page(viewport={"width": 1300, "height": 1200})
-    page.goto(f"{chopsticks_ui}/?game=chopsticks:magic-fingers&view=Cypher console")
-    page.get_by_text("Cypher (read-only)").wait_for(timeout=90_000)
-    settle(page)
-    query = "MATCH path = (p:Position {game: $game, key: $key})-[:MOVE*1..3]->(q) RETURN path LIMIT 30"
-    page.get_by_label("Cypher (read-only)").fill(query)
+    open_console(page, chopsticks_ui, "chopsticks:magic-fingers",
+                 "MATCH path = (p:Position {game: $game, key: $key})-[:MOVE*1..3]->(q) RETURN path LIMIT 30")
     for run in range(3):
         page.get_by_role("button", name="Run", exact=True).click()
         settle(page)
