@@ -289,8 +289,13 @@ def _certificate(args: argparse.Namespace) -> dict[str, Any]:
                          f"part {args.spec[:200]!r} stops {part.radius} moves from its centre, so it cannot carry one: "
                          f"ask the whole game for it, `{shell_hint('certificate', part.game.display_name, '--position', position)}` "
                          "(it needs the game's graph)")
-    solved = load_or_build(parse_spec(args.spec), symmetry=not args.no_symmetry)
+    # certificate has no --max-positions to raise: over the limit, the refusal names what it can do instead
+    solved = load_or_build(parse_spec(args.spec), symmetry=not args.no_symmetry, hint=TOO_LARGE_TO_CERTIFY)
     return certificate(solved, args.position if args.position is not None else solved.graph.key(0))
+
+
+TOO_LARGE_TO_CERTIFY = ("a certificate is read off the game's whole solved graph, moves included, which this game is "
+                        "too large for: choose smaller parameters")
 
 
 def cmd_certificate(args: argparse.Namespace) -> int:

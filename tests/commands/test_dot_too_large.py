@@ -33,3 +33,13 @@ def test_after_a_tiered_solve_the_refusal_names_what_reads_the_tier_files(tmp_pa
 
 def test_a_game_that_fits_is_drawn(tmp_path):
     assert main(["dot", "tictactoe", "shortest-win", "-o", str(tmp_path / "x.dot")]) == 0
+
+
+@pytest.mark.parametrize("spec", ["connect4:6x4", "teeko"])
+def test_a_game_too_large_to_certify_is_refused_without_naming_an_option_certificate_lacks(spec, tmp_path, capsys):
+    """certificate has no --max-positions, yet its refusal told the user to raise it (a stranger's note)."""
+    assert main(["certificate", spec, "-o", str(tmp_path / "cert.json")]) == 2
+    err = capsys.readouterr().err
+    assert len(err.strip().splitlines()) == 1 and "Traceback" not in err
+    assert "a certificate is read off the game's whole solved graph" in err and "--max-positions" not in err
+    assert not (tmp_path / "cert.json").exists()
