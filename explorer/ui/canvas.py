@@ -781,22 +781,24 @@ def layout_for(name: str, grown: Grown, focus: str, animate: bool = True) -> dic
         bend_around(grown, positions, spacing)
         place_move_names(grown, positions, BOARD_SIZE if grown.boards else NODE_SIZE)
         return {**common, "name": "preset", "positions": positions}
+    large = len(grown.nodes) >= LARGE
     for edge in grown.edges.values():  # fcose places nodes away from the moves itself (names in the middle)
-        if len(grown.nodes) < LARGE or "_bent" in edge["data"]:
-            _straight(edge["data"])
+        _straight(edge["data"], large)
         _no_move_name(edge["data"])
     return {**common, "name": "fcose", "randomize": True, "nodeRepulsion": 6000, "idealEdgeLength": 90,
             "nodeDimensionsIncludeLabels": True, "animate": animate and len(grown.nodes) <= 400}
 
 
-def _straight(data: dict[str, Any]) -> None:
+def _straight(data: dict[str, Any], large: bool) -> None:
     """A move drawn without a bend of ours (`_bent` 0: Cytoscape's own bezier, which fans out moves joining
     the same two nodes). Both keys are set, never taken out: Cytoscape.js merges an element's new data into
     the old (cy.json), so a `_bend` dropped here stayed in the browser, and after an expansion and a layout
     round trip (layered, force-directed, layered) moves were drawn with the curves of an earlier layout
-    (issue 18). The style sheet tests `_bent`."""
-    data["_bend"] = 0.0
-    data["_bent"] = 0
+    (issue 18). The style sheet tests `_bent`. On a `large` canvas (plain lines) a move that never had
+    the keys is left without them: no keys for thousands of moves."""
+    if not large or "_bent" in data:
+        data["_bend"] = 0.0
+        data["_bent"] = 0
 
 
 BEND_STEPS = 12     # bends tried, each way: a quarter `spacing` apart, up to 3 `spacing`s
@@ -837,8 +839,7 @@ def bend_around(grown: Grown, positions: dict[str, dict[str, float]], spacing: f
     edges = list(grown.edges.values())
     large = len(grown.nodes) >= LARGE
     for edge in edges:
-        if not large or "_bent" in edge["data"]:  # a large canvas's plain lines: no keys for thousands of moves
-            _straight(edge["data"])
+        _straight(edge["data"], large)
     keys = [k for k in grown.nodes if k in positions]
     if len(keys) >= LARGE or not edges:
         return
@@ -895,6 +896,11 @@ def _spacing(grown: Grown) -> float:
 # A move's data placed by a preset layout (bend_around, place_move_names), sent again after an expansion.
 PLACED = ("_bend", "_bent", "_name_at", "_picked_name_at", "_no_name")
 
+
+def _placed(edge: dict[str, Any]) -> dict[str, Any]:
+    """The PLACED keys of a move's data, as they stand (None where absent)."""
+    return {k: edge["data"].get(k) for k in PLACED}
+
 # The component animates an expansion's new nodes out of their parent with a 500 ms force layout of
 # the whole canvas, whose defaults (edges of 50 px) pull everything together: the crowding after an
 # expansion. The layout sent with the expansion is a little longer, so its places are the last word.
@@ -921,13 +927,12 @@ def grow_layout(grown: Grown, centre: str, new: set[str]) -> None:
                                            grown.nodes[k]["data"].get("remoteness") or 0,
                                            order.get(grown.nodes[k]["data"].get("value"), 4), k))
         positions.update(place_around(positions, centre, fresh, _spacing(grown)))
-        drawn = {i: {k: e["data"].get(k) for k in PLACED} for i, e in grown.edges.items()}
+        drawn = {i: _placed(e) for i, e in grown.edges.items()}
         bend_around(grown, positions, _spacing(grown))
         place_move_names(grown, positions, BOARD_SIZE if grown.boards else NODE_SIZE)
         # The component adds an expansion's elements (cy.add) and leaves those already drawn as they were: the
         # bends and names placed anew around the new nodes go with the layout, and the view keeper sets them.
-        changed = {i: {k: e["data"].get(k) for k in PLACED} for i, e in grown.edges.items()
-                   if {k: e["data"].get(k) for k in PLACED} != drawn.get(i)}
+        changed = {i: now for i, e in grown.edges.items() if (now := _placed(e)) != drawn.get(i)}
         grown.layout = {**layout, **step, "positions": positions, "ggData": changed}
     else:
         grown.layout = {**layout, **step, "randomize": False}
