@@ -1,7 +1,9 @@
 """What `gamegraph cgt` and the UI's sum builder say about positions and their sum.
 
 A component is one game's board. For each: its canonical value, outcome class,
-kind, and each side's best moves with their values. For a sum of components:
+kind, and each side's best moves with their values: the moves that win for that side
+moving first when any does, sensible ones (neither dominated nor reversible) first
+(explorer.cgt.evaluate.best_options). For a sum of components:
 its value, and the winning moves in the sum, which is where the theory pays:
 Left wins moving first exactly by moving to a sum that is >= 0, Right to one
 that is <= 0, and such a move is found component by component from values alone.
@@ -12,7 +14,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Hashable
 
-from explorer.cgt.evaluate import Option, best_options, board_values, canonical_board, options, supports_cgt
+from explorer.cgt.evaluate import (Option, best_options, board_values, canonical_board, is_sensible, options,
+                                   supports_cgt, wins_for)
 from explorer.cgt.forms import ZERO, CGValue
 from explorer.cgt.simple import kind
 from explorer.core.errors import InvalidPosition, UnknownGame
@@ -85,11 +88,17 @@ def describe(component: Component) -> dict[str, Any]:
     values = board_values(component.game, [component.board])
     record: dict[str, Any] = {"game": component.game.id, "position": component.text,
                               **describe_value(values[component.board])}
+    whole = values[component.board]
     for side, name in enumerate(SIDE_NAMES):
-        best = {o.board for o in best_options(component.game, component.board, values, side)}
-        record[f"{name}_moves"] = [{**_move_record(component, o, values), "best": o.board in best}
-                                   for o in options(component.game, component.board, side)]
-        record[f"{name}_best"] = [m for m in record[f"{name}_moves"] if m["best"]]
+        moves = options(component.game, component.board, side)
+        after = [values[o.board] for o in moves]
+        best = [o.board for o in best_options(component.game, component.board, values, side)]
+        record[f"{name}_moves"] = [{**_move_record(component, o, values), "best": o.board in best,
+                                    "wins": wins_for(after[i], side),
+                                    "sensible": is_sensible(after, i, whole, side)}
+                                   for i, o in enumerate(moves)]
+        by_board = {o.board: m for o, m in zip(moves, record[f"{name}_moves"])}
+        record[f"{name}_best"] = [by_board[b] for b in best]  # winning sensible moves first
     return record
 
 

@@ -110,17 +110,42 @@ def value_of(game_obj: Any, board: Hashable, max_boards: int = DEFAULT_MAX_BOARD
     return board_values(game_obj, [board], max_boards, symmetry)[board]
 
 
+def wins_for(after: CGValue, side: int) -> bool:
+    """Whether moving to `after` wins for `side` (0 Left, 1 Right), the other side moving next:
+    for Left, after >= 0 (Right moving first from there loses); for Right, after <= 0."""
+    from explorer.cgt.forms import ZERO
+
+    return after >= ZERO if side == 0 else after <= ZERO
+
+
+def is_sensible(values: list[CGValue], index: int, whole: CGValue, side: int) -> bool:
+    """Whether the option values[index] of `whole` is sensible for `side`, in CGSuite's terms: it is
+    neither dominated (no other option strictly better for that side: larger for Left, smaller for
+    Right) nor reversible (no answer by the other side that is at least as good for it as `whole`:
+    for a Left option G^L, no Right option G^LR <= G)."""
+    mine = values[index]
+    if any((v > mine) if side == 0 else (v < mine) for v in values):
+        return False
+    answers = mine.right if side == 0 else mine.left
+    return not any((a <= whole) if side == 0 else (a >= whole) for a in answers)
+
+
 def best_options(game_obj: Any, board: Hashable, values: dict[Hashable, CGValue], side: int) -> list[Option]:
-    """The moves of `side` whose values are not dominated: no other option is strictly
-    better for that side (Left prefers larger values, Right smaller). Incomparable
-    options are all kept, as in the canonical form."""
+    """The moves `side` should make from `board` playing first in this game alone, best first.
+
+    When some move wins (for Left a move to G^L >= 0, for Right to G^R <= 0), the best moves are
+    exactly the winning ones, sensible ones (neither dominated nor reversible, `is_sensible`)
+    first. When none wins, every move loses and the best are those not dominated, sensible
+    first. For G = * the only best move is to 0: *2 and *3 are undominated but lose."""
     moves = options(game_obj, board, side)
-    best: list[Option] = []
-    for move in moves:
-        mine = values[move.board]
-        if not any((values[o.board] > mine) if side == 0 else (values[o.board] < mine) for o in moves):
-            best.append(move)
-    return best
+    after = [values[m.board] for m in moves]
+    whole = values[board]
+    winning = [i for i, v in enumerate(after) if wins_for(v, side)]
+    if not winning:
+        winning = [i for i, v in enumerate(after)
+                   if not any((w > v) if side == 0 else (w < v) for w in after)]
+    sensible = {i for i in winning if is_sensible(after, i, whole, side)}
+    return [moves[i] for i in sorted(winning, key=lambda i: i not in sensible)]
 
 
 def cgt_fields(game_obj: Any, position: Any) -> dict[str, str]:

@@ -40,7 +40,8 @@ def cmd_cgt(args: argparse.Namespace) -> int:
         for side in ("left", "right"):
             moves = record[f"{side}_best"]
             listed = ", ".join(f"{m['move']} → {m['position']} = {m['value']}" for m in moves) or "none"
-            print(f"   {side.capitalize()}'s best: {listed}")
+            losing = " (no move wins moving first; these lose least)" if moves and not moves[0]["wins"] else ""
+            print(f"   {side.capitalize()}'s best: {listed}{losing}")
     if "sum" in report:
         total = report["sum"]
         print(f"sum of {len(components)}: value {total['value']}   [ascii {total['ascii']}]   kind {total['kind']}")

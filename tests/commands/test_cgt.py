@@ -80,3 +80,44 @@ def test_dot_labels_values(tmp_path, capsys):
     assert text.count("G = ") == 17
     assert main(["dot", "chopsticks", "graph", "--cgt", "-o", str(tmp_path / "c.dot")]) == 2
     assert "no combinatorial values" in capsys.readouterr().err
+
+
+def test_nim_star_has_one_best_move(capsys):
+    """G = *: the five moves go to *2, *3, 0, *3, *2, none dominated, but only the move to 0 wins."""
+    report = run_json(capsys, "nim", "2-3")
+    (record,) = report["positions"]
+    assert record["value"] == "*" and len(record["left_moves"]) == 5
+    assert [m["position"] for m in record["left_best"]] == ["2-2"]
+    assert [m["position"] for m in record["left_moves"] if m["best"]] == ["2-2"]
+    assert main(["cgt", "nim", "2-3"]) == 0
+    assert "Left's best: take 1 from heap 2 → 2-2 = 0\n" in capsys.readouterr().out
+
+
+@pytest.mark.parametrize("spec,limit", [("toads-and-frogs", 40), ("domineering(rows=3,cols=3)", 40), ("nim:small", 40)])
+def test_best_moves_are_the_winning_ones(spec, limit):
+    """Each side's best moves win for it moving first exactly when it has a winning move at all,
+    and then they are every winning move, sensible ones first; otherwise the undominated moves."""
+    from explorer.analysis.cgt_report import describe
+    from explorer.cgt.evaluate import board_values, canonical_board, options
+
+    game = parse_spec(spec)
+    start = canonical_board(game, game.cgt_board(game.start()))
+    values = board_values(game, [start])
+    for board in sorted(values, key=repr)[:limit]:
+        record = describe(parse_component(game, game.format_board(board)))
+        whole = values[board]
+        for side, name in enumerate(("left", "right")):
+            after = [values[o.board] for o in options(game, board, side)]
+            wins = [(v >= ZERO) if side == 0 else (v <= ZERO) for v in after]
+            assert [m["wins"] for m in record[f"{name}_moves"]] == wins
+            can_win = whole.left_wins_moving_first() if side == 0 else whole.right_wins_moving_first()
+            assert any(wins) == can_win
+            best = record[f"{name}_best"]
+            if can_win:
+                assert {m["position"] for m in best} == {m["position"] for m in record[f"{name}_moves"] if m["wins"]}
+            else:
+                better = (lambda a, b: a > b) if side == 0 else (lambda a, b: a < b)
+                assert all(not better(parse_value(o["ascii"]), parse_value(m["ascii"]))
+                           for m in best for o in record[f"{name}_moves"])
+            flags = [m["sensible"] for m in best]
+            assert flags == sorted(flags, reverse=True)  # sensible ones first
