@@ -67,7 +67,7 @@ def test_expand_adds_neighbours_and_collapse_takes_them_away_again(chopsticks):
 def test_a_full_canvas_says_why_it_cannot_expand_once_and_how_to_make_room(chopsticks, monkeypatch):
     solved, backend = chopsticks
     key = "A|1-2|1-3"
-    monkeypatch.setattr(canvas, "MAX_NODES", 5)
+    monkeypatch.setattr(canvas.elements, "MAX_NODES", 5)
     grown = canvas.start(solved.game, solved, backend, key, 3, "out", False, ("s",), 0)
     assert len(grown.nodes) == 5 and "remove or collapse some to expand others" in grown.notes[-1]
     leaf = sorted(set(grown.nodes) - {key})[0]
@@ -404,7 +404,7 @@ def test_k_in_the_address_is_honoured_and_a_bad_one_is_one_escaped_warning(tmp_p
     monkeypatch.setenv("NEO4J_URI", "bolt://127.0.0.1:9")   # nothing listens there: the mirror answers
     monkeypatch.delenv("NEO4J_PASSWORD", raising=False)
     ui_backend.connection.clear()
-    app = str(Path(canvas.__file__).with_name("app.py"))
+    app = str(Path(canvas.__file__).parent.parent / "app.py")
 
     def page(k: str) -> AppTest:
         at = AppTest.from_file(app, default_timeout=300)

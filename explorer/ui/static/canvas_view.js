@@ -1,6 +1,6 @@
 // The canvas's view, kept clear of the component's overlays, and expansions grown in place.
 //
-// explorer/ui/canvas.py runs this in the page (st.html) below the canvas. It reaches the
+// explorer/ui/canvas/panel.py (keep_view) runs this in the page (st.html) below the canvas. It reaches the
 // streamlit-cytoscape frames of the same page (same origin) and adjusts each Cytoscape.js instance
 // once, without changing the vendored component:
 //
@@ -18,7 +18,7 @@
 //    it and what it brought (reveal).
 // 4. The component's highlight (a selected node's moves, an expansion's new nodes) is red, which on
 //    this canvas means a loss: its rules, which come last in every style sheet the component sets,
-//    are followed by rules of ours in the value-neutral colour canvas.py gives (window.__ggCanvas).
+//    are followed by rules of ours in the value-neutral colour the canvas package gives (window.__ggCanvas).
 // 5. The info panel leaves out a node's `id` (the stored key, which in a game stored up to symmetry
 //    is the mirror image of the board drawn; the panel's title and `position` show the board drawn),
 //    and its node action bar is placed beside the panel once the panel has opened (the component
@@ -43,7 +43,7 @@
 //    The window's edges fall between nodes where they can: a node is shown whole (its board and label) or
 //    not at all (with boards on, the top node was cut in half at the readable zoom).
 //
-// 9. A large canvas (canvas.py's style_rules, large) is drawn with a lean style sheet: Cytoscape.js computes
+// 9. A large canvas (canvas/style.py: style_rules, large) is drawn with a lean style sheet: Cytoscape.js computes
 //    every property a rule sets for each of thousands of elements before the first frame, so the
 //    component's default look, which ours override, is left out of a sheet marked CONFIG.leanMark. The
 //    wrapper that does it goes in when the component makes its Cytoscape.js instance (trapInstance), so
@@ -542,7 +542,7 @@
 
     // (11) Labels and names under CONFIG.minLabel px on screen hidden; the classes change only when the zoom
     // crosses a threshold (or elements are added), since restyling thousands of elements costs a frame or more.
-    // A large canvas labels only its focus, the selected node and the highlighted moves (canvas.py's
+    // A large canvas labels only its focus, the selected node and the highlighted moves (canvas/style.py
     // _large_rules), so only they are classed, again at each selection: the whole 9,000 elements would be
     // restyled just after their first drawing.
     function hideSpecks(cy, again) {
@@ -682,7 +682,7 @@
             }
             // An expansion: what is in sight now, the expanded node and what it brought stay in sight.
             // The bends and names of moves already drawn, placed anew around what the expansion brought: the
-            // component added the new elements and left the others' data as it was (canvas.py's grow_layout).
+            // component added the new elements and left the others' data as it was (canvas/layout.py: grow_layout).
             if (options.ggData) cy.batch(() => Object.entries(options.ggData).forEach(([id, data]) => {
                 const edge = cy.getElementById(id);
                 if (edge.length) edge.data(local(cy, data));

@@ -1,0 +1,350 @@
+"""The canvas's elements: a position's node (its facts and its fill under every colouring), a move's
+edge, the graph on the canvas grown by expansions and shrunk by collapses (`Grown`), its nodes drawn in
+the orientation that follows the moves (`orient`), and the Cypher console's results as elements."""
+
+from __future__ import annotations
+
+import base64
+from collections import deque
+from dataclasses import dataclass, field
+from typing import Any
+
+from explorer.games import Game
+from explorer.render import palette
+from explorer.solved import SolvedGraph
+from explorer.ui import data, drawing
+from explorer.ui.analysis_panel import LEVEL_COLOURS
+from explorer.ui.backend import Backend
+from explorer.ui.canvas.marks import (CGT_KIND_COLOURS, DRAW_LEVEL_DEAD, EXPAND_LIMIT, LARGE, MAX_NODES, NO_FACT,
+                                      OTHER_EDGE)
+from explorer.ui.widgets import player_name
+
+
+def _mix(strong: str, light: str, t: float) -> str:
+    """The colour t of the way from `strong` (t=0) to `light` (t=1), in RGB."""
+    a = [int(strong[i:i + 2], 16) for i in (1, 3, 5)]
+    b = [int(light[i:i + 2], 16) for i in (1, 3, 5)]
+    return "#" + "".join(f"{round(x + (y - x) * t):02x}" for x, y in zip(a, b))
+
+
+def _fills(facts: dict[str, Any], max_remoteness: int) -> dict[str, str]:
+    """A node's fill under each colouring: value (palette fill), remoteness (the value's strong colour
+    for a game that ends now, fading to its light fill at the greatest remoteness), draw level (the
+    draw map's blues), CGT kind."""
+    value = facts.get("value")
+    fill = palette.FILLS.get(value, NO_FACT)
+    remoteness = facts.get("remoteness")
+    if remoteness is None or value not in palette.COLOURS:
+        by_remoteness = NO_FACT
+    else:
+        by_remoteness = _mix(palette.COLOURS[value], palette.FILLS[value], min(remoteness / max(max_remoteness, 1), 1.0))
+    level = facts.get("draw_level")
+    by_level = LEVEL_COLOURS[min(level, len(LEVEL_COLOURS) - 1)] if level is not None else (
+        DRAW_LEVEL_DEAD if value == "draw" else NO_FACT)
+    kind = facts.get("cgt_kind")
+    return {"_fill_value": fill, "_fill_remoteness": by_remoteness, "_fill_draw_level": by_level,
+            "_fill_cgt_kind": CGT_KIND_COLOURS.get(kind, NO_FACT) if kind else NO_FACT}
+
+
+def board_image(game: Game, position: Any) -> str | None:
+    """The game's board drawing of `position` as an SVG data URI, None when the game has no drawing."""
+    svg = drawing.position_svg(game, position)
+    if not svg:
+        return None
+    return "data:image/svg+xml;base64," + base64.b64encode(svg.encode("utf-8")).decode("ascii")
+
+
+def has_boards(game: Game) -> bool:
+    return game.offers.board is not None
+
+
+def position_node(game: Game, solved: SolvedGraph, key: str, boards: bool, focus: str) -> dict[str, Any]:
+    """The canvas node of one position: its key as label, its facts (shown in the info panel) and
+    the fills of every colouring. O(1) (the first call builds the draw levels, O(V + E))."""
+    node = solved.graph.find(key)
+    record = solved.record(node)
+    max_remoteness = _max_remoteness(solved)
+    # The info panel shows these under their names, in plain words: no raw field names or booleans.
+    facts = {
+        "id": key, "label": board_label(key), "position": key, "value": record["value"],
+        "remoteness": record["remoteness"],
+        "to move": player_name(game, int(record["to_move"])),
+        "game over": _yes_no(record["terminal"]), "on a cycle": _yes_no(record["on_cycle"]),
+        "draw level": record.get("draw_level"), "CGT value": record.get("cgt"),
+    }
+    payload = {k: v for k, v in facts.items() if v is not None}
+    payload.update(_fills({"value": record["value"], "remoteness": record["remoteness"],
+                           "draw_level": record.get("draw_level"), "cgt_kind": record.get("cgt_kind")},
+                          max_remoteness))
+    payload["_border"] = palette.COLOURS.get(record["value"], OTHER_EDGE)
+    payload["_scc"] = int(record["scc"]) if record["on_cycle"] else -1
+    if key == focus:
+        payload["_focus"] = 1
+    if boards:
+        image = board_image(game, solved.graph.position(node))
+        if image:
+            payload["_image"] = image
+    return {"data": payload}
+
+
+def board_label(notation: str) -> str:
+    """A node's label: a notation written row by row ("X../.O./..." as three lines, a prefix such as
+    "A|" on a line of its own), so that a grid game's label reads as its board, in the style sheet's
+    monospace font; a notation without rows ("A|1-1|1-1") stays one line."""
+    if "/" not in notation:
+        return notation
+    rows = notation.split("/")
+    head, bar, first = rows[0].rpartition("|")
+    return "\n".join(([head + bar] if bar else []) + [first] + rows[1:])
+
+
+def _yes_no(flag: Any) -> str:
+    return "yes" if flag else "no"
+
+
+def _max_remoteness(solved: SolvedGraph) -> int:
+    cached = getattr(solved, "_canvas_max_remoteness", None)
+    if cached is None:
+        cached = int(solved.solution.remoteness.max(initial=0))
+        object.__setattr__(solved, "_canvas_max_remoteness", cached)
+    return cached
+
+
+def move_edge(source: str, label: str, target: str, optimal: bool, on_cycle: bool) -> dict[str, Any]:
+    """The canvas edge of one move; its id is (from, label, to), so the same move is never drawn twice."""
+    payload: dict[str, Any] = {"id": f"{source}\x1f{label}\x1f{target}", "source": source, "target": target,
+                               "label": "MOVE", "move": label, "optimal": bool(optimal)}
+    if on_cycle:
+        payload["_cycle"] = 1
+    return {"data": payload}
+
+
+# -- the canvas's graph, grown and shrunk ------------------------------------------------
+@dataclass
+class Grown:
+    """What is on the canvas: nodes (key -> element) and edges (id -> element) in the order added,
+    what each expansion added (expanded key -> the keys it brought), and the base (the first
+    neighbourhood), which collapsing never takes away."""
+
+    scope: tuple
+    nodes: dict[str, dict[str, Any]] = field(default_factory=dict)
+    edges: dict[str, dict[str, Any]] = field(default_factory=dict)
+    base: set[str] = field(default_factory=set)
+    grown: dict[str, set[str]] = field(default_factory=dict)
+    generation: int = 0
+    handled: int = 0
+    layout: dict[str, Any] | None = None
+    layout_name: str = ""
+    layout_runs: int = 0      # counts layouts made: a new one always differs, so the browser runs it again
+    boards: bool = False
+    notes: list[str] = field(default_factory=list)
+    # The board each node is drawn as (key -> position), in the orientation that follows the moves
+    # from the page's position (games with a symmetry only; see orient).
+    shown: dict[str, Any] = field(default_factory=dict)
+
+    def elements(self) -> dict[str, list[dict[str, Any]]]:
+        return {"nodes": list(self.nodes.values()), "edges": list(self.edges.values())}
+
+    @property
+    def mirrored(self) -> int:
+        """How many moves on the canvas lead to a node drawn in another orientation (see orient). O(E)."""
+        return sum(1 for edge in self.edges.values() if edge["data"].get("_mirrored"))
+
+
+def _add(grown: Grown, game: Game, solved: SolvedGraph, hood, boards: bool, focus: str,
+         focus_board: Any = None) -> set[str]:
+    """Adds a Neighbourhood's positions and moves; returns the keys that were new. O(size of hood).
+    `focus_board`: the page's position as the page shows it (position.shown), where the moves start."""
+    new = set()
+    for key in hood.positions:
+        if key not in grown.nodes:
+            grown.nodes[key] = position_node(game, solved, key, False, focus)
+            new.add(key)
+    added = []
+    scc, on_cycle = solved.scc, solved.on_cycle
+    for source, target, label, optimal in hood.edges:
+        if source not in grown.nodes or target not in grown.nodes:
+            continue  # a capped answer: the move leads past the positions kept (or to one removed)
+        edge = move_edge(source, label, target, optimal, False)
+        if edge["data"]["id"] in grown.edges:
+            continue
+        a, b = solved.graph.find(source), solved.graph.find(target)
+        if on_cycle[a] and scc[a] == scc[b]:
+            edge["data"]["_cycle"] = 1
+        grown.edges[edge["data"]["id"]] = edge
+        added.append(edge)
+    if game.has_symmetry():
+        orient(grown, game, solved, new, added, focus, focus_board)
+    if boards:
+        for key in new:
+            image = board_image(game, _board(grown, solved, key))
+            if image:
+                grown.nodes[key]["data"]["_image"] = image
+    return new
+
+
+MIRRORED_MARK = " ⇄"
+
+
+def _board(grown: Grown, solved: SolvedGraph, key: str) -> Any:
+    """The board node `key` is drawn as: its orientation on the canvas, else the stored one."""
+    board = grown.shown.get(key)
+    return board if board is not None else solved.graph.position(solved.graph.find(key))
+
+
+def orient(grown: Grown, game: Game, solved: SolvedGraph, new: set[str], added: list[dict[str, Any]],
+           focus: str, focus_board: Any = None) -> None:
+    """Draws the new nodes in the orientation that follows the moves, and names the new moves as
+    they are played on the board drawn at their start (Game.shown_move), as the moves table does.
+
+    The graph stores one node for a position and its mirror images, and each move's label is read
+    on the stored key. Starting from the page's position as the page shows it, a node reached by a
+    move is drawn as the board that move leaves (the first move found, breadth first); a node no
+    drawn move reaches is drawn as stored. A move whose board differs from the one its end is drawn
+    as (the same position, mirrored or turned: another way there) is marked MIRRORED_MARK, which
+    the legend explains. O(new moves x moves of a position)."""
+    if focus in new:
+        grown.shown[focus] = focus_board if focus_board is not None else solved.graph.position(solved.graph.find(focus))
+    leaving: dict[str, list[dict[str, Any]]] = {}
+    for edge in added:
+        leaving.setdefault(edge["data"]["source"], []).append(edge)
+    queue = deque(sorted(source for source in leaving if source in grown.shown))
+    done: set[str] = set()
+    pending = sorted(leaving)
+    while queue or pending:
+        if not queue:  # a part no drawn move reaches from what is oriented: drawn as stored
+            source = pending.pop()
+            if source in done:
+                continue
+            grown.shown.setdefault(source, solved.graph.position(solved.graph.find(source)))
+            queue.append(source)
+        source = queue.popleft()
+        if source in done:
+            continue
+        done.add(source)
+        for edge in leaving.get(source, []):
+            data = edge["data"]
+            move = game.shown_move(grown.shown[source], data["move"], data["target"])
+            data["move"] = move.label or data["move"]
+            target = data["target"]
+            if target not in grown.shown:
+                grown.shown[target] = move.position
+                queue.append(target)
+            elif target != source and game.format(grown.shown[target]) != game.format(move.position):
+                data["move"] += MIRRORED_MARK
+                data["_mirrored"] = 1
+    for key in new:  # the label is the board as drawn; the stored key stays the node's id
+        text = game.format(_board(grown, solved, key))
+        if text != key:  # (the info panel shows `position`, not the id: canvas_view.js hides the id's row)
+            grown.nodes[key]["data"].update(label=board_label(text), position=text)
+
+
+def start(game: Game, solved: SolvedGraph, backend: Backend, key: str, k: int, direction: str, boards: bool,
+          scope: tuple, generation: int, focus_board: Any = None) -> Grown:
+    """The canvas of the positions within k moves of `key`: the nearest MAX_NODES of them; `focus_board`
+    is `key`'s position as the page shows it (the orientation the canvas's moves start from)."""
+    hood, truncated = data.neighbourhood_capped(backend, solved, key, k, direction, MAX_NODES)
+    pictures = boards and len(hood.positions) < LARGE  # (a picture a node is 4 kB: 15 MB for 2,000 nodes)
+    grown = Grown(scope=scope, generation=generation, boards=pictures)
+    grown.base = _add(grown, game, solved, hood, pictures, key, focus_board)
+    if truncated:
+        grown.notes.append(f"k={k} reaches more than {MAX_NODES} positions: the canvas shows the nearest "
+                           f"{MAX_NODES}, as many as it holds; remove or collapse some to expand others, or open a "
+                           "position further out")
+    return grown
+
+
+def expand(grown: Grown, game: Game, solved: SolvedGraph, backend: Backend, key: str, direction: str,
+           boards: bool, focus: str) -> set[str]:
+    """Adds `key`'s 1-step neighbourhood (the neighbourhood query with k=1); returns the new keys."""
+    if key not in grown.nodes:
+        return set()
+    room = MAX_NODES - len(grown.nodes)
+    if room <= 0:
+        refusal = f"the canvas holds at most {MAX_NODES} positions: collapse or remove some first"
+        if grown.notes[-1:] != [refusal]:  # asked again: said once, not once more per double-click
+            grown.notes.append(refusal)
+        return set()
+    hood, truncated = data.neighbourhood_capped(backend, solved, key, 1, direction, min(EXPAND_LIMIT, room + 1))
+    new = _add(grown, game, solved, hood, boards, focus)
+    grown.grown.setdefault(key, set()).update(new)
+    if truncated:
+        grown.notes.append(f"`{key}` has more neighbours than one expansion adds ({min(EXPAND_LIMIT, room + 1)}); "
+                           "the nearest by key are shown")
+    return new
+
+
+def collapse(grown: Grown, key: str) -> set[str]:
+    """Takes away what expanding `key` added, and what expanding those added, except the base,
+    the node itself and what another expansion still holds. Returns the keys removed."""
+    gone: set[str] = set()
+    stack = [key]
+    while stack:
+        here = stack.pop()
+        for child in grown.grown.pop(here, set()):
+            if child in grown.base or child == key or child in gone:
+                continue
+            held = any(child in brought for owner, brought in grown.grown.items() if owner not in gone | {here})
+            if held:
+                continue
+            gone.add(child)
+            stack.append(child)
+    remove(grown, gone)
+    return gone
+
+
+def remove(grown: Grown, keys: set[str]) -> None:
+    """Takes positions (and their moves) off the canvas."""
+    for key in keys:
+        grown.nodes.pop(key, None)
+        grown.grown.pop(key, None)
+        grown.shown.pop(key, None)
+    grown.base -= keys
+    for brought in grown.grown.values():
+        brought -= keys
+    grown.edges = {i: e for i, e in grown.edges.items()
+                   if e["data"]["source"] not in keys and e["data"]["target"] not in keys}
+
+
+def set_boards(grown: Grown, game: Game, solved: SolvedGraph, boards: bool) -> None:
+    """Adds or takes away the board pictures of the nodes on the canvas (positions stay where they are)."""
+    for key, element in grown.nodes.items():
+        has = "_image" in element["data"]
+        if boards and not has:
+            image = board_image(game, _board(grown, solved, key))
+            if image:
+                element["data"]["_image"] = image
+        elif not boards and has:
+            del element["data"]["_image"]
+
+
+def console_elements(graph: dict[str, list[dict[str, Any]]], graph_id: str) -> dict[str, list[dict[str, Any]]]:
+    """Canvas elements for the nodes and relationships of a console result (queries.results.result_graph):
+    a Position node is labelled with its key and filled with its value; any other node with its labels.
+    A position of this page's game (`graph_id`) can be opened from its info panel."""
+    nodes = []
+    for node in graph["nodes"]:
+        props = node["properties"]
+        value = props.get("value")
+        label = str(props.get("key") or ":".join(node["labels"]) or node["id"])
+        payload = {"id": node["id"], "label": label, **{k: _shown(v) for k, v in props.items() if k != "label"}}
+        payload.update(_fills({"value": value, "remoteness": props.get("remoteness"),
+                               "draw_level": props.get("draw_level"), "cgt_kind": props.get("cgt_kind")},
+                              max(int(props.get("remoteness") or 0), 1)))
+        payload["_border"] = palette.COLOURS.get(value, OTHER_EDGE)
+        payload["_scc"] = -1
+        if "key" in props and props.get("game") == graph_id:
+            payload["_key"] = props["key"]
+        nodes.append({"data": payload})
+    edges = []
+    for rel in graph["relationships"]:
+        props = rel["properties"]
+        edges.append({"data": {"id": rel["id"], "source": rel["start"], "target": rel["end"], "label": rel["type"],
+                               "move": str(props.get("label", rel["type"])), "optimal": bool(props.get("optimal")),
+                               **{k: _shown(v) for k, v in props.items() if k not in ("label", "optimal")}}})
+    return {"nodes": nodes, "edges": edges}
+
+
+def _shown(value: Any) -> Any:
+    """A property as the info panel shows it (lists as text)."""
+    return value if value is None or isinstance(value, (bool, int, float, str)) else str(value)

@@ -1,0 +1,381 @@
+"""The canvas's layouts: layered by remoteness and concentric around the focus (positions computed
+here, a `preset` layout), force-directed (fcose, in the browser); moves bent around the nodes in their
+way (`bend_around`); an expansion's new nodes placed around the node expanded (`grow_layout`)."""
+
+from __future__ import annotations
+
+import math
+from collections import deque
+from typing import Any
+
+from explorer.ui.canvas.captions import _no_move_name, move_label_step, place_move_names
+from explorer.ui.canvas.elements import Grown
+from explorer.ui.canvas.marks import (BOARD_SIZE, HEIGHT, LABEL_CHAR, LARGE, NODE_SIZE, SPACING, label_height)
+
+
+def row_width(count: int) -> int:
+    """How many nodes side by side in one line of a layered band: about the canvas's shape (a 940 x 640
+    box) for `count` nodes, so the fitted drawing is neither one long row (whose labels the fit
+    shrinks out of sight) nor a tall column."""
+    return min(30, max(6, math.ceil(math.sqrt(2.5 * count))))
+
+
+def _hops(nodes: dict[str, Any], edges: dict[str, dict[str, Any]] | None, focus: str | None) -> dict[str, int]:
+    """Moves from `focus` to each node on the canvas, either way (absent when not connected)."""
+    neighbours: dict[str, set[str]] = {key: set() for key in nodes}
+    for edge in (edges or {}).values():
+        a, b = edge["data"]["source"], edge["data"]["target"]
+        if a in neighbours and b in neighbours:
+            neighbours[a].add(b)
+            neighbours[b].add(a)
+    distance = {focus: 0} if focus in nodes else {}
+    queue = deque(distance)
+    while queue:
+        here = queue.popleft()
+        for there in sorted(neighbours[here]):
+            if there not in distance:
+                distance[there] = distance[here] + 1
+                queue.append(there)
+    return distance
+
+
+def layered_positions(nodes: dict[str, dict[str, Any]], spacing: float = SPACING,
+                      edges: dict[str, dict[str, Any]] | None = None,
+                      focus: str | None = None, node_size: float = NODE_SIZE) -> dict[str, dict[str, float]]:
+    """One band per remoteness (the end of the game, remoteness 0, at the bottom), then the draws,
+    which have no remoteness, above the rest in one band per distance from the focus (a draw-heavy
+    game such as Chopsticks was one band of everything). A band longer than row_width() wraps into
+    lines; within a band, nodes sit under the mean place of their neighbours in the bands below
+    (the barycentre heuristic: fewer crossing moves), value then key breaking ties. Side by side,
+    nodes are at least `spacing` apart, further when the longest key would not fit between two;
+    lines are 0.85 `spacing` apart, and far enough that a move's name, drawn half-way along it, clears
+    the label under the node it leaves (and the label under the node it reaches, for a move upwards):
+    move_label_step. O(V + E) plus the sorts."""
+    hops = _hops(nodes, edges, focus)
+    far = max(hops.values(), default=0) + 1
+    bands: dict[tuple[int, int], list[str]] = {}
+    for key, element in nodes.items():
+        remoteness = element["data"].get("remoteness")
+        band = (0, int(remoteness)) if remoteness is not None else (1, hops.get(key, far))
+        bands.setdefault(band, []).append(key)
+    neighbours: dict[str, list[str]] = {key: [] for key in nodes}
+    for edge in (edges or {}).values():
+        a, b = edge["data"]["source"], edge["data"]["target"]
+        if a in neighbours and b in neighbours and a != b:
+            neighbours[a].append(b)
+            neighbours[b].append(a)
+    lines = [str(e["data"].get("label", "")).split("\n") for e in nodes.values()]
+    longest = max((len(line) for label in lines for line in label), default=0)
+    step_x = max(spacing, longest * LABEL_CHAR + 18)
+    # a label written as a board (board_label) is several lines high: lines of a band are that much apart
+    tallest = max((len(label) for label in lines), default=1)
+    moves = [str(e["data"].get("move", "")) for e in (edges or {}).values()]
+    step_y = max(spacing * 0.85, label_height(tallest) + spacing * 0.6,
+                 move_label_step(tallest, max(map(len, moves), default=0), node_size) + 2)
+    width = row_width(len(nodes))
+    order = {"win": 0, "tie": 1, "draw": 2, "loss": 3}
+    positions: dict[str, dict[str, float]] = {}
+    spans: list[tuple[list[str], float, float]] = []  # each band's keys, and where it starts and ends (y)
+    y = 0.0
+    for band in sorted(bands):  # decided positions by remoteness from 0, then the draws by distance
+        top = y
+        keys = sorted(bands[band], key=lambda k: (order.get(nodes[k]["data"].get("value"), 4), k))
+        centre_of = {}
+        for rank, key in enumerate(keys):
+            placed = [positions[n]["x"] for n in neighbours[key] if n in positions]
+            centre_of[key] = (sum(placed) / len(placed) if placed else (rank - (len(keys) - 1) / 2) * step_x, rank)
+        keys.sort(key=centre_of.__getitem__)
+        for start in range(0, len(keys), width):
+            line = keys[start:start + width]
+            for i, key in enumerate(line):
+                positions[key] = {"x": (i - (len(line) - 1) / 2) * step_x, "y": -y}
+            y += step_y
+        spans.append((keys, top, y))
+        y += spacing * 0.6  # a gap between bands
+    return side_by_side(positions, spans, step_x, spacing)
+
+
+CANVAS_WIDTH = 930     # px: about the canvas's width in the page's column (its height is HEIGHT)
+CANVAS_SHAPE = CANVAS_WIDTH / HEIGHT
+MAX_COLUMNS = 12
+
+
+def side_by_side(positions: dict[str, dict[str, float]], spans: list[tuple[list[str], float, float]],
+                 step_x: float, spacing: float) -> dict[str, dict[str, float]]:
+    """The bands of a layered layout much taller than the canvas is (a part of a game with long lines of
+    play: a band or two for each of many remoteness values) set in columns side by side, as a newspaper
+    sets its text, each column the next bands upwards (whole bands: a band is never split), so that the
+    fitted drawing has about the canvas's shape and its labels stay readable (a single column of
+    35 bands fitted the canvas at a fifth of the size). `spans`: each band's keys and the extent of
+    its lines (y downwards from the first band). The number of columns is the fewest whose drawing the
+    canvas shows largest (a drawing it shows at full size stays one column). O(V + bands x MAX_COLUMNS)."""
+    if len(spans) < 2 or not positions:
+        return positions
+    xs = [p["x"] for p in positions.values()]
+    width = max(xs) - min(xs) + step_x  # a node's room on either side
+    gap = spacing * 0.6
+
+    def columns_of(count: int) -> list[list[int]]:
+        """The bands split in order into `count` columns of about the same height."""
+        total = spans[-1][2] - spans[0][1]
+        columns: list[list[int]] = [[]]
+        for i, (_, top, bottom) in enumerate(spans):
+            column = columns[-1]
+            if column and len(columns) < count and bottom - spans[column[0]][1] > total / count + gap:
+                columns.append([i])
+            else:
+                column.append(i)
+        return columns
+
+    def scale(columns: list[list[int]]) -> tuple[float, int]:
+        """The zoom the canvas fits the drawing at, up to 1 (full size: more columns gain nothing), then
+        the fewer columns the better."""
+        tall = max(spans[c[-1]][2] - spans[c[0]][1] for c in columns) + spacing
+        wide = len(columns) * width + (len(columns) - 1) * step_x
+        return min(CANVAS_WIDTH / wide, HEIGHT / tall, 1.0), -len(columns)
+
+    best = max((columns_of(n) for n in range(1, min(MAX_COLUMNS, len(spans)) + 1)), key=scale)
+    if len(best) == 1:
+        return positions
+    placed = {}
+    for j, column in enumerate(best):
+        shift_x = (j - (len(best) - 1) / 2) * (width + step_x)
+        shift_y = spans[column[0]][1]  # each column starts where the first one does
+        for i in column:
+            for key in spans[i][0]:
+                placed[key] = {"x": positions[key]["x"] + shift_x, "y": positions[key]["y"] + shift_y}
+    return placed
+
+
+def place_around(positions: dict[str, dict[str, float]], centre: str, new: list[str],
+                 spacing: float = SPACING) -> dict[str, dict[str, float]]:
+    """Places for the `new` nodes an expansion of `centre` brought, around it, each at least `spacing`
+    from every node already placed (and from each other); nothing already placed moves. Tried on
+    rings of growing radius, below the centre first (where its successors' bands are). A grid of
+    `spacing`-sized cells finds the nearby nodes, so this is O(new x tries), not O(new x V)."""
+    cell = spacing
+    grid: dict[tuple[int, int], list[tuple[float, float]]] = {}
+
+    def put(x: float, y: float) -> None:
+        grid.setdefault((math.floor(x / cell), math.floor(y / cell)), []).append((x, y))
+
+    def free(x: float, y: float) -> bool:
+        cx, cy = math.floor(x / cell), math.floor(y / cell)
+        return all((x - qx) ** 2 + (y - qy) ** 2 >= (0.95 * spacing) ** 2
+                   for i in (-1, 0, 1) for j in (-1, 0, 1) for qx, qy in grid.get((cx + i, cy + j), ()))
+
+    for p in positions.values():
+        put(p["x"], p["y"])
+    ox, oy = positions[centre]["x"], positions[centre]["y"]
+    placed: dict[str, dict[str, float]] = {}
+    for key in new:
+        radius, spot = spacing, None
+        while spot is None:
+            count = max(8, int(2 * math.pi * radius / (0.5 * spacing)))
+            for i in range(count):  # from straight below, alternating right and left of it
+                turn = (i + 1) // 2 * (1 if i % 2 else -1)
+                angle = math.pi / 2 + 2 * math.pi * turn / count
+                x, y = ox + radius * math.cos(angle), oy + radius * math.sin(angle)
+                if free(x, y):
+                    spot = {"x": round(x, 1), "y": round(y, 1)}
+                    break
+            radius += 0.6 * spacing
+        placed[key] = spot
+        put(spot["x"], spot["y"])
+    return placed
+
+
+def concentric_positions(nodes: dict[str, dict[str, Any]], edges: dict[str, dict[str, Any]],
+                         focus: str, spacing: float = SPACING) -> dict[str, dict[str, float]]:
+    """Rings around the focus: ring d holds the positions d moves from it on the canvas (either way);
+    positions not connected to it on an outer ring."""
+    distance = _hops(nodes, edges, focus)
+    outer = max(distance.values(), default=0) + 1
+    rings: dict[int, list[str]] = {}
+    for key in nodes:
+        rings.setdefault(distance.get(key, outer), []).append(key)
+    positions = {}
+    radius = 0.0
+    for ring in sorted(rings):
+        keys = sorted(rings[ring])
+        if ring == 0:
+            radius = 0.0
+        else:  # far enough out that neighbours on the ring are SPACING apart, and past the last ring
+            radius = max(radius + spacing * 1.4, len(keys) * spacing / (2 * math.pi))
+        for i, key in enumerate(keys):
+            angle = 2 * math.pi * i / len(keys) - math.pi / 2
+            positions[key] = {"x": radius * math.cos(angle), "y": radius * math.sin(angle)}
+    return positions
+
+
+def layout_for(name: str, grown: Grown, focus: str, animate: bool = True) -> dict[str, Any]:
+    """The Cytoscape.js layout options: a preset of positions computed here, or fcose in the browser.
+
+    `animate` is for a canvas already on screen (another layout, "Lay out again", boards toggled): the
+    nodes glide to their new places so the eye can follow them. A canvas's first layout is not
+    animated: there is nothing to follow, and nodes still gliding when the page looks finished are
+    where a first click misses (the flaky browser test of issue 18)."""
+    common = {"fit": True, "padding": 30, "animate": animate, "animationDuration": 400}
+    spacing = _spacing(grown)
+    if name in ("layered", "concentric"):
+        positions = (layered_positions(grown.nodes, spacing, grown.edges, focus,
+                                       BOARD_SIZE if grown.boards else NODE_SIZE) if name == "layered"
+                     else concentric_positions(grown.nodes, grown.edges, focus, spacing))
+        bend_around(grown, positions, spacing)
+        place_move_names(grown, positions, BOARD_SIZE if grown.boards else NODE_SIZE)
+        return {**common, "name": "preset", "positions": positions}
+    large = len(grown.nodes) >= LARGE
+    for edge in grown.edges.values():  # fcose places nodes away from the moves itself (names in the middle)
+        _straight(edge["data"], large)
+        _no_move_name(edge["data"])
+    return {**common, "name": "fcose", "randomize": True, "nodeRepulsion": 6000, "idealEdgeLength": 90,
+            "nodeDimensionsIncludeLabels": True, "animate": animate and len(grown.nodes) <= 400}
+
+
+def _straight(data: dict[str, Any], large: bool) -> None:
+    """A move drawn without a bend of ours (`_bent` 0: Cytoscape's own bezier, which fans out moves joining
+    the same two nodes). Both keys are set, never taken out: Cytoscape.js merges an element's new data into
+    the old (cy.json), so a `_bend` dropped here stayed in the browser, and after an expansion and a layout
+    round trip (layered, force-directed, layered) moves were drawn with the curves of an earlier layout
+    (issue 18). The style sheet tests `_bent`. On a `large` canvas (plain lines) a move that never had
+    the keys is left without them: no keys for thousands of moves."""
+    if not large or "_bent" in data:
+        data["_bend"] = 0.0
+        data["_bent"] = 0
+
+
+BEND_STEPS = 12     # bends tried, each way: a quarter `spacing` apart, up to 3 `spacing`s
+BEND_CLEAR = 0.35   # a move passes other nodes' centres at least this many `spacing`s away
+PARALLEL_STEP = 34  # px between the curves of moves joining the same two nodes (either way), at their middle
+
+
+def _pair_offsets(edges: list[dict[str, Any]]) -> dict[str, tuple[tuple[str, str], float]]:
+    """Moves that join the same two nodes (several moves into one node of a game stored up to symmetry,
+    or a move and its way back): each one's pair, in key order, and its curve's offset from the straight
+    line in that pair's frame, PARALLEL_STEP apart and centred. Cytoscape.js would fan such moves out by
+    itself (its `bezier` bundles), where the server cannot see them to place their names; an explicit bend
+    each (`_bend`) draws them where place_move_names knows they are. O(E log E)."""
+    groups: dict[tuple[str, str], list[dict[str, Any]]] = {}
+    for edge in edges:
+        a, b = edge["data"]["source"], edge["data"]["target"]
+        if a != b:
+            groups.setdefault((min(a, b), max(a, b)), []).append(edge)
+    offsets = {}
+    for pair, members in groups.items():
+        members.sort(key=lambda e: e["data"]["id"])
+        for i, edge in enumerate(members):
+            offsets[edge["data"]["id"]] = (pair, (i - (len(members) - 1) / 2) * PARALLEL_STEP)
+    return offsets
+
+
+def bend_around(grown: Grown, positions: dict[str, dict[str, float]], spacing: float) -> None:
+    """Bends each move that would be drawn straight through a node other than its own two ends (in a
+    layered layout a move from a band above the focus to one below it can pass right over it): its
+    edge gets `_bend`, the distance of its curve's one control point from the middle of the straight
+    line (the style sheet draws it as an unbundled bezier), the least, either way, that keeps the
+    curve BEND_CLEAR from every other node; the least crowded if none does. Moves joining the same two
+    nodes are bent together, PARALLEL_STEP apart (_pair_offsets), each with a `_bend` of its own (0 for
+    the middle one of an odd number: straight). Not on a LARGE canvas, whose moves are plain lines.
+    O(E x V x tries) in numpy, for fewer than LARGE nodes."""
+    import numpy as np
+
+    edges = list(grown.edges.values())
+    large = len(grown.nodes) >= LARGE
+    for edge in edges:
+        _straight(edge["data"], large)
+    keys = [k for k in grown.nodes if k in positions]
+    if len(keys) >= LARGE or not edges:
+        return
+    index = {k: i for i, k in enumerate(keys)}
+    xy = np.array([[positions[k]["x"], positions[k]["y"]] for k in keys])
+    clear = BEND_CLEAR * spacing
+    t = np.linspace(0.0, 1.0, 24)[:, None]
+    tries = [0.0] + [sign * step * spacing / 4 for step in range(1, BEND_STEPS + 1) for sign in (1, -1)]
+    offsets = _pair_offsets(edges)
+    groups: dict[tuple[str, str], list[dict[str, Any]]] = {}
+    for edge in edges:
+        if edge["data"]["id"] in offsets:
+            groups.setdefault(offsets[edge["data"]["id"]][0], []).append(edge)
+    for (first, second), members in groups.items():
+        a, b = index.get(first), index.get(second)
+        if a is None or b is None:
+            continue
+        p, q = xy[a], xy[b]
+        length = float(np.hypot(*(q - p)))
+        if length < 1e-9:
+            continue
+        normal = np.array([-(q - p)[1], (q - p)[0]]) / length  # the pair's frame: from `first` to `second`
+        shifts = [offsets[e["data"]["id"]][1] for e in members]
+        others = np.delete(xy, [a, b], axis=0)
+        # only nodes near the line can be in the way, however it bends
+        others = others[np.abs((others - p) @ normal) < BEND_STEPS * spacing / 4 + clear + max(map(abs, shifts))]
+        best = 0.0
+        if len(others):
+            best_gap = -1.0
+            for bend in tries:
+                gap = float("inf")
+                for shift in shifts:
+                    control = (p + q) / 2 + (bend + shift) * normal
+                    curve = (1 - t) ** 2 * p + 2 * t * (1 - t) * control + t ** 2 * q  # (24, 2)
+                    gap = min(gap, float(np.min(np.hypot(*(curve[:, None, :] - others[None, :, :]).transpose(2, 0, 1)))))
+                if gap >= clear:
+                    best = bend
+                    break
+                if gap > best_gap:
+                    best, best_gap = bend, gap
+        for edge, shift in zip(members, shifts):
+            if best or len(members) > 1:
+                # Cytoscape.js measures control-point-distances along the move's own normal (from its
+                # source to its target): the opposite of the pair's for a move from `second` to `first`
+                sign = 1 if edge["data"]["source"] == first else -1
+                edge["data"]["_bend"] = round(float(sign * (best + shift)), 1)
+                edge["data"]["_bent"] = 1
+
+
+def _spacing(grown: Grown) -> float:
+    return SPACING * 1.6 if grown.boards else SPACING  # a board is a bigger node
+
+
+# A move's data placed by a preset layout (bend_around, place_move_names), sent again after an expansion.
+PLACED = ("_bend", "_bent", "_name_at", "_picked_name_at", "_no_name")
+
+
+def _placed(edge: dict[str, Any]) -> dict[str, Any]:
+    """The PLACED keys of a move's data, as they stand (None where absent)."""
+    return {k: edge["data"].get(k) for k in PLACED}
+
+# The component animates an expansion's new nodes out of their parent with a 500 ms force layout of
+# the whole canvas, whose defaults (edges of 50 px) pull everything together: the crowding after an
+# expansion. The layout sent with the expansion is a little longer, so its places are the last word.
+EXPAND_ANIMATION_MS = 700
+
+
+def grow_layout(grown: Grown, centre: str, new: set[str]) -> None:
+    """The layout after expanding `centre` brought `new` nodes: with a preset layout (layered,
+    concentric) the new nodes go around `centre` at the canvas's spacing (place_around) and
+    nothing else moves; with the force-directed one, fcose runs again from where the nodes are,
+    with the canvas's spacing. Neither refits the view. O(new) for a preset."""
+    layout = grown.layout
+    if not new or layout is None:
+        return
+    grown.layout_runs += 1
+    # ggExpand / ggNew tell the page's view keeper (static/canvas_view.js) that this layout is an
+    # expansion: it keeps the rest still and the view clear of the overlays. Cytoscape ignores them.
+    step = {"fit": False, "animate": True, "animationDuration": EXPAND_ANIMATION_MS, "run": grown.layout_runs,
+            "ggExpand": centre, "ggNew": sorted(new)}
+    if layout.get("name") == "preset" and centre in layout["positions"]:
+        positions = {k: p for k, p in layout["positions"].items() if k in grown.nodes}
+        order = {"win": 0, "tie": 1, "draw": 2, "loss": 3}
+        fresh = sorted(new, key=lambda k: (grown.nodes[k]["data"].get("remoteness") is None,
+                                           grown.nodes[k]["data"].get("remoteness") or 0,
+                                           order.get(grown.nodes[k]["data"].get("value"), 4), k))
+        positions.update(place_around(positions, centre, fresh, _spacing(grown)))
+        drawn = {i: _placed(e) for i, e in grown.edges.items()}
+        bend_around(grown, positions, _spacing(grown))
+        place_move_names(grown, positions, BOARD_SIZE if grown.boards else NODE_SIZE)
+        # The component adds an expansion's elements (cy.add) and leaves those already drawn as they were: the
+        # bends and names placed anew around the new nodes go with the layout, and the view keeper sets them.
+        changed = {i: now for i, e in grown.edges.items() if (now := _placed(e)) != drawn.get(i)}
+        grown.layout = {**layout, **step, "positions": positions, "ggData": changed}
+    else:
+        grown.layout = {**layout, **step, "randomize": False}

@@ -1,0 +1,229 @@
+"""The canvas in the page: the component itself (`draw`), the Neighbourhood tab's controls and events
+(`neighbourhood_panel`), the page's view keeper (static/canvas_view.js, `keep_view`) and the Cypher
+console's canvas (`console_canvas`)."""
+
+from __future__ import annotations
+
+import functools
+import json
+from pathlib import Path
+from typing import Any
+
+import streamlit as st
+
+from explorer.core.errors import GameGraphError
+from explorer.games import Game
+from explorer.solved import SolvedGraph
+from explorer.ui import data, state
+from explorer.ui.backend import Backend
+from explorer.ui.canvas.elements import Grown, console_elements, collapse, expand, has_boards, remove, set_boards, start
+from explorer.ui.canvas.layout import grow_layout, layout_for
+from explorer.ui.canvas.marks import (HEIGHT, HIGHLIGHT, LABEL_FONT, LARGE, MAX_NODES, MIN_LABEL_PX, MOVE_FONT,
+                                      READABLE_ZOOM)
+from explorer.ui.canvas.style import LEAN_MARK, _Rule, legend, style_rules
+from explorer.ui.widgets import as_text, echo
+
+LAYOUTS = {"layered": "layered by remoteness", "force": "force-directed", "concentric": "concentric around the focus"}
+COLOURINGS = {"value": "value", "remoteness": "remoteness", "draw_level": "draw level", "cgt_kind": "CGT kind"}
+EXPAND_DIRECTIONS = {"both": "successors and predecessors", "out": "successors (moves from it)",
+                     "in": "predecessors (moves into it)"}
+
+
+# -- drawing ----------------------------------------------------------------------
+def draw(elements: dict[str, list], layout: dict[str, Any], rules: list[_Rule], key: str, on_change=None,
+         args: tuple = (), actions: tuple[tuple[str, str], ...] = (), node_actions: tuple[str, ...] = ()) -> Any:
+    """The component itself: elements, layout and style; node actions ('expand', 'remove') and info
+    panel buttons (name, label) come back to `on_change` through st.session_state[key]."""
+    from streamlit_cytoscape import InfopanelAction, streamlit_cytoscape
+
+    callback = functools.partial(on_change, *args) if on_change is not None else None
+    return streamlit_cytoscape(elements, layout=layout, node_styles=rules, height=HEIGHT, key=key,
+                               on_change=callback, node_actions=list(node_actions),
+                               infopanel_actions=[InfopanelAction(name, label) for name, label in actions])
+
+
+# -- the Neighbourhood tab ---------------------------------------------------------------
+GROWN = "canvas_grown"
+ACTIONS = (("open", "Open this position"), ("collapse", "Collapse what it expanded"))
+
+
+def _controls(game: Game, last: tuple[int, str, bool]) -> tuple[int, str, str, str, bool, bool, str]:
+    """The canvas controls; (k, direction, layout, colouring, boards, move labels, expand direction).
+    k, direction and labels start from `last` and are kept as `hood_settings` for the downloads
+    (graphs.settings), which draw the same neighbourhood with Graphviz."""
+    from explorer.cgt.evaluate import supports_cgt
+
+    k, direction, labels = last
+    st.session_state.setdefault("hood_k", min(max(int(k), 1), data.MAX_K))
+    _, bad = state.url_k(data.MAX_K)
+    asked = state.link_k_to_apply(data.MAX_K)
+    if asked is not None:
+        st.session_state["hood_k"] = st.session_state["hood_k_url"] = asked
+    # A bad k= from a link is said once, as Play says a bad side= or opp= (quoted, cut, escaped), and the
+    # address is corrected to the k used. The slot is there on every run: a warning that came and went
+    # above the canvas would make Streamlit mount the canvas anew.
+    slot = st.empty()
+    if bad is not None:
+        used = int(st.session_state["hood_k"])
+        slot.warning(as_text(f"The link asks for k={echo(bad)}, which is not a whole number from 1 to {data.MAX_K}: "
+                             f"the canvas uses k={used} instead."))
+        st.query_params["k"] = str(used)
+        st.session_state["hood_k_url"] = used
+    st.session_state.setdefault("hood_dir", direction)
+    st.session_state.setdefault("hood_labels", labels)
+    st.session_state.setdefault("canvas_layout", "layered")
+    st.session_state.setdefault("canvas_colour", "value")
+    st.session_state.setdefault("canvas_boards", False)
+    st.session_state.setdefault("canvas_expand", "both")
+    colourings = [c for c in COLOURINGS if c != "cgt_kind" or supports_cgt(game)]
+    if st.session_state["canvas_colour"] not in colourings:
+        st.session_state["canvas_colour"] = "value"
+    top = st.columns([1, 1.2, 1.6, 1.2], vertical_alignment="bottom")
+    top[0].number_input(f"k (moves away, 1 to {data.MAX_K})", min_value=1, max_value=data.MAX_K, step=1,
+                        key="hood_k", on_change=_k_into_url, help=f"the canvas starts with the positions up to k moves from here "
+                                           f"(the nearest {MAX_NODES} at most)")
+    top[1].selectbox("Follow moves", ["both", "out", "in"], key="hood_dir",
+                     format_func={"both": "both ways", "out": "forward", "in": "backward"}.get)
+    top[2].selectbox("Layout", list(LAYOUTS), key="canvas_layout", format_func=LAYOUTS.get)
+    top[3].selectbox("Colour by", colourings, key="canvas_colour", format_func=COLOURINGS.get)
+    low = st.columns([1.6, 1, 1, 1.4], vertical_alignment="bottom")
+    low[0].selectbox("Expanding a node adds its", list(EXPAND_DIRECTIONS), key="canvas_expand",
+                     format_func=EXPAND_DIRECTIONS.get,
+                     help="double-click a node (or select it and press the expand button) to add its neighbours")
+    low[1].checkbox("Boards on the nodes", key="canvas_boards", disabled=not has_boards(game),
+                    help=None if has_boards(game) else f"{game.display_name} has no board drawing: nodes show its notation")
+    low[2].checkbox("Move labels", key="hood_labels")
+    low[3].button("Lay out again", key="canvas_relayout", on_click=_relayout,
+                  help="place every node again with the chosen layout")
+    k = int(st.session_state["hood_k"])
+    st.session_state["hood_settings"] = (k, st.session_state["hood_dir"], bool(st.session_state["hood_labels"]))
+    boards = bool(st.session_state["canvas_boards"]) and has_boards(game)
+    return (k, st.session_state["hood_dir"], st.session_state["canvas_layout"], st.session_state["canvas_colour"],
+            boards, bool(st.session_state["hood_labels"]), st.session_state["canvas_expand"])
+
+
+def _k_into_url() -> None:
+    """The k chosen goes into the page's address, so a copied link opens the same canvas."""
+    k = int(st.session_state["hood_k"])
+    st.session_state["hood_k_url"] = k
+    st.query_params["k"] = str(k)
+
+
+def _relayout() -> None:
+    grown = st.session_state.get(GROWN)
+    if grown is not None:
+        grown.layout = None
+
+
+def _on_event(game: Game, spec: str, solved: SolvedGraph, backend: Backend, focus: str, widget: str) -> None:
+    """What the canvas sent back: an expansion, a removal, or an info panel button (open, collapse).
+
+    Each event carries a timestamp; one already handled (the component repeats its last value) is ignored."""
+    event = st.session_state.get(widget) or {}
+    grown: Grown | None = st.session_state.get(GROWN)
+    stamp = int(event.get("timestamp") or 0)
+    if grown is None or stamp <= grown.handled:
+        return
+    grown.handled = stamp
+    action, payload = event.get("action"), event.get("data") or {}
+    try:
+        if action == "expand":
+            for key in payload.get("node_ids", [])[:1]:
+                new = expand(grown, game, solved, backend, key, st.session_state.get("canvas_expand", "both"),
+                             grown.boards, focus)
+                grow_layout(grown, key, new)
+        elif action == "remove":
+            remove(grown, {k for k in payload.get("node_ids", []) if k != focus})
+        elif action == "collapse" and payload.get("element_group") == "nodes":
+            collapse(grown, payload.get("element_id"))
+        elif action == "open" and payload.get("element_group") == "nodes":
+            key = payload.get("element_id")
+            board = grown.shown.get(key)  # opened in the orientation it is drawn in, as the moves table does
+            state.go(spec, game.format(board) if board is not None else key)
+    except GameGraphError as exc:
+        grown.notes.append(str(exc))
+
+
+def neighbourhood_panel(game: Game, spec: str, solved: SolvedGraph, key: str, backend: Backend,
+                        last: tuple[int, str, bool]) -> None:
+    """The Neighbourhood tab: the canvas around the page's position, grown by expanding its nodes;
+    `last` is the controls' last (k, direction, move labels)."""
+    k, direction, layout, colouring, boards, move_labels, _ = _controls(game, last)
+    scope = (solved.graph.graph_id, key, k, direction, backend.kind)
+    grown: Grown | None = st.session_state.get(GROWN)
+    if grown is None or grown.scope != scope:
+        generation = grown.generation + 1 if grown is not None else 0
+        from explorer.ui.position import shown
+        grown = start(game, solved, backend, key, k, direction, boards, scope, generation,
+                      shown(solved, solved.graph.find(key)))
+        st.session_state[GROWN] = grown
+    # Boards are drawn on canvases of fewer than LARGE positions (one that grew past it keeps them, so
+    # that an expansion moves nothing): pictures change the nodes' size, so they are placed again.
+    pictures = boards and (grown.boards or len(grown.nodes) < LARGE)
+    if pictures != grown.boards:
+        set_boards(grown, game, solved, pictures)
+        grown.boards, grown.layout = pictures, None
+    if grown.layout is None or grown.layout_name != layout:
+        grown.layout_runs += 1
+        grown.layout = {**layout_for(layout, grown, key, animate=grown.layout_runs > 1), "run": grown.layout_runs}
+        grown.layout_name = layout
+    st.caption(f"{len(grown.nodes)} positions and {len(grown.edges)} moves on the canvas, starting from those within "
+               f"{k} of `{key}` — answered by {data.answered_by(backend)}. Drag to pan, Ctrl + scroll to zoom, "
+               "**click a node** for its facts and to open it, **double-click** to expand it.")
+    widget = f"canvas_{grown.generation}"
+    large = len(grown.nodes) >= LARGE
+    # Nothing above the canvas may come and go between runs: Streamlit would mount it anew (a new
+    # iframe, the graph drawn again), so the notes go below it.
+    notes = grown.notes[-3:] + ([f"{len(grown.nodes)} positions: moves are drawn as plain lines and positions "
+                                  "without their keys" + ("" if pictures or not boards else " or boards")
+                                  + ", so the canvas stays quick; click a position for its name, its facts and "
+                                  "its moves' arrows and names."] if large else [])
+    st.caption("  \n".join(notes))  # always one element here, so the canvas below keeps its place
+    draw(grown.elements(), grown.layout, style_rules(colouring, move_labels, pictures, large), key=widget,
+         on_change=_on_event, args=(game, spec, solved, backend, key, widget), actions=ACTIONS,
+         node_actions=("expand", "remove"))
+    st.caption(legend(colouring, grown.mirrored))
+    keep_view()
+
+
+VIEW_KEEPER = Path(__file__).parent.parent / "static" / "canvas_view.js"
+
+
+@functools.cache
+def _view_keeper_script() -> str:
+    return VIEW_KEEPER.read_text(encoding="utf-8")
+
+
+def keep_view() -> None:
+    """The page's view keeper (static/canvas_view.js, which says what it does): fits that leave the
+    component's overlays clear, expansions that move nothing already drawn, the highlight in
+    HIGHLIGHT, a tidy info panel. Below the canvas, the same every run, so it never makes Streamlit
+    mount the canvas again."""
+    config = json.dumps({"highlight": HIGHLIGHT, "large": LARGE, "readable": READABLE_ZOOM, "leanMark": LEAN_MARK,
+                         "minLabel": MIN_LABEL_PX, "labelFont": LABEL_FONT, "moveFont": MOVE_FONT})
+    st.html(f"<script>window.__ggCanvas = {config};\n{_view_keeper_script()}</script>", unsafe_allow_javascript=True)
+
+
+def console_canvas(graph: dict[str, list[dict[str, Any]]], spec: str, graph_id: str, widget: str) -> None:
+    """A console result's graph on the canvas (force-directed); 'Open this position' opens a Position."""
+    elements = console_elements(graph, graph_id)
+    layout = {"name": "fcose", "fit": True, "padding": 30, "animate": False, "randomize": True,
+              "nodeRepulsion": 6000, "idealEdgeLength": 90}
+    draw(elements, layout, style_rules("value", True, False, len(elements["nodes"]) >= LARGE), key=widget,
+         on_change=_on_console_event,
+         args=(spec, widget), actions=(("open", "Open this position"),))
+    # the same view keeper as the neighbourhood's: its fit keeps clear of the folded info panel's strip (4 nodes
+    # of a path result were half under it at 1,300 px) and of the bars, readably; a tap reveals the node clicked
+    keep_view()
+
+
+def _on_console_event(spec: str, widget: str) -> None:
+    event = st.session_state.get(widget) or {}
+    payload = event.get("data") or {}
+    stamp = int(event.get("timestamp") or 0)
+    if event.get("action") != "open" or stamp <= st.session_state.get("console_canvas_handled", 0):
+        return
+    st.session_state["console_canvas_handled"] = stamp
+    key = (payload.get("element_data") or {}).get("_key")
+    if key:
+        state.go(spec, key)

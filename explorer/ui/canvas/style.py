@@ -1,0 +1,142 @@
+"""The canvas's style sheet (Cytoscape.js rules over each element's data) and its legend in plain words."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from explorer.ui.canvas.elements import MIRRORED_MARK
+from explorer.ui.canvas.marks import (BOARD_SIZE, CYCLE_EDGE, CYCLE_OPTIMAL_EDGE, FOCUS_RING, LABEL_FONT, LABEL_LINE,
+                                      MIN_LABEL_PX, MOVE_FONT, NODE_SIZE, OPTIMAL_EDGE, OTHER_EDGE, TEXT_MARGIN)
+
+
+class _Rule:
+    """One Cytoscape.js style rule: the component takes any object with dump() -> {selector, style}."""
+
+    def __init__(self, selector: str, style: dict[str, Any]):
+        self.selector, self.style = selector, style
+
+    def dump(self) -> dict[str, Any]:
+        return {"selector": self.selector, "style": self.style}
+
+
+
+
+def style_rules(colouring: str, move_labels: bool, boards: bool, large: bool = False) -> list[_Rule]:
+    """The canvas's style: fills by the chosen colouring, value-coloured borders, the focus ringed,
+    optimal moves solid and dark, other moves dashed and light, moves on a cycle in the accent colour.
+
+    A large canvas draws its moves as plain lines (haystack: no arrows, no dashes) but the selected
+    node's, and no labels but the focus's and the selected node's: bezier curves, arrows, dashes,
+    double borders and thousands of labels are what make Cytoscape.js slow to draw and to zoom
+    (bench/bench_canvas.py)."""
+    size = BOARD_SIZE if boards else NODE_SIZE
+    node_shape = {"background-color": f"data(_fill_{colouring})", "border-color": "data(_border)",
+                  "border-width": 2.5, "width": size, "height": size, "shape": "round-rectangle" if boards else "ellipse"}
+    node_label = {"label": "data(label)", "font-size": LABEL_FONT, "color": "#222222", "text-valign": "bottom",
+                  "text-margin-y": TEXT_MARGIN, "min-zoomed-font-size": MIN_LABEL_PX,
+                  # a board's rows on lines of their own (board_label), in columns
+                  "text-wrap": "wrap", "text-max-width": "1000px", "line-height": LABEL_LINE,
+                  "font-family": "DejaVu Sans Mono, Menlo, Consolas, monospace",
+                  # a light card behind each key, so the moves crossing it do not hide it
+                  "text-background-color": "#ffffff", "text-background-opacity": 0.8,
+                  "text-background-padding": 1}
+    focus = {"border-width": 5, "outline-width": 3, "outline-color": FOCUS_RING,
+             "font-weight": "bold", "width": size * 1.25, "height": size * 1.25}
+    move_label = {"font-size": MOVE_FONT, "color": "#444444", "text-background-color": "#ffffff",
+                  "text-background-opacity": 0.85, "text-background-padding": 1,
+                  "text-background-shape": "round-rectangle", "min-zoomed-font-size": MIN_LABEL_PX}
+    if large:
+        return _large_rules(colouring, move_labels, boards, node_shape, node_label, focus, move_label)
+    rules = [
+        _Rule("node", {**node_shape, **node_label}),
+        _Rule("node[_focus]", focus),
+        _Rule("node[_scc >= 0]", {"border-style": "double", "border-width": 5}),
+        _Rule("edge", {"curve-style": "bezier", "target-arrow-shape": "triangle", "arrow-scale": 0.9,
+                       "width": 1.2, "line-color": OTHER_EDGE, "target-arrow-color": OTHER_EDGE,
+                       # level, as every name (docs/ui.md): a layout the browser makes (force-directed) has no
+                       # placed spot, and names turned along curved moves read sideways
+                       "line-style": "dashed", **move_label, "text-rotation": "none",
+                       "label": "data(move)" if move_labels else ""}),
+        _Rule("edge[?optimal]", {"line-style": "solid", "width": 2.4, "line-color": OPTIMAL_EDGE,
+                                 "target-arrow-color": OPTIMAL_EDGE}),
+        _Rule("edge[?_bent]", {"curve-style": "unbundled-bezier", "control-point-distances": "data(_bend)",
+                              "control-point-weights": 0.5}),  # around a node in its way (bend_around)
+        # the name placed clear of the labels at both ends (place_move_names), level
+        _Rule("edge[_name_at >= 0]", {"label": "", "source-label": "data(move)" if move_labels else "",
+                                      "source-text-offset": "data(_name_at)", "source-text-rotation": "none"}),
+        # no room for the name anywhere on the move (place_move_names): named only when highlighted
+        _Rule("edge[?_no_name]", {"label": ""}),
+        # level, and at the spot found for it while its node is selected, or else in the middle
+        _Rule("edge[?_no_name].highlight, edge[?_no_name]:selected", {"label": "data(move)" if move_labels else "",
+                                                                       "text-rotation": "none"}),
+        _Rule("edge[_picked_name_at >= 0].highlight, edge[_picked_name_at >= 0]:selected",
+              {"label": "", "source-label": "data(move)" if move_labels else "",
+               "source-text-offset": "data(_picked_name_at)", "source-text-rotation": "none"}),
+        _Rule("edge[_cycle]", {"line-color": CYCLE_EDGE, "target-arrow-color": CYCLE_EDGE}),
+        _Rule("edge[_cycle][?optimal]", {"line-color": CYCLE_OPTIMAL_EDGE, "target-arrow-color": CYCLE_OPTIMAL_EDGE}),
+    ]
+    if boards:
+        rules.insert(1, _Rule("node[_image]", BOARD_PICTURE))
+    return rules
+
+
+# only with boards on: turning them off takes `_image` out of the elements, but Cytoscape.js merges
+# an element's new data into the old (cy.json), so the pictures stayed drawn
+BOARD_PICTURE = {"background-image": "data(_image)", "background-fit": "contain", "background-width": "88%",
+                 "background-height": "88%", "background-image-containment": "inside", "background-clip": "node"}
+# The first rule of a large canvas's sheet: a class no element has. static/canvas_view.js drops the rules
+# the component puts before ours (its default look, which ours override) from a sheet that has it.
+LEAN_MARK = ".gg-lean"
+
+
+def _large_rules(colouring: str, move_labels: bool, boards: bool, node_shape: dict, node_label: dict,
+                 focus: dict, move_label: dict) -> list[_Rule]:
+    """A large canvas's sheet: only what is drawn. Its moves are haystack lines (a straight line between
+    the centres, without the arrow or the cut at each node's border that cost the most to draw) but the
+    selected node's (which the component highlights), drawn with their arrows and names; its positions
+    are unlabelled but the focus and the selected one (keys show in the panel on click). Cytoscape.js
+    computes each element's style property by property: every property a rule sets for all elements
+    (labels, fonts, arrows that are never drawn) costs 2,000 nodes and 7,000 moves their time at the
+    first drawing, so the base rules set only what is drawn and the label's properties go on the rules
+    of the few elements that show one (bench/bench_canvas.py: a third off the time to interactive)."""
+    rules = [
+        _Rule(LEAN_MARK, {"label": ""}),
+        _Rule("node", node_shape),  # no double border on a cycle: a plain one draws quicker
+        _Rule("node[_focus]", focus),
+        _Rule("node[_scc >= 0]", {"border-width": 5}),
+        _Rule("node:selected, node[_focus]", node_label),
+        # (haystack-radius 0, Cytoscape's default: a line between the centres)
+        _Rule("edge", {"curve-style": "haystack", "width": 1.2, "line-color": OTHER_EDGE}),
+        _Rule("edge[?optimal]", {"width": 2.4, "line-color": OPTIMAL_EDGE}),
+        _Rule("edge[_cycle]", {"line-color": CYCLE_EDGE}),
+        _Rule("edge[_cycle][?optimal]", {"line-color": CYCLE_OPTIMAL_EDGE}),
+        _Rule("edge:selected, edge.highlight", {"curve-style": "straight", "target-arrow-shape": "triangle",
+                                                "arrow-scale": 0.9, **move_label, "text-rotation": "none",
+                                                "label": "data(move)" if move_labels else ""}),
+    ]
+    if boards:  # a canvas that grew past LARGE keeps its pictures
+        rules.insert(2, _Rule("node[_image]", BOARD_PICTURE))
+    return rules
+
+
+def legend(colouring: str, mirrored: int = 0) -> str:
+    """The canvas's key in plain words; `mirrored` moves lead to a node drawn in another orientation."""
+    fills = {
+        "value": "Fill: the value for the player to move there — green win, red loss, amber tie, blue draw.",
+        "remoteness": "Fill: how soon the game ends with best play — strong colour = ends soon, pale = far off; "
+                      "grey = a draw (it never ends).",
+        "draw_level": "Fill: draw level — deep blue = a draw one slip from being decided, paler = safer; "
+                      "white = a dead draw, grey = not a draw.",
+        "cgt_kind": "Fill: kind of combinatorial value — blue number, orange nimber, green infinitesimal, "
+                    "pink switch, grey other or none.",
+    }[colouring]
+    return (fills + " Border: the value. Thick ring: the position you are at; double border: on a cycle. "
+            "Arrows are moves: solid dark = a best move, dashed light = another move; purple = a move on a cycle "
+            "(play can come back); a move with no room for its name is named while its position is selected."
+            + (MIRRORED_NOTE.format(count=mirrored) if mirrored else ""))
+
+
+MIRRORED_NOTE = (" **Mirror images are one node:** the game is stored up to symmetry, so a position and its "
+                 "mirror image (or turn) are one node, drawn once. Each move is named as it is played on the "
+                 "board drawn at its start; the moves marked{mark} ({count} here) lead to a node drawn as the "
+                 "mirror image (or turn) of the board that move leaves.").replace("{mark}", " " + MIRRORED_MARK.strip())
