@@ -27,6 +27,7 @@ exit "${LINT_RC:-0}"
 STUB_PYTHON = """#!/usr/bin/env bash
 if [ "$1" = "-c" ]; then echo 7999; exit 0; fi  # the free-port probe
 echo "pytest" >> "$LOG"
+printf '%s\n' "$@" > "$ARGS_LOG"  # pytest's arguments, one a line
 exit "$PYTEST_RC"
 """
 
@@ -36,7 +37,7 @@ def stub(path: Path, text: str) -> None:
     path.chmod(0o755)
 
 
-def run_script(tmp_path: Path, status: int, start: int = 0, pytest_rc: int = 0,
+def run_script(tmp_path: Path, status: int, start: int = 0, pytest_rc: int = 0, args: tuple[str, ...] = (),
                **env_changes: str) -> tuple[int, list[str]]:
     project, log = tmp_path / "project", tmp_path / "calls.log"
     venv_bin = project / ".venv" / "bin"
@@ -49,12 +50,12 @@ def run_script(tmp_path: Path, status: int, start: int = 0, pytest_rc: int = 0,
     stub(venv_bin / "lint-imports", STUB_LINT)
     log.touch()
     env = {**os.environ, "LOG": str(log), "ENV_LOG": str(tmp_path / "env.log"), "STATUS_RC": str(status),
-           "START_RC": str(start), "PYTEST_RC": str(pytest_rc)}
+           "START_RC": str(start), "PYTEST_RC": str(pytest_rc), "ARGS_LOG": str(tmp_path / "args.log")}
     env.pop("NEO4J_URI", None)
     env.pop("GAMEGRAPH_TEST_HOME", None)
     env.update(env_changes)
     # Run from elsewhere, as a user may: the script finds its clone by its own path.
-    done = subprocess.run(["bash", str(project / "scripts" / "test")], env=env, capture_output=True, text=True,
+    done = subprocess.run(["bash", str(project / "scripts" / "test"), *args], env=env, capture_output=True, text=True,
                           timeout=60, cwd=tmp_path, stdin=subprocess.DEVNULL)
     calls = log.read_text().splitlines()
     assert calls[0] == "install --need-neo4j", calls
@@ -68,6 +69,32 @@ def test_a_server_already_running_is_used_and_left_running(tmp_path):
 def test_a_server_it_started_is_stopped_even_when_tests_fail(tmp_path):
     code, calls = run_script(tmp_path, status=3, pytest_rc=1)
     assert code == 1 and calls == ["gamegraph neo4j status", "gamegraph neo4j start", "pytest", "gamegraph neo4j stop"]
+
+
+def test_arguments_go_to_pytest_as_given(tmp_path):
+    assert run_script(tmp_path, status=0, args=("tests/x.py", "-k", "a and not b", "-q"))[0] == 0
+    assert (tmp_path / "args.log").read_text().splitlines() == ["-m", "pytest", "tests/x.py", "-k", "a and not b", "-q"]
+    assert run_script(tmp_path / "none", status=0)[0] == 0
+    assert (tmp_path / "none" / "args.log").read_text().splitlines() == ["-m", "pytest"]
+
+
+def test_quick_leaves_out_the_browser_and_slow_tests(tmp_path):
+    assert run_script(tmp_path, status=0, args=("--quick", "tests/ui", "-x"))[0] == 0
+    assert (tmp_path / "args.log").read_text().splitlines() == ["-m", "pytest", "-m", "not browser and not slow",
+                                                               "tests/ui", "-x"]
+
+
+def test_ci_runs_the_whole_suite_and_prints_the_20_slowest_tests(tmp_path):
+    """.ci/run is ./scripts/test with -q and --durations=20 (it dropped its own arguments before)."""
+    project = tmp_path / "project"
+    (project / ".ci").mkdir(parents=True)
+    (project / "scripts").mkdir()
+    shutil.copy2(ROOT / ".ci" / "run", project / ".ci" / "run")
+    stub(project / "scripts" / "test", '#!/usr/bin/env bash\nprintf "%s\\n" "$@" > "$ARGS_LOG"\n')
+    done = subprocess.run(["bash", str(project / ".ci" / "run"), "-x"], env={**os.environ, "ARGS_LOG": str(tmp_path / "a")},
+                          capture_output=True, text=True, timeout=60, cwd=tmp_path, stdin=subprocess.DEVNULL)
+    assert done.returncode == 0, done.stderr
+    assert (tmp_path / "a").read_text().splitlines() == ["-q", "--durations=20", "-x"]
 
 
 def test_a_failed_start_is_cleaned_up(tmp_path):
