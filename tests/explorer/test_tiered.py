@@ -514,8 +514,10 @@ def test_check_game_catches_broken_tiers(tiers, message):
     # more local worker processes than WORKERS_PER_CORE a core: refused before any work, cached tiers or not
     (["solve", "dodgem:3x3", "--tiered", "--workers", "99999999999"], "only takes turns on its cores"),
 ])
-def test_cli_refusals_are_one_line(argv, message, capsys):
+def test_cli_refusals_are_one_line(argv, message, capsys, monkeypatch):
     from explorer.cli import main
+
+    monkeypatch.setattr(tiered, "CONNECT_SECONDS", 2)  # nothing listens on port 9: refused in 1 s, not 10
 
     assert main(argv) == 2
     err = capsys.readouterr().err
@@ -534,6 +536,7 @@ def test_the_scheduler_address_comes_from_the_environment_too(capsys, monkeypatc
     from explorer.cli import main
 
     monkeypatch.setenv("DASK_SCHEDULER_ADDRESS", "tcp://127.0.0.1:9")  # the discard port: nothing answers Dask there
+    monkeypatch.setattr(tiered, "CONNECT_SECONDS", 2)  # refused in 1 s, not 10
     assert main(["solve", "dodgem(size=2)", "--tiered"]) == 2
     err = capsys.readouterr().err
     assert "cannot reach the Dask scheduler at tcp://127.0.0.1:9" in err and "Traceback" not in err
