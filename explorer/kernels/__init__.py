@@ -18,13 +18,15 @@ starts a fresh folder, and an unchanged tree keeps loading from the same one. Ol
 (`prune`), and so are the unkeyed folders numba made in the state folder's ``numba-cache`` before. tests/algorithms/test_kernels.py reproduces the staleness and checks
 the fix.
 
-Where the cache lives (`cache_base`, numba's own order): under a NUMBA_CACHE_DIR
-the user set; else this package's ``__pycache__``; else the user's cache folder
-(``~/.cache/numba``); else, when neither is writable (a read-only site-packages
-in a container with a read-only home), the gamegraph state folder's
-``numba-cache`` (owner-only like every folder there). In it, the folder
-``gamegraph-<hash>``, which NUMBA_CACHE_DIR then names for numba (and for the
-processes this one starts, which find the base again from it).
+Where the cache lives (`cache_base`): under a NUMBA_CACHE_DIR the user set; else the user's cache
+folder, ``$XDG_CACHE_HOME/gamegraph/numba`` (``~/.cache/gamegraph/numba``), shared by every clone of
+the same sources; else, when it is not writable (a read-only home in a container), the gamegraph state
+folder's ``numba-cache`` (owner-only like every folder there). In it, the folder ``gamegraph-<hash>``,
+keyed also by numba's, llvmlite's and Python's versions and the layout of explorer/kernels/cache.py,
+which NUMBA_CACHE_DIR then names for numba (and for the processes this one starts, Dask workers
+included, which find the base again from it). explorer/kernels/cache.py files each kernel there by
+its path inside the package and its source's content, so that a fresh clone, at another path with
+other mtimes, loads what another clone or the install's warm-up (explorer/kernels/warmup.py) compiled.
 """
 
 from __future__ import annotations
@@ -32,6 +34,7 @@ from __future__ import annotations
 import hashlib
 import os
 import re
+import sys
 import time
 from contextlib import suppress
 from pathlib import Path
@@ -55,16 +58,21 @@ _COMPILES = re.compile(r"^(?:from|import) +(?:numba|llvmlite|explorer\.kernels)\
 _OWN_IMPORT = re.compile(r"^from +explorer\.games\.(\w+)\.(\w+) +import\b", re.M)
 
 
+# Modules of this package that compile nothing: where the cache goes and the install's warm-up
+# (cache.LAYOUT is in the key instead, so that editing them does not make every process compile again).
+NOT_COMPILED = frozenset({"cache.py", "warmup.py"})
+
+
 def kernel_sources(package: Path | None = None) -> list[Path]:
     """Every file whose text can end up in a kernel's machine code, sorted: the .py files of this
-    package; in each game folder (explorer/games/<name>/), its modules that compile code (a top-level
+    package but NOT_COMPILED; in each game folder (explorer/games/<name>/), its modules that compile code (a top-level
     import of numba, llvmlite or explorer.kernels) and, transitively, the modules of the folder they
     import at top level (``from explorer.games.<name>.<module> import ...``: the ranking and tables
     the kernels compile or read). A game's rules module is not one of them: editing it keeps the
     cache. O(size of the game folders)."""
     package = package or Path(__file__).resolve().parent
     games = package.parent / "games"
-    chosen = set(package.glob("*.py"))
+    chosen = {path for path in package.glob("*.py") if path.name not in NOT_COMPILED}
     for folder in sorted(p for p in games.iterdir() if p.is_dir()) if games.is_dir() else ():
         texts = {path: path.read_text(encoding="utf-8", errors="replace") for path in folder.glob("*.py")}
         todo = [path for path, text in texts.items() if _COMPILES.search(text)]
@@ -80,18 +88,32 @@ def kernel_sources(package: Path | None = None) -> list[Path]:
     return sorted(chosen)
 
 
-def sources_key(files: list[Path], root: Path) -> str:
-    """16 hex digits of a SHA-256 over each file's path below `root` and its bytes: any edit,
+def sources_key(files: list[Path], root: Path, tag: str = "") -> str:
+    """16 hex digits of a SHA-256 over `tag` and each file's path below `root` and its bytes: any edit,
     added or removed file changes it. O(their size): about 0.2 MB, milliseconds."""
-    digest = hashlib.sha256()
+    digest = hashlib.sha256(tag.encode() + b"\0" if tag else b"")
     for path in files:
         digest.update(path.relative_to(root).as_posix().encode() + b"\0")
         digest.update(path.read_bytes() + b"\0")
     return digest.hexdigest()[:16]
 
 
-def cache_base(package: Path | None = None, user_cache: Path | None = None) -> Path:
-    """The folder the keyed cache folders sit in (see the module's docstring for the order).
+def user_cache() -> Path | None:
+    """``$XDG_CACHE_HOME/gamegraph/numba`` (an absolute XDG_CACHE_HOME only, as the XDG spec says), else
+    ``~/.cache/gamegraph/numba``; None without a home."""
+    base = os.environ.get("XDG_CACHE_HOME", "")
+    if not os.path.isabs(base):
+        try:
+            base = str(Path.home() / ".cache")
+        except RuntimeError:  # no home directory
+            return None
+    return Path(base) / "gamegraph" / "numba"
+
+
+def cache_base(user_folder: Path | None = None, name: str = "") -> Path:
+    """The folder the keyed cache folders sit in (see the module's docstring for the order): the user's
+    NUMBA_CACHE_DIR; else `user_folder` (default `user_cache`) when its folder `name` (the keyed folder)
+    can be written; else the state folder's numba-cache.
 
     A NUMBA_CACHE_DIR naming a keyed folder was set by a gamegraph parent process: its parent
     is the base, so that a child does not nest one keyed folder in another."""
@@ -99,23 +121,33 @@ def cache_base(package: Path | None = None, user_cache: Path | None = None) -> P
     if chosen:
         chosen_path = Path(chosen)
         return chosen_path.parent if KEYED_FOLDER.fullmatch(chosen_path.name) else chosen_path
-    package = package or Path(__file__).resolve().parent
-    if user_cache is None:
-        base = os.environ.get("XDG_CACHE_HOME") or str(Path.home() / ".cache")
-        user_cache = Path(base) / "numba"
-    for candidate in (package / "__pycache__", user_cache):
-        if _writable(candidate):
-            return candidate
+    user_folder = user_folder or user_cache()
+    if user_folder is not None and _writable(user_folder / name if name else user_folder):
+        return user_folder
     from explorer.core import private
 
     return private.state_path(NUMBA_CACHE_KIND)
 
 
-def cache_dir(package: Path | None = None, user_cache: Path | None = None) -> Path:
-    """The NUMBA_CACHE_DIR numba compiles into: ``<cache_base>/gamegraph-<hash of kernel_sources>``."""
+def compiler_tag() -> str:
+    """What besides the sources decides the machine code and the files' format: numba's, llvmlite's and
+    Python's versions and the cache layout (numba's own index keys the CPU, explorer/kernels/cache.py)."""
+    import llvmlite
+    import numba
+
+    from explorer.kernels import cache
+
+    return (f"numba {numba.__version__} llvmlite {llvmlite.__version__} {sys.implementation.cache_tag} "
+            f"layout {cache.LAYOUT}")
+
+
+def cache_dir(package: Path | None = None, user_folder: Path | None = None) -> Path:
+    """The NUMBA_CACHE_DIR numba compiles into: ``<cache_base>/gamegraph-<hash of kernel_sources and
+    compiler_tag>``."""
     package = package or Path(__file__).resolve().parent
-    key = sources_key(kernel_sources(package), package.parent)
-    return cache_base(package, user_cache) / f"{KEYED_PREFIX}{key}"
+    key = sources_key(kernel_sources(package), package.parent, compiler_tag())
+    name = f"{KEYED_PREFIX}{key}"
+    return cache_base(user_folder, name) / name
 
 
 def prune(folder: Path, keep: int = KEEP_FOLDERS, in_use_seconds: float = IN_USE_SECONDS) -> list[Path]:
@@ -205,9 +237,9 @@ def _use(folder: Path) -> None:
         prune(folder)
 
 
-_folder = cache_dir()
+_folder = cache_dir()  # imports numba (its version is in the key); reload_config below makes it read the folder
 _use(_folder)
-os.environ["NUMBA_CACHE_DIR"] = str(_folder)  # read by numba at its import, below
+os.environ["NUMBA_CACHE_DIR"] = str(_folder)
 # The retrograde queue starts a parallel region per batch (explorer/kernels/retrograde.py). OpenMP's
 # default lets an idle thread spin, which on a shared, oversubscribed machine burns the core the other
 # thread needs: on the reduced Dōbutsu solve at load 20 the queue took 17 s of CPU spinning against 9 s
@@ -217,7 +249,11 @@ os.environ.setdefault("OMP_WAIT_POLICY", "PASSIVE")
 from numba import njit  # noqa: E402
 from numba.core import config as _numba_config  # noqa: E402
 
-_numba_config.reload_config()  # numba may have been imported first (a module importing it before this package)
+_numba_config.reload_config()  # numba was imported by cache_dir, before NUMBA_CACHE_DIR was set
+
+from explorer.kernels import cache as _cache  # noqa: E402
+
+_cache.install(_folder, Path(__file__).resolve().parents[2])  # False on another numba: its own locators then
 
 jit = njit(cache=True, nogil=True)
 """The one decorator every kernel uses, so the options stay the same everywhere."""
@@ -235,4 +271,4 @@ def probably_cached(dispatcher) -> bool:
         return True
 
 
-__all__ = ["cache_base", "cache_dir", "jit", "kernel_sources", "njit", "probably_cached", "prune", "sources_key"]
+__all__ = ["cache_base", "cache_dir", "compiler_tag", "jit", "kernel_sources", "njit", "probably_cached", "prune", "sources_key", "user_cache"]

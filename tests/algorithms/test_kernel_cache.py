@@ -6,6 +6,11 @@ Dōbutsu shōgi's kernels call ranking.py's rank_position) keeps that function's
 after an edit of the other module alone. The reproduction below runs the same two-module package
 under plain numba (stale) and under explorer.kernels' keyed cache folder (fresh, and warm again
 when nothing changed).
+
+numba also files a cached function under a hash of its folder's absolute path: a second clone compiles
+everything again. explorer/kernels/cache.py files gamegraph's kernels by their path inside the package
+and their content; below, a copy of the same sources at another path with other mtimes loads what the
+first compiled, and a damaged, foreign or other-version cache file costs a compile and one line.
 """
 
 from __future__ import annotations
@@ -51,12 +56,17 @@ def solve(x):
 '''
 
 
-def _run(script: str, path: Path, cache: Path) -> str:
+def _run_both(script: str, path: Path, cache: Path) -> tuple[str, str]:
     env = {**os.environ, "PYTHONPATH": str(path), "NUMBA_CACHE_DIR": str(cache), "PYTHONDONTWRITEBYTECODE": "1"}
     done = subprocess.run([sys.executable, "-c", script], cwd=path, env=env, capture_output=True, text=True,
                           timeout=600)
     assert done.returncode == 0, done.stderr
-    return done.stdout.strip()
+    return done.stdout.strip(), done.stderr.strip()
+
+
+def _run(script: str, path: Path, cache: Path) -> str:
+    out, err = _run_both(script, path, cache)
+    return out
 
 
 def _edit_ranking(path: Path) -> None:
@@ -83,7 +93,8 @@ def _copy_of_the_cache_setup(root: Path) -> Path:
     explorer = root / "explorer"
     (explorer / "kernels").mkdir(parents=True)
     shutil.copy(ROOT / "explorer" / "__init__.py", explorer / "__init__.py")
-    shutil.copy(ROOT / "explorer" / "kernels" / "__init__.py", explorer / "kernels" / "__init__.py")
+    for name in ("__init__.py", "cache.py"):
+        shutil.copy(ROOT / "explorer" / "kernels" / name, explorer / "kernels" / name)
     shutil.copytree(ROOT / "explorer" / "core", explorer / "core", ignore=shutil.ignore_patterns("__pycache__"))
     game = explorer / "games" / "toy"
     game.mkdir(parents=True)
@@ -141,26 +152,119 @@ def test_the_key_follows_every_kernel_source_and_nothing_else(tmp_path):
     assert not {"explorer/games/nim.py", "explorer/games/base.py", "explorer/games/dobutsu/rules.py"} & real
 
 
-def test_the_cache_base_follows_numbas_order_and_keeps_the_users_folder(tmp_path, monkeypatch):
+def test_the_cache_base_is_the_users_cache_then_the_state_folder_and_keeps_the_users_folder(tmp_path, monkeypatch):
     monkeypatch.delenv("NUMBA_CACHE_DIR", raising=False)
     monkeypatch.setenv("GAMEGRAPH_HOME", str(tmp_path / "state"))
-    writable, locked = tmp_path / "pkg", tmp_path / "locked"
+    writable, locked = tmp_path / "home-cache", tmp_path / "locked"
     writable.mkdir()
     locked.mkdir()
+    (writable / "gamegraph-0123456789abcdef").mkdir()
+    (writable / "gamegraph-0123456789abcdef").chmod(0o500)  # a read-only keyed folder in a writable base
     locked.chmod(0o500)
     # The permission bits decide, as for an ordinary user (root's os.access says yes to everything).
     monkeypatch.setattr(kernels.os, "access", lambda path, mode: bool(os.stat(path).st_mode & 0o200))
     try:
-        assert kernels.cache_base(writable, locked / "numba") == writable / "__pycache__"  # in the package
-        assert kernels.cache_base(locked / "pkg", writable / "numba") == writable / "numba"  # numba's user cache
-        assert kernels.cache_base(locked / "pkg", locked / "numba") == tmp_path / "state" / "numba-cache"
+        assert kernels.cache_base(writable / "numba") == writable / "numba"  # the user's cache, made on use
+        assert kernels.cache_base(writable, "gamegraph-fedcba9876543210") == writable
+        state = tmp_path / "state" / "numba-cache"
+        assert kernels.cache_base(writable, "gamegraph-0123456789abcdef") == state  # read-only: the state folder
+        assert kernels.cache_base(locked / "numba") == state
         monkeypatch.setenv("NUMBA_CACHE_DIR", str(tmp_path / "mine"))
-        assert kernels.cache_base(locked / "pkg", locked / "numba") == tmp_path / "mine"  # the user's choice
+        assert kernels.cache_base(locked / "numba") == tmp_path / "mine"  # the user's choice
         monkeypatch.setenv("NUMBA_CACHE_DIR", str(tmp_path / "mine" / "gamegraph-0123456789abcdef"))
         assert kernels.cache_base() == tmp_path / "mine"  # a parent process's keyed folder: not nested
     finally:
         locked.chmod(0o700)
+        (writable / "gamegraph-0123456789abcdef").chmod(0o700)
     assert os.environ.get("NUMBA_CACHE_DIR") and kernels.cache_dir().parent == tmp_path / "mine"
+
+
+def test_the_users_cache_follows_xdg_cache_home(tmp_path, monkeypatch):
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "xdg"))
+    assert kernels.user_cache() == tmp_path / "xdg" / "gamegraph" / "numba"
+    monkeypatch.setenv("XDG_CACHE_HOME", "relative/ignored")  # the XDG spec: an absolute path only
+    monkeypatch.setenv("HOME", str(tmp_path / "home"))
+    assert kernels.user_cache() == tmp_path / "home" / ".cache" / "gamegraph" / "numba"
+
+
+def test_the_key_covers_numba_and_python_but_not_the_cache_machinery(tmp_path):
+    """Another numba, llvmlite or Python compiles into a folder of its own; explorer/kernels/cache.py and
+    warmup.py compile nothing and are keyed by cache.LAYOUT instead of their text."""
+    tag = kernels.compiler_tag()
+    import llvmlite
+    import numba
+
+    assert numba.__version__ in tag and llvmlite.__version__ in tag and sys.implementation.cache_tag in tag
+    files = kernels.kernel_sources()
+    assert kernels.sources_key(files, ROOT, tag) != kernels.sources_key(files, ROOT, tag.replace("numba", "numba 0"))
+    assert not {p.name for p in files if p.parent.name == "kernels"} & kernels.NOT_COMPILED
+
+
+def test_the_locator_is_active_on_the_installed_numba():
+    """explorer/kernels/cache.py relies on numba's caching internals (cache.RELIED_ON): on another numba it
+    steps aside and numba caches per clone again. This fails then, so that the pin is looked at."""
+    from explorer.kernels import cache
+
+    assert cache.active(), "numba's caching internals changed: re-read numba/core/caching.py, update cache.py"
+
+
+COUNTS = ("from explorer.games.toy.kernels import solve; print(solve(1), "
+          "sum(solve.stats.cache_hits.values()), sum(solve.stats.cache_misses.values()))")
+
+
+def test_a_second_clone_at_another_path_with_other_mtimes_loads_the_first_ones_kernels(tmp_path):
+    """Under plain numba the second copy compiles again (its folder's path is in numba's file names)."""
+    _copy_of_the_cache_setup(tmp_path / "first")
+    _copy_of_the_cache_setup(tmp_path / "elsewhere" / "second")
+    a_year_ago = time.time() - 365 * 86400
+    for path in (tmp_path / "elsewhere").rglob("*.py"):
+        os.utime(path, (a_year_ago, a_year_ago))
+    cache = tmp_path / "cache"
+    assert _run(COUNTS, tmp_path / "first", cache) == "20 0 1"  # compiled and stored
+    assert _run(COUNTS, tmp_path / "elsewhere" / "second", cache) == "20 1 0"  # loaded: no compile
+    assert len(list(cache.iterdir())) == 1
+    game = tmp_path / "elsewhere" / "second" / "explorer" / "games" / "toy"
+    _edit_ranking(game / "ranking.py")  # the second clone moves on: its own folder, compiled
+    assert _run(COUNTS, tmp_path / "elsewhere" / "second", cache) == "230 0 1"
+    assert _run(COUNTS, tmp_path / "first", cache) == "20 1 0"  # the first keeps its kernels
+
+
+def _damage(kind: str, index: Path) -> None:
+    data = sorted(index.parent.glob(index.name[: -len(".nbi")] + ".*.nbc"))
+    assert data, "numba wrote the data file"
+    if kind == "corrupt":
+        raw = bytearray(data[0].read_bytes())
+        raw[len(raw) // 2] ^= 0xFF  # one flipped byte in the object code
+        data[0].write_bytes(bytes(raw))
+    elif kind == "truncated":
+        data[0].write_bytes(data[0].read_bytes()[:100])
+    elif kind == "foreign":  # another function's valid file under this one's name
+        other = next(p for p in index.parent.glob("*.nbc") if not p.name.startswith(index.name[: -len(".nbi")]))
+        data[0].write_bytes(other.read_bytes())
+    elif kind == "garbage index":
+        index.write_bytes(b"not a pickle at all")
+    elif kind == "other numba":
+        import pickle
+
+        raw = index.read_bytes()
+        version = pickle.dumps(pickle.loads(raw), protocol=-1)
+        index.write_bytes(pickle.dumps("0.1.0", protocol=-1) + raw[len(version):])
+
+
+def test_a_damaged_foreign_or_other_version_cache_file_is_rebuilt_with_one_line(tmp_path):
+    _copy_of_the_cache_setup(tmp_path / "tree")
+    cache = tmp_path / "cache"
+    assert _run(COUNTS, tmp_path / "tree", cache) == "20 0 1"
+    folder = next(cache.iterdir()) / "explorer" / "games" / "toy"
+    index = next(folder.glob("kernels.solve-*.nbi"))
+    for kind in ("corrupt", "truncated", "foreign", "garbage index", "other numba"):
+        _damage(kind, index)
+        out, err = _run_both(COUNTS, tmp_path / "tree", cache)
+        assert out == "20 0 1", kind  # compiled again, the right answer
+        lines = err.splitlines()
+        assert len(lines) == 1 and "Traceback" not in err and index.name in lines[0], (kind, err)
+        assert "compiling it again" in lines[0] and ("0.1.0" in lines[0]) == (kind == "other numba")
+        assert _run_both(COUNTS, tmp_path / "tree", cache) == ("20 1 0", ""), kind  # rebuilt: warm, quiet
 
 
 def test_prune_keeps_the_recent_and_the_in_use_folders(tmp_path):
