@@ -1,12 +1,13 @@
 """What `gamegraph cgt` and the UI's sum builder say about positions and their sum.
 
 A component is one game's board. For each: its canonical value, outcome class,
-kind, and each side's best moves with their values: the moves that win for that side
-moving first when any does, sensible ones (neither dominated nor reversible) first
-(explorer.cgt.evaluate.best_options). For a sum of components:
-its value, and the winning moves in the sum, which is where the theory pays:
-Left wins moving first exactly by moving to a sum that is >= 0, Right to one
-that is <= 0, and such a move is found component by component from values alone.
+kind, mean, temperature and thermograph, and each side's best moves with their
+values: the moves that win for that side moving first when any does, sensible
+ones (neither dominated nor reversible) first (explorer.cgt.evaluate.best_options).
+For a sum of components: its value, and the winning moves in the sum, which is
+where the theory pays: Left wins moving first exactly by moving to a sum that is
+>= 0, Right to one that is <= 0, and such a move is found component by component
+from values alone.
 """
 
 from __future__ import annotations
@@ -14,10 +15,11 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Hashable
 
-from explorer.cgt.evaluate import (Option, best_options, board_values, canonical_board, is_sensible, options,
-                                   supports_cgt, wins_for)
+from explorer.cgt.evaluate import (best_moves, board_values, canonical_board, is_sensible, options, supports_cgt,
+                                   wins_for)
 from explorer.cgt.forms import ZERO, CGValue
 from explorer.cgt.simple import kind
+from explorer.cgt.thermograph import thermograph
 from explorer.core.errors import InvalidPosition, UnknownGame
 
 OUTCOME_WORDS = {
@@ -72,52 +74,71 @@ def value(component: Component) -> CGValue:
     return board_values(component.game, [component.board])[component.board]
 
 
-def _move_record(component: Component, option: Option, values: dict) -> dict[str, Any]:
-    after = values[option.board]
-    return {"move": option.label, "position": component.game.format_board(option.board),
-            "value": str(after), "ascii": after.ascii()}
+def _move_record(label: str, position: str, after: CGValue) -> dict[str, Any]:
+    return {"move": label, "position": position, "value": str(after), "ascii": after.ascii()}
 
 
-def describe_value(v: CGValue) -> dict[str, str]:
-    return {"value": str(v), "ascii": v.ascii(), "outcome": v.outcome,
-            "outcome_text": OUTCOME_WORDS[v.outcome], "kind": kind(v)}
-
-
-def describe(component: Component) -> dict[str, Any]:
-    """Value, outcome, kind, every move's value and each side's best moves."""
+def _moves(component: Component | CGValue, side: int) -> list[tuple[str, str, CGValue]]:
+    """(label, position after, value after) of each move of `side`: a board's moves, or for a value
+    written out, its canonical options (each named and placed by its value)."""
+    if isinstance(component, CGValue):
+        return [(f"to {v.ascii()}", str(v), v) for v in (component.left if side == 0 else component.right)]
     values = board_values(component.game, [component.board])
-    record: dict[str, Any] = {"game": component.game.id, "position": component.text,
-                              **describe_value(values[component.board])}
-    whole = values[component.board]
+    return [(o.label, component.game.format_board(o.board), values[o.board])
+            for o in options(component.game, component.board, side)]
+
+
+def describe_value(v: CGValue) -> dict[str, Any]:
+    """Value, outcome and kind, and the mean, temperature and thermograph (exact, as text such
+    as '3/4'; explorer.cgt.thermograph)."""
+    th = thermograph(v)
+    return {"value": str(v), "ascii": v.ascii(), "outcome": v.outcome,
+            "outcome_text": OUTCOME_WORDS[v.outcome], "kind": kind(v),
+            "mean": str(th.mean), "temperature": str(th.temperature), "thermograph": th.as_dict()}
+
+
+def _describe(component: Component | CGValue, whole: CGValue, head: dict[str, Any]) -> dict[str, Any]:
+    record: dict[str, Any] = {**head, **describe_value(whole)}
     for side, name in enumerate(SIDE_NAMES):
-        moves = options(component.game, component.board, side)
-        after = [values[o.board] for o in moves]
-        best = [o.board for o in best_options(component.game, component.board, values, side)]
-        record[f"{name}_moves"] = [{**_move_record(component, o, values), "best": o.board in best,
-                                    "wins": wins_for(after[i], side),
+        moves = _moves(component, side)
+        after = [v for _, _, v in moves]
+        best = best_moves(after, whole, side)
+        record[f"{name}_moves"] = [{**_move_record(*move), "best": i in best, "wins": wins_for(after[i], side),
                                     "sensible": is_sensible(after, i, whole, side)}
-                                   for i, o in enumerate(moves)]
-        by_board = {o.board: m for o, m in zip(moves, record[f"{name}_moves"])}
-        record[f"{name}_best"] = [by_board[b] for b in best]  # winning sensible moves first
+                                   for i, move in enumerate(moves)]
+        record[f"{name}_best"] = [record[f"{name}_moves"][i] for i in best]  # winning sensible moves first
     return record
 
 
-def sum_report(components: list[Component]) -> dict[str, Any]:
-    """The sum's value, and every winning first move in it for each side."""
-    parts = [value(c) for c in components]
+def describe(component: Component) -> dict[str, Any]:
+    """Value, outcome, kind, mean, temperature, thermograph, every move's value and each side's
+    best moves (explorer.cgt.evaluate.best_moves)."""
+    return _describe(component, value(component), {"game": component.game.id, "position": component.text})
+
+
+def describe_expression(v: CGValue) -> dict[str, Any]:
+    """`describe` for a value written out (`gamegraph cgt --value`): its moves are its canonical options."""
+    return _describe(v, v, {"game": "value", "position": v.ascii()})
+
+
+def sum_report(components: list[Component], values: list[CGValue] = ()) -> dict[str, Any]:
+    """The sum's value, and every winning first move in it for each side. `values` are parts
+    written out as values, after the components."""
+    parts = [*components, *values]
+    part_values = [value(c) for c in components] + list(values)
     total = ZERO
-    for part in parts:
+    for part in part_values:
         total = total + part
-    record: dict[str, Any] = {"components": [c.text for c in components], **describe_value(total)}
+    record: dict[str, Any] = {"components": [c.text for c in components] + [v.ascii() for v in values],
+                              **describe_value(total)}
     for side, name in enumerate(SIDE_NAMES):
         winning = []
-        for index, (component, part) in enumerate(zip(components, parts)):
-            rest = total - part
-            values = board_values(component.game, [component.board])
-            for option in options(component.game, component.board, side):
-                after = rest + values[option.board]
-                if (after >= ZERO) if side == 0 else (after <= ZERO):
-                    winning.append({"component": index + 1, **_move_record(component, option, values),
+        for index, (part, part_value) in enumerate(zip(parts, part_values)):
+            rest = total - part_value
+            for label, position, after_part in _moves(part, side):
+                after = rest + after_part
+                if wins_for(after, side):
+                    winning.append({"component": index + 1, **_move_record(label, position, after_part),
                                     "sum_after": str(after), "sum_after_ascii": after.ascii()})
         record[f"{name}_wins_by"] = winning
     return record

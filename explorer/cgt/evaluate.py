@@ -130,22 +130,27 @@ def is_sensible(values: list[CGValue], index: int, whole: CGValue, side: int) ->
     return not any((a <= whole) if side == 0 else (a >= whole) for a in answers)
 
 
-def best_options(game_obj: Any, board: Hashable, values: dict[Hashable, CGValue], side: int) -> list[Option]:
-    """The moves `side` should make from `board` playing first in this game alone, best first.
+def best_moves(after: list[CGValue], whole: CGValue, side: int) -> list[int]:
+    """Which of the options `after` of `whole` are best for `side` (0 Left, 1 Right) moving first
+    in this game alone, as indices, best first.
 
     When some move wins (for Left a move to G^L >= 0, for Right to G^R <= 0), the best moves are
     exactly the winning ones, sensible ones (neither dominated nor reversible, `is_sensible`)
     first. When none wins, every move loses and the best are those not dominated, sensible
     first. For G = * the only best move is to 0: *2 and *3 are undominated but lose."""
-    moves = options(game_obj, board, side)
-    after = [values[m.board] for m in moves]
-    whole = values[board]
     winning = [i for i, v in enumerate(after) if wins_for(v, side)]
     if not winning:
         winning = [i for i, v in enumerate(after)
                    if not any((w > v) if side == 0 else (w < v) for w in after)]
     sensible = {i for i in winning if is_sensible(after, i, whole, side)}
-    return [moves[i] for i in sorted(winning, key=lambda i: i not in sensible)]
+    return sorted(winning, key=lambda i: i not in sensible)
+
+
+def best_options(game_obj: Any, board: Hashable, values: dict[Hashable, CGValue], side: int) -> list[Option]:
+    """The moves `side` should make from `board` playing first in this game alone, best first
+    (`best_moves`)."""
+    moves = options(game_obj, board, side)
+    return [moves[i] for i in best_moves([values[m.board] for m in moves], values[board], side)]
 
 
 def cgt_fields(game_obj: Any, position: Any) -> dict[str, str]:

@@ -8,34 +8,65 @@ import json
 
 def register(subparsers: argparse._SubParsersAction) -> None:
     p = subparsers.add_parser(
-        "cgt", help="canonical CGT value, outcome class and best moves of positions, and their sum",
+        "cgt", help="canonical CGT value, outcome class, mean, temperature, thermograph and best moves "
+                    "of positions, and their sum",
         description="Combinatorial game theory for short partizan games (toads-and-frogs, domineering) "
                     "and impartial ones (nim). Positions are boards without the side to move, e.g. "
                     "`gamegraph cgt toads-and-frogs TT..FF T.F`; OTHER-SPEC::BOARD adds a board of another "
-                    "game to the sum, e.g. 'nim::2-3'.")
-    p.add_argument("spec", help="game spec, e.g. toads-and-frogs, 'domineering(rows=3,cols=3)', nim:small")
+                    "game to the sum, e.g. 'nim::2-3'. `gamegraph cgt --value '{2|-1/2}'` analyses a value "
+                    "written out instead.")
+    p.add_argument("spec", nargs="?",
+                   help="game spec, e.g. toads-and-frogs, 'domineering(rows=3,cols=3)', nim:small")
     p.add_argument("positions", nargs="*", help="boards (default: the start); with several, their sum is analysed")
+    p.add_argument("--value", action="append", metavar="VALUE",
+                   help="a game value instead of a game's position, e.g. '{2|-1/2}', '+-1', '^*' (repeat to add "
+                        "values; with a game, they join its positions in the sum)")
+    p.add_argument("--thermograph", metavar="FILE.svg",
+                   help="draw the thermograph (of the sum, when there are several) to an SVG file ('-': stdout)")
     p.add_argument("--format", choices=("text", "json"), default="text")
     p.set_defaults(func=cmd_cgt)
 
 
 def cmd_cgt(args: argparse.Namespace) -> int:
-    from explorer.analysis.cgt_report import describe, parse_component, require_cgt, sum_report
+    from explorer.analysis.cgt_report import (describe, describe_expression, parse_component, require_cgt,
+                                              sum_report)
+    from explorer.render.thermograph import thermograph_svg
+    from explorer.cgt.notation import parse_value
+    from explorer.cgt.thermograph import thermograph
+    from explorer.core.errors import InvalidParameter
+    from explorer.core.files import output_file
     from explorer.games import parse_spec
 
-    game = parse_spec(args.spec)
-    require_cgt(game)
-    texts = args.positions or [game.format_board(game.cgt_board(game.start()))]
-    components = [parse_component(game, text) for text in texts]
-    report = {"positions": [describe(c) for c in components]}
-    if len(components) > 1:
-        report["sum"] = sum_report(components)
+    if args.thermograph and args.thermograph != "-" and not args.thermograph.lower().endswith(".svg"):
+        raise InvalidParameter(f"--thermograph draws SVG only: name a file ending in .svg, not {args.thermograph!r}")
+    if args.spec is None and not args.value:
+        raise InvalidParameter("give a game spec (e.g. toads-and-frogs) or --value VALUE (e.g. '{2|-1/2}')")
+    values = [parse_value(text) for text in args.value or []]
+    components = []
+    if args.spec is not None:
+        game = parse_spec(args.spec)
+        require_cgt(game)
+        texts = args.positions or ([] if values else [game.format_board(game.cgt_board(game.start()))])
+        components = [parse_component(game, text) for text in texts]
+    records = [describe(c) for c in components] + [describe_expression(v) for v in values]
+    report = {"positions": records}
+    if len(records) > 1:
+        report["sum"] = sum_report(components, values)
+    total = parse_value((report.get("sum") or records[0])["ascii"])
+    thermograph(total)  # a value too large is refused here, before anything is written
+    if args.thermograph:
+        title = report["sum"]["value"] if "sum" in report else f"{records[0]['position']} = {records[0]['value']}"
+        with output_file(args.thermograph) as handle:
+            handle.write(thermograph_svg(thermograph(total), f"thermograph of {title}"))
+        if args.thermograph == "-":
+            return 0
     if args.format == "json":
         print(json.dumps(report, indent=2, ensure_ascii=False))
         return 0
     for index, record in enumerate(report["positions"], 1):
         print(f"#{index} {record['position']}  ({record['game']})")
         print(f"   value {record['value']}   [ascii {record['ascii']}]   kind {record['kind']}")
+        print(f"   mean {record['mean']}   temperature {record['temperature']}")
         print(f"   outcome {record['outcome']}: {record['outcome_text']}")
         for side in ("left", "right"):
             moves = record[f"{side}_best"]
@@ -44,11 +75,14 @@ def cmd_cgt(args: argparse.Namespace) -> int:
             print(f"   {side.capitalize()}'s best: {listed}{losing}")
     if "sum" in report:
         total = report["sum"]
-        print(f"sum of {len(components)}: value {total['value']}   [ascii {total['ascii']}]   kind {total['kind']}")
+        print(f"sum of {len(records)}: value {total['value']}   [ascii {total['ascii']}]   kind {total['kind']}")
+        print(f"   mean {total['mean']}   temperature {total['temperature']}")
         print(f"   outcome {total['outcome']}: {total['outcome_text']}")
         for side in ("left", "right"):
             wins = total[f"{side}_wins_by"]
             listed = "; ".join(f"{w['move']} in #{w['component']} (→ {w['position']}, sum {w['sum_after']})"
                                for w in wins) or "no winning move when moving first"
             print(f"   {side.capitalize()} moving first wins by: {listed}")
+    if args.thermograph:
+        print(f"thermograph written to {args.thermograph}")
     return 0

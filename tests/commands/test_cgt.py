@@ -121,3 +121,48 @@ def test_best_moves_are_the_winning_ones(spec, limit):
                            for m in best for o in record[f"{name}_moves"])
             flags = [m["sensible"] for m in best]
             assert flags == sorted(flags, reverse=True)  # sensible ones first
+
+
+def test_domineering_rectangle_mean_temperature_and_thermograph_file(capsys, tmp_path):
+    """Winning Ways' 2×3 rectangle {2 | −1/2}: mean 3/4, temperature 5/4, in text, JSON and a drawing."""
+    picture = tmp_path / "t.svg"
+    assert main(["cgt", "domineering(rows=2,cols=3)", "--thermograph", str(picture)]) == 0
+    out = capsys.readouterr().out
+    assert "mean 3/4   temperature 5/4" in out and "thermograph written to" in out
+    svg = picture.read_text(encoding="utf-8")
+    assert svg.startswith("<svg") and "left wall" in svg and "right wall" in svg and "mean 3/4" in svg
+    (record,) = run_json(capsys, "domineering(rows=2,cols=3)")["positions"]
+    assert (record["mean"], record["temperature"]) == ("3/4", "5/4")
+    assert record["thermograph"]["left_wall"] == [["0", "2"], ["5/4", "3/4"]]
+    assert record["thermograph"]["right_wall"] == [["0", "-1/2"], ["5/4", "3/4"]]
+
+
+def test_sum_and_values_have_means_that_add(capsys):
+    report = run_json(capsys, "toads-and-frogs", "TT..FF", "T.F", "--value", "{2|-1/2}", "--value", "+-1")
+    from fractions import Fraction
+    parts = [Fraction(r["mean"]) for r in report["positions"]]
+    assert len(parts) == 4 and Fraction(report["sum"]["mean"]) == sum(parts)
+    assert report["positions"][2]["game"] == "value" and report["positions"][2]["temperature"] == "5/4"
+    assert [m["position"] for m in report["positions"][3]["left_best"]] == ["1"]
+
+
+@pytest.mark.parametrize("argv,fragment", [
+    (["--value", "{2|"], "expected a number, *n, ^, v, +- or {"),
+    (["--value", "{2,}"], "expected a number"),
+    (["--value", "3/7"], "dyadic"),
+    (["domineering(rows=2,cols=3)", "--thermograph", "out.png"], "SVG only"),
+    ([], "give a game spec"),
+])
+def test_bad_value_input_is_one_line(capsys, argv, fragment):
+    assert main(["cgt", *argv]) == 2
+    err = capsys.readouterr().err
+    assert fragment in err and err.count("\n") == 1 and "Traceback" not in err
+
+
+def test_too_large_a_value_is_refused_from_its_size(capsys, monkeypatch):
+    from explorer.cgt import thermograph
+
+    monkeypatch.setattr(thermograph, "MAX_SUBPOSITIONS", 10)
+    assert main(["cgt", "--value", "{3+-1,{5|1}|{-1|-3},-4}"]) != 0
+    err = capsys.readouterr().err
+    assert "subpositions" in err and "too large" in err and err.count("\n") == 1
