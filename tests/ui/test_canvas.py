@@ -305,7 +305,7 @@ def test_the_highlight_is_no_value_colour():
     component's own red is a loss's), and the page's view keeper is given that colour."""
     distance, nearest = palette.nearest_value(canvas.HIGHLIGHT)
     assert distance >= palette.MIN_DISTANCE, (canvas.HIGHLIGHT, nearest)
-    for mark in (canvas.OPTIMAL_EDGE, canvas.CYCLE_EDGE, canvas.CYCLE_OPTIMAL_EDGE):
+    for mark in (canvas.OPTIMAL_EDGE, canvas.OTHER_EDGE):
         assert palette.distance(canvas.HIGHLIGHT, mark) >= palette.MIN_DISTANCE
     script = canvas.VIEW_KEEPER.read_text(encoding="utf-8")
     assert "node.highlight" in script and "edge.highlight" in script and "CONFIG.highlight" in script

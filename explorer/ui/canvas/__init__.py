@@ -50,24 +50,24 @@ as before the split.
 
 from explorer.ui.canvas.captions import _label_box, move_label_step, move_path, place_move_names
 from explorer.ui.canvas.elements import (MIRRORED_MARK, Grown, _board, board_image, board_label, collapse,
-                                         console_elements, expand, has_boards, move_edge, orient, position_node,
+                                         console_elements, expand, has_boards, move_colour, move_edge, orient, position_node,
                                          remove, set_boards, start)
 from explorer.ui.canvas.layout import (CANVAS_SHAPE, PLACED, _hops, bend_around, concentric_positions, grow_layout,
                                        layered_positions, layout_for, place_around, row_width, side_by_side)
-from explorer.ui.canvas.marks import (BOARD_SIZE, CYCLE_EDGE, CYCLE_OPTIMAL_EDGE, EXPAND_LIMIT, HEIGHT, HIGHLIGHT,
+from explorer.ui.canvas.marks import (BOARD_SIZE, EXPAND_LIMIT, FOCUS_RING, HEIGHT, HIGHLIGHT,
                                       LABEL_CHAR, LABEL_FONT, LARGE, MAX_NODES, MIN_LABEL_PX, MOVE_CHAR, MOVE_FONT,
                                       NODE_SIZE, OPTIMAL_EDGE, OTHER_EDGE, READABLE_ZOOM, SPACING, label_height)
 from explorer.ui.canvas.panel import (ACTIONS, COLOURINGS, EXPAND_DIRECTIONS, GROWN, LAYOUTS, VIEW_KEEPER,
                                       console_canvas, draw, keep_view, neighbourhood_panel)
-from explorer.ui.canvas.style import LEAN_MARK, legend, style_rules
+from explorer.ui.canvas.style import LEAN_MARK, PERSPECTIVES, legend, style_rules
 
 __all__ = [
-    "ACTIONS", "BOARD_SIZE", "CANVAS_SHAPE", "COLOURINGS", "CYCLE_EDGE", "CYCLE_OPTIMAL_EDGE", "EXPAND_DIRECTIONS",
-    "EXPAND_LIMIT", "GROWN", "HEIGHT", "HIGHLIGHT", "LABEL_CHAR", "LABEL_FONT", "LARGE", "LAYOUTS", "LEAN_MARK",
+    "ACTIONS", "BOARD_SIZE", "CANVAS_SHAPE", "COLOURINGS", "EXPAND_DIRECTIONS", "PERSPECTIVES",
+    "EXPAND_LIMIT", "FOCUS_RING", "GROWN", "HEIGHT", "HIGHLIGHT", "LABEL_CHAR", "LABEL_FONT", "LARGE", "LAYOUTS", "LEAN_MARK",
     "MAX_NODES", "MIN_LABEL_PX", "MIRRORED_MARK", "MOVE_CHAR", "MOVE_FONT", "NODE_SIZE", "OPTIMAL_EDGE", "OTHER_EDGE",
     "PLACED", "READABLE_ZOOM", "SPACING", "VIEW_KEEPER", "Grown", "_board", "_hops", "_label_box", "bend_around",
     "board_image", "board_label", "collapse", "concentric_positions", "console_canvas", "console_elements", "draw",
     "expand", "grow_layout", "has_boards", "keep_view", "label_height", "layered_positions", "layout_for", "legend",
-    "move_edge", "move_label_step", "move_path", "neighbourhood_panel", "orient", "place_around",
+    "move_colour", "move_edge", "move_label_step", "move_path", "neighbourhood_panel", "orient", "place_around",
     "place_move_names", "position_node", "remove", "row_width", "set_boards", "side_by_side", "start", "style_rules",
 ]

@@ -9,6 +9,7 @@ from collections import deque
 from dataclasses import dataclass, field
 from typing import Any
 
+from explorer.core.values import Value
 from explorer.games import Game
 from explorer.render import palette
 from explorer.solved import SolvedGraph
@@ -46,6 +47,38 @@ def _fills(facts: dict[str, Any], max_remoteness: int) -> dict[str, str]:
             "_fill_cgt_kind": CGT_KIND_COLOURS.get(kind, NO_FACT) if kind else NO_FACT}
 
 
+def seen_by_previous(value: Any) -> Any:
+    """A value for the player to move at a position, as the player who moved into it sees it
+    (Value.for_previous_player: a win is the mover's loss); what is not a value stays as it is."""
+    try:
+        return str(Value.parse(str(value)).for_previous_player())
+    except (KeyError, ValueError):
+        return value
+
+
+def seen_by(value: Any, to_move: int, player: int | None) -> Any:
+    """A position's value (for `to_move`, the player to move there) from `player`'s side: the same
+    when `player` is to move there (or None: each node's own mover), else as the other player sees it."""
+    return value if player is None or int(to_move) == int(player) else seen_by_previous(value)
+
+
+def _perspective(facts: dict[str, Any], max_remoteness: int) -> dict[str, str]:
+    """The fills and border that show a value, from the canvas's stated perspective (`_pfill_value`,
+    `_pfill_remoteness`, `_pborder`): `facts` carry the value already seen from that side."""
+    fills = _fills(facts, max_remoteness)
+    return {"_pfill_value": fills["_fill_value"], "_pfill_remoteness": fills["_fill_remoteness"],
+            "_pborder": palette.COLOURS.get(facts.get("value"), OTHER_EDGE)}
+
+
+def move_colour(edge: dict[str, Any], target_value: Any) -> None:
+    """Colours a move by its value for the player who makes it, as the board colours its moves: the
+    value of the position it reaches as that player sees it (`_value`, and `_line` its strong colour;
+    a winning move green). A move into a position of no known value keeps the neutral grey."""
+    mover = seen_by_previous(target_value)
+    if mover in palette.COLOURS:
+        edge["data"]["_value"], edge["data"]["_line"] = mover, palette.COLOURS[mover]
+
+
 def board_image(game: Game, position: Any) -> str | None:
     """The game's board drawing of `position` as an SVG data URI, None when the game has no drawing."""
     svg = drawing.position_svg(game, position)
@@ -58,9 +91,12 @@ def has_boards(game: Game) -> bool:
     return game.offers.board is not None
 
 
-def position_node(game: Game, solved: SolvedGraph, key: str, boards: bool, focus: str) -> dict[str, Any]:
+def position_node(game: Game, solved: SolvedGraph, key: str, boards: bool, focus: str,
+                  player: int | None = None) -> dict[str, Any]:
     """The canvas node of one position: its key as label, its facts (shown in the info panel) and
-    the fills of every colouring. O(1) (the first call builds the draw levels, O(V + E))."""
+    the fills of every colouring, for the player to move there (`_fill_*`, `_border`) and from
+    `player`'s side (`_pfill_*`, `_pborder`: the page's perspective, the player to move at its
+    position). O(1) (the first call builds the draw levels, O(V + E))."""
     node = solved.graph.find(key)
     record = solved.record(node)
     max_remoteness = _max_remoteness(solved)
@@ -77,6 +113,8 @@ def position_node(game: Game, solved: SolvedGraph, key: str, boards: bool, focus
                            "draw_level": record.get("draw_level"), "cgt_kind": record.get("cgt_kind")},
                           max_remoteness))
     payload["_border"] = palette.COLOURS.get(record["value"], OTHER_EDGE)
+    payload.update(_perspective({"value": seen_by(record["value"], record["to_move"], player),
+                                 "remoteness": record["remoteness"]}, max_remoteness))
     payload["_scc"] = int(record["scc"]) if record["on_cycle"] else -1
     if key == focus:
         payload["_focus"] = 1
@@ -138,6 +176,8 @@ class Grown:
     layout_runs: int = 0      # counts layouts made: a new one always differs, so the browser runs it again
     boards: bool = False
     notes: list[str] = field(default_factory=list)
+    # The perspective of the nodes' `_pfill_*`: the player to move at the page's position (start sets it).
+    player: int | None = None
     # The board each node is drawn as (key -> position), in the orientation that follows the moves
     # from the page's position (games with a symmetry only; see orient).
     shown: dict[str, Any] = field(default_factory=dict)
@@ -156,9 +196,11 @@ def _add(grown: Grown, game: Game, solved: SolvedGraph, hood, boards: bool, focu
     """Adds a Neighbourhood's positions and moves; returns the keys that were new. O(size of hood).
     `focus_board`: the page's position as the page shows it (position.shown), where the moves start."""
     new = set()
+    if grown.player is None and focus in hood.positions:
+        grown.player = int(solved.graph.to_move[solved.graph.find(focus)])
     for key in hood.positions:
         if key not in grown.nodes:
-            grown.nodes[key] = position_node(game, solved, key, False, focus)
+            grown.nodes[key] = position_node(game, solved, key, False, focus, grown.player)
             new.add(key)
     added = []
     scc, on_cycle = solved.scc, solved.on_cycle
@@ -171,6 +213,7 @@ def _add(grown: Grown, game: Game, solved: SolvedGraph, hood, boards: bool, focu
         a, b = solved.graph.find(source), solved.graph.find(target)
         if on_cycle[a] and scc[a] == scc[b]:
             edge["data"]["_cycle"] = 1
+        move_colour(edge, grown.nodes[target]["data"].get("value"))
         grown.edges[edge["data"]["id"]] = edge
         added.append(edge)
     if game.has_symmetry():
@@ -337,11 +380,14 @@ def console_elements(graph: dict[str, list[dict[str, Any]]], graph_id: str) -> d
             payload["_key"] = props["key"]
         nodes.append({"data": payload})
     edges = []
+    values = {node["data"]["id"]: node["data"].get("value") for node in nodes}
     for rel in graph["relationships"]:
         props = rel["properties"]
-        edges.append({"data": {"id": rel["id"], "source": rel["start"], "target": rel["end"], "label": rel["type"],
-                               "move": str(props.get("label", rel["type"])), "optimal": bool(props.get("optimal")),
-                               **{k: _shown(v) for k, v in props.items() if k not in ("label", "optimal")}}})
+        edge = {"data": {"id": rel["id"], "source": rel["start"], "target": rel["end"], "label": rel["type"],
+                         "move": str(props.get("label", rel["type"])), "optimal": bool(props.get("optimal")),
+                         **{k: _shown(v) for k, v in props.items() if k not in ("label", "optimal")}}}
+        move_colour(edge, values.get(rel["end"]))
+        edges.append(edge)
     return {"nodes": nodes, "edges": edges}
 
 

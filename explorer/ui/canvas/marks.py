@@ -15,8 +15,9 @@ LARGE = 400  # from this many positions, moves are drawn the cheap way (plain li
 
 # Colours that are not values: the marks of the canvas (greys and one accent), and the CGT kinds
 # (the Okabe-Ito qualitative set, safe for the common colour blindnesses).
+# A move of no known value (a console result's): a best one dark, another light. The rest are coloured by
+# their value for their mover (elements.move_colour), in palette.COLOURS.
 OPTIMAL_EDGE, OTHER_EDGE, FOCUS_RING = "#333333", "#b0b0b0", "#000000"
-CYCLE_EDGE, CYCLE_OPTIMAL_EDGE = "#c39bd3", "#6c3483"  # a move on a cycle: light purple, a best one dark
 # What is selected, and what an expansion brought: dark cyan, which no value is (palette.nearest_value
 # puts it more than palette.MIN_DISTANCE from every value colour); the component's own is red, a loss.
 HIGHLIGHT = "#008b8b"

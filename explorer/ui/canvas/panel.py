@@ -20,8 +20,8 @@ from explorer.ui.canvas.elements import Grown, console_elements, collapse, expan
 from explorer.ui.canvas.layout import grow_layout, layout_for
 from explorer.ui.canvas.marks import (HEIGHT, HIGHLIGHT, LABEL_FONT, LARGE, MAX_NODES, MIN_LABEL_PX, MOVE_FONT,
                                       READABLE_ZOOM)
-from explorer.ui.canvas.style import LEAN_MARK, _Rule, legend, style_rules
-from explorer.ui.widgets import as_text, echo
+from explorer.ui.canvas.style import LEAN_MARK, PERSPECTIVES, _Rule, legend, style_rules
+from explorer.ui.widgets import as_text, echo, player_name
 
 LAYOUTS = {"layered": "layered by remoteness", "force": "force-directed", "concentric": "concentric around the focus"}
 COLOURINGS = {"value": "value", "remoteness": "remoteness", "draw_level": "draw level", "cgt_kind": "CGT kind"}
@@ -47,8 +47,9 @@ GROWN = "canvas_grown"
 ACTIONS = (("open", "Open this position"), ("collapse", "Collapse what it expanded"))
 
 
-def _controls(game: Game, last: tuple[int, str, bool]) -> tuple[int, str, str, str, bool, bool, str]:
-    """The canvas controls; (k, direction, layout, colouring, boards, move labels, expand direction).
+def _controls(game: Game, last: tuple[int, str, bool]) -> tuple[int, str, str, str, bool, bool, str, str]:
+    """The canvas controls; (k, direction, layout, colouring, boards, move labels, expand direction,
+    perspective: whose side the nodes' values are seen from, PERSPECTIVES).
     k, direction and labels start from `last` and are kept as `hood_settings` for the downloads
     (graphs.settings), which draw the same neighbourhood with Graphviz."""
     from explorer.cgt.evaluate import supports_cgt
@@ -75,6 +76,8 @@ def _controls(game: Game, last: tuple[int, str, bool]) -> tuple[int, str, str, s
     st.session_state.setdefault("canvas_colour", "value")
     st.session_state.setdefault("canvas_boards", False)
     st.session_state.setdefault("canvas_expand", "both")
+    if st.session_state.get("canvas_perspective") not in PERSPECTIVES:
+        st.session_state["canvas_perspective"] = "focus"
     colourings = [c for c in COLOURINGS if c != "cgt_kind" or supports_cgt(game)]
     if st.session_state["canvas_colour"] not in colourings:
         st.session_state["canvas_colour"] = "value"
@@ -86,20 +89,24 @@ def _controls(game: Game, last: tuple[int, str, bool]) -> tuple[int, str, str, s
                      format_func={"both": "both ways", "out": "forward", "in": "backward"}.get)
     top[2].selectbox("Layout", list(LAYOUTS), key="canvas_layout", format_func=LAYOUTS.get)
     top[3].selectbox("Colour by", colourings, key="canvas_colour", format_func=COLOURINGS.get)
-    low = st.columns([1.6, 1, 1, 1.4], vertical_alignment="bottom")
+    low = st.columns([1.6, 1.5, 1, 1, 1.3], vertical_alignment="bottom")
     low[0].selectbox("Expanding a node adds its", list(EXPAND_DIRECTIONS), key="canvas_expand",
                      format_func=EXPAND_DIRECTIONS.get,
                      help="double-click a node (or select it and press the expand button) to add its neighbours")
-    low[1].checkbox("Boards on the nodes", key="canvas_boards", disabled=not has_boards(game),
+    low[1].selectbox("Values seen by", list(PERSPECTIVES), key="canvas_perspective", format_func=PERSPECTIVES.get,
+                     help="a node's colour is its value for this player; a move's colour is always its value "
+                          "for the player who makes it, as on the board")
+    low[2].checkbox("Boards on the nodes", key="canvas_boards", disabled=not has_boards(game),
                     help=None if has_boards(game) else f"{game.display_name} has no board drawing: nodes show its notation")
-    low[2].checkbox("Move labels", key="hood_labels")
-    low[3].button("Lay out again", key="canvas_relayout", on_click=_relayout,
+    low[3].checkbox("Move labels", key="hood_labels")
+    low[4].button("Lay out again", key="canvas_relayout", on_click=_relayout,
                   help="place every node again with the chosen layout")
     k = int(st.session_state["hood_k"])
     st.session_state["hood_settings"] = (k, st.session_state["hood_dir"], bool(st.session_state["hood_labels"]))
     boards = bool(st.session_state["canvas_boards"]) and has_boards(game)
     return (k, st.session_state["hood_dir"], st.session_state["canvas_layout"], st.session_state["canvas_colour"],
-            boards, bool(st.session_state["hood_labels"]), st.session_state["canvas_expand"])
+            boards, bool(st.session_state["hood_labels"]), st.session_state["canvas_expand"],
+            st.session_state["canvas_perspective"])
 
 
 def _k_into_url() -> None:
@@ -148,7 +155,7 @@ def neighbourhood_panel(game: Game, spec: str, solved: SolvedGraph, key: str, ba
                         last: tuple[int, str, bool]) -> None:
     """The Neighbourhood tab: the canvas around the page's position, grown by expanding its nodes;
     `last` is the controls' last (k, direction, move labels)."""
-    k, direction, layout, colouring, boards, move_labels, _ = _controls(game, last)
+    k, direction, layout, colouring, boards, move_labels, _, perspective = _controls(game, last)
     scope = (solved.graph.graph_id, key, k, direction, backend.kind)
     grown: Grown | None = st.session_state.get(GROWN)
     if grown is None or grown.scope != scope:
@@ -179,10 +186,11 @@ def neighbourhood_panel(game: Game, spec: str, solved: SolvedGraph, key: str, ba
                                   + ", so the canvas stays quick; click a position for its name, its facts and "
                                   "its moves' arrows and names."] if large else [])
     st.caption("  \n".join(notes))  # always one element here, so the canvas below keeps its place
-    draw(grown.elements(), grown.layout, style_rules(colouring, move_labels, pictures, large), key=widget,
+    seen = perspective if grown.player is not None else "each"
+    draw(grown.elements(), grown.layout, style_rules(colouring, move_labels, pictures, large, seen), key=widget,
          on_change=_on_event, args=(game, spec, solved, backend, key, widget), actions=ACTIONS,
          node_actions=("expand", "remove"))
-    st.caption(legend(colouring, grown.mirrored))
+    st.caption(legend(colouring, grown.mirrored, player_name(game, grown.player) if seen == "focus" else None))
     keep_view()
 
 

@@ -5,8 +5,15 @@ from __future__ import annotations
 from typing import Any
 
 from explorer.ui.canvas.elements import MIRRORED_MARK
-from explorer.ui.canvas.marks import (BOARD_SIZE, CYCLE_EDGE, CYCLE_OPTIMAL_EDGE, FOCUS_RING, LABEL_FONT, LABEL_LINE,
-                                      MIN_LABEL_PX, MOVE_FONT, NODE_SIZE, OPTIMAL_EDGE, OTHER_EDGE, TEXT_MARGIN)
+from explorer.ui.canvas.marks import (BOARD_SIZE, FOCUS_RING, LABEL_FONT, LABEL_LINE, MIN_LABEL_PX, MOVE_FONT,
+                                      NODE_SIZE, OPTIMAL_EDGE, OTHER_EDGE, TEXT_MARGIN)
+
+# Whose side a node's value is shown from: the player to move at the page's position (one side for the
+# whole canvas, so that a best line reads in one colour from end to end), or each node's own mover.
+PERSPECTIVES = {"focus": "the player to move here", "each": "the player to move at each node"}
+# The colourings that show a value, and so depend on the perspective.
+VALUE_COLOURINGS = ("value", "remoteness")
+OTHER_MOVE_OPACITY = 0.55  # a move that is not a best one: dashed, thinner and fainter than a best one
 
 
 class _Rule:
@@ -21,16 +28,22 @@ class _Rule:
 
 
 
-def style_rules(colouring: str, move_labels: bool, boards: bool, large: bool = False) -> list[_Rule]:
-    """The canvas's style: fills by the chosen colouring, value-coloured borders, the focus ringed,
-    optimal moves solid and dark, other moves dashed and light, moves on a cycle in the accent colour.
+def style_rules(colouring: str, move_labels: bool, boards: bool, large: bool = False,
+                perspective: str = "each") -> list[_Rule]:
+    """The canvas's style: fills by the chosen colouring, value-coloured borders, the focus ringed;
+    a node's value from the `perspective` (PERSPECTIVES: "focus", the page's `_pfill_*` and `_pborder`;
+    "each", each node's own mover's); every move in the colour of its value for the player who makes it
+    (`_line`, as on the board: a winning move green), best moves solid and thick, other moves dashed and
+    fainter, a move on a cycle with a hollow dot in its middle; a move of no known value grey.
 
     A large canvas draws its moves as plain lines (haystack: no arrows, no dashes) but the selected
     node's, and no labels but the focus's and the selected node's: bezier curves, arrows, dashes,
     double borders and thousands of labels are what make Cytoscape.js slow to draw and to zoom
     (bench/bench_canvas.py)."""
     size = BOARD_SIZE if boards else NODE_SIZE
-    node_shape = {"background-color": f"data(_fill_{colouring})", "border-color": "data(_border)",
+    seen = perspective == "focus"
+    fill = f"_pfill_{colouring}" if seen and colouring in VALUE_COLOURINGS else f"_fill_{colouring}"
+    node_shape = {"background-color": f"data({fill})", "border-color": "data(_pborder)" if seen else "data(_border)",
                   "border-width": 2.5, "width": size, "height": size, "shape": "round-rectangle" if boards else "ellipse"}
     node_label = {"label": "data(label)", "font-size": LABEL_FONT, "color": "#222222", "text-valign": "bottom",
                   "text-margin-y": TEXT_MARGIN, "min-zoomed-font-size": MIN_LABEL_PX,
@@ -59,6 +72,10 @@ def style_rules(colouring: str, move_labels: bool, boards: bool, large: bool = F
                        "label": "data(move)" if move_labels else ""}),
         _Rule("edge[?optimal]", {"line-style": "solid", "width": 2.4, "line-color": OPTIMAL_EDGE,
                                  "target-arrow-color": OPTIMAL_EDGE}),
+        # the move's value for its mover (move_colour), faint unless it is a best move
+        _Rule("edge[_line]", {"line-color": "data(_line)", "target-arrow-color": "data(_line)",
+                              "line-opacity": OTHER_MOVE_OPACITY}),
+        _Rule("edge[_line][?optimal]", {"line-opacity": 1}),
         _Rule("edge[?_bent]", {"curve-style": "unbundled-bezier", "control-point-distances": "data(_bend)",
                               "control-point-weights": 0.5}),  # around a node in its way (bend_around)
         # the name placed clear of the labels at both ends (place_move_names), level
@@ -72,8 +89,9 @@ def style_rules(colouring: str, move_labels: bool, boards: bool, large: bool = F
         _Rule("edge[_picked_name_at >= 0].highlight, edge[_picked_name_at >= 0]:selected",
               {"label": "", "source-label": "data(move)" if move_labels else "",
                "source-text-offset": "data(_picked_name_at)", "source-text-rotation": "none"}),
-        _Rule("edge[_cycle]", {"line-color": CYCLE_EDGE, "target-arrow-color": CYCLE_EDGE}),
-        _Rule("edge[_cycle][?optimal]", {"line-color": CYCLE_OPTIMAL_EDGE, "target-arrow-color": CYCLE_OPTIMAL_EDGE}),
+        # on a cycle: a hollow dot in the middle (the colour says the value, so not another hue)
+        _Rule("edge[_cycle]", {"mid-target-arrow-shape": "circle", "mid-target-arrow-fill": "hollow",
+                               "mid-target-arrow-color": OPTIMAL_EDGE}),
     ]
     if boards:
         rules.insert(1, _Rule("node[_image]", BOARD_PICTURE))
@@ -108,8 +126,9 @@ def _large_rules(colouring: str, move_labels: bool, boards: bool, node_shape: di
         # (haystack-radius 0, Cytoscape's default: a line between the centres)
         _Rule("edge", {"curve-style": "haystack", "width": 1.2, "line-color": OTHER_EDGE}),
         _Rule("edge[?optimal]", {"width": 2.4, "line-color": OPTIMAL_EDGE}),
-        _Rule("edge[_cycle]", {"line-color": CYCLE_EDGE}),
-        _Rule("edge[_cycle][?optimal]", {"line-color": CYCLE_OPTIMAL_EDGE}),
+        _Rule("edge[_line]", {"line-color": "data(_line)", "target-arrow-color": "data(_line)",
+                              "line-opacity": OTHER_MOVE_OPACITY}),
+        _Rule("edge[_line][?optimal]", {"line-opacity": 1}),
         _Rule("edge:selected, edge.highlight", {"curve-style": "straight", "target-arrow-shape": "triangle",
                                                 "arrow-scale": 0.9, **move_label, "text-rotation": "none",
                                                 "label": "data(move)" if move_labels else ""}),
@@ -119,20 +138,26 @@ def _large_rules(colouring: str, move_labels: bool, boards: bool, node_shape: di
     return rules
 
 
-def legend(colouring: str, mirrored: int = 0) -> str:
-    """The canvas's key in plain words; `mirrored` moves lead to a node drawn in another orientation."""
+def legend(colouring: str, mirrored: int = 0, player: str | None = None) -> str:
+    """The canvas's key in plain words; `mirrored` moves lead to a node drawn in another orientation;
+    `player`: the name of the player whose side the nodes' values are shown from (the perspective
+    "focus"), None for each node's own mover."""
+    side = (f"for **{player}** (to move at this page's position), on every node" if player
+            else "for the player to move at that node")
     fills = {
-        "value": "Fill: the value for the player to move there — green win, red loss, amber tie, blue draw.",
-        "remoteness": "Fill: how soon the game ends with best play — strong colour = ends soon, pale = far off; "
-                      "grey = a draw (it never ends).",
+        "value": f"Fill: the value {side} — green win, red loss, amber tie, blue draw.",
+        "remoteness": f"Fill: how soon the game ends with best play, in the colour of the value {side} — "
+                      "strong = ends soon, pale = far off; grey = a draw (it never ends).",
         "draw_level": "Fill: draw level — deep blue = a draw one slip from being decided, paler = safer; "
                       "white = a dead draw, grey = not a draw.",
         "cgt_kind": "Fill: kind of combinatorial value — blue number, orange nimber, green infinitesimal, "
                     "pink switch, grey other or none.",
     }[colouring]
-    return (fills + " Border: the value. Thick ring: the position you are at; double border: on a cycle. "
-            "Arrows are moves: solid dark = a best move, dashed light = another move; purple = a move on a cycle "
-            "(play can come back); a move with no room for its name is named while its position is selected."
+    return (fills + " Border: that value too. Thick ring: the position you are at; double border: on a cycle. "
+            "Arrows are moves, coloured by their value for the player who makes them, as on the board: green a "
+            "winning move, red a losing one, amber to a tie, blue to a draw; solid and thick = a best move, dashed "
+            "and faint = another; a hollow dot in the middle = a move on a cycle (play can come back); a move with "
+            "no room for its name is named while its position is selected."
             + (MIRRORED_NOTE.format(count=mirrored) if mirrored else ""))
 
 
