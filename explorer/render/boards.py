@@ -17,12 +17,12 @@ import html
 from typing import Any, Callable
 
 from explorer.games.base import Game, player_name
-from explorer.render.palette import PLAYERS
+from explorer.render.palette import FIRST, INK_SOFT, SECOND, WHITE
 
 # The players' colours of explorer/render/palette.py, as on the page (explorer/ui/boards): a node
 # is filled with its value's colour, so a piece must not look like a value.
-X_COLOUR, O_COLOUR = PLAYERS["blue"].fill, PLAYERS["red"].fill  # tic-tac-toe's marks
-CELL = 'border="1" color="#555555" width="{size}" height="{size}" fixedsize="true"'
+X_COLOUR, O_COLOUR = FIRST.fill, SECOND.fill  # tic-tac-toe's marks
+CELL = 'border="1" color="' + INK_SOFT + '" width="{size}" height="{size}" fixedsize="true"'
 MAX_GRID_CELLS = 64  # a bigger board reads better as its notation
 
 
@@ -40,7 +40,7 @@ def _grid(rows: list[list[str]], paint: Callable[[str], str], size: int = 22) ->
     body = "".join("<TR>" + "".join(f"<TD {cell}>{paint(c)}</TD>" for c in row) + "</TR>" for row in rows)
     # A fixed size: in a node wider than the board (a long caption) the cells would spread apart.
     width, height = size * max(map(len, rows)), size * len(rows)
-    return (f'<TABLE BORDER="0" CELLBORDER="0" CELLSPACING="0" CELLPADDING="0" BGCOLOR="white" FIXEDSIZE="TRUE" '
+    return (f'<TABLE BORDER="0" CELLBORDER="0" CELLSPACING="0" CELLPADDING="0" BGCOLOR="{WHITE}" FIXEDSIZE="TRUE" '
             f'WIDTH="{width}" HEIGHT="{height}">{body}</TABLE>')
 
 
@@ -55,11 +55,11 @@ def _chopsticks(game: Game, position: Any) -> str:
     rows = []
     for player, hands in enumerate(position.hands):
         mover = "▶ " if position.to_move == player else "  "
-        cells = "".join(f'<TD BORDER="1" COLOR="#555555" WIDTH="34">{_text(str(h) if h else "✕", bold=True, size=14)}'
+        cells = "".join(f'<TD BORDER="1" COLOR="{INK_SOFT}" WIDTH="34">{_text(str(h) if h else "✕", bold=True, size=14)}'
                         f'</TD>' for h in hands)
         rows.append(f'<TR><TD ALIGN="LEFT">{_text(mover + player_name(game, player))}</TD>{cells}</TR>')
     head = f'<TR><TD></TD><TD>{_text("left", size=8)}</TD><TD>{_text("right", size=8)}</TD></TR>'
-    return f'<TABLE BORDER="0" CELLSPACING="2" CELLPADDING="2" BGCOLOR="white">{head}{"".join(rows)}</TABLE>'
+    return f'<TABLE BORDER="0" CELLSPACING="2" CELLPADDING="2" BGCOLOR="{WHITE}">{head}{"".join(rows)}</TABLE>'
 
 
 def _nim(game: Game, position: Any) -> str:
@@ -67,7 +67,7 @@ def _nim(game: Game, position: Any) -> str:
     rows = "".join(f'<TR><TD ALIGN="RIGHT">{_text(str(i + 1), size=8)}</TD>'
                    f'<TD ALIGN="LEFT">{_text("●" * size if size else "–", size=11)}</TD></TR>'
                    for i, size in enumerate(position.heaps))
-    return f'<TABLE BORDER="0" CELLSPACING="1" CELLPADDING="1" BGCOLOR="white">{rows}</TABLE>'
+    return f'<TABLE BORDER="0" CELLSPACING="1" CELLPADDING="1" BGCOLOR="{WHITE}">{rows}</TABLE>'
 
 
 def _notation_grid(game: Game, position: Any) -> str | None:
@@ -83,7 +83,7 @@ def _notation_grid(game: Game, position: Any) -> str | None:
     return _grid(rows, lambda c: _text("" if c == "." else c, bold=True, size=12), size=18)
 
 
-DOBUTSU_COLOURS = (PLAYERS["blue"].fill, PLAYERS["red"].fill)  # A, B, as on the page (explorer/ui/boards/dobutsu.py)
+DOBUTSU_COLOURS = (FIRST.fill, SECOND.fill)  # A, B, as on the page (explorer/ui/boards/dobutsu.py)
 
 
 def _dobutsu(game: Game, position: Any) -> str:
@@ -112,7 +112,7 @@ def _dobutsu(game: Game, position: Any) -> str:
         return f"<TR>{name}{cells}</TR>"
 
     board = _grid([list(rank) for rank in ranks], paint, size=18)
-    return (f'<TABLE BORDER="0" CELLSPACING="1" CELLPADDING="1" BGCOLOR="white">{hand(1, hand_b)}'
+    return (f'<TABLE BORDER="0" CELLSPACING="1" CELLPADDING="1" BGCOLOR="{WHITE}">{hand(1, hand_b)}'
             f'<TR><TD></TD><TD>{board}</TD></TR>{hand(0, hand_a)}</TABLE>')
 
 

@@ -175,14 +175,14 @@ def value_history(points: list[HistoryPoint], players: tuple[str, str], height_p
              "scale": {"domain": list(players), "range": ["circle", "square"]},
              "legend": {"orient": "bottom", "direction": "horizontal", "titleOrient": "left"}}
     layers: list[dict[str, object]] = [
-        {"mark": {"type": "rule", "color": "#bbb", "strokeDash": [4, 4]}, "data": {"values": [{"x": 0}]},
+        {"mark": {"type": "rule", "color": palette.RULE_LIGHT, "strokeDash": [4, 4]}, "data": {"values": [{"x": 0}]},
          "encoding": {"x": {"field": "x", "type": "quantitative"}}},
-        {"mark": {"type": "line", "color": "#999", "strokeWidth": 1.5}, "encoding": {"x": x, "y": y,
+        {"mark": {"type": "line", "color": palette.RULE, "strokeWidth": 1.5}, "encoding": {"x": x, "y": y,
                                                                                      "order": {"field": "ply"}}},
         {"mark": {"type": "point", "filled": True, "size": 110, "opacity": 1},
          "encoding": {"x": x, "y": y, "color": colour, "shape": shape, "tooltip": tooltip}},
         {"transform": [{"filter": "datum.changed"}],
-         "mark": {"type": "point", "filled": False, "size": 420, "strokeWidth": 2.5, "color": "#222"},
+         "mark": {"type": "point", "filled": False, "size": 420, "strokeWidth": 2.5, "color": palette.INK},
          "encoding": {"x": x, "y": y, "tooltip": tooltip}},
         {"transform": [{"filter": "datum['draw level'] != ''"}],
          "mark": {"type": "text", "align": "left", "dx": 9, "fontSize": 10, "color": palette.COLOURS["draw"]},

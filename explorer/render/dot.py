@@ -4,9 +4,11 @@ The one writer of DOT and of the images Graphviz draws from it, for the CLI
 (`gamegraph dot`) and the page. Every diagram uses one visual language,
 explained by a legend drawn in it: positions are filled by value for the
 player to move (the palette of explorer/render/palette.py: win green, loss red,
-tie amber, draw blue), positions with the same remoteness share a rank (a row),
-optimal moves are bold, and the queried position has a thick blue double
-border. Builders turn a query result or a certificate into a `Diagram`;
+tie amber, draw blue), each move is coloured by its value for the player who
+makes it (GamesmanUni's rule, palette.move_value: a winning move is green though
+the position it reaches is red), positions with the same remoteness share a rank
+(a row), optimal moves are bold and the others dashed, and the queried position
+has a thick double border in the one highlight colour (palette.HIGHLIGHT). Builders turn a query result or a certificate into a `Diagram`;
 `to_dot` writes its DOT text (O(nodes + edges)); `render` writes .dot, .svg
 or .png by file extension (the `dot` program lays out the image).
 
@@ -35,8 +37,8 @@ if TYPE_CHECKING:  # graphviz and networkx load when a diagram is drawn, not wit
     import networkx as nx
 
 COLOURS = palette.FILLS  # node fills by value (the legend lists them in this order)
-HIGHLIGHT = "#1f4fd1"
-OTHER_MOVE = "#7f7f7f"
+HIGHLIGHT = palette.HIGHLIGHT
+OTHER_MOVE = palette.RULE  # a move whose value is not known
 MAX_GRAPH_NODES = 500
 # Above this many positions dot's spline routing and crossing minimisation take minutes on
 # cyclic graphs (Chopsticks: over 10 min for 342 positions); straight edges and capped
@@ -107,7 +109,7 @@ def to_dot(diagram: Diagram) -> str:
 
     ranks: dict[int, list[str]] = {}
     for key, info in diagram.nodes.items():
-        attrs = {"label": _node_label(key, info), "fillcolor": COLOURS.get(info["value"], "white")}
+        attrs = {"label": _node_label(key, info), "fillcolor": COLOURS.get(info["value"], palette.WHITE)}
         if info.get("label"):
             attrs.update(fontname="Courier-Bold", fontsize="12", tooltip=key)
         elif info.get("board") or info.get("shown"):
@@ -129,8 +131,9 @@ def to_dot(diagram: Diagram) -> str:
             for key in keys:
                 same.node(_id(key))
     for source, target, label, optimal in diagram.edges:
-        attrs = {"label": label or ""}
-        attrs.update({"style": "bold", "penwidth": "2.5"} if optimal else {"color": OTHER_MOVE})
+        # coloured by its value for the player who makes it (palette.move_value), as on the boards
+        attrs = {"label": label or "", "color": palette.move_colour(diagram.nodes[target]["value"], OTHER_MOVE)}
+        attrs.update({"style": "bold", "penwidth": "2.5"} if optimal else {"style": "dashed"})
         dot.edge(_id(source), _id(target), **attrs)
     _legend(dot, diagram)
     return dot.source
@@ -141,29 +144,30 @@ def _legend(dot: graphviz.Digraph, diagram: Diagram) -> None:
     marked position and what a row means."""
     used = [value for value in COLOURS if any(info["value"] == value for info in diagram.nodes.values())]
     swatches = "".join(f'<TD BGCOLOR="{COLOURS[value]}" BORDER="1">{value}</TD>' for value in used or COLOURS)
-    lines = [f"<B>━━</B> {html.escape(diagram.bold_meaning)}",
-             f'<FONT COLOR="{OTHER_MOVE}">──</FONT> {html.escape(diagram.thin_meaning)}']
+    lines = ["move colour: its value for the player who makes it",
+             f"<B>━━</B> {html.escape(diagram.bold_meaning)}", f"╌╌ {html.escape(diagram.thin_meaning)}"]
     if diagram.highlight is not None:
         lines.append(f'<FONT COLOR="{HIGHLIGHT}"><B>▢</B></FONT> the position asked about')
     if any(info["remoteness"] is not None for info in diagram.nodes.values()):
         lines.append("one row: as many moves from the end")
     rows = "".join(f'<TR><TD COLSPAN="{max(len(used), 1)}" ALIGN="LEFT">{line}</TD></TR>' for line in lines)
-    label = (f'<<TABLE BORDER="1" COLOR="gray60" CELLBORDER="0" CELLSPACING="2" CELLPADDING="2">'
-             f'<TR><TD COLSPAN="{max(len(used), 1)}" ALIGN="LEFT">colour: result for the player to move</TD></TR>'
+    label = (f'<<TABLE BORDER="1" COLOR="{palette.RULE}" CELLBORDER="0" CELLSPACING="2" CELLPADDING="2">'
+             f'<TR><TD COLSPAN="{max(len(used), 1)}" ALIGN="LEFT">position colour: its value for the player to move there</TD></TR>'
              f"<TR>{swatches}</TR>{rows}</TABLE>>")
     dot.node("legend", label=label, shape="plaintext", style="", fontsize="9")
 
 
 # -- the page's neighbourhood ----------------------------------------------------------------
-LINKED_CENTRE = "#1f77b4"
-LINKED_MOVE = "#666666"
+LINKED_CENTRE = palette.HIGHLIGHT
+LINKED_MOVE = palette.RULE
 
 
 def linked_dot(centre: str, positions: Mapping[str, Mapping[str, Any]], edges: list[tuple[str, str, str, bool]],
                link: Callable[[str], str], labels: bool = True) -> str:
     """DOT source of positions near `centre`, for a page: ranked left to right by moves from the
-    centre, filled by value with the value's colour as border, the centre bold, optimal moves solid
-    and the others dashed. `positions` maps a key to its facts (value, remoteness, distance);
+    centre, filled by value with the value's colour as border, the centre bold in the highlight
+    colour, each move in its value's colour for the player who makes it, optimal moves solid and the
+    others dashed. `positions` maps a key to its facts (value, remoteness, distance);
     `edges` are (from, to, label, optimal); every node links to `link(key)` (target _top), which is
     what makes the SVG clickable on the page and in a downloaded file. O(nodes log nodes + edges)."""
     import graphviz
@@ -182,7 +186,8 @@ def linked_dot(centre: str, positions: Mapping[str, Mapping[str, Any]], edges: l
             attrs.update(penwidth="3", color=LINKED_CENTRE, fontsize="14", id="ggcentre")
         g.node(key, **attrs)
     for source, target, label, optimal in edges:
-        attrs = {"style": "solid" if optimal else "dashed", "penwidth": "1.6" if optimal else "1"}
+        attrs = {"style": "solid" if optimal else "dashed", "penwidth": "1.6" if optimal else "1",
+                 "color": palette.move_colour(positions[target]["value"], LINKED_MOVE)}
         if labels:
             attrs["label"] = label
         g.edge(source, target, **attrs)

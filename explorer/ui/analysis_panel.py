@@ -14,7 +14,7 @@ from explorer.ui import state
 from explorer.ui.widgets import error
 
 MAX_MAP_POSITIONS = 400
-KIND_COLOURS = {SAFE: "#9fd89f", SHARP: "#f2b36b"}
+KIND_COLOURS = {SAFE: palette.DRAW_KIND_SAFE, SHARP: palette.DRAW_KIND_SHARP}
 SURVEY_ORDER = ("win", "loss", "draw", "tie")  # the survey legend's order
 
 
@@ -68,7 +68,7 @@ def draw_map(game: Game, spec: str, solved: SolvedGraph, key: str) -> None:
         tally = ", ".join(f"{row['positions']:,} {row['class']}" +
                           (f" at level {row['level']}" if row["level"] is not None else "") for row in levels.table())
         st.caption(f"Draw levels: {tally}.")
-        st.markdown(" ".join(f'<span style="background:{colour};border:1px solid #888;padding:0 0.5em">'
+        st.markdown(" ".join(f'<span style="background:{colour};border:1px solid {palette.RULE};padding:0 0.5em">'
                              f"{name}</span>" for name, colour in LEVEL_LEGEND), unsafe_allow_html=True)
     graph = solved.graph
     draws = [n for n in range(graph.num_positions) if analysis.kind[n] != NOT_A_DRAW]
@@ -85,16 +85,16 @@ def draw_map(game: Game, spec: str, solved: SolvedGraph, key: str) -> None:
                                                       "bgcolor": "transparent"},
                            node_attr={"shape": "circle", "style": "filled", "label": "", "width": "0.22",
                                       "penwidth": "0.5"},
-                           edge_attr={"color": "#bbbbbb", "arrowsize": "0.3", "penwidth": "0.6"})
+                           edge_attr={"color": palette.RULE_LIGHT, "arrowsize": "0.3", "penwidth": "0.6"})
     chosen = set(draws)
     for n in draws:
         fill = _level_colour(levels, n) if by_level == "draw level" else KIND_COLOURS[int(analysis.kind[n])]
         attrs = {"fillcolor": fill, "tooltip": graph.key(n),
                  "URL": state.link(spec, graph.key(n)), "target": "_self"}
         if analysis.closed[n]:
-            attrs.update(color="#1f4fd1", penwidth="1.8")
+            attrs.update(color=palette.CORE_OUTLINE, penwidth="1.8")
         if graph.key(n) == key:
-            attrs.update(width="0.4", color="#000000", penwidth="3")
+            attrs.update(width="0.4", color=palette.HIGHLIGHT, penwidth="3")
         dot.node(str(n), **attrs)
     for n in draws:
         for child in graph.successors(n):
@@ -109,17 +109,16 @@ def draw_map(game: Game, spec: str, solved: SolvedGraph, key: str) -> None:
         st.rerun()
 
 
-LEVEL_COLOURS = ("#1f4fd1", "#5b8def", "#94b6f5", "#c6d8fa")  # level 0, 1, 2, 3+: deeper is nearer a blunder
-LEVEL_LEGEND = (("draw-win, level 0", "#1f4fd1"), ("draw-lose, level 0", "#1f4fd166"), ("level 1", "#5b8def"),
-                ("level 2", "#94b6f5"), ("level 3+", "#c6d8fa"), ("non-pure", "#d0d0d0"), ("dead", "#ffffff"))
+# The draw levels' colours live in the palette; named here too for the canvas, which imports them from this module.
+LEVEL_COLOURS, LEVEL_LEGEND = palette.LEVEL_COLOURS, palette.LEVEL_LEGEND
 
 
 def _level_colour(levels: DrawLevels, node: int) -> str:
     kind = int(levels.kind[node])
     if kind not in (DRAW_WIN, DRAW_LOSE):
-        return "#d0d0d0" if kind == NONPURE else "#ffffff"
+        return palette.LEVEL_NONPURE if kind == NONPURE else palette.LEVEL_DEAD
     colour = LEVEL_COLOURS[min(int(levels.level[node]), len(LEVEL_COLOURS) - 1)]
-    return colour if kind == DRAW_WIN else colour + "66"  # draw-lose: the same hue, translucent
+    return colour if kind == DRAW_WIN else colour + palette.DRAW_LOSE_ALPHA  # draw-lose: the same hue, translucent
 
 
 def _region_map(analysis: DrawAnalysis, draws: list[int]) -> None:
@@ -131,7 +130,7 @@ def _region_map(analysis: DrawAnalysis, draws: list[int]) -> None:
     closed = {int(analysis.region[n]) for n in draws if analysis.closed[n]}
     dot = graphviz.Digraph(node_attr={"shape": "ellipse", "style": "filled"})
     for region, size in sorted(sizes.items(), key=lambda item: -item[1])[:60]:
-        dot.node(str(region), f"{size} positions", fillcolor="#9fc5f8" if region in closed else "#eeeeee")
+        dot.node(str(region), f"{size} positions", fillcolor=palette.CORE_FILL if region in closed else palette.NO_FACT)
     st.graphviz_chart(dot)
 
 
@@ -304,10 +303,10 @@ def _side_by_side(first: SolvedGraph, second: SolvedGraph, key: str) -> None:
             if picture:
                 st.image(picture)
             mark = "  ≠ differs" if detail["value_differs"] or detail["remoteness_differs"] else ""
-            style = "outline:3px solid #d62728;border-radius:0.5rem;padding:0.2rem;" if mark else ""
+            style = f"outline:3px solid {palette.HIGHLIGHT};border-radius:0.5rem;padding:0.2rem;" if mark else ""
             st.markdown(f'<div class="gg-diff-value" style="{style}">Position <code>{escape(side["key"])}</code>: '
                         f'{drawing.value_badge(side["value"], side["remoteness"])}'
-                        f'<b style="color:#d62728">{mark}</b></div>', unsafe_allow_html=True)
+                        f'<b style="color:{palette.WARNING}">{mark}</b></div>', unsafe_allow_html=True)
             if not side["best"]:
                 st.caption("No moves: the game is over here.")
                 continue

@@ -108,7 +108,7 @@ def move_legend() -> str:
     """One line of HTML saying what the colours and line styles on the board mean."""
     chips = " ".join(f'<span style="color:{palette.COLOURS[v]};font-weight:600">{_swatch(v)} {v}</span>'
                      for v in palette.VALUES)
-    return (f'<span style="font-size:0.85rem;color:#555">Moves coloured by their value for the player to move: '
+    return (f'<span style="font-size:0.85rem;color:{palette.INK_SOFT}">Moves coloured by their value for the player to move: '
             f'{chips}, and outlined by it too (win solid, loss dotted, tie dashed, draw dash-dot). Hover a move for '
             f'its remoteness (moves left with best play).</span>')
 
@@ -124,5 +124,5 @@ def value_badge(value: str, remoteness: int | None = None) -> str:
     """HTML chip for a value: its palette fill, its strong colour as the border; never broken across
     lines ("loss in" above "77" in a narrow column)."""
     text = value if remoteness is None else f"{value} in {remoteness}"
-    return (f'<span style="background:{palette.FILLS.get(value, "#eee")};border:1px solid {palette.COLOURS.get(value, "#999")};'
+    return (f'<span style="background:{palette.FILLS.get(value, palette.NO_FACT)};border:1px solid {palette.COLOURS.get(value, palette.RULE)};'
             f'border-radius:0.5rem;padding:0.1rem 0.5rem;font-weight:600;white-space:nowrap">{escape(text)}</span>')

@@ -20,12 +20,12 @@ from __future__ import annotations
 import re
 from html import escape
 
-from explorer.render.palette import NEUTRAL_MARK
+from explorer.render.palette import (DEAD, DEAD_EDGE, FOLDED, HAND_INK, HAND_NAME, IDLE_NAME, INK_SOFT, NEUTRAL_MARK,
+                                     RULE, SKIN, SKIN_EDGE, TURN_GROUND, WHITE)
 
 # No colour here may look like a value (explorer/render/palette.py): the taps and chips take the
 # value colours, and the skin was near the tie fill, the mover's blue frame near the draw blue.
-SKIN, SKIN_EDGE, FOLDED, DEAD = "#e9cdb4", "#b07a4f", "#e7d3bf", "#e4e4e4"
-TURN, TURN_GROUND = NEUTRAL_MARK, "#efece6"
+TURN = NEUTRAL_MARK
 MAX_SLOTS = 10
 SLOT, GAP = 14, 4
 RAISED, STUB, PALM_H = 44, 12, 38
@@ -40,7 +40,7 @@ def _hand(x: float, y: float, count: int, slots: int, flip: bool) -> str:
     drawn = min(slots, MAX_SLOTS)
     width = drawn * (SLOT + GAP) + GAP
     dead = count == 0
-    edge = "#999" if dead else SKIN_EDGE
+    edge = RULE if dead else SKIN_EDGE
     parts = []
     if slots <= MAX_SLOTS:
         for i in range(drawn):
@@ -61,13 +61,13 @@ def _hand(x: float, y: float, count: int, slots: int, flip: bool) -> str:
             parts.append(f'<rect x="{x + GAP}" y="{gy}" width="{filled:.1f}" height="{gauge}" rx="6" '
                          f'fill="{SKIN}" stroke="{edge}" stroke-width="1.2"/>')
         parts.append(f'<text x="{x + width / 2}" y="{gy + gauge / 2 + 4}" text-anchor="middle" font-size="11" '
-                     f'fill="#5a3a1e" font-family="sans-serif">{count} of {slots} fingers</text>')
+                     f'fill="{HAND_INK}" font-family="sans-serif">{count} of {slots} fingers</text>')
     palm_fill = DEAD if dead else SKIN
     dash = ' stroke-dasharray="4 3"' if dead else ""
     parts.append(f'<rect x="{x}" y="{y}" width="{width}" height="{PALM_H}" rx="12" fill="{palm_fill}" '
-                 f'stroke="{"#888" if dead else SKIN_EDGE}" stroke-width="1.5"{dash}/>')
+                 f'stroke="{DEAD_EDGE if dead else SKIN_EDGE}" stroke-width="1.5"{dash}/>')
     label = "✕" if dead else str(count)
-    colour = "#555555" if dead else "#5a3a1e"  # readable on the palm (4.5:1 at least)
+    colour = INK_SOFT if dead else HAND_INK  # readable on the palm (4.5:1 at least)
     parts.append(f'<text x="{x + width / 2}" y="{y + PALM_H / 2 + 7}" text-anchor="middle" font-size="20" '
                  f'font-weight="bold" fill="{colour}" font-family="sans-serif">{label}</text>')
     return "\n".join(parts)
@@ -130,7 +130,7 @@ def svg(hands: tuple[tuple[int, int], tuple[int, int]], to_move: int, fingers: i
                        f'fill="{TURN_GROUND}" stroke="{TURN}" stroke-width="2.5"/>')
         out.append(f'<text x="14" y="{palm_y + PALM_H / 2 + 6}" font-size="17" font-family="sans-serif" '
                    f'font-weight="{"bold" if player == to_move else "normal"}" '
-                   f'fill="{TURN if player == to_move else "#444"}">{escape(names[player])}</text>')
+                   f'fill="{TURN if player == to_move else IDLE_NAME}">{escape(names[player])}</text>')
         if player == to_move:
             out.append(f'<text x="14" y="{palm_y + PALM_H / 2 + 24}" font-size="11" font-family="sans-serif" '
                        f'fill="{TURN}">to move</text>')
@@ -139,7 +139,7 @@ def svg(hands: tuple[tuple[int, int], tuple[int, int]], to_move: int, fingers: i
             out.append(_hand(x, palm_y, count, slots, flip))
             hand_name = "left" if side == 0 else "right"
             out.append(f'<text x="{x + hw / 2}" y="{row["names"]}" text-anchor="middle" font-size="12" '
-                       f'font-family="sans-serif" fill="#666">{hand_name}</text>')
+                       f'font-family="sans-serif" fill="{HAND_NAME}">{hand_name}</text>')
     if links and not over:
         palms = {player: rows[player]["palm"] for player in rows}
         out.extend(_tap_links(links, hands, to_move, palms, hw, gap, margin))
@@ -171,7 +171,7 @@ def _tap_links(links, hands, to_move, palms, hw, gap, margin) -> list[str]:
         out.append(f'<a href="{escape(href)}" data-move="{escape(label)}"><title>tap {escape(label)}: your '
                    f'{"left" if source == 0 else "right"} hand adds {adds} to their '
                    f'{"left" if aim == 0 else "right"}</title>'
-                   f'<circle class="gg-mark" cx="{cx:.1f}" cy="{cy:.1f}" r="{TAP_R}" fill="#ffffff" stroke="{TURN}" '
+                   f'<circle class="gg-mark" cx="{cx:.1f}" cy="{cy:.1f}" r="{TAP_R}" fill="{WHITE}" stroke="{TURN}" '
                    'stroke-width="2.5"/>'
                    f'<text class="gg-mark-text" x="{cx:.1f}" y="{cy + 4.5:.1f}" text-anchor="middle" font-size="13" '
                    f'font-weight="bold" font-family="sans-serif" fill="{TURN}">+{adds}</text></a>')
@@ -192,7 +192,7 @@ def _other_links(others, links, frame: tuple[float, float], left: float) -> list
         out.append(f'<a href="{escape(links[label])}" data-move="{escape(label)}"><title>{escape(label)}: your hands '
                    f'become {escape(result)}</title>'
                    f'<rect class="gg-mark" x="{x}" y="{y:.1f}" width="{CHIP_W}" height="{CHIP_H}" rx="9" '
-                   f'fill="#ffffff" stroke="{TURN}" stroke-width="1.8"/>'
+                   f'fill="{WHITE}" stroke="{TURN}" stroke-width="1.8"/>'
                    f'<text class="gg-mark-text" x="{x + CHIP_W / 2}" y="{y + 14:.1f}" text-anchor="middle" '
                    f'font-size="12" font-family="sans-serif" fill="{TURN}">→ {escape(result)}</text></a>')
     return out

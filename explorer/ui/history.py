@@ -103,7 +103,7 @@ def panel(game: Game, spec: str, solved: Any = None) -> None:
     frame = pd.DataFrame(table)
     styled = frame.style.apply(
         lambda col: [f"background-color: {palette.FILLS.get(v, '')}" for v in col], subset=["value"]
-    ).apply(lambda col: ["color: #b00020; font-weight: bold" if str(v).startswith("⚠") else "" for v in col],
+    ).apply(lambda col: [f"color: {palette.WARNING}; font-weight: bold" if str(v).startswith("⚠") else "" for v in col],
             subset=["note"])
     st.dataframe(styled, hide_index=True, width="stretch")
     left, right, _ = st.columns([1, 1, 4])

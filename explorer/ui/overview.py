@@ -41,7 +41,7 @@ def chart_table_html(chart: Any, here: tuple[tuple[int, int], tuple[int, int]] |
             value = str(Value.from_symbol(mark))
             r = chart.remoteness[i][j]
             current = here is not None and here == (mine, theirs)
-            style = f"background:{palette.FILLS[value]};" + (" outline:3px solid #1f77b4;" if current else "")
+            style = f"background:{palette.FILLS[value]};" + (f" outline:3px solid {palette.HIGHLIGHT};" if current else "")
             tip = f"{value}{'' if r is None else f' in {r}'}: {label}"
             text = escape(mark + short_label(label))
             url = link(mine, theirs) if link else None
@@ -51,8 +51,8 @@ def chart_table_html(chart: Any, here: tuple[tuple[int, int], tuple[int, int]] |
         lines.append("<tr>" + "".join(cells) + "</tr>")
     lines.append("</tbody></table>")
     css = ("<style>.gg-chart{border-collapse:collapse;font:12px monospace}.gg-chart td,.gg-chart th"
-           "{border:1px solid #ccc;padding:2px 5px;text-align:center;white-space:nowrap}"
-           ".gg-chart th{background:#f4f4f4}.gg-chart a{color:inherit;text-decoration:none;display:block}"
+           f"{{border:1px solid {palette.RULE_LIGHT};padding:2px 5px;text-align:center;white-space:nowrap}}"
+           f".gg-chart th{{background:{palette.PANEL}}}.gg-chart a{{color:inherit;text-decoration:none;display:block}}"
            ".gg-chart a:hover{text-decoration:underline}</style>")
     return css + "".join(lines)
 

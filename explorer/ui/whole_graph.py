@@ -169,18 +169,19 @@ def overview(solved: SolvedGraph, moves: str = "best", node_cap: int = NODE_CAP,
                     int(graph.num_moves), moves)
 
 
-BACKGROUND = "#fcfcfc"   # the drawing's background (_CSS)
+BACKGROUND = palette.OVERVIEW_GROUND   # the drawing's background (_CSS)
 
 
 def edge_look(edges: int) -> tuple[str, float]:
     """(CSS colour, width in pixels) of the moves drawn: dark enough to read against BACKGROUND as
     lines (they were 12% and 35% grey, too faint to see), lighter and thinner as they get denser, so
     that 200,000 of them shade the picture rather than cover it (edge_contrast says how much)."""
+    dense, denser, densest = palette.OVERVIEW_MOVES
     if edges <= 2_000:
-        return "rgba(60,60,60,0.75)", 1.0
+        return dense, 1.0
     if edges <= 20_000:
-        return "rgba(60,60,60,0.55)", 0.8
-    return "rgba(70,70,70,0.3)", 0.6
+        return denser, 0.8
+    return densest, 0.6
 
 
 def edge_contrast(edges: int) -> float:
@@ -364,18 +365,20 @@ export default function(component) {
 }
 """
 
-_CSS = """
-.gg-whole { position: relative; }
-.gg-whole-canvas { width: 100%; height: 640px; border: 1px solid #ddd; border-radius: 6px; background: #fcfcfc; }  /* BACKGROUND */
-.gg-whole-axis { position: absolute; left: 0; top: 0; width: 100%; height: 640px; overflow: hidden;
-                 pointer-events: none; }  /* the canvas's box: labels over it, clicks through to it */
-.gg-whole-axis span { position: absolute; font: 11px sans-serif; color: #555; white-space: nowrap;
-                      background: rgba(252, 252, 252, 0.85); padding: 0 1px; }  /* AXIS_FONT */
-.gg-whole-tip { display: none; position: absolute; left: 8px; top: 8px; background: #fff; border: 1px solid #bbb;
-                border-radius: 4px; padding: 2px 8px; font: 13px sans-serif; pointer-events: none; }
-.gg-whole-tools { position: absolute; right: 8px; top: 8px; display: flex; gap: 4px; }
-.gg-whole-tools button { font: 13px sans-serif; padding: 1px 8px; border: 1px solid #bbb; border-radius: 4px;
-                         background: #fff; cursor: pointer; }
+_CSS = f"""
+.gg-whole {{ position: relative; }}
+.gg-whole-canvas {{ width: 100%; height: 640px; border: 1px solid {palette.RULE_FAINT}; border-radius: 6px;
+                   background: {BACKGROUND}; }}
+.gg-whole-axis {{ position: absolute; left: 0; top: 0; width: 100%; height: 640px; overflow: hidden;
+                 pointer-events: none; }}  /* the canvas's box: labels over it, clicks through to it */
+.gg-whole-axis span {{ position: absolute; font: 11px sans-serif; color: {palette.INK_SOFT}; white-space: nowrap;
+                      background: {palette.OVERVIEW_LABEL_GROUND}; padding: 0 1px; }}  /* AXIS_FONT */
+.gg-whole-tip {{ display: none; position: absolute; left: 8px; top: 8px; background: {palette.WHITE};
+                border: 1px solid {palette.RULE_LIGHT}; border-radius: 4px; padding: 2px 8px; font: 13px sans-serif;
+                pointer-events: none; }}
+.gg-whole-tools {{ position: absolute; right: 8px; top: 8px; display: flex; gap: 4px; }}
+.gg-whole-tools button {{ font: 13px sans-serif; padding: 1px 8px; border: 1px solid {palette.RULE_LIGHT};
+                         border-radius: 4px; background: {palette.WHITE}; cursor: pointer; }}
 """
 
 

@@ -64,7 +64,7 @@ def test_a_neighbourhood_shows_other_moves_thin(magic):
     assert len(moves) == len(result.tables["moves"].rows)
     bold = sum("style=bold" in line for line in moves)
     assert bold == sum(1 for row in result.tables["moves"].rows if row[3])
-    assert 0 < bold < len(moves) and any(f'color="{dot.OTHER_MOVE}"' in line for line in moves)
+    assert 0 < bold < len(moves) and all("style=dashed" in line for line in moves if "style=bold" not in line)
     assert "the position asked about" in text
 
 

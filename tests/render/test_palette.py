@@ -215,6 +215,99 @@ def test_no_player_colour_looks_like_a_value():
 
 def test_players_that_meet_on_a_board_are_told_apart():
     """The pairs that share a board differ clearly from each other too."""
-    pairs = [("blue", "red"), ("black", "red"), ("black", "white"), ("brown", "green")]
+    pairs = [(palette.FIRST, palette.SECOND), (palette.PLAYERS["black"], palette.PLAYERS["white"])]
     for first, second in pairs:
-        assert palette.distance(palette.PLAYERS[first].fill, palette.PLAYERS[second].fill) >= 20, (first, second)
+        assert palette.distance(first.fill, second.fill) >= 20, (first, second)
+
+
+# -- issue 35: one colour language ------------------------------------------------------------------
+def test_no_player_colour_has_a_values_hue():
+    """A piece never uses a value's hue (issue 35): the wine cars and pieces and the navy X of before
+    were MIN_DISTANCE from every value colour and still read as a loss or a draw; each player colour
+    is now a grey or MIN_HUE_GAP degrees of hue from every value colour and fill."""
+    for name, player in palette.PLAYERS.items():
+        for part, colour in player._asdict().items():
+            assert palette.hue_clear(colour), (name, part, colour, palette.hue_gap(colour))
+    for old in ("#6b1d2a", "#1b2a5e", "#7a4a22", "#1f4a2e"):  # wine, navy, brown, dark green (issue 18's)
+        assert not palette.hue_clear(old), old
+    assert palette.hue_clear("#808080") and not palette.hue_clear(palette.COLOURS["loss"])
+
+
+def test_every_piece_stands_out_on_every_ground():
+    """WCAG 2.1's non-text contrast (3:1) between each player's piece (its fill or its rim) and each
+    ground a piece stands on; a white piece with a pale rim on a white board would fail."""
+    for name, player in palette.PLAYERS.items():
+        for ground_name, ground in palette.GROUNDS.items():
+            assert palette.piece_contrast(player, ground) >= palette.MIN_PIECE_CONTRAST, (name, ground_name)
+    pale = palette.PlayerColour("#fbfbfb", "#dddddd", "#222222", "#f4f4f4")
+    assert palette.piece_contrast(pale, palette.WHITE) < palette.MIN_PIECE_CONTRAST
+
+
+def test_a_move_takes_its_value_for_the_player_who_makes_it():
+    assert [palette.move_value(v) for v in ("win", "loss", "tie", "draw")] == ["loss", "win", "tie", "draw"]
+    assert palette.move_value("unknown") is None
+    assert palette.move_colour("loss", "#000000") == palette.COLOURS["win"]
+    assert palette.move_colour("?", "#000000") == "#000000"
+
+
+def test_diagram_moves_are_coloured_by_their_value_for_the_mover():
+    """Graphviz (gamegraph dot and the page's diagram): a move into a lost position is a winning move,
+    green; every move's colour is its target's value turned round; the legend says whose value."""
+    backend = NetworkxBackend(to_networkx(build("tictactoe")))
+    diagram = dot.neighbourhood_diagram(run_query(backend, "neighbourhood", position=".../.../...", k=2,
+                                                  direction="out"))
+    text = dot.to_dot(diagram)
+    ids = {key: f"n{i}" for i, key in enumerate(diagram.nodes)}
+    seen = set()
+    for source, target, _, _ in diagram.edges:
+        line = next(line for line in text.splitlines() if f"{ids[source]} -> {ids[target]} " in line)
+        mover = palette.move_value(diagram.nodes[target]["value"])
+        assert f'color="{palette.COLOURS[mover]}"' in line, line
+        seen.add(mover)
+    assert {"tie", "loss"} <= seen
+    assert "its value for the player who makes it" in text and "value for the player to move there" in text
+    centre, positions, edges = hood("chopsticks", 2)
+    linked = dot.linked_dot(centre, positions, edges, lambda key: f"?pos={key}")
+    for source, target, _, _ in edges:
+        assert f'color="{palette.COLOURS[palette.move_value(positions[target]["value"])]}"' in next(
+            line for line in linked.splitlines() if f'"{source}" -> "{target}"' in line or
+            f"{source} -> {target}" in line)
+
+
+def test_one_highlight_colour():
+    """What is asked about or selected has one colour on every diagram and table (there were three)."""
+    assert dot.HIGHLIGHT == dot.LINKED_CENTRE == palette.HIGHLIGHT
+    assert palette.nearest_value(palette.HIGHLIGHT)[0] >= palette.MIN_DISTANCE
+    assert all(palette.distance(palette.HIGHLIGHT, player.fill) >= palette.MIN_DISTANCE
+               for player in palette.PLAYERS.values())
+
+
+# Colour literals: '#rgb', '#rrggbb', '#rrggbbaa', rgb(...) and rgba(...), in code or in CSS/JS kept in
+# strings. Files left out: the palette itself; vendored libraries; and the graph canvas
+# (explorer/ui/canvas*, its static script), which its own developer is moving to the palette (issue 35).
+LITERAL = re.compile(r"(?<![&\w])#(?:[0-9a-fA-F]{8}|[0-9a-fA-F]{6}|[0-9a-fA-F]{3})\b|\brgba?\(")
+NOT_CHECKED = ("explorer/render/palette.py", "explorer/ui/canvas", "explorer/ui/static/canvas")
+
+
+def colour_literals(text: str) -> list[str]:
+    """The colour literals in `text` (a source file)."""
+    return [match.group(0) for match in LITERAL.finditer(text)]
+
+
+def test_colour_literals_are_found():
+    assert colour_literals('fill="#8c564b" x = "#ccc"; rgba(60,60,60,0.5) "#1f4fd166"') == [
+        "#8c564b", "#ccc", "rgba(", "#1f4fd166"]
+    assert colour_literals("issue #35, &#123; a2 #define x") == []
+
+
+def test_no_colour_literal_outside_the_palette():
+    """explorer/render/palette.py is the only home of colours (issue 35): every other module names them."""
+    found = []
+    for folder in ("explorer", "queries"):
+        for path in sorted((ROOT / folder).rglob("*")):
+            relative = path.relative_to(ROOT).as_posix()
+            if (path.suffix not in (".py", ".js", ".css", ".html") or relative.endswith(".min.js")
+                    or relative.startswith(NOT_CHECKED)):
+                continue
+            found += [f"{relative}: {literal}" for literal in colour_literals(path.read_text())]
+    assert found == []

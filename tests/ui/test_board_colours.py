@@ -177,6 +177,27 @@ def test_dodgem_keeps_its_players_names_in_their_colours():
     for position in (game.start(), game.moves(game.start())[0].position):
         svg = board_svg(game, position, {})
         who = ("Blue", "Red")[position.to_move]
-        colour = palette.PLAYERS[who.lower()].fill
+        colour = (palette.FIRST, palette.SECOND)[position.to_move].fill  # dark and purple (issue 35)
         assert re.search(f'fill="{colour}"[^>]*><tspan[^>]*>{who} to move', svg), who
         assert sorted(set(letter for letter, _, _ in letters_on_pieces(svg))) == ["B", "R"]
+
+
+STRONG_HUE = 20.0  # chroma (C*ab) from which a colour is seen as having a hue, not as a tinted grey
+
+
+@pytest.mark.parametrize("name", DRAWN)
+def test_no_strong_colour_on_a_board_has_a_values_hue(name):
+    """Issue 35: Dodgem's and Teeko's wine pieces, tic-tac-toe's wine O and Dōbutsu's wine B were far
+    enough from the loss red by ΔE00 and still read as red. Every colour a board draws with a clear hue
+    (the pieces, the marks, the frame) keeps MIN_HUE_GAP degrees from every value's hue."""
+    clashes = {}
+    for game, position, links in walk(name, walks=2):
+        for colour, what in drawn_colours(board_svg(game, position, links)):
+            if palette.lch(colour)[1] >= STRONG_HUE and not palette.hue_clear(colour):
+                clashes[what] = f"{palette.hue_gap(colour):.0f} degrees from a value's hue"
+    assert clashes == {}, name
+
+
+def test_the_hue_check_sees_the_old_pieces():
+    for old in ("#6b1d2a", "#1b2a5e", "#1f4fa8", "#8c564b"):  # wine, navy, Connect Four's frame, Nim's tokens
+        assert palette.lch(old)[1] >= STRONG_HUE and not palette.hue_clear(old), old

@@ -15,13 +15,13 @@ from __future__ import annotations
 from html import escape
 
 from explorer.games.connect4.rules import COLUMN_NAMES
-from explorer.render.palette import PLAYERS
+from explorer.render.palette import CONNECT4_FRAME, CONNECT4_HOLE, CONNECT4_NAME, PAPER, PLAYERS, WHITE
 from explorer.ui.boards import turn_caption
 from explorer.ui.boards.grid import CAPTION_LINE, caption, wrap
 
 CELL, PAD = 48, 14
 COLOURS = {"X": PLAYERS["black"], "O": PLAYERS["white"]}  # fill, rim, ...
-FRAME, HOLE = "#1f4fa8", "#9a9a9a"
+FRAME, HOLE = CONNECT4_FRAME, CONNECT4_HOLE  # a blue frame was the draw blue
 
 
 def svg(game, position, links):
@@ -38,7 +38,7 @@ def svg(game, position, links):
 
     out = [f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height + band}" '
            f'viewBox="0 0 {width} {height + band}" role="img" aria-label="Connect Four, {escape(said)}">',
-           f'<rect x="0" y="0" width="{width}" height="{height + band}" rx="10" fill="#f4f1ea"/>',
+           f'<rect x="0" y="0" width="{width}" height="{height + band}" rx="10" fill="{PAPER}"/>',
            f'<rect x="{PAD - 6}" y="{PAD - 6}" width="{w * CELL + 12}" height="{h * CELL + 12}" rx="8" '
            f'fill="{FRAME}"/>']
     for col in range(w):
@@ -52,13 +52,13 @@ def svg(game, position, links):
                 out.append(f'<circle cx="{cx}" cy="{cy}" r="{radius}" fill="{HOLE}"/>')
         label = COLUMN_NAMES[col]
         out.append(f'<text x="{PAD + col * CELL + CELL / 2}" y="{height + 8}" text-anchor="middle" font-size="12" '
-                   f'fill="#6b6455" font-family="sans-serif">{label}</text>')
+                   f'fill="{CONNECT4_NAME}" font-family="sans-serif">{label}</text>')
         href = links.get(label)
         if href is not None:
             cx, cy = centre(col, len(column))
             out.append(f'<a href="{escape(href)}" data-move="{escape(label)}"><title>drop {mover} in column {label}'
                        f'</title><rect x="{PAD + col * CELL}" y="{PAD}" width="{CELL}" height="{h * CELL}" '
-                       f'fill="#ffffff" fill-opacity="0.01"/>'
+                       f'fill="{WHITE}" fill-opacity="0.01"/>'
                        f'<circle class="gg-mark" cx="{cx}" cy="{cy}" r="{radius * 0.8}" fill="{COLOURS[mover][0]}" '
                        f'fill-opacity="0.35" stroke="{COLOURS[mover][1]}" stroke-dasharray="4 3"/></a>')
     out.append(caption(lines, PAD, height + 30, COLOURS[mover][1]))

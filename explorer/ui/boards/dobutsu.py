@@ -16,17 +16,17 @@ from __future__ import annotations
 from html import escape
 
 from explorer.games.square_board import row_col
-from explorer.render.palette import NEUTRAL_MARK, PLAYERS
+from explorer.render.palette import CELL_LINE, FIRST, NAME_SOFT, NEUTRAL_MARK, PAPER_TILE, SECOND, WHITE
 from explorer.ui.boards import turn_caption
 from explorer.ui.boards.grid import CAPTION_LINE, Grid, arrow_points, caption, move_link, open_svg, wrap
 
 CELL, PAD, HAND, NAMES_BAND, TILE = 78, 30, 34, 20, 42
-# A in the players' navy, B in their wine, each home rank in its player's tint
-# (explorer/render/palette.py): the moves take the value colours, and B's red stood beside the
-# loss red, A's light blue home rank was the draw fill.
-PLAYER_COLOURS = (PLAYERS["blue"], PLAYERS["red"])  # A, B
+# A in the players' dark, B in their purple, each home rank in its player's tint
+# (explorer/render/palette.py, FIRST and SECOND): the moves take the value colours, and B's red
+# (later wine) stood beside the loss red, A's light blue home rank was the draw fill.
+PLAYER_COLOURS = (FIRST, SECOND)  # A, B
 COLOURS = tuple(player.fill for player in PLAYER_COLOURS)
-TILE_FILL = "#fffaf0"
+TILE_FILL = PAPER_TILE
 ARROW = NEUTRAL_MARK
 NAMES = {"L": "lion", "G": "giraffe", "E": "elephant", "C": "chick", "H": "hen"}
 DROP_CORNER = {"G": (-1, -1), "E": (1, -1), "C": (1, 1)}
@@ -65,8 +65,8 @@ def svg(game, position, links):
     for row in range(ROWS):
         for col in range(COLUMNS):
             x, y = grid.corner(row, col)
-            home = PLAYER_COLOURS[0].tint if row == 0 else (PLAYER_COLOURS[1].tint if row == ROWS - 1 else "#ffffff")
-            out.append(f'<rect x="{x}" y="{y}" width="{CELL}" height="{CELL}" fill="{home}" stroke="#b9b1a0"/>')
+            home = PLAYER_COLOURS[0].tint if row == 0 else (PLAYER_COLOURS[1].tint if row == ROWS - 1 else WHITE)
+            out.append(f'<rect x="{x}" y="{y}" width="{CELL}" height="{CELL}" fill="{home}" stroke="{CELL_LINE}"/>')
     out.extend(grid.names(gap=12))
     for square, value in enumerate(position.board):
         if value:
@@ -79,7 +79,7 @@ def svg(game, position, links):
         for i, letter in enumerate(pieces):
             out.append(_tile(PAD + 16 + i * 32, y, letter, owner, size=28))
         if not pieces:
-            out.append(f'<text x="{PAD + 4}" y="{y + 4}" font-size="11" fill="#a39a86" '
+            out.append(f'<text x="{PAD + 4}" y="{y + 4}" font-size="11" fill="{NAME_SOFT}" '
                        f'font-family="sans-serif">no pieces in hand</text>')
     for label, href in links.items():
         if "*" in label:  # a drop: a lettered chip in a corner of the square (a dark letter on a
@@ -89,7 +89,7 @@ def svg(game, position, links):
             dx, dy = DROP_CORNER.get(letter, (0, 0))
             x, y = cx + dx * CELL * 0.3, cy + dy * CELL * 0.3
             out.append(move_link(href, label, f"play {label}",
-                                 f'<circle class="gg-mark" cx="{x}" cy="{y}" r="9" fill="#ffffff" stroke="{COLOURS[mover]}" '
+                                 f'<circle class="gg-mark" cx="{x}" cy="{y}" r="9" fill="{WHITE}" stroke="{COLOURS[mover]}" '
                                  f'stroke-width="1.5"/><text x="{x}" y="{y + 4}" text-anchor="middle" font-size="11" '
                                  f'font-weight="bold" fill="{COLOURS[mover]}" font-family="sans-serif">{escape(letter)}</text>'))
             continue

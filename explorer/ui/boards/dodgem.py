@@ -8,14 +8,15 @@ the link that plays the move.
 from __future__ import annotations
 
 from explorer.games.square_board import FILES, row_col
-from explorer.render.palette import NEUTRAL_MARK, PLAYERS
+from explorer.render.palette import CELL_LINE, FIRST, NAME_SOFT, NEUTRAL_MARK, SECOND, WHITE
 from explorer.ui.boards import turn_caption
 from explorer.ui.boards.grid import CAPTION_LINE, Grid, arrow_points, caption, move_link, open_svg, wrap
 
 CELL, PAD = 62, 34
-# Blue and Red keep their names, in the players' navy and wine (explorer/render/palette.py): the
-# arrows take the value colours, and red cars used to carry red loss arrows.
-COLOURS = {"b": PLAYERS["blue"], "r": PLAYERS["red"]}
+# Blue and Red keep their names, drawn in the players' dark and purple (explorer/render/palette.py,
+# FIRST and SECOND): the arrows take the value colours, and red (later wine) cars carried red loss
+# arrows, blue (later navy) ones sat by the draw blue.
+COLOURS = {"b": FIRST, "r": SECOND}
 ARROW = NEUTRAL_MARK
 
 
@@ -35,8 +36,8 @@ def svg(game, position, links):
     for row in range(n):
         for col in range(n):
             x, y = grid.corner(row, col)
-            out.append(f'<rect x="{x}" y="{y}" width="{CELL}" height="{CELL}" fill="#ffffff" stroke="#b9b1a0"/>')
-            out.append(f'<text x="{x + 4}" y="{y + 12}" font-size="9" fill="#a39a86" '
+            out.append(f'<rect x="{x}" y="{y}" width="{CELL}" height="{CELL}" fill="{WHITE}" stroke="{CELL_LINE}"/>')
+            out.append(f'<text x="{x + 4}" y="{y + 12}" font-size="9" fill="{NAME_SOFT}" '
                        f'font-family="sans-serif">{FILES[col]}{row + 1}</text>')
     for colour, cx, cy in grid.pieces({"b": position.blue, "r": position.red}):
         fill, rim, text, _ = COLOURS[colour]

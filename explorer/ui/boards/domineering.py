@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from html import escape
 
-from explorer.render.palette import NEUTRAL_MARK
+from explorer.render.palette import DOMINEERING_COVERED, DOMINEERING_GROUND, INK_FAINT, NEUTRAL_MARK, RULE, WHITE
 from explorer.ui.boards import turn_caption
 from explorer.ui.boards.grid import CAPTION_LINE, caption, wrap
 
@@ -26,10 +26,10 @@ def svg(game, position, links):
     height = rows * CELL + 2 * PAD + 14 + below
     out = [f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" viewBox="0 0 {width} {height}" '
            f'role="img" aria-label="{escape(said)}">',
-           f'<rect x="0" y="0" width="{width}" height="{height}" rx="10" fill="#f3f3f3"/>',
+           f'<rect x="0" y="0" width="{width}" height="{height}" rx="10" fill="{DOMINEERING_GROUND}"/>',
            caption(lines, PAD, 20, MOVABLE, size=14)]
     if links:
-        out.append(f'<text x="{PAD}" y="{height - 12}" font-size="11" fill="#777" font-family="sans-serif">'
+        out.append(f'<text x="{PAD}" y="{height - 12}" font-size="11" fill="{INK_FAINT}" font-family="sans-serif">'
                    f'click a dot to place a {"vertical" if mover == 0 else "horizontal"} domino</text>')
     out.append(f'<g transform="translate(0 {below})">')
     for r in range(rows):
@@ -37,7 +37,7 @@ def svg(game, position, links):
             covered = position.filled >> (r * cols + c) & 1
             x, y = PAD + c * CELL, PAD + r * CELL
             out.append(f'<rect x="{x}" y="{y}" width="{CELL}" height="{CELL}" '
-                       f'fill="{"#4b4b5a" if covered else "#ffffff"}" stroke="#999"/>')
+                       f'fill="{DOMINEERING_COVERED if covered else WHITE}" stroke="{RULE}"/>')
     for label, href in links.items():
         first = label.split(" ")[1].split("-")[0]          # "V a1-a2": the top or left cell
         c, r = "abcdefgh".index(first[0]), int(first[1:]) - 1

@@ -13,10 +13,11 @@ from collections.abc import Iterable, Iterator
 from html import escape
 
 from explorer.games.square_board import FILES
+from explorer.render.palette import NAME, PAPER
 
 FONT = 'font-family="sans-serif"'
-BACKGROUND = "#f4f1ea"
-NAME_COLOUR = "#8a816e"  # the rank and file names: quiet, but readable on the background
+BACKGROUND = PAPER
+NAME_COLOUR = NAME  # the rank and file names: quiet, but readable on the background
 CAPTION_LINE = 17  # px between the lines of a wrapped caption (13 px text)
 
 

@@ -2,7 +2,7 @@
 
 from html import escape
 
-from explorer.render.palette import NEUTRAL_MARK
+from explorer.render.palette import NEUTRAL_MARK, NIM_TOKEN, NIM_TOKEN_RIM, RULE
 from explorer.ui.boards.grid import CAPTION_LINE, caption, wrap
 
 
@@ -32,15 +32,15 @@ def heaps_svg(heaps: tuple[int, ...], to_move: int, largest: int, links: dict[st
         if largest <= 16:
             for j in range(size):
                 circle = (f'<circle{mark} cx="{cx}" '
-                          f'cy="{base - j * token - token / 2}" r="{token / 2 - 1.5}" fill="#8c564b" stroke="#5a3327"/>')
+                          f'cy="{base - j * token - token / 2}" r="{token / 2 - 1.5}" fill="{NIM_TOKEN}" stroke="{NIM_TOKEN_RIM}"/>')
                 label = f"take {size - j} from heap {i + 1}"
                 href = (links or {}).get(label)
                 out.append(f'<a href="{escape(href)}" data-move="{escape(label)}"><title>{label}</title>{circle}</a>'
                            if href else circle)
         else:
             bar = (tall * token) * size / largest
-            out.append(f'<rect x="{cx - 8}" y="{base - bar}" width="16" height="{bar}" rx="4" fill="#8c564b"/>')
-        out.append(f'<line x1="{cx - 16}" y1="{base + 2}" x2="{cx + 16}" y2="{base + 2}" stroke="#999"/>')
+            out.append(f'<rect x="{cx - 8}" y="{base - bar}" width="16" height="{bar}" rx="4" fill="{NIM_TOKEN}"/>')
+        out.append(f'<line x1="{cx - 16}" y1="{base + 2}" x2="{cx + 16}" y2="{base + 2}" stroke="{RULE}"/>')
         out.append(f'<text x="{cx}" y="{base + 18}" text-anchor="middle" font-size="13" font-family="sans-serif">{size}</text>')
     out.append("</svg>")
     return "\n".join(out)

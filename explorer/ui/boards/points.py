@@ -10,14 +10,14 @@ from html import escape
 from typing import Sequence
 
 from explorer.games.blocking import BlockingGame, BoardPosition
-from explorer.render.palette import NEUTRAL_MARK, PLAYERS, PlayerColour
+from explorer.render.palette import BOARD_LINE, INK_FAINT, NAME_POINTS, NEUTRAL_MARK, PAPER_POINTS, PLAYERS, PlayerColour
 from explorer.ui.boards import turn_caption
 from explorer.ui.boards.grid import CAPTION_LINE, caption, wrap
 
 # The players' colours and the neutral mark of a movable piece come from explorer/render/palette.py:
 # the rings take the value colours, so neither a piece nor an uncoloured ring may look like one.
 PIECE_COLOURS = {0: PLAYERS["black"], 1: PLAYERS["white"]}
-LINE, MOVABLE, TURN = "#8a6d3b", NEUTRAL_MARK, NEUTRAL_MARK
+LINE, MOVABLE, TURN = BOARD_LINE, NEUTRAL_MARK, NEUTRAL_MARK
 
 
 def svg(game: BlockingGame, position: BoardPosition, links: dict[str, str],
@@ -39,13 +39,13 @@ def svg(game: BlockingGame, position: BoardPosition, links: dict[str, str],
         f"{game.points[i]}: {names[game.letters.index(c)] if c != '.' else 'empty'}" for i, c in enumerate(position.cells))
     out = [f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height + band}" '
            f'viewBox="0 0 {width} {height + band}" role="img" aria-label="{escape(describe)}">',
-           f'<rect x="0" y="0" width="{width}" height="{height + band}" rx="12" fill="#f6efe2"/>']
+           f'<rect x="0" y="0" width="{width}" height="{height + band}" rx="12" fill="{PAPER_POINTS}"/>']
     for a, b in lines:
         (x1, y1), (x2, y2) = xy[a], xy[b]
         out.append(f'<line x1="{x1}" y1="{y1}" x2="{x2}" y2="{y2}" stroke="{LINE}" stroke-width="4" '
                    'stroke-linecap="round"/>')
     for i, (x, y) in enumerate(xy):
-        out.append(f'<text x="{x + radius + 2}" y="{y - radius + 4}" font-size="11" fill="#a08a6a" '
+        out.append(f'<text x="{x + radius + 2}" y="{y - radius + 4}" font-size="11" fill="{NAME_POINTS}" '
                    f'font-family="sans-serif">{escape(game.points[i])}</text>')
         cell = position.cells[i]
         if cell == ".":
@@ -68,7 +68,7 @@ def svg(game: BlockingGame, position: BoardPosition, links: dict[str, str],
     out.append(f'<circle cx="22" cy="{height + 20}" r="9" fill="{fill}" stroke="{rim}" stroke-width="2"/>')
     out.append(caption(said_lines, 38, height + 25, TURN, size=14))
     if by_source:
-        out.append(f'<text x="{width - 10}" y="{height + 25}" text-anchor="end" font-size="11" fill="#777" '
+        out.append(f'<text x="{width - 10}" y="{height + 25}" text-anchor="end" font-size="11" fill="{INK_FAINT}" '
                    'font-family="sans-serif">click a ringed piece</text>')
     out.append("</svg>")
     return "\n".join(out)

@@ -1,12 +1,12 @@
 """Pong Hau K'i: the square with its centre; the bottom side (the broken mouth) has no line. Red and blue pieces
-(the players' wine and navy of explorer/render/palette.py: the rings take the value colours)."""
+(the players' dark and purple of explorer/render/palette.py: the rings take the value colours)."""
 
 from explorer.games.ponghauki import LINES
-from explorer.render.palette import PLAYERS
+from explorer.render.palette import FIRST, SECOND
 from explorer.ui.boards import points
 
 XY = [(50, 50), (230, 50), (140, 140), (50, 230), (230, 230)]  # tl tr c bl br
-COLOURS = {0: PLAYERS["red"], 1: PLAYERS["blue"]}
+COLOURS = {0: FIRST, 1: SECOND}
 
 
 def svg(game, position, links):

@@ -10,15 +10,15 @@ the left: explorer/ui/boards/grid.py), where no piece covers a name.
 from __future__ import annotations
 
 from explorer.games.square_board import FILES, row_col
-from explorer.render.palette import NEUTRAL_MARK, PLAYERS
+from explorer.render.palette import CELL_LINE, NEUTRAL_MARK, PLAYERS, SECOND
 from explorer.ui.boards import turn_caption
 from explorer.ui.boards.grid import CAPTION_LINE, Grid, arrow_points, caption, move_link, open_svg, wrap
 
 CELL, PAD = 62, 34
-# Black and Red keep their names; Red is the players' wine (explorer/render/palette.py), as the
-# moves take the value colours and red pieces stood beside red loss arrows.
-COLOURS = {"b": PLAYERS["black"], "r": PLAYERS["red"]}
-LINE, ARROW = "#b9b1a0", NEUTRAL_MARK
+# Black and Red keep their names; Red is drawn in the players' purple (explorer/render/palette.py),
+# as the moves take the value colours and red (later wine) pieces stood beside red loss arrows.
+COLOURS = {"b": PLAYERS["black"], "r": SECOND}
+LINE, ARROW = CELL_LINE, NEUTRAL_MARK
 
 
 def svg(game, position, links):

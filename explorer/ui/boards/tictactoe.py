@@ -2,11 +2,11 @@
 
 from html import escape
 
-from explorer.render.palette import PLAYERS
+from explorer.render.palette import FIRST, INK_FAINT, SECOND, TTT_GROUND, TTT_LINE, WHITE
 
-# X navy and O wine (explorer/render/palette.py): the empty cells take the value colours, and O was
-# drawn in the loss red itself, X in a blue beside the draw blue.
-X_COLOUR, O_COLOUR = PLAYERS["blue"].fill, PLAYERS["red"].fill
+# X dark and O purple (explorer/render/palette.py, FIRST and SECOND): the empty cells take the value
+# colours, and O was drawn in the loss red itself (later wine), X in a blue beside the draw blue.
+X_COLOUR, O_COLOUR = FIRST.fill, SECOND.fill
 
 
 def svg(game, position, links):
@@ -29,15 +29,15 @@ def board_svg(board: tuple[str, ...], links: dict[str, str] | None = None, over:
     lines = wrap(over, width - 2 * pad, 13) if over else []
     board_height, height = height, height + (6 + len(lines) * CAPTION_LINE if lines else 0)
     out = [f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" viewBox="0 0 {width} {height}">',
-           f'<rect x="0" y="0" width="{width}" height="{height}" rx="10" fill="#fafafa"/>']
+           f'<rect x="0" y="0" width="{width}" height="{height}" rx="10" fill="{TTT_GROUND}"/>']
     for i in (1, 2):
-        out.append(f'<line x1="{left + i * cell}" y1="{top}" x2="{left + i * cell}" y2="{top + 3 * cell}" stroke="#333" stroke-width="3"/>')
-        out.append(f'<line x1="{left}" y1="{top + i * cell}" x2="{left + 3 * cell}" y2="{top + i * cell}" stroke="#333" stroke-width="3"/>')
+        out.append(f'<line x1="{left + i * cell}" y1="{top}" x2="{left + i * cell}" y2="{top + 3 * cell}" stroke="{TTT_LINE}" stroke-width="3"/>')
+        out.append(f'<line x1="{left}" y1="{top + i * cell}" x2="{left + 3 * cell}" y2="{top + i * cell}" stroke="{TTT_LINE}" stroke-width="3"/>')
     for i in range(3):
         out.append(f'<text class="gg-cell-name" x="{left + i * cell + cell / 2}" y="{top + 3 * cell + rim - 4}" '
-                   f'text-anchor="middle" font-size="13" fill="#777" font-family="sans-serif">{"abc"[i]}</text>')
+                   f'text-anchor="middle" font-size="13" fill="{INK_FAINT}" font-family="sans-serif">{"abc"[i]}</text>')
         out.append(f'<text class="gg-cell-name" x="{left - rim / 2 - 2}" y="{top + i * cell + cell / 2 + 5}" '
-                   f'text-anchor="middle" font-size="13" fill="#777" font-family="sans-serif">{3 - i}</text>')
+                   f'text-anchor="middle" font-size="13" fill="{INK_FAINT}" font-family="sans-serif">{3 - i}</text>')
     mover = "XO"[board.count("X") != board.count("O")]
     for i, mark in enumerate(board):
         cx, cy = left + (i % 3) * cell + cell / 2, top + (i // 3) * cell + cell / 2
@@ -47,13 +47,13 @@ def board_svg(board: tuple[str, ...], links: dict[str, str] | None = None, over:
         if mark == "." and href:
             out.append(f'<a href="{escape(href)}" data-move="{escape(mover + " " + name)}"><title>play {mover} {name}</title>'
                        f'<rect class="gg-mark" x="{cx - cell / 2 + 3}" y="{cy - cell / 2 + 3}" width="{cell - 6}" height="{cell - 6}" '
-                       'fill="#eef4fb" fill-opacity="0.01" stroke="none"/></a>')
+                       f'fill="{WHITE}" fill-opacity="0.01" stroke="none"/></a>')
         if mark == "X":
             out.append(f'<path d="M{cx - r},{cy - r} L{cx + r},{cy + r} M{cx + r},{cy - r} L{cx - r},{cy + r}" '
                        f'stroke="{X_COLOUR}" stroke-width="7" stroke-linecap="round"/>')
         elif mark == "O":
             out.append(f'<circle cx="{cx}" cy="{cy}" r="{r}" fill="none" stroke="{O_COLOUR}" stroke-width="7"/>')
     if lines:
-        out.append(caption(lines, pad, board_height + 8, "#333333"))
+        out.append(caption(lines, pad, board_height + 8, TTT_LINE))
     out.append("</svg>")
     return "\n".join(out)

@@ -8,14 +8,14 @@ from __future__ import annotations
 
 from html import escape
 
-from explorer.render.palette import NEUTRAL_MARK, PLAYERS
+from explorer.render.palette import CELL_LINE_GREEN, FIRST, INK_FAINT, NEUTRAL_MARK, PAPER_CELL, PAPER_GREEN, SECOND
 from explorer.ui.boards import turn_caption
 from explorer.ui.boards.grid import CAPTION_LINE, caption, wrap
 
 CELL, GAP, TOP = 56, 6, 34
-# Brown toads and dark green frogs (explorer/render/palette.py): the rings take the value colours,
-# and the frogs' sea green was near the win green.
-COLOURS = {"T": PLAYERS["brown"], "F": PLAYERS["green"]}
+# Dark toads and purple frogs (explorer/render/palette.py, FIRST and SECOND): the rings take the value
+# colours, and the frogs' green (sea, later dark) was the win's hue, the toads' brown the tie's.
+COLOURS = {"T": FIRST, "F": SECOND}
 MOVABLE = NEUTRAL_MARK
 
 
@@ -33,14 +33,14 @@ def svg(game, position, links):
     out = [f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" '
            f'viewBox="0 0 {width} {height}" role="img" '
            f'aria-label="{escape(said)} ({escape(cells)})">',
-           f'<rect x="0" y="0" width="{width}" height="{height}" rx="10" fill="#eef6ea"/>',
+           f'<rect x="0" y="0" width="{width}" height="{height}" rx="10" fill="{PAPER_GREEN}"/>',
            caption(lines, GAP, 22, COLOURS["TF"[mover]].fill, size=14),
            f'<g transform="translate(0 {below})">']
     for i, cell in enumerate(cells):
         x = GAP + i * (CELL + GAP)
-        out.append(f'<rect x="{x}" y="{TOP}" width="{CELL}" height="{CELL}" rx="6" fill="#fdfcf7" stroke="#9aa88f"/>')
+        out.append(f'<rect x="{x}" y="{TOP}" width="{CELL}" height="{CELL}" rx="6" fill="{PAPER_CELL}" stroke="{CELL_LINE_GREEN}"/>')
         out.append(f'<text x="{x + CELL / 2}" y="{TOP + CELL + 16}" text-anchor="middle" font-size="10" '
-                   f'fill="#888" font-family="sans-serif">{i + 1}</text>')
+                   f'fill="{INK_FAINT}" font-family="sans-serif">{i + 1}</text>')
         if cell == ".":
             continue
         fill, rim, text, _ = COLOURS[cell]
