@@ -108,7 +108,7 @@ def move_legend() -> str:
     """One line of HTML saying what the colours and line styles on the board mean."""
     chips = " ".join(f'<span style="color:{palette.COLOURS[v]};font-weight:600">{_swatch(v)} {v}</span>'
                      for v in palette.VALUES)
-    return (f'<span style="font-size:0.85rem;color:{palette.INK_SOFT}">Moves coloured by their value for the player to move: '
+    return (f'<span style="font-size:0.85rem;color:{palette.INK_SOFT}">Moves coloured by their value for the player who makes them: '
             f'{chips}, and outlined by it too (win solid, loss dotted, tie dashed, draw dash-dot). Hover a move for '
             f'its remoteness (moves left with best play).</span>')
 

@@ -409,8 +409,8 @@ def panel(game: Any, spec: str, solved: SolvedGraph, node: int) -> dict[str, int
                "a column's height is how many positions it holds, those nearest the start at the bottom. "
                "Scroll to zoom, drag to pan; hover a dot for its value, click it to open it. The position "
                "shown above is the large dot.")
-    legend = " ".join(f'<span style="color:{palette.COLOURS[v]};font-weight:600">● {v}</span>'
-                      for v in palette.VALUES)
+    legend = "Each dot's value for the player to move there: " + " ".join(
+        f'<span style="color:{palette.COLOURS[v]};font-weight:600">● {v}</span>' for v in palette.VALUES)
     st.markdown(legend, unsafe_allow_html=True)
     here = int(node) if node < facts["nodes"] else None
 

@@ -99,3 +99,4 @@ def test_a_moves_value_is_told_by_its_line_style_too():
             assert f"stroke-dasharray:{dash}" in rule, (value, mark)
         assert f'stroke-dasharray="{dash}"' in drawing.move_legend()
     assert "loss dotted" in drawing.move_legend()
+    assert "value for the player who makes them" in drawing.move_legend()  # whose value (issue 35)
