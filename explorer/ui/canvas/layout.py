@@ -8,7 +8,7 @@ import math
 from collections import deque
 from typing import Any
 
-from explorer.ui.canvas.captions import _no_move_name, move_label_step, place_move_names
+from explorer.ui.canvas.captions import FOCUS_RING_WIDTH, _label_box, _no_move_name, move_label_step, place_move_names
 from explorer.ui.canvas.elements import Grown
 from explorer.ui.canvas.marks import (BOARD_SIZE, HEIGHT, LABEL_CHAR, LARGE, NODE_SIZE, SPACING, label_height)
 
@@ -147,41 +147,72 @@ def side_by_side(positions: dict[str, dict[str, float]], spans: list[tuple[list[
     return placed
 
 
+BOX_GAP = 6  # px between the boxes (disc and label) of two nodes an expansion placed apart
+
+
+def node_box(x: float, y: float, lines: list[str], radius: float) -> tuple[float, float, float, float]:
+    """What a node takes on the canvas at (x, y): its disc (with its ring) and its label under it, as one box."""
+    ring = radius + FOCUS_RING_WIDTH
+    lx1, _, lx2, ly2 = _label_box(x, y, lines, radius)
+    return min(x - ring, lx1), y - ring, max(x + ring, lx2), max(y + ring, ly2)
+
+
 def place_around(positions: dict[str, dict[str, float]], centre: str, new: list[str],
-                 spacing: float = SPACING) -> dict[str, dict[str, float]]:
+                 spacing: float = SPACING, labels: dict[str, list[str]] | None = None,
+                 node_size: float = NODE_SIZE) -> dict[str, dict[str, float]]:
     """Places for the `new` nodes an expansion of `centre` brought, around it, each at least `spacing`
-    from every node already placed (and from each other); nothing already placed moves. Tried on
-    rings of growing radius, below the centre first (where its successors' bands are). A grid of
-    `spacing`-sized cells finds the nearby nodes, so this is O(new x tries), not O(new x V)."""
+    from every node already placed (and from each other), and, given the nodes' `labels` (their
+    lines), with its disc and label clear of every other node's by BOX_GAP (a board's label of four
+    lines reached the node placed under it: Dodgem 3x3, issue 35); nothing already placed moves. Tried
+    on rings of growing radius, below the centre first (where its successors' bands are). Grids of
+    `spacing`-sized cells find the nearby nodes and boxes, so this is O(new x tries), not O(new x V)."""
     cell = spacing
     grid: dict[tuple[int, int], list[tuple[float, float]]] = {}
+    boxes: dict[tuple[int, int], list[tuple[float, float, float, float]]] = {}
+    radius = node_size / 2
 
-    def put(x: float, y: float) -> None:
+    def put(x: float, y: float, key: str) -> None:
         grid.setdefault((math.floor(x / cell), math.floor(y / cell)), []).append((x, y))
+        if labels is not None:
+            box = node_box(x, y, labels.get(key, [""]), radius)
+            for c in _cells(box):
+                boxes.setdefault(c, []).append(box)
 
-    def free(x: float, y: float) -> bool:
+    def _cells(box):
+        x1, y1, x2, y2 = box
+        return [(i, j) for i in range(math.floor(x1 / cell), math.floor(x2 / cell) + 1)
+                for j in range(math.floor(y1 / cell), math.floor(y2 / cell) + 1)]
+
+    def free(x: float, y: float, key: str) -> bool:
         cx, cy = math.floor(x / cell), math.floor(y / cell)
-        return all((x - qx) ** 2 + (y - qy) ** 2 >= (0.95 * spacing) ** 2
-                   for i in (-1, 0, 1) for j in (-1, 0, 1) for qx, qy in grid.get((cx + i, cy + j), ()))
+        if not all((x - qx) ** 2 + (y - qy) ** 2 >= (0.95 * spacing) ** 2
+                   for i in (-1, 0, 1) for j in (-1, 0, 1) for qx, qy in grid.get((cx + i, cy + j), ())):
+            return False
+        if labels is None:
+            return True
+        x1, y1, x2, y2 = node_box(x, y, labels.get(key, [""]), radius)
+        x1, y1, x2, y2 = x1 - BOX_GAP, y1 - BOX_GAP, x2 + BOX_GAP, y2 + BOX_GAP
+        return all(x2 <= a1 or x1 >= a2 or y2 <= b1 or y1 >= b2
+                   for c in _cells((x1, y1, x2, y2)) for a1, b1, a2, b2 in boxes.get(c, ()))
 
-    for p in positions.values():
-        put(p["x"], p["y"])
+    for key, p in positions.items():
+        put(p["x"], p["y"], key)
     ox, oy = positions[centre]["x"], positions[centre]["y"]
     placed: dict[str, dict[str, float]] = {}
     for key in new:
-        radius, spot = spacing, None
+        ring, spot = spacing, None
         while spot is None:
-            count = max(8, int(2 * math.pi * radius / (0.5 * spacing)))
+            count = max(8, int(2 * math.pi * ring / (0.5 * spacing)))
             for i in range(count):  # from straight below, alternating right and left of it
                 turn = (i + 1) // 2 * (1 if i % 2 else -1)
                 angle = math.pi / 2 + 2 * math.pi * turn / count
-                x, y = ox + radius * math.cos(angle), oy + radius * math.sin(angle)
-                if free(x, y):
+                x, y = ox + ring * math.cos(angle), oy + ring * math.sin(angle)
+                if free(x, y, key):
                     spot = {"x": round(x, 1), "y": round(y, 1)}
                     break
-            radius += 0.6 * spacing
+            ring += 0.6 * spacing
         placed[key] = spot
-        put(spot["x"], spot["y"])
+        put(spot["x"], spot["y"], key)
     return placed
 
 
@@ -369,7 +400,9 @@ def grow_layout(grown: Grown, centre: str, new: set[str]) -> None:
         fresh = sorted(new, key=lambda k: (grown.nodes[k]["data"].get("remoteness") is None,
                                            grown.nodes[k]["data"].get("remoteness") or 0,
                                            order.get(grown.nodes[k]["data"].get("value"), 4), k))
-        positions.update(place_around(positions, centre, fresh, _spacing(grown)))
+        labels = {k: str(e["data"].get("label", "")).split("\n") for k, e in grown.nodes.items()}
+        positions.update(place_around(positions, centre, fresh, _spacing(grown), labels,
+                                      BOARD_SIZE if grown.boards else NODE_SIZE))
         drawn = {i: _placed(e) for i, e in grown.edges.items()}
         bend_around(grown, positions, _spacing(grown))
         place_move_names(grown, positions, BOARD_SIZE if grown.boards else NODE_SIZE)
