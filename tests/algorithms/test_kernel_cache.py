@@ -15,6 +15,7 @@ first compiled, and a damaged, foreign or other-version cache file costs a compi
 
 from __future__ import annotations
 
+import json
 import os
 import shutil
 import subprocess
@@ -329,3 +330,53 @@ def test_prune_removes_the_unkeyed_layout_only_in_gamegraphs_own_numba_cache(tmp
     mine = user_cache / "gamegraph-000000000000000f"
     mine.mkdir()
     assert kernels.prune(mine, keep=2, in_use_seconds=86400) == [] and theirs.exists()
+
+
+def test_the_warmup_plans_every_builtin_game_in_every_mode_it_offers():
+    """The install's warm-up (explorer/kernels/warmup.py) solves every built-in game's presets: the edge mode
+    for each, the implicit and the tiered mode for each small enough preset of a game with compiled kernels."""
+    from explorer.games import registry
+    from explorer.kernels import warmup
+
+    registry.load_builtin_games()
+    runs = warmup.plan_runs({**os.environ, "GAMEGRAPH_PROGRESS": "0"})
+    assert {game for game, _ in runs} == set(registry.registered())
+    argv = [args for _, args in runs]
+    for name, cls in registry.registered().items():
+        for preset in cls.presets:
+            assert ["solve", f"{name}:{preset}", "--max-positions", str(warmup.EDGE_MAX)] in argv
+    for spec in ("dodgem:4x4", "dodgem:3x3", "connect4:small", "teeko:small", "dobutsu:small", "chopsticks:standard"):
+        assert ["solve", spec, "--implicit"] in argv and ["solve", spec, "--tiered", "--workers", "1"] in argv
+    assert ["solve", "dodgem:5x5", "--implicit"] not in argv  # minutes: compiles nothing 4x4 does not
+    dealt = warmup.lanes(runs, 2)
+    assert sorted(map(tuple, sum(dealt, []))) == sorted(map(tuple, argv)) and len(dealt) == 2
+    for game in {game for game, _ in runs}:  # a game's runs in one lane: its index files written by one process
+        assert sum(any(args[1].split(":")[0] == game for args in lane) for lane in dealt) == 1
+
+
+def test_the_warmup_skips_a_complete_cache_and_stamps_only_when_every_run_passed(tmp_path, monkeypatch):
+    from explorer.kernels import warmup
+
+    folder = tmp_path / "gamegraph-0123456789abcdef"
+    folder.mkdir()
+    monkeypatch.setattr(warmup, "plan_runs", lambda env: [("nim", ["games", "--format", "json"]),
+                                                          ("toy", ["solve", "no-such-game"])])
+    messages = tmp_path / "messages.txt"
+    with open(messages, "w") as out:
+        assert warmup.warm(folder, jobs=2, out=out) == 1  # the unknown game fails: no stamp
+    text = messages.read_text()
+    assert "2/2" in text and "no-such-game" in text and "1 of 2 warm-up runs failed" in text
+    assert not warmup.stamp_path(folder).exists()
+    monkeypatch.setattr(warmup, "plan_runs", lambda env: [("nim", ["games", "--format", "json"])])
+    with open(messages, "w") as out:
+        assert warmup.warm(folder, jobs=2, out=out) == 0
+    assert json.loads(warmup.stamp_path(folder).read_text())["runs"] == 1
+
+    def no_run(*args, **kwargs):
+        raise AssertionError("the stamp says the cache is complete: nothing runs")
+
+    monkeypatch.setattr(warmup, "plan_runs", no_run)
+    monkeypatch.setattr(warmup.subprocess, "run", no_run)
+    with open(messages, "w") as out:
+        assert warmup.warm(folder, jobs=2, out=out) == 0
+    assert "already compiled" in messages.read_text()
