@@ -29,7 +29,7 @@ from typing import Any, Protocol
 from explorer.core.bounds import decimal_number
 from explorer.core.errors import GameGraphError, InvalidParameter, InvalidPosition
 from explorer.games import Game
-from explorer.solved import SolvedGraph
+from explorer.solved import SolvedGraph, too_large_for_a_graph  # noqa: F401  (the page's import)
 from explorer.core.values import Value
 
 
@@ -50,24 +50,14 @@ class Solved(Protocol):
     def moves(self, at: Any) -> list[dict[str, Any]]: ...
 
 
-def too_large_for_a_graph(game: Game, max_positions: int) -> bool:
-    """Whether the game's size estimate (its ranking when it gives none) exceeds `max_positions`, the
-    limit over which a graph of it is refused (explorer.core.limits.check). O(the game's formula)."""
-    from explorer.core import limits
-
-    estimate = limits.estimate(game, game.has_symmetry())
-    size = estimate.positions if estimate is not None else game.index_space()
-    return size is not None and size > max_positions
-
-
 def value_file_for(game: Game, max_positions: int) -> Any | None:
-    """The game's value-file reader (explorer.tiered.open_solved) when it is solved into one and too large
-    for a graph of `max_positions` positions; else None, and play uses the solved graph."""
-    from explorer import implicit, tiered
+    """The game's value-file reader when it is solved into one and too large for a graph of `max_positions`
+    positions (explorer.solved.storage.choose, GRAPH_FIRST); else None, and play uses the solved graph."""
+    from explorer.solved import GRAPH, GRAPH_FIRST, choose, open_solved
 
-    if implicit.supports(game) and tiered.solved_exists(game) and too_large_for_a_graph(game, max_positions):
-        return tiered.open_solved(game)
-    return None
+    if choose(game, GRAPH_FIRST, max_positions) == GRAPH:
+        return None
+    return open_solved(game, GRAPH_FIRST, max_positions=max_positions).values
 
 
 class _Nodes:

@@ -2,7 +2,7 @@
 
     backend = NetworkxBackend(mirror_for("chopsticks"))          # or
     backend = Neo4jBackend(driver, "neo4j", graph_id(parse_spec("chopsticks")))   # or, for a game
-    backend = ArraysBackend(load_or_build("chopsticks"))         # too big for a mirror (position queries)
+    backend = ArraysBackend(open_graph("chopsticks"))            # too big for a mirror (explorer.solved.open_graph)
     result = run_query(backend, "shortest-win", position="A|1-1|1-2")
 
 Every backend returns a QueryResult (queries.results) whose tables hold

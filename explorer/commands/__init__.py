@@ -58,11 +58,7 @@ def port_number(text: str) -> int:
 
 def graph_limit_hint(game, spec: str, command: str) -> str:
     """The remedy a subcommand without a --max-positions option (show, play) names when the game's graph
-    is over the limit (explorer.core.limits.check, through explorer.solved's `hint`): the value file that
-    answers without a graph (`gamegraph solve SPEC --implicit` or `--tiered`) where the game has one,
-    else smaller parameters."""
-    from explorer import tiered
+    is over the limit: explorer.solved.storage.advice, the one home of that advice."""
+    from explorer.solved import advice
 
-    flag = tiered.edgeless_flag(game)
-    return (f"solve it into a value file first, which `{command}` then reads: {shell_hint('solve', spec, flag)}"
-            if flag else "choose smaller parameters")
+    return advice(game, spec, command)

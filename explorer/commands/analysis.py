@@ -29,9 +29,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 def cmd_draws(args: argparse.Namespace) -> int:
     from explorer.analysis.draws import analyse, position_report
     from explorer.games import parse_spec
-    from explorer.solved import load_or_build
+    from explorer.solved import open_graph
 
-    solved = load_or_build(parse_spec(args.spec))
+    solved = open_graph(parse_spec(args.spec))
     analysis = analyse(solved)
     levels = solved.draw_levels
     node = solved.graph.find(args.position) if args.position is not None else 0
@@ -90,10 +90,10 @@ def cmd_diff(args: argparse.Namespace) -> int:
     else:
         from explorer.analysis.diff import diff
         from explorer.games import parse_spec
-        from explorer.solved import load_or_build
+        from explorer.solved import open_graph
 
-        report = diff(load_or_build(parse_spec(args.first), symmetry=not args.no_symmetry),
-                      load_or_build(parse_spec(args.second), symmetry=not args.no_symmetry))
+        report = diff(open_graph(parse_spec(args.first), symmetry=not args.no_symmetry),
+                      open_graph(parse_spec(args.second), symmetry=not args.no_symmetry))
     if args.format == "json":
         print(json.dumps(report, indent=2))
         return 0

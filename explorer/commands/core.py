@@ -13,9 +13,8 @@ import time
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from explorer.core import limits
-from explorer.commands import StoreOnce, graph_limit_hint, positive_int, shell_hint, shown
-from explorer.core.errors import GameGraphError, GraphTooLarge, InvalidParameter
+from explorer.commands import StoreOnce, positive_int, shown
+from explorer.core.errors import GameGraphError, InvalidParameter
 from explorer.core.files import output_file
 from explorer.games import games, parse_spec
 from explorer.graph import DEFAULT_MAX_POSITIONS
@@ -100,14 +99,13 @@ class _Given(StoreOnce):
 
 
 def _solved(args: argparse.Namespace) -> SolvedGraph:
-    """The solved graph the options ask for: cached when it starts at the game's start."""
-    from explorer.solved import build, load_or_build
+    """The solved graph the options ask for: cached when it starts at the game's start (explorer.solved.storage)."""
+    from explorer.solved import open_graph
 
     game = parse_spec(args.spec)
-    symmetry = not args.no_symmetry
-    if getattr(args, "start", None) is not None:
-        return build(game, symmetry=symmetry, start=game.parse(args.start), max_positions=args.max_positions)
-    return load_or_build(game, symmetry=symmetry, max_positions=getattr(args, "max_positions", DEFAULT_MAX_POSITIONS))
+    start = game.parse(args.start) if getattr(args, "start", None) is not None else None
+    return open_graph(game, symmetry=not args.no_symmetry, start=start,
+                      max_positions=getattr(args, "max_positions", DEFAULT_MAX_POSITIONS))
 
 
 # -- games ---------------------------------------------------------------------
@@ -148,30 +146,20 @@ def _text(value: object) -> str:
 
 # -- solve ---------------------------------------------------------------------
 def cmd_solve(args: argparse.Namespace) -> int:
-    from explorer.solved import build
+    """Solve the game the way the options ask (explorer.solved.storage.solve) and keep the result, which show,
+    play, query, dot and the UI then read without solving again."""
+    from explorer.solved import GRAPH, IMPLICIT, TIERED, solve
 
     game = parse_spec(args.spec)
     if _wants_tiered(args):
-        return _solve_tiered(game, args)
+        return _solve_tiered(game, solve(game, TIERED, scheduler=args.scheduler, workers=args.workers)[0], args)
     if _wants_implicit(game, args):
-        return _solve_implicit(game, args)
+        return _solve_implicit(game, solve(game, IMPLICIT)[0], args)
     start = game.parse(args.start) if args.start is not None else None
     began = time.perf_counter()
-    variants = [False] if args.no_symmetry or not game.has_symmetry() else [True, False]
-    value_file = _value_file_remedy(game, args.spec)
-    hint = limits.RAISE_THE_LIMIT + (f", or {value_file}" if value_file else "")
-    for symmetry in variants:  # refuse before the first build, not after it
-        try:
-            limits.check(game, symmetry, args.max_positions, hint=hint)
-        except GraphTooLarge as error:
-            # Over the memory, not the limit: check names smaller parameters only; this command offers more.
-            if value_file is None or str(error).endswith(value_file):
-                raise
-            raise GraphTooLarge(f"{error}, or {value_file}") from None
-    results = {}
-    for symmetry in variants:
-        solved = build(game, symmetry=symmetry, start=start, max_positions=args.max_positions, hint=hint)
-        results["reduced" if symmetry else "full"] = solved
+    solved = solve(game, GRAPH, symmetry=not args.no_symmetry, start=start, max_positions=args.max_positions,
+                   spec=args.spec)
+    results = {"reduced" if s.graph.graph.symmetry else "full": s.graph for s in solved}
     total = time.perf_counter() - began
     main = next(iter(results.values()))
     report = {
@@ -202,16 +190,6 @@ def cmd_solve(args: argparse.Namespace) -> int:
     return 0
 
 
-def _value_file_remedy(game, spec: str) -> str | None:
-    """What `solve` offers for a graph too large to build, beside --max-positions (limits.RAISE_THE_LIMIT): its
-    own solve into a value file, without edges (--implicit or --tiered: tiered.edgeless_flag), as a command
-    to run; None when the game has none. The last words of the refusal, so the command can be copied."""
-    from explorer import tiered
-
-    flag = tiered.edgeless_flag(game)
-    return f"solve it into a value file without storing moves: {shell_hint('solve', spec, flag)}" if flag else None
-
-
 def _wants_implicit(game, args: argparse.Namespace) -> bool:
     # Only when asked: a graph too large to build is refused at once, with its estimate
     # and this option in the message (cmd_solve), rather than replaced by a long solve.
@@ -237,12 +215,9 @@ def _wants_tiered(args: argparse.Namespace) -> bool:
     return True
 
 
-def _solve_tiered(game, args: argparse.Namespace) -> int:
-    from explorer import tiered
-
-    began = time.perf_counter()
-    values = tiered.solve(game, scheduler=args.scheduler, workers=args.workers)
-    meta = {**values.meta, "folder": str(values.folder), "total_seconds": round(time.perf_counter() - began, 3)}
+def _solve_tiered(game, solved, args: argparse.Namespace) -> int:
+    values = solved.values
+    meta = {**values.meta, "folder": str(values.folder), "total_seconds": round(solved.seconds, 3)}
     if args.format == "json":
         print(json.dumps(meta, indent=2))
         return 0
@@ -259,12 +234,9 @@ def _solve_tiered(game, args: argparse.Namespace) -> int:
     return 0
 
 
-def _solve_implicit(game, args: argparse.Namespace) -> int:
-    from explorer import implicit
-
-    began = time.perf_counter()
-    values = implicit.solve(game)
-    meta = {**values.meta, "value_file": str(values.folder), "total_seconds": round(time.perf_counter() - began, 3)}
+def _solve_implicit(game, solved, args: argparse.Namespace) -> int:
+    values = solved.values
+    meta = {**values.meta, "value_file": str(values.folder), "total_seconds": round(solved.seconds, 3)}
     if args.format == "json":
         print(json.dumps(meta, indent=2))
         return 0
@@ -281,24 +253,17 @@ def _solve_implicit(game, args: argparse.Namespace) -> int:
 
 # -- show ----------------------------------------------------------------------
 def cmd_show(args: argparse.Namespace) -> int:
-    from explorer import implicit, tiered
     from explorer.games.base import player_name
     from explorer.play import game_over
-    from explorer.solved import load_or_build
+    from explorer.solved import VALUES, VALUES_ONLY, open_solved
 
     game = parse_spec(args.spec)
-    if args.implicit or tiered.solved_exists(game):
-        values = tiered.open_solved(game)  # a tiered solve or an implicit value file: the same reader
-        position = game.parse(args.position) if args.position is not None else game.start()
-        record = {**values.record(position), "on_cycle": None, "source": "value file"}
-        moves = values.moves(position)
-    else:
-        solved = load_or_build(game, symmetry=not args.no_symmetry,  # over the limit: names the value file
-                               hint=graph_limit_hint(game, args.spec, "show"))
-        node = solved.graph.find(args.position) if args.position is not None else 0
-        record = solved.record(node)
-        moves = solved.moves(node)
-        record["source"] = "graph"
+    # The value file whenever one is stored (or asked for), else the graph, kept by `solve` or built and kept
+    # here; over the limit, the refusal names the value file that would answer (explorer.solved.storage).
+    solved = open_solved(game, VALUES_ONLY if args.implicit else VALUES, symmetry=not args.no_symmetry,
+                         command="show", spec=args.spec)
+    record = {**solved.record(args.position), "source": solved.stored_as}
+    moves = solved.moves(args.position)
     # A finished position says why it ended and who won, from the board as typed (explorer.play.game_over).
     ending = game_over(game, game.parse(args.position) if args.position is not None else game.start())
     if args.format == "json":

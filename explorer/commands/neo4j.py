@@ -102,7 +102,7 @@ def _say(message: str) -> None:
 # -- load ------------------------------------------------------------------------
 def cmd_load(args: argparse.Namespace) -> int:
     """Check spec and connection, build (or reopen) the solved graph, then load it. O(V + E)."""
-    from explorer.solved import load_or_build
+    from explorer.solved import open_graph
     from loaders import neo4j_loader
 
     game = parse_spec(args.spec)
@@ -116,7 +116,7 @@ def cmd_load(args: argparse.Namespace) -> int:
     driver = _connect(settings)
     try:
         # Refuses a graph over --max-positions, cached or not, before anything is written.
-        solved = load_or_build(game, symmetry=not args.no_symmetry, max_positions=args.max_positions)
+        solved = open_graph(game, symmetry=not args.no_symmetry, max_positions=args.max_positions)
         advice = neo4j_loader.advice(solved.graph.num_positions, solved.graph.num_moves, args.spec)
         if advice:
             _say(advice)
@@ -132,8 +132,7 @@ def _load_part(args: argparse.Namespace, game) -> int:
     """`load --around POSITION --radius K`: the part of a game solved into a value file around a position
     (explorer.solved.materialise), loaded under its own game id. Everything is checked and the part made
     before Neo4j is reached. O(part x moves)."""
-    from explorer import tiered
-    from explorer.solved import PART_MAX_POSITIONS, materialise
+    from explorer.solved import PART_MAX_POSITIONS, VALUES_ONLY, materialise, open_solved
     from loaders import neo4j_loader
 
     if args.around is None or args.radius is None:
@@ -141,7 +140,7 @@ def _load_part(args: argparse.Namespace, game) -> int:
     if args.bulk or args.yes:
         raise GameGraphError("--bulk rebuilds the database from whole games; a part (--around) is loaded over Bolt")
     settings = Neo4jSettings.from_env()  # after the options' checks, before the part is made
-    values = tiered.open_solved(game)  # none yet: one line naming `gamegraph solve SPEC --implicit`
+    values = open_solved(game, VALUES_ONLY).values  # none yet: one line naming `gamegraph solve SPEC --implicit`
     part = materialise(values, game.parse(args.around), args.radius, args.direction or "both",
                        limit=min(args.max_positions, PART_MAX_POSITIONS))
     driver = _connect(settings)
@@ -159,11 +158,11 @@ def _load_part(args: argparse.Namespace, game) -> int:
 
 def _bulk_load(args: argparse.Namespace, game, settings: Neo4jSettings) -> int:
     """Plan, show, confirm (terminal or --yes), then rebuild the database. O(V + E) of all games."""
-    from explorer.solved import load_or_build
+    from explorer.solved import open_graph
     from loaders import neo4j_bulk
 
     logging.getLogger("neo4j").setLevel(logging.ERROR)
-    solved = load_or_build(game, symmetry=not args.no_symmetry, max_positions=args.max_positions)
+    solved = open_graph(game, symmetry=not args.no_symmetry, max_positions=args.max_positions)
     plan = neo4j_bulk.plan(solved, settings)
     if not args.yes:
         if not sys.stdin.isatty():

@@ -7,7 +7,7 @@ import contextlib
 import json
 import sys
 
-from explorer.commands import MAX_WHOLE_NUMBER, bounded_int, graph_limit_hint
+from explorer.commands import MAX_WHOLE_NUMBER, bounded_int
 
 # Standard input ended before the game did: the report is printed, and a script sees that no result was reached.
 # (2 is a refused input, as for every command; a game that ends, or stops at --max-plies, exits 0.)
@@ -70,36 +70,35 @@ def cmd_play(args: argparse.Namespace) -> int:
     from explorer.core.errors import InvalidParameter
     from explorer.games import parse_spec
     from explorer.graph import DEFAULT_MAX_POSITIONS
-    from explorer.play import Match, Opponent, Played, start_position, value_file_for
-    from explorer.solved import build, load_or_build
+    from explorer.play import Match, Opponent, Played, start_position
+    from explorer.solved import GRAPH, choose, open_graph, open_solved
 
     opponent = Opponent.parse(args.opponent)
     if not 1 <= args.max_plies <= 100_000:
         raise InvalidParameter(f"--max-plies {args.max_plies} must be from 1 to 100,000")
     game = parse_spec(args.spec)
     side = _side(args.side, game)  # the game's own names for its sides count too
-    values = _value_file(game, args.backend, DEFAULT_MAX_POSITIONS, value_file_for)
-    if values is not None:
+    prefer = _preference(game, args.backend)
+    if choose(game, prefer, DEFAULT_MAX_POSITIONS) != GRAPH:  # a value file: stored, or asked for by --backend values
+        values = open_solved(game, prefer).values  # none yet: one line naming `gamegraph solve ... --implicit`
         start = game.parse(args.start) if args.start else game.start()
         match = Match(values, start)
         match.find(game.format(start))  # a position the file holds as illegal: one line, InvalidPosition
         return _play(args, game, side, opponent, Played(match, start), random.Random(args.seed))
-    hint = graph_limit_hint(game, args.spec, "play")  # over the limit: the value file that would answer
-    if args.start:
-        start = game.parse(args.start)
-        solved = build(game, start=start, hint=hint)
-    else:
-        solved = load_or_build(game, hint=hint)
+    # The graph kept by `solve` (or built and kept here); over the limit: the value file that would answer.
+    start = game.parse(args.start) if args.start else None
+    solved = open_graph(game, start=start, command="play", spec=args.spec)
+    if start is None:
         start = start_position(solved)
     with _matched(solved, args.backend) as match:
         return _play(args, game, side, opponent, Played(match, start), random.Random(args.seed))
 
 
-def _value_file(game, backend: str | None, max_positions: int, value_file_for):
-    """The value-file reader play uses (--backend values, or by default a game too large for a graph and
-    solved into one), else None for the solved graph or Neo4j."""
-    from explorer import tiered
+def _preference(game, backend: str | None) -> str:
+    """How play reads the game (explorer.solved.storage): --backend values the value file only, by default the
+    graph unless the game is too large for one and solved into a value file, else (solver, neo4j) the graph."""
     from explorer.core.errors import GameGraphError
+    from explorer.solved import GRAPH_FIRST, GRAPH_ONLY, VALUES_ONLY
 
     if backend == "values":
         from explorer import implicit
@@ -107,10 +106,8 @@ def _value_file(game, backend: str | None, max_positions: int, value_file_for):
         if not implicit.supports(game):
             raise GameGraphError(f"{game.display_name} cannot be solved into a value file: play it with "
                                  "--backend solver")
-        return tiered.open_solved(game)  # a GameGraphError naming `gamegraph solve ... --implicit` if none
-    if backend is None:
-        return value_file_for(game, max_positions)
-    return None
+        return VALUES_ONLY
+    return GRAPH_FIRST if backend is None else GRAPH_ONLY
 
 
 @contextlib.contextmanager

@@ -156,13 +156,12 @@ def _materialised(part) -> Any:
     """The part a part's id names (explorer.graph.PartId), made again from the game's value file
     (explorer.solved.materialise: values, remoteness and best moves are the file's); one line saying why
     it cannot be (no value file: `solve --implicit`; a centre the file does not hold)."""
-    from explorer import tiered
     from explorer.graph import part_graph_id
-    from explorer.solved import materialise
+    from explorer.solved import VALUES_ONLY, materialise, open_solved
 
     game, centre = part.game, part.game.format(part.game.parse(part.centre))
     try:
-        values = tiered.open_solved(game)
+        values = open_solved(game, VALUES_ONLY).values
     except GameGraphError as error:
         raise GameGraphError(f"the part {part_graph_id(game, centre, part.radius, part.direction)!r} is not "
                              f"available on networkx, which makes it again from the game's value file: {error}") from None
@@ -202,9 +201,9 @@ def cmd_dot(args: argparse.Namespace) -> int:
         diagram = dot.certificate_diagram(_certificate(args))
     elif args.query == "position-graph":  # drawn from the solved arrays: every game, any backend
         from explorer.graph import parse_part_id
-        from explorer.solved import load_or_build
+        from explorer.solved import open_graph
         part = parse_part_id(args.spec)  # a part's id: the part made again from the value file, on either backend
-        solved = (load_or_build(parse_spec(args.spec), symmetry=not args.no_symmetry) if part is None
+        solved = (open_graph(parse_spec(args.spec), symmetry=not args.no_symmetry, command="dot") if part is None
                   else _materialised(part))
         diagram = dot.position_graph_diagram(solved, args.max_nodes)
         if part is not None:
@@ -243,35 +242,15 @@ def cmd_dot(args: argparse.Namespace) -> int:
 
 
 def _refuse_too_large_to_draw(args: argparse.Namespace) -> None:
-    """Refuse at once, from the game's size estimate (explorer.core.limits.check), a game whose solved graph
-    is over the limit: every diagram is drawn from that graph with its edges, and dot has no --max-positions
-    to raise, so the refusal names what reads a value file instead (_too_large_to_draw). A part's id is
-    drawn from the value file and passes."""
-    from explorer.core import limits
+    """Refuse at once, from the game's size estimate, a game whose solved graph is over the limit: every diagram
+    is drawn from that graph with its edges, and dot has no --max-positions to raise, so the refusal names what
+    reads a value file instead (explorer.solved.storage.advice). A part's id is drawn from the value file and passes."""
     from explorer.graph import DEFAULT_MAX_POSITIONS, parse_part_id
+    from explorer.solved import refuse_graph
 
     if parse_part_id(args.spec) is not None:
         return
-    game = parse_spec(args.spec)
-    limits.check(game, not args.no_symmetry, DEFAULT_MAX_POSITIONS, hint=_too_large_to_draw(game))
-
-
-def _too_large_to_draw(game) -> str:
-    """The remedy of a game too large for dot: its tiered solve or value file, read by show, play and the UI
-    (a part of it around a position is drawn from it too), or the solve that makes one, else smaller parameters."""
-    from explorer import implicit, tiered
-
-    name = game.display_name
-    said = "dot draws from the solved graph with its edges, which this game is too large for"
-    readers = f"`{shell_hint('show', name)}`, `{shell_hint('play', name)}` and the UI (`gamegraph ui`)"
-    made = "its tiered solve" if tiered.exists(game) else "its value file" if implicit.exists(game) else None
-    if made:
-        part = shell_hint("dot", f"{name}@around(POSITION;radius=2;both)", "neighbourhood", "-o", "FILE.svg")
-        return f"{said}; {made} is read by {readers}, and dot draws a part of it around a position: `{part}`"
-    flag = tiered.edgeless_flag(game)
-    if flag:
-        return f"{said}; solve it into a value file, `{shell_hint('solve', name, flag)}`, which {readers} read"
-    return f"{said}; choose smaller parameters"
+    refuse_graph(parse_spec(args.spec), not args.no_symmetry, DEFAULT_MAX_POSITIONS, command="dot")
 
 
 def _certificate(args: argparse.Namespace) -> dict[str, Any]:
@@ -280,7 +259,7 @@ def _certificate(args: argparse.Namespace) -> dict[str, Any]:
     stops at its radius, so the moves out of its edge are not in it and the checker would reject the proof."""
     from explorer.certificate import certificate
     from explorer.graph import parse_part_id
-    from explorer.solved import load_or_build
+    from explorer.solved import open_graph
 
     part = parse_part_id(args.spec)  # a malformed part id: its own one line
     if part is not None:
@@ -290,12 +269,10 @@ def _certificate(args: argparse.Namespace) -> dict[str, Any]:
                          f"ask the whole game for it, `{shell_hint('certificate', part.game.display_name, '--position', position)}` "
                          "(it needs the game's graph)")
     # certificate has no --max-positions to raise: over the limit, the refusal names what it can do instead
-    solved = load_or_build(parse_spec(args.spec), symmetry=not args.no_symmetry, hint=TOO_LARGE_TO_CERTIFY)
+    solved = open_graph(parse_spec(args.spec), symmetry=not args.no_symmetry, command="certificate")
     return certificate(solved, args.position if args.position is not None else solved.graph.key(0))
 
 
-TOO_LARGE_TO_CERTIFY = ("a certificate is read off the game's whole solved graph, moves included, which this game is "
-                        "too large for: choose smaller parameters")
 
 
 def cmd_certificate(args: argparse.Namespace) -> int:

@@ -131,10 +131,10 @@ def _stop_neo4j(ours: int | None = None) -> None:
 
 
 def _prepare(spec: str, driver, settings) -> None:
-    from explorer.solved import load_or_build
+    from explorer.solved import open_graph
     from loaders import mirror, neo4j_loader
 
-    solved = load_or_build(spec)
+    solved = open_graph(spec)
     mirror.mirror_for(solved.game, solved=solved)
     where = "networkx"
     if driver is not None:

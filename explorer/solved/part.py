@@ -1,207 +1,25 @@
-"""A generated and solved game graph, and the on-disk cache that makes reopening it instant."""
+"""A part of a game solved into a value file, materialised as a small solved graph.
+
+A game solved by the implicit mode (explorer.implicit) or tiered (explorer.tiered) has a value file and
+no graph. The neighbourhood of one of its positions is materialised here as a small SolvedGraph, so
+that everything made for a graph (the canvas, Neo4j, the position queries over arrays) works on it.
+The values, remoteness and optimal moves are the value file's, never a solve of the part: a position
+at the part's edge keeps the value it has in the whole game.
+"""
 
 from __future__ import annotations
 
 import time
-import zipfile
-from contextlib import suppress
 from dataclasses import dataclass
-from functools import cached_property
-from pathlib import Path
-from typing import Any, Sequence
+from typing import Any
 
 import numpy as np
 
-from explorer.core import limits, private, progress, records
 from explorer.algorithms.scc import strongly_connected
-from explorer.core.errors import StateFolderReadOnly
-from explorer.games import Game, parse_spec
-from explorer.graph import DEFAULT_MAX_POSITIONS, GameGraph, check_size, generate, part_graph_id
-from explorer.solver import Solution, solve
-from explorer.core.values import Value
+from explorer.graph import GameGraph, part_graph_id
+from explorer.solved.graph import SolvedGraph
+from explorer.solver import Solution
 
-CACHE_FORMAT = 1
-CACHE_KIND = "graphs"  # the state folder's subfolder of solved graphs
-
-
-@dataclass
-class SolvedGraph:
-    graph: GameGraph
-    solution: Solution
-    scc: np.ndarray        # int32[V]
-    on_cycle: np.ndarray   # bool[V]
-    seconds: dict[str, float]
-
-    @property
-    def game(self) -> Game:
-        return self.graph.game
-
-    def value(self, node: int) -> Value:
-        return Value(int(self.solution.value[node]))
-
-    def remoteness(self, node: int) -> int | None:
-        r = int(self.solution.remoteness[node])
-        return None if r < 0 else r
-
-    @cached_property
-    def draw_levels(self):
-        """GamesmanClassic's draw levels of every position (explorer.algorithms.draw_levels), made once. O(V + E)."""
-        from explorer.algorithms.draw_levels import draw_levels
-
-        return draw_levels(self.graph, self.solution.value)
-
-    def draw_record(self, node: int) -> dict[str, Any]:
-        """draw_class (draws only), draw_level and draw_remoteness (draw-wins and draw-loses only), else None."""
-        from explorer.algorithms.draw_levels import CLASS_NAMES
-
-        levels = self.draw_levels
-        levelled = int(levels.level[node]) >= 0
-        return {"draw_class": CLASS_NAMES.get(int(levels.kind[node])),
-                "draw_level": int(levels.level[node]) if levelled else None,
-                "draw_remoteness": int(levels.remoteness[node]) if levelled else None}
-
-    def record(self, node: int, full: bool = True) -> dict[str, Any]:
-        """Everything known about one position, as plain JSON-ready values (explorer.core.records).
-
-        full=False leaves out the draw levels (a pass over the whole graph the first
-        time) and the game's fields (some games work out combinatorial values there).
-        """
-        g = self.graph
-        return records.position_record(
-            g.key(node), g.to_move[node], self.value(node), self.remoteness(node), g.terminal[node] >= 0,
-            cycle=(self.on_cycle[node], self.scc[node]), draw=self.draw_record(node) if full else None,
-            fields=self.game.fields(g.position(node)) if full else None)
-
-    def moves(self, node: int) -> list[dict[str, Any]]:
-        """Every move of a position with the successor's value for the mover, best first (explorer.core.records)."""
-        return [move for move, _ in self._moves_and_successors(node)]
-
-    def _moves_and_successors(self, node: int) -> list[tuple[dict[str, Any], int]]:
-        """(move record, successor node) of every move of a position, best first."""
-        pairs = []
-        for edge in self.graph.edge_range(node):
-            child = int(self.graph.succ_indices[edge])
-            pairs.append((records.move_record(self.graph.label(edge), self.graph.key(child),
-                                              self.value(child).for_previous_player(), self.remoteness(child),
-                                              self.solution.optimal[edge]), child))
-        return records.best_first(pairs, record=lambda pair: pair[0])
-
-    def principal_line(self, node: int, limit: int = 200) -> list[tuple[int, str | None]]:
-        """The line both players follow with their best moves: [(node, label of the move into it)].
-
-        Each time the first of `moves` (explorer.core.records.principal_line); for a win
-        or loss it ends at the finished game in `remoteness` moves, for a draw where play
-        starts repeating, and after `limit` moves at most. O(length x moves per position).
-        """
-        def best(here: int) -> tuple[str, int] | None:
-            if self.graph.terminal[here] >= 0:
-                return None
-            move, child = self._moves_and_successors(here)[0]
-            return move["label"], child
-
-        return records.principal_line(node, best, limit)
-
-
-def build(game: Game | str, symmetry: bool = True, start: Any = None,
-          max_positions: int = DEFAULT_MAX_POSITIONS, use_arrays: bool | None = None,
-          extra_starts: Sequence[Any] = (), hint: str = limits.RAISE_THE_LIMIT) -> SolvedGraph:
-    """Generate (see explorer.graph.generate), solve and find the cycles of a game: O(V + E).
-
-    GraphTooLarge at once when the game's size estimate exceeds `max_positions`
-    or the memory (explorer.core.limits.check; `hint` is the remedy its refusal names).
-    """
-    if isinstance(game, str):
-        game = parse_spec(game)
-    limits.check(game, symmetry, max_positions, hint=hint)  # refuse from the parameters, before any memory is taken
-    seconds = {}
-    t0 = time.perf_counter()
-    graph = generate(game, symmetry=symmetry, start=start, max_positions=max_positions, use_arrays=use_arrays,
-                     extra_starts=extra_starts, hint=hint)
-    seconds["generate"] = time.perf_counter() - t0
-    t0 = time.perf_counter()
-    solution = solve(graph)
-    seconds["solve"] = time.perf_counter() - t0
-    t0 = time.perf_counter()
-    scc, on_cycle = strongly_connected(graph)
-    seconds["cycles"] = time.perf_counter() - t0
-    return SolvedGraph(graph, solution, scc, on_cycle, seconds)
-
-
-# -- cache -------------------------------------------------------------------
-def cache_path(game: Game, symmetry: bool) -> Path:
-    """``<state dir>/graphs/<name>-<hash>.npz``."""
-    return private.cache_path(CACHE_KIND, game.name, f"{CACHE_FORMAT}|{game.stored_id}|{symmetry}", ".npz")
-
-
-def load_or_build(spec: Game | str, symmetry: bool = True, max_positions: int = DEFAULT_MAX_POSITIONS,
-                  hint: str = limits.RAISE_THE_LIMIT) -> SolvedGraph:
-    """The solved graph from the cache when present, else built and cached (from the start only).
-    Over `max_positions`, GraphTooLarge naming `hint` as the remedy (explorer.core.limits.check)."""
-    game = parse_spec(spec) if isinstance(spec, str) else spec
-    try:
-        path = cache_path(game, symmetry and game.has_symmetry())
-    except StateFolderReadOnly as error:  # the answer needs no cache: given, and the user told why it is slow
-        solved = build(game, symmetry=symmetry, max_positions=max_positions, hint=hint)
-        progress.notice(f"answered without the cache: {error}")
-        return solved
-    if path.exists():
-        try:
-            solved = _read(game, path)
-        except (OSError, EOFError, KeyError, ValueError, zipfile.BadZipFile):
-            with suppress(OSError):  # a read-only folder keeps it; it is rebuilt either way
-                path.unlink(missing_ok=True)  # a torn or old cache file is rebuilt, never trusted
-        else:
-            if solved.graph.num_positions > max_positions:  # cached under a higher limit: the estimate's refusal
-                limits.check(game, symmetry, max_positions, hint=hint)  # (an upper bound) names the remedy
-            check_size(solved.graph.num_positions, game, max_positions, hint)
-            return solved
-    solved = build(game, symmetry=symmetry, max_positions=max_positions, hint=hint)
-    try:
-        _write(solved, path)
-    except OSError as error:  # a full disk, a read-only mount, a sub-folder in the way: answer all the same
-        progress.notice(f"answered without the cache: cannot write the cache file {path}: {error.strerror or error}")
-    except StateFolderReadOnly as error:
-        progress.notice(f"answered without the cache: {error}")
-    return solved
-
-
-def _write(solved: SolvedGraph, path: Path) -> None:
-    g, s = solved.graph, solved.solution
-    arrays = dict(succ_indptr=g.succ_indptr, succ_indices=g.succ_indices, edge_label=g.edge_label,
-                  terminal=g.terminal, to_move=g.to_move, value=s.value, remoteness=s.remoteness,
-                  optimal=s.optimal, scc=solved.scc, on_cycle=solved.on_cycle,
-                  symmetry=np.array(g.symmetry), game_id=np.array(g.game.id))
-    if g.codes is not None:
-        arrays["codes"] = g.codes
-    else:
-        arrays["keys"] = np.array(g.keys())
-        arrays["label_names"] = np.array(g.label_names if g.label_names else [""])
-    private.private_state_dir()
-    with private.atomic_private_file(path) as handle:  # 0600 in a 0700 folder, atomic: a reader never sees half a file
-        np.savez(handle, **arrays)
-
-
-def _read(game: Game, path: Path) -> SolvedGraph:
-    with np.load(path, allow_pickle=False) as data:
-        if str(data["game_id"]) != game.id:
-            raise ValueError("cache entry for another game")
-        codes = data["codes"] if "codes" in data else None
-        positions = [game.parse(str(k)) for k in data["keys"]] if codes is None else None
-        label_names = [str(x) for x in data["label_names"]] if codes is None else []
-        graph = GameGraph(game=game, symmetry=bool(data["symmetry"]), succ_indptr=data["succ_indptr"],
-                          succ_indices=data["succ_indices"], edge_label=data["edge_label"],
-                          terminal=data["terminal"], to_move=data["to_move"], codes=codes,
-                          positions=positions, label_names=label_names)
-        solution = Solution(data["value"], data["remoteness"], data["optimal"])
-        return SolvedGraph(graph, solution, data["scc"], data["on_cycle"], {"load": 0.0})
-
-
-# -- a part of a game solved into a value file -----------------------------------------------
-# A game solved by the implicit mode (explorer.implicit) or tiered (explorer.tiered) has a value file and
-# no graph. The neighbourhood of one of its positions is materialised here as a small SolvedGraph, so
-# that everything made for a graph (the canvas, Neo4j, the position queries over arrays) works on it.
-# The values, remoteness and optimal moves are the value file's, never a solve of the part: a position
-# at the part's edge keeps the value it has in the whole game.
 PART_MAX_POSITIONS = 20_000   # the most positions a part holds (the canvas draws at most 2,000)
 PART_MAX_RADIUS = 6           # the furthest a part reaches from its centre, in moves
 PART_DIRECTIONS = ("out", "in", "both")  # successors, predecessors (un-moves), both
