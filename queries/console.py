@@ -1,5 +1,15 @@
 """The UI's read-only Cypher console: a statement runs only if its plan is a plain read of the game graph.
 
+Before anything is sent to Neo4j, the text alone is checked (check_text, a small
+tokenizer that knows quotes, backticks, escapes and comments): at most MAX_TEXT
+characters, expressions at most MAX_DEPTH deep (brackets, CASE and chained
+operators, counted outside strings and comments: Neo4j's planner overflowed its
+stack on 400 nested lists and took the server down), at most MAX_CLAUSES
+clauses, and no string or list growth it cannot stop (check_growth: replace()
+beyond MAX_REPLACE_GROWTH, replace() lengthening a reduce's accumulator,
+string-building reduce steps over lists it cannot size, iterations nested over
+two such lists). That check only keeps what Neo4j cannot survive away.
+
 Safety does not rest on reading the text (a keyword filter can be talked past:
 a comment ended by a bare carriage return, a keyword in backticks, a procedure
 that administers while "reading"). Neo4j plans the statement first, with the
@@ -35,9 +45,9 @@ figures). So, further:
   small literals, parameters or sizes of what is already there, and an
   accumulator that doubles itself (``reduce(s = 'x', i IN ... | s + s)``);
 - the caller waits for the answer at most timeout_s + DEADLINE_GRACE_S; a
-  statement Neo4j still runs after that is the last resort's: gamegraph's own
-  server is restarted (stopped at once, started again in the background), any
-  other is named with the advice to restart it;
+  statement Neo4j still runs after that is terminated again and named in one
+  line; the server is never restarted for one statement, since others may share
+  it (issue 40);
 - the rows are bounded in bytes (MAX_RESULT_BYTES of JSON) as well as in number.
 """
 
@@ -48,13 +58,12 @@ import logging
 import math
 import re
 import threading
-import time
-from typing import Any
+from typing import Any, NamedTuple
 
 import neo4j
 from neo4j.graph import Node, Path, Relationship
 
-from explorer.core.errors import GameGraphError, Neo4jUnavailable, QueryError
+from explorer.core.errors import GameGraphError, QueryError
 from queries.neo4j_backend import read_rows
 from queries.results import ConsoleResult, result_graph
 
@@ -67,6 +76,15 @@ MAX_RANGE_BOUND = 10_000       # largest literal or parameter in a statement tha
 MAX_EXPRESSION_RANGES = 2      # nested, two such ranges are 10^8 evaluations: seconds, not hours
 DEADLINE_GRACE_S = 1.0         # past its timeout a statement's answer is awaited this long, then it is a runaway
 INT64 = (-2**63, 2**63 - 1)    # Cypher's INTEGER
+# The lexical pre-check (check_text), before anything reaches Neo4j. Measured on 5.26 (docs/reliability.md):
+# the planner's stack overflowed at 200 nested maps, 200 chained property reads, 1,000 NOTs and 400 nested
+# lists, and the connection then hung; at these bounds the deepest shapes plan in well under a second.
+MAX_DEPTH = 64                 # check_text's bound on the depth of an expression's tree (expression_depth)
+MAX_CLAUSES = 64               # 200 WITH clauses took 6 s to plan
+MAX_REPLACE_GROWTH = 64        # how many times longer all of a statement's replace() calls may make a string
+MAX_STEP_LITERAL = 64          # characters of literals a string- or list-building reduce step may add
+MAX_CARTESIAN_ROWS = 10**7     # rows Neo4j's plan estimates for a cartesian product of matches (343^3 = 4e7 filled 370 MB)
+REFUSE_TEXT = "the read-only Cypher console refused this statement"
 log = logging.getLogger("gamegraph.console")
 
 # The operators a read of the graph plans to (Neo4j 5 Cypher manual, "Operators"), by
@@ -168,6 +186,348 @@ def _short(value: int) -> str:
     return str(value) if abs(value) < 10**30 else f"a number of about {int(value.bit_length() * 0.30103) + 1} digits"
 
 
+# -- the lexical pre-check: what is never sent to Neo4j ------------------------------------------------
+# Line breaks that end a // comment. Neo4j ends one at fewer of them; ending it early here only
+# counts more brackets, never fewer, so a bracket hidden after a U+2028 is still counted.
+_LINE_ENDS = "\n\r\u2028\u2029\u0085\v\f"
+_OPENERS = {"(": ")", "[": "]", "{": "}"}
+_CLOSERS = {")": "(", "]": "[", "}": "{"}
+_WORD = re.compile(r"[^\W\d]\w*")
+_NUMBER = re.compile(r"\d[\w.]*")
+_SPACE = re.compile(r"\s+")
+
+
+class Token(NamedTuple):
+    kind: str     # "string", "name" (a backticked name), "word", "number", "param", "symbol"
+    value: str    # a string's or a backticked name's content, unescaped loosely; the text of the others
+    at: int       # its offset in the statement
+
+
+def tokens(text: str) -> list[Token]:
+    """The statement as tokens, comments dropped: quotes, backticks and escapes handled, so a
+    bracket inside a string, a backticked name or a comment is not code. QueryError for a
+    string, name or comment left open. O(len(text))."""
+    found: list[Token] = []
+    at, end = 0, len(text)
+    while at < end:
+        char = text[at]
+        if char.isspace():
+            at = _SPACE.match(text, at).end()
+        elif text.startswith("//", at):
+            while at < end and text[at] not in _LINE_ENDS:
+                at += 1
+        elif text.startswith("/*", at):
+            close = text.find("*/", at + 2)
+            if close < 0:
+                raise QueryError(f"{REFUSE_TEXT}: a /* comment at offset {at} is never closed")
+            at = close + 2
+        elif char in "'\"":
+            start, at, value = at, at + 1, []
+            while at < end and text[at] != char:
+                if text[at] == "\\":
+                    at += 1  # the escaped character, whatever it is, is part of the string
+                if at < end:
+                    value.append(text[at])
+                at += 1
+            if at >= end:
+                raise QueryError(f"{REFUSE_TEXT}: the string opened at offset {start} is never closed")
+            found.append(Token("string", "".join(value), start))
+            at += 1
+        elif char == "`":
+            start, at, value = at, at + 1, []
+            while True:
+                close = text.find("`", at)
+                if close < 0:
+                    raise QueryError(f"{REFUSE_TEXT}: the `name` opened at offset {start} is never closed")
+                value.append(text[at:close])
+                if text.startswith("``", close):  # a doubled backtick is one backtick of the name
+                    value.append("`")
+                    at = close + 2
+                    continue
+                at = close + 1
+                break
+            found.append(Token("name", "".join(value), start))
+        elif char == "$":
+            name = _WORD.match(text, at + 1) or re.compile(r"\d+").match(text, at + 1)
+            if name:
+                found.append(Token("param", name[0], at))
+                at = name.end()
+            elif text.startswith("`", at + 1):
+                found.append(Token("symbol", "$", at))  # $`name`: the name follows as its own token
+                at += 1
+            else:
+                found.append(Token("symbol", "$", at))
+                at += 1
+        elif (word := _WORD.match(text, at)):
+            found.append(Token("word", word[0], at))
+            at = word.end()
+        elif (number := _NUMBER.match(text, at)):
+            found.append(Token("number", number[0], at))
+            at = number.end()
+        else:
+            found.append(Token("symbol", char, at))
+            at += 1
+    return found
+
+
+# Words that join or modify the terms of one expression: each deepens the tree Neo4j builds for it.
+_OPERATOR_WORDS = frozenset({"AND", "OR", "XOR", "NOT", "IN", "IS", "STARTS", "ENDS", "CONTAINS"})
+_OPERATOR_SYMBOLS = frozenset("+-*/%^=<>.!")
+# Words that begin a new expression (a clause, a CASE branch, an alias): the chain starts again.
+_EXPRESSION_STARTS = frozenset({"MATCH", "OPTIONAL", "WHERE", "WITH", "RETURN", "UNWIND", "ORDER", "BY", "SKIP",
+                                "LIMIT", "AS", "WHEN", "THEN", "ELSE", "CALL", "YIELD", "UNION", "ALL", "DISTINCT",
+                                "USE", "ASC", "DESC", "ASCENDING", "DESCENDING", "EXISTS", "COUNT", "COLLECT"})
+_CLAUSES = frozenset({"MATCH", "WITH", "RETURN", "UNWIND", "CALL", "UNION", "LOAD", "FOREACH", "CREATE", "MERGE",
+                      "SET", "DELETE", "REMOVE", "FINISH", "FILTER", "LET"})
+
+
+def _is_keyword(toks: list[Token], i: int) -> bool:
+    """Whether the word at i is used as a keyword: not a property key (n.end), label (:End),
+    map key ({end: 1}) or parameter."""
+    before = toks[i - 1] if i else None
+    after = toks[i + 1] if i + 1 < len(toks) else None
+    if before is not None and before.kind == "symbol" and before.value in ".:$":
+        return False
+    return not (after is not None and after.kind == "symbol" and after.value == ":")
+
+
+def expression_depth(toks: list[Token]) -> tuple[int, int]:
+    """(a bound on how deep Neo4j's expression tree is, the number of clauses). Each bracket and
+    CASE opens a level; within a level every operator (+, ., [, NOT, AND, ...) since the last
+    comma or clause can deepen the tree by one (a left-deep chain), so the bound is the sum over
+    the open levels of one plus their chains. O(number of tokens)."""
+    stack: list[list] = [["", 0]]   # [opener, operators in the current chain of this level]
+    deepest = total = 1             # total: the sum over the stack of one plus its chain
+    clauses = 0
+    for i, tok in enumerate(toks):
+        word = tok.value.upper() if tok.kind == "word" and _is_keyword(toks, i) else ""
+        value = tok.value if tok.kind == "symbol" else ""
+        if word in _CLAUSES:
+            clauses += 1
+        if value in _OPENERS or word == "CASE":
+            stack[-1][1] += 1          # a call, an index or a literal is one more step of this level's chain
+            stack.append([value or "CASE", 0])
+            total += 2
+        elif value in _CLOSERS or word == "END":
+            if len(stack) > 1 and stack[-1][0] == (_CLOSERS.get(value) or "CASE"):
+                total -= 1 + stack.pop()[1]
+        elif value in (",", "|", ":", ";") or word in _EXPRESSION_STARTS:
+            total -= stack[-1][1]
+            stack[-1][1] = 0
+        elif value in _OPERATOR_SYMBOLS or word in _OPERATOR_WORDS:
+            stack[-1][1] += 1
+            total += 1
+        deepest = max(deepest, total)
+    return deepest, clauses
+
+
+def check_text(text: str, params: dict[str, Any] | None = None) -> list[Token]:
+    """The statement's tokens, if its text alone is safe to send to Neo4j; QueryError (one line,
+    naming the limit) otherwise. Nothing here decides what may run (check_plan does); it keeps
+    Neo4j from being handed text its parser and planner cannot survive: a statement over
+    MAX_TEXT characters, an expression nested deeper than MAX_DEPTH (the planner recurses per
+    level: 400 nested lists or 200 nested maps overflowed its stack and took the server down),
+    more than MAX_CLAUSES clauses (planning time grows with them), and string or list growth
+    Neo4j cannot stop once it runs (check_growth). O(len(text))."""
+    check_read_only(text)
+    toks = tokens(text)
+    depth, clauses = expression_depth(toks)
+    if depth > MAX_DEPTH:
+        raise QueryError(f"{REFUSE_TEXT}: its expressions nest {depth} levels deep (brackets, CASE and chained "
+                         f"operators); the console takes at most {MAX_DEPTH}")
+    if clauses > MAX_CLAUSES:
+        raise QueryError(f"{REFUSE_TEXT}: it has {clauses} clauses; the console takes at most {MAX_CLAUSES}")
+    check_growth(toks, params or {})
+    return toks
+
+
+def _pairs(toks: list[Token]) -> list[int]:
+    """For each opening bracket, the index of the one that closes it (len(toks) when none does); O(n)."""
+    closing, open_at = [len(toks)] * len(toks), []
+    for i, tok in enumerate(toks):
+        if tok.kind == "symbol" and tok.value in _OPENERS:
+            open_at.append(i)
+        elif tok.kind == "symbol" and tok.value in _CLOSERS and open_at:
+            closing[open_at.pop()] = i
+    return closing
+
+
+def _split(toks: list[Token], start: int, stop: int, separators: tuple[str, ...]) -> list[tuple[int, int]]:
+    """toks[start:stop] cut at the top-level symbols or keywords in `separators`: [(from, to), ...]."""
+    parts, depth, begin = [], 0, start
+    for i in range(start, stop):
+        tok = toks[i]
+        value = tok.value.upper() if tok.kind == "word" else tok.value if tok.kind == "symbol" else None
+        if tok.kind == "symbol" and value in _OPENERS:
+            depth += 1
+        elif tok.kind == "symbol" and value in _CLOSERS:
+            depth -= 1
+        elif depth == 0 and value in separators and (tok.kind == "symbol" or _is_keyword(toks, i)):
+            parts.append((begin, i))
+            begin = i + 1
+    parts.append((begin, stop))
+    return parts
+
+
+def _call(toks: list[Token], i: int, *names: str) -> bool:
+    """Whether toks[i] is a call of one of `names` (a word followed by "(", not a property)."""
+    return (toks[i].kind == "word" and toks[i].value.lower() in names and i + 1 < len(toks)
+            and toks[i + 1].value == "(" and toks[i + 1].kind == "symbol" and _is_keyword(toks, i))
+
+
+class _Iteration(NamedTuple):
+    what: str            # "reduce", "[x IN ...]", "any", ...
+    variable: str
+    accumulator: str     # reduce's; "" for the others
+    initial: list[Token]
+    source: tuple[int, int]   # the list iterated over
+    body: tuple[int, int]     # what runs for every element
+    span: tuple[int, int]
+
+
+def _iterations(toks: list[Token], closing: list[int]) -> list[_Iteration]:
+    """Every expression that iterates inside one row: reduce(a = i, x IN l | ...), [x IN l ...],
+    any/all/none/single(x IN l WHERE ...)."""
+    found = []
+    for i, tok in enumerate(toks):
+        if _call(toks, i, "reduce"):
+            close = closing[i + 1]
+            parts = _split(toks, i + 2, close, (",",))
+            if len(parts) < 2 or parts[0][1] - parts[0][0] < 3:
+                continue
+            first, second = parts[0], parts[1]
+            accumulator = toks[first[0]].value
+            rest = _split(toks, second[0], close, ("|",))
+            head = _split(toks, rest[0][0], rest[0][1], ("IN",))
+            if len(head) < 2:
+                continue
+            found.append(_Iteration("reduce", toks[head[0][0]].value, accumulator, toks[first[0] + 2:first[1]],
+                                    head[1], rest[1] if len(rest) > 1 else (close, close), (i, close)))
+        elif (_call(toks, i, "any", "all", "none", "single")
+              or (tok.kind == "symbol" and tok.value == "[" and i + 2 < len(toks) and toks[i + 1].kind in ("word", "name")
+                  and toks[i + 2].kind == "word" and toks[i + 2].value.upper() == "IN")):
+            bracket = i + 1 if tok.kind == "word" else i
+            close = closing[bracket]
+            head = _split(toks, bracket + 1, close, ("IN",))
+            if len(head) < 2 or head[0][1] - head[0][0] != 1:
+                continue
+            tail = _split(toks, head[1][0], close, ("|", "WHERE"))
+            body = (tail[1][0], close) if len(tail) > 1 else (close, close)
+            found.append(_Iteration(tok.value.lower() if tok.kind == "word" else "[x IN ...]", toks[head[0][0]].value,
+                                    "", [], tail[0], body, (bracket, close)))
+    return found
+
+
+def _sized(toks: list[Token], closing: list[int], where: tuple[int, int], params: dict[str, Any]) -> bool:
+    """Whether a list expression is one the console can size: range() (whose bounds the plan check
+    limits), nodes()/relationships()/keys()/labels() of one path or entity, a literal list that is
+    not itself a comprehension, or a parameter of at most MAX_RANGE_BOUND items."""
+    start, stop = where
+    if start >= stop:
+        return False
+    tok = toks[start]
+    if _call(toks, start, "range", "nodes", "relationships", "keys", "labels"):
+        return closing[start + 1] == stop - 1
+    if tok.kind == "symbol" and tok.value == "[" and closing[start] == stop - 1:
+        return not (stop - start > 3 and toks[start + 2].kind == "word" and toks[start + 2].value.upper() == "IN")
+    if tok.kind == "param" and stop - start == 1:
+        value = params.get(tok.value)
+        return isinstance(value, list) and len(value) <= MAX_RANGE_BOUND
+    return False
+
+
+def _literal_size(toks: list[Token], start: int, stop: int, params: dict[str, Any]) -> int:
+    """Characters of the string literals (and string or list parameters) in toks[start:stop]."""
+    size = 0
+    for tok in toks[start:stop]:
+        if tok.kind == "string":
+            size += len(tok.value)
+        elif tok.kind == "param" and isinstance(params.get(tok.value), (str, list, dict)):
+            size += len(json.dumps(params[tok.value]))
+    return size
+
+
+def _growth(toks: list[Token], closing: list[int], i: int, params: dict[str, Any]) -> float:
+    """How many times longer replace(s, search, by) at toks[i] can make s: len(by) / len(search),
+    len(by) + 1 for an empty search (inserted between every character), and without bound when
+    `by` is neither a string literal nor a string parameter."""
+    close = closing[i + 1]
+    parts = _split(toks, i + 2, close, (",",))
+    if len(parts) != 3:
+        return 1.0  # not Neo4j's replace: it will not plan
+
+    def string(part: tuple[int, int]) -> str | None:
+        if part[1] - part[0] != 1:
+            return None
+        tok = toks[part[0]]
+        if tok.kind == "string":
+            return tok.value
+        value = params.get(tok.value) if tok.kind == "param" else None
+        return value if isinstance(value, str) else None
+
+    search, by = string(parts[1]), string(parts[2])
+    if by is None:
+        return math.inf
+    if not search:
+        return len(by) + 1.0
+    return max(1.0, len(by) / len(search))
+
+
+def check_growth(toks: list[Token], params: dict[str, Any]) -> None:
+    """QueryError for string and list growth Neo4j cannot stop once it runs (a single expression
+    is not interrupted by the timeout, and its values are not counted by the transaction memory
+    limit): replace() calls that together could lengthen a string more than MAX_REPLACE_GROWTH
+    times, a replace() of a reduce's accumulator that lengthens it (it doubles at every step:
+    reduce(s = 'x', i IN ... | replace(s, 'x', 'xx'))), a reduce that builds a string or list over
+    a list the console cannot size or with more than MAX_STEP_LITERAL characters of literals a
+    step, and an iteration inside another over a list the console cannot size (two collected
+    lists multiplied; one of the two sized is allowed: range(1, p.remoteness) over collected
+    moves is how the catalogue walks a line). O(number of tokens x nesting)."""
+    growth = 1.0
+    closing = _pairs(toks)
+    iterations = _iterations(toks, closing)
+    for i in range(len(toks)):
+        if _call(toks, i, "replace"):
+            factor = _growth(toks, closing, i, params)
+            growth *= factor
+            if factor > 1:
+                close = closing[i + 1]
+                for it in iterations:
+                    if it.accumulator and it.body[0] <= i < it.body[1] and any(
+                            t.kind in ("word", "name") and t.value == it.accumulator for t in toks[i:close]):
+                        raise QueryError(f"{REFUSE_TEXT}: its reduce(...) replaces text in the accumulator "
+                                         f"{it.accumulator!r} with longer text, so the value can grow at every "
+                                         "step, which Neo4j cannot stop once it runs")
+            if growth > MAX_REPLACE_GROWTH:
+                raise QueryError(f"{REFUSE_TEXT}: its replace() calls could make a string more than "
+                                 f"{MAX_REPLACE_GROWTH} times longer (the replacement must be a string literal or "
+                                 f"parameter; the console allows at most {MAX_REPLACE_GROWTH}-fold growth)")
+    for it in iterations:
+        if it.accumulator:
+            uses = any(t.kind in ("word", "name") and t.value == it.accumulator for t in toks[it.body[0]:it.body[1]])
+            builds = (it.initial and (it.initial[0].kind == "string" or it.initial[0].value == "[")) or any(
+                t.kind == "string" or t.value == "[" for t in toks[it.body[0]:it.body[1]])
+            if uses and builds:
+                if not _sized(toks, closing, it.source, params):
+                    raise QueryError(f"{REFUSE_TEXT}: its reduce(...) builds a string or list in {it.accumulator!r} "
+                                     "over a list the console cannot size; iterate over range(), a literal list, "
+                                     "nodes() or relationships() of a path, or a parameter")
+                if _literal_size(toks, it.body[0], it.body[1], params) > MAX_STEP_LITERAL:
+                    raise QueryError(f"{REFUSE_TEXT}: its reduce(...) adds more than {MAX_STEP_LITERAL} characters "
+                                     "of literals at every step; the console allows at most that")
+    open_ones: list[_Iteration] = []   # the iterations whose span holds the current one: at most the nesting
+    for it in sorted(iterations, key=lambda found: found.span[0]):
+        open_ones = [outer for outer in open_ones if outer.span[1] > it.span[0]]
+        for outer in open_ones:
+            if (outer.body[0] <= it.span[0] < outer.body[1] and not _sized(toks, closing, it.source, params)
+                    and not _sized(toks, closing, outer.source, params)):
+                raise QueryError(f"{REFUSE_TEXT}: it iterates ({it.what}) inside another iteration ({outer.what}), "
+                                 "both over lists the console cannot size, which can multiply two large lists in "
+                                 "one expression; one of them must be range(), a literal list, nodes() or "
+                                 "relationships() of a path, or a parameter")
+        open_ones.append(it)
+
+
 def operators(plan: dict[str, Any]) -> list[tuple[str, str, str]]:
     """(operator, database, details) of every operator in an EXPLAIN plan tree, root first: O(plan size)."""
     found, stack = [], [plan]
@@ -214,9 +574,11 @@ _QUOTED = re.compile(r"'(?:[^'\\]|\\.)*'|\"(?:[^\"\\]|\\.)*\"", re.S)
 _RANGE_CALL = re.compile(r"(?<![\w.`$])range\s*\(", re.I)
 _REDUCE_CALL = re.compile(r"(?<![\w.`$])reduce\s*\(\s*`?(\w+)`?\s*=", re.I)
 # What a small range bound is made of: literals and parameters (their values checked), sizes and
-# lengths of what already exists, stored properties, coalesce, + and -. A bare variable or any
-# other function could hold anything (WITH 9000000000000 AS n), so it is not on the list.
-_BOUND_TOKEN = re.compile(r"\s+|\$`?\w+`?|\d+|(?:size|length|coalesce)\s*\(|`?\w+`?(?:\.`?\w+`?)+"
+# lengths of what already exists, stored properties as the planner reads them (cache[p.x]), coalesce,
+# + and -. A bare variable or any other function could hold anything (WITH 9000000000000 AS n), and
+# so could a key of a map (WITH {r: toInteger('9' + ...)} AS p ... range(1, p.r), issue 19's runaway
+# that passed), so neither is on the list.
+_BOUND_TOKEN = re.compile(r"\s+|\$`?\w+`?|\d+|(?:size|length|coalesce)\s*\("
                           r"|cache\w*\[\s*`?\w+`?(?:\.`?\w+`?)+\s*\]|[-+(),]", re.I)  # cache[p.x]: a property read
 # An accumulator read through one of these (last(line)) gives an element or a number, not a copy.
 _ELEMENT_OF = re.compile(r"(?<![\w.`$])(?:last|head|size|length)\s*\(\s*`?$", re.I)
@@ -313,6 +675,23 @@ def check_expressions(details: list[str], text: str, params: dict[str, Any] | No
                          f"multiply and Neo4j cannot stop them once they run (at most {MAX_EXPRESSION_RANGES})")
 
 
+def check_estimates(plan: dict[str, Any]) -> None:
+    """QueryError when the plan multiplies matches into more than MAX_CARTESIAN_ROWS rows (Neo4j's own
+    estimate of a CartesianProduct): MATCH (a), (b), (c) over a whole graph. Rows are interrupted by
+    the timeout, but what they pile into (collect, sort, distinct) filled the heap faster than the
+    transaction memory limit counted it (issue 40). O(plan size)."""
+    stack = [plan]
+    while stack:
+        node = stack.pop()
+        stack.extend(node.get("children") or [])
+        if str(node.get("operatorType", "")).startswith("CartesianProduct"):
+            rows = (node.get("args") or {}).get("EstimatedRows")
+            if isinstance(rows, (int, float)) and rows > MAX_CARTESIAN_ROWS:
+                raise QueryError(f"{REFUSE_TEXT}: its plan multiplies matches into about {rows:.1e} rows (a "
+                                 f"cartesian product; the console allows {MAX_CARTESIAN_ROWS:.0e}); connect the "
+                                 "patterns or narrow them by label and property")
+
+
 _POSITION = re.compile(r"\(line (\d+), column (\d+) \(offset: (\d+)\)\)")
 
 
@@ -347,8 +726,9 @@ def plain(value: Any) -> Any:
 
 def run_readonly_cypher(driver: neo4j.Driver, database: str, text: str, params: dict[str, Any] | None = None,
                         timeout_s: float = 10.0, row_cap: int = 1000) -> ConsoleResult:
-    """Runs one statement if its plan is a read of the graph (check_plan), with a server-side
-    timeout and at most row_cap rows.
+    """Runs one statement if its text passes check_text and its plan is a read of the graph
+    (check_plan, check_estimates, check_expressions), with a server-side timeout and at most
+    row_cap rows.
 
     The plan and the run share one READ transaction, so the timeout covers both.
     A refused plan, a write, a timeout, a syntax error (several statements
@@ -357,8 +737,8 @@ def run_readonly_cypher(driver: neo4j.Driver, database: str, text: str, params: 
     """
     if isinstance(row_cap, bool) or not isinstance(row_cap, int) or not 1 <= row_cap <= MAX_ROW_CAP:
         raise QueryError(f"row_cap={row_cap!r} is out of range: it must be a whole number from 1 to {MAX_ROW_CAP}")
-    check_read_only(text)
     params = check_params(params)
+    check_text(text, params)
 
     planning, abandoned = [], threading.Event()
 
@@ -369,6 +749,7 @@ def run_readonly_cypher(driver: neo4j.Driver, database: str, text: str, params: 
         summary = tx.run("EXPLAIN " + text, params).consume()
         planning.clear()
         check_plan(summary, database)
+        check_estimates(summary.plan)
         check_expressions([("UNWIND " if name.startswith(("Unwind", "PartitionedUnwind")) else "") + details
                            for name, _, details in operators(summary.plan)], text, params)
 
@@ -401,9 +782,9 @@ def _within_deadline(driver: neo4j.Driver, text: str, timeout_s: float, abandone
     """work()'s answer, awaited at most timeout_s + DEADLINE_GRACE_S.
 
     Neo4j answers a timed-out statement at its next row; one still running after the
-    grace is evaluating an expression it cannot interrupt, and only ending the
-    server frees that core (stop_runaway). The worker thread ends when the server
-    answers or goes away."""
+    grace is evaluating an expression it cannot interrupt: it is terminated again and
+    named (stop_runaway), never by restarting a server others may share. The worker
+    thread ends when the server answers."""
     answer: dict[str, Any] = {}
 
     def run() -> None:
@@ -456,38 +837,25 @@ def _still_running(driver: neo4j.Driver, text: str) -> bool:
 
 
 def stop_runaway(driver: neo4j.Driver, text: str, timeout_s: float) -> GameGraphError:
-    """The last resort for a statement that outlived its timeout, and the error to raise: a
-    QueryError, or Neo4jUnavailable once the server is being restarted (the page then forgets
-    its Neo4j backend and answers from the mirror until the server is back).
+    """The last resort for a statement that outlived its timeout, and the error to raise (one line).
 
-    Neo4j 5.26 lists it as terminated yet keeps evaluating it; TERMINATE TRANSACTION
-    does not stop it either (docs/reliability.md). gamegraph's own server is stopped
-    at once (SIGKILL after 0.2 s) and started again in the background; a server it
-    did not start is only named."""
-    from loaders import neo4j_server  # the launcher is needed only here
-    from loaders.settings import check_uri, neo4j_uri
+    Neo4j 5.26 lists such a statement as terminated yet keeps evaluating the expression it is
+    in (docs/reliability.md). It is terminated once more (TERMINATE TRANSACTIONS, from the app's
+    own connection, bounded to a second), so it ends at its next row; the server is never
+    stopped or restarted for it, since others may share that server (issue 40): the checks
+    before it ran (check_text, check_plan, check_expressions) are what keep such statements out."""
+    def terminate() -> int:
+        with driver.session(database="system") as session:
+            ids = [row[0] for row in session.run(
+                "SHOW TRANSACTIONS YIELD transactionId, currentQuery WHERE currentQuery = $text "
+                "RETURN transactionId", text=text)]
+            if ids:
+                session.run("TERMINATE TRANSACTIONS $ids", ids=ids).consume()
+        return len(ids)
 
-    said = (f"the statement ran past its {timeout_s:g} s timeout and Neo4j cannot interrupt what it is evaluating "
-            "(a long iteration inside one expression)")
-    ours = neo4j_server.status()
-    # The server the driver reached, else (it does not answer) the one the settings name.
-    address = _within(1.0, lambda: driver.get_server_info().address, None)
-    port = address[1] if address else _within(1.0, lambda: check_uri(neo4j_uri())[1], None)
-    if not ours.running or port is None or not ours.uri.rstrip("/").endswith(f":{port}"):
-        return QueryError(f"{said}; it still holds a core of the Neo4j server, so restart that server to free it")
-    log.warning("console statement outlived its %s s timeout: restarting Neo4j (pid %s): %.200s",
-                timeout_s, ours.pid, text)
-    began = time.monotonic()
-    neo4j_server.stop(timeout=0.2)  # SIGTERM waits for the transaction that will not end: SIGKILL
-    threading.Thread(target=_start_again, name="neo4j-restart", daemon=True).start()
-    return Neo4jUnavailable(f"{said}, so gamegraph stopped its Neo4j server after {time.monotonic() - began:.1f} s "
-                            "and is starting it again (about a minute)")
-
-
-def _start_again() -> None:
-    from loaders import neo4j_server
-
-    try:
-        neo4j_server.start()
-    except Exception:  # noqa: BLE001 - the page's next probe reports why Neo4j is not there
-        log.exception("restarting Neo4j after a runaway console statement failed")
+    ended = _within(1.0, terminate, None)
+    log.info("console statement outlived its %s s timeout (%s transaction(s) terminated): %.200s",
+                timeout_s, ended, text)
+    return QueryError(f"the statement ran past its {timeout_s:g} s timeout and Neo4j cannot interrupt what it is "
+                      "evaluating (a long iteration inside one expression); it was terminated and ends when that "
+                      "expression does (the server is not restarted: others may be using it); narrow the statement")

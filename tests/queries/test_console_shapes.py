@@ -128,3 +128,90 @@ def test_the_deadline_waits_for_a_late_answer_and_gives_up_on_a_runaway(monkeypa
     boom = ValueError("from the worker")
     with pytest.raises(ValueError, match="from the worker"):
         console._within_deadline(None, "RETURN 1", 1.0, threading.Event(), lambda: (_ for _ in ()).throw(boom))
+
+
+# -- the lexical pre-check (issue 40): what never reaches Neo4j -------------------------------------
+def text_refused(text: str, params: dict | None = None) -> str:
+    from queries.console import check_text
+    with pytest.raises(QueryError) as caught:
+        check_text(text, params or {})
+    assert "\n" not in str(caught.value) and "refused" in str(caught.value)
+    return str(caught.value)
+
+
+@pytest.mark.parametrize("text", [
+    "RETURN " + "[" * 400 + "1" + "]" * 400 + " AS x",
+    "RETURN " + "(" * 3000 + "1" + ")" * 3000 + " AS x",
+    "RETURN " + "CASE WHEN true THEN " * 700 + "1" + " END" * 700 + " AS x",
+    "RETURN " + "{a: " * 1200 + "1" + "}" * 1200 + " AS x",
+    "WITH {} AS m RETURN m" + ".a" * 200 + " AS x",
+    "RETURN " + "NOT " * 1000 + "true AS x",
+    "RETURN 1" + " + 1" * 2000 + " AS x",
+    "RETURN 1 AS x // \u2028" + "[" * 100 + "]" * 100,   # a comment ends at U+2028 here: counted either way
+    "RETURN 1 AS x /* */ " + "[" * 100 + "]" * 100,
+])
+def test_deep_expressions_are_refused_before_neo4j_sees_them(text):
+    assert "nest" in text_refused(text)
+
+
+def test_brackets_in_strings_names_and_comments_are_not_code():
+    from queries.console import MAX_DEPTH, check_text, expression_depth, tokens
+    deep = "[" * 300
+    for text in (f"RETURN '{deep}' AS s", f'RETURN "{deep}" AS s', f"RETURN 1 AS `{deep}`",
+                 f"RETURN 1 AS s // {deep}", f"RETURN 1 AS s /* {deep} */", f"RETURN 'it\\'s {deep}' AS s",
+                 f"RETURN \"\\\\\" + '{deep}' AS s", f"RETURN 1 AS `a``{deep}`"):
+        assert expression_depth(tokens(text))[0] < MAX_DEPTH, text
+        check_text(text)
+    # Keywords as names do not open or close a CASE; a real CASE does.
+    assert expression_depth(tokens("MATCH (n) RETURN n.case, n.end, {end: 1, case: 2}, $end"))[0] < 6
+    case = expression_depth(tokens("RETURN CASE WHEN true THEN [1] END AS x"))[0]
+    assert case == expression_depth(tokens("RETURN ([1]) AS x"))[0] == 5  # a level each, one step of the chain each
+
+
+@pytest.mark.parametrize("text, what", [
+    ("RETURN 'abc", "string"), ('RETURN "abc\\"', "string"), ("RETURN 1 AS `abc", "name"),
+    ("RETURN 1 /* never closed", "comment"),
+])
+def test_a_string_name_or_comment_left_open_is_one_line(text, what):
+    assert what in text_refused(text)
+
+
+def test_too_many_clauses_are_refused():
+    from queries.console import MAX_CLAUSES, check_text
+    check_text(" ".join(["WITH 1 AS x"] * (MAX_CLAUSES - 1)) + " RETURN x")
+    assert "clauses" in text_refused(" ".join(["WITH 1 AS x"] * 300) + " RETURN x")
+
+
+@pytest.mark.parametrize("text, params, needle", [
+    ("RETURN size(reduce(s = 'x', i IN [" + ",".join(map(str, range(1, 41))) + "] | replace(s, 'x', 'xx'))) AS n",
+     {}, "accumulator 's'"),
+    ("RETURN size(" + "replace(" * 8 + "'x'" + ", 'x', 'xx')" * 8 + ") AS n", {}, "64 times"),
+    ("RETURN replace('x', 'x', toString(1)) AS s", {}, "64 times"),
+    ("RETURN replace('x', '', $by) AS s", {"by": "y" * 64}, "64 times"),
+    ("WITH replace('xx', 'x', $by) AS a RETURN replace(a, 'y', $by) AS b", {"by": "y" * 10}, "64 times"),
+    ("UNWIND range(1, 100) AS i RETURN reduce(s = '', j IN range(1, 8000) | s + '" + "x" * 1000 + "') AS s", {},
+     "64 characters"),
+    ("MATCH (a) WITH collect(a.key) AS c RETURN reduce(s = '', x IN c | s + x) AS s", {}, "cannot size"),
+    ("MATCH (a) WITH collect(a.key) AS c RETURN [x IN c | [y IN c | x + y]] AS n", {}, "inside another"),
+    ("MATCH (a) WITH collect(a) AS c RETURN any(x IN c WHERE any(y IN c WHERE x = y)) AS n", {}, "inside another"),
+])
+def test_growth_neo4j_cannot_stop_is_refused(text, params, needle):
+    assert needle in text_refused(text, params)
+
+
+def test_growth_that_stays_small_and_the_catalogue_pass():
+    from pathlib import Path
+
+    from queries.console import check_text
+    for text, params in [
+        ("RETURN replace(replace('a.b', '.', ' '), 'b', 'c') AS s", {}),
+        ("RETURN replace('x', 'x', $by) AS s", {"by": "yy"}),
+        ("UNWIND range(1, 1000) AS i RETURN reduce(s = '', j IN range(1, 500) | s + 'xxxxxxxxxxxxxxxxxxxx') AS s", {}),
+        ("MATCH p = (a)-[*..3]->(b) RETURN reduce(s = '', n IN nodes(p) | s + n.key + ',') AS line", {}),
+        ("MATCH (a) WITH collect(a.value) AS c RETURN reduce(s = 0, x IN c | s + x) AS total", {}),
+        ("MATCH p = (a)-[*..3]->(b) WITH collect(p) AS ps RETURN [q IN ps | [n IN nodes(q) | n.key]] AS keys", {}),
+        ("RETURN [x IN $xs | [y IN range(1, 3) | x * y]] AS t", {"xs": [1, 2]}),
+    ]:
+        check_text(text, params)
+    for path in sorted((Path(__file__).parents[2] / "queries").glob("*.cypher")):
+        check_text(path.read_text())

@@ -186,7 +186,41 @@ def attacks() -> list[Attack]:
     add("a range bound written with underscores", "RETURN size(range(1, 9_000_000_000)) AS n")
     add("three nested ranges", "RETURN size([a IN range(1, 100) | [b IN range(1, 100) | [c IN range(1, 100) | 0]]]) AS n")
     add("a parameter beyond Cypher's integers", "RETURN $n AS n", {"n": 18446744073709551616})
+    found.extend(server_killers())
     return found
+
+
+def server_killers() -> list[Attack]:
+    """Issue 40's statements that took the shared server down (the planner's stack overflowed, or
+    the heap filled), and neighbours of each: every one must end in one line, the server alive."""
+    digits = ",".join(str(i) for i in range(1, 41))
+    big = "x" * 1000
+    return [
+        Attack("400 nested lists (813 characters)", "RETURN " + "[" * 400 + "1" + "]" * 400 + " AS x"),
+        Attack("3,000 nested parentheses", "RETURN " + "(" * 3000 + "1" + ")" * 3000 + " AS x"),
+        Attack("700 nested CASE", "RETURN " + "CASE WHEN true THEN " * 700 + "1" + " END" * 700 + " AS x"),
+        Attack("1,200 nested maps", "RETURN " + "{a: " * 1200 + "1" + "}" * 1200 + " AS x"),
+        Attack("EXPLAIN of 200 nested lists", "EXPLAIN RETURN " + "[" * 200 + "1" + "]" * 200 + " AS x"),
+        Attack("200 chained property reads", "WITH {} AS m RETURN m" + ".a" * 200 + " AS x"),
+        Attack("1,000 NOTs", "RETURN " + "NOT " * 1000 + "true AS x"),
+        Attack("300 WITH clauses", " ".join(["WITH 1 AS x"] * 300) + " RETURN x"),
+        Attack("nesting hidden after a line break a comment does not end at",
+               "RETURN 1 AS x // \u2028" + "\u2028" + "[" * 100 + "]" * 100),
+        Attack("a string left open", "RETURN '((((" + "[" * 50),
+        Attack("replace() of the accumulator in reduce",
+               f"RETURN size(reduce(s = 'x', i IN [{digits}] | replace(s, 'x', 'xx'))) AS n"),
+        Attack("nested replace()", "RETURN size(" + "replace(" * 30 + "'x'" + ", 'x', 'xx')" * 30 + ") AS n"),
+        Attack("replace() by a computed string", "RETURN size(replace('x', 'x', toString(range(1, 10000)))) AS n"),
+        Attack("UNWIND of 8 MB strings built in reduce",
+               f"UNWIND range(1, 100) AS i RETURN reduce(s = '', j IN range(1, 8000) | s + '{big}') AS s"),
+        Attack("a reduce building a string over a collected list",
+               "UNWIND range(1, 1000000) AS i WITH collect(i) AS c RETURN size(reduce(s = '', x IN c | s + 'x')) AS n"),
+        Attack("a list comprehension over two collected lists",
+               "MATCH (a) WITH collect(a.key) AS c RETURN size([x IN c | size([y IN c | x + y])]) AS n"),
+        Attack("a cartesian product of every node, collected", "MATCH (a), (b), (c) RETURN size(collect(a.key + b.key + c.key)) AS n"),
+        Attack("a four-way cartesian product, collected",
+               "MATCH (a), (b), (c), (d) RETURN size(collect(a.key + d.key)) AS n"),
+    ]
 
 
 def fill(attack: Attack, canary: str, http: str) -> Attack:
