@@ -15,6 +15,16 @@ resident memory (ru_maxrss) is that of one graph and one implementation:
   the same: both number each breadth-first level in code order).
 - scaling: the compiled path over a range of finger counts, with the cycle
   pass (SCC) too, peak RSS and the cost per position and move.
+
+    python -m bench.bench_kernels --install [--before 2ea1499]   # compiled once per install (issue 34)
+
+`--install` measures what a user of a fresh clone pays (its own section in bench/README.md): the
+install's warm-up (explorer/kernels/warmup.py) into an empty per-user cache from one fresh clone, then
+in a second fresh clone (another path, other mtimes) the first and a second `gamegraph solve
+dodgem:4x4 --implicit` and `gamegraph solve dodgem:4x4 --tiered --workers 2` (fresh local Dask
+workers each time); with `--before COMMIT`, the same solves in a clone of that commit with an empty
+numba cache (before the warm-up existed, a fresh clone compiled on first use). CPU is that of the
+command and every process it waited for (RUSAGE_CHILDREN), beside wall time and the load average.
 """
 
 from __future__ import annotations
@@ -25,6 +35,7 @@ import json
 import os
 import platform
 import resource
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -124,6 +135,101 @@ def spawn(args: list[str], env: dict | None = None) -> dict:
     return json.loads(done.stdout.strip().splitlines()[-1])
 
 
+# -- compiled once per install (--install) -------------------------------------------------
+INSTALL_HEADING = "Compiled once per install (`bench_kernels.py --install`)"
+INSTALL_RUNS = (("solve", "dodgem:4x4", "--implicit"), ("solve", "dodgem:4x4", "--tiered", "--workers", "2"))
+
+
+def timed(argv: list[str], env: dict, cwd: Path) -> dict:
+    """Wall and CPU seconds (the child and every process it waited for) of one command, the load before."""
+    load = os.getloadavg()[0]
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    t0 = time.perf_counter()
+    done = subprocess.run(argv, env=env, cwd=cwd, capture_output=True, text=True, stdin=subprocess.DEVNULL)
+    wall = time.perf_counter() - t0
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+    if done.returncode != 0:
+        raise SystemExit(f"{' '.join(argv)} failed ({done.returncode}): {done.stderr.strip()[-800:]}")
+    row = {"wall": wall, "cpu": cpu, "load": load, "stderr": done.stderr}
+    print(f"{' '.join(argv[2:])}: {wall:.1f} s wall, {cpu:.1f} s CPU, load {load:.1f}", flush=True)
+    return row
+
+
+def fresh_clone(commit: str, where: Path) -> Path:
+    """A clone of this repository at `commit` in `where` (its files new: new path, new mtimes)."""
+    subprocess.run(["git", "clone", "--quiet", "--no-hardlinks", str(ROOT), str(where)], check=True)
+    subprocess.run(["git", "-C", str(where), "checkout", "--quiet", commit], check=True)
+    return where
+
+
+def install_times(before: str | None, user_cache: Path | None = None) -> dict:
+    head = subprocess.run(["git", "-C", str(ROOT), "rev-parse", "--short", "HEAD"], capture_output=True,
+                          text=True, check=True).stdout.strip()
+    out: dict = {"head": head}
+    with tempfile.TemporaryDirectory(prefix="bench-install-") as scratch:
+        tmp = Path(scratch)
+        base = {k: v for k, v in os.environ.items() if k not in ("NUMBA_CACHE_DIR", "DASK_SCHEDULER_ADDRESS")}
+        base.update(XDG_CACHE_HOME=str(user_cache or tmp / "user-cache"), GAMEGRAPH_PROGRESS="0")
+        installed = fresh_clone(head, tmp / "installed")
+        env = {**base, "PYTHONPATH": str(installed), "GAMEGRAPH_HOME": str(tmp / "home-install")}
+        out["warmup"] = timed([sys.executable, "-m", "explorer.kernels.warmup"], env, installed)
+        out["reused"] = user_cache is not None
+        out["skip"] = timed([sys.executable, "-m", "explorer.kernels.warmup"], env, installed)
+        clone = fresh_clone(head, tmp / "elsewhere" / "second-clone")
+        for run in INSTALL_RUNS:
+            env = {**base, "PYTHONPATH": str(clone), "GAMEGRAPH_HOME": str(tmp / f"home-{run[-1]}")}
+            first = timed([sys.executable, "-m", "explorer.cli", *run], env, clone)
+            shutil.rmtree(tmp / f"home-{run[-1]}")  # the second solves again too, on a warm cache
+            out[" ".join(run[1:])] = {"first": first, "warm": timed([sys.executable, "-m", "explorer.cli", *run], env,
+                                                                        clone)}
+        if before:
+            old = fresh_clone(before, tmp / "before")
+            for run in INSTALL_RUNS:
+                env = {**base, "PYTHONPATH": str(old), "GAMEGRAPH_HOME": str(tmp / f"old-{run[-1]}"),
+                       "NUMBA_CACHE_DIR": str(tmp / "old-numba-cache")}
+                first = timed([sys.executable, "-m", "explorer.cli", *run], env, old)
+                shutil.rmtree(tmp / f"old-{run[-1]}")
+                out["before " + " ".join(run[1:])] = {
+                    "first": first, "warm": timed([sys.executable, "-m", "explorer.cli", *run], env, old)}
+    return out
+
+
+def install_text(times: dict, before: str | None, started: str) -> str:
+    w, k = times["warmup"], times["skip"]
+    warmup = (f"from a fresh clone into an empty per-user cache: {w['wall']:.0f} s wall, {w['cpu']:.0f} s CPU "
+              f"(load {w['load']:.1f}); run again (the stamp says the cache is complete): {k['wall']:.2f} s wall, "
+              f"{k['cpu']:.2f} s CPU." if not times.get("reused") else
+              f"run beforehand into the cache given by --user-cache (its time: below); run again from the fresh "
+              f"clone, the stamp says the cache is complete: {k['wall']:.2f} s wall, {k['cpu']:.2f} s CPU "
+              f"(load {k['load']:.1f}).")
+    lines = [
+        f"`python -m bench.bench_kernels --install{' --before ' + before if before else ''}`, {started}, at "
+        f"{times['head']}: {platform.machine()}, {os.cpu_count()} CPUs, Python {platform.python_version()}, "
+        f"numba {_version('numba')}. Load average (1 min) before each command in the table; the machine was "
+        "shared, so every figure is inflated, the warm ones alike.",
+        "",
+        f"**The install's warm-up** (`python -m explorer.kernels.warmup`, run by `scripts/install`) {warmup}",
+        "",
+        "**First compiled call in a second fresh clone** (another path, other mtimes) against a second call, "
+        "each a fresh process (the tiered runs each start fresh local Dask workers):",
+        "",
+        "| command | cache | first wall s | first CPU s | warm wall s | warm CPU s | extra CPU s | first / warm CPU "
+        "| load |",
+        "|---|---|---:|---:|---:|---:|---:|---:|---|",
+    ]
+    for label, cache in ((f"before ({before})", "empty, per clone (before)"), ("", "after the install's warm-up")):
+        if label and not before:
+            continue
+        for run in INSTALL_RUNS:
+            row = times[("before " if label else "") + " ".join(run[1:])]
+            first, warm = row["first"], row["warm"]
+            lines.append(f"| `gamegraph {' '.join(run)}` | {cache} | {first['wall']:.1f} | {first['cpu']:.1f} "
+                         f"| {warm['wall']:.1f} | {warm['cpu']:.1f} | {first['cpu'] - warm['cpu']:.1f} "
+                         f"| {first['cpu'] / warm['cpu']:.2f}× | {first['load']:.1f}, {warm['load']:.1f} |")
+    return "\n".join(lines)
+
+
 # -- the parent ---------------------------------------------------------------------------
 def compile_times() -> dict:
     with tempfile.TemporaryDirectory() as cache:
@@ -150,6 +256,11 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--speed-up", nargs="*", metavar="SPEC", help="graphs for the speed-up table")
     parser.add_argument("--scaling", nargs="*", metavar="BASE:FINGERS", help="e.g. chopsticks:5 chopsticks:attack-only:10")
     parser.add_argument("--no-compile", action="store_true", help="skip the first-call measurement")
+    parser.add_argument("--install", action="store_true",
+                        help="only the first call in a fresh clone after the install's warm-up (issue 34)")
+    parser.add_argument("--before", metavar="COMMIT", help="with --install: also a clone of COMMIT, cache empty")
+    parser.add_argument("--user-cache", type=Path, metavar="DIR",
+                        help="with --install: an XDG_CACHE_HOME the warm-up already filled (its run not timed here)")
     parser.add_argument("--child", nargs=2, metavar=("SPEC", "PATH"), help=argparse.SUPPRESS)
     parser.add_argument("--compile", metavar="SPEC", help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
@@ -158,6 +269,13 @@ def main(argv: list[str] | None = None) -> None:
         return
     if args.compile:
         print(json.dumps(compile_child(args.compile)))
+        return
+    if args.install:
+        started = time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime())
+        from bench.readme import publish
+
+        publish("bench_kernels_install", INSTALL_HEADING, install_text(install_times(args.before, args.user_cache), args.before,
+                                                                        started), write=not args.no_write)
         return
     speed_specs = args.speed_up if args.speed_up is not None else QUICK_SPEED_UP if args.quick else SPEED_UP
     scaling = QUICK_SCALING if args.quick else SCALING

@@ -380,3 +380,24 @@ def test_the_warmup_skips_a_complete_cache_and_stamps_only_when_every_run_passed
     with open(messages, "w") as out:
         assert warmup.warm(folder, jobs=2, out=out) == 0
     assert "already compiled" in messages.read_text()
+
+
+def _where_kernels_cache() -> tuple[str, bool, str]:
+    """In a worker: the keyed folder, whether the locator is active, where csr.reverse is cached."""
+    from explorer.kernels import cache
+    from explorer.kernels.csr import reverse
+
+    return os.environ["NUMBA_CACHE_DIR"], cache.active(), reverse._cache._cache_path
+
+
+def test_local_dask_workers_read_the_same_cache_as_the_process_that_starts_them():
+    """Each worker process imports explorer.kernels again: it must find the parent's keyed folder (through
+    NUMBA_CACHE_DIR), not a folder of its own, and file the kernels there by the same locator."""
+    from distributed import Client, LocalCluster
+
+    mine = _where_kernels_cache()
+    assert mine[1] and mine[2] == os.path.join(mine[0], "explorer", "kernels")
+    with LocalCluster(n_workers=1, threads_per_worker=1, processes=True, dashboard_address=None,
+                      silence_logs=50, host="127.0.0.1") as cluster, Client(cluster) as client:
+        theirs = client.submit(_where_kernels_cache, pure=False).result(timeout=300)
+    assert theirs == mine
