@@ -68,14 +68,52 @@ PANELS: list[tuple[str, str, Callable[[View], object]]] = [
 ]
 
 
-# Up to thirteen tabs do not fit one line of a 1,400 px window (Chopsticks shows 13): Streamlit would
-# scroll the bar and hide the last tabs behind an arrow. The bar wraps onto a second line instead,
-# so every tab is in sight at full size, and the tab names (which are also the `view=` values of
-# the URL) stay as they are. `.st-key-view` is the class Streamlit gives the tabs keyed "view".
-TAB_BAR_CSS = """<style>
-.st-key-view [role=tablist] { flex-wrap: wrap; overflow: visible; row-gap: 0.1rem; }
-.st-key-view [role=tablist] > [role=tab] { flex: 0 0 auto; }
+# The tabs (issue 35): fourteen views in six tabs, so that the bar is one line at 1,440 px (and at
+# 1,000), with the graph first: a game opens on its neighbourhood canvas, above the fold. A tab of
+# several views picks one with a row of buttons under the bar. A view's name is still the `view=`
+# value of the URL, so every link made before keeps opening the same view.
+GROUPS: tuple[tuple[str, tuple[str, ...]], ...] = (
+    ("Graph", ("Neighbourhood", "Best line", "Cycles", "Whole graph")),
+    ("Play", ("Play",)),
+    ("History", ("History",)),
+    ("Analysis", ("Statistics", "Strategy chart", "Draw map", "Compare rules", "Sum of games", "Survey")),
+    ("Cypher console", ("Cypher console",)),
+    ("Downloads", ("Downloads",)),
+)
+DEFAULT_VIEW = "Neighbourhood"
+# The stage: the page's head is short (Streamlit's 6rem above the title, and a 2.75rem title, cost the
+# canvas 120 px of the first screen), so that the canvas starts in the first screen at 1,440 x 900.
+STAGE_CSS = """<style>
+[data-testid=stMainBlockContainer] { padding-top: 4rem; }  /* clear of the 3.75rem header */
+[data-testid=stMainBlockContainer] h1 { font-size: 2rem; padding: 0.2rem 0 0.1rem; }
 </style>"""
+
+
+def _views(view: View, shown: list[tuple[str, str, Callable[[View], object]]], asked: str) -> None:
+    """The tab bar and the open tab's view: only the open tab runs. `asked` is the view to open
+    first (the URL's, else DEFAULT_VIEW); the URL names the view shown."""
+    available = {name: (what, draw) for name, what, draw in shown}
+    groups = [(group, [name for name in names if name in available]) for group, names in GROUPS]
+    groups = [(group, names) for group, names in groups if names]
+    group_of = {name: group for group, names in groups for name in names}
+    tabs = st.tabs([group for group, _ in groups], key="tab", default=group_of[asked], on_change="rerun")
+    for tab, (group, names) in zip(tabs, groups):
+        with tab:
+            if not tab.open:
+                continue
+            chosen = names[0]
+            if len(names) > 1:
+                slot = f"view_{group}"
+                if st.session_state.get(slot) not in names:  # first time, or another game's
+                    st.session_state[slot] = asked if asked in names else names[0]
+                chosen = st.segmented_control(group, names, key=slot, required=True, label_visibility="collapsed")
+            if chosen == DEFAULT_VIEW:
+                st.query_params.pop("view", None)
+            else:
+                st.query_params["view"] = chosen
+            what, draw = available[chosen]
+            with guarded(what):
+                draw(view)
 
 
 def _not_for(view: View) -> dict[str, str]:
@@ -189,16 +227,31 @@ def main() -> None:
             position.chooser(game, spec, solved)
         st.divider()
         chosen = _backend(solved)
+        _backend_line(chosen)  # in the sidebar beside its button: the page's head is the canvas's room
         st.button("Check Neo4j again", on_click=backends.forget, key="neo4j_recheck",
                   help="look for a Neo4j server again (after starting one or loading this game)")
 
+    st.html(STAGE_CSS)
     st.title(md_escape(game.display_name))  # escaped: Streamlit reads "teeko:small" as a :small[] directive and drops it
     st.caption(game.description)
-    _backend_line(chosen)
     if twin:
         st.caption(f"`{twin}` is stored as its symmetric equivalent `{key}` (same value, same moves up to "
                    "symmetry); the board keeps the orientation the moves gave it.")
-    # While the Play tab is open the game being played is the page's subject: the explored position folds away.
+    view = View(game, spec, solved, node, key, chosen)
+    left_out = _not_for(view)
+    asked_view = st.query_params.get("view")
+    if asked_view in left_out:
+        info(f"No {asked_view} tab here: {left_out[asked_view]}.")
+        del st.query_params["view"]
+    elif asked_view is not None and asked_view not in {name for name, _, _ in PANELS}:
+        info(f"There is no tab called {asked_view[:40]!r}; the tabs are below.")
+        del st.query_params["view"]
+    shown = [panel for panel in PANELS if panel[0] not in left_out]
+    asked = asked_view if asked_view in {name for name, _, _ in shown} else DEFAULT_VIEW
+    _views(view, shown, asked)
+
+    # The explored position under the views (issue 35: the canvas opens above the fold). While the Play
+    # tab is open the game being played is the page's subject: the explored position folds away.
     explored = (st.expander(f"Explored position `{key}` (not the game you are playing: that is in the Play tab)")
                 if play_panel.playing() else st.container())
     with explored:
@@ -210,24 +263,6 @@ def main() -> None:
             cgt_panel.value_section(game, solved, node)
         with guarded("The draw analysis"):
             analysis_panel.draw_section(game, solved, node)
-
-    view = View(game, spec, solved, node, key, chosen)
-    left_out = _not_for(view)
-    asked_view = st.query_params.get("view")
-    if asked_view in left_out:
-        info(f"No {asked_view} tab here: {left_out[asked_view]}.")
-        del st.query_params["view"]
-    elif asked_view is not None and asked_view not in {name for name, _, _ in PANELS}:
-        info(f"There is no tab called {asked_view[:40]!r}; the tabs are below.")
-        del st.query_params["view"]
-    shown = [panel for panel in PANELS if panel[0] not in left_out]
-    st.html(TAB_BAR_CSS)
-    tabs = st.tabs([name for name, _, _ in shown], key="view", bind="query-params")
-    for tab, (name, what, draw) in zip(tabs, shown):
-        with tab:
-            if tab.open:  # only the open tab runs
-                with guarded(what):
-                    draw(view)
 
 
 # Opt-in server-side measurement of each script run (bench/bench_ui.py sets it): the run's wall time

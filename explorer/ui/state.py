@@ -98,11 +98,21 @@ def forget_refusals() -> None:
         st.session_state.pop(slot, None)
 
 
+# The canvas's settings belong to one game (issue 35): k=4 chosen on tic-tac-toe is 456 positions of
+# dobutsu:small at k=3 and a Neo4j refusal at 4. Every session key the neighbourhood's controls keep
+# starts with one of these (explorer/ui/canvas, explorer/ui/graphs.py).
+PER_GAME_SETTINGS = ("hood_", "canvas_")
+
+
 def set_game(spec: str) -> None:
-    """Switch game: the new game opens at its start, and the old trail no longer applies."""
+    """Switch game: the new game opens at its start with its canvas's default settings (k, layout,
+    colouring, what was expanded), and the old trail no longer applies."""
     forget_refusals()
-    if "pos" in st.query_params:
-        del st.query_params["pos"]  # not clear(): the open tab (`view`, bound to the tabs) stays
+    for name in ("pos", "k"):
+        if name in st.query_params:
+            del st.query_params[name]  # not clear(): the open tab (`view`) stays
+    for name in [name for name in st.session_state if str(name).startswith(PER_GAME_SETTINGS)]:
+        del st.session_state[name]
     st.query_params["game"] = spec
     st.session_state["history"] = []
 

@@ -160,7 +160,7 @@ def markdown_text(at: AppTest) -> str:
 
 
 def test_clicking_a_move_goes_there_and_records_history():
-    at = page(game="chopsticks:standard", pos="A|1-2|1-3")
+    at = page(game="chopsticks:standard", pos="A|1-2|1-3", view="History")
     solved = build("chopsticks:standard")
     moves = solved.moves(solved.graph.find("A|1-2|1-3"))
     losing = next(i for i, m in enumerate(moves) if m["value"] == "loss")
@@ -482,17 +482,40 @@ def test_changing_game_keeps_the_open_tab_and_starts_at_the_start():
     ("chopsticks:attack-only", {"Cycles", "Sum of games", "Draw map"}),
 ])
 def test_a_game_shows_only_the_tabs_that_apply(game, left_out):
-    # explorer/ui/app.py runs its page on import, so its PANELS are not imported here
-    every = ["History", "Neighbourhood", "Cycles", "Best line", "Strategy chart", "Statistics", "Whole graph",
-             "Cypher console", "Downloads", "Sum of games", "Play", "Draw map", "Survey", "Compare rules"]
+    # explorer/ui/app.py runs its page on import, so its PANELS are not imported here. Issue 35: six
+    # tabs, the graph's views first, the analyses' in one tab; a view is still the URL's view=.
+    groups = {"Graph": ["Neighbourhood", "Best line", "Cycles", "Whole graph"], "Play": ["Play"],
+              "History": ["History"],
+              "Analysis": ["Statistics", "Strategy chart", "Draw map", "Compare rules", "Sum of games", "Survey"],
+              "Cypher console": ["Cypher console"], "Downloads": ["Downloads"]}
     at = page(game=game)
     assert_clean(at)
-    assert [tab.label for tab in at.tabs] == [name for name in every if name not in left_out]
+    assert [tab.label for tab in at.tabs] == list(groups)  # Graph and Analysis always keep a view
+    assert at.button_group(key="view_Graph").options == [v for v in groups["Graph"] if v not in left_out]
+    assert "view" not in at.query_params  # the default view, the canvas
+    at = page(game=game, view="Statistics")
+    analyses = [v for v in groups["Analysis"] if v not in left_out]
+    if len(analyses) > 1:  # one view is shown without buttons (tic-tac-toe has only Statistics)
+        assert at.button_group(key="view_Analysis").options == analyses
+        assert at.button_group(key="view_Analysis").value == "Statistics"
+    else:
+        assert [g.key for g in at.button_group] == [] and at.query_params["view"] == "Statistics"
     asked = sorted(left_out)[0]
     at = page(game=game, view=asked)  # an old link to a tab this game does not have says why, then shows the rest
     assert_clean(at)
     assert any(text_of(i.value).startswith(f"No {asked} tab here: ") for i in at.info), [i.value for i in at.info]
-    assert len(at.tabs) == len(every) - len(left_out)
+    assert len(at.tabs) == len(groups)
+
+
+def test_a_games_canvas_settings_do_not_carry_over_to_another_game():
+    """Issue 35: k=4 chosen on one game was kept for the next (dobutsu:small at k=4 failed on Neo4j)."""
+    at = page(game="nim:small", view="Neighbourhood", k="3")
+    assert_clean(at)
+    assert at.number_input(key="hood_k").value == 3
+    at.sidebar.selectbox(key="pick_game").set_value("tictactoe").run()
+    assert_clean(at)
+    assert at.query_params["game"] == "tictactoe" and "k" not in at.query_params
+    assert at.number_input(key="hood_k").value == 2  # the canvas's default k, not nim's 3
 
 
 def test_an_unknown_tab_or_position_in_the_url_is_named_and_replaced():
@@ -503,8 +526,8 @@ def test_an_unknown_tab_or_position_in_the_url_is_named_and_replaced():
     assert at.query_params["pos"] == build("chopsticks").graph.key(0) and "view" not in at.query_params
 
 
-@pytest.mark.parametrize("spec, left_out", [("ponghauki", {"cgt-equal", "cgt-kinds", "rule-diff"}),
-                                            ("chopsticks", {"cgt-equal", "cgt-kinds"}),
+@pytest.mark.parametrize("spec, left_out", [("ponghauki", {"cgt-equal", "cgt-kinds", "cgt-hot", "rule-diff"}),
+                                            ("chopsticks", {"cgt-equal", "cgt-kinds", "cgt-hot"}),
                                             ("toads-and-frogs", set())])
 def test_the_console_offers_the_examples_that_apply(spec, left_out):
     from explorer.ui import console
