@@ -119,6 +119,8 @@ def main(argv: list[str] | None = None) -> int:
             stream.reconfigure(errors="backslashreplace")
     argv = list(sys.argv[1:] if argv is None else argv)
     try:
+        # The libraries' variables before any of them is imported (numba reads NUMBA_NUM_THREADS on import).
+        settings.check_library_environment()
         # A global option honoured by every command: load the file's games before anything parses a spec.
         argv, paths = _game_modules(argv)
         from explorer.games import plugins

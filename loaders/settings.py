@@ -77,7 +77,10 @@ def admin_heap() -> str:
     """neo4j-admin's heap, passed to the JVM as given: GAMEGRAPH_NEO4J_ADMIN_HEAP, else HEAP_SIZE (the variable
     Neo4j's own neo4j-admin script reads, so its documentation applies here too), else 1g. The importer keeps
     its bulk data off-heap (`import_memory`): a bigger heap made no difference in issue 23's measurements."""
-    return os.environ.get(ADMIN_HEAP_ENV) or os.environ.get(NEO4J_ADMIN_HEAP_ENV) or DEFAULT_ADMIN_HEAP
+    for name in (ADMIN_HEAP_ENV, NEO4J_ADMIN_HEAP_ENV):
+        if os.environ.get(name):
+            return _memory_setting(name, DEFAULT_ADMIN_HEAP)  # checked: "abc" reached Java as -Xmxabc
+    return DEFAULT_ADMIN_HEAP
 
 
 def import_memory() -> str:
@@ -87,7 +90,9 @@ def import_memory() -> str:
     Half, not Neo4j's default 90%: the machine is shared (servers, other jobs), and
     the importer's id map and caches of the games gamegraph imports fit well within it.
     """
-    return os.environ.get(IMPORT_MEMORY_ENV) or f"{max(MIN_IMPORT_MEMORY_MIB, available_memory() // 2 // 2 ** 20)}m"
+    if os.environ.get(IMPORT_MEMORY_ENV):
+        return _memory_setting(IMPORT_MEMORY_ENV, "4g")
+    return f"{max(MIN_IMPORT_MEMORY_MIB, available_memory() // 2 // 2 ** 20)}m"
 
 
 def import_threads() -> int:
@@ -192,6 +197,12 @@ def check_uri(uri: str) -> tuple[str, int | None]:
         raise bad(f"the scheme {parts.scheme!r} is not one Neo4j speaks")
     if not parts.hostname:
         raise bad("no host")
+    try:
+        if len(parts.hostname.encode("idna")) > 253:  # encode: what the driver's resolver does (a 64-letter
+            raise UnicodeError  # label failed there)
+    except UnicodeError:
+        raise bad("the host is not a valid name (dot-separated labels of 1 to 63 letters, digits or "
+                  "hyphens, at most 253 in all)") from None
     if port == 0:
         raise bad("port 0")
     return parts.hostname, port

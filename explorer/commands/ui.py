@@ -33,7 +33,7 @@ from typing import Mapping
 
 from explorer.commands import port_number
 from explorer.core.errors import GameGraphError, shown
-from explorer.core.settings import state_dir
+from explorer.core.settings import state_dir, streamlit_environment
 
 APP = Path(__file__).resolve().parents[1] / "ui" / "app.py"
 REPO_ROOT = APP.parents[2]
@@ -128,13 +128,15 @@ def launch(args: argparse.Namespace, environ: Mapping[str, str] | None = None,
 
     A --host or --port this machine cannot listen on is refused here, in one line,
     before anything is spawned (not as a traceback from the child)."""
-    check_address(args.host or DEFAULT_ADDRESS, args.port)
+    given = dict(os.environ if environ is None else environ)
+    given.update(streamlit_environment(given))  # checked; an empty STREAMLIT_SERVER_ADDRESS means this machine only
+    check_address(args.host or given.get(env_var("server.address")) or DEFAULT_ADDRESS, args.port)
     # Every page reads (and mostly writes) the state folder: one that cannot be used (a file, a dangling
     # link, a foreign folder) is said here in one line, not on every page after the server started.
     # Read-only is allowed here, as for other readers: its caches are still read.
     if environ is None:
         state_dir(writable=False)
-    environ = dict(os.environ if environ is None else environ)
+    environ = given
     if interactive is None:
         interactive = sys.stdin is not None and sys.stdin.isatty()
     argv = [sys.executable, "-m", "streamlit", "run", str(APP)]

@@ -12,6 +12,15 @@ Neo4j half (NEO4J_*, GAMEGRAPH_NEO4J_*) is in loaders/settings.py.
 - GAMEGRAPH_GAME_MODULES: game files to load (`game_modules`, `set_game_modules`);
 - GAMEGRAPH_PROGRESS: progress bars (`progress`); GAMEGRAPH_DEBUG: tracebacks (`debug`).
 
+The libraries' own variables that gamegraph runs under or passes on are checked
+here too, before the library reads them (`check_library_environment`, called
+by the CLI first thing; `streamlit_environment` for the UI's child): numba's
+NUMBA_NUM_THREADS (100000 segfaulted, 0 and abc were internal errors) and
+NUMBA_DISABLE_JIT (the kernels need the compiler), Dask's timeouts
+(DASK_*TIMEOUT*: abc was a KeyError), and Streamlit's server address (an empty
+one means this machine only, as a missing one does; Streamlit read it as every
+interface), port, theme and development mode.
+
 Where gamegraph keeps its state: $GAMEGRAPH_HOME, else a per-user data folder.
 The default follows the XDG base directory rules: $XDG_DATA_HOME/gamegraph when
 XDG_DATA_HOME is an absolute path, else ~/.local/share/gamegraph. It does not
@@ -141,6 +150,91 @@ def kernels_from() -> int:
     if value < 0:
         raise InvalidParameter(f"{KERNELS_FROM_ENV}={text!r} is not a size: give a whole number >= 0")
     return value
+
+
+MAX_THREADS_PER_CORE = 4
+STREAMLIT_ADDRESS_ENV = "STREAMLIT_SERVER_ADDRESS"
+STREAMLIT_PORT_ENV = "STREAMLIT_SERVER_PORT"
+STREAMLIT_THEME_ENV = "STREAMLIT_THEME_BASE"
+STREAMLIT_DEVELOPMENT_ENV = "STREAMLIT_GLOBAL_DEVELOPMENT_MODE"
+LOOPBACK = "127.0.0.1"
+_FALSE = ("", "0", "false", "no", "off")
+
+
+def numba_threads() -> int | None:
+    """NUMBA_NUM_THREADS as a number of threads, None when unset; InvalidParameter unless a whole
+    number from 1 to MAX_THREADS_PER_CORE per core of this machine (numba reads it when imported:
+    0 and abc were its internal errors, 100000 a segmentation fault creating the threads)."""
+    text = _text("NUMBA_NUM_THREADS")
+    if not text:
+        return None
+    most = MAX_THREADS_PER_CORE * max(1, os.cpu_count() or 1)
+    try:
+        value = whole_number(text, "", max_digits=9)
+    except ValueError:
+        value = 0
+    if not 1 <= value <= most:
+        raise InvalidParameter(f"NUMBA_NUM_THREADS={shown(text)} must be a whole number of threads from 1 to {most} "
+                               f"({MAX_THREADS_PER_CORE} per core of this machine); unset it for one per core")
+    return value
+
+
+def check_library_environment() -> None:
+    """InvalidParameter (one line, naming the variable) for a library setting gamegraph cannot run
+    under: NUMBA_NUM_THREADS (numba_threads), NUMBA_DISABLE_JIT set (the kernels use numba
+    intrinsics that have no pure-Python form), a Dask timeout or interval that is no duration
+    (DASK_DISTRIBUTED__COMM__TIMEOUTS__CONNECT=abc was a KeyError inside Dask). Called before numba
+    or Dask is imported. O(number of environment variables)."""
+    numba_threads()
+    if _text("NUMBA_DISABLE_JIT").lower() not in _FALSE:
+        raise InvalidParameter(f"NUMBA_DISABLE_JIT={shown(_text('NUMBA_DISABLE_JIT'))}: gamegraph's kernels need "
+                               "numba's compiler; unset it (small games run without the kernels anyway)")
+    for name, value in sorted(os.environ.items()):
+        upper = name.upper()
+        if upper.startswith("DASK_") and ("TIMEOUT" in upper or "INTERVAL" in upper):
+            if not _duration(value):
+                raise InvalidParameter(f"{name}={shown(value)} is not a duration: write it like 30s, 500ms or 2 "
+                                       "(seconds), as Dask reads it")
+
+
+def _duration(text: str) -> bool:
+    """Whether Dask reads `text` as a duration (dask.utils.parse_timedelta, which Dask applies to it
+    later; imported only when such a variable is set). O(len(text))."""
+    from dask.utils import parse_timedelta
+
+    try:
+        return len(text) <= 100 and parse_timedelta(text.strip()) >= 0
+    except Exception:  # noqa: BLE001 - KeyError, ValueError, IndexError, TypeError: all mean "not a duration"
+        return False
+
+
+def streamlit_environment(environ: dict[str, str]) -> dict[str, str]:
+    """The Streamlit variables of `environ` checked, with what to put in their place: an empty or blank
+    STREAMLIT_SERVER_ADDRESS means this machine only (127.0.0.1), as when it is unset; Streamlit read
+    it as every interface. InvalidParameter (one line) for a port outside 1..65535, a theme other than
+    light or dark, and development mode on (it made `gamegraph ui` print Streamlit's traceback: the
+    page is an installed app, not Streamlit's own source tree)."""
+    changes: dict[str, str] = {}
+    if STREAMLIT_ADDRESS_ENV in environ and not environ[STREAMLIT_ADDRESS_ENV].strip():
+        changes[STREAMLIT_ADDRESS_ENV] = LOOPBACK
+    port = environ.get(STREAMLIT_PORT_ENV)
+    if port is not None:
+        try:
+            number = whole_number(port, "", max_digits=5)
+        except ValueError:
+            number = 0
+        if not 1 <= number <= 65535:
+            raise InvalidParameter(f"{STREAMLIT_PORT_ENV}={shown(port)} is not a port: give a whole number from 1 to "
+                                   "65535, or unset it")
+    theme = environ.get(STREAMLIT_THEME_ENV)
+    if theme is not None and theme.strip().lower() not in ("light", "dark"):
+        raise InvalidParameter(f"{STREAMLIT_THEME_ENV}={shown(theme)} is not a Streamlit theme: give light or dark, "
+                               "or unset it")
+    development = environ.get(STREAMLIT_DEVELOPMENT_ENV)
+    if development is not None and development.strip().lower() not in _FALSE:
+        raise InvalidParameter(f"{STREAMLIT_DEVELOPMENT_ENV}={shown(development)}: Streamlit's development mode is "
+                               "for Streamlit's own source tree and cannot serve gamegraph's page; unset it")
+    return changes
 
 
 def game_modules() -> list[str]:

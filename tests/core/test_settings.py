@@ -289,3 +289,85 @@ def test_a_subfolder_linked_anywhere_else_is_refused_in_one_line_and_nothing_is_
     with pytest.raises(GameGraphError):
         private.private_state_dir()
     assert snapshot(mine) == before and snapshot(tmp_path) == elsewhere
+
+
+# -- the libraries' variables, checked where gamegraph reads or passes them on (issue 40) -------------------
+@pytest.mark.parametrize("name, value, needle", [
+    ("NUMBA_NUM_THREADS", "0", "from 1 to"), ("NUMBA_NUM_THREADS", "abc", "from 1 to"),
+    ("NUMBA_NUM_THREADS", "100000", "from 1 to"), ("NUMBA_NUM_THREADS", "٣", "from 1 to"),
+    ("NUMBA_NUM_THREADS", "9" * 400, "from 1 to"), ("NUMBA_DISABLE_JIT", "1", "compiler"),
+    ("DASK_DISTRIBUTED__COMM__TIMEOUTS__CONNECT", "abc", "not a duration"),
+    ("DASK_DISTRIBUTED__COMM__TIMEOUTS__TCP", "-1s", "not a duration"),
+    ("DASK_DISTRIBUTED__WORKER__PROFILE__INTERVAL", "", "not a duration"),
+])
+def test_library_variables_that_broke_the_run_are_one_line(monkeypatch, name, value, needle):
+    monkeypatch.setenv(name, value)
+    with pytest.raises(GameGraphError, match=needle) as caught:
+        settings.check_library_environment()
+    assert name in str(caught.value) and "\n" not in str(caught.value) and len(str(caught.value)) < 300
+
+
+def test_library_variables_that_work_are_taken(monkeypatch):
+    for name, value in (("NUMBA_NUM_THREADS", "1"), ("NUMBA_NUM_THREADS", "2"), ("NUMBA_DISABLE_JIT", "0"),
+                        ("DASK_DISTRIBUTED__COMM__TIMEOUTS__CONNECT", "30s"),
+                        ("DASK_DISTRIBUTED__COMM__TIMEOUTS__TCP", "2")):
+        monkeypatch.setenv(name, value)
+    settings.check_library_environment()
+    assert settings.numba_threads() == 2
+
+
+def test_the_cli_says_a_bad_library_variable_in_one_line_before_numba_runs(tmp_path):
+    """NUMBA_NUM_THREADS=100000 was a segmentation fault (exit 139), 0 and NUMBA_DISABLE_JIT=1 internal errors."""
+    for name, value in (("NUMBA_NUM_THREADS", "100000"), ("NUMBA_NUM_THREADS", "0"), ("NUMBA_DISABLE_JIT", "1"),
+                        ("DASK_DISTRIBUTED__COMM__TIMEOUTS__CONNECT", "abc")):
+        env = {**os.environ, "GAMEGRAPH_HOME": str(tmp_path / "home"), "GAMEGRAPH_KERNELS_FROM": "0", name: value}
+        out = subprocess.run([sys.executable, "-m", "explorer.cli", "solve", "chopsticks:attack-only"],
+                             capture_output=True, text=True, env=env, timeout=300, stdin=subprocess.DEVNULL)
+        assert out.returncode == 2, (name, value, out.returncode, out.stderr[-500:])
+        line, = out.stderr.strip().splitlines()
+        assert line.startswith("gamegraph: error: ") and name in line, line
+
+
+def test_streamlit_variables_are_checked_and_an_empty_address_means_this_machine():
+    changes = settings.streamlit_environment({"STREAMLIT_SERVER_ADDRESS": "  "})
+    assert changes == {"STREAMLIT_SERVER_ADDRESS": "127.0.0.1"}
+    assert settings.streamlit_environment({"STREAMLIT_SERVER_ADDRESS": "0.0.0.0", "STREAMLIT_SERVER_PORT": "8501",
+                                           "STREAMLIT_THEME_BASE": "dark",
+                                           "STREAMLIT_GLOBAL_DEVELOPMENT_MODE": "false"}) == {}
+    for name, value in (("STREAMLIT_SERVER_PORT", "-1"), ("STREAMLIT_SERVER_PORT", "70000"),
+                        ("STREAMLIT_SERVER_PORT", "http"), ("STREAMLIT_THEME_BASE", "bogus"),
+                        ("STREAMLIT_GLOBAL_DEVELOPMENT_MODE", "true")):
+        with pytest.raises(GameGraphError) as caught:
+            settings.streamlit_environment({name: value})
+        assert name in str(caught.value) and "\n" not in str(caught.value)
+
+
+def test_the_ui_child_listens_on_loopback_when_the_address_variable_is_empty(monkeypatch):
+    import argparse
+
+    from explorer.commands import ui
+    monkeypatch.setenv("STREAMLIT_SERVER_ADDRESS", "")
+    argv, environ, url = ui.launch(argparse.Namespace(host=None, port=None, headless=True),
+                                   environ=dict(os.environ), interactive=False)
+    assert environ["STREAMLIT_SERVER_ADDRESS"] == "127.0.0.1" and "localhost" in url
+
+
+@pytest.mark.parametrize("name", ["GAMEGRAPH_NEO4J_ADMIN_HEAP", "HEAP_SIZE", "GAMEGRAPH_NEO4J_IMPORT_MEMORY"])
+def test_java_memory_sizes_from_the_environment_are_checked(monkeypatch, name):
+    from explorer.core.errors import GameGraphError as Error
+    for other in ("GAMEGRAPH_NEO4J_ADMIN_HEAP", "HEAP_SIZE", "GAMEGRAPH_NEO4J_IMPORT_MEMORY"):
+        monkeypatch.delenv(other, raising=False)
+    read = neo4j_settings.import_memory if "IMPORT" in name else neo4j_settings.admin_heap
+    monkeypatch.setenv(name, "abc")  # reached Java as -Xmxabc
+    with pytest.raises(Error, match=name):
+        read()
+    monkeypatch.setenv(name, "3g")
+    assert read() == "3g"
+
+
+def test_a_host_name_no_resolver_takes_is_one_line():
+    """A 70-letter host in NEO4J_URI was `internal error: UnicodeError ... idna`."""
+    for uri in ("bolt://" + "a" * 70 + ":7687", "bolt://a..b:7687", "bolt://" + "a." * 130 + "b:7687"):
+        with pytest.raises(GameGraphError, match="not a valid name"):
+            neo4j_settings.check_uri(uri)
+    assert neo4j_settings.check_uri("bolt://" + "a" * 63 + ".example:7687")[1] == 7687
