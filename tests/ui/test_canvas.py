@@ -543,7 +543,9 @@ def test_move_names_sit_on_their_moves_clear_of_every_label_node_and_name(spec, 
         for end in ends:
             by_node.setdefault(end, []).append(box)
         named += 1
-    assert named >= 3 and named >= 0.6 * len(grown.edges), (named, len(grown.edges))
+    # (at least half: since issue 35 no name is placed where another move's line crosses it, and Domineering
+    # at k=2 names 4 of its 7 moves; the others are named while an end is selected or under the pointer)
+    assert named >= 3 and named >= 0.5 * len(grown.edges), (named, len(grown.edges))
     if layout == "layered":
         assert all(e["data"]["_name_at"] >= 0 for e in grown.edges.values() if e["data"]["source"] == key)
     sheet = {r.dump()["selector"]: r.dump()["style"] for r in canvas.style_rules("value", True, False)}

@@ -47,3 +47,38 @@ def test_what_three_expansions_bring_is_placed_clear_of_every_node_and_label(spe
     crowded = [(a, b) for a, b in itertools.combinations(sorted(boxes), 2)
                if (a in brought or b in brought) and not _apart(boxes[a], boxes[b])]
     assert not crowded, crowded[:5]
+
+
+@pytest.mark.parametrize("spec, k, layout", [("tictactoe", 2, "layered"), ("chopsticks:standard", 2, "layered"),
+                                              ("domineering", 2, "concentric"), ("dodgem(size=3)", 2, "layered")])
+def test_no_moves_line_runs_through_a_placed_name(spec, k, layout):
+    """A move's name is placed where no other move's drawn line (canvas.move_path) crosses its text."""
+    from explorer.ui.canvas.captions import LINE_INSET_X, LINE_INSET_Y
+
+    solved = load_or_build(spec)
+    backend = Backend("networkx", "the networkx mirror", queries=NetworkxBackend(mirror_for(spec)))
+    key = solved.graph.key(0)
+    grown = canvas.start(solved.game, solved, backend, key, k, "both", False, ("s",), 0)
+    places = canvas.layout_for(layout, grown, key)["positions"]
+
+    def radius(name):
+        return canvas.NODE_SIZE * (1.25 if grown.nodes[name]["data"].get("_focus") else 1) / 2
+
+    paths = {}
+    for edge in grown.edges.values():
+        d = edge["data"]
+        if d["source"] != d["target"]:
+            paths[d["id"]] = canvas.move_path(places[d["source"]], places[d["target"]], float(d.get("_bend") or 0),
+                                              radius(d["source"]), radius(d["target"]), steps=400)
+    named = 0
+    for edge in grown.edges.values():
+        d = edge["data"]
+        if d["_name_at"] < 0:
+            continue
+        named += 1
+        x, y = next((px, py) for px, py, walked in paths[d["id"]] if walked >= d["_name_at"])
+        half_w, half_h = len(d["move"]) * canvas.MOVE_CHAR / 2 + 2 - LINE_INSET_X, canvas.MOVE_FONT / 2 + 3 - LINE_INSET_Y
+        through = [other for other, path in paths.items() if other != d["id"]
+                   and any(abs(px - x) < half_w - 1 and abs(py - y) < half_h - 1 for px, py, _ in path)]
+        assert not through, (d["move"], through)
+    assert named >= 3

@@ -72,12 +72,29 @@ def _no_move_name(data: dict[str, Any]) -> None:
     data["_no_name"] = 0
 
 
+LINE_STEP = 3.0   # px between the points of a move's line that a name must not hold
+# px of a name's box that another move's line may graze, across and up or down: its margin, outside the card
+# drawn behind the text (MOVE_HALF_HEIGHT and the 2 px added to the half width are margins)
+LINE_INSET_X, LINE_INSET_Y = 2.0, 3.0
+
+
+def _dense(path: list[tuple[float, float, float]]) -> list[tuple[float, float]]:
+    """Points along a drawn move (move_path) at most LINE_STEP apart."""
+    points = []
+    for (x1, y1, s1), (x2, y2, s2) in zip(path, path[1:]):
+        parts = max(1, math.ceil((s2 - s1) / LINE_STEP))
+        points.extend((x1 + (x2 - x1) * i / parts, y1 + (y2 - y1) * i / parts) for i in range(parts))
+    if path:
+        points.append(path[-1][:2])
+    return points
+
+
 def place_move_names(grown: Grown, positions: dict[str, dict[str, float]], node_size: float) -> None:
     """Where each move's name goes: `_name_at`, its distance along the move as drawn (straight, or the
     curve of a bent move: move_path) from the border of the node it leaves; the style sheet draws it
     there, level, as Cytoscape's source label, so a name always sits on its own move. The first spot,
     from that node, at which the name's box clears every position's disc and label (a board's label
-    measured with all its lines) and the names placed before it. None found, the move gets `_no_name`
+    measured with all its lines), the names placed before it and the line of every other move. None found, the move gets `_no_name`
     and no name is drawn on it (it is named when its node is selected, and in the info panel): a name
     drawn over another, or over a node's label, cannot be read. Large canvases draw no names. In the
     middle of the move, as before, a move straight down had its name on the key under the node it
@@ -143,17 +160,34 @@ def place_move_names(grown: Grown, positions: dict[str, dict[str, float]], node_
             d += 3
         return None, None
 
-    unnamed = []
+    # Every move's drawn line, as points LINE_STEP apart: a name is never placed where another move's line
+    # crosses it (tic-tac-toe's and Chopsticks' names were crossed by the moves fanning out around them).
+    paths: dict[str, list[tuple[float, float, float]]] = {}
+    line_grid: dict[tuple[int, int], list[tuple[float, float, str]]] = {}
     for edge in edges:
         data = edge["data"]
         a, b = positions.get(data["source"]), positions.get(data["target"])
         if a is None or b is None or data["source"] == data["target"]:
             continue
         path = move_path(a, b, float(data.get("_bend") or 0.0), radius(data["source"]), radius(data["target"]))
-        if not path:
+        if path:
+            paths[data["id"]] = path
+            for x, y in _dense(path):
+                line_grid.setdefault((math.floor(x / cell), math.floor(y / cell)), []).append((x, y, data["id"]))
+
+    def uncrossed(box, own: str) -> bool:
+        x1, y1, x2, y2 = box[0] + LINE_INSET_X, box[1] + LINE_INSET_Y, box[2] - LINE_INSET_X, box[3] - LINE_INSET_Y
+        return not any(x1 < x < x2 and y1 < y < y2 and other != own
+                       for c in cells(box) for x, y, other in line_grid.get(c, ()))
+
+    unnamed = []
+    for edge in edges:
+        data = edge["data"]
+        path = paths.get(data["id"])
+        if path is None:
             continue
         half_w, half_h = len(str(data.get("move", ""))) * MOVE_CHAR / 2 + 2, MOVE_HALF_HEIGHT
-        d, box = spot(path, half_w, half_h, clear)
+        d, box = spot(path, half_w, half_h, lambda box, own=data["id"]: clear(box) and uncrossed(box, own))
         if d is None:
             data["_no_name"] = 1
             unnamed.append((data, path, half_w, half_h))
@@ -165,7 +199,8 @@ def place_move_names(grown: Grown, positions: dict[str, dict[str, float]], node_
     for data, path, half_w, half_h in unnamed:
         ends = (data["source"], data["target"])
         d, box = spot(path, half_w, half_h,
-                      lambda box: clear(box, node_grid) and all(apart(box, by_node.get(end, ())) for end in ends))
+                      lambda box: clear(box, node_grid) and all(apart(box, by_node.get(end, ())) for end in ends)
+                      and uncrossed(box, data["id"]))
         if d is not None:
             data["_picked_name_at"] = d
             for end in ends:

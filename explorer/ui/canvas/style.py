@@ -50,8 +50,9 @@ def style_rules(colouring: str, move_labels: bool, boards: bool, large: bool = F
                   # a board's rows on lines of their own (board_label), in columns
                   "text-wrap": "wrap", "text-max-width": "1000px", "line-height": LABEL_LINE,
                   "font-family": "DejaVu Sans Mono, Menlo, Consolas, monospace",
-                  # a light card behind each key, so the moves crossing it do not hide it
-                  "text-background-color": "#ffffff", "text-background-opacity": 0.8,
+                  # a white card behind each key, drawn over the moves (Cytoscape.js draws nodes and their
+                  # labels after the moves): a move passing a label goes under it, never through its text
+                  "text-background-color": "#ffffff", "text-background-opacity": 1,
                   "text-background-padding": 1}
     focus = {"border-width": 5, "outline-width": 3, "outline-color": FOCUS_RING,
              "font-weight": "bold", "width": size * 1.25, "height": size * 1.25}

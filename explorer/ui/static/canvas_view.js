@@ -56,7 +56,8 @@
 // 11. A label or a move's name smaller on screen than CONFIG.minLabel px is hidden (class gg-speck), not
 //    drawn as a speck nobody can read; zooming in brings it back. Cytoscape's min-zoomed-font-size rounds
 //    the zoom up to a power of two, so names 5 px high stayed drawn at zoom 0.5 to 1.
-// 12. A move's name drawn over a node (its disc or board, or its label) or over another name is hidden (class
+// 12. A move's name drawn over a node (its disc or board, or its label), over another name or across another move's
+//    line is hidden (class
 //    gg-tucked) until the move or one of its ends is selected or under the pointer: the force-directed
 //    layout, made in the browser, drew names under the nodes' labels. Looked at again after every layout,
 //    drag and expansion.
@@ -585,6 +586,14 @@
         const clear = b => { let ok = true; cells(b, k => { if (ok) ok = (grid.get(k) || []).every(
             o => b.x2 <= o.x1 || b.x1 >= o.x2 || b.y2 <= o.y1 || b.y1 >= o.y2); }); return ok; };
         cy.nodes().forEach(n => { const b = n.boundingBox(NODE_BOX); if (isFinite(b.w)) put(b); });
+        // every move's drawn line as points LINE_STEP apart: a name another move crosses is tucked too (issue 35)
+        const lines = new Map();
+        cy.edges().forEach(e => movePoints(e).forEach(p => cells({ x1: p.x, y1: p.y, x2: p.x, y2: p.y }, k => {
+            if (!lines.has(k)) lines.set(k, []);
+            lines.get(k).push([p.x, p.y, e]);
+        })));
+        const crossed = (b, own) => { let hit = false; cells(b, k => { if (!hit) hit = (lines.get(k) || []).some(
+            ([x, y, e]) => e !== own && x > b.x1 + 1 && x < b.x2 - 1 && y > b.y1 + 1 && y < b.y2 - 1); }); return hit; };
         const tucked = [], shown = [];
         const edges = cy.edges().sort((a, b) => (b.data("optimal") ? 1 : 0) - (a.data("optimal") ? 1 : 0));
         edges.forEach(e => {
@@ -592,12 +601,31 @@
             if (!(b.w > 0 && b.h > 0 && isFinite(b.w))) { shown.push(e); return; }  // no name drawn
             // 1 px less each side: a name that touches a box is read
             const inner = { x1: b.x1 + 1, y1: b.y1 + 1, x2: b.x2 - 1, y2: b.y2 - 1 };
-            if (clear(inner)) { put(inner); shown.push(e); } else tucked.push(e);
+            if (clear(inner) && !crossed(inner, e)) { put(inner); shown.push(e); } else tucked.push(e);
         });
         cy.batch(() => {
             cy.collection(shown).filter(".gg-tucked").removeClass("gg-tucked");
             cy.collection(tucked).filter(e => !e.hasClass("gg-tucked")).addClass("gg-tucked");
         });
+    }
+
+    // (12) The points of a move as drawn, LINE_STEP apart: straight, or the quadratic curve through its one
+    // control point (a move bent by the server, or fanned out by Cytoscape.js), from endpoint to endpoint.
+    const LINE_STEP = 3;
+    function movePoints(e) {
+        const s = e.sourceEndpoint(), t = e.targetEndpoint();
+        if (!s || !t || !isFinite(s.x) || !isFinite(t.x)) return [];
+        const cps = e.controlPoints && e.controlPoints();
+        const c = cps && cps.length === 1 ? cps[0] : null;
+        const n = Math.max(2, Math.ceil(Math.hypot(t.x - s.x, t.y - s.y) * (c ? 1.3 : 1) / LINE_STEP));
+        const points = [];
+        for (let i = 0; i <= n; i++) {
+            const u = i / n;
+            points.push(c ? { x: (1 - u) * (1 - u) * s.x + 2 * u * (1 - u) * c.x + u * u * t.x,
+                              y: (1 - u) * (1 - u) * s.y + 2 * u * (1 - u) * c.y + u * u * t.y }
+                          : { x: s.x + (t.x - s.x) * u, y: s.y + (t.y - s.y) * u });
+        }
+        return points;
     }
 
     // (12) at most once a frame however many events ask for it, after the frame that draws what changed
