@@ -324,7 +324,7 @@ def test_show_answers_when_the_cache_cannot_be_written(home, monkeypatch, capsys
     """A full disk (ENOSPC from the cache writer): the answer, and one line on stderr saying why it is not cached."""
     import errno
 
-    from explorer import solved
+    from explorer.solved import graph as solved  # the cache writer
     from explorer.cli import main
 
     monkeypatch.setenv("GAMEGRAPH_HOME", str(home))

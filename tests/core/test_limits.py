@@ -181,7 +181,7 @@ def test_cli_refuses_huge_chopsticks_in_one_line_with_estimate_and_limit(tmp_pat
 
 def test_solve_checks_every_variant_before_building_any(tmp_path, monkeypatch):
     """`solve` builds the reduced and the full graph: a full graph over the limit is refused before the reduced one is built."""
-    from explorer import solved
+    from explorer.solved import storage as solved  # where solve builds
     from explorer.commands import core
 
     game = parse_spec("chopsticks(fingers=12)")

@@ -41,8 +41,12 @@ def test_solve_is_kept_and_show_reads_it_without_solving_again(home, monkeypatch
     assert main(["show", "tictactoe", "--no-symmetry"]) == 0  # solve kept the full graph too
     assert main(["export", "tictactoe", "-o", str(home.parent / "t.jsonl")]) == 0
     assert sum(1 for _ in open(home.parent / "t.jsonl")) == 765
-    # and the Python API reads it too
+    # and the Python API and the page's loader (explorer.ui.builds: load_or_build under the page's limit) too
     assert str(open_solved("tictactoe").value()) == "tie"
+    from explorer.solved import load_or_build
+    from explorer.core.settings import DEFAULT_UI_MAX_POSITIONS
+
+    assert load_or_build(parse_spec("tictactoe"), max_positions=DEFAULT_UI_MAX_POSITIONS).graph.num_positions == 765
 
 
 def test_solve_from_another_start_is_not_kept(home, monkeypatch, capsys):
