@@ -113,7 +113,10 @@ QUERIES: dict[str, QuerySpec] = {q.name: q for q in (
               cgt_value=True, ints=(_limit(100),), tables={"positions": ("key", "value", "to_move", "cgt")},
               capped=("positions",)),
 )}
-CGT_QUERIES = ("cgt-kinds", "cgt-equal")
+QUERIES["cgt-hot"] = QuerySpec(
+    "cgt-hot", "the hottest positions: highest temperature of their combinatorial value first, with its mean",
+    ints=(_limit(20),), tables={"positions": ("key", "cgt", "mean", "temperature")}, capped=("positions",))
+CGT_QUERIES = ("cgt-kinds", "cgt-equal", "cgt-hot")
 QUERIES["draw-kinds"] = QuerySpec(
     "draw-kinds", "draws split into safe (no move loses) and sharp (some move loses); the sharpest ones",
     ints=(_limit(20),), tables={"summary": ("kind", "positions"),

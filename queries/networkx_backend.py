@@ -105,14 +105,13 @@ def _greedy_walk(G: nx.DiGraph, start: str, distance: dict[str, int], length: in
 def neighbourhood(G: nx.DiGraph, args: dict[str, Any], deadline: Deadline) -> dict[str, Rows]:
     """One breadth-first search to depth k, then the induced moves: O(size of the ball).
 
-    The rows are the first `fetch` by (distance, key): once the levels searched hold more than
-    that, they all lie there, and their moves (following moves forward, or both ways) end at
-    most one level further; so the search stops one level after that (not when following
-    moves backward, where a move may lead anywhere in the ball). The same rows and moves.
+    The rows are the first `fetch` by (distance, key), and each row's moves are those to the other
+    rows (the induced sub-graph of the rows, as the Cypher twin: issue 35). Once the levels
+    searched hold more than `fetch` positions the rows all lie there, so the search stops.
     """
-    more_than = None if args["direction"] == "in" else args["fetch"]
-    distance = _distances(G, args["position"], args["direction"], args["k"], deadline, more_than=more_than)
+    distance = _distances(G, args["position"], args["direction"], args["k"], deadline, more_than=args["fetch"])
     order = sorted(distance, key=lambda key: (distance[key], key))[:args["fetch"]]
+    distance = {key: distance[key] for key in order}
     rows = []
     for key in order:
         deadline.check()
@@ -297,6 +296,17 @@ def cgt_equal(G: nx.DiGraph, args: dict[str, Any], deadline: Deadline) -> dict[s
     return {"positions": rows[:args["fetch"]]}
 
 
+def cgt_hot(G: nx.DiGraph, args: dict[str, Any], deadline: Deadline) -> dict[str, Rows]:
+    """The positions by temperature, hottest first, then by key: one pass and a sort, O(V log V)."""
+    rows = []
+    for key, node in G.nodes(data=True):
+        deadline.check()
+        if node.get("temperature") is not None:
+            rows.append([key, node["cgt"], node["mean"], node["temperature"]])
+    rows.sort(key=lambda row: (-row[3], row[0]))
+    return {"positions": rows[:args["fetch"]]}
+
+
 def _losing_moves(G: nx.DiGraph, key: str) -> list[tuple[str, str, int]]:
     return [(G.edges[key, t]["label"], t, G.nodes[t]["remoteness"] + 1) for t in G.successors(key)
             if G.nodes[t]["value"] == "win"]
@@ -349,5 +359,5 @@ _QUERIES = {
     "neighbourhood": neighbourhood, "shortest-cycle": shortest_cycle, "cycles": cycles, "draw-cycles": draw_cycles,
     "cycle-stats": cycle_stats, "components": components, "shortest-win": shortest_win, "path": path, "stats": stats,
     "cgt-kinds": cgt_kinds, "cgt-equal": cgt_equal, "draw-kinds": draw_kinds, "dangerous-moves": dangerous_moves,
-    "draw-levels": draw_levels,
+    "draw-levels": draw_levels, "cgt-hot": cgt_hot,
 }

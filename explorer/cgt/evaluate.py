@@ -153,15 +153,20 @@ def best_options(game_obj: Any, board: Hashable, values: dict[Hashable, CGValue]
     return [moves[i] for i in best_moves([values[m.board] for m in moves], values[board], side)]
 
 
-def cgt_fields(game_obj: Any, position: Any) -> dict[str, str]:
-    """The `cgt` (canonical value, ASCII notation) and `cgt_kind` properties of a
-    position, as loaded into Neo4j and the networkx mirror. Values are memoised on
-    the game object, so labelling a whole graph costs one evaluation per board."""
+def cgt_fields(game_obj: Any, position: Any) -> dict[str, Any]:
+    """The `cgt` (canonical value, ASCII notation), `cgt_kind`, `mean` and `temperature`
+    properties of a position, as loaded into Neo4j and the networkx mirror. Mean and
+    temperature are floats, exact: they are dyadic rationals (explorer.cgt.thermograph),
+    and those of a game small enough to load fit a double. Values are memoised on the
+    game object, so labelling a whole graph costs one evaluation per board."""
     from explorer.cgt.simple import kind
+    from explorer.cgt.thermograph import thermograph
 
     memo = game_obj.__dict__.setdefault("_cgt_values", {})
     board = canonical_board(game_obj, game_obj.cgt_board(position))
     value = memo.get(board)
     if value is None:
         value = board_values(game_obj, [board], values=memo)[board]
-    return {"cgt": value.ascii(), "cgt_kind": kind(value)}
+    th = thermograph(value)
+    return {"cgt": value.ascii(), "cgt_kind": kind(value), "mean": float(th.mean),
+            "temperature": float(th.temperature)}

@@ -529,7 +529,7 @@ def test_every_networkx_query_checks_its_deadline(mirrors, name, monkeypatch):
     monkeypatch.setattr(Deadline, "EVERY", 1)  # read the clock at every check
     # a win to play out; a draw to cycle in; combinatorial values to scan
     spec = {"shortest-win": "nim:small", "cgt-kinds": "toads-and-frogs:winning-ways",
-            "cgt-equal": "toads-and-frogs:winning-ways"}.get(name, "chopsticks")
+            "cgt-equal": "toads-and-frogs:winning-ways", "cgt-hot": "toads-and-frogs:winning-ways"}.get(name, "chopsticks")
     args = {"to": "B|1-1|1-2"} if name == "path" else {"value": "*"} if name == "cgt-equal" else {}
     with pytest.raises(QueryTimeout, match=rf"^query '{name}' took longer than the 1e-09 s timeout"):
         run_query(NetworkxBackend(mirrors[spec], timeout_s=1e-9), name, **args)

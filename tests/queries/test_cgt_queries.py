@@ -13,6 +13,7 @@ import pytest
 from explorer.cgt import parse_value
 from explorer.cgt.evaluate import value_of
 from explorer.cgt.simple import kind
+from explorer.cgt.thermograph import thermograph
 from explorer.core.errors import QueryError
 from explorer.solved import build
 from loaders.mirror import to_networkx
@@ -47,6 +48,9 @@ def test_every_position_carries_its_value_on_both_backends(spec, solved, backend
             stored = backend.position(key)
             assert parse_value(stored["cgt"]) is value and stored["cgt"] == value.ascii()
             assert stored["cgt_kind"] == kind(value)
+            th = thermograph(value)
+            assert (stored["mean"], stored["temperature"]) == (th.mean, th.temperature)
+            assert isinstance(stored["mean"], float) and isinstance(stored["temperature"], float)
 
 
 @pytest.mark.neo4j
@@ -71,10 +75,26 @@ def test_cgt_equal_on_both_backends_for_every_value_present(spec, solved, backen
             assert {row[0] for row in result.tables["positions"].rows} == {k for k, v in expected.items() if v is value}
 
 
+@pytest.mark.neo4j
+@pytest.mark.parametrize("spec", GAMES)
+@pytest.mark.parametrize("limit", [1, 7, 10_000])
+def test_cgt_hot_equal_on_both_backends_and_hottest_first(spec, limit, solved, backends):
+    nx_backend, neo_backend = backends[spec]
+    result = run_query(nx_backend, "cgt-hot", limit=limit)
+    assert result.tables == run_query(neo_backend, "cgt-hot", limit=limit).tables
+    expected = sorted(((thermograph(v).temperature, k) for k, v in expected_values(solved[spec]).items()),
+                      key=lambda pair: (-pair[0], pair[1]))[:limit]
+    rows = result.tables["positions"].rows
+    assert [(row[3], row[0]) for row in rows] == expected
+    for key, cgt, mean, _ in rows:
+        assert mean == thermograph(parse_value(cgt)).mean
+
+
 def test_cgt_queries_refuse_loopy_games_and_bad_values():
     backend = NetworkxBackend(to_networkx(build("chopsticks:attack-only")))
-    with pytest.raises(QueryError, match="no combinatorial values"):
-        run_query(backend, "cgt-kinds")
+    for name in ("cgt-kinds", "cgt-hot"):
+        with pytest.raises(QueryError, match="no combinatorial values"):
+            run_query(backend, name)
     tf = NetworkxBackend(to_networkx(build("toads-and-frogs")))
     with pytest.raises(QueryError, match="needs a value"):
         run_query(tf, "cgt-equal")
