@@ -13,13 +13,22 @@ Exit statuses: 0 done; 1 a check found a difference or a failure (verify, check-
 a bulk load was not confirmed; 2 a refused input or an environment fault (one line);
 3 `neo4j status`: no server of this state folder runs; 4 `play`: standard input ended
 before the game did (explorer.commands.play.EXIT_UNFINISHED); 70 an internal error;
+74 standard output could not be written (closed, or its disk full: EX_IOERR; the line goes to standard
+error, or to standard output when standard error is the one that failed);
 130 interrupted (Ctrl-C); 143 terminated (SIGTERM); `neo4j-admin` exits as Neo4j's tool does.
+
+Every line this module prints goes through `say`, which escapes control characters (a plugin's
+message holding ESC[2J or a carriage return, Maven's colour codes) so the terminal shows them as
+text; only a launcher error keeps its line breaks (the tail of a log it quotes).
 """
 
 from __future__ import annotations
 
 import argparse
+import errno
 import importlib
+import os
+import re
 import sys
 import traceback
 from typing import NoReturn
@@ -29,7 +38,100 @@ from explorer.core import settings
 from explorer.core.errors import GameGraphError, shown
 
 EXIT_ERROR = 2
+EXIT_OUTPUT = 74    # EX_IOERR: standard output closed or full
 EXIT_INTERNAL = 70  # EX_SOFTWARE
+_CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f\u2028\u2029]")
+
+
+def escaped(text: str, keep_lines: bool = False) -> str:
+    """`text` with every control character written as an escape (ESC as \\x1b, CR as \\r, a line break as
+    \\n unless keep_lines), so a message cannot clear the screen, move the cursor or fake lines. O(len)."""
+    def escape(found: re.Match) -> str:
+        char = found[0]
+        if keep_lines and char == "\n":
+            return char
+        named = {"\n": "\\n", "\r": "\\r", "\t": "\\t"}.get(char)
+        return named or (f"\\x{ord(char):02x}" if ord(char) < 0x100 else f"\\u{ord(char):04x}")
+    return _CONTROL.sub(escape, text)
+
+
+class OutputFailed(Exception):
+    """Standard output could not be written (closed, or its disk full)."""
+
+
+class _Guarded:
+    """sys.stdout, with a failed write turned into OutputFailed once; later writes are dropped and the
+    descriptor is pointed at /dev/null, so Python's own flush at exit has nothing to complain about."""
+
+    def __init__(self, stream):
+        self._stream = stream
+        self.failed: OSError | None = None
+
+    def _fail(self, error: OSError):
+        if isinstance(error, BrokenPipeError):
+            _to_devnull(1)
+            raise error  # a reader that went away (| head): main's BrokenPipeError branch
+        self.failed = error
+        _to_devnull(1)
+        return OutputFailed(error)
+
+    def write(self, text: str) -> int:
+        if self.failed:
+            return len(text)
+        try:
+            return self._stream.write(text)
+        except OSError as error:
+            raise self._fail(error) from None
+
+    def flush(self) -> None:
+        if self.failed:
+            return
+        try:
+            self._stream.flush()
+        except OSError as error:
+            raise self._fail(error) from None
+
+    def __getattr__(self, name: str):
+        return getattr(self._stream, name)
+
+
+def _to_devnull(fd: int) -> None:
+    """Points descriptor fd at /dev/null (what a closed or failed standard stream becomes)."""
+    try:
+        null = os.open(os.devnull, os.O_RDWR)
+        if null != fd:
+            os.dup2(null, fd)
+            os.close(null)
+    except OSError:
+        pass
+
+
+def _closed(fd: int) -> bool:
+    try:
+        os.fstat(fd)
+        return False
+    except OSError:
+        return True
+
+
+_STDERR_WORKS = True
+
+
+def say(line: str, keep_lines: bool = False) -> None:
+    """One message line, escaped, on standard error, else (closed or full) on standard output."""
+    global _STDERR_WORKS
+    text = escaped(line, keep_lines) + "\n"
+    for stream in ((sys.stderr, sys.stdout) if _STDERR_WORKS else (sys.stdout,)):
+        if stream is None or getattr(stream, "failed", None):
+            continue
+        try:
+            stream.write(text)
+            stream.flush()
+            return
+        except (OSError, OutputFailed):
+            if stream is sys.stderr:
+                _STDERR_WORKS = False
+                _to_devnull(2)
 
 # Modules with a `register(subparsers)` function; each adds its subcommands.
 COMMAND_MODULES = (
@@ -112,11 +214,45 @@ def _terminate_cleanly() -> None:
         signal.signal(signal.SIGTERM, _terminate)
 
 
-def main(argv: list[str] | None = None) -> int:
+def _standard_streams() -> bool:
+    """Makes closed standard descriptors /dev/null (so no file the command opens takes number 1 or 2)
+    and guards standard output (_Guarded); False when standard output is closed."""
+    global _STDERR_WORKS
+    stdout_open = not _closed(1) and sys.stdout is not None
+    if _closed(2) or sys.stderr is None:
+        _STDERR_WORKS = False
+    for fd in (0, 1, 2):
+        if _closed(fd):
+            _to_devnull(fd)
     # A file name that is not UTF-8 (kept by Python as surrogate escapes) must not crash a print.
     for stream in (sys.stdout, sys.stderr):
         if hasattr(stream, "reconfigure"):
             stream.reconfigure(errors="backslashreplace")
+    if sys.stdout is not None and not isinstance(sys.stdout, _Guarded):
+        sys.stdout = _Guarded(sys.stdout)
+    return stdout_open
+
+
+def main(argv: list[str] | None = None) -> int:
+    original = sys.stdout
+    if not _standard_streams():
+        say("gamegraph: error: standard output is closed, so the answer would be lost: run it with its output "
+            "going somewhere (> FILE, or > /dev/null to drop it)")
+        return EXIT_OUTPUT
+    try:
+        return _main(argv)
+    except OutputFailed as failed:
+        error = failed.args[0] if failed.args else None
+        why = "its disk is full" if getattr(error, "errno", None) in (errno.ENOSPC, errno.EDQUOT) else \
+            f"{getattr(error, 'strerror', None) or error}"
+        say(f"gamegraph: error: standard output could not be written ({why}); the answer is incomplete")
+        return EXIT_OUTPUT
+    finally:
+        if isinstance(sys.stdout, _Guarded) and not sys.stdout.failed:
+            sys.stdout = original  # main() called in-process (the tests) leaves the stream as it found it
+
+
+def _main(argv: list[str] | None = None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
     try:
         # The libraries' variables before any of them is imported (numba reads NUMBA_NUM_THREADS on import).
@@ -128,18 +264,18 @@ def main(argv: list[str] | None = None) -> int:
             plugins.load_file(path)
             plugins.add_module_path(path)  # children (the UI) load it too
     except GameGraphError as exc:
-        print(f"gamegraph: error: {exc}", file=sys.stderr)
+        say(f"gamegraph: error: {exc}")
         return 2
     except KeyboardInterrupt:  # a Ctrl-C, or a game module that raises it while loading
-        print("gamegraph: interrupted", file=sys.stderr)
+        say("gamegraph: interrupted")
         return 130
     if argv and argv[0].startswith("--") and argv[0].split("=")[0] not in ("--help", "--version"):
         # argparse would read the option's value as the command (`--backend neo4j games` runs `neo4j`)
         from explorer.core.errors import shell_hint
 
         option = argv[0].split("=")[0][:40]
-        print(f"gamegraph: error: {option} comes before the command; options go after it, "
-              f"e.g. `{shell_hint('COMMAND', option, '...')}` (see `gamegraph --help`)", file=sys.stderr)
+        say(f"gamegraph: error: {option} comes before the command; options go after it, "
+            f"e.g. `{shell_hint('COMMAND', option, '...')}` (see `gamegraph --help`)")
         return 2
     _terminate_cleanly()
     parser = build_parser()
@@ -151,20 +287,26 @@ def main(argv: list[str] | None = None) -> int:
     except Exception as exc:  # noqa: BLE001 - a bug in an argument type: one line, as below
         return _internal_error(exc)
     try:
-        return int(args.func(args) or 0)
+        code = int(args.func(args) or 0)
+        if sys.stdout is not None:
+            sys.stdout.flush()  # a full disk shows here at the latest, not in Python's flush at exit
+        return code
+    except OutputFailed:
+        raise
     except GameGraphError as exc:
-        print(f"gamegraph: error: {exc}", file=sys.stderr)
+        from explorer.core.errors import LauncherError
+        say(f"gamegraph: error: {exc}", keep_lines=isinstance(exc, LauncherError))
         return EXIT_ERROR
     except KeyboardInterrupt as stop:
-        print("gamegraph: interrupted", file=sys.stderr)
+        say("gamegraph: interrupted")
         return 143 if isinstance(stop, Terminated) else 130
     except BrokenPipeError:
         return 0
     except MemoryError:
         spec = getattr(args, "spec", None)
         what = f"{shown(spec)} is" if spec else "the work asked for is"
-        print(f"gamegraph: error: out of memory: {what} too large for the memory available to this process; "
-              "try a smaller game or lower --max-positions", file=sys.stderr)
+        say(f"gamegraph: error: out of memory: {what} too large for the memory available to this process; "
+            "try a smaller game or lower --max-positions")
         return EXIT_ERROR
     except Exception as exc:  # noqa: BLE001 - the last resort: a bug, reported in one line
         return _internal_error(exc)
@@ -174,8 +316,8 @@ def _internal_error(exc: Exception) -> int:
     """A bug, in one line (the traceback only with GAMEGRAPH_DEBUG=1); EXIT_INTERNAL."""
     if settings.debug():
         traceback.print_exc()
-    print(f"gamegraph: internal error: {type(exc).__name__}: {shown(str(exc), 200)} (please report it; "
-          "GAMEGRAPH_DEBUG=1 shows the traceback)", file=sys.stderr)
+    say(f"gamegraph: internal error: {type(exc).__name__}: {shown(str(exc), 200)} (please report it; "
+        "GAMEGRAPH_DEBUG=1 shows the traceback)")
     return EXIT_INTERNAL
 
 

@@ -86,3 +86,52 @@ def test_a_bug_in_an_argument_type_is_one_internal_error_line(monkeypatch, capsy
     assert cli.main(["solve", "dodgem:3x3", "--tiered", "--scheduler", "x"]) == cli.EXIT_INTERNAL
     err = capsys.readouterr().err
     assert err.startswith("gamegraph: internal error: NameError: 'a bug'") and "Traceback" not in err
+
+
+# -- terminal output (issue 40) ---------------------------------------------------------------------------------
+def run_with(home, *argv: str, stdout=subprocess.PIPE, stderr=subprocess.PIPE, close=()) -> subprocess.CompletedProcess:
+    env = {**os.environ, "GAMEGRAPH_HOME": str(home), "GAMEGRAPH_PROGRESS": "0"}
+    return subprocess.run([sys.executable, "-m", "explorer.cli", *argv], stdout=stdout, stderr=stderr, env=env,
+                          timeout=120, stdin=subprocess.DEVNULL, text=True,
+                          preexec_fn=(lambda: [os.close(fd) for fd in close]) if close else None)
+
+
+def test_a_full_standard_output_is_one_line_and_exit_74(tmp_path):
+    """`gamegraph games > /dev/full` was "Exception ignored ... OSError" and exit 120."""
+    if not os.path.exists("/dev/full"):
+        pytest.skip("no /dev/full")
+    from explorer.cli import EXIT_OUTPUT
+    for argv in (("games",), ("show", "chopsticks")):
+        with open("/dev/full", "w") as full:
+            out = run_with(tmp_path / "home", *argv, stdout=full)
+        assert out.returncode == EXIT_OUTPUT == 74, (argv, out.returncode, out.stderr)
+        line, = out.stderr.strip().splitlines()
+        assert "standard output could not be written" in line and "disk is full" in line, line
+
+
+def test_a_closed_standard_output_is_one_line_and_exit_74(tmp_path):
+    """`gamegraph games >&-` was `internal error: AttributeError` and exit 70."""
+    out = run_with(tmp_path / "home", "games", stdout=subprocess.DEVNULL, close=(1,))
+    assert out.returncode == 74, (out.returncode, out.stderr)
+    line, = out.stderr.strip().splitlines()
+    assert "standard output is closed" in line, line
+
+
+def test_an_error_goes_to_standard_output_when_standard_error_is_closed_or_full(tmp_path):
+    out = run_with(tmp_path / "home", "show", "nosuchgame", stderr=subprocess.DEVNULL, close=(2,))
+    assert out.returncode == 2 and out.stdout.startswith("gamegraph: error: unknown game"), (out.returncode, out.stdout)
+    if os.path.exists("/dev/full"):
+        with open("/dev/full", "w") as full:
+            out = run_with(tmp_path / "home", "show", "nosuchgame", stderr=full)
+        assert out.returncode == 2 and out.stdout.count("\n") == 1 and "unknown game" in out.stdout
+
+
+def test_control_characters_in_a_message_are_shown_escaped(tmp_path):
+    """A plugin's message holding ESC[2J (clear the screen), a carriage return and line breaks was echoed raw."""
+    module = tmp_path / "evil.py"
+    module.write_text('raise ValueError("\\x1b[2J\\x1b[31mfake\\rgamegraph: ok\\nsecond line\\u2028third")\n')
+    out = run_with(tmp_path / "home", "--game-module", str(module), "games")
+    assert out.returncode == 2, (out.returncode, out.stderr)
+    line, = out.stderr.strip().splitlines()
+    assert "\x1b" not in out.stderr and "\r" not in out.stderr and "\u2028" not in out.stderr
+    assert "\\x1b[2J" in line and "\\r" in line, line
