@@ -313,11 +313,21 @@ def _main(argv: list[str] | None = None) -> int:
 
 
 def _internal_error(exc: Exception) -> int:
-    """A bug, in one line (the traceback only with GAMEGRAPH_DEBUG=1); EXIT_INTERNAL."""
+    """A bug, in one line (the traceback only with GAMEGRAPH_DEBUG=1): a loaded game module's (plugins.blame:
+    the file, the game and the call; EXIT_ERROR), else gamegraph's own (EXIT_INTERNAL)."""
+    from explorer.games import plugins
+
     if settings.debug():
         traceback.print_exc()
-    say(f"gamegraph: internal error: {type(exc).__name__}: {shown(str(exc), 200)} (please report it; "
-        "GAMEGRAPH_DEBUG=1 shows the traceback)")
+    try:
+        blamed = plugins.blame(exc)
+    except Exception:  # noqa: BLE001 - the report of a bug must not fail in turn
+        blamed = None
+    if blamed:
+        say(f"gamegraph: error: {blamed}")
+        return EXIT_ERROR
+    say(f"gamegraph: internal error: {type(exc).__name__}: {shown(plugins._text_of(exc, 1000), 200)} (please report "
+        "it; GAMEGRAPH_DEBUG=1 shows the traceback)")
     return EXIT_INTERNAL
 
 

@@ -14,8 +14,18 @@ A loaded module's games are every Game subclass it defines with a ``name``
 naming the file or entry point: a file that cannot be named (too long), an
 exception of any kind raised while the module runs (SystemExit and other
 BaseExceptions included), a game that lacks part of its declaration (Params,
-description, presets). A KeyboardInterrupt is let through: it may be a real
-Ctrl-C, and the CLI reports it in one line ("interrupted", exit 130).
+description, presets), a name no spec can name (`fz:colon`, `fz(evil)`, a line
+break, HTML: SPEC_NAME), and an exception raised by the class itself while it is
+read (a metaclass whose `name` raises, an exception whose `__str__` raises). A
+KeyboardInterrupt is let through: it may be a real Ctrl-C, and the CLI reports it
+in one line ("interrupted", exit 130).
+
+A plugin's bug at run time (its start() raising, unhashable positions, presets or
+an estimate of the wrong type) is the plugin's, not gamegraph's: `blame` turns
+such an exception into one line naming the file, the game and the call, which
+the CLI prints instead of its "internal error ... please report it".
+Loading a file writes no ``__pycache__`` beside it (sys.dont_write_bytecode
+while it runs): the user's folder is theirs.
 """
 
 from __future__ import annotations
@@ -24,18 +34,23 @@ import dataclasses
 import hashlib
 import importlib.util
 import inspect
+import re
 import sys
 from pathlib import Path
 from types import ModuleType
 
 from explorer.core import settings
-from explorer.core.errors import GameGraphError
+from explorer.core.errors import GameGraphError, shown
 from explorer.games import registry
 
 ENV = settings.GAME_MODULES_ENV
 GROUP = "gamegraph.games"
 
 _loaded_files: dict[Path, list[type]] = {}
+# What explorer.games.spec.parse_spec can name: NAME[:PRESET][(...)], ASCII, at most MAX_NAME characters.
+SPEC_NAME = re.compile(r"[A-Za-z][\w-]*", re.ASCII)
+PRESET_NAME = re.compile(r"[\w-]+", re.ASCII)
+MAX_NAME = 64
 _entry_points_loaded = False
 
 
@@ -55,10 +70,11 @@ def games_in(module: ModuleType) -> list[type]:
     """The Game subclasses a module defines (not those it imports), in definition order."""
     from explorer.games.base import Game
 
-    found = [obj for obj in vars(module).values()
-             if inspect.isclass(obj) and issubclass(obj, Game) and obj.__module__ == module.__name__
-             and isinstance(getattr(obj, "name", None), str)]
-    return found
+    def named_game(obj: object) -> bool:
+        return (inspect.isclass(obj) and issubclass(obj, Game) and obj.__module__ == module.__name__
+                and isinstance(getattr(obj, "name", None), str))
+
+    return [obj for obj in vars(module).values() if named_game(obj)]
 
 
 def load_file(path: str | Path) -> list[type]:
@@ -80,14 +96,25 @@ def load_file(path: str | Path) -> list[type]:
     module = importlib.util.module_from_spec(spec)
     sys.modules[name] = module  # dataclasses and pickling look modules up by name
     before = registry.snapshot()
+    writes_bytecode = sys.dont_write_bytecode
+    sys.dont_write_bytecode = True  # no __pycache__ beside the user's file
     try:
         spec.loader.exec_module(module)
+        return _register(module, file, path, before)
     except BaseException as exc:  # an author's bug (any exception, even SystemExit): the file and the line
-        del sys.modules[name]
+        sys.modules.pop(name, None)
         registry.restore(before)
-        if isinstance(exc, (GameGraphError, KeyboardInterrupt)):  # a Ctrl-C still stops the program
+        if isinstance(exc, KeyboardInterrupt):  # a Ctrl-C still stops the program
             raise
+        if isinstance(exc, GameGraphError):  # ours, or the module's own: its text read safely either way
+            raise GameGraphError(_text_of(exc, 1000)) from None
         raise GameGraphError(f"could not load game module {str(path)!r}: {_describe(exc, file)}") from None
+    finally:
+        sys.dont_write_bytecode = writes_bytecode
+
+
+def _register(module: ModuleType, file: Path, path: str | Path, before: dict[str, type]) -> list[type]:
+    """The loaded module's games checked and registered (load_file's second half)."""
     clashes = [n for n, cls in before.items() if registry.snapshot().get(n) is not cls]
     if clashes:  # an @register that replaced a game already known
         registry.restore(before)
@@ -110,9 +137,12 @@ def check_declaration(cls: type, where: str) -> None:
     from explorer.games.base import Params
 
     name = getattr(cls, "name", None)
-    label = f"{where}: game {name!r}" if isinstance(name, str) else f"{where}: class {cls.__name__}"
+    label = f"{where}: game {shown(name)}" if isinstance(name, str) else f"{where}: class {shown(cls.__name__)}"
     if not isinstance(name, str) or not name.strip():
         raise GameGraphError(f"{label} needs a name (a non-empty string)")
+    if len(name) > MAX_NAME or not SPEC_NAME.fullmatch(name):
+        raise GameGraphError(f"{label}: no game spec can name it; a name is a letter then letters, digits, _ or - "
+                             f"(ASCII, at most {MAX_NAME}), e.g. my-game")
     params = getattr(cls, "Params", None)
     if not (inspect.isclass(params) and issubclass(params, Params) and dataclasses.is_dataclass(params)):
         raise GameGraphError(f"{label} has no Params: declare a frozen dataclass subclassing "
@@ -121,6 +151,10 @@ def check_declaration(cls: type, where: str) -> None:
         raise GameGraphError(f"{label} has no description: give it a one-line description string")
     if not isinstance(getattr(cls, "presets", None), dict):
         raise GameGraphError(f"{label} has presets that are not a dict of name -> parameters")
+    for preset in cls.presets:
+        if not isinstance(preset, str) or len(preset) > MAX_NAME or not PRESET_NAME.fullmatch(preset):
+            raise GameGraphError(f"{label} has a preset named {shown(preset)}, which no game spec can name: letters, "
+                                 f"digits, _ or - (ASCII, at most {MAX_NAME})")
 
 
 def _shown(path: str | Path) -> str:
@@ -139,7 +173,75 @@ def _describe(exc: BaseException, file: Path) -> str:
                 line = tb.tb_lineno
             tb = tb.tb_next
     where = f" (line {line})" if line else ""
-    return f"{type(exc).__name__}: {exc}{where}"
+    return f"{_name_of(exc)}: {_text_of(exc)}{where}"
+
+
+def _name_of(exc: BaseException) -> str:
+    try:
+        return str(type(exc).__name__)
+    except Exception:  # noqa: BLE001 - a metaclass of the plugin's own
+        return "an exception"
+
+
+def _text_of(exc: BaseException, limit: int = 300) -> str:
+    """str(exc) cut to `limit`, or a note when the exception's own __str__ raises (a plugin's)."""
+    try:
+        text = str(exc)
+    except BaseException:  # noqa: BLE001 - its __str__ is the plugin's code too
+        return "(its message could not be read: its __str__ raised)"
+    return text if len(text) <= limit else f"{text[:limit - 20]}... ({len(text):,} characters)"
+
+
+def plugin_classes() -> dict[type, Path]:
+    """Every game class loaded from a file, with its file."""
+    return {cls: file for file, classes in _loaded_files.items() for cls in classes}
+
+
+def blame(exc: BaseException) -> str | None:
+    """One line that reports `exc` as a loaded plugin's fault, or None when no plugin is involved.
+
+    A plugin is involved when the traceback runs through its file (the call is the outermost
+    function of it there: start, moves, ...), or when a frame of gamegraph's holds one of its games
+    (an unhashable position or a preset of the wrong type fails in gamegraph's code, called with the
+    plugin's values; the call is then gamegraph's function that met it). O(traceback depth x locals)."""
+    from explorer.games.base import Game
+
+    classes = plugin_classes()
+    if not classes:
+        return None
+    files = {file: cls for cls, file in classes.items()}
+    frames = []
+    tb = exc.__traceback__
+    while tb is not None:
+        frames.append((tb.tb_frame, tb.tb_lineno))
+        tb = tb.tb_next
+    game, file, call, line = None, None, None, None
+    for frame, lineno in frames:  # the outermost frame in a plugin file
+        try:
+            here = Path(frame.f_code.co_filename).resolve()
+        except (OSError, ValueError, RuntimeError):
+            continue
+        if here in files:
+            file, call, line = here, frame.f_code.co_name, lineno
+            own = frame.f_locals.get("self")
+            game = type(own) if isinstance(own, Game) and type(own) in classes else files[here]
+            break
+    if file is None:
+        for frame, _ in reversed(frames):  # the innermost frame of gamegraph's that holds a plugin game
+            for value in list(frame.f_locals.values()):
+                kind = value if inspect.isclass(value) else type(value)
+                if kind in classes:
+                    game, file, call = kind, classes[kind], f"gamegraph's {frame.f_code.co_name}()"
+                    break
+            if file is not None:
+                break
+    if file is None:
+        return None
+    name = getattr(game, "name", "?")
+    what = f"its {call}()" if not call.startswith("gamegraph's") else call
+    at = f", line {line}" if line else ""
+    return (f"game {shown(name)} of game module {shown(str(file), 120)} failed in {what}{at}: "
+            f"{_name_of(exc)}: {_text_of(exc, 200)} (a fault of the game module, not of gamegraph)")
 
 
 def load_entry_points() -> None:
@@ -159,7 +261,7 @@ def load_entry_points() -> None:
         except KeyboardInterrupt:
             raise
         except BaseException as exc:  # noqa: BLE001 - any exception of the package's code, SystemExit included
-            raise GameGraphError(f"could not load {where}: {type(exc).__name__}: {exc}") from None
+            raise GameGraphError(f"could not load {where}: {_name_of(exc)}: {_text_of(exc)}") from None
         classes = games_in(target) if isinstance(target, ModuleType) else [target]
         for cls in classes:
             if not (inspect.isclass(cls) and issubclass(cls, Game)):

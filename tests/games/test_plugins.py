@@ -231,3 +231,67 @@ def test_a_game_module_declaring_what_it_lacks_is_one_line(tmp_path, capsys, cle
     err = capsys.readouterr().err
     assert "game 'subtract-declared' declares unmoves in its offers but has no method unmoves()" in err
     assert "Traceback" not in err and len(err.strip().splitlines()) == 1
+
+
+# -- issue 40: faults of a plugin are the plugin's, in one line ---------------------------------------------------
+def gamegraph_cli(tmp_path, *argv: str) -> subprocess.CompletedProcess:
+    env = {**os.environ, "GAMEGRAPH_HOME": str(tmp_path / "home"), "GAMEGRAPH_PROGRESS": "0"}
+    env.pop(plugins.ENV, None)
+    return subprocess.run([sys.executable, "-m", "explorer.cli", *argv], capture_output=True, text=True, env=env,
+                          timeout=300, stdin=subprocess.DEVNULL)
+
+
+def one_error_line(out: subprocess.CompletedProcess) -> str:
+    assert out.returncode == 2, (out.returncode, out.stdout[-300:], out.stderr[-2000:])
+    line, = out.stderr.strip().splitlines()
+    assert line.startswith("gamegraph: error: ") and "Traceback" not in out.stderr and "internal error" not in line
+    return line
+
+
+@pytest.mark.parametrize("source, needle", [
+    ("from explorer.games import Game\n"
+     "class Meta(type(Game)):\n"
+     "    @property\n"
+     "    def name(cls): raise RuntimeError('no name for you')\n"
+     "class Evil(Game, metaclass=Meta):\n"
+     "    pass\n", "no name for you"),
+    ("class Loud(Exception):\n"
+     "    def __str__(self): raise ValueError('nope')\n"
+     "raise Loud()\n", "its __str__ raised"),
+])
+def test_an_exception_while_a_plugin_loads_is_one_line(tmp_path, source, needle):
+    module = tmp_path / "evil.py"
+    module.write_text(source)
+    line = one_error_line(gamegraph_cli(tmp_path, "--game-module", str(module), "games"))
+    assert needle in line and "evil.py" in line, line
+
+
+@pytest.mark.parametrize("name", ["fz:colon", "fz(evil)", "fz\nnewline", "<b>fz</b>", "fz ace", "9fz", "fé"])
+def test_names_no_spec_can_name_are_refused(tmp_path, clean_env, name):
+    path = tmp_path / "subtract.py"
+    path.write_text(GAME.format(name=name.replace("\n", "\\n")))
+    with pytest.raises(GameGraphError, match="no game spec can name it") as caught:
+        plugins.load_file(path)
+    assert "\n" not in str(caught.value)
+    assert name not in [g for g in games()]
+
+
+def test_loading_a_plugin_writes_no_pycache_beside_it(tmp_path, clean_env):
+    path = write_game(tmp_path, "fz-cache")
+    plugins.load_file(path)
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["subtract.py"]
+
+
+@pytest.mark.parametrize("change, call", [
+    ("def start(self): return (0, self.params.start)", "def start(self): raise RuntimeError('start broke')"),
+    ("def start(self): return (0, self.params.start)", "def start(self): return [0, self.params.start]"),
+    ("def moves(self, p): return", "def moves(self, p): raise KeyError('x'); return"),
+])
+def test_a_plugins_bug_at_run_time_is_reported_as_the_plugins(tmp_path, change, call):
+    path = tmp_path / "subtract.py"
+    source = GAME.format(name="fz-buggy")
+    assert change in source
+    path.write_text(source.replace(change, call))
+    line = one_error_line(gamegraph_cli(tmp_path, "--game-module", str(path), "solve", "fz-buggy"))
+    assert "fz-buggy" in line and "subtract.py" in line and "fault of the game module" in line, line
+    assert "please report it" not in line
