@@ -1,4 +1,5 @@
-"""Combinatorial values on the page: a position's value, each move's value, and a sum builder.
+"""Combinatorial values on the page: a position's value with its mean, temperature and
+thermograph, each move's value, and a sum builder.
 
 Only for games that offer combinatorial values (explorer.cgt.evaluate.supports_cgt).
 The sum builder is the point of the theory: pick a few positions, possibly of
@@ -28,13 +29,16 @@ def _describe(game_id: str, board_text: str) -> dict:
 
 
 def value_section(game: Game, solved: SolvedGraph, node: int) -> None:
-    """The position's value and both sides' moves with their values, best ones starred."""
+    """The position's value, mean, temperature and thermograph, and both sides' moves with their
+    values, best ones starred (the moves that win, explorer.cgt.evaluate.best_moves)."""
     if not supports_cgt(game):
         return
     board_text = game.format_board(game.cgt_board(solved.graph.position(node)))
     record = _describe(game.id, board_text)
     st.markdown(f"**Combinatorial value** G = `{record['value']}` · {record['kind']} · "
+                f"mean **{record['mean']}** · temperature **{record['temperature']}** · "
                 f"outcome **{record['outcome']}**: {record['outcome_text']}")
+    thermograph_chart(record["ascii"], f"{board_text} = {record['value']}")
     if record["left_moves"] == record["right_moves"]:  # impartial (Nim): one table says it all
         st.caption("Moves (the game is impartial: both sides have the same options; ★ best)")
         rows = [{"best": "★" if m["best"] else "", "move": m["move"], "to": m["position"], "value": m["value"]}
@@ -54,6 +58,20 @@ def value_section(game: Game, solved: SolvedGraph, node: int) -> None:
                 st.dataframe(rows, hide_index=True, width="stretch")
             else:
                 st.write("none")
+
+
+def thermograph_chart(ascii_value: str, title: str) -> None:
+    """The value's thermograph, drawn by explorer.render.thermograph (walls labelled, the mast with
+    the mean and temperature), with a line saying how to read it."""
+    from explorer.cgt.notation import parse_value
+    from explorer.cgt.thermograph import thermograph
+    from explorer.render.thermograph import thermograph_svg
+
+    with st.expander("Thermograph", expanded=True):
+        st.image(thermograph_svg(thermograph(parse_value(ascii_value)), f"thermograph of {title}"))
+        st.caption("Temperature t upwards, values with Left's side on the left. The left wall is where play "
+                   "ends when Left starts and every move costs t, the right wall when Right starts; where "
+                   "they meet (the temperature) the mast rises over the mean.")
 
 
 def _side_name(game: Game, side: str) -> str:
@@ -96,7 +114,8 @@ def sum_builder(game: Game, solved: SolvedGraph) -> None:
     components: list[Component] = [parse_component(game, text) for text in texts[:12]]
     report = sum_report(components)
     st.markdown(f"### G = `{report['value']}`")
-    st.markdown(f"{report['kind']} · outcome **{report['outcome']}**: {OUTCOME_WORDS[report['outcome']]}")
+    st.markdown(f"{report['kind']} · mean **{report['mean']}** · temperature **{report['temperature']}** · "
+                f"outcome **{report['outcome']}**: {OUTCOME_WORDS[report['outcome']]}")
     st.dataframe([{"#": i + 1, "position": c.text, "game": c.game.display_name,
                    "value": _describe(c.game.id, c.text)["value"]} for i, c in enumerate(components)],
                  hide_index=True, width="stretch")
@@ -108,3 +127,4 @@ def sum_builder(game: Game, solved: SolvedGraph) -> None:
                            "sum becomes": w["sum_after"]} for w in wins], hide_index=True, width="stretch")
         else:
             st.write("loses: every move leaves a sum the other side wins.")
+    thermograph_chart(report["ascii"], "the sum")

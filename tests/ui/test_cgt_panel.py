@@ -73,3 +73,29 @@ def test_an_impartial_game_shows_one_move_table():
     at = page(game="toads-and-frogs(board=T.TFF)", pos="T|T.TFF")
     captions = [c.value for c in at.caption]
     assert any(c.startswith("Left (") for c in captions) and not any("the game is impartial" in c for c in captions)
+
+
+def test_position_shows_mean_temperature_and_its_thermograph():
+    """Winning Ways' 2×3 Domineering rectangle {2 | −1/2}: mean 3/4, temperature 5/4, and its thermograph."""
+    at = page(game="domineering(rows=2,cols=3)", pos="V|.../...")
+    assert not at.exception, [e.value for e in at.exception]
+    assert "mean **3/4** · temperature **5/4**" in markdown(at)
+    (drawing,) = [e for e in at.expander if e.label == "Thermograph"]
+    assert [c.type for c in drawing.children.values()] == ["image", "caption"], "the thermograph is drawn"
+    at = page(game="toads-and-frogs(board=T.TFF)", pos="T|T.TFF")
+    assert "mean **0** · temperature **0**" in markdown(at)  # ↑ is infinitesimal
+
+
+def test_sum_builder_shows_the_sums_mean_and_temperature():
+    at = page(game="domineering(rows=2,cols=3)", view="Sum of games")
+    at.multiselect(key="cgt_sum_boards").set_value([]).run()
+    at.text_input(key="cgt_sum_extra").set_value(".../..., #../#.., nim::1-2").run()
+    assert not at.exception, [e.value for e in at.exception]
+    from fractions import Fraction
+
+    from explorer.analysis.cgt_report import describe, parse_component
+
+    game = parse_spec("domineering(rows=2,cols=3)")
+    means = [Fraction(describe(parse_component(game, t))["mean"]) for t in (".../...", "#../#..", "nim::1-2")]
+    assert means == [Fraction(3, 4), 0, 0] and f"mean **3/4** · temperature **5/4**" in markdown(at)
+    assert len([e for e in at.expander if e.label == "Thermograph"]) == 2  # the position's and the sum's
