@@ -180,7 +180,7 @@ class Offers:
       rules (position-graph diagrams merge the twins);
     - diagram_label: ``diagram_label(position)``, the board in a few lines for diagram nodes;
     - tiers: ``tiers()``, a partition of the ranking into tiers (Tiers) for the tiered solver
-      (explorer/tiered.py; needs implicit_kernels). A field with a default (False): a game
+      (explorer/tiered/; needs implicit_kernels). A field with a default (False): a game
       without tiers is solved as one tier;
     - folded: ``implicit_kernels()`` are folded by the colour swap (ImplicitKernels.folded): they
       cover the first half of the ranking, so the implicit mode solves ``index_space() // 2``
@@ -303,7 +303,7 @@ class Tiers(NamedTuple):
     "movement"). loop_free[t] (optional; () says nothing) declares that no move stays in tier t:
     such a tier with at most one child is solved in one pass forward over its successors, on
     every core, instead of by the retrograde loop. check-game verifies the declaration;
-    explorer/tiered.py solves children first.
+    explorer/tiered/ solves children first.
     """
 
     offsets: tuple[int, ...]

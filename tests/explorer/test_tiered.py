@@ -240,9 +240,9 @@ def test_the_random_graphs_use_the_seeds():
 
 def _tiny_windows(monkeypatch, capacity: int) -> None:
     """Windows of `capacity` seeds, however many passes over the children that takes."""
-    monkeypatch.setattr(tiered, "SEED_WINDOW_MIN", capacity, raising=False)
-    monkeypatch.setattr(tiered, "SEED_WINDOW_SHARE", 1 << 40, raising=False)
-    monkeypatch.setattr(tiered, "SEED_WINDOW_PASSES", 1 << 40, raising=False)
+    monkeypatch.setattr(tiered.worker, "SEED_WINDOW_MIN", capacity, raising=False)
+    monkeypatch.setattr(tiered.worker, "SEED_WINDOW_SHARE", 1 << 40, raising=False)
+    monkeypatch.setattr(tiered.worker, "SEED_WINDOW_PASSES", 1 << 40, raising=False)
 
 
 @pytest.mark.parametrize("capacity", [1, 3])
@@ -517,7 +517,7 @@ def test_check_game_catches_broken_tiers(tiers, message):
 def test_cli_refusals_are_one_line(argv, message, capsys, monkeypatch):
     from explorer.cli import main
 
-    monkeypatch.setattr(tiered, "CONNECT_SECONDS", 2)  # nothing listens on port 9: refused in 1 s, not 10
+    monkeypatch.setattr(tiered.dag, "CONNECT_SECONDS", 2)  # nothing listens on port 9: refused in 1 s, not 10
 
     assert main(argv) == 2
     err = capsys.readouterr().err
@@ -536,7 +536,7 @@ def test_the_scheduler_address_comes_from_the_environment_too(capsys, monkeypatc
     from explorer.cli import main
 
     monkeypatch.setenv("DASK_SCHEDULER_ADDRESS", "tcp://127.0.0.1:9")  # the discard port: nothing answers Dask there
-    monkeypatch.setattr(tiered, "CONNECT_SECONDS", 2)  # refused in 1 s, not 10
+    monkeypatch.setattr(tiered.dag, "CONNECT_SECONDS", 2)  # refused in 1 s, not 10
     assert main(["solve", "dodgem(size=2)", "--tiered"]) == 2
     err = capsys.readouterr().err
     assert "cannot reach the Dask scheduler at tcp://127.0.0.1:9" in err and "Traceback" not in err
@@ -672,7 +672,7 @@ def test_an_address_where_no_scheduler_answers_is_one_line_in_time(monkeypatch):
     socket): refused in one line within the connect deadline, not a hang."""
     import socket
 
-    monkeypatch.setattr(tiered, "CONNECT_SECONDS", 2)
+    monkeypatch.setattr(tiered.dag, "CONNECT_SECONDS", 2)
     with socket.socket() as silent:
         silent.bind(("127.0.0.1", 0))
         silent.listen(5)
@@ -906,7 +906,7 @@ def test_a_loopy_tier_reports_its_progress_while_its_queue_is_worked(tmp_path, m
     assert not tiers.loop_free and tiers.children[movement - 1] == (movement,)
     for t in (movement, movement - 1):
         tiered.solve_tier(game, t, tmp_path / "quiet")
-    monkeypatch.setattr(tiered, "TIER_PROGRESS_STEP", 16)
+    monkeypatch.setattr(tiered.worker, "TIER_PROGRESS_STEP", 16)
     for t in (movement, movement - 1):
         said: list[int] = []
         tiered.solve_tier(game, t, tmp_path / "told", report=said.append)
@@ -935,8 +935,8 @@ def test_the_client_hears_a_loopy_tier_on_dask(tmp_path, monkeypatch):
 
     monkeypatch.setenv("GAMEGRAPH_PROGRESS", "1")
     monkeypatch.setattr(progress, "notice", lambda message: None)
-    monkeypatch.setattr(tiered, "TIER_PROGRESS_STEP", 16)
-    monkeypatch.setattr(tiered, "PROGRESS_SECONDS", 0)
+    monkeypatch.setattr(tiered.worker, "TIER_PROGRESS_STEP", 16)
+    monkeypatch.setattr(tiered.worker, "PROGRESS_SECONDS", 0)
     monkeypatch.setattr(tiered._DagProgress, "_progressed", progressed)
     monkeypatch.setattr(tiered._DagProgress, "unsubscribe", unsubscribed)
     game = parse_spec("teeko(size=3,pieces=3)")

@@ -35,7 +35,7 @@ codes are the ranks, so the array path and the implicit mode share them:
 5x5 has 240,060,402 indices, every one a legal position. The ranking is tier
 first: (blue cars, red cars), then the mover, then the blue set, then the red
 set among the free squares, so each tier by cars left is one range of indices
-(`tiers`, solved by explorer/tiered.py).
+(`tiers`, solved by explorer/tiered/).
 """
 
 from __future__ import annotations
