@@ -24,7 +24,8 @@ A plugin's bug at run time (its start() raising, unhashable positions, presets o
 an estimate of the wrong type) is the plugin's, not gamegraph's: `blame` turns
 such an exception into one line naming the file, the game and the call, which
 the CLI prints instead of its "internal error ... please report it".
-Loading a file writes no ``__pycache__`` beside it (sys.dont_write_bytecode
+A plugin's moves() is bounded (`_bound_moves`): a generator that never ends is
+cut with one line. Loading a file writes no ``__pycache__`` beside it (sys.dont_write_bytecode
 while it runs): the user's folder is theirs.
 """
 
@@ -126,9 +127,49 @@ def _register(module: ModuleType, file: Path, path: str | Path, before: dict[str
     for cls in found:
         check_declaration(cls, f"game module {str(path)!r}")
     for cls in found:
+        _bound_moves(cls, file)
         registry.register_plugin(cls, f"game module {str(path)!r}")
     _loaded_files[file] = found
     return found
+
+
+MAX_PLUGIN_MOVES = 100_000   # one position's moves from a plugin: far above any game's, far below a hang
+MAX_MOVES_SECONDS = 30.0     # the time one call of a plugin's moves() may take to give them
+
+
+def _bound_moves(cls: type, file: Path) -> None:
+    """Wraps the moves() a plugin class defines so that one position's moves are a finite list: a
+    generator that never ends (it hung show, solve and check-game) is cut at MAX_PLUGIN_MOVES moves or
+    MAX_MOVES_SECONDS, with one line naming the file and the game. A list is passed on as it is.
+    A loop that never yields cannot be cut from here. O(moves) per call."""
+    import functools
+    import time
+
+    original = vars(cls).get("moves")
+    if original is None or getattr(original, "_gamegraph_bounded", False) or not callable(original):
+        return
+
+    def refuse(what: str) -> GameGraphError:
+        return GameGraphError(f"game {shown(getattr(cls, 'name', '?'))} of game module {shown(str(file), 120)} failed "
+                              f"in its moves(): {what}; a position's moves must be a finite list (a fault of the "
+                              "game module, not of gamegraph)")
+
+    @functools.wraps(original)
+    def moves(self, position):
+        found = original(self, position)
+        if isinstance(found, (list, tuple)):
+            return found
+        began, kept = time.monotonic(), []
+        for move in found:
+            kept.append(move)
+            if len(kept) > MAX_PLUGIN_MOVES:
+                raise refuse(f"it gave more than {MAX_PLUGIN_MOVES:,} moves for one position")
+            if len(kept) % 1024 == 0 and time.monotonic() - began > MAX_MOVES_SECONDS:
+                raise refuse(f"it was still giving moves for one position after {MAX_MOVES_SECONDS:g} s")
+        return kept
+
+    moves._gamegraph_bounded = True
+    cls.moves = moves
 
 
 def check_declaration(cls: type, where: str) -> None:

@@ -295,3 +295,21 @@ def test_a_plugins_bug_at_run_time_is_reported_as_the_plugins(tmp_path, change, 
     line = one_error_line(gamegraph_cli(tmp_path, "--game-module", str(path), "solve", "fz-buggy"))
     assert "fz-buggy" in line and "subtract.py" in line and "fault of the game module" in line, line
     assert "please report it" not in line
+
+
+def test_a_moves_generator_that_never_ends_is_cut_in_one_line(tmp_path):
+    """It hung show, solve and check-game until killed."""
+    import time
+
+    path = tmp_path / "subtract.py"
+    source = GAME.format(name="fz-endless")
+    change = "def moves(self, p): return"
+    assert change in source
+    path.write_text(source.replace(change, "def moves(self, p):\n            import itertools\n"
+                                           "            yield from (Move('x', p) for _ in itertools.count())\n"
+                                           "            return"))
+    for command in ("show", "solve"):
+        began = time.monotonic()
+        line = one_error_line(gamegraph_cli(tmp_path, "--game-module", str(path), command, "fz-endless"))
+        assert "moves()" in line and "fz-endless" in line and "subtract.py" in line, line
+        assert time.monotonic() - began < 120
