@@ -86,14 +86,24 @@ def plan_runs(env: dict[str, str]) -> list[tuple[str, list[str]]]:
     return runs
 
 
+def _weight(game_runs: list[list[str]]) -> float:
+    """A game's share of the warm-up: compiling costs once per mode (edge, implicit, tiered), a run
+    that finds its kernels compiled a tenth of that (measured: a first run 20-60 s of CPU, a warm 1-4 s)."""
+    modes = {args[2] if len(args) > 2 and args[2] in ("--implicit", "--tiered") else "edge" for args in game_runs}
+    return len(modes) + 0.1 * len(game_runs)
+
+
 def lanes(runs: list[tuple[str, list[str]]], jobs: int) -> list[list[list[str]]]:
-    """The runs dealt to `jobs` lanes, a game's runs in one lane, the lanes balanced by run count."""
+    """The runs dealt to `jobs` lanes, a game's runs in one lane, the lanes balanced by `_weight`."""
     by_game: dict[str, list[list[str]]] = {}
     for game, args in runs:
         by_game.setdefault(game, []).append(args)
     dealt: list[list[list[str]]] = [[] for _ in range(max(1, jobs))]
-    for game_runs in sorted(by_game.values(), key=len, reverse=True):
-        min(dealt, key=len).extend(game_runs)
+    load = [0.0] * len(dealt)
+    for game_runs in sorted(by_game.values(), key=_weight, reverse=True):
+        lightest = load.index(min(load))
+        dealt[lightest].extend(game_runs)
+        load[lightest] += _weight(game_runs)
     return [lane for lane in dealt if lane]
 
 
