@@ -51,10 +51,12 @@ JDK_HINT = "install a Java 17+ JDK (Debian: apt-get install openjdk-17-jdk-headl
 MAVEN_HINT = "install Apache Maven (Debian: apt-get install maven)"
 
 # The JVM options of Neo4j 5.26's own conf/neo4j.conf (server.jvm.additional), less
-# -XX:+AlwaysPreTouch (it commits the whole heap up front) and the profiling aids.
+# -XX:+AlwaysPreTouch (it commits the whole heap up front) and the profiling aids, and with the
+# JVM's performance data file off (it is written outside the state folder, in /tmp).
 # The --add-opens let Neo4j and Netty reach JDK internals they need on Java 17+.
 NEO4J_JVM_OPTIONS = (
     "-XX:+UseG1GC",
+    "-XX:-UsePerfData",  # no hsperfdata_<user>/<pid> left in the system's temporary folder (issue 40)
     "-XX:-OmitStackTraceInFastThrow",
     "-XX:+UnlockExperimentalVMOptions",
     "-XX:+TrustFinalNonStaticFields",

@@ -371,3 +371,12 @@ def test_a_host_name_no_resolver_takes_is_one_line():
         with pytest.raises(GameGraphError, match="not a valid name"):
             neo4j_settings.check_uri(uri)
     assert neo4j_settings.check_uri("bolt://" + "a" * 63 + ".example:7687")[1] == 7687
+
+
+def test_the_jvms_gamegraph_starts_write_no_perf_data_outside_the_state_folder():
+    """hsperfdata_<user> was left in the system's temporary folder (issue 40): the server's and neo4j-admin's
+    JVMs (which take the server's options) run with -XX:-UsePerfData. Checked by hand on a restarted server:
+    no /tmp/hsperfdata_<user>/<its pid>."""
+    from loaders import neo4j_server
+    assert "-XX:-UsePerfData" in neo4j_server.NEO4J_JVM_OPTIONS
+    assert "-XX:+UsePerfData" not in neo4j_server.NEO4J_JVM_OPTIONS
