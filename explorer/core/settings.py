@@ -416,11 +416,23 @@ def _claim(folder: Path, where: str, made: bool) -> None:
     except OSError as error:
         raise GameGraphError(f"cannot use {where}: {error.strerror or error}") from None
     try:
-        os.write(fd, _MARKER_TEXT)
+        if os.write(fd, _MARKER_TEXT) != len(_MARKER_TEXT):
+            raise OSError(28, "No space left on device")
     except OSError as error:
+        os.close(fd)
+        fd = -1
+        # A full disk let the file be made but not written: no 0-byte marker (issue 40), and a folder this
+        # process made for it is taken back, so the next run starts from what the user had.
+        try:
+            os.unlink(folder / STATE_MARKER)
+            if made:
+                folder.rmdir()
+        except OSError:
+            pass
         raise GameGraphError(f"cannot use {where}: {error.strerror or error}") from None
     finally:
-        os.close(fd)
+        if fd >= 0:
+            os.close(fd)
 
 
 def _foreign(folder: Path, where: str) -> list[str]:

@@ -380,3 +380,27 @@ def test_the_jvms_gamegraph_starts_write_no_perf_data_outside_the_state_folder()
     from loaders import neo4j_server
     assert "-XX:-UsePerfData" in neo4j_server.NEO4J_JVM_OPTIONS
     assert "-XX:+UsePerfData" not in neo4j_server.NEO4J_JVM_OPTIONS
+
+
+def test_a_full_disk_leaves_no_empty_marker_and_no_folder_made_for_it(tmp_path, monkeypatch):
+    """A fresh state folder on a full disk got a 0-byte .gamegraph-state (issue 40): now one line, and
+    neither the marker nor the folder made for it is left."""
+    import errno
+
+    real_write = os.write
+
+    def full(fd, data):
+        if data.startswith(b"This folder is gamegraph's state folder"):
+            raise OSError(errno.ENOSPC, "No space left on device")
+        return real_write(fd, data)
+
+    monkeypatch.setattr(os, "write", full)
+    for home in (tmp_path / "fresh", tmp_path / "empty"):
+        if home.name == "empty":
+            home.mkdir()
+        monkeypatch.setenv("GAMEGRAPH_HOME", str(home))
+        with pytest.raises(GameGraphError, match="No space left") as caught:
+            state_dir()
+        assert "\n" not in str(caught.value)
+        assert not (home / settings.STATE_MARKER).exists()
+        assert home.exists() == (home.name == "empty")
