@@ -1,13 +1,34 @@
-"""Shared test setup: quiet progress bars, a state folder of the tests' own, and the
-real Neo4j server fixture for tests that need it.
+"""Shared test setup: quiet progress bars, a state folder of the tests' own, the real Neo4j
+server fixture, and what lets the suite run on two cores (pytest-xdist).
 
 Without GAMEGRAPH_HOME the tests use .gamegraph-test in this checkout (as
 ./scripts/test does), never the user's own state folder: a running
 ./scripts/explore and its data are left alone.
+
+Fixtures and markers for every test (tests/support/neo4j_fixtures.py has the Neo4j ones):
+- `neo4j_server` (session): settings that reach the one Neo4j of the run; `driver` (module) and
+  `ids` (unique graph ids, deleted afterwards) on it. Load under `ids(...)` names, never a fixed id:
+  another worker may load the same game at the same time.
+- `shared_browser` (session, tests/support/browser.py): the run's one Chromium, started on first use;
+  browser modules take it as `browser` from tests/ui/test_browser.py and open a page per test.
+- `@pytest.mark.browser`: drives Chromium; `@pytest.mark.slow`: among the slowest tests.
+  `./scripts/test --quick` leaves both out.
+- `@pytest.mark.serial`: the test runs alone, no other test of the run beside it, also under
+  `-n 2` (pytest-xdist). For tests that stop or restart the shared Neo4j server, compare the whole
+  database or its connections before and after, or measure the machine. `SERIAL_FILES` below marks
+  whole files that way without touching them.
+
+Under xdist (./scripts/test without a test path runs `-n 2 --dist loadfile`) each file runs whole
+on one worker, in order, as it does alone; the workers share the state folder (its caches are written
+atomically) and the Neo4j server, which ./scripts/test starts before pytest (with plain
+`pytest -n 2`, start it first: `gamegraph neo4j start`). A serial test takes an exclusive lock
+(tests/support/serial.py) that every other test takes shared.
 """
 
 import os
 from pathlib import Path
+
+import pytest
 
 os.environ.setdefault("GAMEGRAPH_PROGRESS", "0")
 os.environ.setdefault("GAMEGRAPH_HOME", str(Path(__file__).resolve().parents[1] / ".gamegraph-test"))
@@ -15,4 +36,24 @@ os.environ.setdefault("GAMEGRAPH_HOME", str(Path(__file__).resolve().parents[1] 
 # tests/algorithms/test_dispatch.py covers the plain path small graphs take by default.
 os.environ.setdefault("GAMEGRAPH_KERNELS_FROM", "0")
 
-pytest_plugins = ["tests.support.neo4j_fixtures"]
+pytest_plugins = ["tests.support.neo4j_fixtures", "tests.support.serial", "tests.support.browser"]
+
+# Files whose every test must run alone (see the docstring), relative to the clone, and why.
+SERIAL_FILES = {
+    "tests/loaders/test_neo4j_server.py": "stops and restarts the shared Neo4j server",
+    "tests/queries/test_console.py": "compares the whole database and its connections before and after an "
+                                     "attack, measures the server's CPU, and restarts the server",
+    "tests/loaders/test_neo4j_bulk.py": "counts every node and relationship of the database before and after a "
+                                        "refusal",
+}
+
+
+def pytest_collection_modifyitems(config, items):
+    root = Path(__file__).resolve().parents[1]
+    for item in items:
+        try:
+            where = Path(str(item.path)).resolve().relative_to(root).as_posix()
+        except ValueError:
+            continue
+        if where in SERIAL_FILES:
+            item.add_marker(pytest.mark.serial)

@@ -41,14 +41,14 @@ def run_script(tmp_path: Path, status: int, start: int = 0, pytest_rc: int = 0, 
                **env_changes: str) -> tuple[int, list[str]]:
     project, log = tmp_path / "project", tmp_path / "calls.log"
     venv_bin = project / ".venv" / "bin"
-    (project / "scripts").mkdir(parents=True)
-    venv_bin.mkdir(parents=True)
+    (project / "scripts").mkdir(parents=True, exist_ok=True)
+    venv_bin.mkdir(parents=True, exist_ok=True)
     shutil.copy2(ROOT / "scripts" / "test", project / "scripts" / "test")
     stub(project / "scripts" / "install", '#!/usr/bin/env bash\necho "install $*" >> "$LOG"\n')
     stub(venv_bin / "gamegraph", STUB_GAMEGRAPH)
     stub(venv_bin / "python", STUB_PYTHON)
     stub(venv_bin / "lint-imports", STUB_LINT)
-    log.touch()
+    log.write_text("")
     env = {**os.environ, "LOG": str(log), "ENV_LOG": str(tmp_path / "env.log"), "STATUS_RC": str(status),
            "START_RC": str(start), "PYTEST_RC": str(pytest_rc), "ARGS_LOG": str(tmp_path / "args.log")}
     env.pop("NEO4J_URI", None)
@@ -71,17 +71,36 @@ def test_a_server_it_started_is_stopped_even_when_tests_fail(tmp_path):
     assert code == 1 and calls == ["gamegraph neo4j status", "gamegraph neo4j start", "pytest", "gamegraph neo4j stop"]
 
 
-def test_arguments_go_to_pytest_as_given(tmp_path):
-    assert run_script(tmp_path, status=0, args=("tests/x.py", "-k", "a and not b", "-q"))[0] == 0
-    assert (tmp_path / "args.log").read_text().splitlines() == ["-m", "pytest", "tests/x.py", "-k", "a and not b", "-q"]
-    assert run_script(tmp_path / "none", status=0)[0] == 0
-    assert (tmp_path / "none" / "args.log").read_text().splitlines() == ["-m", "pytest"]
+def pytest_args(tmp_path: Path, *args: str) -> list[str]:
+    """What scripts/test passes to `python -m pytest`, given these arguments (paths from the stub project)."""
+    assert run_script(tmp_path, status=0, args=args)[0] == 0
+    called = (tmp_path / "args.log").read_text().splitlines()
+    assert called[:2] == ["-m", "pytest"], called
+    return called[2:]
+
+
+def test_the_whole_suite_runs_on_two_worker_processes_a_file_whole_on_one(tmp_path):
+    assert pytest_args(tmp_path) == ["-n", "2", "--dist", "loadfile"]
+    assert pytest_args(tmp_path / "m", "-m", "not browser", "-q") == ["-n", "2", "--dist", "loadfile", "-m",
+                                                                      "not browser", "-q"]
+
+
+def test_given_tests_or_a_choice_of_workers_run_as_asked(tmp_path):
+    (tmp_path / "project" / "tests").mkdir(parents=True)
+    (tmp_path / "project" / "tests" / "test_x.py").touch()
+    assert pytest_args(tmp_path, "tests/test_x.py", "-k", "a and not b", "-q") == ["tests/test_x.py", "-k",
+                                                                                 "a and not b", "-q"]
+    assert pytest_args(tmp_path, "tests/test_x.py::test_y", "-x") == ["tests/test_x.py::test_y", "-x"]
+    for chosen in (["-n", "0"], ["-n4"], ["-p", "no:xdist"], ["--dist=load"], ["--collect-only"]):
+        assert pytest_args(tmp_path, *chosen) == chosen, chosen
+    assert pytest_args(tmp_path, "-p", "no:cacheprovider") == ["-n", "2", "--dist", "loadfile", "-p", "no:cacheprovider"]
 
 
 def test_quick_leaves_out_the_browser_and_slow_tests(tmp_path):
-    assert run_script(tmp_path, status=0, args=("--quick", "tests/ui", "-x"))[0] == 0
-    assert (tmp_path / "args.log").read_text().splitlines() == ["-m", "pytest", "-m", "not browser and not slow",
-                                                               "tests/ui", "-x"]
+    assert pytest_args(tmp_path, "--quick", "-x") == ["-n", "2", "--dist", "loadfile", "-m", "not browser and not slow",
+                                                      "-x"]
+    (tmp_path / "project" / "tests" / "ui").mkdir(parents=True)
+    assert pytest_args(tmp_path, "--quick", "tests/ui") == ["-m", "not browser and not slow", "tests/ui"]
 
 
 def test_ci_runs_the_whole_suite_and_prints_the_20_slowest_tests(tmp_path):

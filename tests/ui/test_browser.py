@@ -22,9 +22,7 @@ from urllib.parse import parse_qs, urlparse
 
 import pytest
 
-CHROMIUM = "/usr/bin/chromium"
-CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-                 "--disable-background-networking", "--disable-component-update", "--disable-sync"]
+from tests.support.browser import CHROMIUM, CHROMIUM_ARGS  # noqa: F401 - the modules that import them here
 ARTIFACTS = Path(__file__).resolve().parents[1] / "artifacts"
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -87,12 +85,9 @@ def server(tmp_path_factory):
 
 
 @pytest.fixture(scope="module")
-def browser():
-    sync_api = pytest.importorskip("playwright.sync_api")
-    with sync_api.sync_playwright() as playwright:
-        chromium = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
-        yield chromium
-        chromium.close()
+def browser(shared_browser):
+    """The run's one Chromium (tests/support/browser.py), for the modules that import this fixture."""
+    return shared_browser
 
 
 def settle(page) -> None:
