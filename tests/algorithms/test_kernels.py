@@ -141,6 +141,7 @@ def test_chopsticks_kernel_moves_equal_batch_moves(params, symmetry):
         assert len(kernel.target) == len(batch.target)
 
 
+@pytest.mark.slow  # among the slowest of the suite (bench/README.md, Test suite)
 def test_kernels_run_from_a_fresh_cache_folder(tmp_path):
     """A fresh install: an empty cache folder is filled on first use and reused by the next process."""
     env = {**os.environ, "NUMBA_CACHE_DIR": str(tmp_path / "cache"), "GAMEGRAPH_PROGRESS": "0"}
@@ -221,6 +222,7 @@ import numba; print(numba.get_num_threads(), h.hexdigest())
 """
 
 
+@pytest.mark.slow  # among the slowest of the suite (bench/README.md, Test suite)
 def test_results_are_bit_identical_with_one_thread_and_with_two(tmp_path):
     """The passes that run on every core (initial cells, decoding) write only their own cells:
     one thread and two give the same bytes, in the implicit and the edge mode."""
@@ -238,6 +240,7 @@ def test_results_are_bit_identical_with_one_thread_and_with_two(tmp_path):
     assert digests["1"] == digests["2"]
 
 
+@pytest.mark.slow  # among the slowest of the suite (bench/README.md, Test suite)
 def test_the_implicit_kernels_are_cached(tmp_path):
     """A game's own wrappers of the one kernel (solve, moves_of, terminal_of) load from numba's
     cache in the next process instead of compiling again (issue 20: no compile tax)."""
@@ -298,6 +301,7 @@ def test_probably_cached_tells_a_compile_ahead(tmp_path, monkeypatch):
     assert probably_cached(len)  # not numba at all: says nothing rather than 'compiling'
 
 
+@pytest.mark.slow  # among the slowest of the suite (bench/README.md, Test suite)
 def test_the_parallel_batches_change_no_result(tmp_path):
     """The predecessors of a batch of queue entries are computed on every core (prange), then applied
     in FIFO order on one: the same solve with numba set to one thread and to two gives the same

@@ -136,6 +136,7 @@ def test_failed_export_leaves_no_partial_file(home, tmp_path):
     assert not target.exists() and not list(tmp_path.glob("*.partial"))
 
 
+@pytest.mark.slow
 def test_up_prepares_every_chopsticks_preset_without_neo4j(home):
     out = run("up", "--no-ui", "--no-neo4j", home=home)
     assert out.returncode == 0, out.stderr
@@ -150,6 +151,7 @@ def test_up_prepares_every_chopsticks_preset_without_neo4j(home):
         assert list((home / "mirrors").glob(f"{parse_spec(spec).name}-*.npz"))
 
 
+@pytest.mark.slow
 @pytest.mark.neo4j
 def test_up_loads_every_preset_into_neo4j(neo4j_server, tmp_path):
     import os
