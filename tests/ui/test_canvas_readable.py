@@ -82,3 +82,25 @@ def test_no_moves_line_runs_through_a_placed_name(spec, k, layout):
                    and any(abs(px - x) < half_w - 1 and abs(py - y) < half_h - 1 for px, py, _ in path)]
         assert not through, (d["move"], through)
     assert named >= 3
+
+
+def test_the_layered_layout_names_its_bands_and_another_layout_none():
+    """Each band of the layered layout is named (its remoteness, or the draws' distance from here), left of its
+    leftmost node at its height; the names go with the focus's data, "" once another layout is chosen."""
+    import json
+
+    spec = "dodgem(size=3)"
+    solved = load_or_build(spec)
+    backend = Backend("networkx", "the networkx mirror", queries=NetworkxBackend(mirror_for(spec)))
+    key = solved.graph.key(0)
+    grown = canvas.start(solved.game, solved, backend, key, 2, "both", False, ("s",), 0)
+    places = canvas.layout_for("layered", grown, key)["positions"]
+    rows = json.loads(grown.nodes[key]["data"]["_rows"])
+    remoteness = {grown.nodes[k]["data"].get("remoteness") for k in grown.nodes}
+    assert sorted(r["text"] for r in rows) == sorted(f"remoteness {r}" for r in remoteness)
+    for row in rows:
+        band = [k for k in grown.nodes if f"remoteness {grown.nodes[k]['data'].get('remoteness')}" == row["text"]]
+        assert row["x"] < min(places[k]["x"] for k in band) - canvas.NODE_SIZE / 2
+        assert min(places[k]["y"] for k in band) - 0.1 <= row["y"] <= max(places[k]["y"] for k in band) + 0.1
+    canvas.layout_for("concentric", grown, key)
+    assert grown.nodes[key]["data"]["_rows"] == ""

@@ -55,7 +55,15 @@ MEASURE = """() => {
         if (x > cap.b.x1 + 1 && x < cap.b.x2 - 1 && y > cap.b.y1 + 1 && y < cap.b.y2 - 1) {
           bad.push(['move through a name', e.id(), cap.id]); break; } } } });
   const opaque = cy.nodes().every(n => +n.style('text-background-opacity') === 1);
-  return {bad, captions: caps.length, nodes: cy.nodes().length, opaque};
+  // the layered bands' names (static/canvas_view.js, 13), in rendered px: clear of every node and its label
+  const frame = document.getElementById('cy').getBoundingClientRect();
+  const rows = [...document.querySelectorAll('.gg-row')].filter(d => d.style.visibility !== 'hidden').map(d => {
+    const r = d.getBoundingClientRect();
+    return {text: d.textContent, b: {x1: r.left - frame.left, y1: r.top - frame.top, x2: r.right - frame.left, y2: r.bottom - frame.top}}; });
+  const drawnBoxes = cy.nodes().map(n => [{id: n.id(), b: inner(n.renderedBoundingBox({includeNodes: true, includeLabels: false, includeOverlays: false}))},
+                                          {id: n.id(), b: inner(n.renderedBoundingBox({includeNodes: false, includeLabels: true, includeOverlays: false}))}]).flat();
+  for (const r of rows) for (const n of drawnBoxes) if (hit(r.b, n.b)) bad.push(['band name over a node', r.text, n.id]);
+  return {bad, captions: caps.length, nodes: cy.nodes().length, opaque, rows: rows.map(r => r.text)};
 }"""
 
 GAMES = [("tictactoe", 1), ("chopsticks:standard", 2), ("dodgem(size=3)", 1)]
@@ -87,6 +95,10 @@ def _readable(frame, where: str) -> int:
     seen = frame.evaluate(MEASURE)
     assert seen["opaque"], f"{where}: a node's label card lets moves show through its text"
     assert not seen["bad"], f"{where}: {len(seen['bad'])} overlaps, e.g. {seen['bad'][:4]}"
+    if "layered" in where:  # the layered layout names its bands (remoteness, or the draws' distance)
+        assert any(r.startswith(("remoteness ", "draws")) for r in seen["rows"]), (where, seen["rows"])
+    else:
+        assert not seen["rows"], (where, seen["rows"])
     return seen["captions"]
 
 

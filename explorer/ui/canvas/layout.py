@@ -4,6 +4,7 @@ way (`bend_around`); an expansion's new nodes placed around the node expanded (`
 
 from __future__ import annotations
 
+import json
 import math
 from collections import deque
 from typing import Any
@@ -41,7 +42,8 @@ def _hops(nodes: dict[str, Any], edges: dict[str, dict[str, Any]] | None, focus:
 
 def layered_positions(nodes: dict[str, dict[str, Any]], spacing: float = SPACING,
                       edges: dict[str, dict[str, Any]] | None = None,
-                      focus: str | None = None, node_size: float = NODE_SIZE) -> dict[str, dict[str, float]]:
+                      focus: str | None = None, node_size: float = NODE_SIZE,
+                      rows: list[dict[str, Any]] | None = None) -> dict[str, dict[str, float]]:
     """One band per remoteness (the end of the game, remoteness 0, at the bottom), then the draws,
     which have no remoteness, above the rest in one band per distance from the focus (a draw-heavy
     game such as Chopsticks was one band of everything). A band longer than row_width() wraps into
@@ -92,7 +94,26 @@ def layered_positions(nodes: dict[str, dict[str, Any]], spacing: float = SPACING
             y += step_y
         spans.append((keys, top, y))
         y += spacing * 0.6  # a gap between bands
-    return side_by_side(positions, spans, step_x, spacing)
+    placed = side_by_side(positions, spans, step_x, spacing)
+    if rows is not None:  # each band's name, left of its leftmost node at the height of its middle (row_names)
+        for (keys, _, _), band in zip(spans, sorted(bands)):
+            xs, ys = [placed[k]["x"] for k in keys], [placed[k]["y"] for k in keys]
+            rows.append({"x": round(min(xs) - node_size * 0.625 - ROW_GAP, 1), "y": round(sum(ys) / len(ys), 1),
+                         "text": row_name(band, far)})
+    return placed
+
+
+ROW_GAP = 10  # px between a layered band's name and its leftmost node
+
+
+def row_name(band: tuple[int, int], far: int) -> str:
+    """What a band of the layered layout holds, in words: a remoteness, or the draws at a distance."""
+    kind, number = band
+    if kind == 0:
+        return f"remoteness {number}"
+    if number >= far:
+        return "draws, not connected"
+    return "draws, here" if number == 0 else f"draws, {number} {'move' if number == 1 else 'moves'} away"
 
 
 CANVAS_WIDTH = 930     # px: about the canvas's width in the page's column (its height is HEIGHT)
@@ -249,18 +270,30 @@ def layout_for(name: str, grown: Grown, focus: str, animate: bool = True) -> dic
     common = {"fit": True, "padding": 30, "animate": animate, "animationDuration": 400}
     spacing = _spacing(grown)
     if name in ("layered", "concentric"):
+        rows: list[dict[str, Any]] = []
         positions = (layered_positions(grown.nodes, spacing, grown.edges, focus,
-                                       BOARD_SIZE if grown.boards else NODE_SIZE) if name == "layered"
+                                       BOARD_SIZE if grown.boards else NODE_SIZE, rows) if name == "layered"
                      else concentric_positions(grown.nodes, grown.edges, focus, spacing))
+        _row_names(grown, focus, rows)
         bend_around(grown, positions, spacing)
         place_move_names(grown, positions, BOARD_SIZE if grown.boards else NODE_SIZE)
         return {**common, "name": "preset", "positions": positions}
+    _row_names(grown, focus, [])
     large = len(grown.nodes) >= LARGE
     for edge in grown.edges.values():  # fcose places nodes away from the moves itself (names in the middle)
         _straight(edge["data"], large)
         _no_move_name(edge["data"])
     return {**common, "name": "fcose", "randomize": True, "nodeRepulsion": 6000, "idealEdgeLength": 90,
             "nodeDimensionsIncludeLabels": True, "animate": animate and len(grown.nodes) <= 400}
+
+
+def _row_names(grown: Grown, focus: str, rows: list[dict[str, Any]]) -> None:
+    """The layered bands' names go with the focus's data (`_rows`, JSON; "" for another layout: a key is
+    never taken out, as Cytoscape.js merges new data into old), where static/canvas_view.js (13) reads them and
+    writes each beside its band, at a size that stays readable at any zoom."""
+    node = grown.nodes.get(focus)
+    if node is not None:
+        node["data"]["_rows"] = json.dumps(rows, separators=(",", ":")) if rows else ""
 
 
 def _straight(data: dict[str, Any], large: bool) -> None:

@@ -61,6 +61,11 @@
 //    gg-tucked) until the move or one of its ends is selected or under the pointer: the force-directed
 //    layout, made in the browser, drew names under the nodes' labels. Looked at again after every layout,
 //    drag and expansion.
+// 13. The layered layout names its bands ("remoteness 3", "draws, 2 from here") left of each band's leftmost
+//    node: the server sends them with the focus's data (`_rows`, JSON of model x, y and text; "" in another
+//    layout), and they are written on a layer over the drawing at a fixed 11 px, moved with every pan and zoom;
+//    a name that the canvas's edge or an overlay would cut, or that would lie over a node or its label, is hidden
+//    until the view shows it whole and clear; a large canvas names no band.
 //
 // The server marks its layouts: `ggExpand` (the node expanded), `ggNew` (the nodes it brought) and, for its
 // own layouts, `ggData` (the bends and names of moves already drawn, placed anew around the new nodes).
@@ -628,6 +633,63 @@
         return points;
     }
 
+    // (13) the layered bands' names, on a layer of their own over the drawing
+    const ROW_FONT = 11;
+    const ROW_BODY = { includeNodes: true, includeEdges: false, includeLabels: false, includeOverlays: false };
+    const ROW_LABEL = { includeNodes: false, includeEdges: false, includeLabels: true, includeOverlays: false };
+    function rowNames(cy) {
+        const doc = cy.container().ownerDocument;
+        const layer = doc.createElement("div");
+        layer.className = "gg-rows";
+        layer.style.cssText = "position:absolute;left:0;top:0;width:100%;height:100%;pointer-events:none;overflow:hidden;z-index:2";
+        cy.container().appendChild(layer);
+        let shown = null, list = [];
+        const update = () => {
+            const focus = cy.nodes("[_focus]");
+            const rows = focus.length ? (focus.data("_rows") || "") : "";
+            if (rows !== shown) {
+                shown = rows;
+                try { list = rows ? JSON.parse(rows) : []; } catch (e) { list = []; }
+                layer.textContent = "";
+                list.forEach(row => {
+                    const name = doc.createElement("div");
+                    name.className = "gg-row";
+                    name.textContent = String(row.text);
+                    name.style.cssText = "position:absolute;transform:translate(-100%,-50%);white-space:nowrap;" +
+                        `font:${ROW_FONT}px sans-serif;color:#555555;background:rgba(255,255,255,0.9);padding:0 3px;`;
+                    layer.appendChild(name);
+                });
+            }
+            const z = cy.zoom(), pan = cy.pan(), area = list.length ? clearArea(cy) : null;
+            const large = cy.nodes().length >= CONFIG.large;  // (a large canvas labels no node: nor its bands)
+            const boxes = list.length && !large ? cy.nodes().map(n => [n.renderedBoundingBox(ROW_BODY),
+                                                                       n.renderedBoundingBox(ROW_LABEL)]).flat() : [];
+            list.forEach((row, i) => {
+                const name = layer.children[i];
+                if (!name) return;
+                const x = row.x * z + pan.x, y = row.y * z + pan.y;
+                name.style.left = x + "px";
+                name.style.top = y + "px";
+                // a name is shown whole or not at all: never cut by the canvas's edge nor under an overlay
+                const w = name.offsetWidth, h = name.offsetHeight;
+                const whole = x - w >= area.x1 && x <= area.x2 && y - h / 2 >= area.y1 && y + h / 2 <= area.y2;
+                // nor drawn over a node or its label (an expansion may place nodes beside a band)
+                const b = { x1: x - w, y1: y - h / 2, x2: x, y2: y + h / 2 };
+                const clear = boxes.every(o => !(o.w > 0) || b.x2 <= o.x1 || b.x1 >= o.x2 || b.y2 <= o.y1 || b.y1 >= o.y2);
+                name.style.visibility = whole && clear && !large ? "visible" : "hidden";
+            });
+        };
+        let queued = false;  // once a frame, however many viewport events ask for it
+        const soon = () => {
+            if (queued) return;
+            queued = true;
+            doc.defaultView.requestAnimationFrame(() => { queued = false; update(); });
+        };
+        cy.on("viewport resize layoutstop add remove position", soon);
+        cy.on("data", "node[_focus]", soon);
+        update();
+    }
+
     // (12) at most once a frame however many events ask for it, after the frame that draws what changed
     function tuckSoon(cy) {
         if (cy.__ggTuck) return;
@@ -671,6 +733,7 @@
             }, 0));
         });
         hoverNames(cy);
+        rowNames(cy);
         cy.on("layoutstop dragfree", () => tuckSoon(cy));
         cy.__ggRestyled = () => tuckSoon(cy);  // a new sheet (move names turned on or off): wrapStyle
         cy.on("zoom", () => hideSpecks(cy));
