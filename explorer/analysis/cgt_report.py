@@ -17,10 +17,11 @@ from typing import Any, Hashable
 
 from explorer.cgt.evaluate import (best_moves, board_values, canonical_board, is_sensible, options, supports_cgt,
                                    wins_for)
-from explorer.cgt.forms import ZERO, CGValue
+from explorer.cgt.forms import ZERO, CGValue, subposition_count
+from explorer.cgt.notation import MAX_WRITTEN, written_size
 from explorer.cgt.simple import kind
 from explorer.cgt.thermograph import thermograph
-from explorer.core.errors import InvalidPosition, UnknownGame
+from explorer.core.errors import GraphTooLarge, InvalidPosition, UnknownGame
 
 OUTCOME_WORDS = {
     "L": "Left wins, whoever starts",
@@ -91,6 +92,10 @@ def _moves(component: Component | CGValue, side: int) -> list[tuple[str, str, CG
 def describe_value(v: CGValue) -> dict[str, Any]:
     """Value, outcome and kind, and the mean, temperature and thermograph (exact, as text such
     as '3/4'; explorer.cgt.thermograph)."""
+    size = written_size(v, MAX_WRITTEN)
+    if size > MAX_WRITTEN:
+        raise GraphTooLarge(f"the value is too large to write out: its canonical form has more than {MAX_WRITTEN:,} "
+                            "parts; analyse fewer or smaller positions")
     th = thermograph(v)
     return {"value": str(v), "ascii": v.ascii(), "outcome": v.outcome,
             "outcome_text": OUTCOME_WORDS[v.outcome], "kind": kind(v),
@@ -121,22 +126,43 @@ def describe_expression(v: CGValue) -> dict[str, Any]:
     return _describe(v, v, {"game": "value", "position": v.ascii()})
 
 
+MAX_SUM_WORK = 50_000  # pairs of subpositions one addition may visit: seconds of Python at most
+
+
+def bounded_sum(a: CGValue, b: CGValue) -> CGValue:
+    """a + b, refused (GraphTooLarge) from the sizes alone when it could visit more than MAX_SUM_WORK
+    pairs of subpositions: a sum of a few hot values grows as the product of their sizes."""
+    size_a = subposition_count(a, MAX_SUM_WORK)
+    size_b = subposition_count(b, MAX_SUM_WORK)
+    if size_a * size_b > MAX_SUM_WORK:
+        raise GraphTooLarge(f"the sum is too large to analyse: adding a value of {size_b:,} subpositions to one of "
+                            f"{size_a:,} may take {size_a * size_b:,} steps (at most {MAX_SUM_WORK:,}); "
+                            "add fewer or smaller positions")
+    return a + b
+
+
+def total_value(components: list[Component], values: list[CGValue] = ()) -> CGValue:
+    """The value of the components and values played side by side (bounded_sum, one part at a time)."""
+    total = ZERO
+    for part in [value(c) for c in components] + list(values):
+        total = bounded_sum(total, part)
+    return total
+
+
 def sum_report(components: list[Component], values: list[CGValue] = ()) -> dict[str, Any]:
     """The sum's value, and every winning first move in it for each side. `values` are parts
     written out as values, after the components."""
     parts = [*components, *values]
     part_values = [value(c) for c in components] + list(values)
-    total = ZERO
-    for part in part_values:
-        total = total + part
+    total = total_value(components, values)
     record: dict[str, Any] = {"components": [c.text for c in components] + [v.ascii() for v in values],
                               **describe_value(total)}
     for side, name in enumerate(SIDE_NAMES):
         winning = []
         for index, (part, part_value) in enumerate(zip(parts, part_values)):
-            rest = total - part_value
+            rest = bounded_sum(total, -part_value)
             for label, position, after_part in _moves(part, side):
-                after = rest + after_part
+                after = bounded_sum(rest, after_part)
                 if wins_for(after, side):
                     winning.append({"component": index + 1, **_move_record(label, position, after_part),
                                     "sum_after": str(after), "sum_after_ascii": after.ascii()})

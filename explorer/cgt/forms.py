@@ -211,6 +211,20 @@ class CGValue:
         return (TEXT["parse"], (self.ascii(),))
 
 
+def subposition_count(value: CGValue, limit: int) -> int:
+    """How many canonical subpositions the value has (itself included), counting at most
+    limit + 1. Adding G and H visits at most count(G)·count(H) pairs. O(count)."""
+    seen = {value.id}
+    stack = [value.id]
+    while stack and len(seen) <= limit:
+        ident = stack.pop()
+        for child in (*_T.left[ident], *_T.right[ident]):
+            if child not in seen:
+                seen.add(child)
+                stack.append(child)
+    return len(seen)
+
+
 def of_id(ident: int) -> CGValue:
     """The shared value object of a canonical form id."""
     value = _T.values.get(ident)

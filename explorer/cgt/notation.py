@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import re
 from fractions import Fraction
+from functools import lru_cache
 
 from explorer.cgt import forms
 from explorer.cgt.forms import CGValue, game
@@ -30,6 +31,30 @@ MAX_DENOMINATOR = 1 << 20
 MAX_REPEAT = 64              # ups, downs and nimber index
 
 
+MAX_WRITTEN = 50_000         # values and braces in a value's text: more is refused (written_size)
+
+
+def written_size(value: CGValue, limit: int = MAX_WRITTEN) -> int:
+    """How many values and braces format_value writes for the value, counting up to about limit + 1:
+    shared subpositions are written out once per occurrence, so the text of a sum can grow as a
+    power of its size. Memoised per canonical form. O(subpositions)."""
+    return min(_written_size(value.id, limit), limit + 1)
+
+
+@lru_cache(maxsize=100_000)
+def _written_size(ident: int, limit: int) -> int:
+    value = forms.of_id(ident)
+    if recognise(value) is not None or as_switch(value) is not None:
+        return 1
+    total = 1
+    for option in (*value.left, *value.right):
+        total += _written_size(option.id, limit)
+        if total > limit:
+            return total
+    return total
+
+
+@lru_cache(maxsize=100_000)
 def format_value(value: CGValue, unicode: bool = True) -> str:
     simple = recognise(value)
     if simple is not None:

@@ -30,7 +30,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Iterable
 
-from explorer.cgt.forms import CGValue, _T, of_id
+from explorer.cgt.forms import CGValue, _T, of_id, subposition_count
 from explorer.cgt.simple import as_number
 from explorer.core.errors import GraphTooLarge
 
@@ -134,19 +134,6 @@ class Thermograph:
 
 
 _MEMO: dict[int, Thermograph] = {}
-
-
-def subposition_count(value: CGValue, limit: int) -> int:
-    """How many canonical subpositions the value has, counting at most limit + 1. O(count)."""
-    seen = {value.id}
-    stack = [value.id]
-    while stack and len(seen) <= limit:
-        ident = stack.pop()
-        for child in (*_T.left[ident], *_T.right[ident]):
-            if child not in seen:
-                seen.add(child)
-                stack.append(child)
-    return len(seen)
 
 
 def thermograph(value: CGValue, limit: int | None = None) -> Thermograph:

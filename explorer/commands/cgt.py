@@ -29,7 +29,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 def cmd_cgt(args: argparse.Namespace) -> int:
     from explorer.analysis.cgt_report import (describe, describe_expression, parse_component, require_cgt,
-                                              sum_report)
+                                              sum_report, total_value)
     from explorer.render.thermograph import thermograph_svg
     from explorer.cgt.notation import parse_value
     from explorer.cgt.thermograph import thermograph
@@ -52,10 +52,11 @@ def cmd_cgt(args: argparse.Namespace) -> int:
     report = {"positions": records}
     if len(records) > 1:
         report["sum"] = sum_report(components, values)
-    total = parse_value((report.get("sum") or records[0])["ascii"])
-    thermograph(total)  # a value too large is refused here, before anything is written
     if args.thermograph:
-        title = report["sum"]["value"] if "sum" in report else f"{records[0]['position']} = {records[0]['value']}"
+        total = total_value(components, values)
+        title = f"the sum = {report['sum']['value']}" if "sum" in report else \
+            f"{records[0]['position']} = {records[0]['value']}"
+        title = title if len(title) <= 80 else title[:79] + "…"
         with output_file(args.thermograph) as handle:
             handle.write(thermograph_svg(thermograph(total), f"thermograph of {title}"))
         if args.thermograph == "-":

@@ -166,3 +166,20 @@ def test_too_large_a_value_is_refused_from_its_size(capsys, monkeypatch):
     assert main(["cgt", "--value", "{3+-1,{5|1}|{-1|-3},-4}"]) != 0
     err = capsys.readouterr().err
     assert "subpositions" in err and "too large" in err and err.count("\n") == 1
+
+
+@pytest.mark.parametrize("bound,fragment", [("MAX_SUM_WORK", "the sum is too large to analyse"),
+                                            ("MAX_WRITTEN", "too large to write out")])
+def test_a_sum_too_large_is_refused_from_its_size(capsys, monkeypatch, bound, fragment):
+    """A sum of a few hot values grows as the product of their sizes, and its text faster still:
+    both are refused in one line before the work (here with small bounds, to stay quick)."""
+    from explorer.analysis import cgt_report
+
+    monkeypatch.setattr(cgt_report, bound, 40)
+    argv = ["cgt"] + [arg for k in (1, 2, 3) for arg in ("--value", f"{{{k}|{{0|-{k}}}}}")]
+    assert main(argv) != 0
+    err = capsys.readouterr().err
+    assert fragment in err and err.count("\n") == 1 and "Traceback" not in err
+    monkeypatch.undo()
+    assert main(argv) == 0  # within the real bounds the same sum is analysed
+    assert "sum of 3" in capsys.readouterr().out
