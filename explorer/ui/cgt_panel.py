@@ -12,7 +12,9 @@ from __future__ import annotations
 import streamlit as st
 
 from explorer.cgt.evaluate import supports_cgt
-from explorer.analysis.cgt_report import OUTCOME_WORDS, Component, describe, parse_component, sum_report
+from explorer.analysis.cgt_report import (OUTCOME_WORDS, Component, describe, parse_component, sum_report,
+                                          total_value, value)
+from explorer.cgt.forms import CGValue
 from explorer.games import Game
 from explorer.solved import SolvedGraph
 
@@ -38,7 +40,7 @@ def value_section(game: Game, solved: SolvedGraph, node: int) -> None:
     st.markdown(f"**Combinatorial value** G = `{record['value']}` · {record['kind']} · "
                 f"mean **{record['mean']}** · temperature **{record['temperature']}** · "
                 f"outcome **{record['outcome']}**: {record['outcome_text']}")
-    thermograph_chart(record["ascii"], f"{board_text} = {record['value']}")
+    thermograph_chart(value(parse_component(game, board_text)), f"{board_text} = {record['value']}")
     if record["left_moves"] == record["right_moves"]:  # impartial (Nim): one table says it all
         st.caption("Moves (the game is impartial: both sides have the same options; ★ best)")
         rows = [{"best": "★" if m["best"] else "", "move": m["move"], "to": m["position"], "value": m["value"]}
@@ -60,15 +62,15 @@ def value_section(game: Game, solved: SolvedGraph, node: int) -> None:
                 st.write("none")
 
 
-def thermograph_chart(ascii_value: str, title: str) -> None:
+def thermograph_chart(v: CGValue, title: str) -> None:
     """The value's thermograph, drawn by explorer.render.thermograph (walls labelled, the mast with
     the mean and temperature), with a line saying how to read it."""
-    from explorer.cgt.notation import parse_value
     from explorer.cgt.thermograph import thermograph
     from explorer.render.thermograph import thermograph_svg
 
+    title = title if len(title) <= 80 else title[:79] + "…"
     with st.expander("Thermograph", expanded=True):
-        st.image(thermograph_svg(thermograph(parse_value(ascii_value)), f"thermograph of {title}"))
+        st.image(thermograph_svg(thermograph(v), f"thermograph of {title}"))
         st.caption("Temperature t upwards, values with Left's side on the left. The left wall is where play "
                    "ends when Left starts and every move costs t, the right wall when Right starts; where "
                    "they meet (the temperature) the mast rises over the mean.")
@@ -127,4 +129,4 @@ def sum_builder(game: Game, solved: SolvedGraph) -> None:
                            "sum becomes": w["sum_after"]} for w in wins], hide_index=True, width="stretch")
         else:
             st.write("loses: every move leaves a sum the other side wins.")
-    thermograph_chart(report["ascii"], "the sum")
+    thermograph_chart(total_value(components), f"the sum = {report['value']}")
