@@ -63,7 +63,7 @@ def _check(numba, caching) -> None:
     assert locator.__abstractmethods__ == {"get_cache_path", "get_source_stamp", "get_disambiguator"}
     assert callable(locator.ensure_cache_path)
     assert list(inspect.signature(locator.from_function).parameters) == ["py_func", "py_file"]
-    assert isinstance(caching.CacheImpl._locator_classes, list)
+    assert isinstance(caching.CacheImpl._locator_classes, list) and hasattr(caching.config, "CACHE_DIR")
     assert list(inspect.signature(caching.Cache.load_overload).parameters) == ["self", "sig", "target_context"]
     index = caching.IndexDataCacheFile
     assert list(inspect.signature(index.__init__).parameters) == ["self", "cache_path", "filename_base",
@@ -104,8 +104,8 @@ def _make_locator(caching):
         @classmethod
         def from_function(cls, py_func, py_file):
             folder, root = _installed.get("folder"), _installed.get("root")
-            if folder is None or os.environ.get("NUMBA_CACHE_DIR") != str(folder):
-                return None  # the cache folder was changed since install: numba's own locators decide
+            if folder is None or caching.config.CACHE_DIR != str(folder):
+                return None  # numba was pointed elsewhere since install: its own locators decide
             try:
                 inside = Path(py_file).resolve().parent.relative_to(root)
             except (ValueError, OSError):
