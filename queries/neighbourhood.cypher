@@ -4,8 +4,13 @@
 // forward (where play can go), 'in' backward (how play can arrive here), and
 // 'both' ignores the direction of moves. `distance` is the fewest moves in that
 // direction (ANY SHORTEST = one breadth-first search, not an enumeration of
-// paths). `moves` lists each position's moves to other positions of the
-// neighbourhood, so the rows together are the induced sub-graph.
+// paths). `moves` lists each position's moves to the other positions returned,
+// so the rows together are the induced sub-graph of the nearest $limit.
+//
+// The nearest $limit are chosen before anything is collected (issue 35): the
+// whole ball was collected and its list of members carried on every row of the
+// sort, which at k=4 on dobutsu:small (and $limit 2,001, the page's) went over
+// Neo4j's db.memory.transaction.max; now the lists hold at most $limit positions.
 //
 // Parameters:
 //   $game       the Game id (Position.game)
@@ -36,12 +41,13 @@ CALL (p) {
   MATCH path = ANY SHORTEST (p)-[:MOVE]-{0,{{k}}}(n)
   RETURN n, length(path) AS distance
 }
+WITH n, distance
+ORDER BY distance, n.key
+LIMIT $limit
 WITH collect({node: n, distance: distance}) AS found
 WITH found, [f IN found | f.node] AS members
 UNWIND found AS f
 WITH members, f.node AS n, f.distance AS distance
-ORDER BY distance, n.key
-LIMIT $limit
 CALL (n, members) {
   OPTIONAL MATCH (n)-[m:MOVE]->(t)
   WHERE t IN members

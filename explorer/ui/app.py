@@ -26,7 +26,7 @@ if _ROOT not in sys.path:
 import streamlit as st  # noqa: E402
 
 from explorer.core import settings  # noqa: E402
-from explorer.core.errors import GameGraphError  # noqa: E402
+from explorer.core.errors import GameGraphError, GraphTooLarge  # noqa: E402
 from explorer.games import Game, parse_spec  # noqa: E402
 from explorer.solved import SolvedGraph  # noqa: E402
 from explorer.ui import (analysis_panel, backend as backends, cgt_panel, console, downloads, graphs,  # noqa: E402
@@ -199,6 +199,9 @@ def main() -> None:
         return
     try:
         solved = loading.solved(game)
+    except GraphTooLarge as exc:  # the command that solves it, how long, and the presets that open now
+        implicit_page.too_large(game, str(exc))
+        return
     except GameGraphError as exc:
         error(str(exc))
         st.markdown(f"[Open {state.DEFAULT_GAME} instead]({state.link(state.DEFAULT_GAME)})")

@@ -359,3 +359,67 @@ def neighbourhood(game: Game, spec: str, values: Any, position: Any) -> None:
     command = shell_hint("load", spec, "--around", key, "--radius", str(part.radius),
                          *(["--direction", part.direction] if part.direction != "both" else []))
     st.caption(f"Load this part into Neo4j (as a game id of its own, `{part.graph.graph_id}`): `{command}`")
+
+
+# -- a big game not solved here yet (issue 35) -------------------------------------------------------
+# What `gamegraph solve SPEC --implicit/--tiered` took on this 2-core machine (bench/README.md), by the
+# game's display name; another game's time is estimated from Dōbutsu shōgi's rate (1,567,925,964
+# indices in 974 s of the solver's own time from a cold start: 1.6 million indices a second).
+MEASURED_SOLVES = {"dobutsu:standard": "16-19 min", "teeko:standard": "70 s", "teeko:advanced": "100 s",
+                   "dodgem:5x5": "5-12 min", "connect4:6x4": "2.5 min", "connect4:6x5": "48 min"}
+INDICES_PER_SECOND = 1_600_000
+
+
+def solve_time(game: Game) -> str:
+    """How long the value-file solve of `game` takes here: measured, else 'about N min' from the rate."""
+    measured = MEASURED_SOLVES.get(game.display_name)
+    if measured:
+        return f"{measured} here (measured)"
+    seconds = game.index_space() / INDICES_PER_SECOND
+    about = f"{max(round(seconds / 60), 1)} min" if seconds >= 60 else f"{max(round(seconds), 1)} s"
+    return f"about {about} here (estimated from Dōbutsu shōgi's rate)"
+
+
+def openable_presets(game: Game, limit: int) -> list[tuple[str, str]]:
+    """(spec, how it opens) of the game's other presets that this page opens: solved into a value file, or
+    small enough for its graph (by the estimate, nothing built). O(presets)."""
+    from explorer import implicit, tiered
+    from explorer.core import limits
+    from explorer.games import parse_spec
+
+    found = []
+    for preset in type(game).presets:
+        try:
+            other = parse_spec(f"{game.name}:{preset}")
+            if other.id == game.id:
+                continue
+            if implicit.supports(other) and tiered.solved_exists(other):
+                found.append((other.display_name, "from its value file"))
+                continue
+            estimate = limits.estimate(other)
+            if estimate is not None and estimate.positions <= limit:
+                found.append((other.display_name, f"{estimate.positions:,} positions at most"))
+        except GameGraphError:
+            continue
+    return found
+
+
+def too_large(game: Game, why: str) -> None:
+    """A game too large for the page's graph and not solved here: one line saying which command solves it,
+    how long that takes here, and that the page then opens it; then links to the presets that open now."""
+    from explorer import tiered
+    from explorer.core.errors import shell_hint
+
+    flag = tiered.edgeless_flag(game)
+    if flag:
+        command = shell_hint("solve", game.display_name, flag)
+        error(f"{game.display_name} is too large for this page's graph and is not solved here yet: "
+              f"`{command}` solves it in {solve_time(game)}, and the page then opens it from its value file.")
+    else:
+        error(why)
+    presets = openable_presets(game, _limit())
+    if presets:
+        st.markdown("Open now: " + " · ".join(f"[{md_escape(spec)}]({state.link(spec)}) ({how})"
+                                               for spec, how in presets))
+    else:
+        st.markdown(f"[Open {state.DEFAULT_GAME} instead]({state.link(state.DEFAULT_GAME)})")

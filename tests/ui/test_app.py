@@ -662,3 +662,17 @@ def test_a_rerun_of_the_statistics_tab_builds_no_chart_again(monkeypatch):
     assert_clean(at)
     assert first == 2 and len(built) == first, built  # by value and by remoteness, once
     assert [element.proto.spec for element in at.get("vega_lite_chart")] == charts
+
+
+def test_a_big_unsolved_game_says_how_to_solve_it_and_links_the_presets_that_open():
+    """Issue 35: choosing "dobutsu" opened the standard preset and refused it with its 19.1 TB estimate and a
+    link to chopsticks. Now one line says which command solves it and how long that takes here, and the
+    game's presets that open now are linked."""
+    at = page(game="dobutsu")
+    assert_clean(at)
+    assert len(errors(at)) == 1, errors(at)
+    line = text_of(errors(at)[0])
+    assert "gamegraph solve dobutsu:standard --implicit" in line and " min here" in line, line
+    assert "TB" not in line and not at.title
+    links = " ".join(m.value for m in at.markdown)
+    assert "?game=dobutsu%3Asmall" in links and "?game=dobutsu%3Alions" in links and "chopsticks" not in links
