@@ -198,7 +198,7 @@ def test_hostile_statements_are_refused_through_the_page(console_page, neo4j_ser
     at, web = console_page, outside[1]
     assert not at.exception
     run_on_page(at, HONEST[0][1], {"game": build(GAME).graph.graph_id})  # the page really runs queries
-    # The console's answer is the page's last table (the position's panels may show tables above it).
+    # The console's answer is one of the page's tables (the position's panels show tables too).
     others = len(at.dataframe) - 1
     assert not at.error and others >= 0
     before = snapshot(admin, neo4j_server.database)
@@ -212,12 +212,13 @@ def test_hostile_statements_are_refused_through_the_page(console_page, neo4j_ser
             assert "Traceback" not in at.error[0].value
         else:
             assert not at.error, (attack.name, at.error[0].value)
-            assert CANARY_TOKEN not in at.dataframe[-1].value.to_json()
+            assert not any(CANARY_TOKEN in frame.value.to_json() for frame in at.dataframe)
     assert unchanged(before, snapshot(admin, neo4j_server.database)) == []
     assert web.hits == []
     assert bystander.run("RETURN 3 AS three").single()["three"] == 3
     run_on_page(at, "RETURN 'p' AS remove", None)  # and the console still answers honest reads
-    assert not at.error and at.dataframe[-1].value.iloc[0, 0] == "p"
+    # The console's table by its column (the explored position's tables may stand below the views since issue 35).
+    assert not at.error and [frame.value.iloc[0, 0] for frame in at.dataframe if "remove" in frame.value.columns] == ["p"]
 
 
 def test_errors_point_into_the_users_text_not_the_explain(neo4j_server, admin):
