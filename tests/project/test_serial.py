@@ -23,6 +23,7 @@ with lock.hold(alone=sys.argv[2] == "alone"):
     print("in", time.monotonic(), flush=True)
     time.sleep(float(sys.argv[3]))
 print("out", flush=True)
+lock.close()
 """
 
 
@@ -52,6 +53,8 @@ def test_a_serial_test_waits_for_the_running_test_and_the_next_test_waits_for_it
         after = time.monotonic()
     assert after >= began + 1.0  # the serial one held its lock for its whole second
     assert serial.stdout.readline().startswith("out") and serial.wait(timeout=30) == 0
+    mine.close()
+    assert not any(path.exists() for path in mine.paths)
 
 
 def test_tests_that_are_not_serial_run_side_by_side():
@@ -62,3 +65,4 @@ def test_tests_that_are_not_serial_run_side_by_side():
         began = entered(other)  # while this one still holds its shared lock
         still_mine = time.monotonic()
     assert began <= still_mine and other.wait(timeout=30) == 0
+    mine.close()

@@ -23,8 +23,15 @@ class RunLock:
 
     def __init__(self, run: str):
         base = Path(tempfile.gettempdir()) / f"gamegraph-tests-{run}"
-        self._turnstile = os.open(f"{base}.turnstile", os.O_RDWR | os.O_CREAT, 0o600)
-        self._tests = os.open(f"{base}.lock", os.O_RDWR | os.O_CREAT, 0o600)
+        self.paths = (Path(f"{base}.turnstile"), Path(f"{base}.lock"))
+        self._turnstile, self._tests = (os.open(path, os.O_RDWR | os.O_CREAT, 0o600) for path in self.paths)
+
+    def close(self) -> None:
+        """Closed and removed: every worker opened them at its start, so the first to end removes them."""
+        for fd in (self._turnstile, self._tests):
+            os.close(fd)
+        for path in self.paths:
+            path.unlink(missing_ok=True)
 
     @contextmanager
     def hold(self, alone: bool):
@@ -50,6 +57,13 @@ def pytest_configure(config):
     worker_input = getattr(config, "workerinput", None)  # set in an xdist worker only
     if worker_input is not None:
         _lock = RunLock(worker_input["testrunuid"])
+
+
+def pytest_unconfigure(config):
+    global _lock
+    if _lock is not None:
+        _lock.close()
+        _lock = None
 
 
 @pytest.hookimpl(hookwrapper=True)
