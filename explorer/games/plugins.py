@@ -52,6 +52,8 @@ _loaded_files: dict[Path, list[type]] = {}
 SPEC_NAME = re.compile(r"[A-Za-z][\w-]*", re.ASCII)
 PRESET_NAME = re.compile(r"[\w-]+", re.ASCII)
 MAX_NAME = 64
+MAX_DESCRIPTION = 500
+_CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f\u2028\u2029]")
 _entry_points_loaded = False
 
 
@@ -190,6 +192,10 @@ def check_declaration(cls: type, where: str) -> None:
                              f"explorer.games.Params (empty if the game has no parameters)")
     if not isinstance(getattr(cls, "description", None), str):
         raise GameGraphError(f"{label} has no description: give it a one-line description string")
+    if _CONTROL.search(cls.description) or len(cls.description) > MAX_DESCRIPTION:
+        raise GameGraphError(f"{label} has a description {shown(cls.description)} that is not one line of text: no "
+                             f"control characters (line breaks, ESC, ...), at most {MAX_DESCRIPTION} characters "
+                             "(`games` prints it to the terminal)")
     if not isinstance(getattr(cls, "presets", None), dict):
         raise GameGraphError(f"{label} has presets that are not a dict of name -> parameters")
     for preset in cls.presets:

@@ -313,3 +313,16 @@ def test_a_moves_generator_that_never_ends_is_cut_in_one_line(tmp_path):
         line = one_error_line(gamegraph_cli(tmp_path, "--game-module", str(path), command, "fz-endless"))
         assert "moves()" in line and "fz-endless" in line and "subtract.py" in line, line
         assert time.monotonic() - began < 120
+
+
+@pytest.mark.parametrize("description", ["\x1b[2Jcleared", "two\nlines", "back\rwards", "x" * 501])
+def test_a_description_that_is_not_one_line_of_text_is_refused(tmp_path, clean_env, description):
+    """`games` prints descriptions to the terminal: ESC[2J cleared it, a line break faked a game."""
+    path = tmp_path / "subtract.py"
+    source = GAME.format(name="fz-described")
+    old = 'description = "take 1 or 2; the last token wins"'
+    assert old in source
+    path.write_text(source.replace(old, f"description = {description!r}"))
+    with pytest.raises(GameGraphError, match="not one line of text") as caught:
+        plugins.load_file(path)
+    assert "\x1b" not in str(caught.value) and "\n" not in str(caught.value)
