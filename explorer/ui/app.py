@@ -243,6 +243,10 @@ def main() -> None:
     view = View(game, spec, solved, node, key, chosen)
     left_out = _not_for(view)
     asked_view = st.query_params.get("view")
+    groups = dict(GROUPS)
+    if asked_view in groups:  # a tab's name (view=Analysis): its first view this game has
+        asked_view = next((name for name in groups[asked_view] if name not in left_out), DEFAULT_VIEW)
+        st.query_params["view"] = asked_view
     if asked_view in left_out:
         info(f"No {asked_view} tab here: {left_out[asked_view]}.")
         del st.query_params["view"]

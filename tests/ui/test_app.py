@@ -676,3 +676,19 @@ def test_a_big_unsolved_game_says_how_to_solve_it_and_links_the_presets_that_ope
     assert "TB" not in line and not at.title
     links = " ".join(m.value for m in at.markdown)
     assert "?game=dobutsu%3Asmall" in links and "?game=dobutsu%3Alions" in links and "chopsticks" not in links
+
+
+@pytest.mark.parametrize("asked, opened", [("Analysis", "Statistics"), ("Graph", "Neighbourhood")])
+def test_a_tabs_name_in_the_url_opens_its_first_view(asked, opened):
+    at = page(game="chopsticks:standard", view=asked)
+    assert_clean(at)
+    assert not at.info and not errors(at)
+    assert at.query_params.get("view", "Neighbourhood") == opened
+
+
+def test_a_hostile_view_in_the_url_is_one_escaped_line():
+    at = page(game="nim:small", view="<img src=x onerror=alert(1)>**bold**" + "x" * 500)
+    assert_clean(at)
+    lines = [i.value for i in at.info]
+    assert len(lines) == 1 and "<img" not in lines[0].replace("\\<", "") and len(lines[0]) < 200, lines
+    assert "view" not in at.query_params and [t.label for t in at.tabs][0] == "Graph"
