@@ -11,9 +11,10 @@ same kernel sources share one folder, whatever their paths and mtimes.
 
 Two guards make a damaged folder cost a compile, never a crash or a wrong kernel:
 
-- every data file (``.nbc``) written here starts with `MAGIC` and a SHA-256 of its file name and payload,
-  checked before numba unpickles it and links its object code: a truncated, corrupted or foreign file (one
-  copied from another function or another cache) is refused;
+- every data file (``.nbc``) written here starts with `MAGIC` and a SHA-256 of its file name, the index key
+  it was saved under and its payload, checked before numba unpickles it and links its object code: a
+  truncated, corrupted or foreign file (one copied from another function or another cache, or one of another
+  signature that a second process saved in the same slot at the same time) is refused;
 - a cache file numba cannot read (a bad index, a refused data file, one numba fails to rebuild) is removed
   with its index, one line goes to stderr, and numba compiles the function again and stores it anew; an
   index of another numba version or another source is named the same way (numba alone ignores it quietly).
@@ -36,9 +37,9 @@ import pickle
 import sys
 from pathlib import Path
 
-LAYOUT = "1"            # the files' layout in a keyed folder (part of its key): bump when it changes
+LAYOUT = "2"            # the files' layout in a keyed folder (part of its key): bump when it changes
 RELIED_ON = ("0.68.",)  # numba versions whose caching internals this module was written against
-MAGIC = b"gamegraph numba cache 1\n"
+MAGIC = b"gamegraph numba cache 2\n"
 SEAL = 32               # bytes of SHA-256 after MAGIC
 
 
@@ -68,10 +69,12 @@ def _check(numba, caching) -> None:
     index = caching.IndexDataCacheFile
     assert list(inspect.signature(index.__init__).parameters) == ["self", "cache_path", "filename_base",
                                                                   "source_stamp"]
-    for name in ("_load_index", "_load_data", "_save_data", "_dump", "_data_path", "_open_for_write"):
+    for name in ("load", "save", "_load_index", "_load_data", "_save_data", "_dump", "_data_path", "_open_for_write"):
         assert callable(getattr(index, name))
     assert list(inspect.signature(index._load_data).parameters) == ["self", "name"]
     assert list(inspect.signature(index._save_data).parameters) == ["self", "name", "data"]
+    assert list(inspect.signature(index.load).parameters) == ["self", "key"]
+    assert list(inspect.signature(index.save).parameters) == ["self", "key", "data"]
 
 
 @functools.lru_cache(maxsize=None)
@@ -125,8 +128,11 @@ def _ours(path: str) -> bool:
     return folder is not None and (path == str(folder) or path.startswith(str(folder) + os.sep))
 
 
-def _seal(name: str, payload: bytes) -> bytes:
-    return hashlib.sha256(name.encode() + b"\0" + payload).digest()
+def _seal(name: str, key, payload: bytes) -> bytes:
+    """SHA-256 of the data file's name, the index key it was saved under (signature, CPU, bytecode) and its
+    payload: a file of another function, or of another signature of this one (two processes saving the
+    same slot at once), does not pass."""
+    return hashlib.sha256(name.encode() + b"\0" + repr(key).encode() + b"\0" + payload).digest()
 
 
 def _say(cache_file, why: str) -> None:
@@ -184,6 +190,15 @@ def install(folder: Path, root: Path) -> bool:
     caching.CacheImpl._locator_classes.insert(0, _make_locator(caching))
     index = caching.IndexDataCacheFile
     plain_load_data, plain_save_data = index._load_data, index._save_data
+    plain_load, plain_save = index.load, index.save
+
+    def load(self, key):  # the key reaches _load_data through the instance (numba passes only the name)
+        self._gamegraph_key = key
+        return plain_load(self, key)
+
+    def save(self, key, data):
+        self._gamegraph_key = key
+        return plain_save(self, key, data)
     plain_load_overload = caching.Cache.load_overload
 
     def _load_data(self, name):
@@ -192,7 +207,8 @@ def install(folder: Path, root: Path) -> bool:
         with open(self._data_path(name), "rb") as data:
             raw = data.read()
         payload = raw[len(MAGIC) + SEAL:]
-        if not raw.startswith(MAGIC) or raw[len(MAGIC):len(MAGIC) + SEAL] != _seal(name, payload):
+        seal = _seal(name, getattr(self, "_gamegraph_key", None), payload)
+        if not raw.startswith(MAGIC) or raw[len(MAGIC):len(MAGIC) + SEAL] != seal:
             raise CorruptCacheFile(name)
         return pickle.loads(payload)
 
@@ -201,7 +217,7 @@ def install(folder: Path, root: Path) -> bool:
             return plain_save_data(self, name, data)
         payload = self._dump(data)
         with self._open_for_write(self._data_path(name)) as out:
-            out.write(MAGIC + _seal(name, payload) + payload)
+            out.write(MAGIC + _seal(name, getattr(self, "_gamegraph_key", None), payload) + payload)
 
     def load_overload(self, sig, target_context):
         cache_file = getattr(self, "_cache_file", None)
@@ -219,6 +235,6 @@ def install(folder: Path, root: Path) -> bool:
             _explain_miss(cache_file)
         return found
 
-    index._load_data, index._save_data = _load_data, _save_data
+    index._load_data, index._save_data, index.load, index.save = _load_data, _save_data, load, save
     caching.Cache.load_overload = load_overload
     return True

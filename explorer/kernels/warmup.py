@@ -4,7 +4,8 @@ scripts/install runs it. It solves a small instance of every built-in game in ev
 the tests and the tiered solver use (docs/kernels.md): each preset in the edge mode with the kernels forced
 (GAMEGRAPH_KERNELS_FROM=0, as the tests run), and each preset of at most `IMPLICIT_MAX` indices in the
 implicit and the tiered mode (one local Dask worker process: the tier kernels compile in the worker, as
-on any cluster). Each is a ``gamegraph solve`` in a process of its own, in a throw-away state folder,
+on any cluster); and for each game's smallest preset, `draws` and `query ... stats` (draw levels and the
+networkx mirror's position columns, which the UI reads). Each is a ``gamegraph solve`` in a process of its own, in a throw-away state folder,
 `jobs` at a time (a game's runs in one lane, so two processes seldom write one index file), every one
 compiling into the keyed folder of explorer/kernels/__init__.py, named to them by NUMBA_CACHE_DIR. One
 warm-up of a folder at a time (a lock file in it): a second one, from another clone's install or test
@@ -38,6 +39,7 @@ from pathlib import Path
 
 IMPLICIT_MAX = 3_000_000   # indices of the largest preset solved in the implicit and tiered modes
 EDGE_MAX = 2_000_000       # --max-positions of the edge-mode runs (a larger preset is refused at once)
+PLAN_VERSION = 2           # in the stamp's name: a plan that runs more makes the stamps before it incomplete
 REFUSED = 2                # the CLI's exit status for a refused request: a preset over --max-positions is skipped
 
 PLAN = r"""
@@ -70,19 +72,25 @@ def cpu_id() -> str:
 
 
 def stamp_path(folder: Path) -> Path:
-    return folder / f"warm-{cpu_id()}.json"
+    """The stamp of a complete warm-up of `folder` on this CPU by this version of the plan."""
+    return folder / f"warm-{cpu_id()}-{PLAN_VERSION}.json"
 
 
 def plan_runs(env: dict[str, str]) -> list[tuple[str, list[str]]]:
     """(game, CLI arguments) of every warm-up run, the games' runs in order: edge, implicit, tiered."""
     done = subprocess.run([sys.executable, "-c", PLAN], env=env, capture_output=True, text=True, check=True)
-    runs = []
+    runs, smallest = [], {}
     for entry in json.loads(done.stdout):
         runs.append((entry["game"], ["solve", entry["spec"], "--max-positions", str(EDGE_MAX)]))
         size = entry["implicit_size"]
         if size is not None and size <= IMPLICIT_MAX:
             runs.append((entry["game"], ["solve", entry["spec"], "--implicit"]))
             runs.append((entry["game"], ["solve", entry["spec"], "--tiered", "--workers", "1"]))
+        order = (size is None, size or 0)
+        if entry["game"] not in smallest or order < smallest[entry["game"]][0]:
+            smallest[entry["game"]] = (order, entry["spec"])
+    for game, (_, spec) in sorted(smallest.items()):  # what the UI and `show` add: draw levels, the mirror's columns
+        runs += [(game, ["draws", spec]), (game, ["query", spec, "stats"])]
     return runs
 
 

@@ -348,6 +348,10 @@ def test_the_warmup_plans_every_builtin_game_in_every_mode_it_offers():
     for spec in ("dodgem:4x4", "dodgem:3x3", "connect4:small", "teeko:small", "dobutsu:small", "chopsticks:standard"):
         assert ["solve", spec, "--implicit"] in argv and ["solve", spec, "--tiered", "--workers", "1"] in argv
     assert ["solve", "dodgem:5x5", "--implicit"] not in argv  # minutes: compiles nothing 4x4 does not
+    for game in registry.registered():  # the UI's draw levels and the mirror's columns, on one preset each
+        assert sum(args[0] == "draws" and args[1].split(":")[0] == game for args in argv) == 1
+        assert sum(args[0] == "query" and args[1].split(":")[0] == game for args in argv) == 1
+    assert ["draws", "dodgem:3x3"] in argv and ["query", "connect4:small", "stats"] in argv
     dealt = warmup.lanes(runs, 2)
     assert sorted(map(tuple, sum(dealt, []))) == sorted(map(tuple, argv)) and len(dealt) == 2
     for game in {game for game, _ in runs}:  # a game's runs in one lane: its index files written by one process
@@ -401,3 +405,19 @@ def test_local_dask_workers_read_the_same_cache_as_the_process_that_starts_them(
                       silence_logs=50, host="127.0.0.1") as cluster, Client(cluster) as client:
         theirs = client.submit(_where_kernels_cache, pure=False).result(timeout=300)
     assert theirs == mine
+
+
+def test_a_data_file_of_another_signature_in_the_same_slot_is_refused(tmp_path):
+    """Two processes compiling two signatures of one kernel at once may each save slot 1 (numba reads the
+    index, picks the first free slot, writes): the seal binds the index key, so the int entry never runs
+    the float machine code left in its slot."""
+    _copy_of_the_cache_setup(tmp_path / "tree")
+    as_float = COUNTS.replace("solve(1)", "solve(1.5)")
+    assert _run(as_float, tmp_path / "tree", tmp_path / "floats") == "25.0 0 1"
+    assert _run(COUNTS, tmp_path / "tree", tmp_path / "ints") == "20 0 1"
+    slot = "explorer/games/toy/kernels.solve-*.1.nbc"
+    floats, ints = (next((tmp_path / name).glob("*/" + slot)) for name in ("floats", "ints"))
+    ints.write_bytes(floats.read_bytes())
+    out, err = _run_both(COUNTS, tmp_path / "tree", tmp_path / "ints")
+    assert out == "20 0 1" and len(err.splitlines()) == 1 and "damaged or foreign" in err, err
+    assert _run_both(COUNTS, tmp_path / "tree", tmp_path / "ints") == ("20 1 0", "")
