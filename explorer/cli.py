@@ -11,7 +11,7 @@ as failures, so the fuzz never relies on this net).
 
 Exit statuses: 0 done; 1 a check found a difference or a failure (verify, check-game) or
 a bulk load was not confirmed; 2 a refused input or an environment fault (one line);
-3 `neo4j status`: no server of this state folder runs; 4 `play`: standard input ended
+3 `neo4j status`: no server of this state folder runs; 4 `play`: standard input ended, or the player quit (q),
 before the game did (explorer.commands.play.EXIT_UNFINISHED); 70 an internal error;
 74 standard output could not be written (closed, or its disk full: EX_IOERR; the line goes to standard
 error, or to standard output when standard error is the one that failed);

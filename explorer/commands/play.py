@@ -9,10 +9,13 @@ import sys
 
 from explorer.commands import MAX_WHOLE_NUMBER, bounded_int
 
-# Standard input ended before the game did: the report is printed, and a script sees that no result was reached.
-# (2 is a refused input, as for every command; a game that ends, or stops at --max-plies, exits 0.)
+# Standard input ended before the game did, or the player quit (q): the report is printed, and a script sees that
+# no result was reached. (2 is a refused input, as for every command; a game that ends, or stops at --max-plies,
+# exits 0.)
 EXIT_UNFINISHED = 4
 NO_INPUT = "no more moves on standard input"  # the report's "stopped" when standard input ends
+QUIT = "you quit"                              # ... when the player typed q (or quit)
+QUIT_WORDS = ("q", "quit")                     # a move's own label that reads so is played, not taken as quitting
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -21,9 +24,11 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         description="Your moves come from standard input, one per line: a move's label (or the label without "
                     "the mover's letter, `a1` for `X a1`, when that names one move), its number in the list, or the "
                     "position it reaches. It works without a terminal: "
-                    "`printf '1\\n1\\n' | gamegraph play chopsticks --side A`. Exit status: 0 when the game "
-                    f"ends (or stops at --max-plies), {EXIT_UNFINISHED} when standard input ends first (the game "
-                    "is left unfinished), 2 for a refused move or option.")
+                    "`printf '1\\n1\\n' | gamegraph play chopsticks --side A`. The board is drawn before every "
+                    "move (the game's own text drawing, else its notation's rows) and your move is prompted for; "
+                    "`q` quits. Exit status: 0 when the game "
+                    f"ends (or stops at --max-plies), {EXIT_UNFINISHED} when standard input ends first or you quit "
+                    "with q (the game is left unfinished), 2 for a refused move or option.")
     p.add_argument("spec", help="game spec, e.g. chopsticks:magic-fingers")
     p.add_argument("--side", default="A", help="the side you play: A (moves first) or B, or the game's own name "
                                                 "for it (X or O in tic-tac-toe, Blue or Red in Dodgem), in any case; "
@@ -34,6 +39,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     p.add_argument("--start", help="start from this position instead of the game's start")
     p.add_argument("--max-plies", type=bounded_int(1, 100_000), default=500, help="stop a game after this many plies (default 500)")
     p.add_argument("--format", choices=("text", "json"), default="text")
+    p.add_argument("--no-board", action="store_true",
+                   help="plain output for scripts: no board drawn and no prompt (the text format's lines only)")
     p.add_argument("--backend", choices=("solver", "values", "neo4j"), default=None,
                    help="where the values, optimal moves and draw grades come from: the solved graph; the value "
                         "file of `gamegraph solve SPEC --implicit` (or --tiered), read position by position, no "
@@ -145,20 +152,33 @@ def _play(args, game, side, opponent, played, rng) -> int:
     match = played.match
     interactive = sys.stdin is not None and sys.stdin.isatty()
     text = args.format == "text"
+    board = text and not args.no_board  # --no-board: the plain lines a script reads, no drawing, no prompt
     stopped = None
+    drawn = None  # the position whose board was drawn last: a refused move does not draw it again
     while not match.over and len(match.plies) < args.max_plies:
         node = match.node
+        if board and drawn != len(match.plies):
+            _draw(game, played.position)
+            drawn = len(match.plies)
         if text:
             mover = match.to_move()
             whose = "for you" if mover == side else "for them"  # the value is the mover's, you or the opponent
             print(f"{game.format(played.position)}: {_player(game, mover)} to move, "
                   f"{match.value(node)}{_in(match.remoteness(node))} {whose}")
         if match.to_move() == side:
+            moves = played.moves()
             if text:
-                print("  your moves: " + ", ".join(f"{number}) {label}" for number, label, _, _ in played.moves()))
+                print("  your moves: " + ", ".join(f"{number}) {label}" for number, label, _, _ in moves))
+            if board:
+                print("  your move (its number, its label or the position it reaches; q quits): ", end="", flush=True)
             line = sys.stdin.readline() if sys.stdin is not None else ""
+            if board and not (interactive and line.endswith("\n")):
+                print(line.rstrip("\n"))  # piped: the move read, as a terminal would echo it; at the end: a new line
             if not line:
                 stopped = NO_INPUT
+                break
+            if line.strip().casefold() in QUIT_WORDS and all(line.strip() != label for _, label, _, _ in moves):
+                stopped = QUIT
                 break
             try:
                 number = played.find(line)
@@ -176,6 +196,8 @@ def _play(args, game, side, opponent, played, rng) -> int:
             who = "you" if ply.player == side else "opponent"
             change = f"{ply.value_before} -> {ply.value_after}"
             print(f"  {who}: {ply.label} -> {played.shown[-1]}   ({change}{'  SLIP' if ply.slip else ''})")
+    if board and match.over:
+        _draw(game, played.position)  # the final board, before the result
     report = {"game": game.id, "side": "AB"[side], "opponent": args.opponent,
               "plies": [vars(p) for p in match.plies], "history": match.history(),
               "over": match.over, "result": result_for(match, side) if match.over else None,
@@ -187,7 +209,7 @@ def _play(args, game, side, opponent, played, rng) -> int:
     if match.over:
         why = f" ({report['ending']})" if report["ending"] else ""
         print(f"game over after {len(match.plies)} plies: you {RESULT_WORDS[report['result']]}{why}")
-    elif stopped != NO_INPUT:  # said below, on standard error, with the exit status
+    elif stopped not in (NO_INPUT, QUIT):  # said below, on standard error, with the exit status
         print(f"game stopped after {counted(len(match.plies), 'ply', 'plies')}: the limit set by --max-plies")
     slips = [p for p in match.plies if p.slip]
     print(f"slips: {', '.join(f'ply {p.ply} ({p.label}, {p.value_before} -> {p.value_after})' for p in slips) or 'none'}")
@@ -198,15 +220,41 @@ def _play(args, game, side, opponent, played, rng) -> int:
 
 
 def _left_unfinished(match, stopped: str | None) -> int:
-    """EXIT_UNFINISHED, after one line on standard error, when standard input ended before the game; else 0."""
+    """EXIT_UNFINISHED, after one line on standard error, when standard input ended before the game or the player
+    quit; else 0."""
     from explorer.core.errors import counted
 
+    plies = counted(len(match.plies), "ply", "plies")
+    if stopped == QUIT:
+        print(f"gamegraph: play: you quit; the game was left unfinished after {plies}; exit status "
+              f"{EXIT_UNFINISHED}", file=sys.stderr)
+        return EXIT_UNFINISHED
     if stopped != NO_INPUT:
         return 0
-    plies = counted(len(match.plies), "ply", "plies")
     print(f"gamegraph: play: the game was left unfinished after {plies}: standard input ended before it did "
           f"(no input for the next move); exit status {EXIT_UNFINISHED}", file=sys.stderr)
     return EXIT_UNFINISHED
+
+
+def board_text(game, position) -> str | None:
+    """The board of `position` in lines of text, for the terminal: the game's own text drawing
+    (`Game.diagram_label`, offers.diagram_label; its DOT line breaks made real), else the rows of a notation
+    written as rows separated by '/' (after an optional 'MOVER|'), one cell a column; None when the notation
+    is no grid (Chopsticks' hands, Nim's heaps: the position's line says it all). O(cells)."""
+    if game.offers.diagram_label:
+        return game.diagram_label(position).replace("\\n", "\n")
+    notation = game.format(position)
+    cells = notation.split("|", 1)[1] if "|" in notation else notation
+    if "/" not in cells or "|" in cells:
+        return None
+    return "\n".join(" ".join(row) for row in cells.split("/"))
+
+
+def _draw(game, position) -> None:
+    """The board, indented, after a blank line, above the position's line."""
+    drawing = board_text(game, position)
+    if drawing:
+        print("\n" + "\n".join("    " + line for line in drawing.splitlines()))
 
 
 def _in(remoteness: int | None) -> str:
