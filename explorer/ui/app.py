@@ -31,7 +31,7 @@ from explorer.games import Game, parse_spec  # noqa: E402
 from explorer.solved import SolvedGraph  # noqa: E402
 from explorer.ui import (analysis_panel, backend as backends, cgt_panel, console, downloads, graphs,  # noqa: E402
                          history, loading, overview, picker, play_panel, position, state)
-from explorer.ui.widgets import error, guarded, info, md_escape, page_icon  # noqa: E402
+from explorer.ui.widgets import STAGE_CSS, error, guarded, info, md_escape, page_icon  # noqa: E402
 from explorer.ui import whole_graph  # noqa: E402
 
 
@@ -81,12 +81,6 @@ GROUPS: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("Downloads", ("Downloads",)),
 )
 DEFAULT_VIEW = "Neighbourhood"
-# The stage: the page's head is short (Streamlit's 6rem above the title, and a 2.75rem title, cost the
-# canvas 120 px of the first screen), so that the canvas starts in the first screen at 1,440 x 900.
-STAGE_CSS = """<style>
-[data-testid=stMainBlockContainer] { padding-top: 4rem; }  /* clear of the 3.75rem header */
-[data-testid=stMainBlockContainer] h1 { font-size: 2rem; padding: 0.2rem 0 0.1rem; }
-</style>"""
 
 
 def _views(view: View, shown: list[tuple[str, str, Callable[[View], object]]], asked: str) -> None:

@@ -30,7 +30,7 @@ import streamlit as st
 from explorer.core.errors import GameGraphError, GraphTooLarge, counted
 from explorer.games import Game
 from explorer.ui import drawing, play_panel, state
-from explorer.ui.widgets import error, guarded, info, md_escape, player_name
+from explorer.ui.widgets import STAGE_CSS, error, guarded, info, md_escape, player_name
 from queries.arrays_backend import ArraysBackend, SolvedView
 
 # The page's graph limit in positions; None: GAMEGRAPH_UI_MAX_POSITIONS (explorer.core.settings), the
@@ -40,7 +40,7 @@ LINE_BOARDS = 24          # boards of the best line shown at first (four rows)
 LINE_MOST = 200           # the longest best line offered (Dobutsu shogi's start: 78 plies)
 BOARDS_PER_ROW = 6
 HOOD_TAB = "Neighbourhood"
-TABS = ["Best line", HOOD_TAB, play_panel.TAB]
+TABS = [HOOD_TAB, "Best line", play_panel.TAB]  # the canvas first, as on the graph page (issue 35)
 HOOD_START = (2, "both", True)  # the canvas's first k, direction and move labels (its controls keep them after)
 PART = "implicit_part"          # session state: the part on the canvas, kept while it grows
 
@@ -135,6 +135,7 @@ def _position(game: Game, values: Any) -> Any:
 def page(game: Game, spec: str) -> None:
     from explorer import tiered
 
+    st.html(STAGE_CSS)
     st.title(md_escape(game.display_name))  # escaped: Streamlit reads "teeko:small" as a :small[] directive and drops it
     st.caption(game.description)
     try:
@@ -156,7 +157,25 @@ def page(game: Game, spec: str) -> None:
     position = _position(game, values)
     if st.query_params.get("game") != spec:
         st.query_params["game"] = spec
-    # While the Play tab is open the game being played is the page's subject: the explored position folds away.
+    asked_view = st.query_params.get("view")
+    if asked_view is not None and asked_view not in TABS:
+        info(f"No {asked_view[:40]!r} tab for a game answered from a value file; the tabs are below.")
+        del st.query_params["view"]
+    tabs = st.tabs(TABS, key="view", bind="query-params")
+    with tabs[0]:
+        if tabs[0].open:
+            with guarded("The neighbourhood"):
+                neighbourhood(game, spec, values, position)
+    with tabs[1]:
+        if tabs[1].open:
+            with guarded("The best line"):
+                best_line(game, spec, values, position)
+    with tabs[2]:
+        if tabs[2].open:
+            with guarded("Play"):
+                play_panel.panel(game, spec, values)
+    # The explored position under the views (issue 35: the canvas first). While the Play tab is open the
+    # game being played is the page's subject: the explored position folds away.
     key = game.format(position)
     explored = (st.expander(f"Explored position `{key}` (not the game you are playing: that is in the Play tab)")
                 if play_panel.playing() else st.container())
@@ -165,23 +184,6 @@ def page(game: Game, spec: str) -> None:
             _header(game, spec, values, position)
         with guarded("The moves"):
             _moves(game, spec, values, position)
-    asked_view = st.query_params.get("view")
-    if asked_view is not None and asked_view not in TABS:
-        info(f"No {asked_view[:40]!r} tab for a game answered from a value file; the tabs are below.")
-        del st.query_params["view"]
-    tabs = st.tabs(TABS, key="view", bind="query-params")
-    with tabs[0]:
-        if tabs[0].open:
-            with guarded("The best line"):
-                best_line(game, spec, values, position)
-    with tabs[1]:
-        if tabs[1].open:
-            with guarded("The neighbourhood"):
-                neighbourhood(game, spec, values, position)
-    with tabs[2]:
-        if tabs[2].open:
-            with guarded("Play"):
-                play_panel.panel(game, spec, values)
 
 
 def _header(game: Game, spec: str, values: Any, position: Any) -> None:

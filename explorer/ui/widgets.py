@@ -95,3 +95,11 @@ _MD_SPECIAL = re.compile(r"([\\`*_{}\[\]()#+\-.!|<>~$:=&])")
 def md_escape(text: str) -> str:
     """Text shown literally in Streamlit markdown (move labels such as `L>R` or `>1-3`)."""
     return _MD_SPECIAL.sub(r"\\\1", text)
+
+
+# The stage (issue 35): the page's head is short (Streamlit's 6rem above the title, and a 2.75rem title, cost the
+# canvas 120 px of the first screen), so that the canvas starts in the first screen at 1,440 x 900.
+STAGE_CSS = """<style>
+[data-testid=stMainBlockContainer] { padding-top: 4rem; }  /* clear of the 3.75rem header */
+[data-testid=stMainBlockContainer] h1 { font-size: 2rem; padding: 0.2rem 0 0.1rem; }
+</style>"""
