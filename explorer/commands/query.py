@@ -20,7 +20,7 @@ from explorer.render.dot import MAX_GRAPH_NODES
 from explorer.core.errors import GameGraphError, QueryError
 from explorer.core.files import output_file, output_target
 from explorer.games import parse_spec
-from queries.catalog import DEFAULT_TIMEOUT_S, QUERIES, check_timeout, spec as query_spec
+from queries.catalog import DEFAULT_TIMEOUT_S, DIRECTIONS, QUERIES, check_timeout, spec as query_spec
 
 if TYPE_CHECKING:  # the backends pull in networkx and the Neo4j driver: loaded per command
     from queries.api import Backend
@@ -28,10 +28,41 @@ if TYPE_CHECKING:  # the backends pull in networkx and the Neo4j driver: loaded 
 DIAGRAMS = ("shortest-win", "certificate", "neighbourhood", "cycle", "graph", "position-graph")
 
 
+# The option that sets each parameter of the catalogue (queries.catalog.QuerySpec.params).
+OPTIONS = {"position": "--position", "to": "--to", "direction": "--direction", "value": "--value", "k": "--k",
+           "max_length": "--max-length", "limit": "--limit"}
+
+
+def query_lines(width: int = 100) -> list[str]:
+    """One entry per query of the catalogue (queries.catalog.QUERIES), in its order: its name, what it answers
+    (its `summary`) and the options it reads, with their limits and defaults, wrapped to `width` with a hanging
+    indent. The catalogue is the one home of the words; the help only lays them out. O(queries)."""
+    import textwrap
+
+    lines = []
+    for query in QUERIES.values():
+        reads = []
+        for name in query.params:
+            param = query.int_param(name)
+            if param is not None:
+                reads.append(f"{OPTIONS[name]} ({param.minimum}-{param.maximum}, default {param.default})")
+            else:
+                reads.append({"position": "--position (default: the start)", "to": "--to (required)",
+                              "direction": f"--direction ({', '.join(DIRECTIONS)}; default both)",
+                              "value": "--value (required)"}[name])
+        options = f"; reads {', '.join(reads)}" if reads else "; reads no query option"
+        lines += textwrap.wrap(f"{query.name}: {query.summary}{options}", width, initial_indent="  ",
+                               subsequent_indent="      ", break_on_hyphens=False)
+    return lines
+
+
 def register(subparsers: argparse._SubParsersAction) -> None:
     names = ", ".join(QUERIES)
     p = subparsers.add_parser("query", help="run a named query on the networkx mirror or on Neo4j",
-                              description=f"Run a named query. Queries: {names}.")
+                              formatter_class=argparse.RawDescriptionHelpFormatter,
+                              description="Run a named query. Each answers one question, on either backend, and "
+                                          "reads the options named\n(--backend, --timeout, --no-symmetry and "
+                                          "--format apply to every query):\n\n" + "\n".join(query_lines()))
     p.add_argument("spec", help="game spec, e.g. chopsticks:magic-fingers, or the id of a part that "
                                 "`load --around` printed, e.g. 'dobutsu@around(POSITION;radius=2;both)'")
     p.add_argument("name", help=f"one of: {names}")
