@@ -11,7 +11,7 @@ It shows one position as a board (explorer/ui/boards through explorer.ui.drawing
 the graph page draws it): every legal move is a link on the board, coloured by its
 value for the mover with its remoteness in the tooltip; the same moves in a table
 with links to the successors; the best line as boards in a row, each with the move
-that led to it; a Neighbourhood tab, the canvas of the graph page (explorer/ui/canvas.py)
+that led to it; a Neighbourhood tab, the canvas of the graph page (explorer/ui/canvas/)
 over a small part materialised around the position (explorer.solved.materialise: values,
 remoteness and optimal moves read from the file, grown when a node at its edge is
 expanded, up to the canvas's limit); and a Play tab against the perfect player
