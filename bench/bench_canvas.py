@@ -14,8 +14,16 @@
    until 2026-11-26 evening its TaskDuration, the tasks' wall time) beside the wall times: on a
    loaded machine wall time is mostly waiting for a core. Server times give CPU time beside wall.
 
+3. **Click to rendered** (`--clicks N`, issue 35): in Chromium at 1440 x 900, on the Neighbourhood tab of
+   small and large canvases, the wall time from the user's action to its result drawn, N times each:
+   a click on a node until the info panel shows it, a double-click until what it brought is drawn and
+   still, a layout chosen until the nodes are still in their new places. p50 and p95 (the goal: p95
+   <= 250 ms up to 2,000 nodes), with the load average beside them. Its own section of bench/README.md.
+
     python -m bench.bench_canvas            # table into bench/README.md
     python -m bench.bench_canvas --no-write
+    python -m bench.bench_canvas --clicks 5 # click to rendered, its own section
+    BENCH_CANVASES="tictactoe chopsticks:standard" python -m bench.bench_canvas --clicks 5  # only those canvases
 
 Not a test: timings depend on the machine's load (printed with the table).
 """
@@ -23,6 +31,7 @@ Not a test: timings depend on the machine's load (printed with the table).
 from __future__ import annotations
 
 import argparse
+import math
 import os
 import signal
 import socket
@@ -193,6 +202,113 @@ def browser_times(runs: int) -> tuple[int, int, float, float, float, float]:
             statistics.median(cpu))
 
 
+CLICK_HEADING = "Canvas: click to rendered (`bench_canvas.py --clicks`)"
+CLICK_CANVASES = tuple(c for c in (("tictactoe", 2), ("chopsticks:standard", 3), BIG) if c[0] in os.environ.get("BENCH_CANVASES", c[0]))
+_STILL = """() => new Promise(done => {  // resolves when nothing moves for 3 frames in a row (layouts, animations)
+    const cy = document.getElementById('cy')._cyreg.cy; let last = '', same = 0;
+    const look = () => { const p = cy.pan(); const sig = [p.x, p.y, cy.zoom(), cy.animated(),
+        ...cy.nodes().slice(0, 300).map(n => n.position('x') + ',' + n.position('y'))].join(';');
+        same = sig === last && !cy.animated() ? same + 1 : 0; last = sig;
+        if (same >= 3) done(performance.now()); else requestAnimationFrame(look); };
+    requestAnimationFrame(look); })"""
+
+
+def click_times(runs: int) -> list[tuple[str, int, str, float, float, int]]:
+    """(canvas, nodes, interaction, p50 ms, p95 ms, runs) of click to rendered, in Chromium."""
+    from playwright.sync_api import sync_playwright
+
+    proc, url = _serve(os.environ["GAMEGRAPH_HOME"])  # main's: a home given in the environment keeps its games
+    rows = []
+    try:
+        with sync_playwright() as playwright:
+            browser = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+            for spec, k in CLICK_CANVASES:
+                page = browser.new_page(viewport={"width": 1440, "height": 900})
+                page.set_default_timeout(300_000)
+                page.goto(f"{url}/?game={spec}&view=Neighbourhood&k={k}", wait_until="domcontentloaded")
+                page.get_by_text("on the canvas").first.wait_for()
+                page.wait_for_selector("[data-testid=stStatusWidget]", state="detached")
+                times: dict[str, list[float]] = {"select (panel shown)": [], "expand (drawn, still)": [],
+                                                 "layout changed (still)": []}
+                nodes = 0
+                for run in range(runs):
+                    frame_element = page.locator('iframe[src*="streamlit_cytoscape"]').first
+                    frame_element.scroll_into_view_if_needed()
+                    frame = frame_element.element_handle().content_frame()
+                    frame.wait_for_function("() => document.getElementById('cy')?._cyreg?.cy?.nodes().length > 0")
+                    frame.evaluate(_STILL)
+                    nodes = frame.evaluate("() => document.getElementById('cy')._cyreg.cy.nodes().length")
+                    key, x, y = frame.evaluate(
+                        "() => { const cy = document.getElementById('cy')._cyreg.cy; const w = cy.width(), h = cy.height();"
+                        " const n = cy.nodes().filter(n => !n.data('_focus') && n.renderedPosition().x > 120 && "
+                        "n.renderedPosition().x < w - 80 && n.renderedPosition().y > 60 && n.renderedPosition().y < h - 60"
+                        " && n.degree() < 6)[" + str(run) + "] || cy.nodes()[0]; const p = n.renderedPosition(); "
+                        "return [n.id(), p.x, p.y]; }")
+                    box = frame_element.bounding_box()
+                    began = time.perf_counter()
+                    page.mouse.click(box["x"] + x, box["y"] + y)
+                    frame.wait_for_function("(key) => { const cy = document.getElementById('cy')._cyreg.cy; "
+                                            "const s = cy.$('node:selected'); const p = document.getElementById('infopanelLabel'); "
+                                            "return s.length === 1 && s[0].id() === key && !!p && p.textContent.trim().length > 0; }",
+                                            arg=key)
+                    times["select (panel shown)"].append((time.perf_counter() - began) * 1000)
+                    page.wait_for_selector("[data-testid=stStatusWidget]", state="detached")
+                    frame.evaluate(_STILL)
+                    before = frame.evaluate("() => document.getElementById('cy')._cyreg.cy.nodes().length")
+                    x, y = frame.evaluate("(key) => { const p = document.getElementById('cy')._cyreg.cy"
+                                          ".getElementById(key).renderedPosition(); return [p.x, p.y]; }", key)
+                    began = time.perf_counter()
+                    page.mouse.dblclick(box["x"] + x, box["y"] + y)
+                    try:
+                        frame.wait_for_function(f"() => document.getElementById('cy')._cyreg.cy.nodes().length > {before}",
+                                                timeout=60_000)
+                        frame.evaluate(_STILL)
+                        times["expand (drawn, still)"].append((time.perf_counter() - began) * 1000)
+                    except Exception:  # a node with nothing new to bring (or a full canvas): not counted
+                        pass
+                    page.wait_for_selector("[data-testid=stStatusWidget]", state="detached")
+                    layout = ("concentric around the focus", "layered by remoteness")[run % 2]
+                    option = page.get_by_role("option", name=layout)
+                    for attempt in range(5):  # a click that lands while Streamlit redraws the box opens nothing
+                        page.get_by_label("Layout", exact=False).first.click()
+                        try:
+                            option.wait_for(timeout=10_000)
+                            break
+                        except Exception:
+                            page.keyboard.press("Escape")
+                    began = time.perf_counter()
+                    option.click()
+                    page.wait_for_selector("[data-testid=stStatusWidget]", state="detached")
+                    frame_element = page.locator('iframe[src*="streamlit_cytoscape"]').first
+                    frame = frame_element.element_handle().content_frame()
+                    time.sleep(0.05)
+                    frame.evaluate(_STILL)
+                    times["layout changed (still)"].append((time.perf_counter() - began) * 1000)
+                for name, values in times.items():
+                    if values:
+                        values.sort()
+                        p95 = values[min(len(values) - 1, math.ceil(0.95 * len(values)) - 1)]
+                        rows.append((f"{spec} k={k}", nodes, name, statistics.median(values), p95, len(values)))
+                page.close()
+            browser.close()
+    finally:
+        os.killpg(proc.pid, signal.SIGTERM)
+        proc.wait(timeout=30)
+    return rows
+
+
+def click_table(rows: list, runs: int, load_before: str) -> str:
+    load = " / ".join(f"{x:.2f}" for x in os.getloadavg())
+    lines = [f"Machine: {os.cpu_count()} cores, load average {load_before} before and {load} after (1 / 5 / 15 min; "
+             "other sessions were running: treat the figures as upper bounds). Chromium 1440 x 900, "
+             f"{runs} runs of each interaction per canvas, from the mouse event to the result drawn "
+             "(wall time; `--clicks`).", "",
+             "| canvas | nodes | interaction | p50 ms | p95 ms | runs | goal |", "|---|---:|---|---:|---:|---:|---|"]
+    for canvas_name, nodes, name, p50, p95, n in rows:
+        lines.append(f"| {canvas_name} | {nodes} | {name} | {p50:.0f} | {p95:.0f} | {n} | p95 <= 250 ms |")
+    return "\n".join(lines)
+
+
 def table(expanded: list, big: tuple, runs: int) -> str:
     load = " / ".join(f"{x:.2f}" for x in os.getloadavg())
     lines = [f"Machine: {os.cpu_count()} cores, load average {load} when measured (other work was running: "
@@ -220,9 +336,19 @@ def main() -> None:
     parser.add_argument("--expansions", type=int, default=20)
     parser.add_argument("--runs", type=int, default=3)
     parser.add_argument("--no-write", action="store_true", help="print only; leave bench/README.md alone")
+    parser.add_argument("--clicks", type=int, default=0, metavar="N",
+                        help="measure click to rendered instead, N runs of each interaction (its own section)")
     args = parser.parse_args()
     os.environ.setdefault("GAMEGRAPH_HOME", tempfile.mkdtemp(prefix="bench-canvas-home-"))
     os.environ.setdefault("GAMEGRAPH_PROGRESS", "0")
+    if args.clicks < 0:
+        raise SystemExit("--clicks takes a number of runs, 1 or more")
+    if args.clicks:
+        load_before = " / ".join(f"{x:.2f}" for x in os.getloadavg())
+        rows = click_times(args.clicks)
+        publish("bench_canvas_clicks", CLICK_HEADING, click_table(rows, args.clicks, load_before),
+                write=not args.no_write)
+        return
     expanded = expansion_times(args.expansions)
     big = browser_times(args.runs)
     publish("bench_canvas", HEADING, table(expanded, big, args.runs), write=not args.no_write)
