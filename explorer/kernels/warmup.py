@@ -53,7 +53,7 @@ for name, cls in sorted(registry.registered().items()):
         spec = f"{name}:{preset}" if preset else name
         game = parse_spec(spec)
         size = game.implicit_size() if game.offers.implicit_kernels else None
-        plan.append({"game": name, "spec": spec, "implicit_size": size, "tiers": bool(game.offers.tiers)})
+        plan.append({"game": name, "spec": spec, "implicit_size": size, "folded": bool(game.offers.folded)})
 print(json.dumps(plan))
 """
 
@@ -85,7 +85,8 @@ def plan_runs(env: dict[str, str]) -> list[tuple[str, list[str]]]:
         size = entry["implicit_size"]
         if size is not None and size <= IMPLICIT_MAX:
             runs.append((entry["game"], ["solve", entry["spec"], "--implicit"]))
-            runs.append((entry["game"], ["solve", entry["spec"], "--tiered", "--workers", "1"]))
+            if not entry["folded"]:  # folded kernels (Dōbutsu shōgi) have no tiered solve: it refuses them
+                runs.append((entry["game"], ["solve", entry["spec"], "--tiered", "--workers", "1"]))
         order = (size is None, size or 0)
         if entry["game"] not in smallest or order < smallest[entry["game"]][0]:
             smallest[entry["game"]] = (order, entry["spec"])

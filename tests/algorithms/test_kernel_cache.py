@@ -345,8 +345,10 @@ def test_the_warmup_plans_every_builtin_game_in_every_mode_it_offers():
     for name, cls in registry.registered().items():
         for preset in cls.presets:
             assert ["solve", f"{name}:{preset}", "--max-positions", str(warmup.EDGE_MAX)] in argv
-    for spec in ("dodgem:4x4", "dodgem:3x3", "connect4:small", "teeko:small", "dobutsu:small", "chopsticks:standard"):
+    for spec in ("dodgem:4x4", "dodgem:3x3", "connect4:small", "teeko:small", "chopsticks:standard"):
         assert ["solve", spec, "--implicit"] in argv and ["solve", spec, "--tiered", "--workers", "1"] in argv
+    assert ["solve", "dobutsu:small", "--implicit"] in argv  # folded kernels: no tiered solve (it is refused)
+    assert ["solve", "dobutsu:small", "--tiered", "--workers", "1"] not in argv
     assert ["solve", "dodgem:5x5", "--implicit"] not in argv  # minutes: compiles nothing 4x4 does not
     for game in registry.registered():  # the UI's draw levels and the mirror's columns, on one preset each
         assert sum(args[0] == "draws" and args[1].split(":")[0] == game for args in argv) == 1
