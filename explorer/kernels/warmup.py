@@ -37,6 +37,8 @@ import threading
 import time
 from pathlib import Path
 
+from explorer.core.settings import HOME_ENV, KERNELS_FROM_ENV, PROGRESS_ENV
+
 IMPLICIT_MAX = 3_000_000   # indices of the largest preset solved in the implicit and tiered modes
 EDGE_MAX = 2_000_000       # --max-positions of the edge-mode runs (a larger preset is refused at once)
 PLAN_VERSION = 2           # in the stamp's name: a plan that runs more makes the stamps before it incomplete
@@ -139,8 +141,8 @@ def warm(folder: Path, jobs: int, force: bool = False, out=sys.stderr) -> int:
 
 def _warm(folder: Path, jobs: int, stamp: Path, out) -> int:
     home = Path(tempfile.mkdtemp(prefix="gamegraph-warmup-"))
-    env = {**os.environ, "NUMBA_CACHE_DIR": str(folder), "GAMEGRAPH_HOME": str(home),
-           "GAMEGRAPH_KERNELS_FROM": "0", "GAMEGRAPH_PROGRESS": "0"}
+    env = {**os.environ, "NUMBA_CACHE_DIR": str(folder), HOME_ENV: str(home),
+           KERNELS_FROM_ENV: "0", PROGRESS_ENV: "0"}
     env.pop("DASK_SCHEDULER_ADDRESS", None)  # a local worker, compiling into this machine's cache
     started = time.monotonic()
     failed: list[str] = []
@@ -204,7 +206,7 @@ def main(argv: list[str] | None = None) -> int:
     folder = Path(os.environ["NUMBA_CACHE_DIR"])  # set by explorer.kernels: the keyed folder
     assert kernels.KEYED_FOLDER.fullmatch(folder.name)
     if args.list:
-        for game, run in plan_runs({**os.environ, "GAMEGRAPH_PROGRESS": "0"}):
+        for game, run in plan_runs({**os.environ, PROGRESS_ENV: "0"}):
             print("gamegraph", *run)
         return 0
     return warm(folder, args.jobs, args.force)
