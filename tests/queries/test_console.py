@@ -303,7 +303,9 @@ def test_a_runaway_is_named_in_one_line_and_the_shared_server_is_not_restarted(n
     text = "RETURN reduce(s = 0, x IN range(1, 10000) | s + reduce(t = 0, y IN range(1, 10000) | t + 1)) AS n"
     with open_driver(neo4j_server) as console:
         began = time.monotonic()
-        with pytest.raises(QueryError, match="not restarted") as caught:
+        # Neo4j's own transaction timeout may stop it first (on a busy machine it often does), else
+        # the console's deadline terminates it and says so: either way one line, and no restart.
+        with pytest.raises(QueryError, match="took longer than the 1 s timeout|not restarted") as caught:
             run_readonly_cypher(console, neo4j_server.database, text, timeout_s=1)
         answered = time.monotonic() - began
     assert "\n" not in str(caught.value)
