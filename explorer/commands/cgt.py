@@ -5,6 +5,8 @@ from __future__ import annotations
 import argparse
 import json
 
+from explorer.core.errors import shell_hint
+
 
 def register(subparsers: argparse._SubParsersAction) -> None:
     p = subparsers.add_parser(
@@ -13,8 +15,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         description="Combinatorial game theory for short partizan games (toads-and-frogs, domineering) "
                     "and impartial ones (nim). Positions are boards without the side to move, e.g. "
                     "`gamegraph cgt toads-and-frogs TT..FF T.F`; OTHER-SPEC::BOARD adds a board of another "
-                    "game to the sum, e.g. 'nim::2-3'. `gamegraph cgt --value '{2|-1/2}'` analyses a value "
-                    "written out instead.")
+                    "game to the sum, e.g. 'nim::2-3'. "
+                    f"`{shell_hint('cgt', '--value', '{2|-1/2}')}` analyses a value written out instead.")
     p.add_argument("spec", nargs="?",
                    help="game spec, e.g. toads-and-frogs, 'domineering(rows=3,cols=3)', nim:small")
     p.add_argument("positions", nargs="*", help="boards (default: the start); with several, their sum is analysed")
