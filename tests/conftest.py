@@ -26,6 +26,7 @@ atomically) and the Neo4j server, which ./scripts/test starts before pytest (wit
 """
 
 import os
+import sys
 from pathlib import Path
 
 import pytest
@@ -57,3 +58,15 @@ def pytest_collection_modifyitems(config, items):
             continue
         if where in SERIAL_FILES:
             item.add_marker(pytest.mark.serial)
+
+
+@pytest.fixture(autouse=True)
+def _main_module_restored():
+    """Streamlit runs the page as a fresh ``__main__`` module and leaves it in sys.modules after an AppTest.
+    A later test in the same process that starts processes by spawn (Dask's LocalCluster) would then run
+    the page again in every child, which fails ("Nanny failed to start"). On two xdist workers any file
+    may follow the UI's in one process, so every test gets back the ``__main__`` it started with."""
+    main = sys.modules.get("__main__")
+    yield
+    if main is not None and sys.modules.get("__main__") is not main:
+        sys.modules["__main__"] = main

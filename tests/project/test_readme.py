@@ -115,29 +115,26 @@ def port_in_use(port: int) -> bool:
         return s.connect_ex(("127.0.0.1", port)) == 0
 
 
-def shows_the_games(url: str, artifact: Path) -> None:
-    """In Chromium (when there): the page loads a preset and shows its start's value."""
+def shows_the_games(url: str, artifact: Path, request) -> None:
+    """In Chromium (when there): the page loads a preset and shows its start's value. The run's one Chromium
+    (tests/support/browser.py): a second sync Playwright in a process whose first still runs is refused."""
     if not Path(CHROMIUM).exists():
         return
-    sync_api = pytest.importorskip("playwright.sync_api")
-    with sync_api.sync_playwright() as playwright:
-        browser = playwright.chromium.launch(executable_path=CHROMIUM, args=["--headless", "--no-sandbox",
-                                                                           "--disable-gpu"])
-        try:
-            page = browser.new_page(viewport={"width": 1400, "height": 1400})
-            page.goto(f"{url}/?game=chopsticks:magic-fingers")
-            page.get_by_text("Value for A (to move)").wait_for(timeout=120_000)
-            assert "magic" in page.content().lower()
-            for busy in ("[data-testid=stStatusWidget]", "[data-testid=stSkeleton]"):  # finished drawing
-                page.wait_for_selector(busy, state="detached", timeout=120_000)
-            artifact.parent.mkdir(exist_ok=True)
-            page.screenshot(path=str(artifact), full_page=True)
-        finally:
-            browser.close()
+    page = request.getfixturevalue("shared_browser").new_page(viewport={"width": 1400, "height": 1400})
+    try:
+        page.goto(f"{url}/?game=chopsticks:magic-fingers")
+        page.get_by_text("Value for A (to move)").wait_for(timeout=120_000)
+        assert "magic" in page.content().lower()
+        for busy in ("[data-testid=stStatusWidget]", "[data-testid=stSkeleton]"):  # finished drawing
+            page.wait_for_selector(busy, state="detached", timeout=120_000)
+        artifact.parent.mkdir(exist_ok=True)
+        page.screenshot(path=str(artifact), full_page=True)
+    finally:
+        page.close()
 
 
 @pytest.mark.neo4j
-def test_the_explore_command_serves_the_games_and_sigterm_stops_everything(tmp_path):
+def test_the_explore_command_serves_the_games_and_sigterm_stops_everything(tmp_path, request):
     from explorer.commands.up import preset_specs
 
     script = ROOT / top_commands()[0]
@@ -164,7 +161,7 @@ def test_the_explore_command_serves_the_games_and_sigterm_stops_everything(tmp_p
         assert text.count("ready in networkx + Neo4j") == len(preset_specs()), text[-3000:]  # every game
         neo4j_pid = int((home / "neo4j" / "neo4j.pid").read_text())
         assert alive(neo4j_pid) and port_in_use(bolt)
-        shows_the_games(url, ROOT / "tests" / "artifacts" / "explore.png")
+        shows_the_games(url, ROOT / "tests" / "artifacts" / "explore.png", request)
         members = group_members(proc.pid)
         assert len(members) >= 2, members  # gamegraph up and its Streamlit child
 
