@@ -407,16 +407,17 @@ def openable_presets(game: Game, limit: int) -> list[tuple[str, str]]:
 
 
 def too_large(game: Game, why: str) -> None:
-    """A game too large for the page's graph and not solved here: one line saying which command solves it,
-    how long that takes here, and that the page then opens it; then links to the presets that open now."""
+    """A game too large for the page's graph and not solved here: one line giving the refusal `why` (the
+    estimate, the limit or memory budget over, the variable that raises it), which command solves it, how long
+    that takes here, and that the page then opens it; then links to the presets that open now."""
     from explorer import tiered
     from explorer.core.errors import shell_hint
 
     flag = tiered.edgeless_flag(game)
     if flag:
         command = shell_hint("solve", game.display_name, flag)
-        error(f"{game.display_name} is too large for this page's graph and is not solved here yet: "
-              f"`{command}` solves it in {solve_time(game)}, and the page then opens it from its value file.")
+        error(f"{why}. {game.display_name} is not solved here yet: `{command}` solves it in {solve_time(game)}, "
+              "and the page then opens it from its value file.")  # the refusal (estimate, limit, variable) kept
     else:
         error(why)
     presets = openable_presets(game, _limit())

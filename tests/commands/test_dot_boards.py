@@ -26,7 +26,9 @@ def test_a_chopsticks_cycle_draws_hands(tmp_path):
     out = tmp_path / "cycle.dot"
     assert main(["dot", "chopsticks", "cycle", "--boards", "-o", str(out)]) == 0
     text = out.read_text(encoding="utf-8")
-    assert text.count(">left<") == 8 and "colour: result for the player to move" in text
+    assert text.count(">left<") == 8
+    assert "position colour: its value for the player to move there" in text  # the legend, both colour rules
+    assert "move colour: its value for the player who makes it" in text
 
 
 @pytest.mark.skipif(shutil.which("dot") is None, reason="Graphviz is not installed")

@@ -105,7 +105,10 @@ def test_side_by_side_shows_the_chosen_position_under_each_rule_set():
         assert f">{solved.value(node)}{'' if r is None else f' in {r}'}</span>" in text
         assert "differs" in text
     headings = [m.value for m in at.markdown if m.value.startswith("#### ")]
-    assert headings[-2:] == ["#### This rule set: chopsticks:standard", "#### The other: chopsticks:rollover"]
+    sides = ["#### This rule set: chopsticks:standard", "#### The other: chopsticks:rollover"]
+    assert [h for h in headings if h.startswith(("#### This rule set", "#### The other"))] == sides, headings
+    at_first = headings.index(sides[0])  # the two columns side by side (the page's own panels may follow them)
+    assert headings[at_first:at_first + 2] == sides, headings
     tables = [t.value for t in at.dataframe if "best move" in t.value.columns]
     for table, solved in zip(tables, (first, second)):
         node = solved.graph.find(key)

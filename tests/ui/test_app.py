@@ -355,7 +355,8 @@ def test_huge_chopsticks_is_refused_at_once_with_its_estimate():
     seconds = time.perf_counter() - began
     assert_clean(at)
     estimate = parse_spec("chopsticks(fingers=99)").estimate_positions()
-    assert any(f"{estimate:,} positions" in e and "limit of 3,000,000 positions" in e for e in errors(at)), errors(at)
+    assert any(f"{estimate:,} positions" in e and "limit of 3,000,000 positions" in e
+               and "`gamegraph solve 'chopsticks(fingers=99)'" in e and "solves it in" in e for e in errors(at)), errors(at)
     assert not builds.registry().running()
     assert seconds < 5  # the page's whole run, the refusal itself takes milliseconds (tests/ui/test_builds.py)
 
