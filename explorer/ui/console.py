@@ -151,7 +151,7 @@ def panel(backend: Backend, graph_id: str, key: str, start_key: str) -> None:
         st.caption(shown["caption"])
         tables = st.container()
         if shown.get("graph"):  # nodes, relationships or paths: drawn on the canvas, the table beside it
-            from explorer.ui import canvas
+            from explorer.ui import console_canvas
             from explorer.ui.state import url_game
 
             drawn, tables = st.columns([3, 2])
@@ -159,7 +159,7 @@ def panel(backend: Backend, graph_id: str, key: str, start_key: str) -> None:
                 graph = shown["graph"]
                 st.caption(f"{len(graph['nodes'])} nodes and {len(graph['relationships'])} relationships "
                            "from the result; click a position for its facts and to open it.")
-                canvas.console_canvas(graph, url_game(), graph_id, f"cypher_canvas_{shown['run']}")
+                console_canvas.console_canvas(graph, url_game(), graph_id, f"cypher_canvas_{shown['run']}")
         with tables:
             if shown["rows"]:
                 st.dataframe(pd.DataFrame(shown["rows"]), hide_index=True)

@@ -42,7 +42,7 @@ The package, by concern (each module imports only those above it):
 | `captions` | where the moves' names go (`place_move_names`, `move_path`) |
 | `layout` | the layouts (layered, concentric, force-directed), bends, an expansion's places (`grow_layout`) |
 | `style` | the style sheet (`style_rules`) and the legend |
-| `panel` | the component (`draw`), the Neighbourhood tab, the view keeper, the console's canvas |
+| `panel` | the component (`draw`), the Neighbourhood tab, the view keeper (the console's canvas, explorer/ui/console_canvas.py, uses them) |
 
 The names other modules use are imported here, so `from explorer.ui import canvas; canvas.start(...)` works
 as before the split.
@@ -58,7 +58,7 @@ from explorer.ui.canvas.marks import (BOARD_SIZE, EXPAND_LIMIT, FOCUS_RING, HEIG
                                       LABEL_CHAR, LABEL_FONT, LARGE, MAX_NODES, MIN_LABEL_PX, MOVE_CHAR, MOVE_FONT,
                                       NODE_SIZE, OPTIMAL_EDGE, OTHER_EDGE, READABLE_ZOOM, SPACING, label_height)
 from explorer.ui.canvas.panel import (ACTIONS, COLOURINGS, EXPAND_DIRECTIONS, GROWN, LAYOUTS, VIEW_KEEPER,
-                                      console_canvas, draw, keep_view, neighbourhood_panel)
+                                      draw, keep_view, neighbourhood_panel)
 from explorer.ui.canvas.style import LEAN_MARK, PERSPECTIVES, legend, style_rules
 
 __all__ = [
@@ -66,7 +66,7 @@ __all__ = [
     "EXPAND_LIMIT", "FOCUS_RING", "GROWN", "HEIGHT", "HIGHLIGHT", "LABEL_CHAR", "LABEL_FONT", "LARGE", "LAYOUTS", "LEAN_MARK",
     "MAX_NODES", "MIN_LABEL_PX", "MIRRORED_MARK", "MOVE_CHAR", "MOVE_FONT", "NODE_SIZE", "OPTIMAL_EDGE", "OTHER_EDGE",
     "PLACED", "READABLE_ZOOM", "SPACING", "VIEW_KEEPER", "Grown", "_board", "_hops", "_label_box", "bend_around",
-    "board_image", "board_label", "collapse", "concentric_positions", "console_canvas", "console_elements", "draw",
+    "board_image", "board_label", "collapse", "concentric_positions", "console_elements", "draw",
     "expand", "grow_layout", "has_boards", "keep_view", "label_height", "layered_positions", "layout_for", "legend",
     "move_colour", "move_edge", "move_label_step", "move_path", "neighbourhood_panel", "orient", "place_around",
     "place_move_names", "position_node", "remove", "row_width", "set_boards", "side_by_side", "start", "style_rules",

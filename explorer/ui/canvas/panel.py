@@ -1,6 +1,6 @@
 """The canvas in the page: the component itself (`draw`), the Neighbourhood tab's controls and events
-(`neighbourhood_panel`), the page's view keeper (static/canvas_view.js, `keep_view`) and the Cypher
-console's canvas (`console_canvas`)."""
+(`neighbourhood_panel`), the page's view keeper (static/canvas_view.js, `keep_view`); the Cypher
+console's canvas is explorer/ui/console_canvas.py."""
 
 from __future__ import annotations
 
@@ -16,7 +16,7 @@ from explorer.games import Game
 from explorer.solved import SolvedGraph
 from explorer.ui import data, state
 from explorer.ui.backend import Backend
-from explorer.ui.canvas.elements import Grown, console_elements, collapse, expand, has_boards, remove, set_boards, start
+from explorer.ui.canvas.elements import Grown, collapse, expand, has_boards, remove, set_boards, start
 from explorer.ui.canvas.layout import grow_layout, layout_for
 from explorer.ui.canvas.marks import (HEIGHT, HIGHLIGHT, LABEL_FONT, LARGE, MAX_NODES, MIN_LABEL_PX, MOVE_FONT,
                                       READABLE_ZOOM)
@@ -210,28 +210,3 @@ def keep_view() -> None:
     config = json.dumps({"highlight": HIGHLIGHT, "large": LARGE, "readable": READABLE_ZOOM, "leanMark": LEAN_MARK,
                          "minLabel": MIN_LABEL_PX, "labelFont": LABEL_FONT, "moveFont": MOVE_FONT})
     st.html(f"<script>window.__ggCanvas = {config};\n{_view_keeper_script()}</script>", unsafe_allow_javascript=True)
-
-
-def console_canvas(graph: dict[str, list[dict[str, Any]]], spec: str, graph_id: str, widget: str) -> None:
-    """A console result's graph on the canvas (force-directed); 'Open this position' opens a Position."""
-    elements = console_elements(graph, graph_id)
-    layout = {"name": "fcose", "fit": True, "padding": 30, "animate": False, "randomize": True,
-              "nodeRepulsion": 6000, "idealEdgeLength": 90}
-    draw(elements, layout, style_rules("value", True, False, len(elements["nodes"]) >= LARGE), key=widget,
-         on_change=_on_console_event,
-         args=(spec, widget), actions=(("open", "Open this position"),))
-    # the same view keeper as the neighbourhood's: its fit keeps clear of the folded info panel's strip (4 nodes
-    # of a path result were half under it at 1,300 px) and of the bars, readably; a tap reveals the node clicked
-    keep_view()
-
-
-def _on_console_event(spec: str, widget: str) -> None:
-    event = st.session_state.get(widget) or {}
-    payload = event.get("data") or {}
-    stamp = int(event.get("timestamp") or 0)
-    if event.get("action") != "open" or stamp <= st.session_state.get("console_canvas_handled", 0):
-        return
-    st.session_state["console_canvas_handled"] = stamp
-    key = (payload.get("element_data") or {}).get("_key")
-    if key:
-        state.go(spec, key)
