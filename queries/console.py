@@ -63,13 +63,14 @@ from typing import Any, NamedTuple
 import neo4j
 from neo4j.graph import Node, Path, Relationship
 
-from explorer.core.errors import GameGraphError, QueryError
+from explorer.core.errors import GameGraphError, QueryError, shown
 from queries.neo4j_backend import read_rows
 from queries.results import ConsoleResult, result_graph
 
 MAX_ROW_CAP = 100_000
 MAX_TEXT = 20_000          # characters: far above any hand-written query, far below a memory problem
 MAX_PARAM_DEPTH = 32
+MAX_PARAM_SIZE = 1_000_000   # characters of strings and names, and values (8 each), in all the parameters
 MAX_RESULT_BYTES = 2_000_000   # of the rows as JSON: a page's table stays far below Streamlit's message limit
 FETCH_SIZE = 100               # records the driver holds at a time, so the byte cap is checked often
 MAX_RANGE_BOUND = 10_000       # largest literal or parameter in a statement that iterates a range() in an expression
@@ -152,9 +153,19 @@ def check_params(params: Any) -> dict[str, Any]:
     if not isinstance(params, dict):
         raise QueryError(f"the parameters must be a JSON object of name: value, not {type(params).__name__}")
 
+    size = 0  # what the parameters weigh, counted as they are walked: refused as soon as it passes the bound
+
+    def weigh(amount: int, where: str) -> None:
+        nonlocal size
+        size += amount
+        if size > MAX_PARAM_SIZE:
+            raise QueryError(f"the parameters are too large (past {where}): the console takes at most "
+                             f"{MAX_PARAM_SIZE:,} characters of strings and names, each value counting 8")
+
     def check(value: Any, where: str, depth: int) -> None:
         if depth > MAX_PARAM_DEPTH:
             raise QueryError(f"parameter {where} is nested more than {MAX_PARAM_DEPTH} levels deep")
+        weigh(len(value) + 8 if isinstance(value, str) else 8, where)
         if isinstance(value, float) and not math.isfinite(value):
             raise QueryError(f"parameter {where} is {value!r}, which JSON cannot hold")
         if isinstance(value, int) and not isinstance(value, bool) and not INT64[0] <= value <= INT64[1]:
@@ -170,15 +181,22 @@ def check_params(params: Any) -> dict[str, Any]:
             for key, item in value.items():
                 if not isinstance(key, str):
                     raise QueryError(f"parameter {where} has a key {key!r} that is not a string")
-                check(item, f"{where}.{key}", depth + 1)
+                weigh(len(key), where)
+                check(item, f"{where}.{_shown_key(key)}", depth + 1)
             return
         raise QueryError(f"parameter {where} is a {type(value).__name__}; parameters are JSON values only")
 
     for name, value in params.items():
         if not isinstance(name, str) or not name:
-            raise QueryError(f"parameter name {name!r} is not a non-empty string")
-        check(value, f"${name}", 0)
+            raise QueryError(f"parameter name {shown(name)} is not a non-empty string")
+        weigh(len(name), f"${_shown_key(name)}")
+        check(value, f"${_shown_key(name)}", 0)
     return dict(params)
+
+
+def _shown_key(key: str) -> str:
+    """A parameter's name or key as an error names it: a huge one cut."""
+    return key if len(key) <= 40 else f"{key[:30]}... ({len(key):,} characters)"
 
 
 def _short(value: int) -> str:
@@ -274,9 +292,14 @@ def tokens(text: str) -> list[Token]:
 _OPERATOR_WORDS = frozenset({"AND", "OR", "XOR", "NOT", "IN", "IS", "STARTS", "ENDS", "CONTAINS"})
 _OPERATOR_SYMBOLS = frozenset("+-*/%^=<>.!")
 # Words that begin a new expression (a clause, a CASE branch, an alias): the chain starts again.
+# ALL and DISTINCT only where no bracket follows (UNION ALL, RETURN DISTINCT): all(...) is a term of its
+# expression, as count(...), collect(...) and exists(...) are, and COUNT { }, COLLECT { }, EXISTS { } open a
+# level of their own; none of them starts the chain again (`count(*) + count(*) + ...` is one chain).
 _EXPRESSION_STARTS = frozenset({"MATCH", "OPTIONAL", "WHERE", "WITH", "RETURN", "UNWIND", "ORDER", "BY", "SKIP",
                                 "LIMIT", "AS", "WHEN", "THEN", "ELSE", "CALL", "YIELD", "UNION", "ALL", "DISTINCT",
-                                "USE", "ASC", "DESC", "ASCENDING", "DESCENDING", "EXISTS", "COUNT", "COLLECT"})
+                                "USE", "ASC", "DESC", "ASCENDING", "DESCENDING"})
+_TERM_WORDS = frozenset({"ALL", "DISTINCT"})  # an expression start, unless a bracket follows (then a term)
+_TERM_KINDS = frozenset({"string", "name", "number", "param"})
 _CLAUSES = frozenset({"MATCH", "WITH", "RETURN", "UNWIND", "CALL", "UNION", "LOAD", "FOREACH", "CREATE", "MERGE",
                       "SET", "DELETE", "REMOVE", "FINISH", "FILTER", "LET"})
 
@@ -291,26 +314,53 @@ def _is_keyword(toks: list[Token], i: int) -> bool:
     return not (after is not None and after.kind == "symbol" and after.value == ":")
 
 
+def _after_term(toks: list[Token], i: int) -> bool:
+    """Whether the token before i ends a term (a value, a name, a closing bracket, END): a `[` there indexes it."""
+    if not i:
+        return False
+    before = toks[i - 1]
+    if before.kind in _TERM_KINDS or (before.kind == "symbol" and before.value in _CLOSERS):
+        return True
+    return before.kind == "word" and (not _is_keyword(toks, i - 1) or before.value.upper() == "END"
+                                      or before.value.upper() not in _KEYWORDS_BEFORE_TERMS)
+
+
+# Keywords after which a `[` is a list literal, not an index (RETURN [1], WHERE [..], IN [..], ...).
+_KEYWORDS_BEFORE_TERMS = _EXPRESSION_STARTS | _OPERATOR_WORDS | _CLAUSES | {"CASE"}
+
+
 def expression_depth(toks: list[Token]) -> tuple[int, int]:
     """(a bound on how deep Neo4j's expression tree is, the number of clauses). Each bracket and
-    CASE opens a level; within a level every operator (+, ., [, NOT, AND, ...) since the last
-    comma or clause can deepen the tree by one (a left-deep chain), so the bound is the sum over
-    the open levels of one plus their chains. O(number of tokens)."""
+    CASE opens one level (32 nested brackets are 33 levels with the statement's own); within a
+    level every operator (+, ||, ., an index [, NOT, AND, ...) since the last comma or clause can
+    deepen the tree by one (a left-deep chain), so the bound is the sum over the open levels of one
+    plus their chains. A call, a list, a map or a CASE is one term of its level's chain, not a step
+    of it. O(number of tokens)."""
     stack: list[list] = [["", 0]]   # [opener, operators in the current chain of this level]
     deepest = total = 1             # total: the sum over the stack of one plus its chain
     clauses = 0
     for i, tok in enumerate(toks):
         word = tok.value.upper() if tok.kind == "word" and _is_keyword(toks, i) else ""
         value = tok.value if tok.kind == "symbol" else ""
+        after = toks[i + 1] if i + 1 < len(toks) else None
+        if word in _TERM_WORDS and after is not None and after.kind == "symbol" and after.value in "({":
+            word = ""                  # all(...): a term of the chain, not the start of a new expression
         if word in _CLAUSES:
             clauses += 1
         if value in _OPENERS or word == "CASE":
-            stack[-1][1] += 1          # a call, an index or a literal is one more step of this level's chain
+            if value == "[" and _after_term(toks, i):
+                stack[-1][1] += 1      # an index, x[0][1]...: a left-deep chain like the operators
+                total += 1
             stack.append([value or "CASE", 0])
-            total += 2
+            total += 1
         elif value in _CLOSERS or word == "END":
             if len(stack) > 1 and stack[-1][0] == (_CLOSERS.get(value) or "CASE"):
                 total -= 1 + stack.pop()[1]
+        elif value == "|" and ((after is not None and after.kind == "symbol" and after.value == "|")
+                               or (i and toks[i - 1].kind == "symbol" and toks[i - 1].value == "|")):
+            if toks[i - 1].value != "|" or not i:  # `||` (concatenation) is one operator: counted at its first bar
+                stack[-1][1] += 1
+                total += 1
         elif value in (",", "|", ":", ";") or word in _EXPRESSION_STARTS:
             total -= stack[-1][1]
             stack[-1][1] = 0

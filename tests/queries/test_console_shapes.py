@@ -165,7 +165,7 @@ def test_brackets_in_strings_names_and_comments_are_not_code():
     # Keywords as names do not open or close a CASE; a real CASE does.
     assert expression_depth(tokens("MATCH (n) RETURN n.case, n.end, {end: 1, case: 2}, $end"))[0] < 6
     case = expression_depth(tokens("RETURN CASE WHEN true THEN [1] END AS x"))[0]
-    assert case == expression_depth(tokens("RETURN ([1]) AS x"))[0] == 5  # a level each, one step of the chain each
+    assert case == expression_depth(tokens("RETURN ([1]) AS x"))[0] == 3  # a level each (issue 40: not two)
 
 
 @pytest.mark.parametrize("text, what", [
@@ -215,3 +215,48 @@ def test_growth_that_stays_small_and_the_catalogue_pass():
         check_text(text, params)
     for path in sorted((Path(__file__).parents[2] / "queries").glob("*.cypher")):
         check_text(path.read_text())
+
+
+# -- issue 40, round two: the depth count and the parameters' size --------------------------------------
+@pytest.mark.parametrize("opener, closer", [("[", "]"), ("(", ")"), ("{a: ", "}"), ("size(", ")")])
+def test_nested_brackets_count_one_level_each(opener, closer):
+    """32 nested brackets were reported as 65 levels (each counted twice): now one level each, plus the statement's."""
+    from queries.console import MAX_DEPTH, check_text, expression_depth, tokens
+    for depth in (1, 32, MAX_DEPTH - 1):
+        text = "RETURN " + opener * depth + "1" + closer * depth + " AS x"
+        assert expression_depth(tokens(text))[0] == depth + 1, text
+    check_text("RETURN " + opener * (MAX_DEPTH - 1) + "1" + closer * (MAX_DEPTH - 1) + " AS x")
+    assert f"{MAX_DEPTH + 1} levels" in text_refused("RETURN " + opener * MAX_DEPTH + "1" + closer * MAX_DEPTH + " AS x")
+
+
+def test_an_index_chain_still_counts_a_step_per_index():
+    from queries.console import expression_depth, tokens
+    assert expression_depth(tokens("WITH [1] AS a RETURN a" + "[0]" * 30 + " AS x"))[0] == 32
+    assert expression_depth(tokens("RETURN [1][0] AS x"))[0] == 3
+
+
+@pytest.mark.parametrize("term", ["count(*)", "collect(1)", "all(x IN [1] WHERE true)", "exists((n))",
+                                  "'a' |", "COUNT { MATCH (n) }"])
+def test_a_chain_of_operators_between_any_terms_is_counted(term):
+    """`count(*) + count(*) + ...` reset the chain at every count (and at all, collect, exists), and `||` at
+    every bar: a chain of 200 passed as 3 levels or fewer."""
+    from queries.console import MAX_DEPTH, expression_depth, tokens
+    operator = "|" if term.endswith("|") else "+"
+    text = "MATCH (n) RETURN " + f" {operator} ".join([term] * 200) + " AS x"
+    assert expression_depth(tokens(text))[0] >= 200 > MAX_DEPTH
+    assert "nest" in text_refused(text)
+    # UNION ALL and RETURN DISTINCT still start a new expression: two chains of 39 operators, 40 levels.
+    chain = " + ".join([term.rstrip("| ")] * 40)
+    assert expression_depth(tokens(f"MATCH (n) RETURN {chain} AS x UNION ALL MATCH (n) RETURN DISTINCT {chain} AS x"))[0] \
+        == expression_depth(tokens(f"MATCH (n) RETURN {chain} AS x"))[0] >= 40
+
+
+def test_parameters_are_bounded_in_size():
+    """A 3 MB JSON parameter was accepted and sent to Neo4j whole."""
+    from queries.console import MAX_PARAM_SIZE
+    check_params({"s": "x" * (MAX_PARAM_SIZE // 2)})
+    for params in ({"s": "x" * 3_000_000}, {"l": ["x"] * 400_000}, {"m": {f"k{i}": i for i in range(200_000)}},
+                   {"k" * 2_000_000: 1}):
+        with pytest.raises(QueryError, match="the parameters are too large") as caught:
+            check_params(params)
+        assert len(str(caught.value)) < 300

@@ -220,6 +220,11 @@ def server_killers() -> list[Attack]:
         Attack("a cartesian product of every node, collected", "MATCH (a), (b), (c) RETURN size(collect(a.key + b.key + c.key)) AS n"),
         Attack("a four-way cartesian product, collected",
                "MATCH (a), (b), (c), (d) RETURN size(collect(a.key + d.key)) AS n"),
+        # Round two (issue 40): chains the depth count reset at every count(...) or `||`, and a 3 MB parameter.
+        Attack("300 chained count(*) +", "MATCH (n) RETURN " + " + ".join(["count(*)"] * 300) + " AS n"),
+        Attack("300 chained ||", "RETURN " + " || ".join(["'a'"] * 300) + " AS s"),
+        Attack("300 chained all(...) AND", "RETURN " + " AND ".join(["all(x IN [1] WHERE true)"] * 300) + " AS b"),
+        Attack("a 3 MB parameter", "RETURN size($p) AS n", {"p": "x" * 3_000_000}),
     ]
 
 
