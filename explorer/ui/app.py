@@ -81,6 +81,7 @@ GROUPS: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("Downloads", ("Downloads",)),
 )
 DEFAULT_VIEW = "Neighbourhood"
+OPENED_ON = "tab_opened_on"  # session state: the tab the session opened on, the tab bar's default (`_views`)
 
 
 def _views(view: View, shown: list[tuple[str, str, Callable[[View], object]]], asked: str) -> None:
@@ -90,7 +91,13 @@ def _views(view: View, shown: list[tuple[str, str, Callable[[View], object]]], a
     groups = [(group, [name for name in names if name in available]) for group, names in GROUPS]
     groups = [(group, names) for group, names in groups if names]
     group_of = {name: group for group, names in groups for name in names}
-    tabs = st.tabs([group for group, _ in groups], key="tab", default=group_of[asked], on_change="rerun")
+    # The tab bar's default is part of its identity in Streamlit (its element id): a default that followed
+    # the URL's view made a new tab bar on the run after every tab change, and the next click, sent to the
+    # old one, was lost (every other tab click did nothing). So the session keeps the tab it opened on.
+    labels = [group for group, _ in groups]
+    if st.session_state.get(OPENED_ON) not in labels:
+        st.session_state[OPENED_ON] = group_of[asked]
+    tabs = st.tabs(labels, key="tab", default=st.session_state[OPENED_ON], on_change="rerun")
     for tab, (group, names) in zip(tabs, groups):
         with tab:
             if not tab.open:

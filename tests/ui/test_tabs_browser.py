@@ -52,3 +52,22 @@ def test_the_tabs_fit_one_line_and_the_canvas_opens_above_the_fold(server, brows
     settle(page)
     assert parse_qs(urlparse(page.url).query).get("view") == ["Draw map"]
     page.close()
+
+
+def test_every_tab_click_opens_its_tab(server, browser):  # noqa: F811
+    """The tab bar's default followed the URL's view, and a default is part of a Streamlit tab bar's identity:
+    the run after a tab change made a new bar, and the next click, sent to the old one, was lost (every other
+    click on a tab did nothing)."""
+    page = browser.new_page(viewport={"width": 1440, "height": 900})
+    page.goto(f"{server}/?game=tictactoe")
+    page.get_by_role("tab").first.wait_for(timeout=120_000)
+    settle(page)
+    for tab, view in (("Play", "Play"), ("History", "History"), ("Analysis", "Statistics"), ("Play", "Play"),
+                      ("Downloads", "Downloads"), ("Graph", None)):
+        page.get_by_role("tab", name=tab).click()
+        settle(page)
+        selected = page.evaluate("() => [...document.querySelectorAll('[role=tab][aria-selected=true]')]"
+                                 ".map(t => t.innerText.trim())")
+        assert selected == [tab], (tab, selected)
+        assert parse_qs(urlparse(page.url).query).get("view") == ([view] if view else None), (tab, page.url)
+    page.close()
