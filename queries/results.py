@@ -181,3 +181,81 @@ def _plain_properties(entity: Any) -> dict[str, Any]:
         return str(value)
 
     return {k: plain(v) for k, v in entity.items()}
+
+
+# -- the console's table cells ---------------------------------------------------------------
+MAX_CELL_CHARS = 2000  # a cell's text is cut here (the row and byte caps bound the whole result)
+
+
+def readable(value: Any, limit: int = MAX_CELL_CHARS) -> str:
+    """A console cell (a value of queries.console.plain: JSON-ready, nodes and relationships as maps)
+    as text for people, as Neo4j Browser's table writes it, never as JSON: a node as
+    ``(:Position {key: A|1-1|1-1, value: loss})``, a relationship as ``[:MOVE {label: L>R}]``, a path
+    as its nodes' keys joined by its moves, a list as ``[a, b]`` and a map as ``{k: v}``, at any depth;
+    strings without quotes, null as ``null``. Cut to `limit` characters, saying so. O(size of the value)."""
+    text = _readable(value)
+    return text if len(text) <= limit else text[:limit - 1] + "…"
+
+
+def _readable(value: Any) -> str:
+    if value is None:
+        return "null"
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, (int, float, str)):
+        return str(value)
+    if isinstance(value, (list, tuple)):
+        return "[" + ", ".join(_readable(v) for v in value) + "]"
+    if isinstance(value, dict):
+        if isinstance(value.get("_labels"), list):  # a node
+            rest = dict(sorted((item for item in value.items() if item[0] != "_labels"),
+                               key=lambda item: item[0] != "key"))  # its key first: what names a position
+            return "(" + "".join(f":{label}" for label in value["_labels"]) + (f" {_map(rest)}" if rest else "") + ")"
+        if isinstance(value.get("_type"), str):  # a relationship
+            rest = {k: v for k, v in value.items() if k != "_type"}
+            return f"[:{value['_type']}" + (f" {_map(rest)}" if rest else "") + "]"
+        if set(value) == {"nodes", "relationships"} and isinstance(value["nodes"], list):  # a path
+            nodes, rels = value["nodes"], value["relationships"] or []
+            parts = [_caption(nodes[0])] if nodes else []
+            for rel, node in zip(rels, nodes[1:]):
+                name = rel.get("label") if isinstance(rel, dict) else None
+                parts.append(f"-[{name}]->" if name is not None else "-->")
+                parts.append(_caption(node))
+            return " ".join(parts)
+        return _map(value)
+    return str(value)
+
+
+def _map(value: dict[str, Any]) -> str:
+    return "{" + ", ".join(f"{k}: {_readable(v)}" for k, v in value.items()) + "}"
+
+
+def _caption(node: Any) -> str:
+    """A node in a path: its key when it has one, else the whole node."""
+    if isinstance(node, dict) and isinstance(node.get("key"), (str, int)):
+        return str(node["key"])
+    return _readable(node)
+
+
+# -- lines of position keys ------------------------------------------------------------------
+MAX_KEY_STEPS = 1000  # the most moves a result's lines of keys may ask the canvas to draw
+
+
+def key_steps(columns: list[str], rows: list[list[Any]], max_steps: int = MAX_KEY_STEPS) -> list[list[Any]]:
+    """The moves of the lines of position keys a console result holds as plain lists (the library's
+    cycles query returns each cycle as `keys`, the positions visited, and `labels`, the moves between
+    them): [from key, to key, move label or None] once each, in order. In each row, a column holding a
+    list of at least two strings is a line; a column of strings one shorter names its moves. The
+    console looks the steps up as moves of the game, so lists of other strings simply draw nothing.
+    At most max_steps. O(size of the rows)."""
+    steps: dict[tuple[Any, ...], None] = {}
+    for row in rows:
+        lists = [v for v in row if isinstance(v, list) and v and all(isinstance(x, str) for x in v)]
+        lengths = {len(v) for v in lists}
+        for line in (v for v in lists if len(v) >= 2 and len(v) + 1 not in lengths):  # not a line's move names
+            names = next((v for v in lists if len(v) == len(line) - 1), None)
+            for i in range(len(line) - 1):
+                steps.setdefault((line[i], line[i + 1], names[i] if names else None))
+                if len(steps) >= max_steps:
+                    return [list(step) for step in steps]
+    return [list(step) for step in steps]

@@ -5,7 +5,12 @@ plan the text first and runs it only when the plan is a read of the game graph
 made of allowed operators, then in a read transaction); the page
 adds the examples (the library's own queries/*.cypher files), parameters as
 JSON and a clear message for every failure. Rows arrive JSON-ready
-(`queries.console.plain`); nested values are shown as JSON text.
+(`queries.console.plain`); every cell is shown as readable text (`queries.results.readable`: nodes,
+relationships, paths, lists and maps laid out as Neo4j Browser writes them, never JSON). Nodes,
+relationships and paths at any depth are drawn on the canvas; a result that holds lines of position
+keys instead (the library's cycles query) is drawn by looking those moves up with a second read,
+under the same checks. Ctrl/Cmd+Enter in the editor runs it (a form), and the statements run since
+the page opened stay in a history that reloads them.
 """
 
 from __future__ import annotations
@@ -22,10 +27,15 @@ from explorer.ui.backend import Backend
 from explorer.ui.widgets import as_text, error
 from queries import api, catalog
 from queries.console import MAX_PARAM_DEPTH, MAX_RESULT_BYTES
-from queries.results import ConsoleResult, Table
+from queries.results import ConsoleResult, Table, key_steps, readable
 
 TIMEOUT_S = 10.0
 ROW_CAP = 1000
+MAX_HISTORY = 50  # statements kept in the console's history (this page's session only)
+# The moves of lines of keys in a result (queries.results.key_steps), as nodes and relationships to draw.
+STEPS_QUERY = ("UNWIND $steps AS step\n"
+               "MATCH (a:Position {game: $game, key: step[0]})-[m:MOVE]->(b:Position {game: $game, key: step[1]})\n"
+               "WHERE step[2] IS NULL OR m.label = step[2]\nRETURN a, m, b")
 DEFAULT_QUERY = ("MATCH (p:Position {game: $game, key: $key})-[m:MOVE]->(q)\n"
                  "RETURN m.label AS move, q.key AS to, q.value AS value\nLIMIT 25")
 
@@ -135,17 +145,19 @@ def panel(backend: Backend, graph_id: str, key: str, start_key: str) -> None:
             st.text(about[1])
     st.session_state.setdefault("cypher_text", DEFAULT_QUERY)
     st.session_state.setdefault("cypher_params", json.dumps({"game": graph_id, "key": key}))
-    st.text_area("Cypher (read-only)", key="cypher_text", height=160)
-    st.text_input("Parameters (JSON)", key="cypher_params",
-                  help="bound to $name in the query; the current game and position are filled in")
-    st.caption(f"Reads only: a statement runs when Neo4j plans it as a read of the game graph; "
-               f"at most {TIMEOUT_S:.0f} s, {ROW_CAP} rows and {MAX_RESULT_BYTES / 1e6:g} MB of data.")
-    with st.container(horizontal=True):
-        run = st.button("Run", key="cypher_run", type="primary")
-        st.button("Use this position", key="cypher_here", on_click=_use_position, args=(graph_id, key),
-                  help="set $game and $key in the parameters to the position shown")
+    with st.form("cypher_form", border=False, enter_to_submit=True):  # Ctrl/Cmd+Enter in the editor submits it
+        st.text_area("Cypher (read-only)", key="cypher_text", height=160)
+        st.text_input("Parameters (JSON)", key="cypher_params",
+                      help="bound to $name in the query; the current game and position are filled in")
+        st.caption(f"Reads only: a statement runs when Neo4j plans it as a read of the game graph; "
+                   f"at most {TIMEOUT_S:.0f} s, {ROW_CAP} rows and {MAX_RESULT_BYTES / 1e6:g} MB of data. "
+                   "Ctrl+Enter (Cmd+Enter) runs it.")
+        run = st.form_submit_button("Run", key="cypher_run", type="primary")
+    st.button("Use this position", key="cypher_here", on_click=_use_position, args=(graph_id, key),
+              help="set $game and $key in the parameters to the position shown")
     if run:
-        _run(backend)
+        _run(backend, graph_id)
+    _history()
     shown = st.session_state.get("cypher_result")
     if shown:
         st.caption(shown["caption"])
@@ -158,7 +170,7 @@ def panel(backend: Backend, graph_id: str, key: str, start_key: str) -> None:
             with drawn:
                 graph = shown["graph"]
                 st.caption(f"{len(graph['nodes'])} nodes and {len(graph['relationships'])} relationships "
-                           "from the result; click a position for its facts and to open it.")
+                           f"{shown.get('drawn_from', 'from the result')}; click a position for its facts and to open it.")
                 console_canvas.console_canvas(graph, url_game(), graph_id, f"cypher_canvas_{shown['run']}")
         with tables:
             if shown["rows"]:
@@ -178,9 +190,38 @@ def _use_position(graph_id: str, key: str) -> None:
     st.session_state["cypher_params"] = json.dumps(params)
 
 
-def _run(backend: Backend) -> None:
+def _history() -> None:
+    """The statements run since the page opened, newest first; a click puts one back in the editor."""
+    history = st.session_state.get("cypher_history") or []
+    if not history:
+        return
+    with st.expander(f"History: {len(history)} statement{'' if len(history) == 1 else 's'} run since the page opened"):
+        for i, entry in enumerate(reversed(history)):
+            first = " ".join(entry["text"].split())
+            label = first if len(first) <= 90 else first[:89] + "…"
+            st.button(as_text(label), key=f"cypher_history_{len(history) - 1 - i}", on_click=_reload,
+                      args=(entry,), help="put this statement and its parameters back in the editor",
+                      width="stretch")
+
+
+def _reload(entry: dict[str, str]) -> None:
+    st.session_state["cypher_text"] = entry["text"]
+    st.session_state["cypher_params"] = entry["params"]
+
+
+def _remember(text: str, params: str) -> None:
+    history = st.session_state.setdefault("cypher_history", [])
+    entry = {"text": text, "params": params}
+    if entry in history:
+        history.remove(entry)  # run again: it moves to the top
+    history.append(entry)
+    del history[:-MAX_HISTORY]
+
+
+def _run(backend: Backend, graph_id: str = "") -> None:
     """Run the console's text; the rows (or nothing, after an error) stay shown until the next run."""
     st.session_state.pop("cypher_result", None)
+    _remember(st.session_state.get("cypher_text") or "", st.session_state.get("cypher_params") or "")
     try:
         params = json.loads(st.session_state.get("cypher_params") or "{}")
         if not isinstance(params, dict):
@@ -208,8 +249,30 @@ def _run(backend: Backend) -> None:
         error(str(exc))
         return
     st.session_state["cypher_result"] = _shown(result)
+    if result.graph is None:
+        _draw_key_lines(backend, graph_id, params, result, st.session_state["cypher_result"])
     st.session_state["cypher_result"]["run"] = st.session_state.get("cypher_runs", 0) + 1  # a new canvas per run
     st.session_state["cypher_runs"] = st.session_state["cypher_result"]["run"]
+
+
+def _draw_key_lines(backend: Backend, graph_id: str, params: dict[str, Any], result: ConsoleResult,
+                    shown: dict[str, Any]) -> None:
+    """A result holding lines of position keys (queries.results.key_steps) but no graph values: its
+    moves looked up in the game ($game, else the page's) with one more read under the console's own
+    checks, so that they are drawn. Nothing is drawn when the lists name no moves; a failure of the
+    look-up leaves the table alone."""
+    steps = key_steps(result.columns, result.rows)
+    game = params.get("game") if isinstance(params.get("game"), str) else graph_id
+    if not steps or not game:
+        return
+    try:
+        found = api.run_readonly_cypher(backend.driver, backend.database, STEPS_QUERY, {"game": game, "steps": steps},
+                                        timeout_s=TIMEOUT_S, row_cap=ROW_CAP)
+    except GameGraphError:
+        return
+    if found.graph:
+        shown["graph"] = found.graph
+        shown["drawn_from"] = "of the lines of position keys in the result"
 
 
 def _is_table(value: Any) -> bool:
@@ -217,7 +280,7 @@ def _is_table(value: Any) -> bool:
 
 
 def _shown(result: ConsoleResult) -> dict[str, Any]:
-    """The caption and table rows of a console result; nested values (nodes, lists) as JSON text.
+    """The caption and table rows of a console result; every cell as readable text (queries.results.readable).
 
     A single row whose columns hold lists of maps (the library's queries that return several
     tables, e.g. draw-levels) is shown as one table per such column, each row of which is a map,
@@ -229,14 +292,27 @@ def _shown(result: ConsoleResult) -> dict[str, Any]:
     columns, rows = list(result.columns), [list(row) for row in result.rows]
     if len(rows) == 1 and any(_is_table(v) for v in rows[0]):
         keep = [i for i, v in enumerate(rows[0]) if not _is_table(v)]
-        nested = [(columns[i], [{k: _cell(v) for k, v in item.items()} for item in rows[0][i]])
-                  for i in range(len(columns)) if i not in keep]
+        nested = [(columns[i], _records(rows[0][i])) for i in range(len(columns)) if i not in keep]
         columns, rows = [columns[i] for i in keep], [[rows[0][i] for i in keep]] if keep else []
-    table = Table(columns, [[_cell(v) for v in row] for row in rows])
+    table = Table(columns, _cells(rows))
     count = len(result.rows)
     caption = f"{count} row{'' if count == 1 else 's'}{note}" + (", shown below as one table per column" if nested else "")
     return {"caption": caption + ".", "rows": table.records(), "nested": nested, "graph": result.graph}
 
 
-def _cell(value: Any) -> Any:
-    return json.dumps(value) if isinstance(value, (list, dict)) else value
+def _number(value: Any) -> bool:
+    return isinstance(value, (int, float)) and not isinstance(value, bool)
+
+
+def _cells(rows: list[list[Any]]) -> list[list[Any]]:
+    """The rows' cells as the table shows them: a column of numbers (nulls allowed) stays numbers, so
+    that it sorts as numbers; any other column is readable text, one type per column."""
+    numeric = [all(_number(v) or v is None for v in column) for column in zip(*rows)]
+    return [[v if numeric[i] else readable(v) for i, v in enumerate(row)] for row in rows]
+
+
+def _records(items: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """A list of maps as the rows of a table of its own (keys as columns), cells as _cells shows them."""
+    columns = list(dict.fromkeys(k for item in items for k in item))
+    rows = _cells([[item.get(k) for k in columns] for item in items])
+    return [dict(zip(columns, row)) for row in rows]

@@ -15,8 +15,13 @@ from explorer.ui.canvas import LARGE, console_elements, draw, keep_view, style_r
 def console_canvas(graph: dict[str, list[dict[str, Any]]], spec: str, graph_id: str, widget: str) -> None:
     """A console result's graph on the canvas (force-directed); 'Open this position' opens a Position."""
     elements = console_elements(graph, graph_id)
-    layout = {"name": "fcose", "fit": True, "padding": 30, "animate": False, "randomize": True,
-              "nodeRepulsion": 6000, "idealEdgeLength": 90}
+    # Force-directed, with each node's caption counted in its size (nodeDimensionsIncludeLabels), so that
+    # captions never overlap: both the forces and the tiling of nodes without relationships (a list of
+    # positions, e.g. every draw) keep whole captions apart, with room between the tiles.
+    layout = {"name": "fcose", "fit": True, "padding": 30, "animate": False, "randomize": True, "quality": "proof",
+              "nodeRepulsion": 9000, "idealEdgeLength": 110, "nodeSeparation": 90,
+              "nodeDimensionsIncludeLabels": True, "tile": True,
+              "tilingPaddingVertical": 24, "tilingPaddingHorizontal": 24}
     draw(elements, layout, style_rules("value", True, False, len(elements["nodes"]) >= LARGE), key=widget,
          on_change=_on_console_event,
          args=(spec, widget), actions=(("open", "Open this position"),))

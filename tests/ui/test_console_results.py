@@ -1,0 +1,116 @@
+"""The Cypher console's results at Neo4j Browser's grade (issue 37): every cell readable text (nodes,
+relationships, paths, lists and maps laid out, never JSON), lines of position keys drawn (the
+library's cycles example draws its cycles), and a history of the statements run since the page opened."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from queries.results import ConsoleResult, key_steps, readable
+
+NODE = {"_labels": ["Position"], "key": "A|1-1|1-1", "value": "loss", "remoteness": 26, "terminal": False}
+MOVE = {"_type": "MOVE", "label": "L>R", "optimal": True}
+
+
+def _json(text: object) -> bool:
+    """Whether a cell is JSON text of a list or a map holding something (what the console showed before;
+    an empty one, [] or {}, reads the same either way)."""
+    try:
+        value = json.loads(str(text))
+        return isinstance(value, (list, dict)) and bool(value)
+    except ValueError:
+        return False
+
+
+def test_nodes_relationships_paths_lists_and_maps_read_as_text_not_json():
+    assert readable(NODE) == "(:Position {key: A|1-1|1-1, value: loss, remoteness: 26, terminal: false})"
+    assert readable(MOVE) == "[:MOVE {label: L>R, optimal: true}]"
+    path = {"nodes": [NODE, {**NODE, "key": "B|1-1|1-2"}], "relationships": [MOVE]}
+    assert readable(path) == "A|1-1|1-1 -[L>R]-> B|1-1|1-2"
+    assert readable(["A|1-1|1-1", "B|0-2|1-1"]) == "[A|1-1|1-1, B|0-2|1-1]"
+    assert readable({"level": 2, "keys": ["a", "b"], "none": None}) == "{level: 2, keys: [a, b], none: null}"
+    for value in (NODE, MOVE, path, [1, [2, {"a": "b"}]], {"a": {"b": [1]}}):
+        assert not _json(readable(value)) and '"' not in readable(value)
+    assert len(readable(list(range(10_000)))) == 2000 and readable(list(range(10_000))).endswith("…")
+
+
+def test_the_lines_of_keys_of_a_cycles_result_are_its_moves_once_each():
+    rows = [[4, ["a", "b", "c", "d", "a"], ["1", "2", "3", "4"]],
+            [2, ["a", "b", "a"], ["1", "5"]],
+            [1, ["x"], []]]  # one key: no move
+    assert key_steps(["length", "keys", "labels"], rows) == [
+        ["a", "b", "1"], ["b", "c", "2"], ["c", "d", "3"], ["d", "a", "4"], ["b", "a", "5"]]
+    assert key_steps(["keys"], [[["a", "b", "c"]]]) == [["a", "b", None], ["b", "c", None]]  # no names
+    assert key_steps(["n", "m"], [[1, "a"], [[1, 2], {"k": "v"}]]) == []
+    assert len(key_steps(["keys"], [[[str(i) for i in range(50)]]], max_steps=10)) == 10
+
+
+def test_the_console_table_holds_readable_text_and_numbers():
+    from explorer.ui.console import _shown
+
+    result = ConsoleResult(["p", "n", "keys", "m"], [[NODE, 3, ["a", "b"], {"x": [1, 2]}], [None, None, [], {}]],
+                           False, 1000)
+    shown = _shown(result)
+    cells = [v for row in shown["rows"] for v in row.values()]
+    assert not any(_json(v) for v in cells), cells
+    assert [row["n"] for row in shown["rows"]][0] == 3  # a column of numbers stays numbers
+    assert shown["rows"][0]["keys"] == "[a, b]" and shown["rows"][1]["p"] == "null"
+    nested = _shown(ConsoleResult(["levels"], [[[{"level": 1, "keys": ["a"]}, {"level": 2, "keys": ["b", "c"]}]]],
+                                  False, 1000))["nested"]
+    assert nested == [("levels", [{"level": 1, "keys": "[a]"}, {"level": 2, "keys": "[b, c]"}])]
+
+
+# -- on the page, with Neo4j ---------------------------------------------------------------------
+GAME = "chopsticks:magic-fingers"
+
+
+@pytest.fixture
+def console_page(neo4j_server, tmp_path, monkeypatch):
+    pytest.importorskip("streamlit")
+    from streamlit.testing.v1 import AppTest
+
+    from explorer.solved import build
+    from explorer.ui import backend as ui_backend
+    from loaders.neo4j_loader import load
+    from loaders.settings import open_driver
+    from tests.ui.test_app import APP
+
+    with open_driver(neo4j_server) as driver:
+        load(build(GAME), driver, neo4j_server.database)
+    monkeypatch.setenv("GAMEGRAPH_HOME", str(tmp_path / "home"))
+    for name, value in (("NEO4J_URI", neo4j_server.uri), ("NEO4J_USER", neo4j_server.user),
+                        ("NEO4J_PASSWORD", neo4j_server.password), ("NEO4J_DATABASE", neo4j_server.database)):
+        monkeypatch.setenv(name, value)
+    ui_backend.connection.clear()
+    at = AppTest.from_file(APP, default_timeout=180)
+    at.query_params.update(game=GAME, view="Cypher console")
+    yield at.run()
+    ui_backend.connection.clear()
+
+
+@pytest.mark.neo4j
+def test_the_cycles_example_draws_its_cycles_and_the_history_reloads_a_statement(console_page):
+    at = console_page
+    at.selectbox(key="cypher_example").select("cycles").run()
+    cycles_text = at.text_area(key="cypher_text").value
+    at.button(key="cypher_run").click().run()
+    assert not at.exception and not at.error, [e.value for e in at.error]
+    shown = at.session_state["cypher_result"]
+    table = shown["rows"]
+    assert table and not any(_json(v) for row in table for v in row.values())
+    # every move of every cycle listed is drawn, between the positions the table names
+    steps = {(row["keys"][1:-1].split(", ")[i], row["keys"][1:-1].split(", ")[i + 1], label)
+             for row in table for i, label in enumerate(row["labels"][1:-1].split(", "))}
+    graph = shown["graph"]
+    assert graph and len(graph["relationships"]) == len(steps)
+    keys = {node["id"]: node["properties"]["key"] for node in graph["nodes"]}
+    assert {(keys[r["start"]], keys[r["end"]], r["properties"]["label"]) for r in graph["relationships"]} == steps
+    # the history: both statements, the newest first; a click puts the first back in the editor
+    at.text_area(key="cypher_text").input("MATCH (p:Position {game: $game}) RETURN p.key AS key LIMIT 3")
+    at.button(key="cypher_run").click().run()
+    history = [b for b in at.button if b.key and b.key.startswith("cypher_history_")]
+    assert [b.key for b in history] == ["cypher_history_1", "cypher_history_0"]
+    at.button(key="cypher_history_0").click().run()
+    assert at.text_area(key="cypher_text").value == cycles_text
