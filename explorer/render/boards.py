@@ -44,10 +44,24 @@ def _grid(rows: list[list[str]], paint: Callable[[str], str], size: int = 22) ->
             f'WIDTH="{width}" HEIGHT="{height}">{body}</TABLE>')
 
 
+def _labelled(grid: str, columns: int, rows: int, size: int) -> str:
+    """A grid with its files (a, b, ... under it, left to right) and ranks (1 at the bottom, on its left), the
+    names of cells in the moves ("X c1"), as square_board's notation names them."""
+    ranks = "".join(f'<TR><TD HEIGHT="{size}" FIXEDSIZE="TRUE" WIDTH="10">{_text(str(rows - r), INK_SOFT, size=8)}</TD></TR>'
+                    for r in range(rows))
+    files = "".join(f'<TD WIDTH="{size}" HEIGHT="10" FIXEDSIZE="TRUE">{_text(chr(ord("a") + c), INK_SOFT, size=8)}</TD>'
+                    for c in range(columns))
+    return (f'<TABLE BORDER="0" CELLSPACING="0" CELLPADDING="0">'
+            f'<TR><TD><TABLE BORDER="0" CELLSPACING="0" CELLPADDING="0">{ranks}</TABLE></TD><TD>{grid}</TD></TR>'
+            f'<TR><TD></TD><TD><TABLE BORDER="0" CELLSPACING="0" CELLPADDING="0"><TR>{files}</TR></TABLE></TD></TR>'
+            f'</TABLE>')
+
+
 def _tictactoe(game: Game, position: Any) -> str:
     rows = [list(row) for row in game.format(position).split("/")]
     marks = {"X": X_COLOUR, "O": O_COLOUR}
-    return _grid(rows, lambda c: _text(c if c in marks else " ", marks.get(c), bold=True, size=16), size=24)
+    grid = _grid(rows, lambda c: _text(c if c in marks else " ", marks.get(c), bold=True, size=16), size=24)
+    return _labelled(grid, len(rows[0]), len(rows), 24)
 
 
 def _chopsticks(game: Game, position: Any) -> str:

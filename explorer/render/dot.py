@@ -8,9 +8,12 @@ tie amber, draw blue), each move is coloured by its value for the player who
 makes it (GamesmanUni's rule, palette.move_value: a winning move is green though
 the position it reaches is red), positions with the same remoteness share a rank
 (a row), optimal moves are bold and the others dashed, and the queried position
-has a thick double border in the one highlight colour (palette.HIGHLIGHT). Builders turn a query result or a certificate into a `Diagram`;
+has a thick double border in the one highlight colour (palette.HIGHLIGHT). A line of play (a winning
+line, a cycle) is read like text instead: left to right in rows, wrapped to a slide's shape (16:9) when
+short and a page's when long (`per_row`). Builders turn a query result or a certificate into a `Diagram`;
 `to_dot` writes its DOT text (O(nodes + edges)); `render` writes .dot, .svg
-or .png by file extension (the `dot` program lays out the image).
+or .png by file extension (the `dot` program lays out the image), a PNG at DEFAULT_DPI or the
+resolution asked (`check_dpi`).
 
 The page draws neighbourhoods its own way (`linked_dot`: left to right by
 moves from the centre, every position a link, no legend) and `image` runs
@@ -20,6 +23,7 @@ moves from the centre, every position a link, no legend) and `image` runs
 from __future__ import annotations
 
 import html
+import math
 import shutil
 import subprocess
 from collections.abc import Callable, Mapping
@@ -59,6 +63,9 @@ class Diagram:
     highlight: str | None = None
     bold_meaning: str = "optimal move"
     thin_meaning: str = "other move"
+    # A line of play (a winning line, a cycle): its positions in order, left to right, wrapped into rows
+    # that give the picture about `aspect` (width / height): a slide's 16:9 for a short line, a page's for a long one.
+    wrap: bool = False
 
     def add_node(self, key: str, value: str, remoteness: int | None, terminal: bool = False) -> None:
         self.nodes.setdefault(key, {"value": value, "remoteness": remoteness, "terminal": terminal})
@@ -92,50 +99,117 @@ def _node_label(key: str, info: dict[str, Any]) -> str:
     return f"{key}\\n{detail}"  # DOT's own line break, so each node stays on one line of the source
 
 
+SLIDE, PAGE = 16 / 9, 1 / 2 ** 0.5  # width / height of a 16:9 slide and of an A4 page upright
+SLIDE_LINE = 12  # a line of at most this many positions is laid out for a slide, a longer one for a page
+
+
+def per_row(count: int, boards: bool) -> int:
+    """How many positions of a line of `count` stand in one row so that the rows, stacked, are closest to a
+    slide's shape (SLIDE; a page's, PAGE, past SLIDE_LINE positions). A position's place (the node, the move's
+    name beside it, the gaps) is about as wide as high with boards (0.95), 1.6 times with notation. O(count)."""
+    aspect = SLIDE if count <= SLIDE_LINE else PAGE
+    cell = 0.95 if boards else 1.6
+    return min(range(1, max(count, 1) + 1),
+               key=lambda k: abs(math.log(k * cell / -(-count // k)) - math.log(aspect)))
+
+
 def to_dot(diagram: Diagram) -> str:
     """The DOT text of a diagram: O(nodes + edges)."""
     import graphviz
 
+    if diagram.wrap:
+        return _wrapped_dot(diagram)
     dot = graphviz.Digraph("gamegraph", graph_attr={
         "label": diagram.title, "labelloc": "t", "fontname": "Helvetica", "rankdir": "TB", "newrank": "true"},
         node_attr={"shape": "box", "style": "rounded,filled", "fontname": "Helvetica", "fontsize": "11"},
         edge_attr={"fontname": "Helvetica", "fontsize": "9"})
     if len(diagram.nodes) > FAST_LAYOUT_NODES:
         dot.graph_attr.update(FAST_LAYOUT)
-    ids = {key: f"n{i}" for i, key in enumerate(diagram.nodes)}  # keys may hold DOT's ':' port syntax
-
-    def _id(key: str) -> str:
-        return ids[key]
-
+    ids = _ids(diagram)
     ranks: dict[int, list[str]] = {}
     for key, info in diagram.nodes.items():
-        attrs = {"label": _node_label(key, info), "fillcolor": COLOURS.get(info["value"], palette.WHITE)}
-        if info.get("label"):
-            attrs.update(fontname="Courier-Bold", fontsize="12", tooltip=key)
-        elif info.get("board") or info.get("shown"):
-            attrs["tooltip"] = info.get("shown") or key
-            if info.get("board"):
-                attrs["margin"] = "0.08"
-        if info.get("terminal") and info.get("board"):
-            attrs["peripheries"] = "2"  # a board keeps its box: an octagon would stretch its cells
-        elif info.get("terminal"):
-            attrs["shape"] = "octagon"
-        if key == diagram.highlight:
-            attrs.update(color=HIGHLIGHT, penwidth="3", peripheries="2")
-        dot.node(_id(key), **attrs)
+        _node(dot, diagram, ids, key, info)
         if info["remoteness"] is not None:
             ranks.setdefault(info["remoteness"], []).append(key)
     for remoteness, keys in sorted(ranks.items(), reverse=True):
         with dot.subgraph(name=f"remoteness_{remoteness}") as same:
             same.attr(rank="same")
             for key in keys:
-                same.node(_id(key))
+                same.node(ids[key])
     for source, target, label, optimal in diagram.edges:
-        # coloured by its value for the player who makes it (palette.move_value), as on the boards
-        attrs = {"label": label or "", "color": palette.move_colour(diagram.nodes[target]["value"], OTHER_MOVE)}
-        attrs.update({"style": "bold", "penwidth": "2.5"} if optimal else {"style": "dashed"})
-        dot.edge(_id(source), _id(target), **attrs)
+        _edge(dot, diagram, ids, source, target, label, optimal)
     _legend(dot, diagram)
+    return dot.source
+
+
+def _ids(diagram: Diagram) -> dict[str, str]:
+    return {key: f"n{i}" for i, key in enumerate(diagram.nodes)}  # keys may hold DOT's ':' port syntax
+
+
+def _node(dot: graphviz.Digraph, diagram: Diagram, ids: dict[str, str], key: str, info: dict[str, Any]) -> None:
+    attrs = {"label": _node_label(key, info), "fillcolor": COLOURS.get(info["value"], palette.WHITE)}
+    if info.get("label"):
+        attrs.update(fontname="Courier-Bold", fontsize="12", tooltip=key)
+    elif info.get("board") or info.get("shown"):
+        attrs["tooltip"] = info.get("shown") or key
+        if info.get("board"):
+            attrs["margin"] = "0.08"
+    if info.get("terminal") and info.get("board"):
+        attrs["peripheries"] = "2"  # a board keeps its box: an octagon would stretch its cells
+    elif info.get("terminal"):
+        attrs["shape"] = "octagon"
+    if key == diagram.highlight:
+        attrs.update(color=HIGHLIGHT, penwidth="3", peripheries="2")
+    dot.node(ids[key], **attrs)
+
+
+def _edge(dot: graphviz.Digraph, diagram: Diagram, ids: dict[str, str], source: str, target: str, label: str,
+          optimal: bool, **extra: str) -> None:
+    # coloured by its value for the player who makes it (palette.move_value), as on the boards
+    attrs = {"label": label or "", "color": palette.move_colour(diagram.nodes[target]["value"], OTHER_MOVE)}
+    attrs.update({"style": "bold", "penwidth": "2.5"} if optimal else {"style": "dashed"})
+    dot.edge(ids[source], ids[target], **attrs, **extra)
+
+
+def _wrapped_dot(diagram: Diagram) -> str:
+    """A line of play read like text: its positions left to right in rows of per_row, each row under the one
+    before, the move that ends a row going down to the start of the next; the legend under the last row.
+    O(nodes + edges)."""
+    import graphviz
+
+    boards = any(info.get("board") for info in diagram.nodes.values())
+    order = list(diagram.nodes)
+    width = per_row(len(order), boards)
+    row_of = {key: i // width for i, key in enumerate(order)}
+    place = {key: i for i, key in enumerate(order)}
+    dot = graphviz.Digraph("gamegraph", graph_attr={
+        "label": diagram.title, "labelloc": "t", "fontname": "Helvetica", "fontsize": "16", "rankdir": "TB",
+        "newrank": "true", "nodesep": "0.45", "ranksep": "0.55"},
+        node_attr={"shape": "box", "style": "rounded,filled", "fontname": "Helvetica", "fontsize": "11"},
+        edge_attr={"fontname": "Helvetica", "fontsize": "10"})
+    ids = _ids(diagram)
+    for key, info in diagram.nodes.items():
+        _node(dot, diagram, ids, key, info)
+    for row in range(-(-len(order) // width)):
+        with dot.subgraph(name=f"row_{row}") as same:
+            same.attr(rank="same")
+            for key in order[row * width:(row + 1) * width]:
+                same.node(ids[key])
+    for source, target, label, optimal in diagram.edges:
+        # the next position in the same row sets the order left to right; any other move (the one down to the
+        # next row, a cycle's way back) leaves the layout alone
+        along = place[target] == place[source] + 1 and row_of[target] == row_of[source]
+        _edge(dot, diagram, ids, source, target, label, optimal, **({} if along else {"constraint": "false"}))
+    _legend(dot, diagram)
+    starts = order[::width]  # each row under the one before, starting at the left edge
+    for above, below in zip(starts, starts[1:]):
+        dot.edge(ids[above], ids[below], style="invis", weight="10")
+    if order:  # the legend closes the last row, on its right
+        with dot.subgraph(name="legend_row") as same:
+            same.attr(rank="same")
+            same.node(ids[order[-1]])
+            same.node("legend")
+        dot.edge(ids[order[-1]], "legend", style="invis")
     return dot.source
 
 
@@ -148,7 +222,9 @@ def _legend(dot: graphviz.Digraph, diagram: Diagram) -> None:
              f"<B>━━</B> {html.escape(diagram.bold_meaning)}", f"╌╌ {html.escape(diagram.thin_meaning)}"]
     if diagram.highlight is not None:
         lines.append(f'<FONT COLOR="{HIGHLIGHT}"><B>▢</B></FONT> the position asked about')
-    if any(info["remoteness"] is not None for info in diagram.nodes.values()):
+    if diagram.wrap:
+        lines.append("read the line left to right, row after row")
+    elif any(info["remoteness"] is not None for info in diagram.nodes.values()):
         lines.append("one row: as many moves from the end")
     rows = "".join(f'<TR><TD COLSPAN="{max(len(used), 1)}" ALIGN="LEFT">{line}</TD></TR>' for line in lines)
     label = (f'<<TABLE BORDER="1" COLOR="{palette.RULE}" CELLBORDER="0" CELLSPACING="2" CELLPADDING="2">'
@@ -215,7 +291,7 @@ def _steps_diagram(title: str, result: Any, rows: list[dict[str, Any]], highligh
     board (the result's `boards` and `named`, Game.shown_line): each board is the one before it
     with the move named applied, whatever orientation the stored key has; with `boards` each node
     is a picture of its board (explorer/render/boards.py), else its notation."""
-    diagram = Diagram(title, highlight=highlight)
+    diagram = Diagram(title, highlight=highlight, wrap=True)
     shown = list(result.boards or [])
     named = list(result.named or [])
     game = _game_of(result.game) if boards else None
@@ -408,8 +484,29 @@ def image(source: str, fmt: str, timeout: float = RENDER_TIMEOUT) -> bytes:
         raise GameGraphError(f"Graphviz failed: {error.stderr.decode(errors='replace')[:300]}") from None
 
 
-def render(diagram: Diagram | str, path: str | Path) -> Path:
-    """Write the diagram to `path`: .dot/.gv as text, .svg/.png/.pdf through Graphviz `dot`.
+DEFAULT_DPI = 150  # a PNG's resolution unless asked: tic-tac-toe's winning line with boards is 2,200 px wide
+MIN_DPI, MAX_DPI = 36, 1200
+MAX_PIXELS = 100_000_000  # a PNG past this (about 10,000 px square) is refused: it would take minutes and gigabytes
+
+
+def check_dpi(dpi: Any) -> int:
+    """A PNG resolution given by a person (a number or its text): a whole number from MIN_DPI to MAX_DPI, else
+    InvalidParameter in one line."""
+    text = str(dpi).strip()
+    try:
+        value = int(text) if not isinstance(dpi, bool) else None
+    except ValueError:
+        value = None
+    if value is None or not MIN_DPI <= value <= MAX_DPI:
+        shown = text if len(text) <= 20 else text[:20] + "…"
+        raise InvalidParameter(f"--dpi {shown!r} is not a resolution: give a whole number of dots per inch from "
+                               f"{MIN_DPI} to {MAX_DPI} (default {DEFAULT_DPI})")
+    return value
+
+
+def render(diagram: Diagram | str, path: str | Path, dpi: Any = None) -> Path:
+    """Write the diagram to `path`: .dot/.gv as text, .svg/.png/.pdf through Graphviz `dot`; a PNG at `dpi`
+    dots per inch (DEFAULT_DPI unless given, check_dpi; refused when the picture would pass MAX_PIXELS).
 
     The file is written whole or not at all; GameGraphError (one line) when it cannot be.
     """
@@ -418,7 +515,12 @@ def render(diagram: Diagram | str, path: str | Path) -> Path:
     if suffix not in FORMATS:
         raise InvalidParameter(f"cannot write {path.name!r}: the file name must end in "
                                f"{', '.join(FORMATS)}")
+    resolution = check_dpi(DEFAULT_DPI if dpi is None else dpi)
+    if dpi is not None and FORMATS[suffix] != "png":
+        raise InvalidParameter(f"--dpi sets a PNG's resolution; {path.name!r} is not a .png (SVG and PDF scale freely)")
     text = diagram if isinstance(diagram, str) else to_dot(diagram)
+    if FORMATS[suffix] == "png":
+        text = _at_resolution(text, resolution, path)
     if FORMATS[suffix] is None:
         with output_file(path) as handle:
             handle.write(text)
@@ -433,3 +535,22 @@ def render(diagram: Diagram | str, path: str | Path) -> Path:
     with output_file(path, binary=True) as handle:
         handle.write(data)
     return path
+
+
+def _at_resolution(text: str, dpi: int, path: Path) -> str:
+    """The DOT text with its resolution set, after checking from dot's layout (its bounding box, in points)
+    that the picture stays within MAX_PIXELS: InvalidParameter in one line otherwise."""
+    import re
+
+    try:
+        laid = _run_dot(text, "plain", None).decode(errors="replace")
+    except (FileNotFoundError, subprocess.CalledProcessError):
+        laid = ""  # render() itself says what is wrong with dot
+    found = re.match(r"graph\s+\S+\s+(\S+)\s+(\S+)", laid)
+    if found:
+        width, height = (float(found[1]) * dpi, float(found[2]) * dpi)  # `plain` gives inches
+        if width * height > MAX_PIXELS:
+            raise InvalidParameter(f"{path.name} at {dpi} dpi would be {width:,.0f} x {height:,.0f} px, past the "
+                                   f"{MAX_PIXELS / 1e6:.0f} million pixels a PNG may have here: give a smaller --dpi")
+    close = text.rstrip().rfind("}")
+    return text[:close] + f"\tdpi={dpi}\n}}\n"

@@ -41,7 +41,7 @@ def test_a_winning_line_is_coloured_ranked_bold_and_highlighted(magic):
     legend = next(line for line in text.splitlines() if line.strip().startswith("legend ["))
     for value in ("win", "loss"):  # a compact legend: the values the diagram uses, in plain words
         assert f'<TD BGCOLOR="{dot.COLOURS[value]}" BORDER="1">{value}</TD>' in legend
-    assert ">draw<" not in legend and "optimal move" in legend and "moves from the end" in legend
+    assert ">draw<" not in legend and "optimal move" in legend and "left to right, row after row" in legend
     start = node_lines(text, "A|1-1|1-1")
     assert len(start) == 1 and f"color=\"{dot.HIGHLIGHT}\"" in start[0] and "peripheries=2" in start[0]
     assert "loss in 26" in start[0] and f'fillcolor="{dot.COLOURS["loss"]}"' in start[0]
@@ -50,9 +50,9 @@ def test_a_winning_line_is_coloured_ranked_bold_and_highlighted(magic):
     assert all(len(node_lines(text, board)) == 1 for board in result.boards)
     labels = re.findall(r'-> n\d+ \[label="([^"]*)"', text)
     assert labels == result.named  # the moves as named on the boards shown
-    moves = [line for line in text.splitlines() if "->" in line and "legend" not in line]
+    moves = [line for line in text.splitlines() if "->" in line and "style=invis" not in line]
     assert len(moves) == 26 and all("style=bold" in line for line in moves)
-    assert text.count("rank=same") >= 27  # one row per remoteness 26..0
+    assert text.count("rank=same") == -(-27 // dot.per_row(27, False)) + 1  # the rows, and the legend's place
     assert "game over: loss" in text  # the end of the game
 
 
@@ -87,8 +87,8 @@ def test_a_draw_cycle_is_filled_as_draws_and_closed():
     text = dot.to_dot(dot.cycle_diagram(run_query(backend, "shortest-cycle", position="A|1-1|1-1")))
     nodes = [line for line in text.splitlines() if re.match(r"\s*n\d+ \[", line)]
     assert len(nodes) == 8 and all(f'fillcolor="{dot.COLOURS["draw"]}"' in line for line in nodes)
-    assert "rank=same" not in text  # draws have no remoteness
-    edges = [line for line in text.splitlines() if re.match(r"\s*n\d+ -> n\d+", line)]
+    assert "remoteness_" not in text  # draws have no remoteness: rows are the cycle's, read left to right
+    edges = [line for line in text.splitlines() if re.match(r"\s*n\d+ -> n\d+", line) and "invis" not in line]
     assert len(edges) == 8 and any(line.strip().startswith("n7 -> n0") for line in edges)
 
 
@@ -269,3 +269,71 @@ def test_a_cycle_that_comes_back_mirrored_ends_on_the_board_it_comes_back_as():
     end = [key for key, info in diagram.nodes.items() if info.get("shown") == result.boards[-1]]
     assert len(end) == 1 and diagram.edges[-1][1] == end[0]
     assert "turned or mirrored" in dot.to_dot(diagram)
+
+
+# -- a line for a slide or a page (issue 37) ----------------------------------------------------
+def _png_size(path: Path) -> tuple[int, int]:
+    data = path.read_bytes()
+    assert data.startswith(b"\x89PNG\r\n\x1a\n")
+    return int.from_bytes(data[16:20], "big"), int.from_bytes(data[20:24], "big")
+
+
+def _places(source: str) -> dict[str, tuple[float, float]]:
+    """Each node's centre (x, y; y grows upwards) as dot lays it out."""
+    plain = subprocess.run(["dot", "-Tplain"], input=source.encode(), capture_output=True, check=True).stdout.decode()
+    return {parts[1]: (float(parts[2]), float(parts[3]))
+            for parts in (line.split() for line in plain.splitlines()) if parts and parts[0] == "node"}
+
+
+@pytest.mark.parametrize("spec, moves", [("tictactoe", 9), ("chopsticks:magic-fingers", 26)])
+def test_a_line_reads_left_to_right_in_rows_that_fit_a_slide_or_a_page(spec, moves, tmp_path):
+    solved = build(spec)
+    result = run_query(NetworkxBackend(to_networkx(solved)), "shortest-win")
+    diagram = dot.line_diagram(result, boards=True)
+    assert len(diagram.edges) == moves
+    source = dot.to_dot(diagram)
+    places = _places(source)
+    line = [f"n{i}" for i in range(moves + 1)]
+    width = dot.per_row(moves + 1, True)
+    rows = [line[i:i + width] for i in range(0, len(line), width)]
+    assert len(rows) > 1  # wrapped
+    for row in rows:  # each row left to right on one level
+        assert len({places[n][1] for n in row}) == 1
+        assert [places[n][0] for n in row] == sorted(places[n][0] for n in row)
+    assert [places[row[0]][1] for row in rows] == sorted((places[row[0]][1] for row in rows), reverse=True)
+    assert len({round(places[row[0]][0], 1) for row in rows}) == 1  # every row starts at the left edge
+    w, h = _png_size(dot.render(diagram, tmp_path / "line.png"))
+    if moves <= 11:  # a slide: wider than high, at most twice as wide as 16:9, legible on a projector
+        assert 16 / 9 / 2 <= w / h <= 16 / 9 * 2 and max(w, h) >= 1600, (w, h)
+    else:  # a page: no long strip either way (one column was 471 x 5037 px)
+        assert 0.5 <= w / h <= 1.5, (w, h)
+
+
+def test_the_png_resolution_is_asked_and_checked_and_nothing_is_half_written(tmp_path):
+    diagram = dot.line_diagram(run_query(NetworkxBackend(to_networkx(build("tictactoe"))), "shortest-win"),
+                               boards=True)
+    default = _png_size(dot.render(diagram, tmp_path / "default.png"))
+    low = _png_size(dot.render(diagram, tmp_path / "low.png", dpi=75))
+    assert abs(default[0] / low[0] - dot.DEFAULT_DPI / 75) < 0.05
+    for bad in (10 ** 9, 0, -1, "text", "1e3", True, ""):
+        with pytest.raises(InvalidParameter, match="dpi") as caught:
+            dot.render(diagram, tmp_path / "bad.png", dpi=bad)
+        assert "\n" not in str(caught.value)
+    with pytest.raises(InvalidParameter, match="PNG"):
+        dot.render(diagram, tmp_path / "line.svg", dpi=200)
+    with pytest.raises(InvalidParameter, match="million pixels"):
+        dot.render(diagram, tmp_path / "huge.png", dpi=dot.MAX_DPI)
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["default.png", "low.png"]
+
+
+def test_a_tictactoe_board_names_its_files_and_ranks_as_the_moves_do():
+    from explorer.render.boards import board_label
+
+    game = parse_spec("tictactoe")
+    after = game.parse(".../.../..X")  # X c1: the bottom right cell
+    label = board_label(game, after)
+    texts = re.findall(r">([a-z0-9])</FONT>", label)
+    assert texts == ["3", "2", "1", "a", "b", "c"]  # ranks top to bottom on the left, files under the grid
+    source = dot.to_dot(dot.line_diagram(run_query(NetworkxBackend(to_networkx(build("tictactoe"))), "shortest-win",
+                                                   position=".../.../..."), boards=True))
+    assert ">a</FONT>" in source and ">3</FONT>" in source
