@@ -57,9 +57,12 @@ class QueryResult:
         return self.tables[name]
 
     def to_dict(self) -> dict[str, Any]:
-        """JSON-ready; `positions`, `moves`, `boards` and `named` appear only for a line of play."""
-        return {k: v for k, v in asdict(self).items()
+        """JSON-ready; `positions`, `moves`, `boards` and `named` appear only for a line of play, whose
+        table names each move as played (played_tables)."""
+        data = {k: v for k, v in asdict(self).items()
                 if k not in ("positions", "moves", "boards", "named") or v is not None}
+        data["tables"] = {name: asdict(table) for name, table in played_tables(self).items()}
+        return data
 
     def to_json(self) -> str:
         return json.dumps(self.to_dict(), indent=2)
@@ -105,18 +108,51 @@ def format_table(table: Table) -> str:
 
 
 def format_result(result: QueryResult) -> str:
-    """The whole result as text: one titled table per section, then the notes."""
+    """The whole result as text: one titled table per section (a line of play named as played,
+    played_tables), then the notes."""
     parts = [f"{result.query} on {result.game}" + "".join(
         f", {k}={format_cell(v)}" for k, v in result.params.items())]
-    for name, table in result.tables.items():
+    for name, table in played_tables(result).items():
         parts.append(f"\n[{name}] ({len(table.rows)} row{'' if len(table.rows) == 1 else 's'})")
         parts.append(format_table(table) if table.rows else "(none)")
-    if result.boards and result.named is not None and result.boards != result.positions:
-        parts.append("\n[as played] (each board is the one before it with the move named applied)")
-        parts += [f"{i}  " + (f"{result.named[i - 1]} -> " if i else "") + board
-                  for i, board in enumerate(result.boards)]
-    parts += [f"\nnote: {note}" for note in result.notes]
+    notes = list(result.notes)
+    if result.boards and (result.boards != result.positions or result.named != result.moves):
+        notes.insert(0, "the line is played on one board from the position as typed: each key is the board "
+                        "before it with the move named applied; `stored` is the key the graph keeps for it "
+                        "(a position and its mirror images share one)")
+    parts += [f"\nnote: {note}" for note in notes]
     return "\n".join(parts)
+
+
+LINE_TABLES = ("line", "path", "cycle")  # the tables that hold a line of play (queries.api.LINES)
+
+
+def played_tables(result: QueryResult) -> dict[str, Table]:
+    """The result's tables, a line of play's named as played on one board (Game.shown_line, kept in
+    `boards` and `named`): its `key`, `label` and `to` are the board before each move, the move as named
+    there and the board it leaves, so that each move has one name, the one a person plays; a last column
+    `stored` keeps the key the graph stores (symmetric positions share one). Other tables as they are.
+    O(rows)."""
+    if not result.boards or result.named is None:
+        return dict(result.tables)
+    tables = dict(result.tables)
+    for name in LINE_TABLES:
+        table = tables.get(name)
+        if table is None or not {"key", "label", "to"} <= set(table.columns) or not table.rows:
+            continue
+        at = {column: table.columns.index(column) for column in ("key", "label", "to")}
+        rows = []
+        for i, row in enumerate(table.rows):
+            played = list(row)
+            if i < len(result.boards):
+                played[at["key"]] = result.boards[i]
+            if row[at["to"]] is not None and i + 1 < len(result.boards):
+                played[at["to"]] = result.boards[i + 1]
+            if row[at["label"]] is not None and i < len(result.named):
+                played[at["label"]] = result.named[i]
+            rows.append(played + [row[at["key"]]])
+        tables[name] = Table(table.columns + ["stored"], rows)
+    return tables
 
 
 MAX_GRAPH_NODES = 2000  # the most nodes a console result draws (the canvas's own limit)
