@@ -58,7 +58,8 @@ def value_history_chart(points: list, players: tuple[str, str], key: str) -> Non
     draws = any(p.value == "draw" for p in points)
     st.caption(f"One row per position, the start at the top. Left: {players[0]} wins, right: {players[1]} wins; "
                "the further out, the sooner (the edge is the end of the game). Draws and ties sit in the middle "
-               "column" + (", labelled with their draw level" if draws else "") + ". Colour: the value for the "
+               "column" + (", labelled with their draw level, or as safe or sharp (whether a move loses) when they have none"
+                              if draws else "") + ". Colour: the value for the "
                "player to move; a ringed point is where a move changed the outcome. Hover a point for the position.")
     with st.container(key=key):
         st.vega_lite_chart(value_history(points, players), width="stretch")
@@ -66,15 +67,25 @@ def value_history_chart(points: list, players: tuple[str, str], key: str) -> Non
 
 def history_points(trail: list[state.Step], solved: Any = None) -> list:
     """The walk as the value history's points; a jump starts afresh but stays on the chart (not
-    ringed). Draw levels come from `solved` when given. O(steps)."""
+    ringed). Draws come from `solved` when given: a draw-win or draw-lose with its draw level; any other
+    draw by its real kind, "safe draw" or "sharp draw" (explorer/analysis/draws.py: whether some move
+    loses), since "non-pure" says nothing there (every draw of Chopsticks is non-pure). O(steps) after
+    the draw analysis, made once per game (O(V + E))."""
+    from explorer.analysis.draws import KIND_NAMES
     from explorer.render.chart import HistoryPoint
 
     points = []
     for i, step in enumerate(trail):
         level = kind = None
         if solved is not None and step.value == "draw":
-            record = solved.draw_record(solved.graph.find(step.key))
+            node = solved.graph.find(step.key)
+            record = solved.draw_record(node)
             level, kind = record["draw_level"], record["draw_class"]
+            if level is None:
+                from explorer.ui.analysis_panel import _analysis  # the page's one cached draw analysis
+
+                named = KIND_NAMES.get(int(_analysis(solved.graph.graph_id, solved).kind[node]))
+                kind = f"{named} draw" if named else kind
         points.append(HistoryPoint(i, step.to_move, step.value, step.remoteness, step.key, step.move, level, kind))
     return points
 
