@@ -66,8 +66,9 @@ def cmd_cgt(args: argparse.Namespace) -> int:
     if args.format == "json":
         print(json.dumps(report, indent=2, ensure_ascii=False))
         return 0
-    for index, record in enumerate(report["positions"], 1):
-        print(f"#{index} {record['position']}  ({record['game']})")
+    games = [_board_game(c) for c in components] + ["a value written out"] * len(values)
+    for index, (record, named) in enumerate(zip(report["positions"], games), 1):
+        print(f"#{index} {record['position']}  ({named})")
         print(f"   value {record['value']}   [ascii {record['ascii']}]   kind {record['kind']}")
         print(f"   mean {record['mean']}   temperature {record['temperature']}")
         print(f"   outcome {record['outcome']}: {record['outcome_text']}")
@@ -89,3 +90,25 @@ def cmd_cgt(args: argparse.Namespace) -> int:
     if args.thermograph:
         print(f"thermograph written to {args.thermograph}")
     return 0
+
+
+def _board_game(component) -> str:
+    """The game a board is a position of, as the header names it: the game whose start is this board when
+    the spec has one such parameter (`cgt nim 2-3` is nim(heaps=2-3), not the default nim(heaps=1-3-5-7)), the
+    spec's own game for its start, else the game's name with the board's dimensions left to the board."""
+    from explorer.core.errors import GameGraphError
+    from explorer.games import parse_spec
+
+    game = component.game
+    text = game.format_board(component.board)
+    start = game.format_board(game.cgt_board(game.start()))
+    if text == start:
+        return game.id
+    if f"={start}" in game.id:  # a parameter holds the start board itself (nim's heaps, toads-and-frogs' board)
+        try:
+            other = parse_spec(game.id.replace(f"={start}", f"={text}", 1))
+            if other.format_board(other.cgt_board(other.start())) == text:
+                return other.id
+        except GameGraphError:
+            pass
+    return f"a {game.name} board"

@@ -183,3 +183,14 @@ def test_a_sum_too_large_is_refused_from_its_size(capsys, monkeypatch, bound, fr
     monkeypatch.undo()
     assert main(argv) == 0  # within the real bounds the same sum is analysed
     assert "sum of 3" in capsys.readouterr().out
+
+
+@pytest.mark.parametrize("argv, header", [
+    (["nim", "2-3"], "#1 2-3  (nim(heaps=2-3))"),  # the two heaps typed, not the default nim(heaps=1-3-5-7)
+    (["nim"], "#1 1-3-5-7  (nim(heaps=1-3-5-7))"),
+    (["toads-and-frogs", "T.TFF"], "#1 T.TFF  (toads-and-frogs(board=T.TFF,first=toads))"),
+    (["--value", "{2|-1/2}"], "#1 3/4+-5/4  (a value written out)"),
+])
+def test_the_header_names_the_game_of_the_board_typed(capsys, argv, header):
+    assert main(["cgt", *argv]) == 0
+    assert capsys.readouterr().out.splitlines()[0] == header
