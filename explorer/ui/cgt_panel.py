@@ -62,14 +62,16 @@ def value_section(game: Game, solved: SolvedGraph, node: int) -> None:
                 st.write("none")
 
 
-def thermograph_chart(v: CGValue, title: str) -> None:
+def thermograph_chart(v: CGValue, title: str, key: str = "thermograph_position") -> None:
     """The value's thermograph, drawn by explorer.render.thermograph (walls labelled, the mast with
-    the mean and temperature), with a line saying how to read it."""
+    the mean and temperature), with a line saying how to read it. Its expander is keyed, so that whether
+    it is open is the reader's choice and stays so through every rerun (unkeyed, a rerun made it anew and
+    opened it again a moment after a click had closed it)."""
     from explorer.cgt.thermograph import thermograph
     from explorer.render.thermograph import thermograph_svg
 
     title = title if len(title) <= 80 else title[:79] + "…"
-    with st.expander("Thermograph", expanded=True):
+    with st.expander("Thermograph", expanded=True, key=key, on_change="rerun"):
         st.image(thermograph_svg(thermograph(v), f"thermograph of {title}"))
         st.caption("Temperature t upwards, values with Left's side on the left. The left wall is where play "
                    "ends when Left starts and every move costs t, the right wall when Right starts; where "
@@ -129,4 +131,4 @@ def sum_builder(game: Game, solved: SolvedGraph) -> None:
                            "sum becomes": w["sum_after"]} for w in wins], hide_index=True, width="stretch")
         else:
             st.write("loses: every move leaves a sum the other side wins.")
-    thermograph_chart(total_value(components), f"the sum = {report['value']}")
+    thermograph_chart(total_value(components), f"the sum = {report['value']}", key="thermograph_sum")
