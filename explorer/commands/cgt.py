@@ -23,8 +23,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     p.add_argument("--value", action="append", metavar="VALUE",
                    help="a game value instead of a game's position, e.g. '{2|-1/2}', '+-1', '^*' (repeat to add "
                         "values; with a game, they join its positions in the sum)")
-    p.add_argument("--thermograph", metavar="FILE.svg",
-                   help="draw the thermograph (of the sum, when there are several) to an SVG file ('-': stdout)")
+    p.add_argument("--thermograph", metavar="FILE.svg|FILE.png",
+                   help="draw the thermograph (of the sum, when there are several) to an SVG or PNG file "
+                        "('-': SVG on stdout; PNG is the SVG drawn by Chromium, 1,560 x 1,080 px)")
     p.add_argument("--format", choices=("text", "json"), default="text")
     p.set_defaults(func=cmd_cgt)
 
@@ -32,15 +33,16 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 def cmd_cgt(args: argparse.Namespace) -> int:
     from explorer.analysis.cgt_report import (describe, describe_expression, parse_component, require_cgt,
                                               sum_report, total_value)
-    from explorer.render.thermograph import thermograph_svg
+    from explorer.render.thermograph import thermograph_png, thermograph_svg
     from explorer.cgt.notation import parse_value
     from explorer.cgt.thermograph import thermograph
     from explorer.core.errors import InvalidParameter
     from explorer.core.files import output_file
     from explorer.games import parse_spec
 
-    if args.thermograph and args.thermograph != "-" and not args.thermograph.lower().endswith(".svg"):
-        raise InvalidParameter(f"--thermograph draws SVG only: name a file ending in .svg, not {args.thermograph!r}")
+    if args.thermograph and args.thermograph != "-" and not args.thermograph.lower().endswith((".svg", ".png")):
+        raise InvalidParameter(f"--thermograph draws SVG or PNG: name a file ending in .svg or .png, "
+                               f"not {args.thermograph[:200]!r}")
     if args.spec is None and not args.value:
         raise InvalidParameter("give a game spec (e.g. toads-and-frogs) or --value VALUE (e.g. '{2|-1/2}')")
     values = [parse_value(text) for text in args.value or []]
@@ -59,8 +61,11 @@ def cmd_cgt(args: argparse.Namespace) -> int:
         title = f"the sum = {report['sum']['value']}" if "sum" in report else \
             f"{records[0]['position']} = {records[0]['value']}"
         title = title if len(title) <= 80 else title[:79] + "…"
-        with output_file(args.thermograph) as handle:
-            handle.write(thermograph_svg(thermograph(total), f"thermograph of {title}"))
+        svg = thermograph_svg(thermograph(total), f"thermograph of {title}")
+        png = args.thermograph != "-" and args.thermograph.lower().endswith(".png")
+        data = thermograph_png(svg) if png else svg  # drawn before the file is opened: nothing half-written
+        with output_file(args.thermograph, binary=png) as handle:
+            handle.write(data)
         if args.thermograph == "-":
             return 0
     if args.format == "json":

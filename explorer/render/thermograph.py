@@ -85,3 +85,47 @@ def thermograph_svg(th: Thermograph, title: str = "") -> str:
                      f'fill="{colour}">{label}</text>')
     parts.append("</svg>")
     return "\n".join(parts)
+
+
+# -- PNG: the same SVG, drawn by the Chromium scripts/install puts beside Graphviz --------------------
+PNG_SCALE = 3  # device pixels per SVG pixel: 1,560 x 1,080 px, legible on a projector
+PNG_TIMEOUT_S = 60
+CHROMIUM_NAMES = ("chromium", "chromium-browser", "google-chrome")
+
+
+def thermograph_png(svg: str, scale: int = PNG_SCALE, timeout: float = PNG_TIMEOUT_S) -> bytes:
+    """The thermograph's SVG (thermograph_svg) as PNG bytes, drawn by headless Chromium (which
+    scripts/install installs for the page's tests; Graphviz cannot read SVG and matplotlib is not a
+    dependency), so the picture has one drawing, the SVG. A missing, failing or slow Chromium is a
+    GameGraphError in one line. Cost: starting Chromium, a few seconds."""
+    import shutil
+    import subprocess
+    import tempfile
+    from pathlib import Path
+
+    from explorer.core.errors import GameGraphError
+
+    exe = next((found for found in map(shutil.which, CHROMIUM_NAMES) if found), None)
+    if exe is None:
+        raise GameGraphError("a PNG thermograph is drawn by Chromium, which is not installed here (scripts/install "
+                             "installs it; Debian: apt-get install chromium): write FILE.svg instead")
+    with tempfile.TemporaryDirectory(prefix="gamegraph-thermograph-") as folder:
+        page, shot = Path(folder) / "thermograph.svg", Path(folder) / "thermograph.png"
+        page.write_text(svg, encoding="utf-8")
+        command = [exe, "--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
+                   "--disable-component-update", "--disable-sync", "--no-first-run", "--hide-scrollbars",
+                   f"--user-data-dir={folder}/profile", f"--force-device-scale-factor={int(scale)}",
+                   f"--window-size={WIDTH},{HEIGHT}", f"--screenshot={shot}", page.as_uri()]
+        try:
+            done = subprocess.run(command, capture_output=True, timeout=timeout, stdin=subprocess.DEVNULL)
+        except subprocess.TimeoutExpired:
+            raise GameGraphError(f"Chromium took more than {timeout:g} s to draw the PNG thermograph; "
+                                 "write FILE.svg instead") from None
+        except OSError as error:
+            raise GameGraphError(f"Chromium could not be started to draw the PNG thermograph: {error.strerror}") from None
+        data = shot.read_bytes() if shot.exists() else b""
+        if done.returncode != 0 or not data.startswith(b"\x89PNG\r\n\x1a\n"):
+            last = (done.stderr.decode(errors="replace").strip().splitlines() or ["no output"])[-1][:200]
+            raise GameGraphError(f"Chromium could not draw the PNG thermograph (exit {done.returncode}: {last}); "
+                                 "write FILE.svg instead")
+        return data

@@ -150,7 +150,7 @@ def test_sum_and_values_have_means_that_add(capsys):
     (["--value", "{2|"], "expected a number, *n, ^, v, +- or {"),
     (["--value", "{2,}"], "expected a number"),
     (["--value", "3/7"], "dyadic"),
-    (["domineering(rows=2,cols=3)", "--thermograph", "out.png"], "SVG only"),
+    (["domineering(rows=2,cols=3)", "--thermograph", "out.jpg"], "SVG or PNG"),
     ([], "give a game spec"),
 ])
 def test_bad_value_input_is_one_line(capsys, argv, fragment):
@@ -194,3 +194,27 @@ def test_a_sum_too_large_is_refused_from_its_size(capsys, monkeypatch, bound, fr
 def test_the_header_names_the_game_of_the_board_typed(capsys, argv, header):
     assert main(["cgt", *argv]) == 0
     assert capsys.readouterr().out.splitlines()[0] == header
+
+
+def test_a_png_thermograph_is_the_svg_drawn(capsys, tmp_path):
+    """`--thermograph FILE.png` (issue 37): the same SVG drawn by Chromium, 1,560 x 1,080 px, both walls in
+    their colours; refused once before, as matplotlib is not a dependency."""
+    import shutil
+
+    from explorer.render import palette
+    from explorer.render.thermograph import CHROMIUM_NAMES, HEIGHT, PNG_SCALE, WIDTH
+
+    if not any(map(shutil.which, CHROMIUM_NAMES)):
+        pytest.skip("Chromium is not installed")
+    from PIL import Image
+
+    picture = tmp_path / "rectangle.png"
+    assert main(["cgt", "domineering(rows=2,cols=3)", "--thermograph", str(picture)]) == 0
+    assert "thermograph written to" in capsys.readouterr().out
+    with Image.open(picture) as image:
+        assert image.format == "PNG" and image.size == (WIDTH * PNG_SCALE, HEIGHT * PNG_SCALE)
+        colours = {colour for _, colour in image.convert("RGB").getcolors(maxcolors=1 << 20)}
+    for wall in (palette.FIRST.fill, palette.SECOND.fill):
+        rgb = tuple(int(wall[i:i + 2], 16) for i in (1, 3, 5))
+        assert rgb in colours, wall  # each wall drawn in its player's colour
+    assert [p.name for p in tmp_path.iterdir()] == ["rectangle.png"]  # nothing else left beside it
