@@ -31,7 +31,7 @@ from explorer.games import Game, parse_spec  # noqa: E402
 from explorer.solved import SolvedGraph  # noqa: E402
 from explorer.ui import (analysis_panel, backend as backends, cgt_panel, console, downloads, graphs,  # noqa: E402
                          history, loading, overview, picker, play_panel, position, state)
-from explorer.ui.widgets import STAGE_CSS, error, guarded, info, md_escape, page_icon  # noqa: E402
+from explorer.ui.widgets import error, guarded, info, page_icon, stage_head  # noqa: E402
 from explorer.ui import whole_graph  # noqa: E402
 
 
@@ -235,9 +235,7 @@ def main() -> None:
         st.button("Check Neo4j again", on_click=backends.forget, key="neo4j_recheck",
                   help="look for a Neo4j server again (after starting one or loading this game)")
 
-    st.html(STAGE_CSS)
-    st.title(md_escape(game.display_name))  # escaped: Streamlit reads "teeko:small" as a :small[] directive and drops it
-    st.caption(game.description)
+    stage_head(game.display_name, game.description)
     if twin:
         st.caption(f"`{twin}` is stored as its symmetric equivalent `{key}` (same value, same moves up to "
                    "symmetry); the board keeps the orientation the moves gave it.")

@@ -30,7 +30,7 @@ import streamlit as st
 from explorer.core.errors import GameGraphError, GraphTooLarge, counted
 from explorer.games import Game
 from explorer.ui import drawing, play_panel, state
-from explorer.ui.widgets import STAGE_CSS, error, guarded, info, md_escape, player_name
+from explorer.ui.widgets import error, guarded, info, md_escape, player_name, stage_head
 from queries.arrays_backend import ArraysBackend, SolvedView
 
 # The page's graph limit in positions; None: GAMEGRAPH_UI_MAX_POSITIONS (explorer.core.settings), the
@@ -135,9 +135,7 @@ def _position(game: Game, values: Any) -> Any:
 def page(game: Game, spec: str) -> None:
     from explorer import tiered
 
-    st.html(STAGE_CSS)
-    st.title(md_escape(game.display_name))  # escaped: Streamlit reads "teeko:small" as a :small[] directive and drops it
-    st.caption(game.description)
+    stage_head(game.display_name, game.description)
     try:
         values = tiered.open_solved(game)  # a tiered solve or the implicit mode's value file
     except GameGraphError as exc:

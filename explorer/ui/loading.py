@@ -83,13 +83,18 @@ def solved(game: Game) -> SolvedGraph:
                 result = _wait(build)
         else:
             with slot.container():
-                result = _wait_with_status(game, build)
+                result, summary = _wait_with_status(game, build)
+            # The finished box would push the canvas 54 px down on the game's first visit (issue 35: the graph
+            # is the stage): its line becomes a toast, which takes no room, and the placeholder stays, empty.
+            slot.empty()
+            st.toast(summary, icon=":material/check_circle:")
     finally:
         registry.release(build)
     return result
 
 
-def _wait_with_status(game: Game, build: builds.Build) -> SolvedGraph:
+def _wait_with_status(game: Game, build: builds.Build) -> tuple[SolvedGraph, str]:
+    """Wait under a status box with the time taken; (the graph, the line that says it is ready)."""
     verb = "Generating and solving"
     shared = " (another visitor started it; this page waits for the same build)" if build.waiters > 1 else ""
     with st.status(f"{verb} {game.display_name}…", expanded=True) as status:
@@ -108,7 +113,7 @@ def _wait_with_status(game: Game, build: builds.Build) -> SolvedGraph:
             status.update(label=f"{verb} {game.display_name} failed", state="error", expanded=False)
             raise
         seconds = time.monotonic() - build.started
-        status.update(label=f"{game.display_name}: {result.graph.num_positions:,} positions, "
-                            f"{result.graph.num_moves:,} moves, ready in {seconds:.2f} s",
-                      state="complete", expanded=False)
-    return result
+        summary = (f"{game.display_name}: {result.graph.num_positions:,} positions, "
+                   f"{result.graph.num_moves:,} moves, ready in {seconds:.2f} s")
+        status.update(label=summary, state="complete", expanded=False)
+    return result, summary

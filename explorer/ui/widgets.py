@@ -100,6 +100,17 @@ def md_escape(text: str) -> str:
 # The stage (issue 35): the page's head is short (Streamlit's 6rem above the title, and a 2.75rem title, cost the
 # canvas 120 px of the first screen), so that the canvas starts in the first screen at 1,440 x 900.
 STAGE_CSS = """<style>
-[data-testid=stMainBlockContainer] { padding-top: 4rem; }  /* clear of the 3.75rem header */
-[data-testid=stMainBlockContainer] h1 { font-size: 2rem; padding: 0.2rem 0 0.1rem; }
+[data-testid=stMainBlockContainer] { padding-top: 3.9rem; }  /* clear of the 3.75rem header */
+[data-testid=stMainBlockContainer] h1 { font-size: 1.75rem; padding: 0; }
+[data-testid=stMainBlockContainer] [data-testid=stVerticalBlock] { gap: 0.6rem; }  /* Streamlit's 1rem */
 </style>"""
+
+
+def stage_head(title: str, description: str) -> None:
+    """The page's head: the game's name and its one-line description on one row (a description too long for
+    the row wraps beside the name), so that the canvas starts higher in the first screen. The name is
+    escaped: Streamlit reads "teeko:small" as a :small[] directive and drops it."""
+    st.html(STAGE_CSS)
+    with st.container(horizontal=True, vertical_alignment="center", gap="medium", wrap=False):
+        st.title(md_escape(title), width="content", anchor=False)
+        st.caption(description)

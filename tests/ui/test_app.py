@@ -694,3 +694,23 @@ def test_a_hostile_view_in_the_url_is_one_escaped_line():
     lines = [i.value for i in at.info]
     assert len(lines) == 1 and "<img" not in lines[0].replace("\\<", "") and len(lines[0]) < 200, lines
     assert "view" not in at.query_params and [t.label for t in at.tabs][0] == "Graph"
+
+
+def test_a_games_first_build_leaves_no_box_above_the_canvas(monkeypatch):
+    """The status box of a game's first build stayed above the title once the game was ready, and pushed the
+    canvas 54 px down on every game's first visit: its last line is a toast now, and the placeholder is empty."""
+    import time
+
+    from explorer.solved import load_or_build
+    from explorer.ui import builds
+
+    def slow(game, symmetry, max_positions):  # a build long enough for the page to show its status box
+        time.sleep(0.5)
+        return load_or_build(game, symmetry=symmetry, max_positions=max_positions)
+
+    monkeypatch.setattr(builds, "_registry", builds.Registry(load=slow))
+    at = page(game="tictactoe")
+    assert not at.exception
+    assert not [box.label for box in at.expander if "ready in" in box.label]
+    assert [toast.value for toast in at.toast if "tictactoe: 765 positions" in toast.value]
+    assert at.title[0].value == "tictactoe"
