@@ -172,14 +172,19 @@ def test_a_dobutsu_drop_letter_stays_readable_on_every_value():
 
 
 def test_dodgem_keeps_its_players_names_in_their_colours():
-    """Blue and Red everywhere (issue 18): the caption names the mover, in its cars' colour; the cars say B and R."""
+    """Blue and Red everywhere (issue 18): the caption names the mover, in its cars' colour; the cars show the
+    way they leave (Blue ▶ off the right, Red ▲ off the top), never a letter of the notation's movers, A and B
+    (B| means Red to move: a Blue car marked B said the opposite, issue 37)."""
     game = parse_spec("dodgem")
     for position in (game.start(), game.moves(game.start())[0].position):
         svg = board_svg(game, position, {})
         who = ("Blue", "Red")[position.to_move]
         colour = (palette.FIRST, palette.SECOND)[position.to_move].fill  # dark and purple (issue 35)
         assert re.search(f'fill="{colour}"[^>]*><tspan[^>]*>{who} to move', svg), who
-        assert sorted(set(letter for letter, _, _ in letters_on_pieces(svg))) == ["B", "R"]
+        marks = set(letter for letter, _, _ in letters_on_pieces(svg))
+        assert marks == {"▶", "▲"}, marks
+        sides = {game.format(p).split("|")[0] for p in (game.start(), game.moves(game.start())[0].position)}
+        assert sides == {"A", "B"} and not marks & sides
 
 
 STRONG_HUE = 20.0  # chroma (C*ab) from which a colour is seen as having a hue, not as a tinted grey

@@ -17,6 +17,9 @@ CELL, PAD = 62, 34
 # FIRST and SECOND): the arrows take the value colours, and red (later wine) cars carried red loss
 # arrows, blue (later navy) ones sat by the draw blue.
 COLOURS = {"b": FIRST, "r": SECOND}
+# A car shows the way it leaves the board, not a letter: "B" on a Blue car read as the notation's side
+# letter B, which means Red to move (A|, B| name the mover; b and r the cars).
+GLYPHS = {"b": "▶", "r": "▲"}
 ARROW = NEUTRAL_MARK
 
 
@@ -44,7 +47,7 @@ def svg(game, position, links):
         out.append(f'<rect x="{cx - 19}" y="{cy - 19}" width="38" height="38" rx="9" fill="{fill}" '
                    f'stroke="{rim}" stroke-width="1.5"/>'
                    f'<text x="{cx}" y="{cy + 5}" text-anchor="middle" font-size="15" font-weight="bold" '
-                   f'fill="{text}" font-family="sans-serif">{colour.upper()}</text>')
+                   f'fill="{text}" font-family="sans-serif">{GLYPHS[colour]}</text>')
     for label, href in links.items():
         source, _, target = label.partition("-")
         x0, y0 = grid.centre(*row_col(source))
