@@ -241,6 +241,9 @@ def main(argv: list[str] | None = None) -> int:
         return EXIT_OUTPUT
     try:
         return _main(argv)
+    except KeyboardInterrupt as stop:  # a Ctrl-C or SIGTERM outside a command's own run (parsing the arguments)
+        say("gamegraph: interrupted")
+        return 143 if isinstance(stop, Terminated) else 130
     except OutputFailed as failed:
         error = failed.args[0] if failed.args else None
         why = "its disk is full" if getattr(error, "errno", None) in (errno.ENOSPC, errno.EDQUOT) else \
@@ -302,6 +305,15 @@ def _main(argv: list[str] | None = None) -> int:
         return 143 if isinstance(stop, Terminated) else 130
     except BrokenPipeError:
         return 0
+    except OSError as exc:
+        if exc.errno not in (errno.ENOSPC, errno.EDQUOT):
+            return _internal_error(exc)
+        # A full disk wherever it meets a write no caller turned into a GameGraphError (numba saving its cache).
+        name = exc.filename
+        where = f" writing {shown(os.fsdecode(name) if isinstance(name, (str, bytes)) else str(name), 200)}" \
+            if name else ""
+        say(f"gamegraph: error: the disk is full{where} ({exc.strerror or exc}); free some space and run it again")
+        return EXIT_ERROR
     except MemoryError:
         spec = getattr(args, "spec", None)
         what = f"{shown(spec)} is" if spec else "the work asked for is"

@@ -21,7 +21,8 @@ fingerprint hashes the JSON of every Position property, laid out from the same
 arrays in the same blocks (`_columns_json`: `neo4j_loader._json`'s bytes, no
 Python list per property). With a game that offers ``batch_columns``, nothing
 here makes a Python call per position. Each file is written whole or not at all
-(explorer.core.files.output_file).
+(explorer.core.files.output_file), and `write_neo4j_import`'s folder too: it is filled
+as a hidden sibling and renamed into place at the end (explorer.core.files.output_folder).
 """
 
 from __future__ import annotations
@@ -29,6 +30,7 @@ from __future__ import annotations
 import csv
 import io
 import json
+import os
 import shlex
 from concurrent.futures import ThreadPoolExecutor
 from itertools import repeat
@@ -37,7 +39,7 @@ from typing import Any, Iterable, Iterator
 
 import numpy as np
 
-from explorer.core.files import make_folder, output_file
+from explorer.core.files import output_file, output_folder
 from explorer.solved import SolvedGraph
 from loaders import mirror
 from loaders.neo4j_loader import SCHEMA
@@ -62,10 +64,12 @@ def write_neo4j_import(solved: SolvedGraph, directory: str | Path, database: str
     The command carries this machine's importer settings (`machine_arguments`).
     See `write_game_files`; GameGraphError when a file cannot be written.
     """
-    directory = make_folder(directory)
-    paths = write_game_files(solved, directory)
-    with output_file(directory / "schema.cypher") as handle:
-        handle.write("".join(f"{statement};\n" for statement in SCHEMA))
+    final = Path(os.path.realpath(directory))  # where the files will be, for the command
+    with output_folder(directory) as partial:  # the folder appears whole or not at all
+        written = write_game_files(solved, partial)
+        with output_file(partial / "schema.cypher") as handle:
+            handle.write("".join(f"{statement};\n" for statement in SCHEMA))
+    paths = {name: final / path.name for name, path in written.items()}
     return shlex.join(ADMIN_COMMAND + import_arguments([paths], database) + machine_arguments())
 
 

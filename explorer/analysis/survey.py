@@ -22,7 +22,7 @@ from typing import Any, Iterable
 
 from explorer.core import private, progress
 from explorer.core.bounds import whole_number
-from explorer.core.errors import InvalidParameter
+from explorer.core.errors import InvalidParameter, StateFolderReadOnly
 from explorer.games import Game, game_class
 from explorer.games.base import format_value, type_name
 from explorer.core.values import Value
@@ -53,6 +53,8 @@ def grid(name: str, ranges: dict[str, range]) -> list[Game]:
     unknown = sorted(set(ranges) - set(fields))
     if unknown:
         raise InvalidParameter(f"{name} has no parameter {', '.join(unknown)}: its parameters are {', '.join(fields)}")
+    for field_name, values in ranges.items():
+        _check_range(name, fields, field_name, values)
     axes: list[tuple[str, list[Any]]] = []
     for field_name, field in fields.items():
         kind = type_name(field.type)
@@ -70,15 +72,53 @@ def grid(name: str, ranges: dict[str, range]) -> list[Game]:
     if total > MAX_RULE_SETS:
         raise InvalidParameter(f"{name}: {total:,} combinations is more than the survey's {MAX_RULE_SETS:,}")
     games: list[Game] = []
+    used: dict[str, set] = {field_name: set() for field_name in ranges}  # the range values some rule set took
+    refusals: dict[str, str] = {}
     for combination in itertools.product(*(values for _, values in axes)):
         values = dict(zip((n for n, _ in axes), combination))
         try:
             params = cls.Params(**values)
-        except InvalidParameter:
-            continue  # a combination the game itself forbids
+        except InvalidParameter as error:
+            for field_name in ranges:  # a combination the game itself forbids: why, for the refusal below
+                refusals.setdefault(f"{field_name}={values[field_name]}", str(error))
+            continue
+        for field_name in ranges:
+            used[field_name].add(values[field_name])
         if cls.survey_meaningful(params):
             games.append(cls(params))
+    for field_name, values in ranges.items():  # a value no rule set can take is refused, not dropped silently
+        unused = [value for value in values if value not in used[field_name]]
+        if unused:
+            why = refusals.get(f"{field_name}={unused[0]}", "")
+            raise InvalidParameter(f"--range {field_name}={_range_text(values)}: {name} has no rule set with "
+                                   f"{field_name}={unused[0]}{f' ({why})' if why else ''}; give a range it allows")
     return games
+
+
+def _range_text(values: range) -> str:
+    return f"{values.start}..{values.stop - 1}" if len(values) > 1 else str(values.start)
+
+
+def _check_range(name: str, fields: dict[str, dataclasses.Field], field_name: str, values: range) -> None:
+    """InvalidParameter (one line, naming the parameter and what it allows) unless `field_name` is a whole-number
+    parameter whose declared minimum and maximum hold every value of `values`."""
+    wholes = [n for n, f in fields.items() if type_name(f.type) == "int" and not f.metadata.get("choices")]
+    field = fields[field_name]
+    if field_name not in wholes:
+        meta = field.metadata
+        kind = (f"takes one of {', '.join(meta['choices'])}" if meta.get("choices") else
+                "is true or false" if type_name(field.type) == "bool" else f"is a {type_name(field.type)}")
+        offer = (f"{name}'s whole-number parameters are {', '.join(wholes)}" if wholes else
+                 f"{name} has no whole-number parameter to range over")
+        taken = " (the survey takes each of its values)" if meta.get("choices") or type_name(field.type) == "bool" else ""
+        raise InvalidParameter(f"--range {field_name}=...: {field_name} {kind}{taken}, not a range of whole "
+                               f"numbers; {offer}")
+    low, high = field.metadata.get("minimum"), field.metadata.get("maximum")
+    if (low is not None and values.start < low) or (high is not None and values.stop - 1 > high):
+        allowed = (f"from {low} to {high}" if low is not None and high is not None else
+                   f"at least {low}" if low is not None else f"at most {high}")
+        raise InvalidParameter(f"--range {field_name}={_range_text(values)}: {name}'s {field_name} must be "
+                               f"{allowed}")
 
 
 def summarise(game: Game) -> dict[str, Any]:
@@ -114,6 +154,7 @@ def survey(games: Iterable[Game], use_cache: bool = True) -> list[dict[str, Any]
     """The summary row of every rule set, from the cache where present, with a progress bar."""
     games = list(games)
     rows = []
+    caching = True
     with progress.bar("surveying rule sets", total=len(games), unit="rule set") as bar:
         for game in games:
             path = _cache_file(game)
@@ -127,9 +168,23 @@ def survey(games: Iterable[Game], use_cache: bool = True) -> list[dict[str, Any]
                     row = None
             if row is None:
                 row = summarise(game)
-                private.private_state_dir()
-                with private.atomic_private_file(path) as handle:  # 0600 in a 0700 folder
-                    handle.write(json.dumps(row).encode("utf-8"))
+                caching = caching and _keep(path, row)  # after one failure, the next would fail too: said once
             rows.append(row)
             bar.update(1)
     return rows
+
+
+def _keep(path, row: dict[str, Any]) -> bool:
+    """Cache one summary (0600 in a 0700 folder, whole or not at all); True when written. A cache that cannot be
+    written (a full disk, a read-only state folder) is said in one notice, and the survey goes on without it."""
+    try:
+        private.private_state_dir()
+        with private.atomic_private_file(path) as handle:
+            handle.write(json.dumps(row).encode("utf-8"))
+    except OSError as error:
+        progress.notice(f"surveyed without the cache: cannot write {path}: {error.strerror or error}")
+        return False
+    except StateFolderReadOnly as error:
+        progress.notice(f"surveyed without the cache: {error}")
+        return False
+    return True

@@ -62,3 +62,22 @@ def graph_limit_hint(game, spec: str, command: str) -> str:
     from explorer.solved import advice
 
     return advice(game, spec, command)
+
+
+def writes_output(p: argparse.ArgumentParser, func) -> None:
+    """Make `func` the command of `p`, a command that writes an output file (-o): its --force lets it replace an
+    existing read-only file, which explorer.core.files.output_file otherwise refuses (a file replaced keeps its
+    mode either way). The decision lives in that one writer; the command only passes the flag on."""
+    import functools
+
+    p.add_argument("--force", action="store_true",
+                   help="replace the output file even when it is read-only (it keeps its mode)")
+
+    @functools.wraps(func)
+    def command(args: argparse.Namespace):
+        from explorer.core.files import replacing_read_only
+
+        with replacing_read_only(getattr(args, "force", False)):
+            return func(args)
+
+    p.set_defaults(func=command)

@@ -13,7 +13,7 @@ import time
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from explorer.commands import StoreOnce, positive_int, shown
+from explorer.commands import StoreOnce, positive_int, shown, writes_output
 from explorer.core.errors import GameGraphError, InvalidParameter
 from explorer.core.files import output_file
 from explorer.games import games, parse_spec
@@ -60,7 +60,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     p.add_argument("--format", choices=("jsonl", "csv", "neo4j-import"), default="jsonl")
     p.add_argument("--edges", action="store_true", help="write the moves (from, to, label, optimal) instead")
     p.add_argument("-o", "--output", help="output file (a folder for neo4j-import); default or '-': stdout")
-    p.set_defaults(func=cmd_export)
+    writes_output(p, cmd_export)
 
     p = subparsers.add_parser("chart", help="strategy chart of two-hand Chopsticks")
     p.add_argument("spec")

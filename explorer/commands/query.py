@@ -14,7 +14,7 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Iterator
 
-from explorer.commands import positive_int, shell_hint, shown
+from explorer.commands import positive_int, shell_hint, shown, writes_output
 from explorer.core.bounds import decimal_number
 from explorer.render.dot import MAX_GRAPH_NODES
 from explorer.core.errors import GameGraphError, QueryError
@@ -83,14 +83,14 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     p.add_argument("--boards", action="store_true",
                    help="draw each position of a line or cycle (shortest-win, cycle) as its board")
     p.add_argument("-o", "--output", required=True, help="FILE.dot or FILE.gv (Graphviz text), FILE.svg, FILE.png or FILE.pdf")
-    p.set_defaults(func=cmd_dot)
+    writes_output(p, cmd_dot)
 
     p = subparsers.add_parser("certificate", help="write a checkable strategy certificate of a position's value")
     p.add_argument("spec", help="game spec, e.g. chopsticks:magic-fingers")
     p.add_argument("--position", help="position in the game's notation (default: the start)")
     p.add_argument("--no-symmetry", action="store_true", help="do not merge symmetric positions")
     p.add_argument("-o", "--output", help="FILE.json (default or '-': standard output)")
-    p.set_defaults(func=cmd_certificate)
+    writes_output(p, cmd_certificate)
 
     p = subparsers.add_parser("check-certificate", help="verify a certificate from the game rules alone")
     p.add_argument("file", help="a certificate written by `gamegraph certificate`")

@@ -7,6 +7,8 @@ import csv
 import io
 import json
 
+from explorer.commands import writes_output
+
 
 def register(subparsers: argparse._SubParsersAction) -> None:
     p = subparsers.add_parser("survey", help="solve every rule set of a game: start value, counts, cycles, longest win",
@@ -20,7 +22,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     p.add_argument("-o", "--output", help="write the CSV/JSON/table to this file instead of standard output")
     p.add_argument("--neo4j", action="store_true", help="also write one Variant node per rule set into Neo4j")
     p.add_argument("--no-cache", action="store_true", help="solve every rule set again")
-    p.set_defaults(func=cmd_survey)
+    writes_output(p, cmd_survey)
 
 
 def cmd_survey(args: argparse.Namespace) -> int:

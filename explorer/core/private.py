@@ -13,7 +13,10 @@ This module is the one place that names paths in the state folder
 (`state_path`, `cache_path`; `existing_state_path` for a look that must not create the folder)
 and writes there (`atomic_private_file`,
 `atomic_private_folder`, `new_private_file`: explorer.core.files' atomic
-writers with the owner-only modes).
+writers with the owner-only modes; each first removes the temporary files a
+killed writer left in the folder). Something at a cache path that is neither a
+regular file nor a folder (a FIFO would block its reader for ever) is refused in
+one line by `cache_path`.
 """
 
 from __future__ import annotations
@@ -26,6 +29,7 @@ from pathlib import Path
 from typing import IO, Iterator
 
 from explorer.core import files, settings
+from explorer.core.errors import GameGraphError
 
 DIR_MODE = 0o700
 FILE_MODE = 0o600
@@ -73,7 +77,22 @@ def cache_path(kind: str, name: str, key: str, suffix: str = "") -> Path:
     new format or another game is another file, and `name` (the game's name)
     keeps the folder readable. Nothing is created below the state folder."""
     digest = hashlib.sha1(key.encode()).hexdigest()[:DIGEST_LENGTH]
-    return state_path(kind, f"{name}-{digest}{suffix}")
+    path = state_path(kind, f"{name}-{digest}{suffix}")
+    check_cache_entry(path)
+    return path
+
+
+def check_cache_entry(path: Path) -> None:
+    """GameGraphError (one line) when something at a cache path is neither a regular file nor a folder: a FIFO
+    would block its reader for ever, a device or a socket is no cache. Checked with stat, before anything
+    opens it; a missing entry is fine (the cache is made). O(1)."""
+    try:
+        mode = os.stat(path).st_mode
+    except OSError:
+        return  # missing (or a dangling link): no cache yet, written anew
+    if not (stat.S_ISREG(mode) or stat.S_ISDIR(mode)):
+        raise GameGraphError(f"the cache entry {path} is {files._kind(mode)}, not a regular file or folder: "
+                             "gamegraph did not make it; remove it and run the command again")
 
 
 @contextmanager
@@ -85,6 +104,7 @@ def atomic_private_file(path: Path) -> Iterator[IO[bytes]]:
     never half (explorer.core.files.atomic_file)."""
     path = Path(path)
     ensure_private_dir(path.parent)
+    files.remove_stale_partials(path.parent)  # any that killed writers left in this folder of ours
     with files.atomic_file(path, FILE_MODE) as handle:
         yield handle
 
@@ -95,6 +115,7 @@ def atomic_private_folder(folder: Path) -> Iterator[Path]:
     block succeeds, and is removed when it fails. Its parent is made owner-only first."""
     folder = Path(folder)
     ensure_private_dir(folder.parent)
+    files.remove_stale_partials(folder.parent)
     with files.atomic_folder(folder, DIR_MODE) as partial:
         yield partial
 

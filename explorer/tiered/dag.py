@@ -103,6 +103,7 @@ def _client(scheduler: str | None, workers: int | None, processes: bool = True):
     """A distributed.Client: on the scheduler at `scheduler`, or on a new LocalCluster of `workers`
     processes (default: this machine's cores), one thread each, since the kernel uses its cores
     through numba only in its short parallel passes. A GameGraphError when the address answers not."""
+    import dask
     from distributed import Client, LocalCluster
 
     address = scheduler_address(scheduler)
@@ -112,11 +113,13 @@ def _client(scheduler: str | None, workers: int | None, processes: bool = True):
     try:
         # Loopback only, the dashboard too (on a free port): nothing listens beyond this machine.
         where = {"host": "127.0.0.1", "worker_dashboard_address": "127.0.0.1:0"} if processes else {}  # else in-process
-        # The workers' scratch space in the state folder, not Dask's default /tmp/dask-scratch-space.
+        # The scratch space in the state folder, not Dask's default /tmp/dask-scratch-space: the workers' (local_directory)
+        # and the scheduler's and nanny's lock files (temporary-directory, which they read as they start).
         scratch = private.ensure_private_dir(private.private_state_dir() / "dask")
-        cluster = LocalCluster(n_workers=count, threads_per_worker=1, processes=processes,
-                               dashboard_address="127.0.0.1:0", silence_logs=50, local_directory=str(scratch),
-                               **where)
+        with dask.config.set({"temporary-directory": str(scratch)}):
+            cluster = LocalCluster(n_workers=count, threads_per_worker=1, processes=processes,
+                                   dashboard_address="127.0.0.1:0", silence_logs=50, local_directory=str(scratch),
+                                   **where)
         return Client(cluster)
     except (OSError, TimeoutError, RuntimeError) as error:
         raise GameGraphError(f"cannot start a local Dask cluster of {count} worker(s): {error}") from None

@@ -3,11 +3,12 @@
 from __future__ import annotations
 
 import os
+from pathlib import Path
 
 import pytest
 
 from explorer.core.errors import GameGraphError
-from explorer.core.files import make_folder, output_file, read_regular_file
+from explorer.core.files import output_file, output_folder, read_regular_file
 
 
 def test_a_file_appears_only_when_the_block_completes(tmp_path):
@@ -43,7 +44,14 @@ def test_os_errors_name_the_path_and_the_reason(tmp_path, name, reason):
     assert sorted(p.name for p in tmp_path.iterdir()) == ["a-file", "a-folder"]
 
 
-def test_make_folder_refuses_a_file_in_the_way(tmp_path):
+def make_folder(path):
+    """An output folder written with one file in it (explorer.core.files.output_folder)."""
+    with output_folder(path) as partial:
+        (partial / "file").write_text("x")
+    return Path(path)
+
+
+def test_an_output_folder_refuses_a_file_in_the_way(tmp_path):
     (tmp_path / "taken").write_text("")
     assert make_folder(tmp_path / "new").is_dir()
     with pytest.raises(GameGraphError, match="cannot create the folder .*taken: a file of that name exists"):
@@ -168,8 +176,10 @@ def test_an_output_folder_is_made_or_taken_when_empty(tmp_path):
     assert not (tmp_path / "missing").exists()
     (tmp_path / "empty").mkdir()
     assert make_folder(tmp_path / "empty") == tmp_path / "empty"
-    (tmp_path / "link").symlink_to(tmp_path / "empty")  # a link to an empty folder is an empty folder
+    (tmp_path / "empty2").mkdir()
+    (tmp_path / "link").symlink_to(tmp_path / "empty2")  # a link to an empty folder is an empty folder
     assert make_folder(tmp_path / "link").is_dir()
+    assert (tmp_path / "link").is_symlink() and (tmp_path / "empty2" / "file").exists()  # filled through the link
 
 
 def test_a_non_empty_output_folder_is_refused_and_left_alone(tmp_path):
@@ -183,3 +193,100 @@ def test_a_non_empty_output_folder_is_refused_and_left_alone(tmp_path):
         make_folder("/")  # refused from its listing: nothing is created there
     with pytest.raises(GameGraphError, match="empty"):
         make_folder("")
+
+
+# -- issue 40, round two: stale temporary files, modes, read-only targets --------------------------------
+def _dead_pid() -> int:
+    """A process id no process has now."""
+    for pid in range(4_194_000, 4_194_304):
+        try:
+            os.kill(pid, 0)
+        except ProcessLookupError:
+            return pid
+        except PermissionError:
+            continue
+    pytest.skip("no free process id found")
+
+
+def test_a_killed_writers_temporary_files_are_removed_by_the_next_write(tmp_path):
+    from explorer.core.files import atomic_file, remove_stale_partials
+    dead = _dead_pid()
+    stale_file = tmp_path / f".out.json.{dead}.1.partial"
+    stale_file.write_text("half")
+    stale_folder = tmp_path / f".dir.{dead}.2.partial"
+    stale_folder.mkdir()
+    (stale_folder / "moves.csv").write_text("half")
+    live = tmp_path / f".out.json.{os.getpid()}.3.partial"  # a writer still running (this one) is left alone
+    live.write_text("busy")
+    other = tmp_path / f".other.json.{dead}.1.partial"  # another target's: left to that target's next write
+    other.write_text("half")
+    mine = tmp_path / "notes.partial"  # not named as gamegraph names them: never touched
+    mine.write_text("keep")
+    with output_file(tmp_path / "out.json") as handle:
+        handle.write("{}")
+    assert not stale_file.exists() and live.exists() and other.exists() and mine.exists()
+    with output_folder(tmp_path / "dir") as partial:
+        (partial / "a").write_text("x")
+    assert not stale_folder.exists() and (tmp_path / "dir" / "a").exists()
+    with atomic_file(tmp_path / "other.json") as handle:
+        handle.write(b"{}")
+    assert not other.exists()
+    assert remove_stale_partials(tmp_path) == [] and live.exists()
+
+
+def test_a_replaced_file_keeps_its_mode_and_a_read_only_one_needs_force(tmp_path):
+    import stat
+
+    from explorer.core.files import replacing_read_only
+    previous = os.umask(0o022)
+    try:
+        for mode in (0o600, 0o640, 0o604):
+            target = tmp_path / f"m{mode:o}"
+            target.write_text("old")
+            target.chmod(mode)
+            with output_file(target) as handle:
+                handle.write("new")
+            assert stat.S_IMODE(target.stat().st_mode) == mode and target.read_text() == "new"
+        real = tmp_path / "real"
+        real.write_text("old")
+        real.chmod(0o640)
+        (tmp_path / "link").symlink_to(real)
+        with output_file(tmp_path / "link") as handle:
+            handle.write("new")
+        assert (tmp_path / "link").is_symlink() and stat.S_IMODE(real.stat().st_mode) == 0o640
+        read_only = tmp_path / "read-only"
+        read_only.write_text("old")
+        read_only.chmod(0o444)
+        with pytest.raises(GameGraphError, match=r"read-only \(mode 0444\); give --force to replace it"):
+            with output_file(read_only) as handle:
+                handle.write("new")
+        assert read_only.read_text() == "old"
+        with replacing_read_only(True):
+            with output_file(read_only) as handle:
+                handle.write("new")
+        assert read_only.read_text() == "new" and stat.S_IMODE(read_only.stat().st_mode) == 0o444
+        read_only.chmod(0o444)
+        with pytest.raises(GameGraphError, match="read-only"):  # --force does not outlive its command
+            with output_file(read_only) as handle:
+                handle.write("again")
+        setuid = tmp_path / "setuid"
+        setuid.write_text("old")
+        setuid.chmod(0o4755)
+        with output_file(setuid) as handle:
+            handle.write("new")
+        assert stat.S_IMODE(setuid.stat().st_mode) == 0o755  # never a set-id file made by replacing one
+    finally:
+        os.umask(previous)
+
+
+def test_an_output_folder_appears_whole_or_not_at_all(tmp_path):
+    for failure in (RuntimeError("the writer failed"), KeyboardInterrupt(),
+                    OSError(28, "No space left on device")):
+        with pytest.raises((RuntimeError, KeyboardInterrupt, GameGraphError)) as caught:
+            with output_folder(tmp_path / "out") as partial:
+                (partial / "moves.csv").write_text("half")
+                assert not (tmp_path / "out").exists()
+                raise failure
+        if isinstance(failure, OSError):
+            assert "No space left on device" in str(caught.value) and "\n" not in str(caught.value)
+        assert list(tmp_path.iterdir()) == []

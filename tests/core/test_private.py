@@ -214,3 +214,36 @@ def test_a_killed_builds_temporary_file_is_found_by_its_pid(home):
     assert files.partial_paths(target.parent, os.getpid()) == [partial]
     builds._remove_partial_files(os.getpid())
     assert not partial.exists() and other.exists()
+
+
+def test_something_at_a_cache_path_that_is_no_file_is_refused_without_blocking(tmp_path, monkeypatch):
+    """A FIFO at a cache path blocked its reader for ever (issue 40): cache_path refuses it in one line."""
+    import os
+
+    from explorer.core import private
+    from explorer.core.errors import GameGraphError
+    monkeypatch.setenv("GAMEGRAPH_HOME", str(tmp_path / "home"))
+    path = private.cache_path("mirrors", "nim", "key", ".npz")
+    path.parent.mkdir(parents=True)
+    os.mkfifo(path)
+    with pytest.raises(GameGraphError, match=r"is a FIFO \(named pipe\), not a regular file or folder.*remove it"):
+        private.cache_path("mirrors", "nim", "key", ".npz")
+    path.unlink()
+    path.mkdir()  # a folder cache (the implicit value files) is fine
+    assert private.cache_path("mirrors", "nim", "key", ".npz") == path
+
+
+def test_a_private_write_removes_what_killed_writers_left_in_its_folder(tmp_path, monkeypatch):
+    import os
+
+    from explorer.core import private
+    monkeypatch.setenv("GAMEGRAPH_HOME", str(tmp_path / "home"))
+    folder = private.state_path("graphs")
+    folder.mkdir(parents=True)
+    dead = next(pid for pid in range(4_194_000, 4_194_304) if not os.path.exists(f"/proc/{pid}"))
+    stale = [folder / f".nim-0123.npz.{dead}.1.partial", folder / f".tictactoe-4567.npz.{dead}.7.partial"]
+    for path in stale:
+        path.write_bytes(b"half")
+    with private.atomic_private_file(folder / "chopsticks-89ab.npz") as handle:
+        handle.write(b"whole")
+    assert sorted(p.name for p in folder.iterdir()) == ["chopsticks-89ab.npz"]
