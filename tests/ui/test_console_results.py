@@ -5,10 +5,12 @@ library's cycles example draws its cycles), and a history of the statements run 
 from __future__ import annotations
 
 import json
+import time
 
 import pytest
 
 from queries.results import ConsoleResult, key_steps, readable
+from tests.ui.test_browser import ARTIFACTS, browser  # noqa: F401 - the run's Chromium, for the browser test
 
 NODE = {"_labels": ["Position"], "key": "A|1-1|1-1", "value": "loss", "remoteness": 26, "terminal": False}
 MOVE = {"_type": "MOVE", "label": "L>R", "optimal": True}
@@ -114,3 +116,41 @@ def test_the_cycles_example_draws_its_cycles_and_the_history_reloads_a_statement
     assert [b.key for b in history] == ["cypher_history_1", "cypher_history_0"]
     at.button(key="cypher_history_0").click().run()
     assert at.text_area(key="cypher_text").value == cycles_text
+
+
+# -- in Chromium ---------------------------------------------------------------------------------
+@pytest.fixture(scope="module")
+def chopsticks_ui(neo4j_server, tmp_path_factory):
+    from tests.ui.test_canvas_browser import serving_ui_with
+
+    with serving_ui_with(GAME, neo4j_server, tmp_path_factory.mktemp("home")) as url:
+        yield url
+
+
+@pytest.mark.neo4j
+@pytest.mark.browser
+def test_ctrl_enter_runs_and_a_list_of_positions_is_laid_out_with_no_caption_over_another(chopsticks_ui, browser):  # noqa: F811
+    """Ctrl+Enter in the editor runs the statement (no click on Run), and twenty positions with no move
+    between them (every draw) are drawn apart: no two nodes' boxes, captions included, overlap (they
+    were tiled as a tight grid with captions running into each other)."""
+    from tests.ui.test_browser import settle
+    from tests.ui.test_canvas_browser import cy, open_console
+
+    page = browser.new_page(viewport={"width": 1000, "height": 1300})
+    open_console(page, chopsticks_ui, GAME, "MATCH (p:Position {game: $game}) WHERE p.value = 'draw' RETURN p LIMIT 20")
+    page.get_by_label("Cypher (read-only)").press("Control+Enter")
+    settle(page)
+    page.get_by_text("20 rows.").wait_for(timeout=30_000)
+    frame_element = page.locator('iframe[src*="streamlit_cytoscape"]').first
+    frame_element.wait_for(timeout=30_000)
+    frame_element.scroll_into_view_if_needed()
+    frame = frame_element.element_handle().content_frame()
+    frame.wait_for_function("() => document.getElementById('cy')?._cyreg?.cy?.nodes().length === 20", timeout=30_000)
+    time.sleep(1.0)
+    boxes = cy(frame, "cy.nodes().map(n => n.boundingBox({includeLabels: true}))")
+    overlaps = [(i, j) for i, a in enumerate(boxes) for j, b in enumerate(boxes[i + 1:], i + 1)
+                if a["x1"] < b["x2"] and b["x1"] < a["x2"] and a["y1"] < b["y2"] and b["y1"] < a["y2"]]
+    assert not overlaps, overlaps
+    assert page.get_by_text("History: 1 statement run since the page opened").count() == 1
+    page.screenshot(path=str(ARTIFACTS / "console-draws.png"), full_page=True)
+    page.close()
