@@ -31,7 +31,7 @@ from pathlib import Path
 from typing import Callable
 
 from explorer.core import limits, settings
-from explorer.core.errors import GameGraphError, GraphTooLarge, shell_hint
+from explorer.core.errors import GameGraphError, GraphTooLarge
 from explorer.core.settings import UI_MAX_POSITIONS_ENV, UI_MEMORY_ENV
 from explorer.games import Game
 
@@ -153,13 +153,10 @@ class Registry:
 
     def _check(self, game: Game, symmetry: bool) -> limits.Estimate | None:
         """Refuse from the estimate (under the lock): over the limit, the budget, or what others leave of it."""
-        from explorer import tiered
+        from explorer.solved import advice
 
-        flag = tiered.edgeless_flag(game)
-        instead = (f"solve it without stored edges (`{shell_hint('solve', game.display_name, flag)}`), "
-                   "which this page then reads," if flag else "solve it with `gamegraph solve` instead,")
-        hint = (f"the most this page builds ({UI_MAX_POSITIONS_ENV} sets it); {instead} "
-                "or choose smaller parameters")
+        remedy = advice(game, command="ui")  # the solve that makes a value file and how long it takes here
+        hint = f"the most this page builds ({UI_MAX_POSITIONS_ENV} sets it); {remedy}"
         estimate = limits.check(game, symmetry, self.max_positions, budget=self.budget, hint=hint,
                                 budget_name=UI_MEMORY_ENV)
         if estimate is None:
@@ -170,7 +167,7 @@ class Registry:
             raise GraphTooLarge(
                 f"{game.display_name} would have {estimate.describe()}, and the page's other games use "
                 f"{limits.human_bytes(in_use)} of its {limits.human_bytes(self.budget)} memory budget "
-                f"({UI_MEMORY_ENV}); try again when their builds end, or solve it with `gamegraph solve`")
+                f"({UI_MEMORY_ENV}); try again when their builds end, or {remedy}")
         return estimate
 
     def _evict(self, room: int) -> None:

@@ -54,13 +54,10 @@ def _limit() -> int:
 def wanted(game: Game) -> bool:
     """Solved into a value file and too large for the page's graph. Without the file the usual page
     refuses at once with the size estimate and the command that makes the file (explorer.ui.builds)."""
-    from explorer import implicit, tiered
-    from explorer.play import too_large_for_a_graph
+    from explorer.solved import GRAPH, GRAPH_FIRST, choose
 
-    if not (implicit.supports(game) and tiered.solved_exists(game)):
-        return False
     try:
-        return too_large_for_a_graph(game, _limit())
+        return choose(game, GRAPH_FIRST, _limit()) != GRAPH  # explorer.solved decides how a game is read
     except GameGraphError:  # a bad GAMEGRAPH_UI_MAX_POSITIONS: the graph page reports it in one line
         return False
 
@@ -133,15 +130,16 @@ def _position(game: Game, values: Any) -> Any:
 
 
 def page(game: Game, spec: str) -> None:
-    from explorer import tiered
+    from explorer.solved import TIERED, VALUES_ONLY, open_solved
 
     stage_head(game.display_name, game.description)
     try:
-        values = tiered.open_solved(game)  # a tiered solve or the implicit mode's value file
+        stored = open_solved(game, VALUES_ONLY)  # a tiered solve or the implicit mode's value file
     except GameGraphError as exc:
         error(f"{exc} (the game is too large for a graph: the page reads its value file)")
         return
-    source = "the tiered solve" if isinstance(values, tiered.TieredValues) else "the value file of the implicit mode"
+    values = stored.values
+    source = "the tiered solve" if stored.kind == TIERED else "the value file of the implicit mode"
     st.caption(f"Answered from {source}: {solved_sentence(game, values)}; no graph in memory. The Neighbourhood "
                "tab draws a small part around a position; cycles, draw levels and the Cypher console need the "
                "whole graph and are not offered for this game.")
@@ -362,30 +360,13 @@ def neighbourhood(game: Game, spec: str, values: Any, position: Any) -> None:
 
 
 # -- a big game not solved here yet (issue 35) -------------------------------------------------------
-# What `gamegraph solve SPEC --implicit/--tiered` took on this 2-core machine (bench/README.md), by the
-# game's display name; another game's time is estimated from Dōbutsu shōgi's rate (1,567,925,964
-# indices in 974 s of the solver's own time from a cold start: 1.6 million indices a second).
-MEASURED_SOLVES = {"dobutsu:standard": "16-19 min", "teeko:standard": "70 s", "teeko:advanced": "100 s",
-                   "dodgem:5x5": "5-12 min", "connect4:6x4": "2.5 min", "connect4:6x5": "48 min"}
-INDICES_PER_SECOND = 1_600_000
-
-
-def solve_time(game: Game) -> str:
-    """How long the value-file solve of `game` takes here: measured, else 'about N min' from the rate."""
-    measured = MEASURED_SOLVES.get(game.display_name)
-    if measured:
-        return f"{measured} here (measured)"
-    seconds = game.index_space() / INDICES_PER_SECOND
-    about = f"{max(round(seconds / 60), 1)} min" if seconds >= 60 else f"{max(round(seconds), 1)} s"
-    return f"about {about} here (estimated from Dōbutsu shōgi's rate)"
-
-
 def openable_presets(game: Game, limit: int) -> list[tuple[str, str]]:
-    """(spec, how it opens) of the game's other presets that this page opens: solved into a value file, or
-    small enough for its graph (by the estimate, nothing built). O(presets)."""
-    from explorer import implicit, tiered
+    """(spec, how it opens) of the game's other presets that this page opens: from a value file (as explorer.solved
+    chooses for a game too large for the page's graph), or small enough for its graph (by the estimate, nothing
+    built). O(presets)."""
     from explorer.core import limits
     from explorer.games import parse_spec
+    from explorer.solved import GRAPH, GRAPH_FIRST, choose
 
     found = []
     for preset in type(game).presets:
@@ -393,7 +374,7 @@ def openable_presets(game: Game, limit: int) -> list[tuple[str, str]]:
             other = parse_spec(f"{game.name}:{preset}")
             if other.id == game.id:
                 continue
-            if implicit.supports(other) and tiered.solved_exists(other):
+            if choose(other, GRAPH_FIRST, limit) != GRAPH:
                 found.append((other.display_name, "from its value file"))
                 continue
             estimate = limits.estimate(other)
@@ -406,18 +387,13 @@ def openable_presets(game: Game, limit: int) -> list[tuple[str, str]]:
 
 def too_large(game: Game, why: str) -> None:
     """A game too large for the page's graph and not solved here: one line giving the refusal `why` (the
-    estimate, the limit or memory budget over, the variable that raises it), which command solves it, how long
-    that takes here, and that the page then opens it; then links to the presets that open now."""
-    from explorer import tiered
-    from explorer.core.errors import shell_hint
+    estimate, the limit or memory budget over, the variable that raises it) and the remedy explorer.solved gives
+    the page (the command that solves it, how long that takes here, that the page then opens it), once; then
+    links to the presets that open now."""
+    from explorer.solved import advice
 
-    flag = tiered.edgeless_flag(game)
-    if flag:
-        command = shell_hint("solve", game.display_name, flag)
-        error(f"{why}. {game.display_name} is not solved here yet: `{command}` solves it in {solve_time(game)}, "
-              "and the page then opens it from its value file.")  # the refusal (estimate, limit, variable) kept
-    else:
-        error(why)
+    remedy = advice(game, command="ui")
+    error(why if remedy in why else f"{why}; {remedy}")
     presets = openable_presets(game, _limit())
     if presets:
         st.markdown("Open now: " + " · ".join(f"[{md_escape(spec)}]({state.link(spec)}) ({how})"

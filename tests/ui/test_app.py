@@ -680,6 +680,25 @@ def test_a_big_unsolved_game_says_how_to_solve_it_and_links_the_presets_that_ope
     assert "?game=dobutsu%3Asmall" in links and "?game=dobutsu%3Alions" in links and "chopsticks" not in links
 
 
+@pytest.mark.parametrize("spec, limit", [("chopsticks(fingers=99)", None), ("dodgem:5x5", "1000")])
+def test_a_refused_games_line_names_its_solve_once_as_explorer_solved_gives_it(spec, limit, monkeypatch):
+    """The page worked out its own solve advice in two places (explorer/ui/builds.py and implicit_page.py), and
+    a game over the position limit named its solve twice in its one line. The remedy now comes from
+    explorer.solved (advice for the page), once: the command, how long it takes here, that the page opens it."""
+    from explorer.games import parse_spec
+    from explorer.solved import advice
+
+    if limit:
+        monkeypatch.setenv("GAMEGRAPH_UI_MAX_POSITIONS", limit)
+    at = page(game=spec)
+    assert_clean(at)
+    assert len(errors(at)) == 1, errors(at)
+    line = errors(at)[0]
+    remedy = text_of(advice(parse_spec(spec), command="ui"))
+    assert text_of(line).count("gamegraph solve") == 1 and remedy in text_of(line), line
+    assert "solves it in" in remedy and " here" in remedy and "the page then opens it" in remedy
+
+
 @pytest.mark.parametrize("asked, opened", [("Analysis", "Statistics"), ("Graph", "Neighbourhood")])
 def test_a_tabs_name_in_the_url_opens_its_first_view(asked, opened):
     at = page(game="chopsticks:standard", view=asked)

@@ -260,4 +260,4 @@ def test_the_size_refusal_advises_what_works_for_the_game():
         registry._check(parse_spec("chopsticks(fingers=20)"), True)
     with pytest.raises(GraphTooLarge) as refused:
         registry._check(parse_spec("tictactoe"), True)
-    assert "--implicit" not in str(refused.value) and "`gamegraph solve`" in str(refused.value)
+    assert "--implicit" not in str(refused.value) and "`gamegraph solve tictactoe`" in str(refused.value)
