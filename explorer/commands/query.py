@@ -83,6 +83,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     p.add_argument("--boards", action="store_true",
                    help="draw each position of a line or cycle (shortest-win, cycle) as its board")
     p.add_argument("-o", "--output", required=True, help="FILE.dot or FILE.gv (Graphviz text), FILE.svg, FILE.png or FILE.pdf")
+    p.add_argument("--dpi", metavar="N", help="a PNG's resolution in dots per inch, 36 to 1200 (default 150: "
+                                              "tic-tac-toe's winning line with --boards is 2,284 px wide)")
     writes_output(p, cmd_dot)
 
     p = subparsers.add_parser("certificate", help="write a checkable strategy certificate of a position's value")
@@ -223,6 +225,10 @@ def cmd_dot(args: argparse.Namespace) -> int:
     output_target(args.output)  # before Path() drops a trailing slash: `-o x.svg/` names a folder
     if Path(args.output).suffix.lower() not in dot.FORMATS:
         raise QueryError(f"cannot write {args.output!r}: the file name must end in {', '.join(dot.FORMATS)}")
+    if args.dpi is not None:  # before any work: a bad resolution is one line, and nothing is written
+        dot.check_dpi(args.dpi)
+        if Path(args.output).suffix.lower() != ".png":
+            raise QueryError(f"--dpi sets a PNG's resolution; {args.output[:200]!r} is not a .png (SVG and PDF scale freely)")
     if args.boards and args.query not in ("shortest-win", "cycle"):
         raise QueryError(f"--boards draws the boards of a line or a cycle (shortest-win, cycle), not of {args.query}")
     _refuse_too_large_to_draw(args)
@@ -267,7 +273,7 @@ def cmd_dot(args: argparse.Namespace) -> int:
                                             boards=args.boards)
             if args.cgt:
                 dot.label_values(diagram, backend.position)
-    path = dot.render(diagram, args.output)
+    path = dot.render(diagram, args.output, dpi=args.dpi)
     print(f"wrote {path} ({len(diagram.nodes)} positions, {len(diagram.edges)} moves)")
     return 0
 

@@ -337,3 +337,26 @@ def test_a_tictactoe_board_names_its_files_and_ranks_as_the_moves_do():
     source = dot.to_dot(dot.line_diagram(run_query(NetworkxBackend(to_networkx(build("tictactoe"))), "shortest-win",
                                                    position=".../.../..."), boards=True))
     assert ">a</FONT>" in source and ">3</FONT>" in source
+
+
+def test_cli_dot_dpi_sets_the_png_resolution_and_a_bad_one_is_one_line(tmp_path):
+    env = {**os.environ, "GAMEGRAPH_HOME": str(tmp_path / "state"), "GAMEGRAPH_PROGRESS": "0"}
+
+    def cli(*args):
+        return subprocess.run([sys.executable, "-m", "explorer.cli", "dot", "tictactoe", "shortest-win", "--boards",
+                               *args], capture_output=True, text=True, env=env, cwd=ROOT, timeout=300)
+
+    out = cli("-o", str(tmp_path / "line.png"))
+    assert out.returncode == 0, out.stderr
+    width, height = _png_size(tmp_path / "line.png")
+    assert width >= 1600 and width > height  # legible on a projector by default, and wider than high
+    out = cli("--dpi", "75", "-o", str(tmp_path / "small.png"))
+    assert out.returncode == 0, out.stderr
+    assert abs(width / _png_size(tmp_path / "small.png")[0] - dot.DEFAULT_DPI / 75) < 0.05
+    for bad in ("1000000000", "0", "-1", "text", "1200"):
+        out = cli("--dpi", bad, "-o", str(tmp_path / "bad.png"))
+        assert out.returncode == 2 and "Traceback" not in out.stderr, out.stderr
+        assert len(out.stderr.strip().splitlines()) == 1 and "dpi" in out.stderr
+    out = cli("--dpi", "100", "-o", str(tmp_path / "bad.svg"))
+    assert out.returncode == 2 and "not a .png" in out.stderr
+    assert sorted(p.name for p in tmp_path.iterdir() if p.is_file()) == ["line.png", "small.png"]
