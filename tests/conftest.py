@@ -16,7 +16,10 @@ Fixtures and markers for every test (tests/support/neo4j_fixtures.py has the Neo
 - `@pytest.mark.serial`: the test runs alone, no other test of the run beside it, also under
   `-n 2` (pytest-xdist). For tests that stop or restart the shared Neo4j server, compare the whole
   database or its connections before and after, or measure the machine. `SERIAL_FILES` below marks
-  whole files that way without touching them.
+  whole files that way without touching them. A module that only needs the server to itself takes
+  `own_neo4j_server` instead (a second embedded server, its state folder and port), so the other
+  worker is not kept waiting.
+- Files are given out longest first, by tests/durations.json (tests/support/durations.py).
 
 Under xdist (./scripts/test without a test path runs `-n 2 --dist loadfile`) each file runs whole
 on one worker, in order, as it does alone; the workers share the state folder (its caches are written
@@ -31,6 +34,8 @@ from pathlib import Path
 
 import pytest
 
+from tests.support import durations
+
 os.environ.setdefault("GAMEGRAPH_PROGRESS", "0")
 os.environ.setdefault("GAMEGRAPH_HOME", str(Path(__file__).resolve().parents[1] / ".gamegraph-test"))
 # Every size runs the compiled kernels, so the tests exercise them (explorer.algorithms.dispatch);
@@ -40,24 +45,32 @@ os.environ.setdefault("GAMEGRAPH_KERNELS_FROM", "0")
 pytest_plugins = ["tests.support.neo4j_fixtures", "tests.support.serial", "tests.support.browser"]
 
 # Files whose every test must run alone (see the docstring), relative to the clone, and why.
-SERIAL_FILES = {
-    "tests/loaders/test_neo4j_server.py": "stops and restarts the shared Neo4j server",
-    "tests/queries/test_console.py": "compares the whole database and its connections before and after an "
-                                     "attack, measures the server's CPU, and restarts the server",
-    "tests/loaders/test_neo4j_bulk.py": "counts every node and relationship of the database before and after a "
-                                        "refusal",
-}
+SERIAL_FILES: dict[str, str] = {}  # none today: the modules that stop, restart or measure a server have one of
+# their own (`own_neo4j_server` in tests/support/neo4j_fixtures.py), and the rest run beside them
 
 
 def pytest_collection_modifyitems(config, items):
     root = Path(__file__).resolve().parents[1]
+    where: dict[int, str] = {}
     for item in items:
         try:
-            where = Path(str(item.path)).resolve().relative_to(root).as_posix()
+            where[id(item)] = Path(str(item.path)).resolve().relative_to(root).as_posix()
         except ValueError:
             continue
-        if where in SERIAL_FILES:
+        if where[id(item)] in SERIAL_FILES:
             item.add_marker(pytest.mark.serial)
+    # The longest files first (tests/support/durations.py says why); a file's tests keep their order.
+    seconds = durations.load()
+    first: dict[str, int] = {}
+    for index, item in enumerate(items):
+        first.setdefault(where.get(id(item), ""), index)
+    order = {id(item): index for index, item in enumerate(items)}
+
+    def rank(item) -> tuple[float, int, int]:
+        path = where.get(id(item), "")
+        return -seconds.get(path, 0.0), first[path], order[id(item)]
+
+    items.sort(key=rank)
 
 
 @pytest.fixture(autouse=True)

@@ -57,6 +57,7 @@ def test_advice_names_the_bulk_path_and_the_value_file_by_size():
 
 # -- refusals, on the shared server: nothing may change ---------------------------------------
 @pytest.mark.neo4j
+@pytest.mark.serial  # the shared server's games before and after: no other test may load one meanwhile
 def test_bulk_without_a_terminal_or_yes_refuses_in_one_line_and_changes_nothing(neo4j_server):  # noqa: F811
     with open_driver(neo4j_server) as driver:
         before = game_ids(driver, neo4j_server.database)  # not totals: other sessions may share the server
@@ -70,6 +71,7 @@ def test_bulk_without_a_terminal_or_yes_refuses_in_one_line_and_changes_nothing(
 
 
 @pytest.mark.neo4j
+@pytest.mark.serial  # the shared server's games before and after: no other test may load one meanwhile
 def test_bulk_on_a_terminal_shows_the_plan_asks_and_a_no_changes_nothing(neo4j_server):  # noqa: F811
     with open_driver(neo4j_server) as driver:
         games_before = game_ids(driver, neo4j_server.database)

@@ -17,6 +17,12 @@ from loaders import neo4j_server as server
 from loaders.settings import Neo4jSettings, open_driver, password_file
 
 
+@pytest.fixture(scope="module")
+def neo4j_server(own_neo4j_server):
+    """A server of this module's own (tests/support/neo4j_fixtures.py): these tests stop and restart it, with the rest of the suite running beside."""
+    return own_neo4j_server
+
+
 def _free_port() -> int:
     with socket.socket() as probe:
         probe.bind(("127.0.0.1", 0))

@@ -26,6 +26,19 @@ from queries.console import READ_PROCEDURES, check_params, check_plan, run_reado
 from tests.support.console_attacks import CANARY_TOKEN, HONEST, CountingHTTP, attacks, fill, snapshot, unchanged
 
 pytestmark = pytest.mark.neo4j
+
+
+@pytest.fixture(scope="module")
+def neo4j_server(own_neo4j_server):
+    """A server of this module's own (tests/support/neo4j_fixtures.py): these tests compare its whole database
+    and connections before and after an attack and measure its CPU, with the rest of the suite running beside.
+    It holds a second game besides GAME, as a shared server does: Neo4j's row estimates, by which the console
+    refuses cartesian products, grow with the database (23 nodes cubed is a harmless 12,167 rows)."""
+    from loaders.neo4j_loader import load
+
+    with open_driver(own_neo4j_server) as driver:
+        load(build("tictactoe"), driver, own_neo4j_server.database)
+    return own_neo4j_server
 GAME = "nim:small"
 
 

@@ -1,4 +1,5 @@
-"""The real Neo4j server for tests: no mocks, one server for the whole session."""
+"""The real Neo4j server for tests: no mocks, one server for the whole session, and one of their own for the
+few modules that stop, restart or measure it (`own_neo4j_server`)."""
 
 from __future__ import annotations
 
@@ -32,6 +33,29 @@ def neo4j_server() -> Neo4jSettings:
     yield Neo4jSettings.from_env()
     if started_here:
         server.stop()
+
+
+@pytest.fixture(scope="module")
+def own_neo4j_server(tmp_path_factory) -> Neo4jSettings:
+    """A Neo4j server of one test module's own, in a state folder of its own, that the environment points at
+    while the module runs (GAMEGRAPH_HOME, NEO4J_URI; the password file of that folder): for modules that stop
+    and restart their server, compare the whole database or its connections before and after, or measure the
+    server's CPU. They used to take the shared server alone (`serial`), and the other xdist worker waited for
+    them; on a server of their own the rest of the suite runs beside them. A module takes it by defining its
+    own module-scoped `neo4j_server` fixture that returns this one (tests/queries/test_console.py does)."""
+    home = tmp_path_factory.mktemp("own-neo4j")
+    with pytest.MonkeyPatch.context() as env:
+        env.setenv("GAMEGRAPH_HOME", str(home / "state"))
+        env.setenv("NEO4J_URI", f"bolt://127.0.0.1:{free_port()}")
+        env.setenv("GAMEGRAPH_NEO4J_HEAP", "768m")
+        env.setenv("GAMEGRAPH_NEO4J_PAGECACHE", "64m")
+        for name in ("NEO4J_PASSWORD", "NEO4J_USER", "NEO4J_DATABASE"):
+            env.delenv(name, raising=False)
+        server.start()
+        try:
+            yield Neo4jSettings.from_env()
+        finally:
+            server.stop()
 
 
 def free_port() -> int:
