@@ -85,7 +85,7 @@ def _controls(game: Game, last: tuple[int, str, bool]) -> tuple[int, str, str, s
     top[0].number_input(f"k (moves away, 1 to {data.MAX_K})", min_value=1, max_value=data.MAX_K, step=1,
                         key="hood_k", on_change=_k_into_url, help=f"the canvas starts with the positions up to k moves from here "
                                            f"(the nearest {MAX_NODES} at most)")
-    top[1].selectbox("Follow moves", ["both", "out", "in"], key="hood_dir",
+    top[1].selectbox("Follow moves", ["both", "out", "in"], key="hood_dir", on_change=_whole_page,
                      format_func={"both": "both ways", "out": "forward", "in": "backward"}.get)
     top[2].selectbox("Layout", list(LAYOUTS), key="canvas_layout", format_func=LAYOUTS.get)
     top[3].selectbox("Colour by", colourings, key="canvas_colour", format_func=COLOURINGS.get)
@@ -98,7 +98,7 @@ def _controls(game: Game, last: tuple[int, str, bool]) -> tuple[int, str, str, s
                           "for the player who makes it, as on the board")
     low[2].checkbox("Boards on the nodes", key="canvas_boards", disabled=not has_boards(game),
                     help=None if has_boards(game) else f"{game.display_name} has no board drawing: nodes show its notation")
-    low[3].checkbox("Move labels", key="hood_labels")
+    low[3].checkbox("Move labels", key="hood_labels", on_change=_whole_page)
     low[4].button("Lay out again", key="canvas_relayout", on_click=_relayout,
                   help="place every node again with the chosen layout")
     k = int(st.session_state["hood_k"])
@@ -110,10 +110,18 @@ def _controls(game: Game, last: tuple[int, str, bool]) -> tuple[int, str, str, s
 
 
 def _k_into_url() -> None:
-    """The k chosen goes into the page's address, so a copied link opens the same canvas."""
+    """The k chosen goes into the page's address, so a copied link opens the same canvas; the whole
+    page runs again (the downloads draw the same neighbourhood: `hood_settings`)."""
     k = int(st.session_state["hood_k"])
     st.session_state["hood_k_url"] = k
     st.query_params["k"] = str(k)
+    _whole_page()
+
+
+def _whole_page() -> None:
+    """A control whose change reaches outside the canvas's fragment (k, direction and move labels are the
+    downloads' settings too): the whole page runs again, not just the canvas."""
+    st.rerun(scope="app")
 
 
 def _relayout() -> None:
@@ -147,6 +155,7 @@ def _on_event(game: Game, spec: str, solved: SolvedGraph, backend: Backend, focu
             key = payload.get("element_id")
             board = grown.shown.get(key)  # opened in the orientation it is drawn in, as the moves table does
             state.go(spec, game.format(board) if board is not None else key)
+            st.rerun(scope="app")  # another position: the page navigates, not only the canvas
     except GameGraphError as exc:
         grown.notes.append(str(exc))
 
@@ -154,7 +163,19 @@ def _on_event(game: Game, spec: str, solved: SolvedGraph, backend: Backend, focu
 def neighbourhood_panel(game: Game, spec: str, solved: SolvedGraph, key: str, backend: Backend,
                         last: tuple[int, str, bool]) -> None:
     """The Neighbourhood tab: the canvas around the page's position, grown by expanding its nodes;
-    `last` is the controls' last (k, direction, move labels)."""
+    `last` is the controls' last (k, direction, move labels).
+
+    The tab is a Streamlit fragment (issue 35): expanding, collapsing, selecting, a layout, the boards,
+    the colouring and the perspective run this function alone again, not the whole page (1.7 s for an
+    expansion on tic-tac-toe when the page ran). What must change outside it calls
+    st.rerun(scope="app"): opening a position (the page navigates), k, the direction and the move labels
+    (the downloads' settings)."""
+    _canvas_fragment(game, spec, solved, key, backend, last)
+
+
+@st.fragment
+def _canvas_fragment(game: Game, spec: str, solved: SolvedGraph, key: str, backend: Backend,
+                     last: tuple[int, str, bool]) -> None:
     k, direction, layout, colouring, boards, move_labels, _, perspective = _controls(game, last)
     scope = (solved.graph.graph_id, key, k, direction, backend.kind)
     grown: Grown | None = st.session_state.get(GROWN)

@@ -1,0 +1,111 @@
+"""The canvas answers without a whole page run (issue 35): the Neighbourhood tab is a Streamlit fragment,
+so expanding a node, changing the layout or turning boards on runs the fragment alone, while opening a
+position and changing k (the downloads' setting too) still run the whole page.
+
+What ran is read from the server's own messages: each run ends with a ForwardMsg `script_finished`
+whose status says whether the whole script ran (FINISHED_SUCCESSFULLY) or a fragment alone
+(FINISHED_FRAGMENT_RUN_SUCCESSFULLY). The messages are decoded from the page's websocket frames.
+"""
+
+from __future__ import annotations
+
+import os
+import time
+
+import pytest
+from playwright.sync_api import expect
+from streamlit.proto.ForwardMsg_pb2 import ForwardMsg
+
+from tests.ui.test_browser import browser, position_in_url, serving_ui  # noqa: F401
+from tests.ui.test_browser import pytestmark  # noqa: F401 - browser, and Chromium must be there
+from tests.ui.test_canvas_browser import (_choose, click_node, click_panel_button, current_frame, cy, expand_node,
+                                          open_canvas, settle, wait_canvas)
+
+WHOLE = ForwardMsg.ScriptFinishedStatus.FINISHED_SUCCESSFULLY
+FRAGMENT = ForwardMsg.ScriptFinishedStatus.FINISHED_FRAGMENT_RUN_SUCCESSFULLY
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory):
+    # No file watcher: another change to the tree would put "File change" in the status widget that
+    # `settle` waits to go.
+    env = {**os.environ, "GAMEGRAPH_HOME": str(tmp_path_factory.mktemp("home")), "GAMEGRAPH_PROGRESS": "0",
+           "STREAMLIT_SERVER_FILE_WATCHER_TYPE": "none"}
+    with serving_ui(env) as url:
+        yield url
+
+
+class Runs:
+    """The statuses of the runs that ended since `clear`, from the page's websocket."""
+
+    def __init__(self, page):
+        self.statuses: list[int] = []
+        page.on("websocket", lambda ws: ws.on("framereceived", self._frame))
+
+    def _frame(self, payload) -> None:
+        if not isinstance(payload, (bytes, bytearray)):
+            return
+        message = ForwardMsg()
+        try:
+            message.ParseFromString(bytes(payload))
+        except Exception:  # noqa: BLE001 - not a ForwardMsg: not a run's end
+            return
+        if message.WhichOneof("type") == "script_finished":
+            self.statuses.append(message.script_finished)
+
+    def clear(self) -> None:
+        self.statuses = []
+
+    def wait(self, timeout: float = 60.0) -> list[int]:
+        deadline = time.monotonic() + timeout
+        while not self.statuses and time.monotonic() < deadline:
+            time.sleep(0.1)
+        time.sleep(1.0)  # a run that asks for another (st.rerun) ends first, then the one it asked for
+        return [s for s in self.statuses if s in (WHOLE, FRAGMENT)]
+
+
+def test_expand_layout_and_boards_run_the_canvas_alone(server, browser):  # noqa: F811
+    page = browser.new_page(viewport={"width": 1440, "height": 900})
+    runs = Runs(page)
+    frame_element, frame = open_canvas(page, f"{server}/?game=tictactoe&view=Neighbourhood&k=2", warm=True)
+    # a position two moves away: its successors are not drawn yet
+    far = cy(frame, "cy.nodes().filter(n => !n.data('_focus')).sort((a, b) => b.position('y') - a.position('y'))[0].id()")
+    runs.clear()
+    frame_element, frame = expand_node(page, frame_element, frame, far)
+    assert runs.wait() == [FRAGMENT], "an expansion ran the whole page"
+    runs.clear()
+    _choose(page, "Layout", "concentric around the focus")
+    wait_canvas(page, "cy.nodes().length > 0")
+    assert runs.wait() == [FRAGMENT], "a layout change ran the whole page"
+    runs.clear()
+    page.get_by_text("Boards on the nodes").first.click()
+    wait_canvas(page, "cy.nodes().some(n => !!n.data('_image'))")
+    settle(page)
+    assert runs.wait() == [FRAGMENT], "turning boards on ran the whole page"
+    page.close()
+
+
+def test_opening_a_position_and_k_run_the_whole_page(server, browser):  # noqa: F811
+    page = browser.new_page(viewport={"width": 1440, "height": 900})
+    runs = Runs(page)
+    frame_element, frame = open_canvas(page, f"{server}/?game=tictactoe&view=Neighbourhood&k=1", warm=True)
+    runs.clear()
+    page.locator('input[aria-label^="k (moves away"]').first.fill("2")
+    page.keyboard.press("Enter")
+    wait_canvas(page, "cy.nodes().length > 10")
+    settle(page)
+    assert WHOLE in runs.wait(), "a new k ran only the canvas (the downloads keep the old one)"
+    # opening a position moves the page: the sidebar and the position's panels follow it
+    frame_element, frame = current_frame(page)
+    other = cy(frame, "cy.nodes().filter(n => !n.data('_focus'))[0].id()")
+    shown = cy(frame, f"cy.getElementById({other!r}).data('position')")
+    frame_element, frame = click_node(page, other, frame_element, frame)
+    runs.clear()
+    click_panel_button(frame, "Open this position")
+    page.wait_for_function(f"() => new URL(location.href).searchParams.get('pos') === {shown!r}", timeout=30_000)
+    settle(page)
+    assert WHOLE in runs.wait(), "opening a position ran only the canvas"
+    assert position_in_url(page) == shown
+    wait_canvas(page, f"cy.getElementById({other!r}).length === 1 && cy.getElementById({other!r}).data('_focus') === 1")
+    expect(page.get_by_text("on the canvas").first).to_be_visible()
+    page.close()
