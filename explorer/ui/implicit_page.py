@@ -140,16 +140,6 @@ def page(game: Game, spec: str) -> None:
         return
     values = stored.values
     source = "the tiered solve" if stored.kind == TIERED else "the value file of the implicit mode"
-    st.caption(f"Answered from {source}: {solved_sentence(game, values)}; no graph in memory. The Neighbourhood "
-               "tab draws a small part around a position; cycles, draw levels and the Cypher console need the "
-               "whole graph and are not offered for this game.")
-    if reachable_count(game) is None:
-        st.button("Count the positions reachable from the start", key="implicit_reach", on_click=_count_clicked,
-                  args=(game,), help="walks the game from its start over its compiled rules, with no graph: "
-                                     "seconds for a few million indices, a minute or two for the largest games")
-    failed = st.session_state.pop(REACH_FAILED, None)
-    if failed:
-        error(f"The positions reachable from the start could not be counted: {failed}")
     position = _position(game, values)
     if st.query_params.get("game") != spec:
         st.query_params["game"] = spec
@@ -170,6 +160,18 @@ def page(game: Game, spec: str) -> None:
         if tabs[2].open:
             with guarded("Play"):
                 play_panel.panel(game, spec, values)
+    # What the file holds, under the views (issue 35: three lines above the tabs kept the canvas out of the
+    # first screen).
+    st.caption(f"Answered from {source}: {solved_sentence(game, values)}; no graph in memory. The Neighbourhood "
+               "tab draws a small part around a position; cycles, draw levels and the Cypher console need the "
+               "whole graph and are not offered for this game.")
+    if reachable_count(game) is None:
+        st.button("Count the positions reachable from the start", key="implicit_reach", on_click=_count_clicked,
+                  args=(game,), help="walks the game from its start over its compiled rules, with no graph: "
+                                     "seconds for a few million indices, a minute or two for the largest games")
+    failed = st.session_state.pop(REACH_FAILED, None)
+    if failed:
+        error(f"The positions reachable from the start could not be counted: {failed}")
     # The explored position under the views (issue 35: the canvas first). While the Play tab is open the
     # game being played is the page's subject: the explored position folds away.
     key = game.format(position)

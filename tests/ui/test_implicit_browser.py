@@ -165,3 +165,19 @@ def test_the_neighbourhood_of_a_part_is_readable_at_its_default_zoom(server, bro
     page.wait_for_timeout(1000)
     assert frame.evaluate(f"() => {cy}.nodes().renderedBoundingBox().w <= {cy}.width() + 2")
     page.close()
+
+
+def test_the_value_file_page_opens_on_its_canvas_in_the_first_screen(server, browser):  # noqa: F811
+    """Issue 35, the graph is the stage: what the value file holds (three lines) sat above the tabs, and the
+    canvas started at 523 px of 900 at 1,440; it is under the views now, with the explored position."""
+    page = browser.new_page(viewport={"width": 1440, "height": 900})
+    page.goto(f"{server}/?game={URL_SPEC}")
+    frame = page.locator('iframe[src*="streamlit_cytoscape"]').first
+    frame.wait_for(timeout=180_000)
+    settle(page)
+    box = frame.bounding_box()
+    assert box["y"] <= 470, box
+    assert page.get_by_text("Answered from the value file").first.bounding_box()["y"] > box["y"]
+    ARTIFACTS.mkdir(exist_ok=True)
+    page.screenshot(path=str(ARTIFACTS / "ui-implicit-stage-1440.png"))
+    page.close()
