@@ -80,8 +80,9 @@ def pytest_args(tmp_path: Path, *args: str) -> list[str]:
 
 
 def test_the_whole_suite_runs_on_two_worker_processes_a_file_whole_on_one(tmp_path):
-    assert pytest_args(tmp_path) == ["-n", "2", "--dist", "loadfile"]
-    assert pytest_args(tmp_path / "m", "-m", "not browser", "-q") == ["-n", "2", "--dist", "loadfile", "-m",
+    """In the order tests/conftest.py gives (longest first), not xdist's own (most tests first)."""
+    assert pytest_args(tmp_path) == ["-n", "2", "--dist", "loadfile", "--no-loadscope-reorder"]
+    assert pytest_args(tmp_path / "m", "-m", "not browser", "-q") == ["-n", "2", "--dist", "loadfile", "--no-loadscope-reorder", "-m",
                                                                       "not browser", "-q"]
 
 
@@ -93,11 +94,11 @@ def test_given_tests_or_a_choice_of_workers_run_as_asked(tmp_path):
     assert pytest_args(tmp_path, "tests/test_x.py::test_y", "-x") == ["tests/test_x.py::test_y", "-x"]
     for chosen in (["-n", "0"], ["-n4"], ["-p", "no:xdist"], ["--dist=load"], ["--collect-only"]):
         assert pytest_args(tmp_path, *chosen) == chosen, chosen
-    assert pytest_args(tmp_path, "-p", "no:cacheprovider") == ["-n", "2", "--dist", "loadfile", "-p", "no:cacheprovider"]
+    assert pytest_args(tmp_path, "-p", "no:cacheprovider") == ["-n", "2", "--dist", "loadfile", "--no-loadscope-reorder", "-p", "no:cacheprovider"]
 
 
 def test_quick_leaves_out_the_browser_and_slow_tests(tmp_path):
-    assert pytest_args(tmp_path, "--quick", "-x") == ["-n", "2", "--dist", "loadfile", "-m", "not browser and not slow",
+    assert pytest_args(tmp_path, "--quick", "-x") == ["-n", "2", "--dist", "loadfile", "--no-loadscope-reorder", "-m", "not browser and not slow",
                                                       "-x"]
     (tmp_path / "project" / "tests" / "ui").mkdir(parents=True)
     assert pytest_args(tmp_path, "--quick", "tests/ui") == ["-m", "not browser and not slow", "tests/ui"]
