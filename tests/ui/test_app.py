@@ -325,12 +325,14 @@ def test_the_best_line_is_asked_for_once_per_run(monkeypatch):
     assert asked.count("shortest-win") == 2
 
 
-def test_console_rows_show_nested_values_as_json():
+def test_console_rows_show_nested_values_as_readable_text_not_json():
+    """Issue 37: a node as Cypher writes it, lists and maps laid out, never raw JSON (no quoted keys)."""
     from explorer.ui import console
     from queries.results import ConsoleResult
     shown = console._shown(ConsoleResult(["n", "k"], [[{"_labels": ["Position"], "key": "A|1"}, 3], [[1, 2], None]],
                                          truncated=True, row_cap=2))
-    assert shown["rows"] == [{"n": '{"_labels": ["Position"], "key": "A|1"}', "k": 3}, {"n": "[1, 2]", "k": None}]
+    assert shown["rows"] == [{"n": "(:Position {key: A|1})", "k": "3"}, {"n": "[1, 2]", "k": "null"}]
+    assert not any('"' in str(cell) for row in shown["rows"] for cell in row.values())
     assert shown["caption"] == "2 rows; cut at the row cap (2)."
 
 
