@@ -331,7 +331,7 @@ def test_console_rows_show_nested_values_as_readable_text_not_json():
     from queries.results import ConsoleResult
     shown = console._shown(ConsoleResult(["n", "k"], [[{"_labels": ["Position"], "key": "A|1"}, 3], [[1, 2], None]],
                                          truncated=True, row_cap=2))
-    assert shown["rows"] == [{"n": "(:Position {key: A|1})", "k": "3"}, {"n": "[1, 2]", "k": "null"}]
+    assert shown["rows"] == [{"n": "(:Position {key: A|1})", "k": 3}, {"n": "[1, 2]", "k": None}]
     assert not any('"' in str(cell) for row in shown["rows"] for cell in row.values())
     assert shown["caption"] == "2 rows; cut at the row cap (2)."
 
