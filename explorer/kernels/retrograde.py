@@ -24,8 +24,8 @@ The layout is the one a plain C solver would use (bench/c/ has one):
   predecessor instead of three (value, counter, remoteness in separate arrays).
 - a FIFO queue of int32 indices; only decided wins and losses enter it, and its
   pages are touched only as far as it fills.
-- the queue is worked in batches of up to BATCH entries: the predecessors of the
-  whole batch are computed first (`_gather`), then applied in FIFO order, CHUNK
+- the queue is worked in batches of up to BATCH entries of one remoteness. On one thread, or for a
+  small batch: the predecessors of the whole batch are computed first (`_gather`), then applied in FIFO order, CHUNK
   entries at a time, the cells of the next chunk's predecessors prefetched while one
   chunk is applied. The order of updates is
   exactly the plain queue's whatever the batch (a batch holds only entries already
@@ -36,30 +36,34 @@ The layout is the one a plain C solver would use (bench/c/ has one):
 Peak memory: the cells plus 4 bytes per decided win or loss (Dodgem 5x5: 4.6
 bytes per index), then the cells plus one byte per position while decoding, plus
 BATCH * max_unmoves int64 of predecessors (Dōbutsu shōgi: 20 MiB; fewer entries a batch
-when that passes BATCH_ROOM, as for an edge graph with a hub of many predecessors).
+when that passes BATCH_ROOM, as for an edge graph with a hub of many predecessors), and with two
+threads or more as much again plus half (`_spread`'s buckets and lists: Dōbutsu shōgi 30 MiB).
 
 What runs where. On every core (numba prange): the first pass over all positions
 (the `initial` cells), the scans that start each phase's queue (`_collect`: counts
 per block, a prefix sum, then each block fills its own stretch of the queue in
-index order), the predecessors of a batch of at least PARALLEL_MIN entries (each
-entry writes its own slot: an entry's predecessors are a pure function of its
-index) and the decoding. On one core: the cell updates, in the plain queue's
-order. Every parallel part writes only its own cells, slots or stretch of the
-queue, so the result is bit-identical with any number of threads
-(tests/algorithms/test_kernels.py). The un-moves are most of a queue entry's cost
-(Dōbutsu shōgi: about 0.7 µs a call), so the queue phases use both cores for
-that part of their work; a batch of PARALLEL_MIN entries costs more than waking
-the other thread (numba's OpenMP layer: microseconds on an idle machine, up to
-milliseconds on an oversubscribed one, hence the large BATCH). Only where a position
-may have PARALLEL_UNMOVES un-moves or more (max_unmoves: Dōbutsu shōgi's 310): a
-game with few, cheap un-moves (Dodgem 5x5's 17) works its queue a CHUNK at a time on
-one core, as the C baseline does, which costs it less CPU than big batches.
+index order), the decoding, and, with two threads or more (numba's own count, read
+when the solve starts: new_state), every batch of at least PARALLEL_MIN entries
+(`_spread`): its predecessors computed by stripes of entries, bucketed by the owner
+of their cell (PARTS owners, each a stretch of 1,024 cells in every PARTS), and each
+owner's bucket applied in the batch's order by one thread. A cell has one owner, so
+each cell sees the batch's updates in the batch's order; the positions decided
+enter the queue by owner, which changes no value or remoteness (within a level a win
+and a loss exclude each other, counters only count down). Stripes and owners do not
+depend on the threads, so the result is bit-identical with any number of threads
+(tests/algorithms/test_kernels.py). With one thread the queue is worked as before:
+big batches whose un-moves are computed at once where a position may have
+PARALLEL_UNMOVES un-moves or more (Dōbutsu shōgi's 310), else a CHUNK at a time,
+as the C baseline does. A parallel region costs microseconds on an idle machine
+(numba's OpenMP layer), up to milliseconds on an oversubscribed one, hence the
+large BATCH and the serial path for small batches.
 """
 
 from __future__ import annotations
 
 from functools import lru_cache
 
+import numba
 import numpy as np
 from numba import njit, prange
 
@@ -83,6 +87,9 @@ BATCH_ROOM = 1 << 22  # at most this many predecessors' room (32 MiB): fewer ent
 PARALLEL_MIN = 1 << 10  # the smallest batch whose predecessors are computed on every core
 PARALLEL_UNMOVES = 64  # from this many un-moves a position (max_unmoves) on, the queue is worked in big batches
 CHUNK = 64       # queue entries applied while the next ones' predecessors' cells are prefetched
+PARTS = 32       # a parallel batch's stripes of entries and owners of cells (fixed: not the number of threads)
+OWNER_SHIFT = 10  # cells [k << OWNER_SHIFT, (k + 1) << OWNER_SHIFT) belong to owner k % PARTS: 2-4 KiB, no shared line
+AHEAD = 16       # an owner's updates whose cells are prefetched ahead of the one applied
 
 
 def payload_limit(cells: np.ndarray) -> int:
@@ -90,8 +97,8 @@ def payload_limit(cells: np.ndarray) -> int:
     return (int(np.iinfo(cells.dtype).max) >> CODE_BITS)
 
 
-# The solve's progress between calls (`state`, int64[5]): the phase, the queue's head and tail, then
-# the next seed and its run in the current window of seeds (tiered solves: explorer.tiered).
+# The solve's progress between calls (`state`, int64[6]): the phase, the queue's head and tail, then
+# the next seed and its run in the current window of seeds (tiered solves: explorer.tiered), and the threads.
 START, WINS_AND_LOSSES, TIES, DONE = 0, 1, 2, 3
 MORE = 1  # returned when `budget` queue entries were worked and the solve is not over
 NEED_SEEDS = 2  # returned when the window of seeds is used up and another follows (SeedWindows.next)
@@ -103,8 +110,16 @@ RUN_START, RUN_REMOTENESS, RUN_CODE, RUN_OFFSET = 0, 1, 2, 3
 FOLLOWS = 1
 
 
+THREADS = 5  # state[THREADS]: numba's threads in the calling thread when the solve began (new_state)
+
+
 def new_state() -> np.ndarray:
-    return np.zeros(5, dtype=np.int64)
+    """A solve's state before its first call: START, and numba's number of threads now (set_num_threads).
+    Read here, not in the loop: numba's get_num_threads in compiled code is a call through a pointer,
+    which keeps numba from caching the kernel."""
+    state = np.zeros(6, dtype=np.int64)
+    state[THREADS] = numba.get_num_threads()
+    return state
 
 
 def no_seeds() -> tuple[np.ndarray, np.ndarray]:
@@ -154,6 +169,98 @@ def _prefetch_cells(cells, buffer, counts, slot, begin, end):
     for i in range(begin, end):
         for q in range(i * slot, i * slot + counts[i]):
             prefetch(cells, buffer[q])
+
+
+@njit(inline="always")
+def _spread(predecessors, graph, xs, xcells, m, slot, buffer, counts, lo, hi, cells, queue, tail, tie_phase, r,
+            order, fresh, tally, bounds, made):
+    """A batch of queue entries xs[:m], all of one remoteness (r - 1), worked on every core; returns the
+    queue's new tail. The positions it decides are the plain queue's (each gets r); only their order in the
+    queue within the level differs, and that order never changes a value or a remoteness: within one
+    level a win (a losing successor) and a loss (every successor winning) exclude each other, and the
+    counters only count down.
+
+    1. PARTS stripes of consecutive entries (prange): each entry's predecessors into its own slot of
+       `buffer` (as `_gather`), each stripe counting them by owner (`tally[stripe, owner]`): a cell's
+       owner is (index >> OWNER_SHIFT) % PARTS.
+    2. A prefix sum over (owner, stripe): each owner's bucket, its stripes in order.
+    3. Each stripe copies its predecessors into their owners' buckets of `order` (prange), as
+       (local index << 1) | whether the entry lost.
+    4. Each owner applies its bucket in order (prange), the cells AHEAD updates ahead prefetched, and
+       lists the positions it decides in its bucket's stretch of `fresh`. A cell has one owner and
+       its updates keep the batch's order, so each cell ends as the plain loop leaves it.
+    5. The owners' lists, in owner order, onto the queue (prange).
+
+    Stripes and owners are PARTS whatever the number of threads, so the queue, and the cells, are
+    the same bytes with one thread or two. Each predecessor is written and read a few times in
+    sequence (O(E) in all) for one random access to its cell, now on every core."""
+    per = (m + PARTS - 1) // PARTS
+    for s in prange(PARTS):
+        for o in range(PARTS):
+            tally[s, o] = 0
+        for i in range(s * per, min(m, (s + 1) * per)):
+            start = i * slot
+            c = _gather_one(predecessors, graph, xs[i], buffer, start, slot, lo, hi)
+            counts[i] = c
+            for q in range(start, start + c):
+                tally[s, (buffer[q] >> OWNER_SHIFT) % PARTS] += 1
+    total = 0
+    for o in range(PARTS):
+        bounds[o] = total
+        for s in range(PARTS):
+            c = tally[s, o]
+            tally[s, o] = total
+            total += c
+    bounds[PARTS] = total
+    for s in prange(PARTS):
+        for i in range(s * per, min(m, (s + 1) * per)):
+            lost = 1 if (xcells[i] & CODE_MASK) == LOSS else 0
+            start = i * slot
+            for q in range(start, start + counts[i]):
+                p = buffer[q]
+                o = (p >> OWNER_SHIFT) % PARTS
+                order[tally[s, o]] = (p << 1) | lost
+                tally[s, o] += 1
+    for o in prange(PARTS):
+        begin, end = bounds[o], bounds[o + 1]
+        for q in range(begin, min(end, begin + AHEAD)):
+            prefetch(cells, order[q] >> 1)
+        listed = begin
+        for q in range(begin, end):
+            if q + AHEAD < end:
+                prefetch(cells, order[q + AHEAD] >> 1)
+            p = order[q] >> 1
+            other = cells[p]
+            code = other & CODE_MASK
+            if tie_phase:
+                if code == OPEN:
+                    cells[p] = (r << CODE_BITS) | TIE
+                    fresh[listed] = p
+                    listed += 1
+            elif (order[q] & 1) == 1 and (code == OPEN or code == OPEN_TIE):
+                cells[p] = (r << CODE_BITS) | WIN
+                fresh[listed] = p
+                listed += 1
+            elif code == OPEN:
+                left = (other >> CODE_BITS) - 1
+                if left == 0:
+                    cells[p] = (r << CODE_BITS) | LOSS
+                    fresh[listed] = p
+                    listed += 1
+                else:
+                    cells[p] = (left << CODE_BITS) | OPEN
+        made[o] = listed - begin
+    at = tail
+    for o in range(PARTS):
+        c = made[o]
+        made[o] = at
+        at += c
+    made[PARTS] = at
+    for o in prange(PARTS):
+        begin, dest = bounds[o], made[o]
+        for q in range(made[o + 1] - dest):
+            queue[dest + q] = fresh[begin + q]
+    return at
 
 
 SCAN_BLOCK = 1 << 16  # cells a thread takes at a time in _collect
@@ -211,8 +318,7 @@ def _next_chunk(cells, queue, head, tail, lo, seeds, seed_runs, j, k, tie_phase,
     """The next chunk of the merge of two sources in non-decreasing remoteness: the queue
     (queue[head:tail], local indices) and the seeds of this phase (runs k.., entry j).
     A chunk comes from one source only: the one whose head has the smaller remoteness
-    (the queue on a tie), up to `most` entries, from the queue as long as they stay within
-    the seeds' head, from the seeds as long as they keep the remoteness of the first. Writes the
+    (the queue on a tie), up to `most` entries of one remoteness, that of its first entry. Writes the
     entries' global indices into xs and their cells into xcells; returns (entries, from the queue,
     seed entry, seed run), entries -1 when the window of seeds is used up and another follows."""
     runs = len(seed_runs) - 1
@@ -230,7 +336,7 @@ def _next_chunk(cells, queue, head, tail, lo, seeds, seed_runs, j, k, tie_phase,
     if head < tail and queue_r <= seed_r:
         while head + m < tail and m < most:
             cell = cells[queue[head + m]]
-            if (cell >> CODE_BITS) > seed_r:
+            if (cell >> CODE_BITS) != queue_r:  # one remoteness a chunk, as for the seeds (_spread needs it)
                 break
             xs[m] = lo + queue[head + m]
             xcells[m] = cell
@@ -310,21 +416,27 @@ def solve_cells(initial, predecessors, valid, move_count, terminal, graph, max_u
             return status
     phase, head, tail, j, k = state[0], state[1], state[2], state[3], state[4]
     slot = max(max_unmoves, 1)
-    if slot >= PARALLEL_UNMOVES:
-        # Big batches whose un-moves are computed on every core. At most BATCH_ROOM predecessors' room (an
-        # edge graph's hub may have a million predecessors), and no more entries than the range has
-        # positions (a small tier's queue never holds more at once).
+    spread = len(state) > THREADS and state[THREADS] > 1  # batches of PARALLEL_MIN entries or more on every core
+    if slot >= PARALLEL_UNMOVES or spread:
+        # Big batches. At most BATCH_ROOM predecessors' room (an edge graph's hub may have a million
+        # predecessors), and no more entries than the range has positions (a small tier's queue never
+        # holds more at once).
         most = max(1, min(BATCH, BATCH_ROOM // slot, n))
     else:
-        # Few, cheap un-moves a position (Dodgem, Connect Four): one chunk at a time on one core. Measured
-        # on Dodgem 5x5 (warm cache, load 5-6): big batches cost 59 s of CPU on one thread and 62 s on two,
-        # against 52 s in chunks: a parallel region per batch and a batch-sized buffer cost more than
-        # computing so few un-moves saves.
+        # One thread, few and cheap un-moves a position (Dodgem, Connect Four): one chunk at a time, as the C
+        # baseline. Measured on Dodgem 5x5 (warm cache, load 5-6): big batches with their un-moves on every core
+        # but applied on one cost 59 s of CPU on one thread, against 52 s in chunks.
         most = max(1, min(CHUNK, n))
     buffer = np.empty(slot * most, dtype=np.int64)
     counts = np.empty(most, dtype=np.int64)
     xs = np.empty(most, dtype=np.int64)
     xcells = np.empty(most, dtype=np.int64)
+    room = slot * most if spread else 0
+    order = np.empty(room, dtype=np.int64)
+    fresh = np.empty(room, dtype=np.int32)
+    tally = np.empty((PARTS, PARTS), dtype=np.int64)
+    bounds = np.empty(PARTS + 1, dtype=np.int64)
+    made = np.empty(PARTS + 1, dtype=np.int64)
     worked = 0
     while phase == WINS_AND_LOSSES or phase == TIES:
         tie_phase = phase == TIES
@@ -348,8 +460,20 @@ def solve_cells(initial, predecessors, valid, move_count, terminal, graph, max_u
             # worked: entries queued a level ago, long out of the cache.
             for q in range(head + m, min(head + 2 * m, tail)):
                 prefetch(cells, queue[q])
+        if spread and m >= PARALLEL_MIN:
+            r = (xcells[0] >> CODE_BITS) + 1  # the chunk's one remoteness, plus one
+            if r > limit:
+                return OVERFLOW
+            tail = _spread(predecessors, graph, xs, xcells, m, slot, buffer, counts, lo, hi, cells, queue, tail,
+                           tie_phase, r, order, fresh, tally, bounds, made)
+            if from_queue:
+                head += m
+            else:
+                j, k = next_j, next_k
+            worked += m
+            continue
         _gather(predecessors, graph, xs, m, slot, buffer, counts, lo, hi, cells)
-        # The updates, one core, in FIFO order: the plain queue's order, whatever the batch. CHUNK entries
+        # A small batch, or one thread: the updates on one core, in FIFO order, whatever the batch. CHUNK entries
         # at a time, the cells of the next chunk's predecessors prefetched while this chunk is applied, so
         # that many random reads are in flight at once (the C baseline's chunking). The first chunk's cells only
         # after a parallel gather: the one-core gather has already prefetched each entry's as it computed them.
@@ -489,10 +613,10 @@ def count_values(value):
 
 
 @njit(cache=True, nogil=True, parallel=True)
-def _edge_cells(succ_indptr, pred_indptr, pred_indices, terminal, max_unmoves, cells, queue):
+def _edge_cells(succ_indptr, pred_indptr, pred_indices, terminal, max_unmoves, cells, queue, state):
     graph = (succ_indptr, pred_indptr, pred_indices, terminal)
     return solve_cells(_edge_initial, _edge_predecessors, _no_kernel, _no_kernel, _no_kernel,
-                       graph, max_unmoves, cells, queue, np.zeros(5, dtype=np.int64), len(cells) + 1,
+                       graph, max_unmoves, cells, queue, state, len(cells) + 1,
                        0, np.empty(0, dtype=np.uint32), np.zeros((1, 4), dtype=np.int64))
 
 
@@ -509,7 +633,8 @@ def retrograde(succ_indptr, pred_indptr, pred_indices, terminal):
         cells = np.empty(n, dtype=dtype)
         if most_moves > payload_limit(cells):
             continue
-        if _edge_cells(succ_indptr, pred_indptr, pred_indices, terminal, max_unmoves, cells, queue) != OVERFLOW:
+        if _edge_cells(succ_indptr, pred_indptr, pred_indices, terminal, max_unmoves, cells, queue,
+                       new_state()) != OVERFLOW:
             break
     else:
         raise OverflowError(f"a remoteness or a position's number of moves exceeds {payload_limit(cells):,}")

@@ -301,44 +301,70 @@ def test_probably_cached_tells_a_compile_ahead(tmp_path, monkeypatch):
     assert probably_cached(len)  # not numba at all: says nothing rather than 'compiling'
 
 
+def _solve_in_mode(mode: str, spec: str, folder):
+    """(value, remoteness) of one case of the 1-vs-2-thread test: the edge mode over a random graph, the
+    implicit mode over a game's whole ranking, or the tiered mode tier by tier in this thread (a Dask
+    worker thread would have numba's default threads, not the ones the test sets)."""
+    from explorer import implicit, tiered
+    from explorer.kernels.retrograde import retrograde
+
+    if mode == "edge":
+        return retrograde(*_thread_graph_args(spec))
+    game = parse_spec(spec)
+    if mode == "implicit":
+        values = implicit.solve(game, folder)
+        return np.array(values.values), np.array(values.remoteness_array)
+    for t in tiered.check_tiers(game.tiers(), game.index_space()):
+        tiered.solve_tier(game, t, folder)
+    return tiered.TieredValues(game, folder, meta={}).arrays()
+
+
+def _thread_graph_args(spec: str):
+    """The edge case's random graph: `hub` a hub of PARALLEL_UNMOVES predecessors (big batches on one thread
+    too) or `plain` (chunks on one thread, big batches on two); big enough that levels hold more than
+    PARALLEL_MIN entries, loopy enough that all four values occur."""
+    from explorer.kernels.retrograde import PARALLEL_UNMOVES
+
+    graph = random_game_graph(11, 200_000, degree=3, hub=PARALLEL_UNMOVES if spec == "hub" else 0)
+    pred_indptr, pred_indices = graph.predecessors_csr
+    return graph.succ_indptr, pred_indptr, pred_indices, graph.terminal
+
+
+THREAD_CASES = [("edge", "hub"), ("edge", "plain"), ("implicit", "dodgem:4x4"),
+                ("implicit", "dobutsu(giraffes=0,elephants=0,chicks=1)"), ("implicit", "chopsticks(fingers=17)"),
+                ("tiered", "dodgem:4x4"), ("tiered", "connect4(width=4,height=4)")]
+
+
 @pytest.mark.slow  # among the slowest of the suite (bench/README.md, Test suite)
-def test_the_parallel_batches_change_no_result(tmp_path):
-    """The predecessors of a batch of queue entries are computed on every core (prange), then applied
-    in FIFO order on one: the same solve with numba set to one thread and to two gives the same
-    cells, equal to the plain level-by-level solver's, in the edge and the implicit mode. Big batches
-    are taken where a position has PARALLEL_UNMOVES predecessors or more (the edge graph's hub, Dōbutsu
-    shōgi's un-moves), chunks elsewhere (Dodgem); the edge graph is big enough that a level holds more than
-    PARALLEL_MIN entries, so the parallel gather runs (checked), and loopy enough that all four values occur."""
+@pytest.mark.parametrize("mode,spec", THREAD_CASES)
+def test_the_retrograde_loop_is_bit_identical_on_one_thread_and_on_two(mode, spec, tmp_path):
+    """The queue on every core (solve_cells: a batch of one remoteness of PARALLEL_MIN entries or more is
+    spread over owners of the cells, `_spread`, when numba has two threads; chunks or batches applied on one
+    core with one): the same values and remoteness, byte for byte, with numba set to one thread and to two,
+    in the edge, implicit and tiered modes; the edge mode's equal to the plain level-by-level solver's."""
     import numba
 
-    from explorer import implicit
     from explorer.algorithms.retrograde import retrograde_levels
-    from explorer.kernels.retrograde import PARALLEL_MIN, PARALLEL_UNMOVES, retrograde
+    from explorer.kernels.retrograde import PARALLEL_MIN
 
-    graph = random_game_graph(11, 200_000, degree=3, hub=PARALLEL_UNMOVES)
-    pred_indptr, pred_indices = graph.predecessors_csr
-    args = (graph.succ_indptr, pred_indptr, pred_indices, graph.terminal)
-    assert np.diff(pred_indptr).max() >= PARALLEL_UNMOVES, "big batches"
-    plain_value, plain_remoteness = retrograde_levels(*args)
-    decided = plain_remoteness >= 0
-    assert np.bincount(plain_remoteness[decided]).max() >= PARALLEL_MIN, "a batch runs on every core"
-    assert len(set(plain_value.tolist())) == 4
     before = numba.get_num_threads()
-    edge, implicit_cells = {}, {}
+    results = {}
     try:
         for threads in sorted({1, min(2, numba.config.NUMBA_NUM_THREADS)}):
             numba.set_num_threads(threads)
-            edge[threads] = retrograde(*args)
-            for spec in ("dodgem:4x4", "dobutsu(giraffes=0,elephants=0,chicks=1)"):
-                values = implicit.solve(parse_spec(spec), tmp_path / f"{spec}-{threads}")
-                implicit_cells[spec, threads] = (np.array(values.values), np.array(values.remoteness_array))
+            results[threads] = _solve_in_mode(mode, spec, tmp_path / str(threads))
     finally:
         numba.set_num_threads(before)
-    for value, remoteness in edge.values():
-        assert np.array_equal(value, plain_value) and np.array_equal(remoteness, plain_remoteness)
-    for (spec, threads), (value, remoteness) in implicit_cells.items():
-        first = implicit_cells[spec, 1]
-        assert np.array_equal(value, first[0]) and np.array_equal(remoteness, first[1]), (spec, threads)
+    assert numba.config.NUMBA_NUM_THREADS >= 2, "two threads to compare (NUMBA_NUM_THREADS)"
+    (value, remoteness), (value_2, remoteness_2) = results[1], results[2]
+    assert value.dtype == value_2.dtype and remoteness.dtype == remoteness_2.dtype
+    assert np.array_equal(value, value_2) and np.array_equal(remoteness, remoteness_2)
+    decided = remoteness >= 0
+    assert np.bincount(remoteness[decided]).max() >= PARALLEL_MIN, "a level big enough for every core"
+    if mode == "edge":
+        plain_value, plain_remoteness = retrograde_levels(*_thread_graph_args(spec))
+        assert len(set(plain_value.tolist())) == 4
+        assert np.array_equal(value_2, plain_value) and np.array_equal(remoteness_2, plain_remoteness)
 
 
 @pytest.mark.parametrize("size", [0, 1, 7, (1 << 20) - 1, (1 << 20) + 3, 5 << 20])
