@@ -237,6 +237,12 @@ def _use(folder: Path) -> None:
         prune(folder)
 
 
+# numba reads NUMBA_NUM_THREADS when imported, and an absurd one was its traceback (0), a warning and one
+# thread (abc) or a crash creating the threads (10^9): checked first, one line (InvalidParameter) for every
+# entry, not only the CLI's (explorer.core.settings.numba_threads, the variable's one home).
+from explorer.core.settings import numba_threads as _numba_threads  # noqa: E402
+
+_numba_threads()
 _folder = cache_dir()  # imports numba (its version is in the key); reload_config below makes it read the folder
 _use(_folder)
 os.environ["NUMBA_CACHE_DIR"] = str(_folder)

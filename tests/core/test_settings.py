@@ -326,6 +326,35 @@ def test_the_cli_says_a_bad_library_variable_in_one_line_before_numba_runs(tmp_p
         assert line.startswith("gamegraph: error: ") and name in line, line
 
 
+_IMPORT_KERNELS = """
+import sys
+from explorer.core.errors import InvalidParameter
+try:
+    import explorer.kernels
+except InvalidParameter as error:
+    print(error)
+    print("numba imported" if "numba" in sys.modules else "numba not imported")
+"""
+
+
+@pytest.mark.parametrize("value", ["0", "-2", str(10 ** 9), "abc", "2.5", ""])
+def test_every_import_of_the_kernels_says_an_absurd_thread_count_in_one_line_before_numba(tmp_path, value):
+    """Not only the CLI: the Python API, the warm-up and the bench import explorer.kernels, which checks
+    NUMBA_NUM_THREADS (settings.numba_threads) before importing numba, which read 0 as a traceback, abc as a
+    warning and 10^9 as a crash. One line (InvalidParameter) naming the variable; unset or empty, numba's
+    own default."""
+    env = {**os.environ, "GAMEGRAPH_HOME": str(tmp_path / "home"), "NUMBA_NUM_THREADS": value}
+    out = subprocess.run([sys.executable, "-c", _IMPORT_KERNELS], capture_output=True, text=True, env=env,
+                         timeout=300, stdin=subprocess.DEVNULL)
+    assert out.returncode == 0, out.stderr[-500:]
+    if not value:
+        assert out.stdout == ""
+        return
+    line, after = out.stdout.strip().splitlines()
+    assert f"NUMBA_NUM_THREADS={value!r}" in line and "from 1 to" in line, line
+    assert after == "numba not imported"
+
+
 def test_streamlit_variables_are_checked_and_an_empty_address_means_this_machine():
     changes = settings.streamlit_environment({"STREAMLIT_SERVER_ADDRESS": "  "})
     assert changes == {"STREAMLIT_SERVER_ADDRESS": "127.0.0.1"}
