@@ -101,9 +101,12 @@ def measure(codes: np.ndarray, codec: str, level: int | None, chunk: int, folder
 def run(spec: str, given: dict[str, str], scratch: Path) -> dict:
     load_before = os.getloadavg()[0]
     folder, solve_wall = solved_folder(spec, given, scratch)
-    value = np.load(folder / "value.npy", mmap_mode="r")
-    remoteness = np.load(folder / "remoteness.npy", mmap_mode="r")
-    npy_bytes = (folder / "value.npy").stat().st_size + (folder / "remoteness.npy").stat().st_size
+    from explorer import implicit
+    from explorer.games import parse_spec
+
+    solved = implicit.ValueFile(parse_spec(spec), folder)  # either format: the arrays read whole
+    value, remoteness = np.asarray(solved.values), np.asarray(solved.remoteness_array)
+    npy_bytes = value.nbytes + remoteness.nbytes  # the format before's value.npy + remoteness.npy, headers aside
     codes, pack_wall, pack_cpu = timed(lambda: valuestore.pack(value, remoteness))
     rows = []
     for codec, level, chunk in CONFIGS:

@@ -6,14 +6,19 @@ solver (explorer.kernels.retrograde.solve_cells, through the game's cached wrapp
 keeps the result as a value file: a folder under the state dir (0700, its
 files 0600, written whole or not at all: explorer.core.private) with
 
-- ``value.npy``: int8[N], a Value per index (-2 where the index is no position);
-- ``remoteness.npy``: int16[N] (int32 if needed), -1 for draws and invalid indices;
+- ``solved.values``: each index's value and remoteness in a 2-byte code (4 if a remoteness
+  passes 8,191), in zstd chunks of 65,536 read at random: the compact value file of
+  explorer.core.valuestore, the tiered solver's format (Dodgem 5x5: 0.25 bytes an index);
 - ``meta.json``: format, game id, index encoding, dtypes, counts, start, timings.
 
-`ValueFile` memory-maps them, so opening costs nothing and a query touches a
-few pages: the value and remoteness of any position, its moves (each
-successor's value read from the file), a neighbourhood or a best line,
-materialised only as far as it is shown. No symmetry reduction here: every
+A folder of the format before (``value.npy``, int8 values, -2 where no position, and
+``remoteness.npy``, int16 or int32, -1 for draws: 3 bytes an index) is still read, memory-mapped;
+`solve` converts it once instead of solving again (`compress`: the new file written whole and
+renamed, then the old ones removed, so an interruption leaves the old file readable).
+
+`ValueFile` reads either without loading it: the value and remoteness of any position
+(one chunk decompressed), its moves (each successor's value read from the file), a
+neighbourhood or a best line, materialised only as far as it is shown. No symmetry reduction here: every
 position is its own index, except for the colour-swap fold (ImplicitKernels.folded): a
 game whose ranking puts each position's colour-swapped twin `size` indices further solves
 and stores the first half only, and a position is read at its index folded into it.
@@ -31,8 +36,10 @@ from explorer.core.errors import GameGraphError, GraphTooLarge
 from explorer.games.base import Game
 from explorer.core.values import Value
 
-FORMAT = 1
+FORMAT = 1  # the folder's key: a compressed value file keeps it (the old files are read and converted)
 INVALID = -2
+CODES_FILE = "solved.values"  # the compact value file (explorer.core.valuestore)
+OLD_FILES = ("value.npy", "remoteness.npy")  # the format before: 3 bytes an index, memory-mapped
 MAX_INDICES = 2 ** 31  # int32 queue entries
 CACHE_KIND = "implicit"  # the state folder's subfolder of value files
 
@@ -72,15 +79,17 @@ def solve(game: Game, folder: Path | None = None) -> "ValueFile":
     """Solve every index of the game's ranking; write the value file atomically (a
     partial folder renamed at the end), owner-only. O(N + E) time. While solving: a
     2-byte cell per index and the live part of the queue (4 bytes an entry; the pages
-    behind its head are given back); 3 bytes per index while decoding and kept
-    (explorer.kernels.retrograde)."""
-    import numpy as np
-
-    from explorer.kernels.retrograde import COUNTED_LOW, count_values, decode, no_seeds
+    behind its head are given back); the cells are then written as they are, in
+    compressed chunks (explorer.core.valuestore). A value file of the format before
+    is converted instead (`compress`), with a note: the same values, no solve."""
+    from explorer.core import valuestore
+    from explorer.kernels.retrograde import finish_cells, no_seeds
 
     _require(game)
     in_state_folder = not folder
     folder = Path(folder) if folder else folder_for(game)
+    if _old_format(folder, game):
+        return compress(game, folder)
     seconds: dict[str, float] = {}
     t0 = time.perf_counter()
     kernels = game.implicit_kernels()
@@ -98,30 +107,101 @@ def solve(game: Game, folder: Path | None = None) -> "ValueFile":
         cells = solve_range(game, kernels, 0, size, *no_seeds())
         seconds["solve"] = time.perf_counter() - t0
         t0 = time.perf_counter()
-        value = np.empty(size, dtype=np.int8)
-        deepest = decode(cells, value)  # the cells become the remoteness, in place
-        remoteness = cells.view(np.int16 if cells.dtype == np.uint16 else np.int32)
+        deepest = finish_cells(cells)  # what is still open is a draw (on every core, in place)
+        codes, _ = valuestore.summarize(cells)
         seconds["decode"] = time.perf_counter() - t0
         t0 = time.perf_counter()
-        tally = count_values(value)  # one compiled pass on every core, not a numpy comparison per value
-        counts = {str(v): int(tally[v - COUNTED_LOW]) for v in (Value.WIN, Value.LOSS, Value.TIE, Value.DRAW)}
-        invalid = int(tally[INVALID - COUNTED_LOW])
-        _save(partial / "value.npy", value)
-        _save(partial / "remoteness.npy", remoteness)
+        valuestore.write(partial / CODES_FILE, cells, chunk=valuestore.RANDOM_ACCESS_CHUNK, codec="zstd")
         seconds["write"] = time.perf_counter() - t0
         start = kernels.fold_index(game.rank(game.start()))
-        folded = {"folded": {"ranking_indices": 2 * size, "twin_offset": size}} if kernels.folded else {}
-        meta = {"format": FORMAT, "game": game.id, "display_name": game.display_name, "index_space": size,
-                "encoding": f"{game.name} perfect ranking (Game.rank), no symmetry reduction",
-                "value_dtype": "int8", "remoteness_dtype": str(remoteness.dtype),
-                "positions": size - invalid, "invalid_indices": invalid,
-                "counts": counts, "max_remoteness": int(deepest),
-                "start": {"index": start, "key": game.format(game.start()), "value": str(Value(int(value[start]))),
-                          "remoteness": None if remoteness[start] < 0 else int(remoteness[start])},
-                "seconds": {k: round(v, 3) for k, v in seconds.items()}, **folded, **ranking_mark(game)}
-        del value, remoteness
-        with private.new_private_file(partial / "meta.json") as handle:
-            handle.write((json.dumps(meta, indent=2) + "\n").encode())
+        value, remoteness = valuestore.unpack(cells[start:start + 1])
+        del cells
+        meta = _meta(game, kernels, codes, deepest, int(value[0]), int(remoteness[0]), remoteness.dtype)
+        meta["seconds"] = {k: round(v, 3) for k, v in seconds.items()}
+        _write_meta(partial, meta)
+    return ValueFile(game, folder)
+
+
+def _meta(game: Game, kernels, codes, deepest: int, start_value: int, start_remoteness: int,
+          remoteness_dtype) -> dict[str, Any]:
+    """meta.json of a value file: `codes` counts the indices of each code (valuestore.summarize)."""
+    from explorer.core import valuestore
+
+    size = kernels.size
+    invalid = int(codes[valuestore.NO_POSITION])
+    start = kernels.fold_index(game.rank(game.start()))
+    folded = {"folded": {"ranking_indices": 2 * size, "twin_offset": size}} if kernels.folded else {}
+    return {"format": FORMAT, "game": game.id, "display_name": game.display_name, "index_space": size,
+            "encoding": f"{game.name} perfect ranking (Game.rank), no symmetry reduction",
+            "storage": {"file": CODES_FILE, "codec": "zstd", "chunk": valuestore.RANDOM_ACCESS_CHUNK},
+            "value_dtype": "int8", "remoteness_dtype": str(remoteness_dtype),
+            "positions": size - invalid, "invalid_indices": invalid,
+            "counts": {str(v): int(codes[v]) for v in (Value.WIN, Value.LOSS, Value.TIE, Value.DRAW)},
+            "max_remoteness": int(deepest),
+            "start": {"index": start, "key": game.format(game.start()), "value": str(Value(start_value)),
+                      "remoteness": None if start_remoteness < 0 else start_remoteness},
+            **folded, **ranking_mark(game)}
+
+
+def _write_meta(folder: Path, meta: dict[str, Any]) -> None:
+    with private.new_private_file(folder / "meta.json") as handle:
+        handle.write((json.dumps(meta, indent=2) + "\n").encode())
+
+
+def _old_format(folder: Path, game: Game) -> bool:
+    """Whether `folder` holds this game's value file in the format before (value.npy, remoteness.npy) only."""
+    if (folder / CODES_FILE).exists() or not all((folder / name).exists() for name in OLD_FILES):
+        return False
+    try:
+        meta = json.loads((folder / "meta.json").read_text())
+    except (OSError, ValueError):
+        return False
+    return isinstance(meta, dict) and meta.get("format") == FORMAT and meta.get("game") == game.id \
+        and meta.get("ranking", 0) == game.ranking_version
+
+
+class _Packed:
+    """An old value file's two arrays as codes, packed a slice at a time (what valuestore.write reads)."""
+
+    def __init__(self, value, remoteness, dtype):
+        self.value, self.remoteness, self.dtype, self.ndim = value, remoteness, dtype, 1
+
+    def __len__(self) -> int:
+        return len(self.value)
+
+    def __getitem__(self, where):
+        from explorer.core import valuestore
+
+        return valuestore.pack(self.value[where], self.remoteness[where], self.dtype)
+
+
+def compress(game: Game, folder: Path | None = None) -> "ValueFile":
+    """Convert a value file of the format before (value.npy + remoteness.npy, 3 bytes an index) into the
+    compact one (CODES_FILE), once, with a note: the new file is written whole and renamed into place
+    (valuestore.write), meta.json replaced atomically, and only then the old files removed. Interrupted
+    anywhere, the folder still reads: the old files until the new one is in place, the new one after.
+    O(N) time, a chunk of codes at a time in memory."""
+    import numpy as np
+
+    from explorer.core import valuestore
+
+    folder = Path(folder) if folder else folder_for(game)
+    old = ValueFile(game, folder)
+    meta = dict(old.meta)
+    progress.notice(f"{game.display_name}: its value file in {folder} is of the format before (3 bytes a "
+                    "position): compressing it once, no solve")
+    t0 = time.perf_counter()
+    deepest = int(meta.get("max_remoteness", 0))
+    dtype = np.uint16 if deepest <= valuestore.remoteness_limit(np.uint16) else np.uint32
+    valuestore.write(folder / CODES_FILE, _Packed(old.values, old.remoteness_array, dtype),
+                     chunk=valuestore.RANDOM_ACCESS_CHUNK, codec="zstd")
+    meta["storage"] = {"file": CODES_FILE, "codec": "zstd", "chunk": valuestore.RANDOM_ACCESS_CHUNK}
+    meta.setdefault("seconds", {})["compress"] = round(time.perf_counter() - t0, 3)
+    with private.atomic_private_file(folder / "meta.json") as handle:
+        handle.write((json.dumps(meta, indent=2) + "\n").encode())
+    del old
+    for name in OLD_FILES:
+        (folder / name).unlink(missing_ok=True)
     return ValueFile(game, folder)
 
 
@@ -342,14 +422,6 @@ def reachable(game: Game, values: "ValueFile | None" = None, image: Any = None) 
     return result
 
 
-def _save(path: Path, array) -> None:
-    """One array as a .npy file, mode 0600."""
-    import numpy as np
-
-    with private.new_private_file(path) as handle:
-        np.save(handle, array)
-
-
 def open_value_file(game: Game, folder: Path | None = None) -> "ValueFile":
     """The game's value file; a GameGraphError saying how to make it when there is none."""
     _require(game)
@@ -363,6 +435,35 @@ def exists(game: Game) -> bool:
     return supports(game) and (folder_for(game) / "meta.json").exists()
 
 
+class _Column:
+    """The values (0) or the remoteness (1) of a compact value file, read like the arrays of the format before:
+    `column[i]` (a numpy scalar), `column[indices]`, `column[a:b]`, `len`, `shape`, and `np.asarray(column)`
+    (every index, decompressed). Each read decompresses the chunks it needs (valuestore.Store's cache keeps
+    the last ones)."""
+
+    def __init__(self, store, which: int):
+        self._store, self._which = store, which
+        self.shape = (len(store),)
+        self.ndim = 1
+
+    def __len__(self) -> int:
+        return len(self._store)
+
+    def __getitem__(self, key):
+        import numpy as np
+
+        from explorer.core import valuestore
+
+        codes = np.asarray(self._store[key], dtype=self._store.dtype)
+        return valuestore.unpack(codes)[self._which][()] if codes.ndim == 0 else valuestore.unpack(codes)[self._which]
+
+    def __array__(self, dtype=None, copy=None):
+        from explorer.core import valuestore
+
+        column = valuestore.unpack(self._store.to_array())[self._which]
+        return column if dtype is None else column.astype(dtype)
+
+
 class ValueFile:
     """A solved game's values and remoteness by index, memory-mapped; positions in, records out."""
 
@@ -371,13 +472,20 @@ class ValueFile:
 
         self.game = game
         self.folder = Path(folder)
+        from explorer.core import valuestore
+
+        self.store = None  # the compact value file, when the folder has one (else the format before)
         try:
             self.meta = json.loads((self.folder / "meta.json").read_text())
             if self.meta.get("format") != FORMAT or self.meta.get("game") != game.id:
                 raise ValueError("value file of another game or format")
             check_ranking(self.meta, game, "value file")
-            self.values = np.load(self.folder / "value.npy", mmap_mode="r")
-            self.remoteness_array = np.load(self.folder / "remoteness.npy", mmap_mode="r")
+            if (self.folder / CODES_FILE).exists():
+                self.store = valuestore.open(self.folder / CODES_FILE)
+                self.values, self.remoteness_array = _Column(self.store, 0), _Column(self.store, 1)
+            else:
+                self.values = np.load(self.folder / OLD_FILES[0], mmap_mode="r")
+                self.remoteness_array = np.load(self.folder / OLD_FILES[1], mmap_mode="r")
         except (OSError, ValueError) as error:
             raise GameGraphError(f"cannot read the value file in {self.folder}: {error}") from None
         # The colour-swap fold: the file holds the first half of the ranking, the twin of index

@@ -75,6 +75,7 @@ MAGIC = b"GGVALUES"
 FORMAT = "gamegraph value file"
 VERSION = 1
 DEFAULT_CHUNK = 2 ** 20          # positions a chunk: 2 MiB of uint16 decompressed
+RANDOM_ACCESS_CHUNK = 1 << 16    # the chunk of files read a position at a time (`show`: 128 KiB decompressed)
 DEFAULT_CACHE_BYTES = 64 << 20   # decompressed chunks kept by a Store
 CODECS = ("zstd", "blosc", "none")
 DEFAULT_LEVEL = {"zstd": 3, "blosc": 5}
@@ -152,6 +153,25 @@ def unpack(codes) -> tuple[np.ndarray, np.ndarray]:
     return value.reshape(codes.shape), remoteness.reshape(codes.shape)
 
 
+SUMMARY_BLOCK = 1 << 22  # positions counted at a time by `summarize`: bounded temporaries
+
+
+def summarize(codes) -> tuple[tuple[int, ...], int]:
+    """(positions of each code 0-7, the deepest remoteness of a win, loss or tie, 0 when none) of finished
+    codes (a solved value file's, or a tier's), in blocks of SUMMARY_BLOCK: a memory map is read once, in
+    order. O(N)."""
+    counts = np.zeros(CODE_MASK + 1, dtype=np.int64)
+    deepest = 0
+    for start in range(0, len(codes), SUMMARY_BLOCK):
+        block = np.asarray(codes[start:start + SUMMARY_BLOCK])
+        code = block & CODE_MASK
+        counts += np.bincount(code, minlength=CODE_MASK + 1)
+        decided = _decided(code)
+        if decided.any():
+            deepest = max(deepest, int((block[decided] >> CODE_BITS).max()))
+    return tuple(int(c) for c in counts), deepest
+
+
 def _code_dtype(dtype) -> np.dtype:
     dtype = np.dtype(dtype)
     for allowed in CODE_DTYPES:
@@ -202,8 +222,10 @@ def write(path, codes, chunk: int = DEFAULT_CHUNK, codec: str = "zstd", level: i
     Atomic and owner-only (explorer.core.private.atomic_private_file: a partial 0600
     file renamed at the end, its folder made 0700): a reader sees the old file or the
     new one, and a failure leaves nothing. Reads `codes` one chunk at a time, so a
-    memory-mapped array is never loaded whole. O(N)."""
-    codes = np.asarray(codes)
+    memory-mapped array is never loaded whole; nor is any object with `dtype`, `ndim`, `len` and slices
+    (an old value file packed a chunk at a time: explorer.implicit). O(N)."""
+    if not all(hasattr(codes, name) for name in ("dtype", "ndim", "__len__", "__getitem__")):
+        codes = np.asarray(codes)
     dtype = _code_dtype(codes.dtype)
     if codes.ndim != 1:
         raise ValueError(f"codes are one array of positions, not shape {codes.shape}")

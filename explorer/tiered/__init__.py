@@ -30,7 +30,7 @@ from explorer.tiered.dag import (  # noqa: F401
     CONNECT_SECONDS, POLL_SECONDS, PROGRESS_TOPIC, SCHEDULER_VARIABLE, WORKERS_PER_CORE, _as_finished, _client,
     _connect, _DagProgress, _run_dag, check_local_workers, max_local_workers, scheduler_address)
 from explorer.tiered.files import (  # noqa: F401
-    CACHE_KIND, COMPRESSED_CHUNK, FORMAT, NO_POSITION, SUMMARY_BLOCK, TierSummary, _compress_tier, _open_store,
+    CACHE_KIND, FORMAT, NO_POSITION, TierSummary, _compress_tier, _open_store,
     _open_tier, _part_path, _remove_parts, _summarize, _tier_path, _write_tier, folder_for)
 from explorer.tiered.manager import _claim, _compress_all, _write_meta, solve  # noqa: F401
 from explorer.tiered.reader import TieredValues, exists, open_solved, open_values, solved_exists  # noqa: F401

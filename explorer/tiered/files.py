@@ -28,8 +28,6 @@ def folder_for(game: Game) -> Path:
 # position. Written uncompressed while the solve runs, so that parents memory-map their children;
 # compressed into zstd chunks when every tier is done (`_compress_tier`), read at random from then on.
 
-COMPRESSED_CHUNK = 1 << 16  # positions a compressed chunk: a look-up by `show` decompresses 128 KiB
-
 
 def _tier_path(folder: Path, tier: int) -> Path:
     return Path(folder) / f"tier-{tier}.values"
@@ -75,7 +73,7 @@ def _compress_tier(folder: Path, tier: int) -> "TierSummary | None":
         return None
     cells = store.as_memmap()
     summary = _summarize(cells)
-    valuestore.write(_tier_path(folder, tier), cells, chunk=COMPRESSED_CHUNK, codec="zstd")
+    valuestore.write(_tier_path(folder, tier), cells, chunk=valuestore.RANDOM_ACCESS_CHUNK, codec="zstd")
     del cells
     store.close()
     return summary
@@ -88,23 +86,11 @@ class TierSummary(NamedTuple):
     deepest: int
 
 
-SUMMARY_BLOCK = 1 << 22  # positions counted at a time: bounded temporaries
-
-
 def _summarize(cells) -> TierSummary:
-    """The tier's TierSummary, in blocks of SUMMARY_BLOCK (a memory map is read once, in order). O(N)."""
-    import numpy as np
+    """The tier's TierSummary (valuestore.summarize: in blocks, a memory map read once, in order). O(N)."""
+    from explorer.core import valuestore
 
-    codes = np.zeros(8, dtype=np.int64)
-    deepest = 0
-    for start in range(0, len(cells), SUMMARY_BLOCK):
-        block = np.asarray(cells[start:start + SUMMARY_BLOCK])
-        code = block & 7
-        codes += np.bincount(code, minlength=8)
-        decided = (code == Value.WIN) | (code == Value.LOSS) | (code == Value.TIE)
-        if decided.any():
-            deepest = max(deepest, int((block[decided] >> 3).max()))
-    return TierSummary(tuple(int(c) for c in codes), deepest)
+    return TierSummary(*valuestore.summarize(cells))
 
 
 

@@ -177,7 +177,7 @@ def test_the_implicit_value_file_is_owner_only(home):
     folder = implicit.folder_for(game)
     assert result.folder == folder
     assert mode(home) == mode(home / "implicit") == mode(folder) == 0o700
-    assert sorted(p.name for p in folder.iterdir()) == ["meta.json", "remoteness.npy", "value.npy"]
+    assert sorted(p.name for p in folder.iterdir()) == ["meta.json", implicit.CODES_FILE]
     assert all(mode(p) == 0o600 for p in folder.iterdir())
     assert not list(home.rglob("*.partial*"))
     assert implicit.open_value_file(game).meta["positions"] == 2846

@@ -396,3 +396,91 @@ def test_reachable_counts_the_positions_a_mirror_leaves_in_place(spec):
     assert walk["positions"] == len(reachable_indices)
     assert walk["fixed"]["positions"] == len(fixed) > 0
     assert (walk["positions"] + len(fixed)) % 2 == 0  # Burnside: orbits of one or two positions
+
+
+# -- the value file at rest: compact (explorer.core.valuestore), the format before still read -------------
+
+def _old_format_copy(values: "implicit.ValueFile", folder):
+    """`values`' folder as the format before wrote it: value.npy (int8) and remoteness.npy (int16 or int32)
+    memory-mapped, meta.json without `storage`; no compact file."""
+    import shutil
+
+    folder.mkdir(mode=0o700)
+    np.save(folder / "value.npy", np.asarray(values.values))
+    np.save(folder / "remoteness.npy", np.asarray(values.remoteness_array))
+    meta = dict(values.meta)
+    meta.pop("storage")
+    (folder / "meta.json").write_text(json.dumps(meta))
+    shutil.copymode(values.folder / "meta.json", folder / "meta.json")
+    return folder
+
+
+def test_a_value_file_is_stored_compressed_and_reads_position_by_position(tmp_path):
+    """solve writes one compact value file (zstd chunks of 65,536), no .npy: Dodgem 4x4 in under half a
+    byte a position, and every position reads back the edge solver's value and remoteness."""
+    from explorer.core import valuestore
+
+    game = parse_spec("dodgem:4x4")
+    values = implicit.solve(game, tmp_path / "v")
+    assert sorted(p.name for p in values.folder.iterdir()) == ["meta.json", implicit.CODES_FILE]
+    store = valuestore.open(values.folder / implicit.CODES_FILE)
+    assert (store.codec, store.chunk_size, store.dtype) == ("zstd", valuestore.RANDOM_ACCESS_CHUNK, np.uint16)
+    assert store.file_bytes / game.index_space() <= 0.5
+    solved = build(game, symmetry=False)
+    codes = solved.graph.codes
+    assert np.array_equal(np.asarray(values.values)[codes], solved.solution.value)
+    assert np.array_equal(values.remoteness_array[codes].astype(np.int32), solved.solution.remoteness)
+    for node in range(0, solved.graph.num_positions, 4999):
+        position = solved.graph.position(node)
+        assert (values.value(position), values.remoteness(position)) == (solved.value(node), solved.remoteness(node))
+    every = np.asarray(values.values)
+    assert values.meta["counts"] == {str(v): int(np.count_nonzero(every == v))
+                                     for v in (Value.WIN, Value.LOSS, Value.TIE, Value.DRAW)}
+    assert values.meta["invalid_indices"] == int(np.count_nonzero(every == implicit.INVALID))
+
+
+def test_a_value_file_of_the_format_before_still_reads_and_is_compressed_once(tmp_path, capsys):
+    """A folder of value.npy + remoteness.npy answers as before; the next solve converts it (a note, no
+    solve), and the compact file answers the same at every index."""
+    game = parse_spec("dodgem:4x4")
+    new = implicit.solve(game, tmp_path / "new")
+    old_folder = _old_format_copy(new, tmp_path / "old")
+    old = implicit.ValueFile(game, old_folder)
+    assert old.store is None and isinstance(old.values, np.memmap)
+    assert np.array_equal(np.asarray(old.values), np.asarray(new.values))
+    assert np.array_equal(np.asarray(old.remoteness_array), np.asarray(new.remoteness_array))
+    start = game.start()
+    assert (old.value(start), old.remoteness(start), old.moves(start)) == \
+        (new.value(start), new.remoteness(start), new.moves(start))
+    capsys.readouterr()
+    converted = implicit.solve(game, old_folder)
+    assert "format before" in capsys.readouterr().err
+    assert sorted(p.name for p in old_folder.iterdir()) == ["meta.json", implicit.CODES_FILE]
+    assert converted.store is not None and converted.meta["storage"]["codec"] == "zstd"
+    assert np.array_equal(np.asarray(converted.values), np.asarray(new.values))
+    assert np.array_equal(np.asarray(converted.remoteness_array), np.asarray(new.remoteness_array))
+    assert converted.meta["counts"] == new.meta["counts"]
+
+
+def test_an_interrupted_compression_leaves_the_old_file_readable(tmp_path, monkeypatch):
+    """Stopped after a few chunks (Ctrl-C), the conversion leaves the old files as they were and no
+    compact or partial file: the folder reads as before, and the next solve converts it."""
+    game = parse_spec("dodgem:4x4")
+    new = implicit.solve(game, tmp_path / "new")
+    folder = _old_format_copy(new, tmp_path / "old")
+    before = {p.name: p.read_bytes() for p in folder.iterdir()}
+    packed, calls = implicit._Packed.__getitem__, []
+
+    def interrupted(self, where):
+        calls.append(where)
+        if len(calls) == 3:
+            raise KeyboardInterrupt
+        return packed(self, where)
+
+    monkeypatch.setattr(implicit._Packed, "__getitem__", interrupted)
+    with pytest.raises(KeyboardInterrupt):
+        implicit.solve(game, folder)
+    assert {p.name: p.read_bytes() for p in folder.iterdir()} == before
+    assert np.array_equal(np.asarray(implicit.ValueFile(game, folder).values), np.asarray(new.values))
+    monkeypatch.setattr(implicit._Packed, "__getitem__", packed)
+    assert np.array_equal(np.asarray(implicit.solve(game, folder).remoteness_array), np.asarray(new.remoteness_array))
