@@ -425,7 +425,10 @@ class Store:
                 return int(self._mapped[i])
             return int(self.chunk(i // self.chunk_size)[i % self.chunk_size])
         if isinstance(key, slice):
-            key = np.arange(*key.indices(self.length))
+            start, stop, step = key.indices(self.length)
+            if step == 1:
+                return self._span(start, max(start, stop))
+            key = np.arange(start, stop, step)
         indices = np.asarray(key)
         if indices.dtype.kind not in "iu":
             raise TypeError(f"a value file is indexed by integers, not {indices.dtype}")
@@ -446,6 +449,23 @@ class Store:
             picked, k = order[a:b], int(sorted_ids[a])
             out[picked] = self.chunk(k)[flat[picked] - k * self.chunk_size]
         return out.reshape(indices.shape)
+
+    def _span(self, start: int, stop: int) -> np.ndarray:
+        """codes[start:stop] (0 <= start <= stop <= length) as a new array: each chunk it covers read once,
+        through the cache, and copied in order (no index array: a slice of a big file is read at the
+        speed of decompression)."""
+        out = np.empty(stop - start, self.dtype)
+        if self._mapped is not None:
+            out[:] = self._mapped[start:stop]
+            return out
+        at = start
+        while at < stop:
+            k = at // self.chunk_size
+            first = k * self.chunk_size
+            end = min(stop, first + self._rows(k))
+            out[at - start:end - start] = self.chunk(k)[at - first:end - first]
+            at = end
+        return out
 
     def to_array(self) -> np.ndarray:
         """Every code, decompressed into one new array (2 or 4 bytes a position); chunks checked, not cached."""

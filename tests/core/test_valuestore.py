@@ -125,6 +125,10 @@ def test_a_file_reads_back_as_written(tmp_path, codec, n, chunk):
         for i in rng.integers(0, n, 20) if n else []:
             assert store[int(i)] == codes[i] and store[np.int64(i)] == codes[i]
         np.testing.assert_array_equal(store[3:n:7], codes[3:n:7])
+        for a, b in ((0, n), (1, n - 1), (chunk - 1, chunk + 1), (n // 3, 2 * n // 3), (5, 2), (-7, None), (0, 10 * n)):
+            span = store[a:b]  # a slice of step 1 is read chunk by chunk (Store._span)
+            assert span.dtype == codes.dtype and span.flags.writeable
+            np.testing.assert_array_equal(span, codes[a:b])
         if n:
             assert store[-1] == codes[-1]
         with pytest.raises(IndexError, match=f"index {n:,} is out of range"):
