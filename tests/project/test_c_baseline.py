@@ -92,8 +92,25 @@ def test_the_table_gives_the_ratio_and_flags_a_difference():
     lines = bench.table(rows).splitlines()
     four, five = (next(line for line in lines if line.startswith(f"| {n}×{n} ")) for n in (4, 5))
     assert lines.index(four) < lines.index(five)  # by size
-    assert "| 2.5× |" in five and "**differ**: 3 values, 4 remoteness" in five and "| 4.60 |" in five
+    assert "| 2.50× | 1.00× |" in five and "**differ**: 3 values, 4 remoteness" in five and "| 4.60 |" in five
     assert "| – |" in four and "equal at all 1,000 indices" in four  # 0.01 s of C is too coarse for a ratio
+
+
+def test_the_table_has_a_row_per_thread_count_beside_the_same_c_run():
+    """--threads: each gamegraph run (gamegraph@1, gamegraph@2) a row of its own with its CPU and wall
+    ratios to the one C run, its bytes at rest, its `show` latency and its own comparison."""
+    side = {"indices": 1000, "peak_rss_bytes": 4600, "when": "2026-01-01 00:00 UTC", "load": 0.5}
+    one = {**side, "cpu_seconds": 30.0, "wall_seconds": 30.0, "bytes_at_rest": 250,
+           "show": {"median_ms": 0.4, "p99_ms": 1.2}, "comparison": {"agree": True, "indices": 1000}}
+    two = {**one, "cpu_seconds": 32.0, "wall_seconds": 12.0,
+           "comparison": {"agree": False, "indices": 1000, "value_mismatches": 1, "remoteness_mismatches": 0}}
+    rows = {"5": {"c": {**side, "cpu_seconds": 20.0, "wall_seconds": 20.0}, "gamegraph@1": one, "gamegraph@2": two}}
+    lines = [line for line in bench.table(rows).splitlines() if line.startswith("| 5×5 ")]
+    assert len(lines) == 2
+    assert "| gamegraph, 1 thread |" in lines[0] and "| 1.50× | 1.50× | 0.250 | 0.40 / 1.20 |" in lines[0]
+    assert "equal at all 1,000 indices" in lines[0]
+    assert "| gamegraph, 2 threads |" in lines[1] and "| 1.60× | 0.60× |" in lines[1]
+    assert "**differ**: 1 values, 0 remoteness" in lines[1]
 
 
 def test_the_committed_readme_has_the_section_once_under_its_heading():
