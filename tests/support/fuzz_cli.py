@@ -10,6 +10,13 @@ milliseconds, not the interpreter's start-up), or with ``--mode exec`` a fresh
   hang       the case ran past its timeout and was killed
   clobbered  an output path that is not a regular file (FIFO, device, folder, or a
              symlink to one) was replaced or changed
+  half-written  an output (a file or a neo4j-import folder) or a state folder was left
+             incomplete, or a temporary `*.partial` of a finished write stayed behind
+  mode-changed  an existing output file lost its mode, or a read-only one was replaced
+             without --force
+  stray-write  (for the whole run) a file or folder appeared outside the work folder and
+             the state folders: the system's temporary folders and HOME are compared
+             before and after (the script; `run_fuzz(strays=[])`)
   ok         anything else (edge cases may succeed or fail, as long as they say so in words)
 
 The cases are generated in a fixed order from fixed data; ``--count`` takes a
@@ -69,12 +76,16 @@ class Case:
     memory_limit: int | None = None                # bytes the case may add to its address space (RLIMIT_AS)
     timeout: float | None = None                   # seconds, when the run's default is too short
     watch: tuple = ()                              # fixture names that must keep their file type
+    prepare: Any = None        # called in the harness just before the run (makes the case's own files)
+    check: Any = None          # called after the run with (code, stdout, stderr): a verdict, or None when fine
+    signal: tuple | None = None                    # (signal number, seconds after the start) sent to the case
 
     def describe(self) -> str:
         shown = " ".join(_short(a) for a in self.argv)
         env = " ".join(f"{k}={_short(v)}" for k, v in self.env.items())
         limit = f" [address space +{self.memory_limit >> 20} MB]" if self.memory_limit else ""
-        return f"{env + ' ' if env else ''}gamegraph {shown}{limit}"
+        sent = f" [{signal.Signals(self.signal[0]).name} after {self.signal[1]:.2f} s]" if self.signal else ""
+        return f"{env + ' ' if env else ''}gamegraph {shown}{limit}{sent}"
 
 
 def _short(value: Any, limit: int = 60) -> str:
@@ -483,7 +494,298 @@ def edge_cases(fx: Fixtures) -> Iterator[tuple[str, list, bool, str, dict]]:
         yield "query", ["toads-and-frogs", "cgt-equal", "--value", value], True, "bad --value", {}
 
 
-def cases(fx: Fixtures) -> list[Case]:
+# -- issue 40, round two: generators of fresh inputs -----------------------------------------------------------
+# Each class draws its inputs from a random.Random(seed): the same seed gives the same cases, another seed others.
+# Their files live in the work folder, one name per case, so cases never share one.
+IMPORT_FILES = ("game.csv", "moves.csv", "positions.csv", "schema.cypher", "start.csv")
+SIGNAL_SPECS = ("chopsticks", "chopsticks:attack-only", "tictactoe", "nim:small", "nim", "dodgem",
+                "toads-and-frogs", "chopsticks(fingers=6)")
+SMALL_SPECS = ("chopsticks:attack-only", "tictactoe", "nim:small", "chopsticks")
+WON_SPECS = ("chopsticks:attack-only", "nim:small")  # a winning line to draw (tictactoe and chopsticks are draws)
+
+
+def _partials(folder: Path, name: str | None = None) -> list[str]:
+    """The temporary files in `folder` (of the target `name` only, when given: other cases write beside it)."""
+    try:
+        return [p.name for p in folder.iterdir() if p.name.endswith(".partial")
+                and (name is None or p.name.startswith(f".{name[:64]}."))]
+    except OSError:
+        return []
+
+
+def _import_folder_whole_or_absent(out: Path, code: int | None, allow_partial: bool = False):
+    """The check of a neo4j-import folder: absent, or every file there and the command said it succeeded."""
+    def check(*_):
+        if not allow_partial and _partials(out.parent, out.name):
+            return "half-written"
+        if not os.path.lexists(out):
+            return None
+        if not out.is_dir():
+            return "half-written"
+        names = sorted(p.name for p in out.iterdir())
+        if names != list(IMPORT_FILES) or any((out / n).stat().st_size == 0 for n in names):
+            return "half-written"
+        return None
+    return check
+
+
+def _file_whole_or_absent(out: Path):
+    """A file output on a full disk: absent after a failure, and no temporary file left beside it."""
+    def check(code, stdout, stderr):
+        if _partials(out.parent, out.name):
+            return "half-written"
+        if code != 0 and out.exists():
+            return "half-written"
+        if code == 0 and out.exists() and out.stat().st_size == 0:
+            return "half-written"
+        return None
+    return check
+
+
+def _state_folder_whole_or_absent(home: Path):
+    def check(*_):
+        marker = home / ".gamegraph-state"
+        if home.exists() and (not marker.exists() or marker.stat().st_size == 0):
+            return "half-written"
+        return None
+    return check
+
+
+def _mode_kept(path: Path, mode: int, content: bytes | None):
+    """An existing output: its mode kept; `content` (for a read-only file without --force): left as it was."""
+    def check(code, stdout, stderr):
+        try:
+            actual = stat.S_IMODE(os.stat(path).st_mode)
+        except OSError:
+            return "mode-changed"
+        if actual != mode:
+            return "mode-changed"
+        if content is not None and path.read_bytes() != content:
+            return "mode-changed"
+        return None
+    return check
+
+
+def _make_file(path: Path, mode: int, content: bytes = b"old\n", link_from: Path | None = None):
+    def prepare():
+        for old in (path, link_from):
+            if old is not None and os.path.lexists(old):
+                os.unlink(old)
+        path.write_bytes(content)
+        os.chmod(path, mode)
+        if link_from is not None:
+            os.symlink(path, link_from)
+    return prepare
+
+
+def _fifo_at_cache(fx: "Fixtures", home: Path, kind: str, spec: str):
+    """Make a fresh state folder `home` with a FIFO where `kind`'s cache of `spec` would be."""
+    def prepare():
+        saved = os.environ.get("GAMEGRAPH_HOME")
+        os.environ["GAMEGRAPH_HOME"] = str(home)
+        try:
+            from explorer.games import parse_spec
+            game = parse_spec(spec)
+            if kind == "mirror":
+                from loaders.mirror import mirror_path
+                path = mirror_path(game)
+            elif kind == "graph":
+                from explorer.solved import cache_path
+                path = cache_path(game, game.has_symmetry())
+            else:
+                from explorer.analysis.survey import _cache_file
+                path = _cache_file(game)
+            path.parent.mkdir(parents=True, exist_ok=True)
+            if not os.path.lexists(path):
+                os.mkfifo(path)
+        finally:
+            if saved is None:
+                os.environ.pop("GAMEGRAPH_HOME", None)
+            else:
+                os.environ["GAMEGRAPH_HOME"] = saved
+    return prepare
+
+
+class FullDisk:
+    """A small filesystem (a tmpfs root mounted for the run) kept all but full: before each case, a filler file
+    is grown or cut so that a random few KiB stay free."""
+
+    def __init__(self, root: Path):
+        self.root = root
+        self.filler = root / "filler"
+
+    def leave_free(self, free: int, clear: bool = True):
+        def prepare():
+            if clear:
+                for entry in self.root.iterdir():
+                    if entry != self.filler:
+                        shutil.rmtree(entry, ignore_errors=True) if entry.is_dir() and not entry.is_symlink() \
+                            else entry.unlink()
+            info = os.statvfs(self.root)
+            available = info.f_bavail * info.f_frsize
+            size = self.filler.stat().st_size if self.filler.exists() else 0
+            target = max(0, size + available - free)
+            if target < size:
+                os.truncate(self.filler, target)
+            else:
+                with open(self.filler, "ab") as handle:
+                    chunk = b"\0" * (1 << 16)
+                    while size < target:
+                        try:
+                            handle.write(chunk[:min(len(chunk), target - size)])
+                            handle.flush()
+                        except OSError:
+                            break
+                        size += min(len(chunk), target - size)
+        return prepare
+
+
+def fresh_cases(fx: "Fixtures", seed: int) -> Iterator[Case]:
+    """Issue 40's second round as generators: interrupted folder outputs (SIGINT, SIGTERM at a random moment;
+    SIGKILL, then the next run), outputs replacing files of random modes (0600, 0640 through a symlink,
+    read-only with and without --force), FIFOs at cache paths, survey ranges no rule set can use (drawn from
+    each game's own declaration), and, with --full-disk, every writer on a disk with a random few KiB free."""
+    import dataclasses
+
+    from explorer.games import game_class
+    from explorer.games.base import type_name
+
+    rng = random.Random(seed * 7919 + 40)
+    root = fx.work / "fresh"
+    root.mkdir(exist_ok=True)
+
+    def name(stem: str) -> Path:
+        return root / f"{stem}-{rng.randrange(10**9):09d}"
+
+    # Interrupted neo4j-import exports: a signal at a random moment of the command.
+    for i in range(40):
+        sig = rng.choice((signal.SIGINT, signal.SIGTERM))
+        out = name("import")
+        spec = rng.choice(SIGNAL_SPECS)
+        yield Case("export", ["export", spec, "--format", "neo4j-import", "-o", str(out)], False,
+                   "interrupted neo4j-import", signal=(int(sig), round(rng.uniform(0.25, 2.5), 3)),
+                   check=_import_folder_whole_or_absent(out, None), timeout=60)
+    # SIGKILL, then the same command again: the second must find no temporary folder left behind.
+    for i in range(10):
+        out = name("killed")
+        spec = rng.choice(SIGNAL_SPECS)
+        argv = ["export", spec, "--format", "neo4j-import", "-o", str(out)]
+        pair = (f"kill-pair-{i}",)
+        yield Case("export", argv, False, "killed neo4j-import", signal=(int(signal.SIGKILL), round(rng.uniform(0.1, 2), 3)),
+                   check=_import_folder_whole_or_absent(out, None, allow_partial=True), watch=pair, timeout=60)
+        yield Case("export", argv, False, "rerun after a kill", check=_import_folder_whole_or_absent(out, None),
+                   watch=pair, timeout=120,
+                   prepare=lambda out=out: shutil.rmtree(out, ignore_errors=True) if out.is_dir() else None)
+    # Existing outputs: their mode is kept; a read-only one needs --force.
+    writers = [
+        ("export", lambda spec, out: ["export", spec, "-o", out], ".jsonl"),
+        ("certificate", lambda spec, out: ["certificate", spec, "-o", out], ".json"),
+        ("dot", lambda spec, out: ["dot", rng.choice(WON_SPECS), "shortest-win", "-o", out], ".dot"),
+        ("survey", lambda spec, out: ["survey", "chopsticks", "--fingers", "2..3", "-o", out], ".txt"),
+    ]
+    for i in range(60):
+        command, argv_of, suffix = rng.choice(writers)
+        spec = rng.choice(SMALL_SPECS)
+        kind = rng.choice(("private", "group", "link", "read-only", "read-only-forced", "odd"))
+        target = Path(str(name(f"mode-{command}")) + suffix)
+        content = bytes(rng.randrange(32, 127) for _ in range(rng.randrange(1, 40)))
+        if kind == "private":
+            mode, given = 0o600, target
+        elif kind == "group":
+            mode, given = 0o640, target
+        elif kind == "odd":
+            mode, given = rng.choice((0o604, 0o660, 0o606, 0o644, 0o664, 0o700)), target
+        elif kind == "link":
+            mode, given = rng.choice((0o640, 0o600, 0o604)), Path(str(name("link")) + suffix)
+        else:
+            mode, given = rng.choice((0o444, 0o400, 0o440, 0o404)), target
+        argv = argv_of(spec, str(given)) + (["--force"] if kind == "read-only-forced" else [])
+        unforced = kind == "read-only"
+        yield Case(command, argv, unforced, f"existing output ({kind})",
+                   prepare=_make_file(target, mode, content, given if kind == "link" else None),
+                   check=_mode_kept(target, mode, content if unforced else None), timeout=60)
+    # A FIFO where a cache would be: one line, never a wait.
+    for i in range(30):
+        kind, command = rng.choice((("graph", "show"), ("graph", "export"), ("mirror", "query"), ("graph", "dot"),
+                                    ("survey", "survey")))
+        spec = rng.choice(SMALL_SPECS) if kind != "survey" else "chopsticks(fingers=2,split=none)"
+        home = name("fifo-home")
+        argv = {"show": ["show", spec], "export": ["export", spec], "query": ["query", spec, "stats"],
+                "dot": ["dot", spec, "shortest-win", "-o", str(name("fifo-out")) + ".dot"],
+                "survey": ["survey", "chopsticks", "--fingers", "2..2"]}[command]
+        # show, export, query and dot must refuse (the cache they read is in the way); survey may or may not
+        # meet that rule set's entry: either way one line or the answer, never a wait.
+        yield Case(command, argv, command != "survey", f"FIFO at a cache path ({kind})",
+                   env={"GAMEGRAPH_HOME": str(home)}, prepare=_fifo_at_cache(fx, home, kind, spec), timeout=60)
+    # Survey ranges no rule set can use, drawn from each game's declared parameters.
+    games = ("chopsticks", "nim", "domineering", "toads-and-frogs", "dodgem", "tictactoe", "connect4", "teeko",
+             "mutorere", "ponghauki", "dobutsu")
+    for i in range(80):
+        game = rng.choice(games)
+        try:
+            fields = dataclasses.fields(game_class(game).Params)
+        except Exception:  # noqa: BLE001 - a game not registered here
+            continue
+        if not fields:  # a game without parameters: any name is one it does not have
+            made_up = "".join(rng.choice("abcdefghij_") for _ in range(rng.randrange(1, 12)))
+            yield Case("survey", ["survey", game, "--range", f"{made_up}=1..{rng.randrange(1, 9)}"], True,
+                       "survey range it cannot use", timeout=60)
+            continue
+        field_ = rng.choice(fields)
+        kind = type_name(field_.type)
+        low, high = field_.metadata.get("minimum"), field_.metadata.get("maximum")
+        if kind == "int" and not field_.metadata.get("choices"):
+            if low is not None and (high is None or rng.random() < 0.5):
+                a = rng.choice((low - 1, low - rng.randrange(1, 10**6), 0 if low > 0 else low - 1))
+                b = rng.randrange(a, (high or low + 5) + 1)
+            elif high is not None:
+                a = rng.choice((high + 1, high + rng.randrange(1, 10**8)))
+                b = a + rng.randrange(0, 3)
+            else:
+                continue  # an unbounded whole number: any range may be fine
+            text = f"{a}..{b}" if a >= 0 else None
+            if text is None:
+                continue  # a negative start is refused by the range syntax itself: still one line
+        else:
+            a = rng.randrange(0, 10)
+            text = f"{a}..{a + rng.randrange(0, 5)}"
+        option = (["--fingers", text] if game == "chopsticks" and field_.name == "fingers" and rng.random() < 0.5
+                  else ["--range", f"{field_.name}={text}"])
+        yield Case("survey", ["survey", game, *option], True, "survey range it cannot use", timeout=60)
+    # A full disk: every writer, and a fresh state folder, with a random few KiB free.
+    disk = getattr(fx, "full_disk", None)
+    if disk is None:
+        return
+    full = FullDisk(disk)
+    for i in range(70):
+        free = rng.choice((0, 0, 4096, rng.randrange(0, 65536), rng.randrange(0, 262144)))
+        what = rng.choice(("export", "import", "certificate", "dot", "survey-o", "home-show", "home-solve",
+                           "home-survey", "home-export"))
+        spec = rng.choice(SMALL_SPECS)
+        out = disk / f"out-{i}"
+        watch = ("full-disk",)
+        prepare = full.leave_free(free)
+        if what == "import":
+            yield Case("export", ["export", spec, "--format", "neo4j-import", "-o", str(out)], False,
+                       "full disk: neo4j-import", prepare=prepare, check=_import_folder_whole_or_absent(out, None),
+                       watch=watch, timeout=90)
+        elif what in ("export", "certificate", "dot", "survey-o"):
+            target = Path(f"{out}.{ {'export': 'jsonl', 'certificate': 'json', 'dot': 'dot', 'survey-o': 'txt'}[what]}")
+            argv = {"export": ["export", spec, "-o", str(target)], "certificate": ["certificate", spec, "-o", str(target)],
+                    "dot": ["dot", rng.choice(WON_SPECS), "shortest-win", "-o", str(target)],
+                    "survey-o": ["survey", "chopsticks", "--fingers", "2..3", "-o", str(target)]}[what]
+            yield Case(argv[0], argv, False, f"full disk: {what}", prepare=prepare, check=_file_whole_or_absent(target),
+                       watch=watch, timeout=90)
+        else:
+            home = disk / f"home-{i}"
+            command = what.removeprefix("home-")
+            argv = {"show": ["show", spec], "solve": ["solve", spec], "export": ["export", spec],
+                    "survey": ["survey", "chopsticks", "--fingers", "2..2"]}[command]
+            yield Case(command, argv, False, f"full disk: state folder ({command})", env={"GAMEGRAPH_HOME": str(home)},
+                       prepare=prepare, check=_state_folder_whole_or_absent(home), watch=watch, timeout=120)
+
+
+def cases(fx: Fixtures, seed: int = 1) -> list[Case]:
     """Every case, in a fixed order."""
     out: list[Case] = []
 
@@ -699,6 +1001,9 @@ def cases(fx: Fixtures) -> list[Case]:
     # -- issue 19's classes ----------------------------------------------------------------------------
     for command, argv, invalid, group, extra in edge_cases(fx):
         add(command, argv, invalid, group, **extra)
+
+    # -- issue 40's second round, fresh for each seed ------------------------------------------------------------
+    out.extend(fresh_cases(fx, seed))
     return out
 
 
@@ -749,8 +1054,9 @@ def _child(case: Case, fx: Fixtures, out_fd: int, err_fd: int) -> None:
                                                        errors="strict")
         sys.stderr = sys.__stderr__ = io.TextIOWrapper(io.FileIO(2, "w", closefd=False), encoding="utf-8",
                                                        errors="backslashreplace", line_buffering=True)
+        env = _env_for(case, fx)  # before the clear: the base environment reads this process's HOME and PATH
         os.environb.clear()
-        os.environb.update(_env_for(case, fx))
+        os.environb.update(env)
         os.chdir(fx.work)
         if case.memory_limit:  # on top of what the forked process already maps
             with open("/proc/self/statm") as statm:
@@ -803,6 +1109,8 @@ class Runner:
 
     def _start(self, case: Case):
         _write_case_files(case, self.fx)
+        if case.prepare is not None:
+            case.prepare()
         out, err = tempfile.TemporaryFile(), tempfile.TemporaryFile()
         if self.mode == "fork":
             sys.stdout.flush()
@@ -824,6 +1132,19 @@ class Runner:
             pid, status = os.waitpid(handle, os.WNOHANG)
             return None if pid == 0 else os.waitstatus_to_exitcode(status)
         return handle.poll()
+
+    _signalled: set = set()
+
+    def _signal(self, handle, number: int) -> None:
+        """Send `number` to the case's process (fork mode: its own process group, as a terminal would)."""
+        pid = handle if isinstance(handle, int) else handle.pid
+        if pid in self._signalled:
+            return
+        self._signalled.add(pid)
+        try:
+            os.kill(pid, number)
+        except ProcessLookupError:
+            pass
 
     @staticmethod
     def _kill(handle) -> None:
@@ -864,6 +1185,8 @@ class Runner:
             for case, handle, out, err, began in running:
                 code = self._poll(handle)
                 elapsed = time.monotonic() - began
+                if code is None and case.signal and elapsed >= case.signal[1]:
+                    self._signal(handle, case.signal[0])
                 if code is None and elapsed > (case.timeout or self.timeout):
                     self._kill(handle)
                 elif code is None:
@@ -880,8 +1203,10 @@ class Runner:
                 done += 1
                 if progress and done % 100 == 0:
                     print(f"  {done}/{len(todo)} cases", file=sys.stderr, flush=True)
-                yield Result(case, code, elapsed, texts[0], texts[1],
-                             _classify(case, code, texts[0], texts[1], clobbered))
+                verdict = _classify(case, code, texts[0], texts[1], clobbered)
+                if verdict in ("ok", "exit-0") and case.check is not None:
+                    verdict = case.check(code, texts[0], texts[1]) or verdict
+                yield Result(case, code, elapsed, texts[0], texts[1], verdict)
             running[:] = still
 
 
@@ -902,7 +1227,7 @@ def sample(all_cases: list[Case], count: int | None, seed: int) -> list[Case]:
     return [all_cases[i] for i in chosen]
 
 
-VERDICTS = ("traceback", "exit-0", "hang", "clobbered")
+VERDICTS = ("traceback", "exit-0", "hang", "clobbered", "half-written", "mode-changed")
 
 
 def summarise(results: list[Result]) -> dict[str, Any]:
@@ -933,19 +1258,61 @@ def report_text(summary: dict[str, Any], results: list[Result], seconds: float, 
     return "\n".join(lines)
 
 
+# Where a process may write without being asked: the system's temporary folders (their top level) and HOME
+# (all of it). The kernels' per-user cache in HOME is documented (docs/kernels.md) and reported apart.
+STRAY_ROOTS = ("/tmp", "/var/tmp", "/dev/shm")
+EXPECTED_IN_HOME = (".cache/gamegraph",)
+
+
+def _snapshot(home: str | None) -> set[str]:
+    """Paths this user owns in STRAY_ROOTS (top level) and under `home`."""
+    found: set[str] = set()
+    uid = os.geteuid()
+    for root in STRAY_ROOTS:
+        try:
+            with os.scandir(root) as entries:
+                for entry in entries:
+                    try:
+                        if entry.stat(follow_symlinks=False).st_uid == uid:
+                            found.add(entry.path)
+                    except OSError:
+                        continue
+        except OSError:
+            continue
+    if home and os.path.isdir(home) and home not in ("/", "/root"):
+        for folder, dirs, names in os.walk(home):
+            found.update(os.path.join(folder, n) for n in dirs + names)
+    return found
+
+
+def stray_writes(before: set[str], after: set[str], allowed: Iterable[Path], home: str | None) -> tuple[list[str], list[str]]:
+    """(paths that appeared outside `allowed`, those of them in the kernels' per-user cache, which is expected)."""
+    allowed = [str(a) for a in allowed]
+    new = sorted(p for p in after - before if not any(p == a or p.startswith(a + "/") for a in allowed))
+    expected = [p for p in new if home and any(p.startswith(os.path.join(home, e)) for e in EXPECTED_IN_HOME)]
+    return [p for p in new if p not in expected], expected
+
+
 def run_fuzz(count: int | None = None, seed: int = 1, mode: str = "fork", jobs: int = 2, timeout: float = 30.0,
              neo4j: bool = False, commands: Iterable[str] | None = None, time_limit: float | None = None,
-             progress: bool = False, memory_cases: bool = True) -> tuple[list[Result], float]:
-    """Build the fixtures, run the (sampled) cases, and return the results and the seconds taken."""
+             progress: bool = False, memory_cases: bool = True, full_disk: str | None = None,
+             strays: list | None = None, only_fresh: bool = False) -> tuple[list[Result], float]:
+    """Build the fixtures, run the (sampled) cases, and return the results and the seconds taken. With
+    `full_disk` (a small filesystem of its own, writable here), the full-disk cases run there; `strays`, when
+    given, receives (paths written outside the work folder, the state folders and that filesystem; those in the
+    kernels' per-user cache)."""
     began = time.monotonic()
+    home = os.environ.get("HOME")
+    before = _snapshot(home) if strays is not None else set()
     work = Path(tempfile.mkdtemp(prefix="gamegraph-fuzz-"))
     fx = Fixtures(work, os.environ.get("NEO4J_URI", "") if neo4j else "",
                   _password_from_env() if neo4j else None)
+    fx.full_disk = Path(full_disk) if full_disk else None
     saved_home = os.environ.get("GAMEGRAPH_HOME")
     try:
         fx.make_certificates()
         _preimport()
-        todo = cases(fx)
+        todo = list(fresh_cases(fx, seed)) if only_fresh else cases(fx, seed)
         if commands:
             todo = [c for c in todo if c.command in set(commands)]
         if not memory_cases:  # each runs until its allocation fails: about a minute
@@ -956,6 +1323,8 @@ def run_fuzz(count: int | None = None, seed: int = 1, mode: str = "fork", jobs: 
             results.append(result)
             if time_limit is not None and time.monotonic() - began > time_limit:
                 break
+        if strays is not None:
+            strays.extend(stray_writes(before, _snapshot(home), [work] + ([fx.full_disk] if fx.full_disk else []), home))
         return results, time.monotonic() - began
     finally:
         if saved_home is None:
@@ -964,6 +1333,9 @@ def run_fuzz(count: int | None = None, seed: int = 1, mode: str = "fork", jobs: 
             os.environ["GAMEGRAPH_HOME"] = saved_home
         fx.close()
         shutil.rmtree(work, ignore_errors=True)
+        if fx.full_disk:
+            for entry in fx.full_disk.iterdir():
+                shutil.rmtree(entry, ignore_errors=True) if entry.is_dir() else entry.unlink()
 
 
 def _preimport() -> None:
@@ -1003,6 +1375,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--commands", help="comma-separated subcommands to fuzz (default: all)")
     parser.add_argument("--json", help="write the summary and every failure to this file")
     parser.add_argument("--list", action="store_true", help="print the cases and exit")
+    parser.add_argument("--full-disk", metavar="DIR", help="a small filesystem of its own (a tmpfs of a few MiB), "
+                                                            "writable by this user: the full-disk cases run there")
     args = parser.parse_args(argv)
     commands = args.commands.split(",") if args.commands else None
     if args.list:
@@ -1013,17 +1387,24 @@ def main(argv: list[str] | None = None) -> int:
             fx.make_certificates()
             if saved_home is not None:
                 os.environ["GAMEGRAPH_HOME"] = saved_home
-            listed = sample([c for c in cases(fx) if not commands or c.command in commands], args.count, args.seed)
+            fx.full_disk = Path(args.full_disk) if args.full_disk else None
+            listed = sample([c for c in cases(fx, args.seed) if not commands or c.command in commands], args.count,
+                            args.seed)
             for case in listed:
                 print(f"{'invalid' if case.invalid else 'edge   '} {case.group:<32} {case.describe()}")
         finally:
             fx.close()
             shutil.rmtree(work, ignore_errors=True)
         return 0
+    strays: list = []
     results, seconds = run_fuzz(args.count, args.seed, args.mode, args.jobs, args.timeout, args.neo4j, commands,
-                                args.time_limit, progress=True)
+                                args.time_limit, progress=True, full_disk=args.full_disk, strays=strays)
     summary = summarise(results)
+    stray, expected = strays if strays else ([], [])
+    summary["stray_writes"], summary["kernel_cache_writes"] = len(stray), len(expected)
     print(report_text(summary, results, seconds))
+    print(f"stray writes: {len(stray)}" + "".join(f"\n  {p}" for p in stray[:20])
+          + f"\n(the kernels' per-user cache in HOME: {len(expected)} paths, expected)")
     if args.json:
         failures = [{"verdict": r.verdict, "group": r.case.group, "command": r.case.command,
                      "invocation": r.case.describe(), "exit": r.code, "seconds": round(r.seconds, 2),
@@ -1031,10 +1412,10 @@ def main(argv: list[str] | None = None) -> int:
         slowest = sorted(results, key=lambda r: -r.seconds)[:10]
         Path(args.json).write_text(json.dumps({
             "seed": args.seed, "mode": args.mode, "count": len(results), "seconds": round(seconds, 1),
-            "summary": summary, "failures": failures,
+            "summary": summary, "failures": failures, "stray_writes": stray,
             "slowest": [{"invocation": r.case.describe(), "seconds": round(r.seconds, 2)} for r in slowest]},
             indent=1))
-    return 1 if any(r.verdict != "ok" for r in results) else 0
+    return 1 if any(r.verdict != "ok" for r in results) or stray else 0
 
 
 if __name__ == "__main__":
