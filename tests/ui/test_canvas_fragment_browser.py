@@ -9,16 +9,18 @@ whose status says whether the whole script ran (FINISHED_SUCCESSFULLY) or a frag
 
 from __future__ import annotations
 
+import json
 import os
 import time
+from urllib.parse import quote
 
 import pytest
-from playwright.sync_api import expect
+from playwright.sync_api import Error as PlaywrightError, expect
 from streamlit.proto.ForwardMsg_pb2 import ForwardMsg
 
-from tests.ui.test_browser import browser, position_in_url, serving_ui  # noqa: F401
+from tests.ui.test_browser import ARTIFACTS, browser, position_in_url, serving_ui  # noqa: F401
 from tests.ui.test_browser import pytestmark  # noqa: F401 - browser, and Chromium must be there
-from tests.ui.test_canvas_browser import (_choose, click_node, click_panel_button, current_frame, cy, expand_node,
+from tests.ui.test_canvas_browser import (CY, click_node, click_panel_button, current_frame, cy, expand_node,
                                           open_canvas, settle, wait_canvas)
 
 WHOLE = ForwardMsg.ScriptFinishedStatus.FINISHED_SUCCESSFULLY
@@ -33,6 +35,21 @@ def server(tmp_path_factory):
            "STREAMLIT_SERVER_FILE_WATCHER_TYPE": "none"}
     with serving_ui(env) as url:
         yield url
+
+
+def _choose(page, label: str, option: str) -> None:
+    """Picks `option` in the selectbox labelled `label`, again when a click landed while Streamlit redrew the
+    box and opened nothing (as bench_canvas does), and waits for the run."""
+    choice = page.get_by_role("option", name=option)
+    for _ in range(5):
+        page.get_by_label(label, exact=False).first.click()
+        try:
+            choice.wait_for(timeout=10_000)
+            break
+        except PlaywrightError:
+            page.keyboard.press("Escape")
+    choice.click()
+    settle(page)
 
 
 class Runs:
@@ -109,3 +126,40 @@ def test_opening_a_position_and_k_run_the_whole_page(server, browser):  # noqa: 
     wait_canvas(page, f"cy.getElementById({other!r}).length === 1 && cy.getElementById({other!r}).data('_focus') === 1")
     expect(page.get_by_text("on the canvas").first).to_be_visible()
     page.close()
+
+
+def test_search_marks_and_centres_a_position_and_adds_its_path(server, browser):  # noqa: F811
+    """Find on the canvas (issue 35): a position four moves from the start, not drawn at k=1, is added with
+    its path, ringed and brought into the middle of the canvas, in a run of the canvas alone; bad text is
+    one escaped line under it."""
+    page = browser.new_page(viewport={"width": 1440, "height": 900})
+    runs = Runs(page)
+    frame_element, frame = open_canvas(page, f"{server}/?game=tictactoe&view=Neighbourhood&k=1", warm=True)
+    before = cy(frame, "cy.nodes().length")
+    box = page.locator('input[aria-label="Find on the canvas"]').first
+    runs.clear()
+    box.fill("XO./.X./..O")
+    box.press("Enter")
+    wait_canvas(page, "cy.nodes('[_found = 1]').length === 1")
+    frame_element, frame = current_frame(page)
+    frame.wait_for_function(f"() => !{CY}.animated()")
+    time.sleep(0.5)
+    assert runs.wait() == [FRAGMENT], "a search ran the whole page"
+    assert cy(frame, "cy.nodes().length") >= before + 3  # the position and the two positions before it
+    found = cy(frame, "cy.nodes('[_found = 1]')[0].id()")
+    # the path: a chain of drawn moves from the page's position to it
+    assert cy(frame, f"cy.elements().aStar({{root: cy.nodes('[_focus]'), goal: cy.getElementById({found!r}), "
+                     "directed: true}).found")
+    # in the middle of what the canvas shows (clear of the info panel's strip on the left)
+    x, y = cy(frame, f"(() => {{ const p = cy.getElementById({found!r}).renderedPosition(); return [p.x, p.y]; }})()")
+    width, height = cy(frame, "[cy.width(), cy.height()]")
+    assert width * 0.3 < x < width * 0.8 and height * 0.25 < y < height * 0.75, (x, y, width, height)
+    page.screenshot(path=str(ARTIFACTS / "canvas-search-1440.png"))
+    box.fill("value=win remoteness<3 <b>x</b>")
+    box.press("Enter")
+    line = page.get_by_text("is not a position of", exact=False).first
+    line.wait_for(timeout=60_000)
+    assert "<b>x</b>" in line.inner_text()  # shown as typed, not as markup
+    assert page.locator("b", has_text="x").count() == 0
+    page.close()
+

@@ -312,7 +312,7 @@ def expand(grown: Grown, game: Game, solved: SolvedGraph, backend: Backend, key:
     new = _add(grown, game, solved, hood, boards, focus)
     grown.grown.setdefault(key, set()).update(new)
     if truncated:
-        grown.notes.append(f"`{key}` has more neighbours than one expansion adds ({min(EXPAND_LIMIT, room + 1)}); "
+        grown.notes.append(f"{key} has more neighbours than one expansion adds ({min(EXPAND_LIMIT, room + 1)}); "
                            "the nearest by key are shown")
     return new
 

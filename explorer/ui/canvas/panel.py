@@ -16,6 +16,7 @@ from explorer.games import Game
 from explorer.solved import SolvedGraph
 from explorer.ui import data, state
 from explorer.ui.backend import Backend
+from explorer.ui.canvas import search
 from explorer.ui.canvas.elements import Grown, collapse, expand, has_boards, remove, set_boards, start
 from explorer.ui.canvas.layout import grow_layout, layout_for
 from explorer.ui.canvas.marks import (HEIGHT, HIGHLIGHT, LABEL_FONT, LARGE, MAX_NODES, MIN_LABEL_PX, MOVE_FONT,
@@ -160,6 +161,22 @@ def _on_event(game: Game, spec: str, solved: SolvedGraph, backend: Backend, focu
         grown.notes.append(str(exc))
 
 
+def _on_find(game: Game, solved: SolvedGraph, backend: Backend, focus: str) -> None:
+    """The search box (canvas/search.py): what it found is marked and brought into view, or one line says
+    why nothing was (kept with the canvas's notes, shown escaped below it)."""
+    grown: Grown | None = st.session_state.get(GROWN)
+    text = str(st.session_state.get("canvas_find") or "")
+    if grown is None or not text.strip():
+        return
+    try:
+        found, note, added = search.find(grown, game, solved, backend, text, focus)
+    except GameGraphError as exc:
+        grown.notes.append(str(exc))
+        return
+    search.mark(grown, found, added)
+    grown.notes.append(note)
+
+
 def neighbourhood_panel(game: Game, spec: str, solved: SolvedGraph, key: str, backend: Backend,
                         last: tuple[int, str, bool]) -> None:
     """The Neighbourhood tab: the canvas around the page's position, grown by expanding its nodes;
@@ -195,6 +212,12 @@ def _canvas_fragment(game: Game, spec: str, solved: SolvedGraph, key: str, backe
         grown.layout_runs += 1
         grown.layout = {**layout_for(layout, grown, key, animate=grown.layout_runs > 1), "run": grown.layout_runs}
         grown.layout_name = layout
+    st.text_input("Find on the canvas", key="canvas_find", on_change=_on_find,
+                  args=(game, solved, backend, key), max_chars=search.MAX_TEXT,
+                  placeholder="a position, or value=win remoteness<5 cycle kind=number",
+                  help=search.FILTER_HELP[0].upper() + search.FILTER_HELP[1:] + ". What is found is ringed in "
+                  "dark cyan and brought into view; a position not drawn yet is added with a shortest path "
+                  "to it from here.")
     st.caption(f"{len(grown.nodes)} positions and {len(grown.edges)} moves on the canvas, starting from those within "
                f"{k} of `{key}` — answered by {data.answered_by(backend)}. Drag to pan, Ctrl + scroll to zoom, "
                "**click a node** for its facts and to open it, **double-click** to expand it.")
@@ -206,7 +229,7 @@ def _canvas_fragment(game: Game, spec: str, solved: SolvedGraph, key: str, backe
                                   "without their keys" + ("" if pictures or not boards else " or boards")
                                   + ", so the canvas stays quick; click a position for its name, its facts and "
                                   "its moves' arrows and names."] if large else [])
-    st.caption("  \n".join(notes))  # always one element here, so the canvas below keeps its place
+    st.caption("  \n".join(as_text(n) for n in notes))  # always one element here, so the canvas below keeps its place
     seen = perspective if grown.player is not None else "each"
     draw(grown.elements(), grown.layout, style_rules(colouring, move_labels, pictures, large, seen), key=widget,
          on_change=_on_event, args=(game, spec, solved, backend, key, widget), actions=ACTIONS,

@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from explorer.ui.canvas.elements import MIRRORED_MARK
-from explorer.ui.canvas.marks import (BOARD_SIZE, FOCUS_RING, LABEL_FONT, LABEL_LINE, MIN_LABEL_PX, MOVE_FONT,
+from explorer.ui.canvas.marks import (BOARD_SIZE, FOCUS_RING, HIGHLIGHT, LABEL_FONT, LABEL_LINE, MIN_LABEL_PX, MOVE_FONT,
                                       NODE_SIZE, OPTIMAL_EDGE, OTHER_EDGE, TEXT_MARGIN)
 
 # Whose side a node's value is shown from: the player to move at the page's position (one side for the
@@ -60,7 +60,7 @@ def style_rules(colouring: str, move_labels: bool, boards: bool, large: bool = F
                   "text-background-opacity": 0.85, "text-background-padding": 1,
                   "text-background-shape": "round-rectangle", "min-zoomed-font-size": MIN_LABEL_PX}
     if large:
-        return _large_rules(colouring, move_labels, boards, node_shape, node_label, focus, move_label)
+        return _large_rules(colouring, move_labels, boards, node_shape, node_label, focus, move_label) + [FOUND]
     rules = [
         _Rule("node", {**node_shape, **node_label}),
         _Rule("node[_focus]", focus),
@@ -96,7 +96,12 @@ def style_rules(colouring: str, move_labels: bool, boards: bool, large: bool = F
     ]
     if boards:
         rules.insert(1, _Rule("node[_image]", BOARD_PICTURE))
-    return rules
+    return rules + [FOUND]
+
+
+# What the canvas's search found (canvas/search.py): a halo in the highlight's dark cyan, under the node
+FOUND = _Rule("node[_found = 1]", {"underlay-color": HIGHLIGHT, "underlay-opacity": 0.5, "underlay-padding": 9,
+                                   "underlay-shape": "ellipse"})
 
 
 # only with boards on: turning them off takes `_image` out of the elements, but Cytoscape.js merges

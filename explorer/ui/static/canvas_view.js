@@ -66,6 +66,9 @@
 //    layout), and they are written on a layer over the drawing at a fixed 11 px, moved with every pan and zoom;
 //    a name that the canvas's edge or an overlay would cut, or that would lie over a node or its label, is hidden
 //    until the view shows it whole and clear; a large canvas names no band.
+// 14. The canvas's search (canvas/search.py) sends a layout marked `ggFind` (the keys found): nothing moves,
+//    and the view brings what was found into the middle of the clear area (`showFound`); after a path was
+//    added for it, the expansion's layout places the path first.
 //
 // The server marks its layouts: `ggExpand` (the node expanded), `ggNew` (the nodes it brought) and, for its
 // own layouts, `ggData` (the bends and names of moves already drawn, placed anew around the new nodes).
@@ -225,6 +228,22 @@
     // focus (node[_focus]) and its neighbours where they fit, shifted into the drawing's box wherever the
     // box is larger than the window, so no band of the clear area is left empty beside a drawing that goes
     // on out of sight (centring on the focus alone showed 19 of a part's 30 nodes, 170 px empty on a side).
+    // 14. What the canvas's search found (canvas/search.py, ringed by the sheet): its box in the middle of the
+    // clear area, at the zoom of now if it fits there, else as low as it needs but not below the readable
+    // zoom (or the zoom of now if that is lower already); never zoomed in.
+    function showFound(cy, found) {
+        if (!found.length) return;
+        const area = clearArea(cy);
+        const bb = found.boundingBox({ includeLabels: true, includeOverlays: false });
+        const now = cy.zoom();
+        const fit = Math.min((area.x2 - area.x1) / Math.max(bb.w, 1), (area.y2 - area.y1) / Math.max(bb.h, 1));
+        const zoom = Math.min(now, Math.max(fit, Math.min(now, +CONFIG.readable || now)));
+        const pan = { x: (area.x1 + area.x2) / 2 - zoom * (bb.x1 + bb.w / 2),
+                      y: (area.y1 + area.y2) / 2 - zoom * (bb.y1 + bb.h / 2) };
+        cy.stop();
+        cy.animate(local(cy, { zoom: zoom, pan: pan }), local(cy, { duration: GLIDE_MS }));
+    }
+
     function readableViewport(cy, padding) {
         const fit = clearFitViewport(cy, undefined, padding);
         if (!fit) return fit;
@@ -763,6 +782,12 @@
             // The component's expansion animation: a force layout pinning only the expanded node.
             // The server's own layout for the expansion follows at once and places the new nodes.
             if (options.name === "fcose" && options.fixedNodeConstraint) return skipped;
+            if (options.ggExpand === undefined && options.ggFind) {
+                // A search (14): nothing moves; what was found is brought to the middle of the clear area.
+                const found = new Set(options.ggFind);
+                win.setTimeout(() => showFound(cy, cy.nodes().filter(n => found.has(n.id()))), 0);
+                return skipped;
+            }
             if (options.ggExpand === undefined) {
                 if (!options.fit) return layout(options);
                 // A layout of the whole canvas: fitted readably once it stops (7).
@@ -789,6 +814,11 @@
                 // else it and what it brought; else it alone
                 const near = centre.closedNeighborhood().nodes();
                 const panel = overlayRect(cy.container().ownerDocument, "infopanel");
+                if (options.ggFind) {  // a search's path (14): what it found, in the middle
+                    const found = new Set(options.ggFind);
+                    showFound(cy, cy.nodes().filter(n => found.has(n.id())));
+                    return;
+                }
                 reveal(cy, [keep, near].concat(panel && panel.width > 100 && boardsOn(cy) ? [[near, PANEL_SHARE]] : [],
                                               [centre.union(cy.nodes().filter(n => fresh.has(n.id()))), centre]));
             });
