@@ -1,7 +1,8 @@
 """The page's state: the game and the position live in the URL, the walk in the session.
 
 `?game=<spec>&pos=<key>` is the single source of truth for what is shown, so a
-copied link opens the same view (`&view=<tab>` opens a tab, `&k=<moves>` the neighbourhood's k); the history of visited positions is per
+copied link opens the same view (`&view=<tab>` opens a tab, `&k=<moves>` the neighbourhood's k, `&exp=`,
+`&layout=` and `&colour=` the canvas's saved scene: `url_scene`); the history of visited positions is per
 browser tab (Streamlit session state) because it is a trail, not a view.
 """
 
@@ -60,6 +61,41 @@ def link_k_to_apply(maximum: int) -> int | None:
     return asked if asked is not None and st.session_state.get("hood_k_url") != asked else None
 
 
+# A saved scene (issue 35): the canvas's expansions, layout and colouring in the URL beside the position, so that a
+# copied link reopens the same canvas. `exp` is a JSON list of the expanded positions' keys, in order.
+SCENE_PARAMS = ("exp", "layout", "colour")
+SCENE_TEXT_LIMIT = 8_000     # characters of `exp`, refused from its length before it is read
+SCENE_EXPANSIONS = 40        # expansions a link may ask for
+
+
+def url_scene() -> tuple[list[str], str | None]:
+    """The expansions a link asks for: (keys, None); ([], None) without any; ([], one line) when `exp` is too
+    long, not a JSON list of texts, or names more than SCENE_EXPANSIONS. The length is checked before the
+    text is parsed, so a crafted link costs O(SCENE_TEXT_LIMIT) at most."""
+    import json
+
+    text = st.query_params.get("exp") or ""
+    if not text:
+        return [], None
+    if len(text) > SCENE_TEXT_LIMIT:
+        return [], (f"The link's scene (exp=) is {len(text):,} characters, more than the {SCENE_TEXT_LIMIT:,} "
+                    "a scene may hold: the canvas opens without its expansions.")
+    try:
+        keys = json.loads(text)
+    except ValueError:
+        keys = None
+    if not isinstance(keys, list) or not all(isinstance(k, str) and 0 < len(k) <= 400 for k in keys):
+        return [], f"The link's scene (exp={_quote(text)}) is not a list of positions: the canvas opens without it."
+    if len(keys) > SCENE_EXPANSIONS:
+        return [], (f"The link's scene asks for {len(keys):,} expansions, more than the {SCENE_EXPANSIONS} a scene "
+                    "may hold: the canvas opens without them.")
+    return list(dict.fromkeys(keys)), None
+
+
+def _quote(text: str, limit: int = 40) -> str:
+    return repr(text) if len(text) <= limit else f"{text[:limit]!r}…"
+
+
 def link(game: str, position: str | None = None) -> str:
     """A relative link that opens `game` at `position`: `?game=...&pos=...`."""
     query = {"game": game}
@@ -108,7 +144,7 @@ def set_game(spec: str) -> None:
     """Switch game: the new game opens at its start with its canvas's default settings (k, layout,
     colouring, what was expanded), and the old trail no longer applies."""
     forget_refusals()
-    for name in ("pos", "k"):
+    for name in ("pos", "k", *SCENE_PARAMS):
         if name in st.query_params:
             del st.query_params[name]  # not clear(): the open tab (`view`) stays
     for name in [name for name in st.session_state if str(name).startswith(PER_GAME_SETTINGS)]:
@@ -119,6 +155,8 @@ def set_game(spec: str) -> None:
 
 def set_position(spec: str, key: str) -> None:
     forget_refusals()
+    if "exp" in st.query_params:  # the expansions belong to the canvas around the position left
+        del st.query_params["exp"]
     st.query_params["game"] = spec
     st.query_params["pos"] = key
 

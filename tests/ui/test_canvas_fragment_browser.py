@@ -163,3 +163,36 @@ def test_search_marks_and_centres_a_position_and_adds_its_path(server, browser):
     assert page.locator("b", has_text="x").count() == 0
     page.close()
 
+
+def test_a_scene_url_round_trips_and_a_crafted_one_is_refused(server, browser):  # noqa: F811
+    """Saved scenes (issue 35): the address holds the canvas's expansions, layout and colouring, so that it
+    reopens the same canvas in another tab; a scene too long or not a list is one escaped line and the
+    page still draws its canvas."""
+    page = browser.new_page(viewport={"width": 1440, "height": 900})
+    frame_element, frame = open_canvas(page, f"{server}/?game=tictactoe&view=Neighbourhood&k=1", warm=True)
+    far = cy(frame, "cy.nodes().filter(n => !n.data('_focus'))[0].id()")
+    frame_element, frame = expand_node(page, frame_element, frame, far)
+    _choose(page, "Layout", "concentric around the focus")
+    _choose(page, "Colour by", "remoteness")
+    page.wait_for_function("() => { const p = new URL(location.href).searchParams; return p.get('exp') !== null && "
+                           "p.get('layout') === 'concentric' && p.get('colour') === 'remoteness'; }", timeout=30_000)
+    link = page.url
+    frame_element, frame = current_frame(page)
+    drawn = sorted(cy(frame, "cy.nodes().map(n => n.id())"))
+    other = browser.new_page(viewport={"width": 1440, "height": 900})
+    _, again = open_canvas(other, link)
+    assert sorted(cy(again, "cy.nodes().map(n => n.id())")) == drawn  # the expansion came back with it
+    expect(other.get_by_label("Layout", exact=False).first).to_have_value("concentric around the focus")
+    expect(other.get_by_label("Colour by", exact=False).first).to_have_value("remoteness")
+    other.close()
+    # crafted: far too many expansions (refused from its length), then garbage
+    for exp, says in ((quote(json.dumps(["X../.../..."] * 2_000)), "more than the 8,000"),
+                      ("%3Cb%3Enot%20json%3C%2Fb%3E", "is not a list of positions")):
+        page.goto(f"{server}/?game=tictactoe&view=Neighbourhood&k=1&exp={exp}")
+        line = page.get_by_text(says, exact=False).first
+        line.wait_for(timeout=90_000)
+        assert "\n" not in line.inner_text().strip()
+        _, frame = current_frame(page)
+        frame.wait_for_function(f"() => {CY}.nodes().length > 1", timeout=30_000)
+    assert page.locator("b", has_text="not json").count() == 0
+    page.close()

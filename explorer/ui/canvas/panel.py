@@ -65,10 +65,11 @@ def _controls(game: Game, last: tuple[int, str, bool]) -> tuple[int, str, str, s
     # address is corrected to the k used. The slot is there on every run: a warning that came and went
     # above the canvas would make Streamlit mount the canvas anew.
     slot = st.empty()
+    said = []
     if bad is not None:
         used = int(st.session_state["hood_k"])
-        slot.warning(as_text(f"The link asks for k={echo(bad)}, which is not a whole number from 1 to {data.MAX_K}: "
-                             f"the canvas uses k={used} instead."))
+        said.append(f"The link asks for k={echo(bad)}, which is not a whole number from 1 to {data.MAX_K}: "
+                    f"the canvas uses k={used} instead.")
         st.query_params["k"] = str(used)
         st.session_state["hood_k_url"] = used
     st.session_state.setdefault("hood_dir", direction)
@@ -79,9 +80,22 @@ def _controls(game: Game, last: tuple[int, str, bool]) -> tuple[int, str, str, s
     st.session_state.setdefault("canvas_expand", "both")
     if st.session_state.get("canvas_perspective") not in PERSPECTIVES:
         st.session_state["canvas_perspective"] = "focus"
+    # A saved scene's layout and colouring (state.SCENE_PARAMS), applied once per link as k is
+    bad_scene = []
+    for param, name, allowed in (("layout", "canvas_layout", LAYOUTS), ("colour", "canvas_colour", COLOURINGS)):
+        text = st.query_params.get(param)
+        if text and st.session_state.get(f"{name}_url") != text:
+            st.session_state[f"{name}_url"] = text
+            if text in allowed:
+                st.session_state[name] = text
+            else:
+                bad_scene.append(f"The link's {param}={echo(text)} is not one of {', '.join(allowed)}: "
+                                 f"the canvas uses {st.session_state[name]}.")
     colourings = [c for c in COLOURINGS if c != "cgt_kind" or supports_cgt(game)]
     if st.session_state["canvas_colour"] not in colourings:
         st.session_state["canvas_colour"] = "value"
+    if said or bad_scene:
+        slot.warning(as_text(" ".join(said + bad_scene)))
     top = st.columns([1, 1.2, 1.6, 1.2], vertical_alignment="bottom")
     top[0].number_input(f"k (moves away, 1 to {data.MAX_K})", min_value=1, max_value=data.MAX_K, step=1,
                         key="hood_k", on_change=_k_into_url, help=f"the canvas starts with the positions up to k moves from here "
@@ -202,6 +216,7 @@ def _canvas_fragment(game: Game, spec: str, solved: SolvedGraph, key: str, backe
         grown = start(game, solved, backend, key, k, direction, boards, scope, generation,
                       shown(solved, solved.graph.find(key)))
         st.session_state[GROWN] = grown
+        _scene_into(grown, game, solved, backend, key)
     # Boards are drawn on canvases of fewer than LARGE positions (one that grew past it keeps them, so
     # that an expansion moves nothing): pictures change the nodes' size, so they are placed again.
     pictures = boards and (grown.boards or len(grown.nodes) < LARGE)
@@ -236,6 +251,54 @@ def _canvas_fragment(game: Game, spec: str, solved: SolvedGraph, key: str, backe
          node_actions=("expand", "remove"))
     st.caption(legend(colouring, grown.mirrored, player_name(game, grown.player) if seen == "focus" else None))
     keep_view()
+    _scene_out(grown, layout, colouring)
+    _copy_link()
+
+
+def _scene_into(grown: Grown, game: Game, solved: SolvedGraph, backend: Backend, focus: str) -> None:
+    """The link's expansions (state.url_scene), made in order on a canvas just started; one line for a scene
+    refused (too long, not a list, too many) or for expansions of positions the canvas does not hold."""
+    keys, refused = state.url_scene()
+    if refused:
+        grown.notes.append(refused)
+    missing = 0
+    for there in keys:
+        if there not in grown.nodes:
+            missing += 1
+            continue
+        try:
+            expand(grown, game, solved, backend, there, st.session_state.get("canvas_expand", "both"), grown.boards, focus)
+        except GameGraphError as exc:
+            grown.notes.append(str(exc))
+            break
+    if missing:
+        grown.notes.append(f"{missing} of the link's {len(keys)} expansions name positions not on this canvas: left out.")
+
+
+def _scene_out(grown: Grown, layout: str, colouring: str) -> None:
+    """The canvas's scene into the URL (state.SCENE_PARAMS), so that the address is always a link to it."""
+    scene = {"layout": layout, "colour": colouring,
+             "exp": json.dumps(list(grown.grown)[:state.SCENE_EXPANSIONS], separators=(",", ":")) if grown.grown else None}
+    for name, value in scene.items():
+        if value is None:
+            if name in st.query_params:
+                del st.query_params[name]
+        elif st.query_params.get(name) != value:
+            st.query_params[name] = value
+    st.session_state["canvas_layout_url"], st.session_state["canvas_colour_url"] = layout, colouring
+
+
+COPY_LINK = """<button id="gg-copy" style="font:inherit;font-size:0.85rem;padding:2px 10px;border:1px solid #ccc;
+border-radius:6px;background:#fff;cursor:pointer">Copy link</button> <span id="gg-copied" style="font-size:0.8rem;color:#555"></span>
+<script>(function () { const b = document.getElementById("gg-copy"); if (!b || b.__gg) return; b.__gg = true;
+b.addEventListener("click", () => { const url = window.parent.location.href; const said = document.getElementById("gg-copied");
+(navigator.clipboard ? navigator.clipboard.writeText(url) : Promise.reject()).then(() => { said.textContent = "copied: this canvas's link"; },
+() => { said.textContent = "the address bar holds this canvas's link"; }); }); })();</script>"""
+
+
+def _copy_link() -> None:
+    """A "Copy link" button: the page's address, which holds the scene (_scene_out), to the clipboard."""
+    st.html(COPY_LINK, unsafe_allow_javascript=True)
 
 
 VIEW_KEEPER = Path(__file__).parent.parent / "static" / "canvas_view.js"
