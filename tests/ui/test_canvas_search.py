@@ -35,7 +35,7 @@ def test_a_position_not_drawn_is_added_with_its_path_from_here(tictactoe):
     key = solved.graph.key(solved.graph.find(target))
     assert key not in grown.nodes
     found, note, added = search.find(grown, solved.game, solved, backend, target, start)
-    assert found == [key] and added and key in note
+    assert found == [key] and added and target in note  # named as drawn, as typed
     # the path is drawn: every step's position and the move between consecutive ones, from the start
     steps = [k for k, _ in canvas.elements.data.path(backend, solved, start, key)]
     assert steps[0] == start and steps[-1] == key

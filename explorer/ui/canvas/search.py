@@ -117,7 +117,8 @@ def find(grown: Grown, game: Game, solved: SolvedGraph, backend: Backend, text: 
             added |= new
     if grown.layout is not None and added:
         grown.layout["ggNew"] = sorted(added)
-    return [key], f"{key} added with its path from here ({len(steps) - 1} moves)", bool(added)
+    drawn = grown.shown.get(key)  # named as it is drawn (a game stored up to symmetry keeps one of its images)
+    return [key], f"{game.format(drawn) if drawn is not None else key} added with its path from here ({len(steps) - 1} moves)", bool(added)
 
 
 
