@@ -1,7 +1,7 @@
 """Games: rules as pure functions, one module per game, registered by name."""
 
 from explorer.games.base import GENERIC, OWN_DRAWING, CgtValues, Game, Move, Offers, Params, param
-from explorer.games.registry import register
+from explorer.games.table import register
 from explorer.games.spec import game_class, games, parse_spec
 
 __all__ = ["GENERIC", "OWN_DRAWING", "CgtValues", "Game", "Move", "Offers", "Params", "param", "game_class", "games",

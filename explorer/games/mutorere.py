@@ -38,7 +38,7 @@ from dataclasses import dataclass
 
 from explorer.games.base import Offers, Params, param
 from explorer.games.blocking import BlockingGame, Slide, rotations_and_reflections
-from explorer.games.registry import register
+from explorer.games.table import register
 
 KEWAI = tuple(range(8))
 PUTAHI = 8

@@ -14,7 +14,7 @@ from typing import NamedTuple
 
 from explorer.core.errors import InvalidParameter
 from explorer.games.base import CgtValues, Game, Move, Offers, Params, param
-from explorer.games.registry import register
+from explorer.games.table import register
 from explorer.core.values import Value
 
 PLAYER_NAMES = ("A", "B")

@@ -42,7 +42,7 @@ from types import ModuleType
 
 from explorer.core import settings
 from explorer.core.errors import GameGraphError, shown
-from explorer.games import registry
+import explorer.games.registry as registry
 
 ENV = settings.GAME_MODULES_ENV
 GROUP = "gamegraph.games"

@@ -26,7 +26,7 @@ from dataclasses import dataclass
 
 from explorer.games.base import Offers, Params
 from explorer.games.blocking import BlockingGame, Slide
-from explorer.games.registry import register
+from explorer.games.table import register
 
 TL, TR, C, BL, BR = range(5)
 LINES = ((TL, TR), (TL, BL), (TR, BR), (TL, C), (TR, C), (BL, C), (BR, C))

@@ -1,7 +1,7 @@
 """The table of games by name, and the list of built-in games.
 
-A game module registers itself with ``@register``; plugins go through
-``register_plugin``. The registry imports no game: the built-in games are named
+A game module registers itself with ``@register`` from explorer.games.table (re-exported
+here), plugins go through ``register_plugin``. The registry imports no game statically: the built-in games are named
 here as module paths (BUILTIN_GAMES, their one home) and imported on first use.
 Looking games up by spec is explorer.games.spec.
 """
@@ -10,8 +10,9 @@ from __future__ import annotations
 
 import importlib
 
-from explorer.core.errors import UnknownGame
 from explorer.games.base import Game
+# the table itself and @register live one module lower, where the game modules import them from
+from explorer.games.table import _GAMES, register, register_plugin, restore, snapshot, unregister  # noqa: F401
 
 # One home for the list of built-in games: importing a module runs its @register.
 BUILTIN_GAMES = (
@@ -27,38 +28,6 @@ BUILTIN_GAMES = (
     "explorer.games.tictactoe",
     "explorer.games.toads_and_frogs",
 )
-
-_GAMES: dict[str, type[Game]] = {}
-
-
-def register(cls: type[Game]) -> type[Game]:
-    """Class decorator: make a game available by its name."""
-    _GAMES[cls.name] = cls
-    return cls
-
-
-def register_plugin(cls: type[Game], where: str) -> None:
-    """Register a game from outside the package; a name already taken by another game is refused."""
-    existing = _GAMES.get(getattr(cls, "name", None))
-    if existing is not None and existing is not cls and (existing.__module__, existing.__qualname__) != (cls.__module__, cls.__qualname__):
-        raise UnknownGame(f"{where} defines a game named {cls.name!r}, but {existing.__module__} already has that name")
-    register(cls)
-
-
-def unregister(cls: type[Game]) -> None:
-    """Remove a game, if it is the one registered under its name."""
-    if _GAMES.get(cls.name) is cls:
-        del _GAMES[cls.name]
-
-
-def snapshot() -> dict[str, type[Game]]:
-    """The table as it is now, to restore after a plugin that failed half-way."""
-    return dict(_GAMES)
-
-
-def restore(table: dict[str, type[Game]]) -> None:
-    _GAMES.clear()
-    _GAMES.update(table)
 
 
 def registered() -> dict[str, type[Game]]:

@@ -12,7 +12,8 @@ import dataclasses
 import re
 
 from explorer.core.errors import InvalidParameter, UnknownGame, shown
-from explorer.games import plugins, registry
+import explorer.games.plugins as plugins
+import explorer.games.registry as registry
 from explorer.games.base import Game, parse_value
 
 MAX_SPEC_LENGTH = 1_000  # far longer than any real spec; checked before any parsing

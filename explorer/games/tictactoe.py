@@ -11,7 +11,7 @@ import re
 from dataclasses import dataclass
 
 from explorer.games.base import Game, Move, Offers, Params
-from explorer.games.registry import register
+from explorer.games.table import register
 from explorer.core.values import Value
 
 Board = tuple[str, ...]  # 9 cells, row-major, each "X", "O" or "."

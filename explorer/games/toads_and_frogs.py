@@ -23,7 +23,7 @@ from typing import TYPE_CHECKING, NamedTuple
 
 from explorer.core.errors import InvalidParameter
 from explorer.games.base import CgtValues, Game, Move, MoveBatch, Offers, Params, param
-from explorer.games.registry import register
+from explorer.games.table import register
 from explorer.core.values import Value
 
 if TYPE_CHECKING:

@@ -19,7 +19,7 @@ from typing import Iterator, NamedTuple
 import numpy as np
 
 from explorer.games.base import CompiledGenerator, Game, Move, MoveBatch, Offers, Params, param
-from explorer.games.registry import register
+from explorer.games.table import register
 from explorer.core.values import Value
 
 HAND_NAMES = ("L", "R")

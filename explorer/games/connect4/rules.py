@@ -50,7 +50,7 @@ from typing import NamedTuple
 from explorer.core.errors import InvalidParameter
 from explorer.core.values import Value
 from explorer.games.base import Game, Move, MoveBatch, Offers, Params, Tiers, param
-from explorer.games.registry import register
+from explorer.games.table import register
 
 MARKS = "XO"  # X moves first
 COLUMN_NAMES = "abcdefghijklmnop"  # a move is named by its column, as in Allis's thesis (not a digit: play's

@@ -63,7 +63,7 @@ from explorer.games.base import Game, Move, MoveBatch, Offers, Params, param
 from explorer.games.dobutsu.pieces import (CHICK, COLUMNS, ELEPHANT, GIRAFFE, HEN, LETTERS, LION,
                                            ROWS, SQUARES, cell, far_row, kind_of, owner_of, targets)
 from explorer.games.dobutsu.ranking import rank_position, ranking_context, unrank_position
-from explorer.games.registry import register
+from explorer.games.table import register
 
 PLAYER_NAMES = ("A", "B")
 PIECE_NAMES = ("lion", "giraffe", "elephant", "chick", "hen")  # by kind (pieces.py)

@@ -49,7 +49,7 @@ from typing import NamedTuple
 from explorer.core.ranking import subset_rank, subset_unrank
 from explorer.core.values import Value
 from explorer.games.base import Game, Move, MoveBatch, Offers, Params, Tiers, param
-from explorer.games.registry import register
+from explorer.games.table import register
 from explorer.games.square_board import SquareBoardNotation, cell_name
 
 # The mover A = Blue (Left, moves first) or B = Red (Right); cars b and r on the squares.

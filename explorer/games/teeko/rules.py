@@ -67,7 +67,7 @@ from explorer.core.errors import InvalidParameter
 from explorer.core.ranking import subset_rank, subset_unrank
 from explorer.core.values import Value
 from explorer.games.base import Game, Move, MoveBatch, Offers, Params, Tiers, param
-from explorer.games.registry import register
+from explorer.games.table import register
 from explorer.games.square_board import SquareBoardNotation, cell_name
 
 NOTATION = SquareBoardNotation(movers="BR", pieces="br", names=("black", "red"))  # B = Black (first), R = Red
