@@ -20,6 +20,7 @@ from typing import Any
 
 from explorer.games import Game
 from explorer.games.base import OWN_DRAWING
+from explorer.ui.boards.caption import turn_caption  # noqa: F401  (its old public path)
 
 
 def board_svg(game: Game, position: Any, links: dict[str, str] | None = None) -> str | None:
@@ -31,13 +32,3 @@ def board_svg(game: Game, position: Any, links: dict[str, str] | None = None) ->
     if drawing == OWN_DRAWING:
         return game.board_svg(position, links)
     return importlib.import_module(f"{__name__}.{drawing}").svg(game, position, links)
-
-
-def turn_caption(game: Game, position: Any) -> str:
-    """What a board's caption says: whose move it is ("Red to move"), or at a finished position that
-    the game is over, why and who won (explorer.play.game_over). Every drawing here takes its caption
-    from this one place, so that no finished board says "B to move". O(the rules' outcome)."""
-    from explorer.games.base import player_name
-    from explorer.play import game_over
-
-    return game_over(game, position) or f"{player_name(game, game.to_move(position))} to move"

@@ -16,7 +16,7 @@ from html import escape
 
 from explorer.games.connect4.rules import COLUMN_NAMES
 from explorer.render.palette import CONNECT4_FRAME, CONNECT4_HOLE, CONNECT4_NAME, PAPER, PLAYERS, WHITE
-from explorer.ui.boards import turn_caption
+from explorer.ui.boards.caption import turn_caption
 from explorer.ui.boards.grid import CAPTION_LINE, caption, wrap
 
 CELL, PAD = 48, 14

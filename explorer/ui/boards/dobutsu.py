@@ -17,7 +17,7 @@ from html import escape
 
 from explorer.games.square_board import row_col
 from explorer.render.palette import CELL_LINE, FIRST, NAME_SOFT, NEUTRAL_MARK, PAPER_TILE, SECOND, WHITE
-from explorer.ui.boards import turn_caption
+from explorer.ui.boards.caption import turn_caption
 from explorer.ui.boards.grid import CAPTION_LINE, Grid, arrow_points, caption, move_link, open_svg, wrap
 
 CELL, PAD, HAND, NAMES_BAND, TILE = 78, 30, 34, 20, 42

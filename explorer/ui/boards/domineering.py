@@ -9,7 +9,7 @@ from __future__ import annotations
 from html import escape
 
 from explorer.render.palette import DOMINEERING_COVERED, DOMINEERING_GROUND, INK_FAINT, NEUTRAL_MARK, RULE, WHITE
-from explorer.ui.boards import turn_caption
+from explorer.ui.boards.caption import turn_caption
 from explorer.ui.boards.grid import CAPTION_LINE, caption, wrap
 
 CELL, PAD = 46, 30

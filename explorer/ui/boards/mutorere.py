@@ -2,7 +2,7 @@
 
 import math
 
-from explorer.ui.boards import points
+import explorer.ui.boards.points as points
 
 SIZE, CENTRE, RADIUS = 300, 150, 115
 XY = [(round(CENTRE + RADIUS * math.sin(2 * math.pi * k / 8), 1), round(CENTRE - RADIUS * math.cos(2 * math.pi * k / 8), 1))

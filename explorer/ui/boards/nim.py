@@ -7,7 +7,7 @@ from explorer.ui.boards.grid import CAPTION_LINE, caption, wrap
 
 
 def svg(game, position, links):
-    from explorer.ui.boards import turn_caption
+    from explorer.ui.boards.caption import turn_caption
 
     return heaps_svg(position.heaps, position.to_move, max(game.params.heaps), links, turn_caption(game, position))
 
@@ -15,7 +15,7 @@ def svg(game, position, links):
 def heaps_svg(heaps: tuple[int, ...], to_move: int, largest: int, links: dict[str, str] | None = None,
               said: str | None = None) -> str:
     """Each heap a column of tokens with its size under it; large heaps are drawn as bars; `said` is
-    the caption above them ("B to move" by default; explorer.ui.boards.turn_caption says why a game ended).
+    the caption above them ("B to move" by default; explorer.ui.boards.caption.turn_caption says why a game ended).
     A token whose move is in `links` (``take k from heap h``) is a link: clicking the j-th token
     from the bottom takes it and every token above it."""
     token, pad, col = 14, 16, 44

@@ -11,7 +11,7 @@ from typing import Sequence
 
 from explorer.games.blocking import BlockingGame, BoardPosition
 from explorer.render.palette import BOARD_LINE, INK_FAINT, NAME_POINTS, NEUTRAL_MARK, PAPER_POINTS, PLAYERS, PlayerColour
-from explorer.ui.boards import turn_caption
+from explorer.ui.boards.caption import turn_caption
 from explorer.ui.boards.grid import CAPTION_LINE, caption, wrap
 
 # The players' colours and the neutral mark of a movable piece come from explorer/render/palette.py:

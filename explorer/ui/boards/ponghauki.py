@@ -3,7 +3,7 @@
 
 from explorer.games.ponghauki import LINES
 from explorer.render.palette import FIRST, SECOND
-from explorer.ui.boards import points
+import explorer.ui.boards.points as points
 
 XY = [(50, 50), (230, 50), (140, 140), (50, 230), (230, 230)]  # tl tr c bl br
 COLOURS = {0: FIRST, 1: SECOND}

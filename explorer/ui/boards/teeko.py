@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from explorer.games.square_board import FILES, row_col
 from explorer.render.palette import CELL_LINE, NEUTRAL_MARK, PLAYERS, SECOND
-from explorer.ui.boards import turn_caption
+from explorer.ui.boards.caption import turn_caption
 from explorer.ui.boards.grid import CAPTION_LINE, Grid, arrow_points, caption, move_link, open_svg, wrap
 
 CELL, PAD = 62, 34

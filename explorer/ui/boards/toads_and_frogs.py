@@ -9,7 +9,7 @@ from __future__ import annotations
 from html import escape
 
 from explorer.render.palette import CELL_LINE_GREEN, FIRST, INK_FAINT, NEUTRAL_MARK, PAPER_CELL, PAPER_GREEN, SECOND
-from explorer.ui.boards import turn_caption
+from explorer.ui.boards.caption import turn_caption
 from explorer.ui.boards.grid import CAPTION_LINE, caption, wrap
 
 CELL, GAP, TOP = 56, 6, 34
