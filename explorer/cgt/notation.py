@@ -19,7 +19,7 @@ import re
 from fractions import Fraction
 from functools import lru_cache
 
-from explorer.cgt import forms
+import explorer.cgt.forms as forms
 from explorer.cgt.forms import CGValue, game
 from explorer.cgt.simple import as_switch, nimber, number, recognise, ups
 from explorer.core.errors import InvalidValue
