@@ -16,7 +16,7 @@ from explorer.games import Game
 from explorer.solved import SolvedGraph
 from explorer.ui import data, state
 from explorer.ui.backend import Backend
-from explorer.ui.canvas import search
+import explorer.ui.canvas.search as search
 from explorer.ui.canvas.elements import Grown, collapse, expand, has_boards, remove, set_boards, start
 from explorer.ui.canvas.layout import grow_layout, layout_for
 from explorer.ui.canvas.marks import (HEIGHT, HIGHLIGHT, LABEL_FONT, LARGE, MAX_NODES, MIN_LABEL_PX, MOVE_FONT,
