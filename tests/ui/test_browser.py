@@ -58,6 +58,9 @@ def serving_ui(env: dict[str, str]):
     the command and the Streamlit server it started share the session made here, so one signal
     to the group stops both."""
     port = free_port()
+    # No file watcher: an edit anywhere in the tree while a test runs put up Streamlit's "File change" notice,
+    # and the page's waits for a settled page ran out.
+    env = {"STREAMLIT_SERVER_FILE_WATCHER_TYPE": "none", **env}
     proc = subprocess.Popen([sys.executable, "-m", "explorer.cli", "ui", "--port", str(port), "--headless"],
                             cwd=ROOT, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
                             start_new_session=True)
