@@ -102,7 +102,7 @@ def click_node(page, key: str, frame_element=None, frame=None):
     page.mouse.click(*node_point(frame_element, frame, key))
     try:
         frame.wait_for_function(f"() => {{ const s = {CY}.$('node:selected'); "
-                                f"return s.length === 1 && s[0].id() === {key!r}; }}", timeout=10_000)
+                                f"return s.length === 1 && s[0].id() === {key!r}; }}", timeout=30_000)
     except PlaywrightError:
         selected = cy(frame, "cy.$(':selected').map(e => e.id())")
         raise AssertionError(f"clicking node {key!r} selected {selected} instead") from None
@@ -187,7 +187,7 @@ def test_pan_zoom_fit_expand_collapse_and_relayout(server, browser, game, positi
     assert abs(pan_after["x"] - pan_before["x"]) > 50 and abs(pan_after["y"] - pan_before["y"]) > 20
     zoom_before = cy(frame, "cy.zoom()")
     frame.locator("#viewbarPlus").click()
-    frame.wait_for_function(f"() => {CY}.zoom() > {zoom_before * 1.2}", timeout=10_000)
+    frame.wait_for_function(f"() => {CY}.zoom() > {zoom_before * 1.2}", timeout=30_000)
     zoomed = cy(frame, "cy.zoom()")
     page.mouse.move(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
     page.keyboard.down("Control")  # Ctrl + wheel zooms out again (a plain wheel scrolls the page)
@@ -195,7 +195,7 @@ def test_pan_zoom_fit_expand_collapse_and_relayout(server, browser, game, positi
         page.mouse.wheel(0, 400)
         time.sleep(0.2)
     page.keyboard.up("Control")
-    frame.wait_for_function(f"() => {CY}.zoom() < {zoomed * 0.99}", timeout=10_000)
+    frame.wait_for_function(f"() => {CY}.zoom() < {zoomed * 0.99}", timeout=30_000)
     frame.locator("#viewbarFit").click()
     time.sleep(0.8)
     assert cy(frame, "cy.nodes().renderedBoundingBox().w") <= cy(frame, "cy.width()") + 2
@@ -257,7 +257,7 @@ def test_click_a_node_then_open_it(server, browser):  # noqa: F811
     shown = cy(frame, f"cy.getElementById({other!r}).data('position')")
     frame_element, frame = click_node(page, other, frame_element, frame)
     # the info panel shows it (its rows as lines: the text without the line breaks)
-    expect(frame.locator("#infopanelLabel")).to_have_text(label.replace("\n", ""), timeout=10_000)
+    expect(frame.locator("#infopanelLabel")).to_have_text(label.replace("\n", ""), timeout=30_000)
     click_panel_button(frame, "Open this position")
     page.wait_for_function(f"() => new URL(location.href).searchParams.get('pos') === {shown!r}", timeout=30_000)
     settle(page)
@@ -351,7 +351,7 @@ def test_no_node_hides_under_the_overlays_after_an_expansion(server, browser):  
     page.mouse.dblclick(*node_point(frame_element, frame, target))
     wait_grown(frame, before)
     frame.wait_for_function("() => document.getElementById('infopanel').getBoundingClientRect().width > 100",
-                            timeout=10_000)                  # the panel is open over the canvas
+                            timeout=30_000)                  # the panel is open over the canvas
     wait_still(frame)
     assert frame.evaluate(HIDDEN) == []
     ARTIFACTS.mkdir(exist_ok=True)
