@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import json
 
+from explorer.commands import writes_output
 from explorer.core.errors import shell_hint
 
 
@@ -27,7 +28,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                    help="draw the thermograph (of the sum, when there are several) to an SVG or PNG file "
                         "('-': SVG on stdout; PNG is the SVG drawn by Chromium, 1,560 x 1,080 px)")
     p.add_argument("--format", choices=("text", "json"), default="text")
-    p.set_defaults(func=cmd_cgt)
+    writes_output(p, cmd_cgt)  # --thermograph FILE: --force replaces a read-only one
 
 
 def cmd_cgt(args: argparse.Namespace) -> int:

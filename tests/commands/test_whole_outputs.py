@@ -5,7 +5,7 @@ refused; `survey` refuses ranges it cannot use; a full disk is one line.
   an error, SIGINT, SIGTERM or a full disk leaves no DIR (it left DIR with moves.csv only), and what a SIGKILL
   leaves is removed by the next run (explorer.core.files.output_folder, remove_stale_partials);
 - a file replaced keeps its mode (0600 stayed 0600? it became 0644), a symlink's target too, and a read-only
-  one is refused without --force (export, dot, certificate, survey: explorer.core.files.output_file);
+  one is refused without --force (export, dot, certificate, survey, cgt --thermograph: explorer.core.files.output_file);
 - a FIFO at a cache path blocked `query ... stats` for ever: one line now (explorer.core.private.cache_path);
 - `survey --fingers 99999999..99999999` said "0 rule sets", `--fingers 1..3` dropped 1, `--range overflow=1..2`
   and `survey nim --range heaps=1..3` were ignored: each is one line naming the parameter and what it allows;
@@ -159,8 +159,9 @@ OUTPUTS = [
     ("certificate", ["certificate", "nim:small", "-o", "{out}"]),
     ("dot", ["dot", "nim:small", "shortest-win", "-o", "{out}"]),
     ("survey", ["survey", "chopsticks", "--fingers", "2..3", "-o", "{out}"]),
+    ("cgt", ["cgt", "domineering(rows=2,cols=3)", "--thermograph", "{out}"]),
 ]
-SUFFIX = {"export": ".jsonl", "certificate": ".json", "dot": ".dot", "survey": ".txt"}
+SUFFIX = {"export": ".jsonl", "certificate": ".json", "dot": ".dot", "survey": ".txt", "cgt": ".svg"}
 
 
 @pytest.mark.parametrize("command, argv", OUTPUTS, ids=[c for c, _ in OUTPUTS])
