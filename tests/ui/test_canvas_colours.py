@@ -115,7 +115,8 @@ def test_no_mark_of_the_canvas_is_taken_for_a_value():
         assert mark[1:3] == mark[3:5] == mark[5:7], mark
     sheet = [r.style for r in canvas.style_rules("value", True, False, perspective="focus")]
     fixed = {v for style in sheet for k, v in style.items() if "color" in k and not str(v).startswith("data(")}
-    assert fixed <= {canvas.OPTIMAL_EDGE, canvas.OTHER_EDGE, canvas.FOCUS_RING, "#222222", "#444444", "#ffffff"}, fixed
+    assert fixed <= {canvas.OPTIMAL_EDGE, canvas.OTHER_EDGE, canvas.FOCUS_RING, canvas.HIGHLIGHT,  # the search halo
+                     "#222222", "#444444", "#ffffff"}, fixed
 
 
 def test_a_console_move_takes_its_colour_from_the_position_it_reaches():

@@ -46,6 +46,13 @@ def settle(page, timeout: int = 180_000) -> None:
     page.wait_for_selector("[data-testid=stSkeleton]", state="detached", timeout=timeout)
 
 
+@pytest.fixture(autouse=True)
+def _home_restored(monkeypatch):
+    """`_values` points this process at the server's state folder; undone after each test, so a later test of
+    the same worker (the files run longest first) does not find its Neo4j password in the wrong folder."""
+    monkeypatch.setenv("GAMEGRAPH_HOME", os.environ["GAMEGRAPH_HOME"])
+
+
 def _values(home):
     """The value file, read in this process from the state folder the server reads."""
     os.environ["GAMEGRAPH_HOME"] = home["GAMEGRAPH_HOME"]
@@ -176,7 +183,7 @@ def test_the_value_file_page_opens_on_its_canvas_in_the_first_screen(server, bro
     frame.wait_for(timeout=180_000)
     settle(page)
     box = frame.bounding_box()
-    assert box["y"] <= 470, box
+    assert box["y"] <= 560, box  # the canvas search row (d53e58d) took back the 77 px gained here (545 -> 446 -> 546)
     assert page.get_by_text("Answered from the value file").first.bounding_box()["y"] > box["y"]
     ARTIFACTS.mkdir(exist_ok=True)
     page.screenshot(path=str(ARTIFACTS / "ui-implicit-stage-1440.png"))
