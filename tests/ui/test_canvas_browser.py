@@ -218,8 +218,10 @@ def test_pan_zoom_fit_expand_collapse_and_relayout(server, browser, game, positi
     # (positions are nudged by the component's incremental force layout, the expanded node pinned)
     assert cy(frame, f"cy.getElementById({target!r}).position()") is not None
 
-    # Collapse it again: what the expansion added goes, the rest stays.
-    page.mouse.click(*node_point(frame_element, frame, target))
+    # Collapse it again: what the expansion added goes, the rest stays. The canvas is read again from the page
+    # and the click waits for the selection: the expansion's run may have mounted the component anew (the
+    # raw click on the old frame then selected nothing, and the wait for the collapse ran out on full runs).
+    frame_element, frame = click_node(page, target)
     click_panel_button(frame, "Collapse what it expanded")
     assert wait_nodes(frame, f"n === {before}") == before
     assert cy(frame, f"cy.getElementById({focus!r}).scratch('_probe')") == "kept"
