@@ -186,19 +186,10 @@ def test_the_server_itself_reads_no_files_and_no_network(neo4j_server, admin, ou
 @pytest.fixture
 def console_page(neo4j_server, game_id, monkeypatch, tmp_path):
     pytest.importorskip("streamlit")
-    from streamlit.testing.v1 import AppTest
+    from tests.support import ui_support
 
-    from explorer.ui import backend as ui_backend
-    from tests.ui.test_app import APP
-    monkeypatch.setenv("GAMEGRAPH_HOME", str(tmp_path / "home"))
-    for name, value in (("NEO4J_URI", neo4j_server.uri), ("NEO4J_USER", neo4j_server.user),
-                        ("NEO4J_PASSWORD", neo4j_server.password), ("NEO4J_DATABASE", neo4j_server.database)):
-        monkeypatch.setenv(name, value)
-    ui_backend.connection.clear()
-    at = AppTest.from_file(APP, default_timeout=120)
-    at.query_params.update(game=GAME, view="Cypher console")
-    yield at.run()
-    ui_backend.connection.clear()
+    with ui_support.console_page(neo4j_server, tmp_path / "home", GAME, monkeypatch, timeout=120) as at:
+        yield at
 
 
 def run_on_page(at, text: str, params: dict | None) -> None:

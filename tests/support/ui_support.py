@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
@@ -39,3 +40,20 @@ def page(timeout: int = 180, **params: str) -> AppTest:
 
 def markdown(at: AppTest) -> str:
     return "\n".join(m.value for m in at.markdown)
+
+
+@contextmanager
+def console_page(settings, home: Path, game: str, monkeypatch, timeout: int = 180):
+    """The page on `game`'s Cypher console, run once, reaching the Neo4j of `settings` (loaders.settings.Neo4jSettings)
+    with the state folder `home`; the page's cached connection is dropped before and after."""
+    monkeypatch.setenv("GAMEGRAPH_HOME", str(home))
+    for name, value in (("NEO4J_URI", settings.uri), ("NEO4J_USER", settings.user),
+                        ("NEO4J_PASSWORD", settings.password), ("NEO4J_DATABASE", settings.database)):
+        monkeypatch.setenv(name, value)
+    ui_backend.connection.clear()
+    try:
+        at = AppTest.from_file(APP, default_timeout=timeout)
+        at.query_params.update(game=game, view="Cypher console")
+        yield at.run()
+    finally:
+        ui_backend.connection.clear()

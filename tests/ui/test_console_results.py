@@ -71,25 +71,15 @@ GAME = "chopsticks:magic-fingers"
 @pytest.fixture
 def console_page(neo4j_server, tmp_path, monkeypatch):
     pytest.importorskip("streamlit")
-    from streamlit.testing.v1 import AppTest
-
     from explorer.solved import build
-    from explorer.ui import backend as ui_backend
     from loaders.neo4j_loader import load
     from loaders.settings import open_driver
-    from tests.ui.test_app import APP
+    from tests.support import ui_support
 
     with open_driver(neo4j_server) as driver:
         load(build(GAME), driver, neo4j_server.database)
-    monkeypatch.setenv("GAMEGRAPH_HOME", str(tmp_path / "home"))
-    for name, value in (("NEO4J_URI", neo4j_server.uri), ("NEO4J_USER", neo4j_server.user),
-                        ("NEO4J_PASSWORD", neo4j_server.password), ("NEO4J_DATABASE", neo4j_server.database)):
-        monkeypatch.setenv(name, value)
-    ui_backend.connection.clear()
-    at = AppTest.from_file(APP, default_timeout=180)
-    at.query_params.update(game=GAME, view="Cypher console")
-    yield at.run()
-    ui_backend.connection.clear()
+    with ui_support.console_page(neo4j_server, tmp_path / "home", GAME, monkeypatch) as at:
+        yield at
 
 
 @pytest.mark.neo4j
