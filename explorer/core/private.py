@@ -16,7 +16,8 @@ and writes there (`atomic_private_file`,
 writers with the owner-only modes; each first removes the temporary files a
 killed writer left in the folder). Something at a cache path that is neither a
 regular file nor a folder (a FIFO would block its reader for ever) is refused in
-one line by `cache_path`.
+one line by `cache_path`, and so is such a thing inside a folder cache (an implicit
+value file's meta.json, a tier file).
 """
 
 from __future__ import annotations
@@ -85,14 +86,53 @@ def cache_path(kind: str, name: str, key: str, suffix: str = "") -> Path:
 def check_cache_entry(path: Path) -> None:
     """GameGraphError (one line) when something at a cache path is neither a regular file nor a folder: a FIFO
     would block its reader for ever, a device or a socket is no cache. Checked with stat, before anything
-    opens it; a missing entry is fine (the cache is made). O(1)."""
+    opens it; a missing entry is fine (the cache is made). A folder cache (an implicit value file, a tier
+    folder) is checked the same way all the way down: its meta.json or a tier file may be a FIFO too.
+    O(1) for a file, O(entries) for a folder (one listing of each folder, a stat only for symlinks)."""
     try:
         mode = os.stat(path).st_mode
     except OSError:
         return  # missing (or a dangling link): no cache yet, written anew
-    if not (stat.S_ISREG(mode) or stat.S_ISDIR(mode)):
-        raise GameGraphError(f"the cache entry {path} is {files._kind(mode)}, not a regular file or folder: "
-                             "gamegraph did not make it; remove it and run the command again")
+    if stat.S_ISDIR(mode):
+        _check_folder_entries(Path(path))
+    elif not stat.S_ISREG(mode):
+        _refuse_entry(path, mode)
+
+
+def _refuse_entry(path: Path, mode: int) -> None:
+    raise GameGraphError(f"the cache entry {files._name(path)} is {files._kind(mode)}, not a regular file or folder: "
+                         "gamegraph did not make it; remove it and run the command again")
+
+
+def _check_folder_entries(folder: Path) -> None:
+    """`check_cache_entry` for everything inside a folder cache: the kind of each entry from its listing
+    (d_type, no stat), a stat only for symlinks, whose target counts. Folders inside are checked too
+    (an explicit stack, each folder's real path listed once, so a link back up cannot loop)."""
+    todo, seen = [folder], set()
+    while todo:
+        current = todo.pop()
+        try:
+            real = os.path.realpath(current)
+            if real in seen:
+                continue
+            seen.add(real)
+            with os.scandir(current) as listing:
+                for entry in listing:
+                    if entry.is_dir(follow_symlinks=False):
+                        todo.append(Path(entry.path))
+                        continue
+                    if entry.is_file(follow_symlinks=False):
+                        continue
+                    try:
+                        mode = os.stat(entry.path).st_mode  # a symlink's target, or a FIFO, device, socket
+                    except OSError:
+                        continue  # dangling: read as missing
+                    if stat.S_ISDIR(mode):
+                        todo.append(Path(entry.path))
+                    elif not stat.S_ISREG(mode):
+                        _refuse_entry(Path(entry.path), mode)
+        except OSError:
+            continue  # unreadable: its reader says why, in one line
 
 
 @contextmanager

@@ -222,6 +222,24 @@ def test_a_fifo_at_a_cache_path_is_one_line_and_never_blocks(tmp_path, monkeypat
     assert stat.S_ISFIFO(fifo.stat().st_mode) and stat.S_ISFIFO(graph.stat().st_mode)  # left for the user
 
 
+def test_a_fifo_inside_a_folder_cache_is_one_line_and_never_blocks(tmp_path, monkeypatch):
+    """An implicit value folder's meta.json as a FIFO blocked `show` for ever: one line naming it, for `show`
+    and for `solve` (which would have replaced it), and the FIFO left for the user."""
+    from explorer.games import parse_spec
+    from explorer.implicit import folder_for
+
+    home = tmp_path / "home"
+    assert run(home, "solve", "dodgem:3x3", "--implicit").returncode == 0
+    monkeypatch.setenv("GAMEGRAPH_HOME", str(home))
+    meta = folder_for(parse_spec("dodgem:3x3")) / "meta.json"
+    meta.unlink()
+    os.mkfifo(meta)
+    for argv in (["show", "dodgem:3x3"], ["solve", "dodgem:3x3", "--implicit"]):
+        line = one_line(run(home, *argv, timeout=120), "FIFO")
+        assert str(meta) in line, line
+    assert stat.S_ISFIFO(meta.stat().st_mode)
+
+
 # -- survey ranges -----------------------------------------------------------------------------------------
 @pytest.mark.parametrize("argv, needles", [
     (["chopsticks", "--fingers", "99999999..99999999"], ["fingers", "from 2 to"]),

@@ -233,6 +233,32 @@ def test_something_at_a_cache_path_that_is_no_file_is_refused_without_blocking(t
     assert private.cache_path("mirrors", "nim", "key", ".npz") == path
 
 
+def test_something_inside_a_folder_cache_that_is_no_file_is_refused_without_blocking(tmp_path, monkeypatch):
+    """A FIFO as an implicit value folder's meta.json (or a tier file, or deeper, or behind a symlink) blocked its
+    reader for ever: cache_path refuses it in one line naming it; regular files, folders and dangling links pass."""
+    import os
+
+    from explorer.core import private
+    from explorer.core.errors import GameGraphError
+    monkeypatch.setenv("GAMEGRAPH_HOME", str(tmp_path / "home"))
+    folder = private.cache_path("implicit", "dodgem", "key")
+    (folder / "inner").mkdir(parents=True)
+    (folder / "solved.values").write_bytes(b"x")
+    (folder / "inner" / "tier-1.values").write_bytes(b"x")
+    (folder / "gone").symlink_to(tmp_path / "nowhere")
+    (folder / "up").symlink_to(folder)  # a link back up does not loop
+    assert private.cache_path("implicit", "dodgem", "key") == folder
+    for fifo in (folder / "meta.json", folder / "inner" / "tier-2.values"):
+        os.mkfifo(fifo)
+        with pytest.raises(GameGraphError, match=r"cache entry .*" + fifo.name + r" is a FIFO \(named pipe\).*remove it"):
+            private.cache_path("implicit", "dodgem", "key")
+        fifo.unlink()
+    os.mkfifo(tmp_path / "pipe")
+    (folder / "meta.json").symlink_to(tmp_path / "pipe")
+    with pytest.raises(GameGraphError, match=r"meta.json is a FIFO"):
+        private.cache_path("implicit", "dodgem", "key")
+
+
 def test_a_private_write_removes_what_killed_writers_left_in_its_folder(tmp_path, monkeypatch):
     import os
 
