@@ -240,7 +240,14 @@ def board_text(game, position) -> str | None:
     """The board of `position` in lines of text, for the terminal: the game's own text drawing
     (`Game.diagram_label`, offers.diagram_label; its DOT line breaks made real), else the rows of a notation
     written as rows separated by '/' (after an optional 'MOVER|'), one cell a column; None when the notation
-    is no grid (Chopsticks' hands, Nim's heaps: the position's line says it all). O(cells)."""
+    is no grid (Chopsticks' hands, Nim's heaps: the position's line says it all). A game whose moves name cells
+    by file and rank (tic-tac-toe's "X c1", Dodgem's "a2-b2") has them beside its board
+    (explorer.render.boards.labelled_text). O(cells)."""
+    from explorer.render.boards import labelled_text
+
+    labelled = labelled_text(game, position)
+    if labelled is not None:
+        return labelled
     if game.offers.diagram_label:
         return game.diagram_label(position).replace("\\n", "\n")
     notation = game.format(position)

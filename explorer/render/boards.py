@@ -17,6 +17,7 @@ import html
 from typing import Any, Callable
 
 from explorer.games.base import Game, player_name
+from explorer.games.square_board import FILES
 from explorer.render.palette import FIRST, INK_SOFT, SECOND, WHITE
 
 # The players' colours of explorer/render/palette.py, as on the page (explorer/ui/boards): a node
@@ -44,12 +45,24 @@ def _grid(rows: list[list[str]], paint: Callable[[str], str], size: int = 22) ->
             f'WIDTH="{width}" HEIGHT="{height}">{body}</TABLE>')
 
 
+# The drawings (offers.board) of the games whose moves name cells as square_board's notation does: files
+# a, b, ... from the left, ranks 1, 2, ... from the bottom ("X c1", "a2-b2", "b1-c2", "L b1-a2"). Their
+# boards carry those names (files below, ranks on the left) here and in `gamegraph play`'s terminal.
+# Not Domineering (its a1 is the top-left cell), Connect Four (files only) or Toads and Frogs (numbers).
+NAMED_CELLS = frozenset({"tictactoe", "dodgem", "teeko", "dobutsu"})
+
+
+def names_cells(game: Game) -> bool:
+    """Whether `game`'s moves name its cells by file and rank (NAMED_CELLS: a built-in game's own drawing)."""
+    return game.offers.board in NAMED_CELLS and game.name == game.offers.board
+
+
 def _labelled(grid: str, columns: int, rows: int, size: int) -> str:
     """A grid with its files (a, b, ... under it, left to right) and ranks (1 at the bottom, on its left), the
     names of cells in the moves ("X c1"), as square_board's notation names them."""
     ranks = "".join(f'<TR><TD HEIGHT="{size}" FIXEDSIZE="TRUE" WIDTH="10">{_text(str(rows - r), INK_SOFT, size=8)}</TD></TR>'
                     for r in range(rows))
-    files = "".join(f'<TD WIDTH="{size}" HEIGHT="10" FIXEDSIZE="TRUE">{_text(chr(ord("a") + c), INK_SOFT, size=8)}</TD>'
+    files = "".join(f'<TD WIDTH="{size}" HEIGHT="10" FIXEDSIZE="TRUE">{_text(FILES[c], INK_SOFT, size=8)}</TD>'
                     for c in range(columns))
     return (f'<TABLE BORDER="0" CELLSPACING="0" CELLPADDING="0">'
             f'<TR><TD><TABLE BORDER="0" CELLSPACING="0" CELLPADDING="0">{ranks}</TABLE></TD><TD>{grid}</TD></TR>'
@@ -94,7 +107,9 @@ def _notation_grid(game: Game, position: Any) -> str | None:
     rows = [list(row) for row in board.split("/")]
     if sum(map(len, rows)) > MAX_GRID_CELLS or not all(rows):
         return None
-    return _grid(rows, lambda c: _text("" if c == "." else c, bold=True, size=12), size=18)
+    grid = _grid(rows, lambda c: _text("" if c == "." else c, bold=True, size=12), size=18)
+    # Dodgem's and Teeko's moves name cells ("a2-b2"): their boards carry the names, as tic-tac-toe's do.
+    return _labelled(grid, max(map(len, rows)), len(rows), 18) if names_cells(game) else grid
 
 
 DOBUTSU_COLOURS = (FIRST.fill, SECOND.fill)  # A, B, as on the page (explorer/ui/boards/dobutsu.py)
@@ -128,6 +143,23 @@ def _dobutsu(game: Game, position: Any) -> str:
     board = _grid([list(rank) for rank in ranks], paint, size=18)
     return (f'<TABLE BORDER="0" CELLSPACING="1" CELLPADDING="1" BGCOLOR="{WHITE}">{hand(1, hand_b)}'
             f'<TR><TD></TD><TD>{board}</TD></TR>{hand(0, hand_a)}</TABLE>')
+
+
+def labelled_text(game: Game, position: Any) -> str | None:
+    """The board of a game that names its cells (`names_cells`) in lines of text, for a terminal: its ranks
+    from the top, each cell a column, the rank's number on the left and the files' letters below, the
+    names the moves use ("X c1"); Dōbutsu shōgi's hands above (B's) and below (A's) the board, as its
+    notation writes them. None for any other game. O(cells)."""
+    if not names_cells(game):
+        return None
+    text = game.format(position)
+    parts = (text.split("|", 1)[1] if "|" in text else text).split("/")
+    above, ranks, below = (parts[:1], parts[1:-1], parts[-1:]) if game.name == "dobutsu" else ([], parts, [])
+    width = len(str(len(ranks)))
+    lines = [f"{len(ranks) - r:>{width}} " + " ".join(rank) for r, rank in enumerate(ranks)]
+    lines.append(" " * (width + 1) + " ".join(FILES[c] for c in range(max(map(len, ranks)))))
+    hand = [" " * (width + 1) + " ".join(part) for part in above + below]
+    return "\n".join(hand[:len(above)] + lines + hand[len(above):])
 
 
 DRAWINGS: dict[str, Callable[[Game, Any], str]] = {

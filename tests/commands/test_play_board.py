@@ -30,14 +30,15 @@ def test_the_board_is_drawn_before_every_move_and_after_the_last(tmp_path):
     out = play(tmp_path / "home", "tictactoe", input="a1\nb1\nc1\na2\nb2\nc2\n")
     assert out.returncode in (0, 2), out.stderr  # the perfect O may end it before all moves are read
     start = game.start()
-    assert drawn(game, start) == "    . . .\n    . . .\n    . . ."
+    # the files and ranks the moves name ("X a1"), as on the page's and the diagrams' boards
+    assert drawn(game, start) == "    3 . . .\n    2 . . .\n    1 . . .\n      a b c"
     assert drawn(game, start) + "\n" + game.format(start) + ": X to move" in out.stdout
     after = next(m.position for m in game.moves(start) if m.label == "X a1")
-    assert "    . . .\n    . . .\n    X . .\n" + game.format(after) + ": O to move" in out.stdout
+    assert "    3 . . .\n    2 . . .\n    1 X . .\n      a b c\n" + game.format(after) + ": O to move" in out.stdout
     # one drawing per position shown, each right above its line
     lines = out.stdout.splitlines()
     positions = [i for i, line in enumerate(lines) if " to move, " in line]
-    assert positions and all(lines[i - 3:i] == drawn(game, game.parse(lines[i].split(":")[0])).splitlines()
+    assert positions and all(lines[i - 4:i] == drawn(game, game.parse(lines[i].split(":")[0])).splitlines()
                              for i in positions)
     # the finished game's board is drawn too, right before the result
     ended = play(tmp_path / "home", "tictactoe", "--opponent", "random", input="1\n" * 5)
@@ -45,7 +46,7 @@ def test_the_board_is_drawn_before_every_move_and_after_the_last(tmp_path):
     lines = ended.stdout.splitlines()
     over = next(i for i, line in enumerate(lines) if line.startswith("game over after "))
     last = next(line for line in reversed(lines[:over]) if " -> " in line).split(" -> ")[1].split()[0]
-    assert game.outcome(game.parse(last)) is not None and lines[over - 3:over] == drawn(game, game.parse(last)).splitlines()
+    assert game.outcome(game.parse(last)) is not None and lines[over - 4:over] == drawn(game, game.parse(last)).splitlines()
 
 
 def test_the_prompt_follows_the_legal_moves(tmp_path):

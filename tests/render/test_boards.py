@@ -45,3 +45,36 @@ def test_a_notation_that_is_no_grid_has_no_picture():
         offers = dataclasses.replace(type(game).offers, board=None)
 
     assert board_label(Plain(), Plain().start()) is None  # A|1-3-5-7: the notation is the label
+
+
+@pytest.mark.parametrize("spec, text", [("dodgem", "A|b../b../.rr"), ("teeko", "B|b..../..r../...../...../r...b"),
+                                        ("dodgem:4x4", None)])
+def test_dodgem_and_teeko_boards_carry_the_files_and_ranks_the_moves_name(spec, text):
+    """Dodgem's and Teeko's moves name cells ("a2-b2"), as tic-tac-toe's do ("X c1"): their Graphviz
+    boards carry the files below the grid and the ranks on its left (issue 37), not the bare grid."""
+    game = parse_spec(spec)
+    position = game.parse(text) if text else game.start()
+    size = game.n
+    label = board_label(game, position)
+    small = re.findall(r'<FONT COLOR="[^"]+" POINT-SIZE="8">([^<]+)</FONT>', label)
+    files, ranks = "abcdefgh"[:size], [str(r) for r in range(size, 0, -1)]
+    assert small == ranks + list(files)
+    rows = (game.format(position).split("|", 1)[1]).split("/")
+    assert "".join(re.findall(r"<B>([^<]*)</B>", label)).replace(" ", "") == "".join(rows).replace(".", "")
+
+
+def test_a_grid_whose_moves_do_not_name_cells_by_file_and_rank_has_no_names():
+    """Domineering's a1 is its top-left cell: chessboard names (rank 1 at the bottom) would mislabel it."""
+    game = parse_spec("domineering")
+    assert "POINT-SIZE=\"8\"" not in board_label(game, game.start())
+
+
+def test_the_terminal_board_carries_files_and_ranks():
+    from explorer.render.boards import labelled_text
+
+    game = parse_spec("dodgem")
+    assert labelled_text(game, game.parse("A|b../b../.rr")) == "3 b . .\n2 b . .\n1 . r r\n  a b c"
+    dobutsu = parse_spec("dobutsu")
+    assert labelled_text(dobutsu, dobutsu.start()).splitlines() == [
+        "  -", "4 g l e", "3 . c .", "2 . C .", "1 E L G", "  a b c", "  -"]
+    assert labelled_text(parse_spec("domineering"), parse_spec("domineering").start()) is None

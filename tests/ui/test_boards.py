@@ -174,6 +174,25 @@ def test_teeko_names_its_points_where_no_piece_covers_them(text):
                 assert text_element.text in "BR" and abs(x - cx) < 1, text_element.text
 
 
+@pytest.mark.parametrize("spec, text", [("dodgem", "A|b../b../.rr"), ("dodgem:4x4", None)])
+def test_dodgem_names_its_cells_outside_the_board(spec, text):
+    """Dodgem's files and ranks stand outside the grid, below and left of it, as Teeko's and tic-tac-toe's
+    do (issue 37); they used to be small names in each cell's corner ("a1"), which read as cell labels."""
+    game = parse_spec(spec)
+    text = text or game.format(game.start())
+    game, position, links = _moves(spec, text)
+    svg = board_svg(game, position, links)
+    names = [t for t in _elements(svg, "text") if t.get("class") == "gg-cell-name"]
+    assert sorted(t.text for t in names) == sorted("abcdefgh"[:game.n] + "".join(map(str, range(1, game.n + 1))))
+    cells = [c for c in _elements(svg, "rect") if c.get("width") == c.get("height") == "62"]
+    left = min(float(c.get("x")) for c in cells)
+    bottom = max(float(c.get("y")) for c in cells) + 62
+    for name in names:
+        x, y = float(name.get("x")), float(name.get("y"))
+        assert (x < left) if name.text.isdigit() else (y > bottom), name.text  # outside the grid
+    assert not any(re.fullmatch(r"[a-h][1-8]", t.text or "") for t in _elements(svg, "text"))  # no "a1" left
+
+
 def test_connect_four_pieces_share_no_hue_with_the_values():
     """A red disc read as "loss" and a yellow one as "tie": the pieces now carry no hue of the value
     palette (explorer/render/palette.py), and differ in lightness for colour-blind readers (a

@@ -1,4 +1,5 @@
-"""Dodgem: the board with row 1 at the bottom; Blue's cars leave on the right, Red's at the top.
+"""Dodgem: the board with row 1 at the bottom; Blue's cars leave on the right, Red's at the top. The cells are
+named outside the board (files below, ranks on the left: explorer/ui/boards/grid.py), as the moves name them.
 
 A car can have up to three moves, so each legal move is its own arrow, drawn
 from the car towards its target (or over the edge it leaves by); the arrow is
@@ -8,7 +9,7 @@ the link that plays the move.
 from __future__ import annotations
 
 from explorer.games.square_board import FILES, row_col
-from explorer.render.palette import CELL_LINE, FIRST, NAME_SOFT, NEUTRAL_MARK, SECOND, WHITE
+from explorer.render.palette import CELL_LINE, FIRST, NEUTRAL_MARK, SECOND, WHITE
 from explorer.ui.boards.caption import turn_caption
 from explorer.ui.boards.grid import CAPTION_LINE, Grid, arrow_points, caption, move_link, open_svg, wrap
 
@@ -39,9 +40,9 @@ def svg(game, position, links):
     for row in range(n):
         for col in range(n):
             x, y = grid.corner(row, col)
-            out.append(f'<rect x="{x}" y="{y}" width="{CELL}" height="{CELL}" fill="{WHITE}" stroke="{CELL_LINE}"/>')
-            out.append(f'<text x="{x + 4}" y="{y + 12}" font-size="9" fill="{NAME_SOFT}" '
-                       f'font-family="sans-serif">{FILES[col]}{row + 1}</text>')
+            out.append(f'<rect x="{x}" y="{y}" width="{CELL}" height="{CELL}" fill="{WHITE}" stroke="{CELL_LINE}">'
+                       f'<title>{FILES[col]}{row + 1}</title></rect>')
+    out.extend(grid.names())  # files below, ranks on the left, as on Teeko's and tic-tac-toe's boards
     for colour, cx, cy in grid.pieces({"b": position.blue, "r": position.red}):
         fill, rim, text, _ = COLOURS[colour]
         out.append(f'<rect x="{cx - 19}" y="{cy - 19}" width="38" height="38" rx="9" fill="{fill}" '
