@@ -26,12 +26,15 @@ from explorer.ui import backend as backends
 from explorer.ui.backend import Backend
 from explorer.ui.widgets import as_text, error
 from queries import api, catalog
-from queries.console import MAX_PARAM_DEPTH, MAX_RESULT_BYTES
+from queries.console import MAX_PARAM_DEPTH, MAX_PARAM_SIZE, MAX_RESULT_BYTES
 from queries.results import ConsoleResult, Table, key_steps, readable
 
 TIMEOUT_S = 10.0
 ROW_CAP = 1000
 MAX_HISTORY = 50  # statements kept in the console's history (this page's session only)
+# Characters of the parameters' JSON text, bounded before json.loads reads it (check_params bounds what it holds,
+# MAX_PARAM_SIZE, only after): twice that, room for escapes and spacing; Streamlit alone would pass 200 MB.
+MAX_PARAM_TEXT = 2 * MAX_PARAM_SIZE
 # The moves of lines of keys in a result (queries.results.key_steps), as nodes and relationships to draw.
 STEPS_QUERY = ("UNWIND $steps AS step\n"
                "MATCH (a:Position {game: $game, key: step[0]})-[m:MOVE]->(b:Position {game: $game, key: step[1]})\n"
@@ -181,8 +184,9 @@ def panel(backend: Backend, graph_id: str, key: str, start_key: str) -> None:
 
 
 def _use_position(graph_id: str, key: str) -> None:
+    text = st.session_state.get("cypher_params") or "{}"
     try:
-        params = json.loads(st.session_state.get("cypher_params") or "{}")
+        params = json.loads(text) if len(text) <= MAX_PARAM_TEXT else {}  # too long to read: start again too
     except (ValueError, RecursionError):  # not JSON, or JSON Python cannot read: start again from these two
         params = {}
     params = params if isinstance(params, dict) else {}
@@ -221,9 +225,14 @@ def _remember(text: str, params: str) -> None:
 def _run(backend: Backend, graph_id: str = "") -> None:
     """Run the console's text; the rows (or nothing, after an error) stay shown until the next run."""
     st.session_state.pop("cypher_result", None)
-    _remember(st.session_state.get("cypher_text") or "", st.session_state.get("cypher_params") or "")
+    text = st.session_state.get("cypher_params") or ""
+    if len(text) > MAX_PARAM_TEXT:  # bounded before it is read (or kept in the history): check_params comes after
+        error(f"The parameters are {len(text):,} characters of JSON; the console reads at most {MAX_PARAM_TEXT:,} "
+              f"(and takes at most {MAX_PARAM_SIZE:,} characters of strings and names)")
+        return
+    _remember(st.session_state.get("cypher_text") or "", text)
     try:
-        params = json.loads(st.session_state.get("cypher_params") or "{}")
+        params = json.loads(text or "{}")
         if not isinstance(params, dict):
             raise QueryError("parameters must be a JSON object, e.g. {\"game\": \"...\"}")
     except json.JSONDecodeError as exc:
