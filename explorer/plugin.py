@@ -4,7 +4,7 @@
 
 The rules: `Game` (the base class: start, to_move, moves, outcome, format, parse, and the optional
 methods its `Offers` promise), `Move`, `Params` and `param` (parameters validated for you), `Offers` and
-`GENERIC` (what a game offers beyond its rules), `CgtValues`, `Tiers`, `MoveBatch`, `ImplicitKernels`,
+`GENERIC` (what a game offers beyond its rules), `CgtValues`, `StrategyChart`, `Survey`, `Tiers`, `MoveBatch`, `ImplicitKernels`,
 `OWN_DRAWING`; results: `Value` (for the player to move); bad input: `InvalidParameter`, `InvalidPosition`;
 `register` (a game inside the package; a plug-in file or entry point needs none); `player_name`;
 `subset_rank`, `subset_unrank` (the colex rank of a subset, for a perfect ranking).
@@ -22,7 +22,7 @@ from explorer.core.errors import InvalidParameter, InvalidPosition
 from explorer.core.ranking import subset_rank, subset_unrank
 from explorer.core.values import Value
 from explorer.games.base import (GENERIC, OWN_DRAWING, CgtValues, Game, ImplicitKernels, Move, MoveBatch, Offers,
-                                 Params, Tiers, param, player_name)
+                                 Params, StrategyChart, Survey, Tiers, param, player_name)
 from explorer.games.registry import register
 
 _LAZY = {"njit": "explorer.kernels", "jit": "explorer.kernels",
@@ -31,7 +31,7 @@ _LAZY = {"njit": "explorer.kernels", "jit": "explorer.kernels",
          "forward_cells": "explorer.kernels.retrograde"}
 
 __all__ = ["GENERIC", "OWN_DRAWING", "CgtValues", "Game", "ImplicitKernels", "InvalidParameter", "InvalidPosition",
-           "Move", "MoveBatch", "Offers", "Params", "Tiers", "Value", "param", "player_name", "register",
+           "Move", "MoveBatch", "Offers", "Params", "StrategyChart", "Survey", "Tiers", "Value", "param", "player_name", "register",
            "subset_rank", "subset_unrank", *_LAZY]
 
 

@@ -151,6 +151,38 @@ class CgtValues:
     impartial: bool  # both sides always have the same options, so every value is a nimber (Nim)
 
 
+@dataclass(frozen=True)
+class StrategyChart:
+    """A game's strategy chart (explorer/render/chart.py: `gamegraph chart`, the page's Strategy chart view):
+    every position of ``iter_positions()`` solved, one row per side the mover holds and one column per side
+    the opponent holds, each cell the mover's value and best move. Offered through three hooks:
+    ``iter_positions()`` (the positions covered, reachable from the start or not),
+    ``chart_sides(position)`` (the mover's side and the opponent's, each a tuple of ints, shown as a-b:
+    a canonical position's) and ``chart_position(mover, mine, theirs)`` (the position back); and
+    ``chart_move(label)`` (optional: a move's label as short as a cell allows)."""
+
+    HOOKS: ClassVar[tuple[str, ...]] = ("iter_positions", "chart_sides", "chart_position")
+
+    size: str  # the whole-number parameter that sets how many sides there are (Chopsticks: fingers)
+    page_maximum: int  # the largest `size` the page draws: a bigger chart does not fit a page
+    sides: str = "sides"  # what a row's and a column's side is, in words (Chopsticks: "hands")
+    moves: str = ""  # how a cell's move reads, in words, for the legend ("" when the labels say it)
+
+
+@dataclass(frozen=True)
+class Survey:
+    """A game's survey heatmap (the page's Survey view, explorer/ui/analysis_panel.py): every rule set
+    of the game (explorer/analysis/survey.grid) solved, one row per rule set, one column per value of the
+    whole-number parameter `axis`, each cell coloured by the start's value; `span` bounds the page's
+    range of `axis` and `shown` is the range it starts on. A row is named by the game's
+    ``survey_rules(params)`` (the parameters other than `axis`, name=value, unless it says better).
+    `gamegraph survey` surveys any game; this declares the page's heatmap."""
+
+    axis: str
+    span: tuple[int, int]
+    shown: tuple[int, int]
+
+
 @dataclass(frozen=True, kw_only=True)
 class Offers:
     """What a game offers beyond its rules, declared once per game class as ``offers = Offers(...)``.
@@ -191,6 +223,10 @@ class Offers:
       (loaders/mirror.py; the same values as ``format``/``fields`` one position at a time,
       tests/games/test_batch_columns.py). A field with a default (False): a game without it is
       read one position at a time.
+    - chart: a strategy chart (StrategyChart and its hooks), or None. A field with a default (None);
+    - survey: the page's survey heatmap (Survey: its column parameter and range), or None. A field
+      with a default (None): `gamegraph survey` surveys every game, the page draws the heatmap of
+      those that declare it.
     """
 
     arrays: bool
@@ -207,6 +243,8 @@ class Offers:
     tiers: bool = False
     folded: bool = False
     batch_columns: bool = False
+    chart: StrategyChart | None = None
+    survey: Survey | None = None
 
     CODES: ClassVar[tuple[str, ...]] = ("code_space", "encode", "decode")
     NEEDS: ClassVar[dict[str, tuple[str, ...]]] = {
@@ -221,6 +259,7 @@ class Offers:
         "diagram_label": ("diagram_label",),
         "tiers": ("tiers",),
         "batch_columns": ("batch_columns",),
+        "chart": StrategyChart.HOOKS,
     }
     REQUIRES: ClassVar[dict[str, tuple[str, ...]]] = {
         "compiled_moves": ("arrays",), "implicit_kernels": ("ranking", "unmoves"), "tiers": ("implicit_kernels",),
@@ -240,11 +279,21 @@ class Offers:
                 for method in methods:
                     if not _defines(cls, method):
                         return f"declares {name} in its offers but has no method {method}()"
+        for what, parameter in (("chart", self.chart and self.chart.size), ("survey", self.survey and self.survey.axis)):
+            if parameter and not _whole_parameter(cls, parameter):
+                return f"declares a {what} over {parameter!r}, which is not a whole-number parameter of its Params"
         names = self.player_names
         if names is not None and not (isinstance(names, tuple) and len(names) == 2
                                       and all(isinstance(n, str) for n in names)):
             return f"declares player_names={names!r}: two names are needed, e.g. (\"Black\", \"White\")"
         return None
+
+
+def _whole_parameter(cls: type, name: str) -> bool:
+    """Whether `cls.Params` declares `name` as a whole-number parameter (class creation only)."""
+    params = getattr(cls, "Params", None)
+    fields = {f.name: f for f in dataclasses.fields(params)} if dataclasses.is_dataclass(params) else {}
+    return name in fields and type_name(fields[name].type) == "int" and not fields[name].metadata.get("choices")
 
 
 def _defines(cls: type, method: str) -> bool:
@@ -706,6 +755,17 @@ class Game(Generic[P]):
     def iter_positions(self) -> Iterable[P]:
         """Every position of the game, reachable or not (for charts); optional."""
         raise NotImplementedError
+
+    def chart_move(self, label: str) -> str:
+        """A move's label as a strategy chart's cell shows it (offers.chart); the label itself by default."""
+        return label
+
+    def survey_rules(self, params: Params) -> str:
+        """A rule set's name in the survey heatmap (offers.survey): its parameters other than the
+        heatmap's column, as name=value; a game may say it better. O(parameters)."""
+        axis = self.offers.survey.axis if self.offers.survey else None
+        return " · ".join(f"{f.name}={format_value(getattr(params, f.name))}" for f in dataclasses.fields(params)
+                          if f.name != axis) or self.name
 
     @staticmethod
     def survey_meaningful(params: Params) -> bool:

@@ -1,10 +1,11 @@
-"""Charts made from solved games: the strategy chart of two-hand Chopsticks and the value history.
+"""Charts made from solved games: the strategy chart and the value history.
 
-The strategy chart: mover's hands x opponent's hands -> best move.
-Every pair of hands in which both players still have a live hand is covered,
-reachable from the start or not: the chart's graph is generated from all of them.
-A cell holds the best move for the mover and a mark: + forced win, - forced loss,
-= tie, blank draw.
+The strategy chart, of a game that declares one (`offers.chart`, explorer/games/base.StrategyChart:
+two-hand Chopsticks): mover's side x opponent's side -> best move. Every position
+of the game's `iter_positions()` is covered (Chopsticks: every pair of hands in which
+both players still have a live hand), reachable from the start or not: the chart's
+graph is generated from all of them. A cell holds the best move for the mover and a
+mark: + forced win, - forced loss, = tie, blank draw.
 
 The value history (`value_history`): GamesmanUni's "visual value history" of a
 game played or walked, as a Vega-Lite specification (plain data: the page draws
@@ -23,7 +24,6 @@ from dataclasses import dataclass
 
 from explorer.core.errors import InvalidParameter
 from explorer.games import Game
-from explorer.games.chopsticks.rules import Chopsticks, ChopsticksPosition
 from explorer.core.values import Value
 from explorer.solved import build
 
@@ -31,54 +31,81 @@ from explorer.solved import build
 @dataclass
 class Chart:
     game: Game
-    hands: list[tuple[int, int]]          # row and column headers, as unordered pairs
+    hands: list[tuple[int, ...]]          # row and column headers: the sides (Chopsticks: unordered pairs of hands)
     cells: list[list[tuple[str, str]]]    # [row][col] = (mark, best move label)
     remoteness: list[list[int | None]]
 
+    def short(self, label: str) -> str:
+        """A move's label as a cell shows it (the game's `chart_move`)."""
+        return self.game.chart_move(label)
+
+
+MISSING = ("", "")  # a cell whose sides make no position (never in Chopsticks'): no value, no move
+
+
+def cell_value(cell: tuple[str, str]) -> str | None:
+    """A cell's value ("win", "loss", "tie", "draw"), None for a MISSING one (a draw always has a move)."""
+    return None if cell == MISSING else str(Value.from_symbol(cell[0]))
+
+
+def side_text(side: tuple[int, ...]) -> str:
+    """A row's or column's header: the side's numbers joined by '-' (Chopsticks' hands 1-3)."""
+    return "-".join(str(n) for n in side)
+
+
+def chart_refusal(game: Game) -> str | None:
+    """Why `game` has no strategy chart, in one line, or None when it offers one."""
+    if game.offers.chart is None:
+        from explorer.games.registry import registered
+
+        offered = sorted(name for name, cls in registered().items() if cls.offers.chart is not None)
+        others = f": {', '.join(offered)} {'does' if len(offered) == 1 else 'do'}" if offered else ""
+        return f"{game.name} offers no strategy chart{others} (a game declares one in its offers: chart=StrategyChart(...))"
+    return None
+
 
 def strategy_chart(game: Game) -> Chart:
-    """O(n^4) positions for n fingers: generated and solved from every live pair."""
-    if not isinstance(game, Chopsticks):
-        raise InvalidParameter(f"the strategy chart is for two-hand Chopsticks, not {game.name}")
+    """The chart of a game that declares one (offers.chart); InvalidParameter otherwise.
+    O(n^4) positions for Chopsticks' n fingers: generated and solved from every one the chart covers."""
+    refusal = chart_refusal(game)
+    if refusal:
+        raise InvalidParameter(refusal)
     positions = list(game.iter_positions())
     solved = build(game, start=positions[0], extra_starts=positions[1:])
-    hands = sorted({p.hands[0] for p in positions})
+    hands = sorted({game.chart_sides(game.canonical(p))[0] for p in positions})
     cells, remoteness = [], []
     for mine in hands:
         row, rrow = [], []
         for theirs in hands:
-            node = solved.graph.node_of(ChopsticksPosition(0, (mine, theirs)))
-            best = solved.moves(node)[0]
-            row.append((solved.value(node).symbol.strip(), best["label"]))
+            node = solved.graph.node_of(game.chart_position(0, mine, theirs))
+            if node is None:  # no position of the game has these sides: an empty cell (MISSING)
+                row.append(MISSING)
+                rrow.append(None)
+                continue
+            moves = solved.moves(node)
+            row.append((solved.value(node).symbol.strip(), moves[0]["label"] if moves else ""))
             rrow.append(solved.remoteness(node))
         cells.append(row)
         remoteness.append(rrow)
     return Chart(game, hands, cells, remoteness)
 
 
-def short_label(label: str) -> str:
-    """Compact cell text: taps stay `L>R`, splits and transfers become `>a-b` (the hands after)."""
-    if label.startswith("transfer"):
-        return ">" + label.split(": ")[1]
-    if label.startswith("split"):
-        return ">" + label.split(" ")[1]
-    return label
-
-
 def as_text(chart: Chart) -> str:
-    head = [f"{a}-{b}" for a, b in chart.hands]
-    width = max(len(short_label(label)) for row in chart.cells for _, label in row) + 2
-    lines = [f"{chart.game.display_name}: rows = mover's hands, columns = opponent's hands",
+    head = [side_text(side) for side in chart.hands]
+    sides = chart.game.offers.chart.sides
+    width = max(len(chart.short(label)) for row in chart.cells for _, label in row) + 2
+    lines = [f"{chart.game.display_name}: rows = mover's {sides}, columns = opponent's {sides}",
              " " * 5 + "".join(h.rjust(width) for h in head)]
     for header, row in zip(head, chart.cells):
-        lines.append(header.rjust(5) + "".join((mark + short_label(label)).rjust(width) for mark, label in row))
-    lines.append("+ forced win   - forced loss   = tie   (no mark) draw;  >a-b = split/transfer to a-b")
+        lines.append(header.rjust(5) + "".join((mark + chart.short(label)).rjust(width) for mark, label in row))
+    moves = chart.game.offers.chart.moves
+    lines.append("+ forced win   - forced loss   = tie   (no mark) draw" + (f";  {moves.replace('`', '')}" if moves else ""))
     return "\n".join(lines)
 
 
 def as_records(chart: Chart) -> list[dict[str, object]]:
-    return [{"mover": f"{m[0]}-{m[1]}", "opponent": f"{t[0]}-{t[1]}",
-             "value": str(Value.from_symbol(mark)), "move": label,
+    return [{"mover": side_text(m), "opponent": side_text(t),
+             "value": cell_value((mark, label)), "move": label,
              "remoteness": chart.remoteness[i][j]}
             for i, m in enumerate(chart.hands) for j, t in enumerate(chart.hands)
             for mark, label in [chart.cells[i][j]]]

@@ -134,32 +134,47 @@ def _region_map(analysis: DrawAnalysis, draws: list[int]) -> None:
     st.graphviz_chart(dot)
 
 
-def chopsticks_survey_available(game: Game) -> bool:
-    """The survey heatmap's rows are Chopsticks' rule sets and its columns finger counts."""
-    return game.name == "chopsticks"
+def survey_refusal(game: Game) -> str | None:
+    """Why the page draws no survey heatmap for `game`, in one line; None when it declares one (offers.survey)."""
+    if game.offers.survey is not None:
+        return None
+    from explorer.core.errors import shell_hint
+
+    command = shell_hint("survey", game.name, "--range", "NAME=A..B")
+    return (f"{game.name} declares no survey heatmap (offers.survey); `{command}` surveys any game whose "
+            "parameters make a finite grid")
 
 
-def chopsticks_survey_panel(game: Game) -> None:
-    """A heatmap of Chopsticks rule set x fingers coloured by the start's value; a click opens that game.
-    Offered only where chopsticks_survey_available (explorer/ui/app.py decides the tabs)."""
+def survey_available(game: Game) -> bool:
+    """Whether the game declares the survey heatmap: rows its rule sets, columns a whole-number parameter."""
+    return game.offers.survey is not None
+
+
+def survey_panel(game: Game) -> None:
+    """A heatmap of the game's rule sets x its declared column parameter (offers.survey: Chopsticks' fingers)
+    coloured by the start's value; a click opens that game. Offered only where survey_available
+    (explorer/ui/app.py decides the tabs)."""
     import altair as alt
 
     from explorer.analysis.survey import grid, survey
 
-    low, high = st.slider("Fingers", 2, 10, (2, 7), key="survey_fingers")
-    rows = survey(grid("chopsticks", {"fingers": range(low, high + 1)}))
+    offered = game.offers.survey
+    axis = offered.axis
+    low, high = st.slider(axis.replace("_", " ").capitalize(), offered.span[0], offered.span[1], offered.shown,
+                          key=f"survey_{axis}")
+    games = grid(game.name, {axis: range(low, high + 1)})
+    rows = survey(games)
     records = []
-    for row in rows:
-        rules = (f"{row['overflow']} · {'tap dead' if row['attack_dead'] else 'no tap dead'} · split {row['split']}"
-                 f"{' +suicide' if row['suicide'] else ''}{' +swaps' if row['swaps'] else ''}")
+    for rule_set, row in zip(games, rows):
+        rules = rule_set.survey_rules(rule_set.params)
         start = row["start_value"] + ("" if row["start_remoteness"] is None else f" in {row['start_remoteness']}")
-        records.append({"rules": rules, "fingers": row["fingers"], "start": row["start_value"], "detail": start,
+        records.append({"rules": rules, axis: row[axis], "start": row["start_value"], "detail": start,
                         "spec": row["spec"], "positions": row["positions"]})
     chart = alt.Chart(alt.Data(values=records)).mark_rect(stroke="white").encode(
-        x=alt.X("fingers:O", title="fingers"), y=alt.Y("rules:N", title=None, axis=alt.Axis(labelLimit=400)),
+        x=alt.X(f"{axis}:O", title=axis), y=alt.Y("rules:N", title=None, axis=alt.Axis(labelLimit=400)),
         color=alt.Color("start:N", scale=alt.Scale(**palette.scale(SURVEY_ORDER)),
                         title="start, for the first player"),
-        tooltip=["rules:N", "fingers:O", "detail:N", "positions:Q"]).add_params(
+        tooltip=["rules:N", f"{axis}:O", "detail:N", "positions:Q"]).add_params(
         alt.selection_point(name="cell", fields=["spec"]))
     event = st.altair_chart(chart, on_select="rerun", key="survey_chart", width="stretch")
     selected = (event.selection.get("cell") or [{}])[0].get("spec") if event and event.selection else None

@@ -63,7 +63,7 @@ PANELS: list[tuple[str, str, Callable[[View], object]]] = [
     ("Sum of games", "The sum builder", lambda v: cgt_panel.sum_builder(v.game, v.solved)),
     ("Play", "Play", lambda v: play_panel.panel(v.game, v.spec, v.solved, v.backend)),
     ("Draw map", "The draw map", lambda v: analysis_panel.draw_map(v.game, v.spec, v.solved, v.key)),
-    ("Survey", "The survey", lambda v: analysis_panel.chopsticks_survey_panel(v.game)),
+    ("Survey", "The survey", lambda v: analysis_panel.survey_panel(v.game)),
     ("Compare rules", "The comparison", lambda v: analysis_panel.diff_panel(v.game, v.spec, v.solved)),
 ]
 
@@ -123,25 +123,21 @@ def _not_for(view: View) -> dict[str, str]:
     Thirteen tabs do not fit a page; a game shows only those that apply (a URL naming
     another says why it is not there). O(V) for the draw count, once per run."""
     from explorer.cgt.evaluate import supports_cgt
-    from explorer.core.errors import shell_hint
     from explorer.core.values import Value
 
     game, name = view.game, view.game.display_name
     reasons = {}
     if not view.solved.on_cycle.any():
         reasons["Cycles"] = f"no position of {name} lies on a cycle: once play leaves a position, it never comes back"
-    if not overview.chart_available(game):
-        reasons["Strategy chart"] = (f"the strategy chart is for Chopsticks up to fingers={overview.CHART_MAX_FINGERS}"
-                                     f"; {name} has none")
+    if overview.chart_refusal(game):
+        reasons["Strategy chart"] = overview.chart_refusal(game)
     if not supports_cgt(game):
         reasons["Sum of games"] = (f"{name} has no combinatorial values: sums of games are for short partizan or "
                                    "impartial games such as toads-and-frogs, domineering and nim")
     if not (view.solved.solution.value == int(Value.DRAW)).any():
         reasons["Draw map"] = f"{name} has no drawn positions"
-    if not analysis_panel.chopsticks_survey_available(game):
-        command = shell_hint("survey", game.name, "--range", "NAME=A..B")
-        reasons["Survey"] = (f"the survey heatmap is drawn for Chopsticks; `{command}` surveys any game whose "
-                             "parameters make a finite grid")
+    if analysis_panel.survey_refusal(game):
+        reasons["Survey"] = analysis_panel.survey_refusal(game)
     if not analysis_panel.has_other_rule_sets(game):
         reasons["Compare rules"] = f"{name} has no parameters, so no other rule set to compare with"
     return reasons

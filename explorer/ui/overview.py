@@ -1,4 +1,5 @@
-"""Whole-game panels: the Chopsticks strategy chart and the value and remoteness histograms."""
+"""Whole-game panels: the strategy chart of a game that declares one (`offers.chart`: Chopsticks) and the
+value and remoteness histograms."""
 
 from __future__ import annotations
 
@@ -9,17 +10,15 @@ import pandas as pd
 import streamlit as st
 
 from explorer.games import Game, parse_spec
+from explorer.games.base import player_name
 from explorer.render import palette
 from explorer.solved import SolvedGraph
-from explorer.games.chopsticks.rules import ChopsticksPosition
 from explorer.ui import data, local, state
 from explorer.ui.clickable import clickable_html
 from explorer.core.values import Value
 
-CHART_MAX_FINGERS = 12   # 2 * (n(n+1)/2)^2 cells past this would not fit a page
 
-
-@st.cache_resource(show_spinner="Solving every pair of hands for the chart…", max_entries=8)
+@st.cache_resource(show_spinner="Solving every position of the chart…", max_entries=8)
 def _chart(game_id: str) -> Any:
     from explorer.render.chart import strategy_chart
     return strategy_chart(parse_spec(game_id))
@@ -31,19 +30,22 @@ def chart_table_html(chart: Any, here: tuple[tuple[int, int], tuple[int, int]] |
 
     `link(mine, theirs)` gives a cell's URL (the position with that mover), or None for no link.
     """
-    from explorer.render.chart import short_label
-    head = "".join(f"<th>{a}-{b}</th>" for a, b in chart.hands)
+    from explorer.render.chart import cell_value, side_text
+    head = "".join(f"<th>{escape(side_text(side))}</th>" for side in chart.hands)
     lines = [f'<table class="gg-chart"><thead><tr><th>mover ↓ / opponent →</th>{head}</tr></thead><tbody>']
     for i, mine in enumerate(chart.hands):
-        cells = [f"<th>{mine[0]}-{mine[1]}</th>"]
+        cells = [f"<th>{escape(side_text(mine))}</th>"]
         for j, theirs in enumerate(chart.hands):
             mark, label = chart.cells[i][j]
-            value = str(Value.from_symbol(mark))
+            value = cell_value((mark, label))
+            if value is None:  # no position has these sides
+                cells.append("<td></td>")
+                continue
             r = chart.remoteness[i][j]
             current = here is not None and here == (mine, theirs)
             style = f"background:{palette.FILLS[value]};" + (f" outline:3px solid {palette.HIGHLIGHT};" if current else "")
             tip = f"{value}{'' if r is None else f' in {r}'}: {label}"
-            text = escape(mark + short_label(label))
+            text = escape(mark + chart.short(label))
             url = link(mine, theirs) if link else None
             if url:
                 text = f'<a href="{escape(url)}">{text}</a>'
@@ -57,8 +59,23 @@ def chart_table_html(chart: Any, here: tuple[tuple[int, int], tuple[int, int]] |
     return css + "".join(lines)
 
 
+def chart_refusal(game: Game) -> str | None:
+    """Why the page has no strategy chart for `game`, in one line; None when it draws one: the game
+    declares a chart (offers.chart) whose size parameter is at most the declared page maximum."""
+    from explorer.render.chart import chart_refusal as refusal
+
+    offered = game.offers.chart
+    if offered is None:
+        return refusal(game)
+    size = getattr(game.params, offered.size)
+    if size > offered.page_maximum:
+        return (f"the page draws the strategy chart of {game.name} up to {offered.size}={offered.page_maximum}"
+                f" (this has {offered.size}={size}: too big for a page)")
+    return None
+
+
 def chart_available(game: Game) -> bool:
-    return game.name == "chopsticks" and game.params.fingers <= CHART_MAX_FINGERS
+    return chart_refusal(game) is None
 
 
 def chart_of(game: Game) -> Any:
@@ -69,16 +86,17 @@ def chart_panel(game: Game, spec: str, solved: SolvedGraph, node: int) -> Any:
     """Returns the chart shown. Offered only where chart_available (explorer/ui/app.py decides the tabs)."""
     chart = _chart(game.id)
     position = solved.graph.position(node)
-    mover = position.to_move
-    here = (tuple(sorted(position.hands[mover])), tuple(sorted(position.hands[1 - mover])))
-    st.caption("Rows: the mover's hands; columns: the opponent's. Each cell: + forced win, - forced loss, "
-               "= tie, no mark draw; then the best move (`>a-b` = split or transfer to a-b). "
-               "The current position is outlined. Covers every pair of hands, reachable from the start or not; "
-               f"click a cell to go to that position with {'AB'[mover]} to move (if it is reachable).")
+    mover = game.to_move(position)
+    here = game.chart_sides(game.canonical(position))
+    offered = game.offers.chart
+    moves = f" ({offered.moves})" if offered.moves else ""
+    st.caption(f"Rows: the mover's {offered.sides}; columns: the opponent's. Each cell: + forced win, - forced loss, "
+               f"= tie, no mark draw; then the best move{moves}. "
+               f"The current position is outlined. Covers every pair of {offered.sides}, reachable from the start or not; "
+               f"click a cell to go to that position with {player_name(game, mover)} to move (if it is reachable).")
 
-    def link(mine: tuple[int, int], theirs: tuple[int, int]) -> str | None:
-        hands = (mine, theirs) if mover == 0 else (theirs, mine)
-        node_there = solved.graph.node_of(ChopsticksPosition(mover, hands))
+    def link(mine: tuple[int, ...], theirs: tuple[int, ...]) -> str | None:
+        node_there = solved.graph.node_of(game.chart_position(mover, mine, theirs))
         return None if node_there is None else state.link(spec, solved.graph.key(node_there))
 
     clicked = clickable_html(chart_table_html(chart, here, link), key="chart_table")

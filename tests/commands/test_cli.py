@@ -106,7 +106,7 @@ def test_chart_covers_every_live_pair(home):
     (("show", "chopsticks", "A|1-1"), "invalid chopsticks position 'A|1-1'"),
     (("show", "chopsticks", "A|9-1|1-1"), "not 9"),
     (("show", "tictactoe", "XXX/OOO/..."), "earlier win"),
-    (("chart", "tictactoe"), "two-hand Chopsticks"),
+    (("chart", "tictactoe"), "tictactoe offers no strategy chart: chopsticks does"),
     (("solve", "chopsticks(fingers=20)", "--max-positions", "1000"), "the limit of 1,000 positions"),
     (("export", "chopsticks", "--format", "neo4j-import"), "-o DIR"),
     # found by a stranger's run (session 6): advice that led nowhere, an option silently ignored,

@@ -18,7 +18,7 @@ from typing import Iterator, NamedTuple
 
 import numpy as np
 
-from explorer.games.base import CompiledGenerator, Game, Move, MoveBatch, Offers, Params, param
+from explorer.games.base import CompiledGenerator, Game, Move, MoveBatch, Offers, Params, StrategyChart, Survey, param
 from explorer.games.table import register
 from explorer.core.values import Value
 
@@ -67,12 +67,37 @@ class Chopsticks(Game[ChopsticksPosition]):
     notation_help = "MOVER|a-a|b-b, e.g. A|1-1|1-1: A or B to move, then A's and B's hands"
     offers = Offers(arrays=True, compiled_moves=True, ranking=True, unmoves=True, implicit_kernels=True,
                     symmetry=True, cgt=None, board="chopsticks", player_names=None,
-                    swap_players=False, diagram_label=False, batch_columns=True)
+                    swap_players=False, diagram_label=False, batch_columns=True,
+                    chart=StrategyChart(size="fingers", page_maximum=12, sides="hands",  # 2 * 77^2 cells at 12
+                                        moves="`>a-b` = split or transfer to a-b"),
+                    survey=Survey(axis="fingers", span=(2, 10), shown=(2, 7)))
 
     @staticmethod
     def survey_meaningful(params: ChopsticksParams) -> bool:
         """Suicide and swaps only change transfers: other split rules ignore them (the variant survey)."""
         return params.split == "transfer" or not (params.suicide or params.swaps)
+
+    def survey_rules(self, params: ChopsticksParams) -> str:
+        """A rule set's row of the survey heatmap: the overflow, the dead-hand and split rules in words."""
+        return (f"{params.overflow} · {'tap dead' if params.attack_dead else 'no tap dead'} · split {params.split}"
+                f"{' +suicide' if params.suicide else ''}{' +swaps' if params.swaps else ''}")
+
+    # -- the strategy chart (offers.chart, explorer/render/chart.py) -------------------
+    def chart_sides(self, position: ChopsticksPosition) -> tuple[tuple[int, int], tuple[int, int]]:
+        """The mover's hands and the opponent's, each sorted."""
+        mover = position.to_move
+        return tuple(sorted(position.hands[mover])), tuple(sorted(position.hands[1 - mover]))  # type: ignore[return-value]
+
+    def chart_position(self, mover: int, mine: tuple[int, int], theirs: tuple[int, int]) -> ChopsticksPosition:
+        return ChopsticksPosition(mover, (mine, theirs) if mover == 0 else (theirs, mine))
+
+    def chart_move(self, label: str) -> str:
+        """Taps stay `L>R`; splits and transfers become `>a-b` (the hands after)."""
+        if label.startswith("transfer"):
+            return ">" + label.split(": ")[1]
+        if label.startswith("split"):
+            return ">" + label.split(" ")[1]
+        return label
 
     @property
     def n(self) -> int:
