@@ -32,6 +32,7 @@ if TYPE_CHECKING:
 SIDES = "TF"            # player 0 = Toads = Left, player 1 = Frogs = Right
 CELL_DIGIT = {".": 0, "T": 1, "F": 2}
 MAX_CELLS = 40
+MAX_POSITION_TEXT = 200  # characters of a position's notation read at most (MAX_CELLS cells, a side, spaces)
 MAX_ARRAY_CELLS = 13    # 2 * 3**13 codes = 3.2M: the dense code space stays small
 
 
@@ -136,8 +137,8 @@ class ToadsAndFrogs(Game[Strip]):
         cells = "".join((text or "").split())
         if not cells or set(cells) - set(CELL_DIGIT):
             raise self.invalid(text, "a strip is T, F and . only, e.g. TT..FF")
-        if len(cells) > MAX_CELLS:
-            raise self.invalid(text[:60], f"a strip has at most {MAX_CELLS} cells")
+        if len(cells) > MAX_CELLS:  # the text whole: `invalid` shortens it and names its real length
+            raise self.invalid(text, f"this strip has {len(cells):,} cells; a strip has at most {MAX_CELLS}")
         return cells
 
     # -- notation ----------------------------------------------------------------
@@ -147,7 +148,9 @@ class ToadsAndFrogs(Game[Strip]):
     _NOTATION = re.compile(r"^\s*([TtFf])\s*\|\s*([TF.]+)\s*$")
 
     def parse(self, text: str) -> Strip:
-        match = self._NOTATION.match(text[:200] if isinstance(text, str) else "")
+        if isinstance(text, str) and len(text) > MAX_POSITION_TEXT:  # never cut: a cut strip has the wrong length
+            raise self.invalid(text, f"a position of this game has at most {MAX_POSITION_TEXT} characters")
+        match = self._NOTATION.match(text if isinstance(text, str) else "")
         if not match:
             raise self.invalid(text, "malformed")
         cells = match[2]

@@ -110,6 +110,25 @@ def test_notation_and_parameters():
     assert supports_cgt(game) and not supports_cgt(parse_spec("chopsticks"))
 
 
+@pytest.mark.parametrize("length", [41, 81, 198, 300, 5000])
+def test_a_strip_too_long_is_refused_with_its_real_length(length):
+    """An 81-cell strip was refused as "(60 characters)": the text was cut before the message measured it, and
+    a position of 300 cells said "not 198". Every length a refusal names is the text's own."""
+    import re
+
+    game = parse_spec("toads-and-frogs")
+    for text, cells in [("T" * length, game.parse_board), ("T|" + "T" * length, game.parse)]:
+        with pytest.raises(InvalidPosition) as refused:
+            cells(text)
+        message = str(refused.value)
+        named = [int(n.replace(",", "")) for n in re.findall(r"\(([\d,]+) characters\)", message)]
+        assert named == ([len(text)] if len(repr(text)) > 60 else []), message  # errors.shown cuts past 60
+        counts = [int(n.replace(",", "")) for n in re.findall(r"(?:has|not) ([\d,]+)(?: cells|\b)", message)]
+        assert all(n in (length, 6) for n in counts), message  # the strip's cells, or the board's 6
+    board = str(pytest.raises(InvalidPosition, game.parse_board, "T" * length).value)
+    assert f"{length:,} cells" in board and "at most 40" in board, board
+
+
 def test_loopy_games_have_no_short_value():
     from explorer.games.base import Move
 
