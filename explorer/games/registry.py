@@ -14,7 +14,8 @@ from explorer.games.base import Game
 # the table itself and @register live one module lower, where the game modules import them from
 from explorer.games.table import _GAMES, register, register_plugin, restore, snapshot, unregister  # noqa: F401
 
-# One home for the list of built-in games: importing a module runs its @register.
+# One home for the list of built-in games: importing a module runs its @register. The "games" independence
+# contract of pyproject.toml names the same modules (tests/architecture/test_games_contract.py keeps them equal).
 BUILTIN_GAMES = (
     "explorer.games.chopsticks",
     "explorer.games.connect4",
