@@ -101,10 +101,12 @@ def _rows(to_move: int) -> dict[int, dict[str, float]]:
 
 
 def svg(hands: tuple[tuple[int, int], tuple[int, int]], to_move: int, fingers: int,
-        names: tuple[str, str] = ("A", "B"), links: dict[str, str] | None = None, over: str | None = None) -> str:
+        names: tuple[str, str] = ("A", "B"), links: dict[str, str] | None = None, over: str | None = None,
+        said: str | None = None) -> str:
     """The SVG of a Chopsticks position: `hands` = ((A left, A right), (B left, B right)); `over`, at
-    a finished position, the sentence that says so (then no player is framed as to move; it is the
-    drawing's accessible name)."""
+    a finished position, the sentence that says so (then no player is framed as to move); `said`, the
+    board's caption (explorer.ui.boards.caption.turn_caption), ends the drawing's accessible name
+    (`over`, else "A to move", without it)."""
     links = links or {}
     slots = fingers - 1
     hw = hand_width(fingers)
@@ -118,7 +120,7 @@ def svg(hands: tuple[tuple[int, int], tuple[int, int]], to_move: int, fingers: i
     height = rows[0]["frame"][1] + 6
     out = [f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" '
            f'viewBox="0 0 {width} {height}" role="img" '
-           f'aria-label="{escape(_describe(hands, to_move, names, over))}">']
+           f'aria-label="{escape(_describe(hands, to_move, names, said or over))}">']
     if over:
         to_move = -1  # nobody is to move: no frame, no "to move"
     for player in (1, 0):  # opponent (B) on top, fingers down; A below

@@ -330,3 +330,43 @@ def test_a_caption_too_long_for_one_line_wraps_inside_the_drawing():
     assert " ".join(lines) == "The blue player, with a long name to move — click an arrow"
     assert all(float(caption.get("x")) + text_width(line, 13) <= width for line in lines)
     assert float(caption.get("y")) + (len(lines) - 1) * CAPTION_LINE < height - 4  # the last line inside too
+
+
+@pytest.mark.parametrize("name", sorted(name for name, cls in games().items()
+                                        if cls.__module__.startswith("explorer.games.")
+                                        and cls.offers.board not in (None, "board_svg")))
+def test_every_drawing_takes_its_caption_from_turn_caption(name, monkeypatch):
+    """One home for a board's caption (explorer/ui/boards/caption.py, issue 36): every built-in drawing says
+    what turn_caption says, at the start and at a finished position. Tic-tac-toe's and Chopsticks' drawings
+    built their own from explorer.play.game_over (tic-tac-toe's unfinished board said nothing at all)."""
+    import importlib
+    import random
+    import sys
+
+    from explorer.ui.boards import caption
+
+    game = parse_spec(name)
+    importlib.import_module(f"explorer.ui.boards.{game.offers.board}")
+    said = []
+
+    def marked(game, position):
+        said.append(f"CAPTION-{len(said)}")
+        return said[-1]
+
+    original = caption.turn_caption
+    for module in [m for n, m in list(sys.modules.items()) if n.startswith("explorer.ui.boards")]:
+        if getattr(module, "turn_caption", None) is original:
+            monkeypatch.setattr(module, "turn_caption", marked)
+    rng, position = random.Random(3), game.start()
+    finished = None
+    for _ in range(300):
+        if game.outcome(position) is not None:
+            finished = position
+            break
+        position = rng.choice(game.moves(position)).position
+    for position in (game.start(), finished):
+        if position is None:
+            continue
+        links = {m.label: "?x" for m in game.moves(position)} if game.outcome(position) is None else {}
+        svg = board_svg(game, position, links)
+        assert said and said[-1] in svg, (name, game.format(position))

@@ -3,6 +3,7 @@
 from html import escape
 
 from explorer.render.palette import FIRST, INK_FAINT, SECOND, TTT_GROUND, TTT_LINE, WHITE
+from explorer.ui.boards.caption import turn_caption
 
 # X dark and O purple (explorer/render/palette.py, FIRST and SECOND): the empty cells take the value
 # colours, and O was drawn in the loss red itself (later wine), X in a blue beside the draw blue.
@@ -10,26 +11,23 @@ X_COLOUR, O_COLOUR = FIRST.fill, SECOND.fill
 
 
 def svg(game, position, links):
-    from explorer.play import game_over
-
-    return board_svg(position, links, game_over(game, position))
+    return board_svg(position, links, turn_caption(game, position))  # "X to move", or why the game is over
 
 
-def board_svg(board: tuple[str, ...], links: dict[str, str] | None = None, over: str | None = None) -> str:
+def board_svg(board: tuple[str, ...], links: dict[str, str] | None = None, said: str | None = None) -> str:
     """A 3x3 board with X in navy and O in wine, its cells named as on a chess board: files a-c along
     the bottom, ranks 3-1 up the left side, outside the grid, so no mark ever covers a name (they
     used to sit in the cells' corners, under the marks). An empty cell whose move is in `links`
-    (label ``X a3``) is a link that plays it. A finished board (`over`: why it ended) says so below
-    the grid; an unfinished one needs no caption (the marks say whose turn it is)."""
-    from explorer.ui.boards.grid import CAPTION_LINE, caption, wrap
+    (label ``X a3``) is a link that plays it. `said`, the board's caption (explorer.ui.boards.caption:
+    whose move it is, or why the game ended), stands below the grid and is the drawing's accessible name."""
+    from explorer.ui.boards.grid import CAPTION_LINE, caption, open_svg, wrap
 
     cell, pad, rim = 64, 10, 20          # rim: the band for the file and rank names
     left, top = rim + pad, pad
     width, height = left + 3 * cell + pad, top + 3 * cell + rim + pad
-    lines = wrap(over, width - 2 * pad, 13) if over else []
+    lines = wrap(said, width - 2 * pad, 13) if said else []
     board_height, height = height, height + (6 + len(lines) * CAPTION_LINE if lines else 0)
-    out = [f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" viewBox="0 0 {width} {height}">',
-           f'<rect x="0" y="0" width="{width}" height="{height}" rx="10" fill="{TTT_GROUND}"/>']
+    out = open_svg(width, height, said or "tic-tac-toe board", TTT_GROUND)
     for i in (1, 2):
         out.append(f'<line x1="{left + i * cell}" y1="{top}" x2="{left + i * cell}" y2="{top + 3 * cell}" stroke="{TTT_LINE}" stroke-width="3"/>')
         out.append(f'<line x1="{left}" y1="{top + i * cell}" x2="{left + 3 * cell}" y2="{top + i * cell}" stroke="{TTT_LINE}" stroke-width="3"/>')
