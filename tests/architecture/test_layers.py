@@ -1,7 +1,7 @@
 """The layers of docs/architecture.md hold: import-linter's contracts (pyproject.toml) are
 kept, and no module imports itself back through others (zero import cycles), counting what
 import-linter does not see: run-time imports, modules loaded with importlib and package facades
-(tests/support/import_graph.py says how each is counted)."""
+(scripts/import_graph.py says how each is counted)."""
 
 from __future__ import annotations
 
@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.support.import_graph import cycles, describe, import_graph
+from scripts.import_graph import cycles, describe, import_graph
 
 ROOT = Path(__file__).resolve().parents[2]
 
