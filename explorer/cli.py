@@ -148,10 +148,17 @@ COMMAND_MODULES = (
 )
 
 
+MAX_PARSE_MESSAGE = 300  # characters of argparse's own message kept (it quotes the arguments, of any length)
+
+
 class OneLineParser(argparse.ArgumentParser):
     """argparse, with a bad argument reported in one line (not a usage block), like every other error,
-    and an option given twice refused (StoreOnce). Subcommand parsers are of the same class (argparse's
-    add_subparsers default)."""
+    escaped and cut to MAX_PARSE_MESSAGE characters, and an option given twice refused (StoreOnce).
+    Subcommand parsers are of the same class (argparse's add_subparsers default); an argument a subcommand
+    does not know is its own error, naming its own help (`gamegraph query --help`): argparse hands those up
+    to the top parser, which named `gamegraph --help`."""
+
+    top_level = False  # build_parser's parser; every other one is a subcommand's
 
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
@@ -159,7 +166,16 @@ class OneLineParser(argparse.ArgumentParser):
         self.register("action", "store", StoreOnce)
 
     def error(self, message: str) -> NoReturn:
-        self.exit(2, f"{self.prog}: error: {message} (see `{self.prog} --help`)\n")
+        if len(message) > MAX_PARSE_MESSAGE:
+            message = f"{message[:MAX_PARSE_MESSAGE - 40]}... ({len(message):,} characters)"
+        say(f"{self.prog}: error: {message} (see `{self.prog} --help`)")
+        raise SystemExit(EXIT_ERROR)
+
+    def parse_known_args(self, args=None, namespace=None):
+        parsed, extras = super().parse_known_args(args, namespace)
+        if extras and not self.top_level:  # a subcommand's parser keeps nothing for its parent
+            self.error(f"unrecognized arguments: {' '.join(extras)}")
+        return parsed, extras
 
     def parse_args(self, args=None, namespace=None):
         parsed = super().parse_args(args, namespace)
@@ -172,6 +188,7 @@ def build_parser() -> argparse.ArgumentParser:
     parser = OneLineParser(
         prog="gamegraph",
         description="Generate, solve exactly, load into Neo4j and explore the state graphs of small games.")
+    parser.top_level = True
     subparsers = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
     for name in COMMAND_MODULES:
         importlib.import_module(name).register(subparsers)

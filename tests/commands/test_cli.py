@@ -129,6 +129,32 @@ def test_bad_input_is_one_clear_line(home, args, needle):
     assert len(out.stderr.strip().splitlines()) == 1
 
 
+@pytest.mark.parametrize("args", [
+    ("query", "tictactoe", "path", "--target", "x"),
+    ("show", "nim", "--bogus"),
+    ("neo4j", "status", "--bogus"),
+    ("draws", "ponghauki", "R|BB/./RR", "extra"),
+    ("cgt", "--value", "1", "--bogus"),
+])
+def test_an_argument_a_subcommand_does_not_know_names_that_subcommand_s_help(home, args):
+    """`gamegraph query tictactoe path --target x` pointed at `gamegraph --help`: argparse hands a subcommand's
+    unknown arguments up to the top parser. Each names its own help now."""
+    out = run(*args, home=home)
+    assert out.returncode == 2 and len(out.stderr.strip().splitlines()) == 1, out.stderr
+    assert out.stderr.startswith(f"gamegraph {args[0]}: error: unrecognized arguments"), out.stderr
+    assert f"(see `gamegraph {args[0]} --help`)" in out.stderr and "Traceback" not in out.stderr
+
+
+def test_argparse_s_messages_are_escaped_and_bounded(home):
+    """argparse quoted the arguments raw and whole: ESC[2J cleared the terminal, 100,000 characters came back."""
+    for args in (("show", "nim", "--bogus", "\x1b[2J" + "é" * 50_000), ("solve", "nim", "--max-positions", "\r" * 100_000),
+                 ("neo4j", "\u2028\x1b[31m")):
+        out = run(*args, home=home)
+        assert out.returncode == 2 and len(out.stderr.strip().splitlines()) == 1, out.stderr[:500]
+        assert "\x1b" not in out.stderr and "\r" not in out.stderr and "\u2028" not in out.stderr
+        assert len(out.stderr) < 600 and "--help`)" in out.stderr, out.stderr
+
+
 def test_failed_export_leaves_no_partial_file(home, tmp_path):
     target = tmp_path / "out.jsonl"
     out = run("export", "chopsticks(fingers=30)", "--max-positions", "100", "-o", str(target), home=home)
