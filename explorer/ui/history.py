@@ -65,13 +65,24 @@ def value_history_chart(points: list, players: tuple[str, str], key: str) -> Non
         st.vega_lite_chart(value_history(points, players), width="stretch")
 
 
+def draw_kind(solved: Any, node: int) -> str | None:
+    """What a value history calls a draw without a draw level (non-pure or dead): "safe draw" or "sharp draw"
+    (explorer/analysis/draws.py: whether some move loses), from the page's one cached draw analysis; None
+    when `node` is no draw. The one home of these words for the explorer's and the Play tab's histories.
+    O(1) after the analysis, made once per game (O(V + E))."""
+    from explorer.analysis.draws import KIND_NAMES
+    from explorer.ui.analysis_panel import _analysis  # the page's one cached draw analysis
+
+    named = KIND_NAMES.get(int(_analysis(solved.graph.graph_id, solved).kind[node]))
+    return f"{named} draw" if named else None
+
+
 def history_points(trail: list[state.Step], solved: Any = None) -> list:
     """The walk as the value history's points; a jump starts afresh but stays on the chart (not
     ringed). Draws come from `solved` when given: a draw-win or draw-lose with its draw level; any other
     draw by its real kind, "safe draw" or "sharp draw" (explorer/analysis/draws.py: whether some move
     loses), since "non-pure" says nothing there (every draw of Chopsticks is non-pure). O(steps) after
     the draw analysis, made once per game (O(V + E))."""
-    from explorer.analysis.draws import KIND_NAMES
     from explorer.render.chart import HistoryPoint
 
     points = []
@@ -82,10 +93,7 @@ def history_points(trail: list[state.Step], solved: Any = None) -> list:
             record = solved.draw_record(node)
             level, kind = record["draw_level"], record["draw_class"]
             if level is None:
-                from explorer.ui.analysis_panel import _analysis  # the page's one cached draw analysis
-
-                named = KIND_NAMES.get(int(_analysis(solved.graph.graph_id, solved).kind[node]))
-                kind = f"{named} draw" if named else kind
+                kind = draw_kind(solved, node) or kind
         points.append(HistoryPoint(i, step.to_move, step.value, step.remoteness, step.key, step.move, level, kind))
     return points
 

@@ -377,9 +377,12 @@ def history_rows(played: Played, human: int) -> list[dict]:
 
 def history_points(played: Played) -> list:
     """The course of the game for the value history (explorer/render/chart.py): each position reached,
-    in the frame played, with the move into it and, for a draw, its draw level. O(plies)."""
+    in the frame played, with the move into it and, for a draw, its draw level, or without one its real kind
+    (explorer.ui.history.draw_kind: safe or sharp, as the explorer's history says; "non-pure" told nothing,
+    every draw of Chopsticks is one). O(plies) after the draw analysis, made once per game."""
     from explorer.algorithms.draw_levels import CLASS_NAMES
     from explorer.render.chart import HistoryPoint
+    from explorer.ui.history import draw_kind
 
     match = played.match
     shown = [match.solved.game.format(start_position(match.solved)), *played.shown]
@@ -388,8 +391,11 @@ def history_points(played: Played) -> list:
     for row, position, label in zip(match.history(), shown, labels):
         level = kind = None
         if row["value"] == "draw":
-            code, grade, _ = match.draw_grade(match.find(row["position"]))
+            node = match.find(row["position"])
+            code, grade, _ = match.draw_grade(node)
             kind, level = CLASS_NAMES.get(code), (grade if grade >= 0 else None)
+            if level is None and match.graph_backed:  # a value file has no graph to analyse
+                kind = draw_kind(match.solved, node) or kind
         points.append(HistoryPoint(row["ply"], row["to_move"], row["value"], row["remoteness"], position, label,
                                    level, kind))
     return points
