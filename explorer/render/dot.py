@@ -16,8 +16,8 @@ or .png by file extension (the `dot` program lays out the image), a PNG at DEFAU
 resolution asked (`check_dpi`).
 
 The page draws neighbourhoods its own way (`linked_dot`: left to right by
-moves from the centre, every position a link, no legend) and `image` runs
-`dot` on any source with a deadline.
+moves from the centre, every position a link, no legend), and its draw maps
+(`draw_map_dot`, `region_map_dot`); `image` runs `dot` on any source with a deadline.
 """
 
 from __future__ import annotations
@@ -267,6 +267,44 @@ def linked_dot(centre: str, positions: Mapping[str, Mapping[str, Any]], edges: l
         if labels:
             attrs["label"] = label
         g.edge(source, target, **attrs)
+    return g.source
+
+
+# -- the page's draw maps (explorer/ui/analysis_panel.py) -------------------------------------
+def draw_map_dot(dots: Mapping[str, Mapping[str, Any]], edges: list[tuple[str, str]], centre: str | None = None) -> str:
+    """DOT source of the draw map: a map rather than a diagram, unlabelled dots placed by a force-directed
+    layout (sfdp, fast for hundreds of nodes; `layout` in the source, so `image` draws it), moves as thin
+    grey arrows under them. `dots` maps a node id to its facts: `fill` (its colour), `key` (the
+    tooltip), `url` (a link, target _self), `closed` (in the drawing core: outlined); the dot `centre`
+    is larger, in the highlight colour. O(dots + edges)."""
+    import graphviz
+
+    g = graphviz.Digraph("draw_map", graph_attr={"layout": "sfdp", "overlap": "prism", "outputorder": "edgesfirst",
+                                                 "bgcolor": "transparent"},
+                         node_attr={"shape": "circle", "style": "filled", "label": "", "width": "0.22",
+                                    "penwidth": "0.5"},
+                         edge_attr={"color": palette.RULE_LIGHT, "arrowsize": "0.3", "penwidth": "0.6"})
+    for node, facts in dots.items():
+        attrs = {"fillcolor": facts["fill"], "tooltip": facts["key"], "URL": facts["url"], "target": "_self"}
+        if facts.get("closed"):
+            attrs.update(color=palette.CORE_OUTLINE, penwidth="1.8")
+        if node == centre:
+            attrs.update(width="0.4", color=palette.HIGHLIGHT, penwidth="3")
+        g.node(node, **attrs)
+    for source, target in edges:
+        g.edge(source, target)
+    return g.source
+
+
+def region_map_dot(regions: list[tuple[str, int, bool]]) -> str:
+    """DOT source of the draw regions (strongly connected components of the draws) for a draw region
+    too big to map dot by dot: one ellipse per (region id, positions, closed), a closed region (the
+    drawing core) filled with the core colour. O(regions)."""
+    import graphviz
+
+    g = graphviz.Digraph("draw_regions", node_attr={"shape": "ellipse", "style": "filled"})
+    for region, size, closed in regions:
+        g.node(region, f"{counted(size, 'position')}", fillcolor=palette.CORE_FILL if closed else palette.NO_FACT)
     return g.source
 
 

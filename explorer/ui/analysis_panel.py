@@ -77,32 +77,16 @@ def draw_map(game: Game, spec: str, solved: SolvedGraph, key: str) -> None:
                 "It shows the regions (strongly connected components) instead.")
         _region_map(analysis, draws)
         return
-    import graphviz
-
-    # A map rather than a diagram: dots placed by a force-directed layout (sfdp, fast for
-    # hundreds of nodes), laid out on the server; hover for the key, click to open it.
-    dot = graphviz.Digraph(engine="sfdp", graph_attr={"overlap": "prism", "outputorder": "edgesfirst",
-                                                      "bgcolor": "transparent"},
-                           node_attr={"shape": "circle", "style": "filled", "label": "", "width": "0.22",
-                                      "penwidth": "0.5"},
-                           edge_attr={"color": palette.RULE_LIGHT, "arrowsize": "0.3", "penwidth": "0.6"})
-    chosen = set(draws)
-    for n in draws:
-        fill = _level_colour(levels, n) if by_level == "draw level" else KIND_COLOURS[int(analysis.kind[n])]
-        attrs = {"fillcolor": fill, "tooltip": graph.key(n),
-                 "URL": state.link(spec, graph.key(n)), "target": "_self"}
-        if analysis.closed[n]:
-            attrs.update(color=palette.CORE_OUTLINE, penwidth="1.8")
-        if graph.key(n) == key:
-            attrs.update(width="0.4", color=palette.HIGHLIGHT, penwidth="3")
-        dot.node(str(n), **attrs)
-    for n in draws:
-        for child in graph.successors(n):
-            if int(child) in chosen:
-                dot.edge(str(n), str(int(child)))
+    from explorer.render.dot import draw_map_dot, image
     from explorer.ui.clickable import clickable_html
 
-    svg = dot.pipe(format="svg").decode("utf-8")
+    chosen = set(draws)
+    dots = {str(n): {"fill": _level_colour(levels, n) if by_level == "draw level" else KIND_COLOURS[int(analysis.kind[n])],
+                     "key": graph.key(n), "url": state.link(spec, graph.key(n)), "closed": bool(analysis.closed[n])}
+            for n in draws}
+    centre = next((str(n) for n in draws if graph.key(n) == key), None)
+    edges = [(str(n), str(int(child))) for n in draws for child in graph.successors(n) if int(child) in chosen]
+    svg = image(draw_map_dot(dots, edges, centre), "svg").decode("utf-8")
     clicked = clickable_html(svg[svg.index("<svg"):], key="draw_map_svg")
     if clicked:
         state.go(spec, clicked)
@@ -122,16 +106,14 @@ def _level_colour(levels: DrawLevels, node: int) -> str:
 
 
 def _region_map(analysis: DrawAnalysis, draws: list[int]) -> None:
-    import graphviz
+    from explorer.render.dot import region_map_dot
 
     sizes: dict[int, int] = {}
     for n in draws:
         sizes[int(analysis.region[n])] = sizes.get(int(analysis.region[n]), 0) + 1
     closed = {int(analysis.region[n]) for n in draws if analysis.closed[n]}
-    dot = graphviz.Digraph(node_attr={"shape": "ellipse", "style": "filled"})
-    for region, size in sorted(sizes.items(), key=lambda item: -item[1])[:60]:
-        dot.node(str(region), f"{size} positions", fillcolor=palette.CORE_FILL if region in closed else palette.NO_FACT)
-    st.graphviz_chart(dot)
+    regions = [(str(region), size, region in closed) for region, size in sorted(sizes.items(), key=lambda item: -item[1])[:60]]
+    st.graphviz_chart(region_map_dot(regions))
 
 
 def survey_refusal(game: Game) -> str | None:
