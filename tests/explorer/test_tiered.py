@@ -514,9 +514,12 @@ def test_check_game_catches_broken_tiers(tiers, message):
     # more local worker processes than WORKERS_PER_CORE a core: refused before any work, cached tiers or not
     (["solve", "dodgem:3x3", "--tiered", "--workers", "99999999999"], "only takes turns on its cores"),
 ])
-def test_cli_refusals_are_one_line(argv, message, capsys, monkeypatch):
+def test_cli_refusals_are_one_line(argv, message, capsys, monkeypatch, tmp_path):
     from explorer.cli import main
 
+    # A state folder without tier files: with dodgem:3x3's (test_cli_solves_by_tiers_and_resumes writes them to the
+    # suite's shared folder), the solve is already done and never reaches the scheduler.
+    monkeypatch.setenv("GAMEGRAPH_HOME", str(tmp_path / "home"))
     monkeypatch.setattr(tiered.dag, "CONNECT_SECONDS", 2)  # nothing listens on port 9: refused in 1 s, not 10
 
     assert main(argv) == 2
