@@ -10,7 +10,8 @@ relationships, paths, lists and maps laid out as Neo4j Browser writes them, neve
 relationships and paths at any depth are drawn on the canvas; a result that holds lines of position
 keys instead (the library's cycles query) is drawn by looking those moves up with a second read,
 under the same checks. Ctrl/Cmd+Enter in the editor runs it (a form), and the statements run since
-the page opened stay in a history that reloads them.
+the page opened stay in a history that reloads them. The table cuts a long cell at its column's width:
+a row holding one can be chosen under the table and read in full, wrapped and escaped.
 """
 
 from __future__ import annotations
@@ -32,6 +33,7 @@ from queries.results import ConsoleResult, Table, key_steps, readable
 TIMEOUT_S = 10.0
 ROW_CAP = 1000
 MAX_HISTORY = 50  # statements kept in the console's history (this page's session only)
+WIDE_CELL = 40  # characters of a cell's text past which the table cuts it: its row can be read in full below
 # Characters of the parameters' JSON text, bounded before json.loads reads it (check_params bounds what it holds,
 # MAX_PARAM_SIZE, only after): twice that, room for escapes and spacing; Streamlit alone would pass 200 MB.
 MAX_PARAM_TEXT = 2 * MAX_PARAM_SIZE
@@ -178,9 +180,35 @@ def panel(backend: Backend, graph_id: str, key: str, start_key: str) -> None:
         with tables:
             if shown["rows"]:
                 st.dataframe(pd.DataFrame(shown["rows"]), hide_index=True)
-            for name, records in shown.get("nested", []):
+                _full_text(shown["rows"], f"cypher_full_{shown.get('run', 0)}")
+            for i, (name, records) in enumerate(shown.get("nested", [])):
                 st.markdown(f"{as_text(name)}: {len(records)} row{'' if len(records) == 1 else 's'}")  # a column name
                 st.dataframe(pd.DataFrame(records), hide_index=True)
+                _full_text(records, f"cypher_full_{shown.get('run', 0)}_{i}")
+
+
+def long_rows(records: list[dict[str, Any]], wide: int = WIDE_CELL) -> list[int]:
+    """The rows (0-based) of a console table holding a cell of more than `wide` characters: text the table
+    cuts at its column's width. O(cells)."""
+    return [i for i, record in enumerate(records) if any(len(str(v)) > wide for v in record.values())]
+
+
+def _full_text(records: list[dict[str, Any]], key: str) -> None:
+    """Under a table whose cells are cut at its columns' width, a choice of a row to read in full: each of
+    its cells wrapped to the page's width, escaped (explorer.ui.widgets.as_text: no markup, no link), one
+    row at a time (the table is up to ROW_CAP rows of MAX_CELL_CHARS a cell). O(cells)."""
+    rows = long_rows(records)
+    if not rows:
+        return
+    said = f"{len(rows)} row{'' if len(rows) == 1 else 's'}"
+    pick = st.selectbox(f"Read a row in full ({said} hold{'s' if len(rows) == 1 else ''} text wider than the table)",
+                        rows, index=None, key=key, format_func=lambda i: f"row {i + 1}",
+                        placeholder="choose a row to read its cells in full")
+    if pick is None:
+        return
+    with st.container(border=True, key=f"{key}_text"):
+        for column, cell in records[pick].items():
+            st.markdown(f"**{as_text(str(column))}**: {as_text(str(cell))}")
 
 
 def _use_position(graph_id: str, key: str) -> None:

@@ -108,6 +108,30 @@ def test_the_cycles_example_draws_its_cycles_and_the_history_reloads_a_statement
     assert at.text_area(key="cypher_text").value == cycles_text
 
 
+@pytest.mark.neo4j
+def test_a_long_cell_can_be_read_in_full_escaped(console_page):
+    """The table cuts a cell at its column's width (a stranger's finding): a row holding a long one is chosen
+    under the table and its cells are shown in full, wrapped, as text (markup and links escaped)."""
+    from explorer.ui.console import long_rows
+    from explorer.ui.widgets import as_text
+
+    at = console_page
+    tail = " **not bold** [a link](http://example.com) <b>x</b> " + "end of the cell"
+    long = "a long cell " * 20 + tail
+    at.text_area(key="cypher_text").input("UNWIND [$short, $long] AS s RETURN s AS text, size(s) AS n")
+    at.text_input(key="cypher_params").input(json.dumps({"game": GAME, "short": "short", "long": long}))
+    at.button(key="cypher_run").click().run()
+    assert not at.exception and not at.error, [e.value for e in at.error]
+    rows = at.session_state["cypher_result"]["rows"]
+    assert long_rows(rows) == [1]  # only the long row is offered
+    pick = next(s for s in at.selectbox if s.key and s.key.startswith("cypher_full_"))
+    assert pick.options == ["row 2"]
+    pick.select(1).run()
+    shown = [m.value for m in at.markdown if "end of the cell" in m.value]
+    assert shown == [f"**text**: {as_text(long)}"]  # the whole text, escaped: no bold, no link, no tag
+    assert "[a link](http" not in shown[0] and "**not bold**" not in shown[0]
+
+
 # -- in Chromium ---------------------------------------------------------------------------------
 @pytest.fixture(scope="module")
 def chopsticks_ui(neo4j_server, tmp_path_factory):
