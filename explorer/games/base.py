@@ -223,6 +223,10 @@ class Offers:
       (loaders/mirror.py; the same values as ``format``/``fields`` one position at a time,
       tests/games/test_batch_columns.py). A field with a default (False): a game without it is
       read one position at a time.
+    - named_cells: the moves name the board's cells by file (a, b, ... from the left) and rank (1, 2, ...
+      from the bottom) in a notation of rows, ``MOVER|top/.../bottom`` (explorer/games/square_board.py's):
+      diagrams' boards (``gamegraph dot --boards``) and ``gamegraph play``'s terminal board carry the names
+      (explorer/render/boards.py). A field with a default (False);
     - chart: a strategy chart (StrategyChart and its hooks), or None. A field with a default (None);
     - survey: the page's survey heatmap (Survey: its column parameter and range), or None. A field
       with a default (None): `gamegraph survey` surveys every game, the page draws the heatmap of
@@ -243,6 +247,7 @@ class Offers:
     tiers: bool = False
     folded: bool = False
     batch_columns: bool = False
+    named_cells: bool = False
     chart: StrategyChart | None = None
     survey: Survey | None = None
 

@@ -59,7 +59,7 @@ class TicTacToe(Game[Board]):
     notation_help = "three rows of X, O or . separated by /, e.g. X.O/.X./..O"
     offers = Offers(arrays=False, compiled_moves=False, ranking=False, unmoves=False, implicit_kernels=False,
                     symmetry=True, cgt=None, board="tictactoe", player_names=("X", "O"),
-                    swap_players=False, diagram_label=False)
+                    swap_players=False, diagram_label=False, named_cells=True)
 
     def start(self) -> Board:
         return tuple("." * 9)

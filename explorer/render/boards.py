@@ -45,16 +45,13 @@ def _grid(rows: list[list[str]], paint: Callable[[str], str], size: int = 22) ->
             f'WIDTH="{width}" HEIGHT="{height}">{body}</TABLE>')
 
 
-# The drawings (offers.board) of the games whose moves name cells as square_board's notation does: files
+# The games whose moves name cells as square_board's notation does declare it (offers.named_cells): files
 # a, b, ... from the left, ranks 1, 2, ... from the bottom ("X c1", "a2-b2", "b1-c2", "L b1-a2"). Their
 # boards carry those names (files below, ranks on the left) here and in `gamegraph play`'s terminal.
 # Not Domineering (its a1 is the top-left cell), Connect Four (files only) or Toads and Frogs (numbers).
-NAMED_CELLS = frozenset({"tictactoe", "dodgem", "teeko", "dobutsu"})
-
-
 def names_cells(game: Game) -> bool:
-    """Whether `game`'s moves name its cells by file and rank (NAMED_CELLS: a built-in game's own drawing)."""
-    return game.offers.board in NAMED_CELLS and game.name == game.offers.board
+    """Whether `game`'s moves name its cells by file and rank: its declaration, offers.named_cells."""
+    return game.offers.named_cells
 
 
 def _labelled(grid: str, columns: int, rows: int, size: int) -> str:

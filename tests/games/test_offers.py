@@ -51,3 +51,28 @@ def test_folded_needs_implicit_kernels():
                                           player_names=None, swap_players=False, diagram_label=False),
                                    folded=True)
     assert declared.missing(Folded) == "declares folded=True without implicit_kernels=True"
+
+
+def test_the_games_that_name_cells_by_file_and_rank_say_so_in_their_offers():
+    """Their boards carry files and ranks (explorer/render/boards.names_cells reads the declaration, not a
+    table of names): a game from outside the package that declares it gets them too."""
+    from explorer.games import Game, parse_spec
+    from explorer.games.base import GENERIC, Params as NoParams
+    from explorer.render.boards import board_label, labelled_text, names_cells
+
+    assert {name for name, cls in registered().items() if cls.offers.named_cells} == {
+        "tictactoe", "dodgem", "teeko", "dobutsu"}
+
+    class Lines(Game):  # a plug-in's class: a 2x2 board in square_board's notation, declaring named cells
+        name = "lines-named-cells-test"
+        Params = NoParams
+        offers = dataclasses.replace(GENERIC, named_cells=True)
+
+        def format(self, position):
+            return "A|X./.O"
+
+    game, plain = Lines(), parse_spec("domineering")
+    assert names_cells(game) and not names_cells(plain)
+    assert labelled_text(game, None) == "2 X .\n1 . O\n  a b"
+    assert ">a<" in board_label(game, None) and ">2<" in board_label(game, None)
+    assert labelled_text(plain, plain.start()) is None

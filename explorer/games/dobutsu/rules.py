@@ -96,7 +96,7 @@ class Dobutsu(Game[DobutsuPosition]):
     notation_help = NOTATION_HELP.format(example="A|-/gle/.c./.C./ELG/-")  # the full game's start
     offers = Offers(arrays=True, compiled_moves=False, ranking=True, unmoves=True, implicit_kernels=True,
                     symmetry=False, cgt=None, board="dobutsu", player_names=("A", "B"),
-                    swap_players=True, diagram_label=True, folded=True)
+                    swap_players=True, diagram_label=True, folded=True, named_cells=True)
 
     def __init__(self, params: DobutsuParams | None = None, preset: str | None = None):
         super().__init__(params, preset)

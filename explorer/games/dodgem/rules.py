@@ -81,7 +81,7 @@ class Dodgem(Game[DodgemPosition]):
     notation_help = NOTATION_HELP.format(example="A|b../b../.rr")  # the 3x3 board's start
     offers = Offers(arrays=True, compiled_moves=False, ranking=True, unmoves=True, implicit_kernels=True,
                     symmetry=False, cgt=None, board="dodgem", player_names=("Blue", "Red"),
-                    swap_players=False, diagram_label=False, tiers=True)
+                    swap_players=False, diagram_label=False, tiers=True, named_cells=True)
 
     # 2: tier first (cars, then mover, then the two sets); before, the mover came first. The value files,
     # tier files and cached graphs of version 1 are other files (Game.stored_id), never read as these.

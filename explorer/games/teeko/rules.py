@@ -137,7 +137,7 @@ class Teeko(Game[TeekoPosition]):
     DROP = DROP  # a label's "from" part for a drop, read by the kernels too
     offers = Offers(arrays=True, compiled_moves=False, ranking=True, unmoves=True, implicit_kernels=True,
                     symmetry=False, cgt=None, board="teeko", player_names=("Black", "Red"),
-                    swap_players=False, diagram_label=True, tiers=True)
+                    swap_players=False, diagram_label=True, tiers=True, named_cells=True)
 
     def __init__(self, params: TeekoParams | None = None, preset: str | None = None):
         super().__init__(params, preset)
