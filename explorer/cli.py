@@ -28,33 +28,17 @@ import argparse
 import errno
 import importlib
 import os
-import re
 import sys
 import traceback
 from typing import NoReturn
 
 from explorer.commands import OPTIONS_GIVEN, StoreOnce
 from explorer.core import settings
-from explorer.core.errors import GameGraphError, shown
+from explorer.core.errors import GameGraphError, escaped, shown
 
 EXIT_ERROR = 2
 EXIT_OUTPUT = 74    # EX_IOERR: standard output closed or full
 EXIT_INTERNAL = 70  # EX_SOFTWARE
-_CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f\u2028\u2029]")
-
-
-def escaped(text: str, keep_lines: bool = False) -> str:
-    """`text` with every control character written as an escape (ESC as \\x1b, CR as \\r, a line break as
-    \\n unless keep_lines), so a message cannot clear the screen, move the cursor or fake lines. O(len)."""
-    def escape(found: re.Match) -> str:
-        char = found[0]
-        if keep_lines and char == "\n":
-            return char
-        named = {"\n": "\\n", "\r": "\\r", "\t": "\\t"}.get(char)
-        return named or (f"\\x{ord(char):02x}" if ord(char) < 0x100 else f"\\u{ord(char):04x}")
-    return _CONTROL.sub(escape, text)
-
-
 class OutputFailed(Exception):
     """Standard output could not be written (closed, or its disk full)."""
 

@@ -4,6 +4,9 @@ The CLI and the UI catch GameGraphError and print its message alone, so each
 message names the bad value and, where it helps, lists what would be valid.
 """
 
+import re
+import sys
+
 
 class GameGraphError(Exception):
     """Base class of every error caused by input or by the environment."""
@@ -84,3 +87,51 @@ def shell_hint(*words: str) -> str:
 def counted(number: int, noun: str, plural: str | None = None) -> str:
     """`number` and the noun in its number, for messages: '1 move', '3 moves', '0 positions'."""
     return f"{number} {noun if number == 1 else plural or noun + 's'}"
+
+
+def _module_being_located() -> str | None:
+    """The module `python -m MODULE` runs, while Python is still importing the packages above it (sys.argv[0]
+    is "-m" until runpy has found the module, then its path); None otherwise."""
+    if sys.argv[:1] != ["-m"]:
+        return None
+    argv = list(getattr(sys, "orig_argv", []))
+    for i, item in enumerate(argv[1:], 1):
+        if item == "-m":
+            return argv[i + 1] if i + 1 < len(argv) else None
+        if item.startswith("-m"):
+            return item[2:]
+    return None
+
+
+def exit_if_locating_main(error: GameGraphError) -> None:
+    """For an error raised while a package's own import checks the environment (explorer.kernels checks
+    NUMBA_NUM_THREADS before numba reads it): when that import is the one `python -m explorer.<...>` makes
+    before running its module (the warm-up, `python -m explorer.kernels.warmup`), nothing of the module runs
+    yet to catch it, and Python printed a traceback ending in the line. Then the line alone goes to standard
+    error (its values already quoted by `shown`) and the process exits 2. Anywhere else this returns, and the
+    caller raises as usual (the CLI, the Python API, a module run by another program catch it themselves)."""
+    module = _module_being_located()
+    if not module or not module.startswith("explorer."):
+        return
+    message = escaped(f"python -m {module}: error: {error}")
+    try:
+        sys.stderr.write(message + "\n")
+        sys.stderr.flush()
+    except (OSError, ValueError, AttributeError):
+        pass  # no standard error: the exit status says it
+    raise SystemExit(2)
+
+
+_CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f\u2028\u2029]")  # control characters, and the line and paragraph separators
+
+
+def escaped(text: str, keep_lines: bool = False) -> str:
+    """`text` with every control character written as an escape (ESC as \\x1b, CR as \\r, a line break as
+    \\n unless keep_lines), so a message cannot clear the screen, move the cursor or fake lines. O(len)."""
+    def escape(found: re.Match) -> str:
+        char = found[0]
+        if keep_lines and char == "\n":
+            return char
+        named = {"\n": "\\n", "\r": "\\r", "\t": "\\t"}.get(char)
+        return named or (f"\\x{ord(char):02x}" if ord(char) < 0x100 else f"\\u{ord(char):04x}")
+    return _CONTROL.sub(escape, text)

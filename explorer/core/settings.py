@@ -54,7 +54,7 @@ from fractions import Fraction
 from pathlib import Path
 
 from explorer.core.bounds import whole_number
-from explorer.core.errors import GameGraphError, InvalidParameter, StateFolderReadOnly, shown
+from explorer.core.errors import GameGraphError, InvalidParameter, StateFolderReadOnly, exit_if_locating_main, shown
 
 APP_DIR_NAME = "gamegraph"
 MAX_PATH_LENGTH = 4096  # PATH_MAX on Linux
@@ -162,11 +162,14 @@ _FALSE = ("", "0", "false", "no", "off")
 
 
 def numba_threads() -> int | None:
-    """NUMBA_NUM_THREADS as a number of threads, None when unset; InvalidParameter unless a whole
+    """NUMBA_NUM_THREADS as a number of threads, None when unset (or blank: then removed from the environment,
+    which numba would read as an error); InvalidParameter unless a whole
     number from 1 to MAX_THREADS_PER_CORE per core of this machine (numba reads it when imported:
     0 and abc were its internal errors, 100000 a segmentation fault creating the threads)."""
     text = _text("NUMBA_NUM_THREADS")
     if not text:
+        if "NUMBA_NUM_THREADS" in os.environ:  # set but blank: unset, as for every setting, before numba warns
+            del os.environ["NUMBA_NUM_THREADS"]  # with a traceback that it cannot parse ''
         return None
     most = MAX_THREADS_PER_CORE * max(1, os.cpu_count() or 1)
     try:
@@ -174,8 +177,10 @@ def numba_threads() -> int | None:
     except ValueError:
         value = 0
     if not 1 <= value <= most:
-        raise InvalidParameter(f"NUMBA_NUM_THREADS={shown(text)} must be a whole number of threads from 1 to {most} "
-                               f"({MAX_THREADS_PER_CORE} per core of this machine); unset it for one per core")
+        error = InvalidParameter(f"NUMBA_NUM_THREADS={shown(text)} must be a whole number of threads from 1 to "
+                                 f"{most} ({MAX_THREADS_PER_CORE} per core of this machine); unset it for one per core")
+        exit_if_locating_main(error)  # `python -m explorer.kernels.warmup`: one line, not a traceback, exit 2
+        raise error
     return value
 
 

@@ -37,7 +37,9 @@ import threading
 import time
 from pathlib import Path
 
-from explorer.core.settings import HOME_ENV, KERNELS_FROM_ENV, PROGRESS_ENV
+from explorer.core.bounds import whole_number
+from explorer.core.errors import GameGraphError, escaped, shown
+from explorer.core.settings import HOME_ENV, KERNELS_FROM_ENV, MAX_THREADS_PER_CORE, PROGRESS_ENV, check_library_environment
 
 IMPLICIT_MAX = 3_000_000   # indices of the largest preset solved in the implicit and tiered modes
 EDGE_MAX = 2_000_000       # --max-positions of the edge-mode runs (a larger preset is refused at once)
@@ -192,15 +194,47 @@ def _warm(folder: Path, jobs: int, stamp: Path, out) -> int:
     return 0
 
 
+MAX_MESSAGE = 300  # characters of argparse's own message kept (it quotes the arguments, of any length)
+
+
+class _Parser(argparse.ArgumentParser):
+    """argparse, with a bad argument in one escaped line (not a usage block), as the CLI's own parser does;
+    exit status 2. (An absurd NUMBA_NUM_THREADS is refused in one line before this module runs: the import
+    of explorer.kernels checks it, explorer.core.settings.numba_threads.)"""
+
+    def error(self, message: str):
+        if len(message) > MAX_MESSAGE:
+            message = f"{message[:MAX_MESSAGE - 40]}... ({len(message):,} characters)"
+        print(escaped(f"{self.prog}: error: {message} (see `{self.prog} --help`)"), file=sys.stderr)
+        raise SystemExit(2)
+
+
+def _jobs(text: str) -> int:
+    """argparse type of --jobs: a whole number of runs at a time, 1 to MAX_THREADS_PER_CORE per core (a
+    billion lanes were a billion lists; a Unicode digit passed as int() reads it)."""
+    most = MAX_THREADS_PER_CORE * max(1, os.cpu_count() or 1)
+    try:
+        value = whole_number(text, "", max_digits=9)
+    except ValueError:
+        value = 0
+    if not 1 <= value <= most:
+        raise argparse.ArgumentTypeError(f"{shown(text)} is not a whole number of runs at a time from 1 to {most} "
+                                         f"({MAX_THREADS_PER_CORE} per core of this machine)")
+    return value
+
+
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m explorer.kernels.warmup", description=__doc__.split("\n")[0])
-    parser.add_argument("--jobs", type=int, default=min(2, os.cpu_count() or 1),
+    parser = _Parser(prog="python -m explorer.kernels.warmup", description=__doc__.split("\n")[0])
+    parser.add_argument("--jobs", type=_jobs, default=min(2, os.cpu_count() or 1),
                         help="runs at a time (default: 2, or 1 on one core)")
     parser.add_argument("--force", action="store_true", help="run even when the stamp says the cache is complete")
     parser.add_argument("--list", action="store_true", help="print the runs and exit")
     args = parser.parse_args(argv)
-    if args.jobs < 1:
-        parser.error("--jobs must be at least 1")
+    try:  # what every run would refuse (NUMBA_DISABLE_JIT set, a Dask timeout that is no duration): one line
+        check_library_environment()
+    except GameGraphError as error:
+        print(escaped(f"{parser.prog}: error: {error}"), file=sys.stderr)
+        return 2
     from explorer import kernels
 
     folder = Path(os.environ["NUMBA_CACHE_DIR"])  # set by explorer.kernels: the keyed folder

@@ -355,6 +355,46 @@ def test_every_import_of_the_kernels_says_an_absurd_thread_count_in_one_line_bef
     assert after == "numba not imported"
 
 
+def _warmup(tmp_path, *argv: str, **variables: str) -> subprocess.CompletedProcess:
+    env = {**os.environ, "GAMEGRAPH_HOME": str(tmp_path / "home"), **variables}
+    return subprocess.run([sys.executable, "-m", "explorer.kernels.warmup", *argv], capture_output=True, text=True,
+                          env=env, timeout=300, stdin=subprocess.DEVNULL)
+
+
+@pytest.mark.parametrize("value", ["abc", "0", "-3", "100000", "\x1b[2J", "\u0663", "9" * 5000])
+def test_the_warmup_says_an_absurd_thread_count_in_one_line(tmp_path, value):
+    """`python -m explorer.kernels.warmup` imports explorer.kernels before any line of the warm-up runs: the
+    check of NUMBA_NUM_THREADS there was a traceback ending in the message. One escaped line now, exit 2."""
+    out = _warmup(tmp_path, "--list", NUMBA_NUM_THREADS=value)
+    assert out.returncode == 2 and out.stdout == "", (out.returncode, out.stderr[-800:])
+    line, = out.stderr.strip().splitlines()
+    assert line.startswith("python -m explorer.kernels.warmup: error: NUMBA_NUM_THREADS=") and "from 1 to" in line
+    assert "\x1b" not in line and len(line) < 400, line
+
+
+@pytest.mark.parametrize("argv, variables, needle", [
+    (["--jobs", "abc"], {}, "--jobs"), (["--jobs", ""], {}, "--jobs"), (["--jobs", "0"], {}, "--jobs"),
+    (["--jobs", "9" * 30], {}, "--jobs"), (["--jobs", "\u0663"], {}, "--jobs"), (["--bogus", "\x1b[2J"], {}, "--bogus"),
+    (["--list"], {"NUMBA_DISABLE_JIT": "1"}, "NUMBA_DISABLE_JIT"),
+])
+def test_the_warmup_refuses_bad_input_in_one_line(tmp_path, argv, variables, needle):
+    """--jobs took a billion (a billion lanes), a Unicode digit, and argparse's usage block; NUMBA_DISABLE_JIT
+    made every run of the warm-up fail one after the other."""
+    out = _warmup(tmp_path, *argv, **variables)
+    assert out.returncode == 2 and out.stdout == "", (out.returncode, out.stdout[-300:], out.stderr[-800:])
+    line, = out.stderr.strip().splitlines()
+    assert line.startswith("python -m explorer.kernels.warmup: error: ") and needle in line and "\x1b" not in line
+
+
+def test_a_blank_thread_count_is_unset_before_numba_reads_it(tmp_path):
+    """NUMBA_NUM_THREADS='' passed the check as unset, and numba then warned with a traceback that it cannot
+    parse ''."""
+    for value in ("", "  "):
+        out = _warmup(tmp_path, "--list", NUMBA_NUM_THREADS=value)
+        assert out.returncode == 0 and "gamegraph solve" in out.stdout, out.stderr[-800:]
+        assert "Traceback" not in out.stderr and "NUMBA_NUM_THREADS" not in out.stderr, out.stderr[-800:]
+
+
 def test_streamlit_variables_are_checked_and_an_empty_address_means_this_machine():
     changes = settings.streamlit_environment({"STREAMLIT_SERVER_ADDRESS": "  "})
     assert changes == {"STREAMLIT_SERVER_ADDRESS": "127.0.0.1"}
