@@ -54,7 +54,19 @@ class QueryResult:
     named: list[str] | None = None
 
     def table(self, name: str) -> Table:
+        """A table as the query found it: a line of play on the stored keys, which the library reads on
+        (a key, a label, the next key); `shown` gives it as a person reads it."""
         return self.tables[name]
+
+    def shown(self, name: str) -> Table:
+        """A table as a person reads it, the CLI's text and JSON's: a line of play named as played on the
+        board typed (played_tables: one name per move and position), its stored keys, the ones Cypher
+        matches, in a last column `stored`; any other table as it is. O(rows)."""
+        return played_tables(self)[name]
+
+    def __str__(self) -> str:
+        """The result as `gamegraph query` prints it (format_result), a line of play named as played."""
+        return format_result(self)
 
     def to_dict(self) -> dict[str, Any]:
         """JSON-ready; `positions`, `moves`, `boards` and `named` appear only for a line of play, whose
@@ -111,7 +123,7 @@ def format_result(result: QueryResult) -> str:
     """The whole result as text: one titled table per section (a line of play named as played,
     played_tables), then the notes."""
     parts = [f"{result.query} on {result.game}" + "".join(
-        f", {k}={format_cell(v)}" for k, v in result.params.items())]
+        f", {k}={_param(result, k, v)}" for k, v in result.params.items())]
     for name, table in played_tables(result).items():
         parts.append(f"\n[{name}] ({len(table.rows)} row{'' if len(table.rows) == 1 else 's'})")
         parts.append(format_table(table) if table.rows else "(none)")
@@ -122,6 +134,15 @@ def format_result(result: QueryResult) -> str:
                         "(a position and its mirror images share one)")
     parts += [f"\nnote: {note}" for note in notes]
     return "\n".join(parts)
+
+
+def _param(result: QueryResult, name: str, value: Any) -> str:
+    """A parameter in a result's heading; a line's starting position as typed (its first board), with the
+    stored key the query was given beside it when they differ."""
+    if (name == "position" and result.boards and result.positions and value == result.positions[0]
+            and result.boards[0] != value):
+        return f"{result.boards[0]} (stored {format_cell(value)})"
+    return format_cell(value)
 
 
 LINE_TABLES = ("line", "path", "cycle")  # the tables that hold a line of play (queries.api.LINES)

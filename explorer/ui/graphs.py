@@ -72,6 +72,14 @@ def _played(game: Game, keys: list[str], labels: list[str | None], here: object)
     return [(game.format(p), label) for p, label in game.shown_line(keys, labels, here)]
 
 
+def line_rows(line: list[tuple[str, str | None]], stored: list[str]) -> list[dict[str, object]]:
+    """The best line's table: each ply's number, its move and the position it reaches as played on the board
+    shown (`line`, from _played: one name per move, the CLI's since queries.results.played_tables), and the
+    position's stored key (the graph's, for Cypher). O(plies)."""
+    return [{"#": i, "move": label or "", "position": board, "stored key": key}
+            for i, ((board, label), key) in enumerate(zip(line, stored))]
+
+
 def _chain(steps: list[tuple[str, str | None]]) -> str:
     return "".join((f" —{md_escape(label)}→ " if label else "") + f"`{board}`" for board, label in steps)
 
@@ -159,8 +167,10 @@ def best_line(game: Game, spec: str, solved: SolvedGraph, key: str, backend: Bac
             st.markdown(f"next: **{md_escape(line[step + 1][1] or '')}**")
         st.button("Go to this position", key="line_go", on_click=state.go, args=(spec, board), disabled=step == 0)
     with st.expander("The whole line"):
-        st.markdown("  \n".join(f"{i}. " + (f"{md_escape(lbl)} → " if lbl else "") + f"`{k}`"
-                                for i, (k, lbl) in enumerate(line)))
+        st.dataframe(line_rows(line, [k for k, _ in found.steps]), hide_index=True, width="stretch")
+        st.caption("Each move and position is named as played on the board shown, as `gamegraph query` names "
+                   "them. The stored key is the one Neo4j and the mirror keep (a position and its mirror "
+                   "images share one): the one to use in Cypher, as {key: ...}.")
     st.caption(f"Answered by {data.answered_by(backend)}.")
     if value != "draw":
         _line_downloads(spec, start, found.result)

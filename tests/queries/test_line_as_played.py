@@ -39,3 +39,20 @@ def test_the_moves_differ_from_the_stored_labels_in_magic_fingers_so_the_test_ab
     result = run_query(NetworkxBackend(to_networkx(build("chopsticks:magic-fingers"))), "shortest-win",
                        position="A|1-1|1-1")
     assert result.named != result.moves and result.boards != result.positions
+
+
+def test_a_query_result_shows_the_line_as_played_and_keeps_the_stored_table():
+    """QueryResult printed (str) or read as shown (`shown`) names the line as the CLI does, with the stored
+    key beside; `table` keeps the stored keys the library reads on (a Python user gets both, one name each)."""
+    typed = "A|3-1|1-2"  # a mirror image of its stored key A|1-3|1-2
+    result = run_query(NetworkxBackend(to_networkx(build("chopsticks:magic-fingers"))), "shortest-win",
+                       position=typed)
+    import re
+
+    text = str(result)
+    assert text == format_result(result) and re.search(rf"^0 +{re.escape(typed)} ", text, re.MULTILINE)
+    assert text.splitlines()[0].endswith(f"position={typed} (stored A|1-3|1-2)")  # the heading as typed too
+    shown = result.shown("line")
+    assert shown.column("key")[0] == typed and shown.column("stored") == result.positions
+    assert shown.column("label")[:-1] == result.named
+    assert result.table("line").column("key") == result.positions  # the stored table is unchanged
