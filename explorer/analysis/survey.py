@@ -22,7 +22,7 @@ from typing import Any, Iterable
 
 from explorer.core import private, progress
 from explorer.core.bounds import whole_number
-from explorer.core.errors import InvalidParameter, StateFolderReadOnly
+from explorer.core.errors import InvalidParameter
 from explorer.games import Game, game_class
 from explorer.games.base import format_value, type_name
 from explorer.core.values import Value
@@ -175,16 +175,6 @@ def survey(games: Iterable[Game], use_cache: bool = True) -> list[dict[str, Any]
 
 
 def _keep(path, row: dict[str, Any]) -> bool:
-    """Cache one summary (0600 in a 0700 folder, whole or not at all); True when written. A cache that cannot be
-    written (a full disk, a read-only state folder) is said in one notice, and the survey goes on without it."""
-    try:
-        private.private_state_dir()
-        with private.atomic_private_file(path) as handle:
-            handle.write(json.dumps(row).encode("utf-8"))
-    except OSError as error:
-        progress.notice(f"surveyed without the cache: cannot write {path}: {error.strerror or error}")
-        return False
-    except StateFolderReadOnly as error:
-        progress.notice(f"surveyed without the cache: {error}")
-        return False
-    return True
+    """Cache one summary; True when written. One that cannot be written is one notice, and the survey goes on
+    without it (private.keep_cache_file)."""
+    return private.keep_cache_file(path, lambda handle: handle.write(json.dumps(row).encode("utf-8")), "surveyed")

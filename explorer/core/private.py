@@ -14,7 +14,8 @@ This module is the one place that names paths in the state folder
 and writes there (`atomic_private_file`,
 `atomic_private_folder`, `new_private_file`: explorer.core.files' atomic
 writers with the owner-only modes; each first removes the temporary files a
-killed writer left in the folder). Something at a cache path that is neither a
+killed writer left in the folder; `keep_cache_file`, a cache file written or,
+when it cannot be, one notice and the answer without it). Something at a cache path that is neither a
 regular file nor a folder (a FIFO would block its reader for ever) is refused in
 one line by `cache_path`, and so is such a thing inside a folder cache (an implicit
 value file's meta.json, a tier file).
@@ -27,10 +28,10 @@ import os
 import stat
 from contextlib import contextmanager
 from pathlib import Path
-from typing import IO, Iterator
+from typing import IO, Callable, Iterator
 
-from explorer.core import files, settings
-from explorer.core.errors import GameGraphError
+from explorer.core import files, progress, settings
+from explorer.core.errors import GameGraphError, StateFolderReadOnly
 
 DIR_MODE = 0o700
 FILE_MODE = 0o600
@@ -158,6 +159,27 @@ def atomic_private_folder(folder: Path) -> Iterator[Path]:
     files.remove_stale_partials(folder.parent)
     with files.atomic_folder(folder, DIR_MODE) as partial:
         yield partial
+
+
+def keep_cache_file(path: Path | Callable[[], Path], write: Callable[[IO[bytes]], object], doing: str) -> bool:
+    """Write one cache file of the state folder with `write(handle)` (0600 in a 0700 folder, whole or not at all:
+    `atomic_private_file`); True when written. `path` may be a function giving it, so that a state folder that
+    cannot be used is caught too. A cache that cannot be written (a full disk, a read-only state folder, a
+    folder in the way) is said in one notice, "<doing> without the cache: ...", and False is returned: the
+    caller's answer stands without it (the edge mode's solved graphs, the survey's rows)."""
+    target = path
+    try:
+        target = path() if callable(path) else Path(path)
+        private_state_dir()
+        with atomic_private_file(target) as handle:
+            write(handle)
+    except OSError as error:
+        progress.notice(f"{doing} without the cache: cannot write the cache file {target}: {error.strerror or error}")
+        return False
+    except StateFolderReadOnly as error:
+        progress.notice(f"{doing} without the cache: {error}")
+        return False
+    return True
 
 
 def new_private_file(path: Path) -> IO[bytes]:

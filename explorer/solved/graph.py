@@ -169,16 +169,8 @@ def keep(solved: SolvedGraph, path: Path | None = None) -> bool:
     """Write a solved graph of a game's start to the cache, where load_or_build (show, play, query, dot, the UI)
     reads it instead of solving again; True when written. A cache that cannot be written (a full disk, a
     read-only state folder) is said in one notice and the answer stands all the same."""
-    try:
-        path = path or cache_path(solved.game, solved.graph.symmetry)
-        _write(solved, path)
-    except OSError as error:  # a full disk, a read-only mount, a sub-folder in the way: answer all the same
-        progress.notice(f"answered without the cache: cannot write the cache file {path}: {error.strerror or error}")
-        return False
-    except StateFolderReadOnly as error:
-        progress.notice(f"answered without the cache: {error}")
-        return False
-    return True
+    return private.keep_cache_file(path or (lambda: cache_path(solved.game, solved.graph.symmetry)),
+                                   lambda handle: _write(solved, handle), "answered")
 
 
 def is_kept(game: Game, symmetry: bool) -> bool:
@@ -189,7 +181,8 @@ def is_kept(game: Game, symmetry: bool) -> bool:
         return False
 
 
-def _write(solved: SolvedGraph, path: Path) -> None:
+def _write(solved: SolvedGraph, handle) -> None:
+    """The solved graph's arrays as an npz, into `handle` (a cache file open for binary writing: keep)."""
     g, s = solved.graph, solved.solution
     arrays = dict(succ_indptr=g.succ_indptr, succ_indices=g.succ_indices, edge_label=g.edge_label,
                   terminal=g.terminal, to_move=g.to_move, value=s.value, remoteness=s.remoteness,
@@ -200,9 +193,7 @@ def _write(solved: SolvedGraph, path: Path) -> None:
     else:
         arrays["keys"] = np.array(g.keys())
         arrays["label_names"] = np.array(g.label_names if g.label_names else [""])
-    private.private_state_dir()
-    with private.atomic_private_file(path) as handle:  # 0600 in a 0700 folder, atomic: a reader never sees half a file
-        np.savez(handle, **arrays)
+    np.savez(handle, **arrays)
 
 
 def _read(game: Game, path: Path) -> SolvedGraph:

@@ -259,6 +259,48 @@ def test_something_inside_a_folder_cache_that_is_no_file_is_refused_without_bloc
         private.cache_path("implicit", "dodgem", "key")
 
 
+def test_keep_cache_file_writes_whole_or_says_why_not_in_one_notice(tmp_path, monkeypatch, capsys):
+    """The one writer of a cache file that the answer does not need (the edge mode's solved graphs, the
+    survey's rows): written 0600 in a 0700 folder, or one notice naming the reason, and False."""
+    import errno
+
+    from explorer.core import private
+    from explorer.core.errors import StateFolderReadOnly
+    monkeypatch.setenv("GAMEGRAPH_HOME", str(tmp_path / "home"))
+    path = private.cache_path("survey", "nim", "key", ".json")
+    assert private.keep_cache_file(path, lambda handle: handle.write(b"{}"), "surveyed") is True
+    assert path.read_bytes() == b"{}" and mode(path) == 0o600 and mode(path.parent) == 0o700
+    assert capsys.readouterr().err == ""
+
+    def full(handle):
+        raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
+    assert private.keep_cache_file(path, full, "surveyed") is False
+    note, = capsys.readouterr().err.strip().splitlines()
+    assert note == f"gamegraph: note: surveyed without the cache: cannot write the cache file {path}: No space left on device"
+    assert path.read_bytes() == b"{}" and [p.name for p in path.parent.iterdir()] == [path.name]  # nothing half
+
+    def read_only():
+        raise StateFolderReadOnly("the state folder /x is read-only")
+    assert private.keep_cache_file(read_only, full, "answered") is False
+    assert capsys.readouterr().err == "gamegraph: note: answered without the cache: the state folder /x is read-only\n"
+
+
+def test_the_solved_graphs_and_the_survey_keep_their_caches_through_the_one_helper(tmp_path, monkeypatch):
+    """explorer.solved.graph.keep and explorer.analysis.survey each had a copy of the write-or-notice pattern."""
+    from explorer.analysis import survey
+    from explorer.core import private
+    from explorer.solved import graph
+    monkeypatch.setenv("GAMEGRAPH_HOME", str(tmp_path / "home"))
+    kept = []
+    real = private.keep_cache_file
+    monkeypatch.setattr(private, "keep_cache_file", lambda path, write, doing: (kept.append(doing), real(path, write, doing))[1])
+    game = parse_spec("nim:small")
+    assert graph.keep(build(game)) is True and graph.is_kept(game, True)
+    assert survey.survey([game], use_cache=False)[0]["spec"] == game.id
+    assert kept == ["answered", "surveyed"]
+    assert load_or_build(game).graph.num_positions == build(game).graph.num_positions  # read back
+
+
 def test_a_private_write_removes_what_killed_writers_left_in_its_folder(tmp_path, monkeypatch):
     import os
 
