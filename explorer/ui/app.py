@@ -109,7 +109,8 @@ def _views(view: View, shown: list[tuple[str, str, Callable[[View], object]]], a
                     st.session_state[slot] = asked if asked in names else names[0]
                 chosen = st.segmented_control(group, names, key=slot, required=True, label_visibility="collapsed")
             if chosen == DEFAULT_VIEW:
-                st.query_params.pop("view", None)
+                if st.query_params.get("view") != DEFAULT_VIEW:  # a link's view=Neighbourhood is kept (issue 35)
+                    st.query_params.pop("view", None)
             else:
                 st.query_params["view"] = chosen
             what, draw = available[chosen]

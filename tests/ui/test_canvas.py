@@ -64,6 +64,24 @@ def test_expand_adds_neighbours_and_collapse_takes_them_away_again(chopsticks):
     assert all(e["data"]["source"] in grown.nodes and e["data"]["target"] in grown.nodes for e in grown.edges.values())
 
 
+def test_an_expansion_that_adds_nothing_says_so_and_is_not_kept(chopsticks):
+    """The stranger's double-click (issue 35) on a node whose neighbours were all drawn said nothing, yet the
+    saved scene's exp= named it: one short line now, and the expansion is not kept (exp= is made from `grown`)."""
+    solved, backend = chopsticks
+    key = "A|1-2|1-3"
+    grown = canvas.start(solved.game, solved, backend, key, 1, "out", False, ("s",), 0)
+    nodes, edges = set(grown.nodes), set(grown.edges)
+    assert canvas.expand(grown, solved.game, solved, backend, key, "out", False, key) == set()
+    assert set(grown.nodes) == nodes and set(grown.edges) == edges
+    assert key not in grown.grown
+    assert len(grown.notes) == 1 and "added nothing" in grown.notes[0] and key in grown.notes[0]
+    canvas.expand(grown, solved.game, solved, backend, key, "out", False, key)  # asked again: said once
+    assert len(grown.notes) == 1
+    leaf = sorted(nodes - {key})[0]  # one that adds something is kept, as before
+    assert canvas.expand(grown, solved.game, solved, backend, leaf, "out", False, key)
+    assert leaf in grown.grown
+
+
 def test_a_full_canvas_says_why_it_cannot_expand_once_and_how_to_make_room(chopsticks, monkeypatch):
     solved, backend = chopsticks
     key = "A|1-2|1-3"
@@ -417,6 +435,7 @@ def test_k_in_the_address_is_honoured_and_a_bad_one_is_one_escaped_warning(tmp_p
     assert at.number_input(key="hood_k").value == 3
     assert any("within 3 of" in c.value for c in at.caption)
     assert not at.warning and at.query_params["k"] == "3"
+    assert at.query_params["view"] == "Neighbourhood"  # the link's view is kept after the run (it was dropped)
     for bad in BAD_K:
         at = page(bad)
         used = at.number_input(key="hood_k").value

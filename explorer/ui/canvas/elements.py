@@ -309,7 +309,15 @@ def expand(grown: Grown, game: Game, solved: SolvedGraph, backend: Backend, key:
             grown.notes.append(refusal)
         return set()
     hood, truncated = data.neighbourhood_capped(backend, solved, key, 1, direction, min(EXPAND_LIMIT, room + 1))
+    moves = len(grown.edges)
     new = _add(grown, game, solved, hood, boards, focus)
+    if not new and len(grown.edges) == moves and not truncated:
+        # Nothing new: said in one line, and not kept as an expansion (the saved scene's exp= would name it)
+        name = game.format(grown.shown[key]) if key in grown.shown else key
+        said = f"Expanding {name} added nothing: its neighbours and moves are all on the canvas already."
+        if grown.notes[-1:] != [said]:
+            grown.notes.append(said)
+        return new
     grown.grown.setdefault(key, set()).update(new)
     if truncated:
         grown.notes.append(f"{key} has more neighbours than one expansion adds ({min(EXPAND_LIMIT, room + 1)}); "
