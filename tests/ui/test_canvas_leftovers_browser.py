@@ -101,9 +101,13 @@ def test_force_layout_draws_no_move_name_over_a_node(server, browser, game):  # 
         page.mouse.move(5, 5)
         frame.wait_for_function(f"() => parseFloat({CY}.getElementById({edge!r}).style('text-opacity')) === 0",
                                 timeout=5_000)
+        # Selected, its names come back where they are clear (at their place, or slid along their move), and
+        # no name drawn then lies over a node or a caption (the stranger's double-click, issue 35)
         click_node(page, end, frame_element, frame)
-        frame.wait_for_function(f"() => parseFloat({CY}.getElementById({edge!r}).style('text-opacity')) === 1",
-                                timeout=5_000)
+        wait_still(frame)
+        frame.wait_for_timeout(300)
+        from tests.ui.test_canvas_readable_browser import MEASURE
+        assert not frame.evaluate(MEASURE)["bad"]
     page.close()
 
 

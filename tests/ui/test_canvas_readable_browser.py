@@ -24,11 +24,12 @@ from playwright.sync_api import Error as PlaywrightError
 
 from tests.ui.test_canvas_browser import cy, current_frame, expand_node, open_canvas, settle, wait_still
 
-# Captions as drawn (a name hidden by the view keeper, gg-tucked or gg-speck, is not drawn), node boxes, and
+# Captions as drawn (a name hidden by the view keeper, gg-speck or gg-tucked, has text-opacity 0 and is not drawn;
+# a tucked name shown on a selection or an expansion's highlight is drawn, and counted), node boxes, and
 # the points of every move's line (straight, or the quadratic curve of its one control point).
 MEASURE = """() => {
   const cy = document.getElementById('cy')._cyreg.cy;
-  const drawn = e => e.visible() && +e.style('text-opacity') > 0 && !e.hasClass('gg-speck') && !e.hasClass('gg-tucked');
+  const drawn = e => e.visible() && +e.style('text-opacity') > 0 && !e.hasClass('gg-speck');
   const L = {includeNodes: false, includeEdges: false, includeLabels: true, includeOverlays: false};
   const B = {includeNodes: true, includeEdges: false, includeLabels: false, includeOverlays: false};
   const inner = b => ({x1: b.x1 + 1, y1: b.y1 + 1, x2: b.x2 - 1, y2: b.y2 - 1});
@@ -61,7 +62,9 @@ MEASURE = """() => {
     const r = d.getBoundingClientRect();
     return {text: d.textContent, b: {x1: r.left - frame.left, y1: r.top - frame.top, x2: r.right - frame.left, y2: r.bottom - frame.top}}; });
   const drawnBoxes = cy.nodes().map(n => [{id: n.id(), b: inner(n.renderedBoundingBox({includeNodes: true, includeLabels: false, includeOverlays: false}))},
-                                          {id: n.id(), b: inner(n.renderedBoundingBox({includeNodes: false, includeLabels: true, includeOverlays: false}))}]).flat();
+                                          {id: n.id(), b: inner(n.renderedBoundingBox({includeNodes: false, includeLabels: true, includeOverlays: false}))}]).flat()
+    .concat(cy.edges().filter(e => (e.style('label') || e.style('source-label')) && drawn(e))
+      .map(e => ({id: e.id(), b: inner(e.renderedBoundingBox({includeNodes: false, includeEdges: false, includeLabels: true, includeOverlays: false}))})));
   for (const r of rows) for (const n of drawnBoxes) if (hit(r.b, n.b)) bad.push(['band name over a node', r.text, n.id]);
   return {bad, captions: caps.length, nodes: cy.nodes().length, opaque, rows: rows.map(r => r.text)};
 }"""
@@ -153,4 +156,18 @@ def test_a_best_line_reads_in_the_winners_colour(server, browser, spec, k):  # n
         seen = solved.value(node) if int(g.to_move[node]) == side else solved.value(node).for_previous_player()
         assert str(seen) == str(own), (spec, target)  # best play keeps the value, seen from one side
         assert fill.replace(" ", "") == _rgb(palette.FILLS[str(own)]), (spec, target, fill)
+    page.close()
+
+
+def test_a_double_click_reveals_no_name_over_a_caption(server, browser):  # noqa: F811
+    """The stranger's scene (issue 35): Chopsticks opened with one expansion in its link, then B|1-3|0-3
+    double-clicked. The expansion's highlight showed the tucked names of the new moves where they were: "L>L"
+    under A|0-1|0-3's label, "R>L" over A|1-3|2-3's, and the band's name "remoteness 1" over a name. Names shown
+    on a highlight are drawn only where clear, and counted by MEASURE like any other."""
+    page = browser.new_page(viewport={"width": 1440, "height": 900})
+    exp = json.dumps(["A|1-3|0-2"])
+    frame_element, frame = open_canvas(page, f"{server}/?game=chopsticks:standard&view=Neighbourhood&exp={exp}")
+    frame_element, frame = expand_node(page, frame_element, frame, "B|1-3|0-3")
+    assert cy(frame, "cy.edges('.highlight').length") > 0  # the expansion's moves are highlighted
+    _readable(frame, "chopsticks:standard, layered, after a double-click")
     page.close()

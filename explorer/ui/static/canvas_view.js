@@ -60,7 +60,8 @@
 //    line is hidden (class
 //    gg-tucked) until the move or one of its ends is selected or under the pointer: the force-directed
 //    layout, made in the browser, drew names under the nodes' labels. Looked at again after every layout,
-//    drag and expansion.
+//    drag and expansion. A name shown on a selection (or an expansion's highlight) is drawn only where it is
+//    clear (class gg-shown): at its place, or slid along its move to the nearest clear spot (revealNames).
 // 13. The layered layout names its bands ("remoteness 3", "draws, 2 from here") left of each band's leftmost
 //    node: the server sends them with the focus's data (`_rows`, JSON of model x, y and text; "" in another
 //    layout), and they are written on a layer over the drawing at a fixed 11 px, moved with every pan and zoom;
@@ -99,7 +100,7 @@
         // (12) a move's name over a node's board or label is not drawn, until the move or one of its ends is
         // selected (the component highlights its moves) or under the pointer
         { selector: "edge.gg-tucked", style: { "text-opacity": 0, "text-background-opacity": 0 } },
-        { selector: "edge.gg-tucked:selected, edge.gg-tucked.highlight, edge.gg-tucked.gg-hover",
+        { selector: "edge.gg-tucked.gg-shown, edge.gg-tucked.gg-hover",
           style: { "text-opacity": 1, "text-background-opacity": 0.85 } },
         // (11) last, so that no rule that names or highlights an element draws its speck of a label
         { selector: ".gg-speck", style: { "text-opacity": 0, "text-background-opacity": 0 } },
@@ -597,6 +598,8 @@
     const LABEL_ONLY = { includeNodes: false, includeEdges: false, includeLabels: true, includeOverlays: false };
     const NODE_BOX = { includeNodes: true, includeEdges: false, includeLabels: true, includeOverlays: false };
     function tuckNames(cy) {
+        unreveal(cy, cy.edges(".gg-shown"));
+        cy.__ggPlaces = null;
         if (cy.nodes().length >= CONFIG.large || cy.edges().length === 0) {
             cy.edges(".gg-tucked").removeClass("gg-tucked");
             return;
@@ -621,6 +624,8 @@
         const tucked = [], shown = [];
         const edges = cy.edges().sort((a, b) => (b.data("optimal") ? 1 : 0) - (a.data("optimal") ? 1 : 0));
         edges.forEach(e => {
+            // a move named only when selected or highlighted (the server's _no_name) is revealed as a tucked one is
+            if (e.data("_no_name")) { tucked.push(e); return; }
             const b = e.boundingBox(LABEL_ONLY);
             if (!(b.w > 0 && b.h > 0 && isFinite(b.w))) { shown.push(e); return; }  // no name drawn
             // 1 px less each side: a name that touches a box is read
@@ -631,6 +636,72 @@
             cy.collection(shown).filter(".gg-tucked").removeClass("gg-tucked");
             cy.collection(tucked).filter(e => !e.hasClass("gg-tucked")).addClass("gg-tucked");
         });
+        cy.__ggPlaces = { clear, crossed, sig: null };
+        revealNames(cy);
+    }
+
+    // (12) A tucked move's name is shown when the move or one of its ends is selected or highlighted (the component
+    // highlights a selected node's moves, and what an expansion brought), but only where it covers no node, no
+    // label, no name drawn and no other move's line: at its own place if that is clear now, else at the first clear
+    // spot along its move, nearest its own place (a source label at that distance, as the server places names:
+    // canvas/captions.py); where there is none it stays hidden (the pointer over the move shows it). Revealed
+    // where they were, after a double-click the names of the new moves lay on the nodes' labels (issue 35).
+    const SHOWN_STYLE = "label source-label source-text-offset source-text-rotation";
+    function unreveal(cy, eles) {
+        if (!eles.length) return;
+        cy.batch(() => eles.forEach(e => { e.removeClass("gg-shown"); if (e.scratch("_ggMoved")) { e.removeStyle(SHOWN_STYLE); e.removeScratch("_ggMoved"); } }));
+    }
+
+    function revealNames(cy) {
+        const places = cy.__ggPlaces;
+        if (!places) return;
+        const want = cy.edges(".gg-tucked").filter(e => e.selected() || e.hasClass("highlight"));
+        const sig = want.map(e => e.id()).sort().join("\n");
+        if (sig === places.sig) return;
+        if (places.sig !== null) { tuckNames(cy); return; }  // measured afresh: the nodes or the moves' bends may have moved since
+        places.sig = sig;
+        unreveal(cy, cy.edges(".gg-shown"));
+        const taken = [];
+        const free = (b, e) => places.clear(b) && !places.crossed(b, e) &&
+            taken.every(o => b.x2 <= o.x1 || b.x1 >= o.x2 || b.y2 <= o.y1 || b.y1 >= o.y2);
+        const sorted = want.sort((a, b) => (b.data("optimal") ? 1 : 0) - (a.data("optimal") ? 1 : 0));
+        sorted.forEach(e => {  // (not batched: each name placed is measured as drawn)
+            const b = e.boundingBox(LABEL_ONLY);
+            if (!(b.w > 0 && b.h > 0 && isFinite(b.w))) return;
+            const inner = { x1: b.x1 + 1, y1: b.y1 + 1, x2: b.x2 - 1, y2: b.y2 - 1 };
+            if (free(inner, e)) { taken.push(inner); e.addClass("gg-shown"); return; }
+            const text = e.style("source-label") || e.style("label");
+            const points = movePoints(e);
+            if (!text || points.length < 2) return;
+            const cx = (b.x1 + b.x2) / 2, cyy = (b.y1 + b.y2) / 2;
+            let walked = 0;
+            const spots = points.map((p, i) => {
+                if (i > 0) walked += Math.hypot(p.x - points[i - 1].x, p.y - points[i - 1].y);
+                return { p, at: walked, far: Math.hypot(p.x - cx, p.y - cyy) };
+            }).sort((u, v) => u.far - v.far);
+            for (const { p, at } of spots) {
+                const box = { x1: p.x - b.w / 2 + 1, y1: p.y - b.h / 2 + 1, x2: p.x + b.w / 2 - 1, y2: p.y + b.h / 2 - 1 };
+                if (!free(box, e)) continue;
+                e.style({ "label": "", "source-label": text, "source-text-offset": at, "source-text-rotation": "none" });
+                e.scratch("_ggMoved", true);
+                const got = e.boundingBox(LABEL_ONLY);  // where Cytoscape.js draws it, which must be clear too
+                const drawn = { x1: got.x1 + 1, y1: got.y1 + 1, x2: got.x2 - 1, y2: got.y2 - 1 };
+                if (!(got.w > 0 && isFinite(got.w)) || !free(drawn, e)) continue;
+                taken.push(drawn);
+                e.addClass("gg-shown");
+                return;
+            }
+            if (e.scratch("_ggMoved")) { e.removeStyle(SHOWN_STYLE); e.removeScratch("_ggMoved"); }
+        });
+    }
+
+    function revealSoon(cy) {
+        if (cy.__ggReveal) return;
+        cy.__ggReveal = true;
+        cy.container().ownerDocument.defaultView.requestAnimationFrame(() => setTimeout(() => {
+            cy.__ggReveal = false;
+            revealNames(cy);
+        }, 0));
     }
 
     // (12) The points of a move as drawn, LINE_STEP apart: straight, or the quadratic curve through its one
@@ -683,6 +754,10 @@
             const large = cy.nodes().length >= CONFIG.large;  // (a large canvas labels no node: nor its bands)
             const boxes = list.length && !large ? cy.nodes().map(n => [n.renderedBoundingBox(ROW_BODY),
                                                                        n.renderedBoundingBox(ROW_LABEL)]).flat() : [];
+            // and the moves' names drawn (a name revealed on a selection lay under "remoteness 1")
+            if (list.length && !large) cy.edges().forEach(e => {
+                if (+e.style("text-opacity") > 0 && !e.hasClass("gg-speck")) boxes.push(e.renderedBoundingBox(ROW_LABEL));
+            });
             list.forEach((row, i) => {
                 const name = layer.children[i];
                 if (!name) return;
@@ -705,6 +780,7 @@
             doc.defaultView.requestAnimationFrame(() => { queued = false; update(); });
         };
         cy.on("viewport resize layoutstop add remove position", soon);
+        cy.on("class style", "edge", soon);  // a move's name shown or hidden (12)
         cy.on("data", "node[_focus]", soon);
         update();
     }
@@ -754,6 +830,8 @@
         hoverNames(cy);
         rowNames(cy);
         cy.on("layoutstop dragfree", () => tuckSoon(cy));
+        cy.on("data", "edge", () => tuckSoon(cy));  // a move's bend changed: its line and name moved
+        cy.on("select unselect class", "edge", () => revealSoon(cy));  // (12) a name revealed where it is clear
         cy.__ggRestyled = () => tuckSoon(cy);  // a new sheet (move names turned on or off): wrapStyle
         cy.on("zoom", () => hideSpecks(cy));
         // a large canvas's newly selected node and highlighted moves (the component highlights them on select)
