@@ -633,3 +633,15 @@ def test_a_moves_placing_data_is_never_dropped_and_an_expansion_sends_what_it_pl
     assert placing() == {i: {k: e["data"].get(k) for k in canvas.PLACED} for i, e in fresh.edges.items()}
     rule = next(r for r in canvas.style_rules("value", True, False) if "control-point-distances" in r.style)
     assert rule.selector == "edge[?_bent]"
+
+
+def test_a_cgt_value_in_the_info_panel_is_written_as_the_page_writes_it():
+    """Issue 38: the node's info panel printed the stored ASCII '+-1' where the page prints '±1' (Winning Ways:
+    Domineering 2x2 is ±1); the panel now uses the notation's display spelling, as the CGT panel does."""
+    from explorer.cgt.notation import parse_value
+
+    solved = load_or_build("domineering(rows=2,cols=2)")
+    key = solved.graph.key(0)
+    stored = solved.record(0)["cgt"]
+    node = canvas.position_node(solved.game, solved, key, False, key, None)
+    assert node["data"]["CGT value"] == str(parse_value(stored)) == "±1" != stored

@@ -9,6 +9,7 @@ from collections import deque
 from dataclasses import dataclass, field
 from typing import Any
 
+from explorer.core.errors import GameGraphError
 from explorer.core.values import Value
 from explorer.games import Game
 from explorer.render import palette
@@ -91,6 +92,19 @@ def has_boards(game: Game) -> bool:
     return game.offers.board is not None
 
 
+def cgt_text(stored: str | None) -> str | None:
+    """A stored CGT value (ASCII, '+-1') as the page writes it ('±1'): the notation's one spelling for display
+    (explorer.cgt.notation's format_value, which the CGT panel's str(value) and dot --boards use)."""
+    if not stored:
+        return None
+    from explorer.cgt.notation import format_value, parse_value
+
+    try:
+        return format_value(parse_value(stored))
+    except GameGraphError:
+        return stored
+
+
 def position_node(game: Game, solved: SolvedGraph, key: str, boards: bool, focus: str,
                   player: int | None = None) -> dict[str, Any]:
     """The canvas node of one position: its key as label, its facts (shown in the info panel) and
@@ -106,7 +120,7 @@ def position_node(game: Game, solved: SolvedGraph, key: str, boards: bool, focus
         "remoteness": record["remoteness"],
         "to move": player_name(game, int(record["to_move"])),
         "game over": _yes_no(record["terminal"]), "on a cycle": _yes_no(record["on_cycle"]),
-        "draw level": record.get("draw_level"), "CGT value": record.get("cgt"),
+        "draw level": record.get("draw_level"), "CGT value": cgt_text(record.get("cgt")),
     }
     payload = {k: v for k, v in facts.items() if v is not None}
     payload.update(_fills({"value": record["value"], "remoteness": record["remoteness"],
