@@ -370,3 +370,49 @@ def test_every_drawing_takes_its_caption_from_turn_caption(name, monkeypatch):
         links = {m.label: "?x" for m in game.moves(position)} if game.outcome(position) is None else {}
         svg = board_svg(game, position, links)
         assert said and said[-1] in svg, (name, game.format(position))
+
+
+def test_dobutsu_arrows_grow_out_of_their_piece_and_say_whose_piece_moves():
+    """Issue 37: Dōbutsu's arrows crowded so that it was unclear which piece each belongs to. Each arrow's
+    base now lies on its own piece's tile (it stood off the tile, a head alone by the square's edge), and
+    its tooltip names the piece, its owner, the squares and what it takes ("A's lion b1 → a2")."""
+    import random
+    import xml.etree.ElementTree as ET
+
+    from explorer.games.dobutsu.pieces import COLUMNS, LETTERS, kind_of, owner_of
+    from explorer.games.square_board import row_col
+    from explorer.ui.boards.dobutsu import NAMES, TILE
+
+    game = parse_spec("dobutsu")
+    rng, checked = random.Random(5), 0
+    for ply in range(120):
+        position = game.start() if ply % 20 == 0 else position  # several short games
+        moves = game.moves(position)
+        if not moves or game.outcome(position) is not None:
+            position = game.start()
+            moves = game.moves(position)
+        svg = board_svg(game, position, {m.label: "?x" for m in moves})
+        tiles = {}  # square name -> the centre of the tile drawn there
+        for g in ET.fromstring(svg).iter(SVG + "g"):
+            rect = g.find(SVG + "rect")
+            if rect is not None and float(rect.get("width")) == TILE:
+                tiles[(float(rect.get("x")) + TILE / 2, float(rect.get("y")) + TILE / 2)] = g.find(SVG + "title").text
+        for link in ET.fromstring(svg).iter(SVG + "a"):
+            label, polygon = link.get("data-move"), link.find(SVG + "polygon")
+            if polygon is None:
+                continue  # a drop
+            points = [tuple(map(float, p.split(","))) for p in polygon.get("points").split()]
+            bx, by = (points[1][0] + points[2][0]) / 2, (points[1][1] + points[2][1]) / 2
+            (cx, cy), whose = min(tiles.items(), key=lambda t: (t[0][0] - bx) ** 2 + (t[0][1] - by) ** 2)
+            assert abs(bx - cx) <= TILE / 2 and abs(by - cy) <= TILE / 2, label  # on the tile it leaves
+            source = label.split(" ", 1)[1].replace("x", "-").split("-")[0]
+            row, col = row_col(source)
+            piece = position.board[row * COLUMNS + col]
+            mover = "AB"[owner_of(piece)]
+            assert whose == f"{mover} {NAMES[LETTERS[kind_of(piece)]]}"  # the tile under the base is the mover's
+            title = link.find(SVG + "title").text
+            assert title.startswith(f"{mover}'s {NAMES[LETTERS[kind_of(piece)]]} {source} → "), (label, title)
+            assert ("takes" in title) == ("x" in label) and ("promotes" in title) == label.endswith("+")
+            checked += 1
+        position = rng.choice(moves).position
+    assert checked > 200

@@ -1,8 +1,9 @@
 """Dōbutsu shōgi: the 3x4 board with rank 1 (A's home) at the bottom, B's pieces turned upside
 down, and each player's hand beside the board (B's above, A's below).
 
-Each piece move is an arrowhead inside the piece's own square, between the piece and the
-square's edge, pointing where it goes; each drop a small lettered button on the empty square it
+Each piece move is an arrowhead inside the piece's own square, growing out of the piece's tile
+(its base on the tile's rim) to the square's edge, pointing where it goes, its tooltip saying whose
+piece moves where ("A's lion b1 → a2", what it takes, a promotion); each drop a small lettered button on the empty square it
 fills (giraffe top left, elephant top right, chick bottom right); both are the links that play
 the move. An arrow stays in its piece's square so that no two overlap: the moves into one square
 come from different squares, and crossing diagonals (b2-c3 beside c2-b3) meet at the corner
@@ -30,9 +31,13 @@ TILE_FILL = PAPER_TILE
 ARROW = NEUTRAL_MARK
 NAMES = {"L": "lion", "G": "giraffe", "E": "elephant", "C": "chick", "H": "hen"}
 DROP_CORNER = {"G": (-1, -1), "E": (1, -1), "C": (1, 1)}
-# An arrow from just outside the tile (half of TILE) to just inside the square's edge (half of
-# CELL), as fractions of the step to the next square's centre.
-ARROW_BASE, ARROW_TIP = (TILE / 2 + 1.5) / CELL, (CELL / 2 - 2.5) / CELL
+# An arrow grows out of its piece: its base on the tile's rim (2 px inside it, on the rim's stroke; on a
+# diagonal the rounded corner's outermost point, 8 px corners), its tip just inside the square's edge (half
+# of CELL), as fractions of the step to the next square's centre. Its base stood 1.5 px off the tile (and
+# 5 px off a diagonal's corner), a head alone by the square's edge that read as anyone's.
+ARROW_BASE = (TILE / 2 - 2) / CELL
+DIAGONAL_BASE = ((TILE / 2 - 8) * 2 ** 0.5 + 8 - 2) / (CELL * 2 ** 0.5)
+ARROW_TIP = (CELL / 2 - 2.5) / CELL
 
 
 def _tile(x: float, y: float, letter: str, owner: int, size: int = TILE) -> str:
@@ -44,6 +49,24 @@ def _tile(x: float, y: float, letter: str, owner: int, size: int = TILE) -> str:
             f'<text x="{x}" y="{y + size * 0.16}" text-anchor="middle" font-size="{int(size * 0.45)}" font-weight="bold" '
             f'fill="{COLOURS[owner]}" font-family="sans-serif">{letter}</text>'
             f'<title>{"AB"[owner]} {NAMES[letter]}</title></g>')
+
+
+def _says(game, label: str, position, mover: int) -> str:
+    """What a piece move's arrow says (its tooltip): whose piece moves where, what it takes and whether it
+    promotes ("A's lion b1 → a2", "B's chick b3 → b2, takes A's chick"). O(1)."""
+    from explorer.games.base import player_name
+    from explorer.games.dobutsu.pieces import COLUMNS, LETTERS, kind_of
+
+    me, other = player_name(game, mover), player_name(game, 1 - mover)
+    letter, squares = label.split(" ", 1)
+    move = squares.rstrip("+")
+    source, target = move.replace("x", "-").split("-")
+    said = f"{me}'s {NAMES.get(letter.upper(), letter)} {source} → {target}"
+    if "x" in move:
+        row, col = row_col(target)
+        taken = position.board[row * COLUMNS + col]
+        said += f", takes {other}'s {NAMES.get(LETTERS[kind_of(taken)], 'piece')}" if taken else ", takes"
+    return said + (", promotes to a hen" if label.endswith("+") else "")
 
 
 def svg(game, position, links):
@@ -97,8 +120,10 @@ def svg(game, position, links):
         source, _, target = squares.partition("-")
         x0, y0 = grid.centre(*row_col(source))
         x1, y1 = grid.centre(*row_col(target))
-        points = arrow_points(x0, y0, (x1 - x0) / CELL, (y1 - y0) / CELL, CELL, ARROW_BASE, ARROW_TIP, 8)
-        out.append(move_link(href, label, f"play {label}",
+        dx, dy = (x1 - x0) / CELL, (y1 - y0) / CELL
+        base = DIAGONAL_BASE if dx and dy else ARROW_BASE
+        points = arrow_points(x0, y0, dx, dy, CELL, base, ARROW_TIP, 8)
+        out.append(move_link(href, label, _says(game, label, position, mover),
                              f'<polygon class="gg-mark-strong" points="{points}" fill="{ARROW}" opacity="0.8"/>'))
     out.append(caption(lines, PAD, height + 12, COLOURS[mover]))
     out.append("</svg>")
