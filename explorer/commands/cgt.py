@@ -109,12 +109,12 @@ def _board_game(component) -> str:
     text = game.format_board(component.board)
     start = game.format_board(game.cgt_board(game.start()))
     if text == start:
-        return game.id
+        return game.display_name  # as `show` and every command name it (Game.display_name)
     if f"={start}" in game.id:  # a parameter holds the start board itself (nim's heaps, toads-and-frogs' board)
         try:
             other = parse_spec(game.id.replace(f"={start}", f"={text}", 1))
             if other.format_board(other.cgt_board(other.start())) == text:
-                return other.id
+                return other.display_name
         except GameGraphError:
             pass
     return f"a {game.name} board"

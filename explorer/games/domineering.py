@@ -12,7 +12,12 @@ MSRI Publ. 42, 2002; Drummond-Cole, INTEGERS 14, 2014).
 
 Notation: ``V|..#/.../...`` = the side to move (V or H), then the rows top to
 bottom, ``.`` empty and ``#`` covered. The board alone (``.../.../...``) is the
-combinatorial position. Reflections in the horizontal and vertical axes keep
+combinatorial position. Cells are named as on a chessboard, as in every game
+whose moves name cells (explorer/games/square_board.py): files a, b, ... from
+the left, ranks 1, 2, ... from the bottom, so ``a1`` is the bottom-left cell and
+the notation's last row is rank 1. A move names its domino's two cells, the
+lower or left one first: ``V a1-a2`` covers the two bottom cells of file a,
+``H a1-b1`` the first two cells of the bottom rank. Reflections in the horizontal and vertical axes keep
 every domino's orientation, so they are the symmetry reduction; a quarter turn
 would swap the players and is not used.
 """
@@ -53,8 +58,9 @@ class Board(NamedTuple):
     filled: int   # bit r*cols + c set when cell (r, c) is covered
 
 
-def _cell(r: int, c: int) -> str:
-    return f"{'abcdefgh'[c]}{r + 1}"
+def _cell(r: int, c: int, rows: int) -> str:
+    """The name of the cell in row `r` from the top and column `c`: its file, then its rank from the bottom."""
+    return f"{'abcdefgh'[c]}{rows - r}"
 
 
 @register
@@ -65,7 +71,7 @@ class Domineering(Game[Board]):
     presets = {"default": {}, "2x2": dict(rows=2, cols=2), "4x4": dict(rows=4, cols=4)}
     offers = Offers(arrays=True, compiled_moves=False, ranking=False, unmoves=False, implicit_kernels=False,
                     symmetry=True, cgt=CgtValues(impartial=False), board="domineering",
-                    player_names=("Vertical", "Horizontal"), swap_players=False, diagram_label=False)
+                    player_names=("Vertical", "Horizontal"), swap_players=False, diagram_label=False, named_cells=True)
     NOTATION_HELP = "SIDE|ROWS: V or H to move, then rows of . (empty) and # (covered) separated by /, e.g. {example}"
     notation_help = NOTATION_HELP.format(example="H|#../#../...")  # the 3x3 board after Vertical's first domino
 
@@ -93,7 +99,8 @@ class Domineering(Game[Board]):
             for c in range(cols - (1 if side == 1 else 0)):
                 other = (r + 1, c) if side == 0 else (r, c + 1)
                 mask = (1 << (r * cols + c)) | (1 << (other[0] * cols + other[1]))
-                found.append((f"{SIDES[side]} {_cell(r, c)}-{_cell(*other)}", mask))
+                first, second = (other, (r, c)) if side == 0 else ((r, c), other)  # the lower or left cell first
+                found.append((f"{SIDES[side]} {_cell(*first, rows)}-{_cell(*second, rows)}", mask))
         return found
 
     def outcome(self, position: Board) -> Value | None:

@@ -48,7 +48,7 @@ def _grid(rows: list[list[str]], paint: Callable[[str], str], size: int = 22) ->
 # The games whose moves name cells as square_board's notation does declare it (offers.named_cells): files
 # a, b, ... from the left, ranks 1, 2, ... from the bottom ("X c1", "a2-b2", "b1-c2", "L b1-a2"). Their
 # boards carry those names (files below, ranks on the left) here and in `gamegraph play`'s terminal.
-# Not Domineering (its a1 is the top-left cell), Connect Four (files only) or Toads and Frogs (numbers).
+# Domineering too ("V a1-a2"); not Connect Four (files only) or Toads and Frogs (numbers).
 def names_cells(game: Game) -> bool:
     """Whether `game`'s moves name its cells by file and rank: its declaration, offers.named_cells."""
     return game.offers.named_cells

@@ -187,13 +187,18 @@ def test_a_sum_too_large_is_refused_from_its_size(capsys, monkeypatch, bound, fr
 
 @pytest.mark.parametrize("argv, header", [
     (["nim", "2-3"], "#1 2-3  (nim(heaps=2-3))"),  # the two heaps typed, not the default nim(heaps=1-3-5-7)
-    (["nim"], "#1 1-3-5-7  (nim(heaps=1-3-5-7))"),
-    (["toads-and-frogs", "T.TFF"], "#1 T.TFF  (toads-and-frogs(board=T.TFF,first=toads))"),
+    (["nim"], "#1 1-3-5-7  (nim:marienbad)"),  # the game's name as `show` gives it (Game.display_name)
+    (["toads-and-frogs", "T.TFF"], "#1 T.TFF  (toads-and-frogs(board=T.TFF))"),
+    (["domineering(rows=2)"], "#1 .../...  (domineering(rows=2))"),  # was domineering(rows=2,cols=3,first=vertical)
     (["--value", "{2|-1/2}"], "#1 3/4+-5/4  (a value written out)"),
 ])
 def test_the_header_names_the_game_of_the_board_typed(capsys, argv, header):
     assert main(["cgt", *argv]) == 0
     assert capsys.readouterr().out.splitlines()[0] == header
+    if argv[0] != "--value":  # one name: the one `show` heads its answer with
+        assert main(["show", argv[0]]) == 0
+        shown = capsys.readouterr().out.splitlines()[0].split("  position")[0]
+        assert header.endswith(f"({shown})") or argv[1:], (shown, header)
 
 
 def test_a_png_thermograph_is_the_svg_drawn(capsys, tmp_path):

@@ -105,3 +105,38 @@ def test_notation_and_parameters():
             game.parse(bad)
     with pytest.raises(InvalidParameter):
         parse_spec("domineering(rows=6,cols=6)")
+
+
+@pytest.mark.parametrize("rows, cols", [(2, 3), (3, 2), (4, 4), (1, 5), (5, 1)])
+def test_moves_name_cells_with_rank_one_at_the_bottom(rows, cols):
+    """`show` named the top row's cells a1-b1: the notation lists rows top to bottom and every game whose
+    moves name cells counts ranks from the bottom (explorer/games/square_board.py), a1 bottom-left. Each move
+    names the two cells it covers, read off the notation with rank r the (rows - r)-th row from the top, the
+    lower or left cell first; the page's drawing puts its link on the domino's top or left cell."""
+    import re
+
+    from explorer.ui.boards import domineering as drawing
+
+    game = domineering(rows, cols)
+    start = game.start()
+    for side in (0, 1):
+        position = game.cgt_position(0, side)
+        for move in game.moves(position):
+            grid = game.format(move.position).split("|", 1)[1].split("/")
+            covered = {f"{'abcdefgh'[c]}{rows - r}" for r, line in enumerate(grid) for c, cell in enumerate(line)
+                       if cell == "#"}
+            first, second = move.label.split(" ")[1].split("-")
+            assert {first, second} == covered, (move.label, grid)
+            assert (first[1:], first[0]) < (second[1:], second[0]) or first[0] < second[0], move.label
+            svg = drawing.svg(game, position, {move.label: "?move=x"})
+            x, y = map(float, re.search(r'class="gg-mark-line" x="([\d.]+)" y="([\d.]+)"', svg).groups())
+            top = rows - max(int(first[1:]), int(second[1:]))
+            assert (x - 6, y - 6) == (drawing.PAD + "abcdefgh".index(first[0]) * drawing.CELL, drawing.PAD + top * drawing.CELL)
+    assert game.start() == start
+
+
+def test_the_bottom_rank_is_rank_one_in_a_two_row_board():
+    game = domineering(2, 3)
+    assert [m.label for m in game.moves(game.cgt_position(0, 1))][:2] == ["H a2-b2", "H b2-c2"]  # the top row
+    assert game.parse("V|##./...") in [m.position for m in game.moves(game.cgt_position(0, 1)) if m.label == "H a2-b2"]
+    assert [m.position for m in game.moves(game.cgt_position(0, 1)) if m.label == "H a1-b1"] == [game.parse("V|.../##.")]

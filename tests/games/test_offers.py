@@ -61,7 +61,7 @@ def test_the_games_that_name_cells_by_file_and_rank_say_so_in_their_offers():
     from explorer.render.boards import board_label, labelled_text, names_cells
 
     assert {name for name, cls in registered().items() if cls.offers.named_cells} == {
-        "tictactoe", "dodgem", "teeko", "dobutsu"}
+        "tictactoe", "dodgem", "teeko", "dobutsu", "domineering"}
 
     class Lines(Game):  # a plug-in's class: a 2x2 board in square_board's notation, declaring named cells
         name = "lines-named-cells-test"
@@ -71,7 +71,7 @@ def test_the_games_that_name_cells_by_file_and_rank_say_so_in_their_offers():
         def format(self, position):
             return "A|X./.O"
 
-    game, plain = Lines(), parse_spec("domineering")
+    game, plain = Lines(), parse_spec("toads-and-frogs")
     assert names_cells(game) and not names_cells(plain)
     assert labelled_text(game, None) == "2 X .\n1 . O\n  a b"
     assert ">a<" in board_label(game, None) and ">2<" in board_label(game, None)

@@ -64,9 +64,21 @@ def test_dodgem_and_teeko_boards_carry_the_files_and_ranks_the_moves_name(spec, 
 
 
 def test_a_grid_whose_moves_do_not_name_cells_by_file_and_rank_has_no_names():
-    """Domineering's a1 is its top-left cell: chessboard names (rank 1 at the bottom) would mislabel it."""
-    game = parse_spec("domineering")
+    """Toads and Frogs' moves number the strip's cells: chessboard names would mislabel it."""
+    game = parse_spec("toads-and-frogs")
     assert "POINT-SIZE=\"8\"" not in board_label(game, game.start())
+
+
+def test_domineering_boards_carry_the_names_its_moves_use():
+    """Domineering names cells as a chessboard does (a1 bottom-left; its a1 was the top-left cell, and its
+    boards carried no names): the diagram's and the terminal's boards show the ranks and files."""
+    from explorer.render.boards import labelled_text
+
+    game = parse_spec("domineering(rows=2,cols=3)")
+    label = board_label(game, game.start())
+    assert re.findall(r'<FONT COLOR="[^"]+" POINT-SIZE="8">([^<]+)</FONT>', label) == ["2", "1", "a", "b", "c"]
+    after = next(m.position for m in game.moves(game.start()) if m.label == "V a1-a2")
+    assert labelled_text(game, after) == "2 # . .\n1 # . .\n  a b c"
 
 
 def test_the_terminal_board_carries_files_and_ranks():
@@ -77,4 +89,4 @@ def test_the_terminal_board_carries_files_and_ranks():
     dobutsu = parse_spec("dobutsu")
     assert labelled_text(dobutsu, dobutsu.start()).splitlines() == [
         "  -", "4 g l e", "3 . c .", "2 . C .", "1 E L G", "  a b c", "  -"]
-    assert labelled_text(parse_spec("domineering"), parse_spec("domineering").start()) is None
+    assert labelled_text(parse_spec("toads-and-frogs"), parse_spec("toads-and-frogs").start()) is None

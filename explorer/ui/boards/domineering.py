@@ -1,7 +1,8 @@
 """Domineering: the grid, covered cells dark; the mover's possible dominoes are links.
 
-A domino is named by its top (Vertical) or left (Horizontal) cell, so each such
-empty cell is a link that places the domino there; a faint outline shows where.
+A domino's top (Vertical) or left (Horizontal) cell is a link that places it there;
+a faint outline shows where. Its name (``V a1-a2``) counts ranks from the bottom, as
+the game's notation does (explorer/games/domineering.py).
 """
 
 from __future__ import annotations
@@ -39,8 +40,9 @@ def svg(game, position, links):
             out.append(f'<rect x="{x}" y="{y}" width="{CELL}" height="{CELL}" '
                        f'fill="{DOMINEERING_COVERED if covered else WHITE}" stroke="{RULE}"/>')
     for label, href in links.items():
-        first = label.split(" ")[1].split("-")[0]          # "V a1-a2": the top or left cell
-        c, r = "abcdefgh".index(first[0]), int(first[1:]) - 1
+        cells = label.split(" ")[1].split("-")             # "V a1-a2": a1 the bottom-left cell (rank 1 at the bottom)
+        c = min("abcdefgh".index(cell[0]) for cell in cells)  # the domino's left column
+        r = rows - max(int(cell[1:]) for cell in cells)      # and its top row, counted from the top
         x, y = PAD + c * CELL, PAD + r * CELL
         w, h = (CELL, 2 * CELL) if mover == 0 else (2 * CELL, CELL)
         out.append(f'<a href="{escape(href)}" data-move="{escape(label)}"><title>place {escape(label)}</title>'
