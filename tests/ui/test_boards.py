@@ -403,6 +403,8 @@ def test_dobutsu_arrows_grow_out_of_their_piece_and_say_whose_piece_moves():
                 continue  # a drop
             points = [tuple(map(float, p.split(","))) for p in polygon.get("points").split()]
             bx, by = (points[1][0] + points[2][0]) / 2, (points[1][1] + points[2][1]) / 2
+            base_width = ((points[1][0] - points[2][0]) ** 2 + (points[1][1] - points[2][1]) ** 2) ** 0.5
+            assert base_width <= 16.5, label  # a diagonal's head no wider than the others (it was 22.6 px)
             (cx, cy), whose = min(tiles.items(), key=lambda t: (t[0][0] - bx) ** 2 + (t[0][1] - by) ** 2)
             assert abs(bx - cx) <= TILE / 2 and abs(by - cy) <= TILE / 2, label  # on the tile it leaves
             source = label.split(" ", 1)[1].replace("x", "-").split("-")[0]

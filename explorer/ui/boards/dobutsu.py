@@ -121,8 +121,11 @@ def svg(game, position, links):
         x0, y0 = grid.centre(*row_col(source))
         x1, y1 = grid.centre(*row_col(target))
         dx, dy = (x1 - x0) / CELL, (y1 - y0) / CELL
-        base = DIAGONAL_BASE if dx and dy else ARROW_BASE
-        points = arrow_points(x0, y0, dx, dy, CELL, base, ARROW_TIP, 8)
+        diagonal = bool(dx and dy)
+        # every head 16 px wide at its base, a diagonal's too (arrow_points widens it by the step's length,
+        # and three heads out of one lion's top crowded into one another)
+        points = arrow_points(x0, y0, dx, dy, CELL, DIAGONAL_BASE if diagonal else ARROW_BASE, ARROW_TIP,
+                              8 / 2 ** 0.5 if diagonal else 8)
         out.append(move_link(href, label, _says(game, label, position, mover),
                              f'<polygon class="gg-mark-strong" points="{points}" fill="{ARROW}" opacity="0.8"/>'))
     out.append(caption(lines, PAD, height + 12, COLOURS[mover]))
