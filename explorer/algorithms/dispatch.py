@@ -6,7 +6,8 @@ moves on; below that, importing numba and loading the cached machine code
 small graphs go through the plain versions beside each kernel (explorer.algorithms), which the
 tests check equal to the kernels. GAMEGRAPH_KERNELS_FROM sets the size
 (positions + moves, or the code space for generation) from which the kernels
-run; 0 = always (the test suite sets it, so every test exercises the kernels).
+run; 0 = always (the test suite runs every size compiled in its own process, so the in-process
+tests exercise the kernels, and leaves the processes it starts at the default).
 The setting is read and checked by explorer.core.settings.kernels_from.
 """
 

@@ -12,6 +12,7 @@ import numpy as np
 import pytest
 
 from explorer.algorithms import dispatch as engine
+from explorer.core import settings
 from explorer.core.errors import InvalidParameter
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -48,6 +49,8 @@ def test_small_graphs_skip_numba_and_agree_with_the_kernels(spec):
 
 
 def test_kernels_from(monkeypatch):
+    # The suite runs every size compiled in its own process (tests/conftest.py); this is the setting itself.
+    monkeypatch.setattr(engine, "kernels_from", settings.kernels_from)
     monkeypatch.delenv("GAMEGRAPH_KERNELS_FROM", raising=False)
     assert engine.kernels_from() == engine.KERNELS_FROM
     assert not engine.use_kernels(engine.KERNELS_FROM - 1) and engine.use_kernels(engine.KERNELS_FROM)

@@ -144,7 +144,8 @@ def test_chopsticks_kernel_moves_equal_batch_moves(params, symmetry):
 @pytest.mark.slow  # among the slowest of the suite (bench/README.md, Test suite)
 def test_kernels_run_from_a_fresh_cache_folder(tmp_path):
     """A fresh install: an empty cache folder is filled on first use and reused by the next process."""
-    env = {**os.environ, "NUMBA_CACHE_DIR": str(tmp_path / "cache"), "GAMEGRAPH_PROGRESS": "0"}
+    env = {**os.environ, "NUMBA_CACHE_DIR": str(tmp_path / "cache"), "GAMEGRAPH_PROGRESS": "0",
+           "GAMEGRAPH_KERNELS_FROM": "0"}  # chopsticks is small: compiled only when asked
     script = ("from explorer.solved import build; s = build('chopsticks'); "
               "print(s.graph.num_positions, str(s.value(0)), int(s.on_cycle.sum()))")
     root = Path(__file__).resolve().parents[2]
@@ -230,7 +231,7 @@ def test_results_are_bit_identical_with_one_thread_and_with_two(tmp_path):
     digests = {}
     for threads in ("1", "2"):
         env = {**os.environ, "NUMBA_NUM_THREADS": threads, "GAMEGRAPH_HOME": str(tmp_path / threads),
-               "GAMEGRAPH_PROGRESS": "0"}
+               "GAMEGRAPH_PROGRESS": "0", "GAMEGRAPH_KERNELS_FROM": "0"}
         run = subprocess.run([sys.executable, "-c", _DIGEST, "dodgem:4x4", "chopsticks:magic-fingers"], cwd=root,
                              env=env, capture_output=True, text=True, timeout=900)
         assert run.returncode == 0, run.stderr
