@@ -168,3 +168,33 @@ def test_ctrl_enter_runs_and_a_list_of_positions_is_laid_out_with_no_caption_ove
     assert page.get_by_text("History: 1 statement run since the page opened").count() == 1
     page.screenshot(path=str(ARTIFACTS / "console-draws.png"), full_page=True)
     page.close()
+
+
+@pytest.mark.neo4j
+@pytest.mark.browser
+def test_a_long_cell_is_read_in_full_in_chromium_as_text(chopsticks_ui, browser):  # noqa: F811
+    """In Chromium, at 1,440 and 1,000 px: the row chosen under the table shows its long cell whole, wrapped
+    inside the page's width, its markup as text (no link, no bold, no tag)."""
+    import re
+
+    from tests.ui.test_browser import settle
+    from tests.ui.test_canvas_browser import open_console
+
+    tail = "**not bold** [a link](http://example.com) <b>x</b> end of the cell"
+    for width in (1440, 1000):
+        page = browser.new_page(viewport={"width": width, "height": 1300})
+        open_console(page, chopsticks_ui, GAME, f"RETURN '{'a long cell ' * 25}{tail}' AS text, 1 AS n")
+        page.get_by_role("button", name="Run", exact=True).click()
+        settle(page)
+        page.get_by_text("Read a row in full").wait_for(timeout=30_000)
+        page.get_by_role("combobox", name=re.compile("^Read a row in full")).click()
+        page.get_by_role("option", name="row 1").click()
+        settle(page)
+        shown = page.get_by_text("end of the cell").last
+        shown.wait_for(timeout=30_000)
+        assert tail in shown.inner_text().replace("\u200b", "")  # as_text breaks a bare address with a zero-width space
+        box = shown.bounding_box()
+        assert box["x"] + box["width"] <= width  # wrapped inside the page
+        assert page.locator('a[href*="example.com"]').count() == 0
+        page.screenshot(path=str(ARTIFACTS / f"console-full-text-{width}.png"), full_page=True)
+        page.close()
