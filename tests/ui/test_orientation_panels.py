@@ -35,13 +35,9 @@ def page(**params: str) -> AppTest:
 
 
 def _whole_line(at: AppTest) -> list[tuple[str | None, str]]:
-    """(move label, board) of every step of the best line's "whole line" list."""
-    text = next(m.value for m in at.markdown if m.value.startswith("0. `"))
-    steps = []
-    for row in text.split("  \n"):
-        found = re.match(r"\d+\. (?:(.+?) → )?`(.+)`$", row)
-        steps.append((found[1].replace("\\", "") if found[1] else None, found[2]))
-    return steps
+    """(move label, board) of every step of the best line's "whole line" table."""
+    table = next(d.value for d in at.dataframe if "stored key" in d.value.columns)
+    return [(row["move"] or None, row["position"]) for row in table.to_dict("records")]
 
 
 @pytest.mark.parametrize("spec,start", [("tictactoe", "X../.O./..."), ("chopsticks", "A|3-1|1-1")])
