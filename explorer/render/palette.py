@@ -245,6 +245,12 @@ LEVEL_LEGEND = (("draw-win, level 0", LEVEL_COLOURS[0]), ("draw-lose, level 0", 
 DRAW_KIND_SAFE, DRAW_KIND_SHARP = "#9fd89f", "#f2b36b"
 CORE_OUTLINE, CORE_FILL = LEVEL_COLOURS[0], "#9fc5f8"
 
+# -- The Neighbourhood canvas's other colourings (explorer/ui/canvas) ---------------------------------
+# A combinatorial value's temperature (issue 38): cold (a number or an infinitesimal, t <= 0) pale, hotter
+# deeper purple, a hue no value has (more than MIN_DISTANCE from each); a position on a cycle dark grey.
+TEMPERATURE_COLD, TEMPERATURE_HOT = "#efedf5", "#54278f"
+ON_CYCLE = "#666666"
+
 # -- Neutral colours: text, lines, grounds (no hue a value has) ---------------------------------------
 INK = "#222222"         # text, a ring around a mark
 INK_SOFT = "#555555"    # quieter text, a board's cell borders

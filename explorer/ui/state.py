@@ -63,7 +63,7 @@ def link_k_to_apply(maximum: int) -> int | None:
 
 # A saved scene (issue 35): the canvas's expansions, layout and colouring in the URL beside the position, so that a
 # copied link reopens the same canvas. `exp` is a JSON list of the expanded positions' keys, in order.
-SCENE_PARAMS = ("exp", "layout", "colour")
+SCENE_PARAMS = ("exp", "layout", "colour", "size")
 SCENE_TEXT_LIMIT = 8_000     # characters of `exp`, refused from its length before it is read
 SCENE_EXPANSIONS = 40        # expansions a link may ask for
 

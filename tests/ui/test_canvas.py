@@ -367,14 +367,24 @@ def test_board_labels_are_legible_at_the_default_zoom(spec):
             assert A[2] <= B[0] or B[2] <= A[0] or A[3] <= B[1] or B[3] <= A[1], (a, b)
 
 
-def _curve(source, target, bend, steps=40):
+def _curve(source, target, bend, steps=40, radii=(0.0, 0.0)):
     """Points of a move as Cytoscape.js draws it: straight, or with `_bend` an unbundled bezier whose one
     control point is `bend` from the middle of the line (positive to the left of source -> target, on
-    the screen, whose y grows downwards: as measured in Chromium by the browser test of this)."""
+    the screen, whose y grows downwards: as measured in Chromium by the browser test of this); with `radii`,
+    from the border of each end's disc towards the control point, where Cytoscape.js starts and ends it."""
     (ax, ay), (bx, by) = source, target
     length = math.hypot(bx - ax, by - ay)
     nx, ny = (-(by - ay) / length, (bx - ax) / length)  # a unit normal
     cx, cy = (ax + bx) / 2 + BEND_SIGN * bend * nx, (ay + by) / 2 + BEND_SIGN * bend * ny
+    for r, end in zip(radii, ("a", "b")):
+        x, y = (ax, ay) if end == "a" else (bx, by)
+        d = math.hypot(cx - x, cy - y)
+        if r and d > 1e-9:
+            x, y = x + (cx - x) * r / d, y + (cy - y) * r / d
+        if end == "a":
+            ax, ay = x, y
+        else:
+            bx, by = x, y
     return [((1 - t) ** 2 * ax + 2 * t * (1 - t) * cx + t * t * bx, (1 - t) ** 2 * ay + 2 * t * (1 - t) * cy + t * t * by)
             for t in (i / steps for i in range(steps + 1))]
 
@@ -540,7 +550,8 @@ def test_move_names_sit_on_their_moves_clear_of_every_label_node_and_name(spec, 
         # the point along the drawn line (walked independently of the canvas's own walk)
         x, y = next((px, py) for px, py, walked in path if walked >= at)
         curve = _curve((places[data["source"]]["x"], places[data["source"]]["y"]),
-                       (places[data["target"]]["x"], places[data["target"]]["y"]), data.get("_bend", 0), 400)
+                       (places[data["target"]]["x"], places[data["target"]]["y"]), data.get("_bend", 0), 400,
+                       (radius(data["source"]), radius(data["target"])))
         assert min(math.hypot(x - cx, y - cy) for cx, cy in curve) < 3, data   # on the move as drawn
         half_w, half_h = len(data["move"]) * canvas.MOVE_CHAR / 2, canvas.MOVE_FONT / 2
         box = (x - half_w, y - half_h, x + half_w, y + half_h)

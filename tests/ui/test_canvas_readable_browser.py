@@ -171,3 +171,23 @@ def test_a_double_click_reveals_no_name_over_a_caption(server, browser):  # noqa
     assert cy(frame, "cy.edges('.highlight').length") > 0  # the expansion's moves are highlighted
     _readable(frame, "chopsticks:standard, layered, after a double-click")
     page.close()
+
+
+@pytest.mark.parametrize("spec, scene, grow", [("chopsticks:standard", "size=degree&colour=cycle", "A|1-3|0-2"),
+                                               ("domineering(rows=2,cols=3)", "k=2&size=temperature&colour=temperature",
+                                                None)])  # (its whole game is on the canvas at k=2)
+def test_nodes_sized_by_a_fact_keep_every_caption_readable(server, browser, spec, scene, grow):  # noqa: F811
+    """"Size by" (issue 35) draws nodes from half their size to their full size; a smaller node brings its moves'
+    ends nearer the names placed beside it (a line clipped the corner of one on Chopsticks): still 0 overlaps,
+    after a double-click too. Sizes follow the fact: more than one size drawn, none above the full size."""
+    from explorer.ui.canvas import NODE_SIZE
+
+    page = browser.new_page(viewport={"width": 1440, "height": 900})
+    frame_element, frame = open_canvas(page, f"{server}/?game={spec}&view=Neighbourhood&{scene}")
+    widths = cy(frame, "cy.nodes().filter(n => !n.data('_focus')).map(n => n.width())")
+    assert len({round(w, 1) for w in widths}) > 1 and max(widths) <= NODE_SIZE + 1e-6, widths
+    _readable(frame, f"{spec}, {scene}, layered")
+    if grow:
+        frame_element, frame = expand_node(page, frame_element, frame, grow)
+        _readable(frame, f"{spec}, {scene}, layered, after a double-click")
+    page.close()

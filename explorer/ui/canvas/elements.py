@@ -44,8 +44,42 @@ def _fills(facts: dict[str, Any], max_remoteness: int) -> dict[str, str]:
     by_level = LEVEL_COLOURS[min(level, len(LEVEL_COLOURS) - 1)] if level is not None else (
         DRAW_LEVEL_DEAD if value == "draw" else NO_FACT)
     kind = facts.get("cgt_kind")
+    heat = facts.get("temperature")
     return {"_fill_value": fill, "_fill_remoteness": by_remoteness, "_fill_draw_level": by_level,
-            "_fill_cgt_kind": CGT_KIND_COLOURS.get(kind, NO_FACT) if kind else NO_FACT}
+            "_fill_cgt_kind": CGT_KIND_COLOURS.get(kind, NO_FACT) if kind else NO_FACT,
+            "_fill_temperature": NO_FACT if heat is None else _mix(palette.TEMPERATURE_COLD, palette.TEMPERATURE_HOT,
+                                                                   warmth(heat)),
+            "_fill_cycle": palette.ON_CYCLE if facts.get("on_cycle") else NO_FACT}
+
+
+def warmth(temperature: float | None) -> float:
+    """A temperature on a scale from 0 (cold: t <= 0, a number or an infinitesimal) towards 1 (hot), half-way at
+    t = 1, without a game-wide maximum (which would mean evaluating every position): t / (t + 1)."""
+    if temperature is None or temperature <= 0:
+        return 0.0
+    return float(temperature) / (float(temperature) + 1.0)
+
+
+def _degrees(solved: SolvedGraph) -> tuple[Any, int]:
+    """Each position's degree (its moves out and in, in the whole game) and the greatest; O(V + E) once per game."""
+    cached = getattr(solved, "_canvas_degrees", None)
+    if cached is None:
+        import numpy as np
+
+        g = solved.graph
+        degree = np.diff(g.succ_indptr) + np.bincount(g.succ_indices, minlength=g.num_positions)
+        cached = (degree, int(degree.max(initial=0)))
+        object.__setattr__(solved, "_canvas_degrees", cached)
+    return cached
+
+
+def _sizes(solved: SolvedGraph, node: int, record: dict[str, Any], max_remoteness: int) -> dict[str, float]:
+    """A node's size under each "Size by" choice (panel.SIZINGS), from 0 (the smallest) to 1 (full size)."""
+    degree, most = _degrees(solved)
+    remoteness = record.get("remoteness")
+    return {"_size_remoteness": 0.0 if remoteness is None else min(remoteness / max(max_remoteness, 1), 1.0),
+            "_size_degree": float(degree[node]) / max(most, 1),
+            "_size_temperature": warmth(record.get("temperature"))}
 
 
 def seen_by_previous(value: Any) -> Any:
@@ -92,6 +126,16 @@ def has_boards(game: Game) -> bool:
     return game.offers.board is not None
 
 
+def _temperature_text(temperature: float | None) -> str | None:
+    """A temperature for the info panel: an exact fraction where it is one (temperatures are dyadic), else as stored."""
+    if temperature is None:
+        return None
+    from fractions import Fraction
+
+    exact = Fraction(float(temperature)).limit_denominator(1 << 20)
+    return str(exact) if float(exact) == float(temperature) else f"{temperature:g}"
+
+
 def cgt_text(stored: str | None) -> str | None:
     """A stored CGT value (ASCII, '+-1') as the page writes it ('±1'): the notation's one spelling for display
     (explorer.cgt.notation's format_value, which the CGT panel's str(value) and dot --boards use)."""
@@ -116,16 +160,20 @@ def position_node(game: Game, solved: SolvedGraph, key: str, boards: bool, focus
     max_remoteness = _max_remoteness(solved)
     # The info panel shows these under their names, in plain words: no raw field names or booleans.
     facts = {
-        "id": key, "label": board_label(key), "position": key, "value": record["value"],
+        "id": key, "label": board_label(key) + (f"\nG = {cgt_text(record['cgt'])}" if record.get("cgt") else ""),
+        "position": key, "value": record["value"],
         "remoteness": record["remoteness"],
         "to move": player_name(game, int(record["to_move"])),
         "game over": _yes_no(record["terminal"]), "on a cycle": _yes_no(record["on_cycle"]),
         "draw level": record.get("draw_level"), "CGT value": cgt_text(record.get("cgt")),
+        "temperature": _temperature_text(record.get("temperature")),
     }
     payload = {k: v for k, v in facts.items() if v is not None}
     payload.update(_fills({"value": record["value"], "remoteness": record["remoteness"],
-                           "draw_level": record.get("draw_level"), "cgt_kind": record.get("cgt_kind")},
+                           "draw_level": record.get("draw_level"), "cgt_kind": record.get("cgt_kind"),
+                           "temperature": record.get("temperature"), "on_cycle": record["on_cycle"]},
                           max_remoteness))
+    payload.update(_sizes(solved, node, record, max_remoteness))
     payload["_border"] = palette.COLOURS.get(record["value"], OTHER_EDGE)
     payload.update(_perspective({"value": seen_by(record["value"], record["to_move"], player),
                                  "remoteness": record["remoteness"]}, max_remoteness))

@@ -25,7 +25,11 @@ from explorer.ui.canvas.style import LEAN_MARK, PERSPECTIVES, _Rule, legend, sty
 from explorer.ui.widgets import as_text, echo, player_name
 
 LAYOUTS = {"layered": "layered by remoteness", "force": "force-directed", "concentric": "concentric around the focus"}
-COLOURINGS = {"value": "value", "remoteness": "remoteness", "draw_level": "draw level", "cgt_kind": "CGT kind"}
+COLOURINGS = {"value": "value", "remoteness": "remoteness", "draw_level": "draw level", "cycle": "on a cycle",
+              "cgt_kind": "CGT kind", "temperature": "temperature (CGT)"}
+SIZINGS = {"none": "nothing (all alike)", "remoteness": "remoteness", "degree": "degree (moves out and in)",
+           "temperature": "temperature (CGT)"}
+CGT_ONLY = ("cgt_kind", "temperature")  # choices for games with combinatorial values only
 EXPAND_DIRECTIONS = {"both": "successors and predecessors", "out": "successors (moves from it)",
                      "in": "predecessors (moves into it)"}
 
@@ -48,9 +52,9 @@ GROWN = "canvas_grown"
 ACTIONS = (("open", "Open this position"), ("collapse", "Collapse what it expanded"))
 
 
-def _controls(game: Game, last: tuple[int, str, bool]) -> tuple[int, str, str, str, bool, bool, str, str]:
+def _controls(game: Game, last: tuple[int, str, bool]) -> tuple[int, str, str, str, bool, bool, str, str, str]:
     """The canvas controls; (k, direction, layout, colouring, boards, move labels, expand direction,
-    perspective: whose side the nodes' values are seen from, PERSPECTIVES).
+    perspective: whose side the nodes' values are seen from, PERSPECTIVES; sizing, SIZINGS).
     k, direction and labels start from `last` and are kept as `hood_settings` for the downloads
     (graphs.settings), which draw the same neighbourhood with Graphviz."""
     from explorer.cgt.evaluate import supports_cgt
@@ -76,13 +80,15 @@ def _controls(game: Game, last: tuple[int, str, bool]) -> tuple[int, str, str, s
     st.session_state.setdefault("hood_labels", labels)
     st.session_state.setdefault("canvas_layout", "layered")
     st.session_state.setdefault("canvas_colour", "value")
+    st.session_state.setdefault("canvas_size", "none")
     st.session_state.setdefault("canvas_boards", False)
     st.session_state.setdefault("canvas_expand", "both")
     if st.session_state.get("canvas_perspective") not in PERSPECTIVES:
         st.session_state["canvas_perspective"] = "focus"
     # A saved scene's layout and colouring (state.SCENE_PARAMS), applied once per link as k is
     bad_scene = []
-    for param, name, allowed in (("layout", "canvas_layout", LAYOUTS), ("colour", "canvas_colour", COLOURINGS)):
+    for param, name, allowed in (("layout", "canvas_layout", LAYOUTS), ("colour", "canvas_colour", COLOURINGS),
+                                 ("size", "canvas_size", SIZINGS)):
         text = st.query_params.get(param)
         if text and st.session_state.get(f"{name}_url") != text:
             st.session_state[f"{name}_url"] = text
@@ -91,12 +97,16 @@ def _controls(game: Game, last: tuple[int, str, bool]) -> tuple[int, str, str, s
             else:
                 bad_scene.append(f"The link's {param}={echo(text)} is not one of {', '.join(allowed)}: "
                                  f"the canvas uses {st.session_state[name]}.")
-    colourings = [c for c in COLOURINGS if c != "cgt_kind" or supports_cgt(game)]
+    cgt = supports_cgt(game)
+    colourings = [c for c in COLOURINGS if c not in CGT_ONLY or cgt]
     if st.session_state["canvas_colour"] not in colourings:
         st.session_state["canvas_colour"] = "value"
+    sizings = [c for c in SIZINGS if c not in CGT_ONLY or cgt]
+    if st.session_state["canvas_size"] not in sizings:
+        st.session_state["canvas_size"] = "none"
     if said or bad_scene:
         slot.warning(as_text(" ".join(said + bad_scene)))
-    top = st.columns([1, 1.2, 1.6, 1.2], vertical_alignment="bottom")
+    top = st.columns([1, 1.1, 1.5, 1.1, 1.1], vertical_alignment="bottom")
     top[0].number_input(f"k (moves away, 1 to {data.MAX_K})", min_value=1, max_value=data.MAX_K, step=1,
                         key="hood_k", on_change=_k_into_url, help=f"the canvas starts with the positions up to k moves from here "
                                            f"(the nearest {MAX_NODES} at most)")
@@ -104,6 +114,10 @@ def _controls(game: Game, last: tuple[int, str, bool]) -> tuple[int, str, str, s
                      format_func={"both": "both ways", "out": "forward", "in": "backward"}.get)
     top[2].selectbox("Layout", list(LAYOUTS), key="canvas_layout", format_func=LAYOUTS.get)
     top[3].selectbox("Colour by", colourings, key="canvas_colour", format_func=COLOURINGS.get)
+    boards_on = bool(st.session_state["canvas_boards"]) and has_boards(game)
+    top[4].selectbox("Size by", sizings, key="canvas_size", format_func=SIZINGS.get, disabled=boards_on,
+                     help="boards keep their size, to be read" if boards_on else
+                     "a node from half its size (the least) to its full size (the most)")
     low = st.columns([1.6, 1.5, 1, 1, 1.3], vertical_alignment="bottom")
     low[0].selectbox("Expanding a node adds its", list(EXPAND_DIRECTIONS), key="canvas_expand",
                      format_func=EXPAND_DIRECTIONS.get,
@@ -121,7 +135,7 @@ def _controls(game: Game, last: tuple[int, str, bool]) -> tuple[int, str, str, s
     boards = bool(st.session_state["canvas_boards"]) and has_boards(game)
     return (k, st.session_state["hood_dir"], st.session_state["canvas_layout"], st.session_state["canvas_colour"],
             boards, bool(st.session_state["hood_labels"]), st.session_state["canvas_expand"],
-            st.session_state["canvas_perspective"])
+            st.session_state["canvas_perspective"], st.session_state["canvas_size"])
 
 
 def _k_into_url() -> None:
@@ -207,7 +221,7 @@ def neighbourhood_panel(game: Game, spec: str, solved: SolvedGraph, key: str, ba
 @st.fragment
 def _canvas_fragment(game: Game, spec: str, solved: SolvedGraph, key: str, backend: Backend,
                      last: tuple[int, str, bool]) -> None:
-    k, direction, layout, colouring, boards, move_labels, _, perspective = _controls(game, last)
+    k, direction, layout, colouring, boards, move_labels, _, perspective, sizing = _controls(game, last)
     scope = (solved.graph.graph_id, key, k, direction, backend.kind)
     grown: Grown | None = st.session_state.get(GROWN)
     if grown is None or grown.scope != scope:
@@ -246,12 +260,13 @@ def _canvas_fragment(game: Game, spec: str, solved: SolvedGraph, key: str, backe
                                   "its moves' arrows and names."] if large else [])
     st.caption("  \n".join(as_text(n) for n in notes))  # always one element here, so the canvas below keeps its place
     seen = perspective if grown.player is not None else "each"
-    draw(grown.elements(), grown.layout, style_rules(colouring, move_labels, pictures, large, seen), key=widget,
+    draw(grown.elements(), grown.layout, style_rules(colouring, move_labels, pictures, large, seen, sizing), key=widget,
          on_change=_on_event, args=(game, spec, solved, backend, key, widget), actions=ACTIONS,
          node_actions=("expand", "remove"))
-    st.caption(legend(colouring, grown.mirrored, player_name(game, grown.player) if seen == "focus" else None))
+    st.caption(legend(colouring, grown.mirrored, player_name(game, grown.player) if seen == "focus" else None,
+                      "none" if pictures else sizing))
     keep_view()
-    _scene_out(grown, layout, colouring)
+    _scene_out(grown, layout, colouring, sizing)
     _copy_link()
 
 
@@ -275,9 +290,9 @@ def _scene_into(grown: Grown, game: Game, solved: SolvedGraph, backend: Backend,
         grown.notes.append(f"{missing} of the link's {len(keys)} expansions name positions not on this canvas: left out.")
 
 
-def _scene_out(grown: Grown, layout: str, colouring: str) -> None:
+def _scene_out(grown: Grown, layout: str, colouring: str, sizing: str = "none") -> None:
     """The canvas's scene into the URL (state.SCENE_PARAMS), so that the address is always a link to it."""
-    scene = {"layout": layout, "colour": colouring,
+    scene = {"layout": layout, "colour": colouring, "size": None if sizing == "none" else sizing,
              "exp": json.dumps(list(grown.grown)[:state.SCENE_EXPANSIONS], separators=(",", ":")) if grown.grown else None}
     for name, value in scene.items():
         if value is None:
@@ -286,6 +301,7 @@ def _scene_out(grown: Grown, layout: str, colouring: str) -> None:
         elif st.query_params.get(name) != value:
             st.query_params[name] = value
     st.session_state["canvas_layout_url"], st.session_state["canvas_colour_url"] = layout, colouring
+    st.session_state["canvas_size_url"] = scene["size"]
 
 
 COPY_LINK = """<button id="gg-copy" style="font:inherit;font-size:0.85rem;padding:2px 10px;border:1px solid #ccc;

@@ -28,8 +28,11 @@ class _Rule:
 
 
 
+SMALLEST = 0.5  # the least size of a node sized by a fact ("Size by"), as a share of its full size
+
+
 def style_rules(colouring: str, move_labels: bool, boards: bool, large: bool = False,
-                perspective: str = "each") -> list[_Rule]:
+                perspective: str = "each", sizing: str = "none") -> list[_Rule]:
     """The canvas's style: fills by the chosen colouring, value-coloured borders, the focus ringed;
     a node's value from the `perspective` (PERSPECTIVES: "focus", the page's `_pfill_*` and `_pborder`;
     "each", each node's own mover's); every move in the colour of its value for the player who makes it
@@ -39,12 +42,19 @@ def style_rules(colouring: str, move_labels: bool, boards: bool, large: bool = F
     A large canvas draws its moves as plain lines (haystack: no arrows, no dashes) but the selected
     node's, and no labels but the focus's and the selected node's: bezier curves, arrows, dashes,
     double borders and thousands of labels are what make Cytoscape.js slow to draw and to zoom
-    (bench/bench_canvas.py)."""
+    (bench/bench_canvas.py).
+
+    `sizing` ("none", or a fact of panel.SIZINGS: each node's `_size_<fact>`, 0 to 1): a node's size from SMALLEST
+    of its full size up to it, never larger, so the layouts and the names placed around the full-size nodes stay
+    clear; the focus keeps its size. Not with boards, which need their size to be read."""
     size = BOARD_SIZE if boards else NODE_SIZE
     seen = perspective == "focus"
     fill = f"_pfill_{colouring}" if seen and colouring in VALUE_COLOURINGS else f"_fill_{colouring}"
     node_shape = {"background-color": f"data({fill})", "border-color": "data(_pborder)" if seen else "data(_border)",
                   "border-width": 2.5, "width": size, "height": size, "shape": "round-rectangle" if boards else "ellipse"}
+    if sizing != "none" and not boards:
+        sized = f"mapData(_size_{sizing}, 0, 1, {size * SMALLEST:g}, {size:g})"
+        node_shape.update({"width": sized, "height": sized})
     node_label = {"label": "data(label)", "font-size": LABEL_FONT, "color": "#222222", "text-valign": "bottom",
                   "text-margin-y": TEXT_MARGIN, "min-zoomed-font-size": MIN_LABEL_PX,
                   # a board's rows on lines of their own (board_label), in columns
@@ -144,7 +154,15 @@ def _large_rules(colouring: str, move_labels: bool, boards: bool, node_shape: di
     return rules
 
 
-def legend(colouring: str, mirrored: int = 0, player: str | None = None) -> str:
+SIZE_NOTES = {
+    "remoteness": "Size: how far the game is from its end with best play — largest = farthest; a draw smallest.",
+    "degree": "Size: how many moves lead from and into the position in the whole game — largest = the most.",
+    "temperature": "Size: the temperature of its combinatorial value — small = cold (a number or an infinitesimal), "
+                   "larger = hotter (half-way at temperature 1).",
+}
+
+
+def legend(colouring: str, mirrored: int = 0, player: str | None = None, sizing: str = "none") -> str:
     """The canvas's key in plain words; `mirrored` moves lead to a node drawn in another orientation;
     `player`: the name of the player whose side the nodes' values are shown from (the perspective
     "focus"), None for each node's own mover."""
@@ -158,7 +176,11 @@ def legend(colouring: str, mirrored: int = 0, player: str | None = None) -> str:
                       "white = a dead draw, grey = not a draw.",
         "cgt_kind": "Fill: kind of combinatorial value — blue number, orange nimber, green infinitesimal, "
                     "pink switch, grey other or none.",
-    }[colouring]
+        "temperature": "Fill: the temperature of the combinatorial value G (shown under each position) — pale = "
+                       "cold (a number or an infinitesimal: no move is urgent), deeper purple = hotter (half-way "
+                       "at temperature 1): where moving first matters most.",
+        "cycle": "Fill: dark grey = on a cycle (play can come back to it), pale = on none.",
+    }[colouring] + (" " + SIZE_NOTES[sizing] if sizing in SIZE_NOTES else "")
     return (fills + " Border: that value too. Thick ring: the position you are at; double border: on a cycle. "
             "Arrows are moves, coloured by their value for the player who makes them, as on the board: green a "
             "winning move, red a losing one, amber to a tie, blue to a draw; solid and thick = a best move, dashed "

@@ -613,14 +613,21 @@
         const clear = b => { let ok = true; cells(b, k => { if (ok) ok = (grid.get(k) || []).every(
             o => b.x2 <= o.x1 || b.x1 >= o.x2 || b.y2 <= o.y1 || b.y1 >= o.y2); }); return ok; };
         cy.nodes().forEach(n => { const b = n.boundingBox(NODE_BOX); if (isFinite(b.w)) put(b); });
-        // every move's drawn line as points LINE_STEP apart: a name another move crosses is tucked too (issue 35)
+        // every move's drawn line as segments LINE_STEP long: a name another move crosses is tucked too (issue 35).
+        // Segments, not their points: a line that only clipped a name's corner passed between two points (a node
+        // drawn smaller, "Size by", brings its moves' ends nearer the names placed beside it).
         const lines = new Map();
-        cy.edges().forEach(e => movePoints(e).forEach(p => cells({ x1: p.x, y1: p.y, x2: p.x, y2: p.y }, k => {
-            if (!lines.has(k)) lines.set(k, []);
-            lines.get(k).push([p.x, p.y, e]);
-        })));
-        const crossed = (b, own) => { let hit = false; cells(b, k => { if (!hit) hit = (lines.get(k) || []).some(
-            ([x, y, e]) => e !== own && x > b.x1 + 1 && x < b.x2 - 1 && y > b.y1 + 1 && y < b.y2 - 1); }); return hit; };
+        cy.edges().forEach(e => { const pts = movePoints(e); for (let i = 1; i < pts.length; i++) {
+            const a = pts[i - 1], c = pts[i];
+            const seg = [a.x, a.y, c.x, c.y, e];
+            cells({ x1: Math.min(a.x, c.x), y1: Math.min(a.y, c.y), x2: Math.max(a.x, c.x), y2: Math.max(a.y, c.y) }, k => {
+                if (!lines.has(k)) lines.set(k, []);
+                lines.get(k).push(seg);
+            });
+        } });
+        const crossed = (b, own) => { let hit = false; const r = { x1: b.x1 + 0.5, y1: b.y1 + 0.5, x2: b.x2 - 0.5, y2: b.y2 - 0.5 };
+            cells(b, k => { if (!hit) hit = (lines.get(k) || []).some(([x1, y1, x2, y2, e]) => e !== own && segmentInBox(x1, y1, x2, y2, r)); });
+            return hit; };
         const tucked = [], shown = [];
         const edges = cy.edges().sort((a, b) => (b.data("optimal") ? 1 : 0) - (a.data("optimal") ? 1 : 0));
         edges.forEach(e => {
@@ -655,7 +662,7 @@
     function revealNames(cy) {
         const places = cy.__ggPlaces;
         if (!places) return;
-        const want = cy.edges(".gg-tucked").filter(e => e.selected() || e.hasClass("highlight"));
+        const want = cy.edges(".gg-tucked").filter(e => e.selected() || e.hasClass("highlight") || e.hasClass("gg-near"));
         const sig = want.map(e => e.id()).sort().join("\n");
         if (sig === places.sig) return;
         if (places.sig !== null) { tuckNames(cy); return; }  // measured afresh: the nodes or the moves' bends may have moved since
@@ -702,6 +709,20 @@
             cy.__ggReveal = false;
             revealNames(cy);
         }, 0));
+    }
+
+    // Whether the segment (x1, y1)-(x2, y2) has a point strictly inside the box r (Liang-Barsky clipping).
+    function segmentInBox(x1, y1, x2, y2, r) {
+        if (!(r.x2 > r.x1 && r.y2 > r.y1)) return false;
+        let lo = 0, hi = 1;
+        const dx = x2 - x1, dy = y2 - y1;
+        for (const [p, q] of [[-dx, x1 - r.x1], [dx, r.x2 - x1], [-dy, y1 - r.y1], [dy, r.y2 - y1]]) {
+            if (p === 0) { if (q <= 0) return false; continue; }
+            const t = q / p;
+            if (p < 0) { if (t > lo) lo = t; } else if (t < hi) hi = t;
+            if (lo >= hi) return false;
+        }
+        return true;
     }
 
     // (12) The points of a move as drawn, LINE_STEP apart: straight, or the quadratic curve through its one
@@ -796,12 +817,14 @@
     }
 
     function hoverNames(cy) {
-        cy.on("mouseover", "node", e => e.target.connectedEdges().addClass("gg-hover"));
-        cy.on("mouseout", "node", e => e.target.connectedEdges().removeClass("gg-hover"));
+        // a node under the pointer shows its moves' names as a selection does, where they are clear (revealNames):
+        // after a double-click the pointer rests on the node; a move under the pointer shows its own name
+        cy.on("mouseover", "node", e => e.target.connectedEdges().addClass("gg-near"));
+        cy.on("mouseout", "node", e => e.target.connectedEdges().removeClass("gg-near"));
         cy.on("mouseover", "edge", e => e.target.addClass("gg-hover"));
         cy.on("mouseout", "edge", e => e.target.removeClass("gg-hover"));
         // (the pointer leaving the canvas over a node, into the page, sends Cytoscape no mouseout)
-        cy.container().addEventListener("mouseleave", () => cy.edges(".gg-hover").removeClass("gg-hover"));
+        cy.container().addEventListener("mouseleave", () => cy.edges(".gg-hover, .gg-near").removeClass("gg-hover gg-near"));
     }
 
     function edgesOnViewport(cy) {
