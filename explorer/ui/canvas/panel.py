@@ -230,7 +230,7 @@ def _canvas_fragment(game: Game, spec: str, solved: SolvedGraph, key: str, backe
         grown = start(game, solved, backend, key, k, direction, boards, scope, generation,
                       shown(solved, solved.graph.find(key)))
         st.session_state[GROWN] = grown
-        _scene_into(grown, game, solved, backend, key)
+        _scene_into(grown, game, solved, backend, key, layout)
     # Boards are drawn on canvases of fewer than LARGE positions (one that grew past it keeps them, so
     # that an expansion moves nothing): pictures change the nodes' size, so they are placed again.
     pictures = boards and (grown.boards or len(grown.nodes) < LARGE)
@@ -270,22 +270,36 @@ def _canvas_fragment(game: Game, spec: str, solved: SolvedGraph, key: str, backe
     _copy_link()
 
 
-def _scene_into(grown: Grown, game: Game, solved: SolvedGraph, backend: Backend, focus: str) -> None:
+def _scene_into(grown: Grown, game: Game, solved: SolvedGraph, backend: Backend, focus: str, layout: str = "") -> None:
     """The link's expansions (state.url_scene), made in order on a canvas just started; one line for a scene
-    refused (too long, not a list, too many) or for expansions of positions the canvas does not hold."""
+    refused (too long, not a list, too many) or for expansions of positions the canvas does not hold.
+
+    In a layout placed here (layered, concentric) the canvas is laid out first and each expansion then places
+    what it brought around its node (grow_layout), as when it was made by double-clicks: laid out once at the
+    end, the reopened canvas differed from the one whose link was copied (the stranger's bands in two columns)."""
     keys, refused = state.url_scene()
     if refused:
         grown.notes.append(refused)
+    placed = bool(keys) and layout in ("layered", "concentric")
+    if placed:
+        grown.layout_runs += 1
+        grown.layout_name = layout
+        grown.layout = first = {**layout_for(layout, grown, focus, animate=False), "run": grown.layout_runs}
     missing = 0
     for there in keys:
         if there not in grown.nodes:
             missing += 1
             continue
         try:
-            expand(grown, game, solved, backend, there, st.session_state.get("canvas_expand", "both"), grown.boards, focus)
+            new = expand(grown, game, solved, backend, there, st.session_state.get("canvas_expand", "both"),
+                         grown.boards, focus)
         except GameGraphError as exc:
             grown.notes.append(str(exc))
             break
+        if placed:
+            grow_layout(grown, there, new)
+    if placed:  # one layout of the whole canvas, at the places the expansions gave (the moves' data hold their bends)
+        grown.layout = {**first, "positions": grown.layout["positions"], "run": grown.layout_runs}
     if missing:
         grown.notes.append(f"{missing} of the link's {len(keys)} expansions name positions not on this canvas: left out.")
 
