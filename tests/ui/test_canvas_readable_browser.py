@@ -55,7 +55,8 @@ MEASURE = """() => {
         const y = c ? (1-u)*(1-u)*s.y + 2*u*(1-u)*c.y + u*u*t.y : s.y + (t.y - s.y) * u;
         if (x > cap.b.x1 + 1 && x < cap.b.x2 - 1 && y > cap.b.y1 + 1 && y < cap.b.y2 - 1) {
           bad.push(['move through a name', e.id(), cap.id]); break; } } } });
-  const opaque = cy.nodes().every(n => +n.style('text-background-opacity') === 1);
+  // (a label hidden as a speck, gg-speck, draws neither text nor card: a force layout's fit may be that far out)
+  const opaque = cy.nodes().every(n => n.hasClass('gg-speck') || +n.style('text-background-opacity') === 1);
   // the layered bands' names (static/canvas_view.js, 13), in rendered px: clear of every node and its label
   const frame = document.getElementById('cy').getBoundingClientRect();
   const rows = [...document.querySelectorAll('.gg-row')].filter(d => d.style.visibility !== 'hidden').map(d => {
