@@ -61,16 +61,19 @@ def warmth(temperature: float | None) -> float:
 
 
 def _degrees(solved: SolvedGraph) -> tuple[Any, int]:
-    """Each position's degree (its moves out and in, in the whole game) and the greatest; O(V + E) once per game."""
+    """Each position's degree (its moves out and in, in the whole game, or in the part of it made so far) and
+    the greatest; O(V + E) once per game, and again each time a part grows (a materialised part of a value
+    file gains positions as the canvas expands past it)."""
+    g = solved.graph
+    size = (g.num_positions, len(g.succ_indices))
     cached = getattr(solved, "_canvas_degrees", None)
-    if cached is None:
+    if cached is None or cached[0] != size:
         import numpy as np
 
-        g = solved.graph
         degree = np.diff(g.succ_indptr) + np.bincount(g.succ_indices, minlength=g.num_positions)
-        cached = (degree, int(degree.max(initial=0)))
+        cached = (size, degree, int(degree.max(initial=0)))
         object.__setattr__(solved, "_canvas_degrees", cached)
-    return cached
+    return cached[1], cached[2]
 
 
 def _sizes(solved: SolvedGraph, node: int, record: dict[str, Any], max_remoteness: int) -> dict[str, float]:
