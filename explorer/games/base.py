@@ -385,8 +385,9 @@ class ImplicitKernels(NamedTuple):
       game is over there, else -1;
     - ``valid(ctx, index) -> bool``: whether the index is a legal position;
     - ``solve(ctx, max_unmoves, cells, queue, state, budget, lo, seeds, seed_runs) -> status`` (optional): the one retrograde
-      kernel compiled with these functions (explorer.kernels.retrograde.solve_cells), written
-      at the top level of the game's kernels module so that numba caches it; without it
+      kernel compiled with these functions (explorer.kernels.retrograde.solve_cells), made
+      at the top level of the game's kernels module so that numba caches it (one line:
+      explorer.kernels.ranked.cached_wrappers, which also makes the three below); without it
       the implicit mode compiles one per process (explorer.kernels.retrograde.implicit_wrapper);
     - ``forward(ctx, max_moves, lo, cells, child_lo, child_cells, status) -> status`` (optional):
       the one-pass solve of a loop-free tier (explorer.kernels.retrograde.forward_cells) compiled

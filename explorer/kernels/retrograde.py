@@ -172,6 +172,32 @@ def _prefetch_cells(cells, buffer, counts, slot, begin, end):
 
 
 @njit(inline="always")
+def _update(cells, p, r, tie_phase, lost):
+    """One predecessor p of a dequeued position of remoteness r - 1: in the tie phase an open p becomes a
+    tie; else, when that position lost, an open p (or one open to a tie) becomes a win; else an open p's
+    counter of moves not yet known to reach a win goes down, and at zero p becomes a loss. Each decided p
+    gets remoteness r. Returns whether it decided p (the caller queues it). The one update of both the
+    one-core loop and `_spread`."""
+    other = cells[p]
+    code = other & CODE_MASK
+    if tie_phase:
+        if code == OPEN:
+            cells[p] = (r << CODE_BITS) | TIE
+            return True
+        return False
+    if lost and (code == OPEN or code == OPEN_TIE):
+        cells[p] = (r << CODE_BITS) | WIN
+        return True
+    if code == OPEN:
+        left = (other >> CODE_BITS) - 1
+        if left == 0:
+            cells[p] = (r << CODE_BITS) | LOSS
+            return True
+        cells[p] = (left << CODE_BITS) | OPEN
+    return False
+
+
+@njit(inline="always")
 def _spread(predecessors, graph, xs, xcells, m, slot, buffer, counts, lo, hi, cells, queue, tail, tie_phase, r,
             order, fresh, tally, bounds, made):
     """A batch of queue entries xs[:m], all of one remoteness (r - 1), worked on every core; returns the
@@ -230,25 +256,9 @@ def _spread(predecessors, graph, xs, xcells, m, slot, buffer, counts, lo, hi, ce
             if q + AHEAD < end:
                 prefetch(cells, order[q + AHEAD] >> 1)
             p = order[q] >> 1
-            other = cells[p]
-            code = other & CODE_MASK
-            if tie_phase:
-                if code == OPEN:
-                    cells[p] = (r << CODE_BITS) | TIE
-                    fresh[listed] = p
-                    listed += 1
-            elif (order[q] & 1) == 1 and (code == OPEN or code == OPEN_TIE):
-                cells[p] = (r << CODE_BITS) | WIN
+            if _update(cells, p, r, tie_phase, (order[q] & 1) == 1):
                 fresh[listed] = p
                 listed += 1
-            elif code == OPEN:
-                left = (other >> CODE_BITS) - 1
-                if left == 0:
-                    cells[p] = (r << CODE_BITS) | LOSS
-                    fresh[listed] = p
-                    listed += 1
-                else:
-                    cells[p] = (left << CODE_BITS) | OPEN
         made[o] = listed - begin
     at = tail
     for o in range(PARTS):
@@ -487,31 +497,12 @@ def solve_cells(initial, predecessors, valid, move_count, terminal, graph, max_u
             if r > limit:
                 return OVERFLOW
             start = i * slot
-            if tie_phase:
-                for q in range(start, start + counts[i]):
-                    p = buffer[q]
-                    if (cells[p] & CODE_MASK) == OPEN:
-                        cells[p] = (r << CODE_BITS) | TIE
-                        queue[tail] = p
-                        tail += 1
-                continue
             lost = (cell & CODE_MASK) == LOSS
             for q in range(start, start + counts[i]):
                 p = buffer[q]
-                other = cells[p]
-                code = other & CODE_MASK
-                if lost and (code == OPEN or code == OPEN_TIE):
-                    cells[p] = (r << CODE_BITS) | WIN
+                if _update(cells, p, r, tie_phase, lost):
                     queue[tail] = p
                     tail += 1
-                elif code == OPEN:
-                    left = (other >> CODE_BITS) - 1
-                    if left == 0:
-                        cells[p] = (r << CODE_BITS) | LOSS
-                        queue[tail] = p
-                        tail += 1
-                    else:
-                        cells[p] = (left << CODE_BITS) | OPEN
         if from_queue:
             head += m
         else:
@@ -648,8 +639,8 @@ def retrograde(succ_indptr, pred_indptr, pred_indices, terminal):
 def implicit_wrapper(predecessors, valid, move_count, terminal):
     """The implicit (and tier) solve compiled with one game's kernels, for games that do not ship
     their own cached wrapper (plugins): `(ctx, max_unmoves, cells, queue, state, budget, lo, seeds,
-    seed_runs) -> status` (solve_cells). A game module caches its own by writing the same two lines
-    at its top level (explorer/games/dodgem/kernels.py)."""
+    seed_runs) -> status` (solve_cells). A game module caches its own with one line at its top level,
+    `(solve,) = cached_wrappers(globals(), "solve")` (explorer.kernels.ranked)."""
     @njit(nogil=True, parallel=True)
     def solve(ctx, max_unmoves, cells, queue, state, budget, lo, seeds, seed_runs):
         return solve_cells(implicit_initial, predecessors, valid, move_count, terminal, ctx, max_unmoves, cells,

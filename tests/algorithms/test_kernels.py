@@ -244,19 +244,34 @@ def test_results_are_bit_identical_with_one_thread_and_with_two(tmp_path):
 @pytest.mark.slow  # among the slowest of the suite (bench/README.md, Test suite)
 def test_the_implicit_kernels_are_cached(tmp_path):
     """A game's own wrappers of the one kernel (solve, moves_of, terminal_of) load from numba's
-    cache in the next process instead of compiling again (issue 20: no compile tax)."""
+    cache in the next process instead of compiling again (issue 20: no compile tax): Dodgem's own
+    solve, and the wrappers explorer.kernels.ranked builds from one template for each game (Dodgem's
+    batch helpers, Chopsticks' solve), each game's filed apart (the same bytecode, other callees)."""
     env = {**os.environ, "NUMBA_CACHE_DIR": str(tmp_path / "cache"), "GAMEGRAPH_PROGRESS": "0",
            "GAMEGRAPH_HOME": str(tmp_path / "home")}
     script = ("import tempfile; from explorer import implicit; from explorer.games import parse_spec; "
               "game = parse_spec('dodgem:3x3'); k = game.implicit_kernels(); "
               "implicit.solve(game, tempfile.mkdtemp() + '/v'); k.batch_moves([0, 1]); k.batch_terminal([0, 1]); "
-              "print(*(sum(f.stats.cache_hits.values()) for f in (k.solve, k.moves_of, k.terminal_of)))")
+              "other = parse_spec('chopsticks:magic-fingers'); c = other.implicit_kernels(); "
+              "implicit.solve(other, tempfile.mkdtemp() + '/v'); "
+              "print(*(sum(f.stats.cache_hits.values()) for f in (k.solve, k.moves_of, k.terminal_of, c.solve)))")
     root = Path(__file__).resolve().parents[2]
     runs = [subprocess.run([sys.executable, "-c", script], cwd=root, env=env, capture_output=True, text=True,
                            timeout=900) for _ in range(2)]
     assert all(run.returncode == 0 for run in runs), runs[0].stderr + runs[1].stderr
-    assert runs[0].stdout.split() == ["0", "0", "0"]  # compiled and stored
-    assert runs[1].stdout.split() == ["1", "1", "1"]  # loaded
+    assert runs[0].stdout.split() == ["0", "0", "0", "0"]  # compiled and stored
+    assert runs[1].stdout.split() == ["1", "1", "1", "1"]  # loaded
+
+
+def test_cached_wrappers_refuses_an_unknown_template_and_a_clashing_callee():
+    """explorer.kernels.ranked.cached_wrappers names what it cannot make, and will not bind a template to a
+    module whose `solve_cells` (a name the template reads) is something else."""
+    from explorer.kernels.ranked import cached_wrappers
+
+    with pytest.raises(ValueError, match="no wrapper template solv: choose among solve, forward"):
+        cached_wrappers({"__name__": "mine", "__file__": __file__}, "solv")
+    with pytest.raises(ValueError, match="mine binds solve_cells"):
+        cached_wrappers({"__name__": "mine", "__file__": __file__, "solve_cells": len}, "solve")
 
 
 @pytest.mark.parametrize("spec", ["dodgem:3x3", "chopsticks:magic-fingers", "chopsticks:rollover(fingers=4)"])

@@ -13,8 +13,7 @@ from __future__ import annotations
 
 import numpy as np
 from explorer.kernels import njit
-from explorer.kernels.implicit import map_successors, map_terminal
-from explorer.kernels.retrograde import implicit_initial, solve_cells
+from explorer.kernels.ranked import cached_wrappers
 
 from explorer.games.base import ImplicitKernels
 from explorer.games.chopsticks.codes import by_mover, decode as _decode
@@ -209,23 +208,7 @@ def predecessors(ctx, code, out):
     return count
 
 
-@njit(cache=True, nogil=True, parallel=True)
-def solve(ctx, max_unmoves, cells, queue, state, budget, lo, seeds, seed_runs):
-    """The one retrograde kernel with these un-moves, compiled once and cached (ImplicitKernels.solve)."""
-    return solve_cells(implicit_initial, predecessors, valid, move_count, terminal, ctx, max_unmoves, cells, queue,
-                       state, budget, lo, seeds, seed_runs)
-
-
-@njit(cache=True, nogil=True)
-def moves_of(ctx, max_moves, codes, sources, targets, labels):
-    """Every move of many indices (ImplicitKernels.moves_of), cached."""
-    return map_successors(labelled_successors, ctx, max_moves, codes, sources, targets, labels)
-
-
-@njit(cache=True, nogil=True)
-def terminal_of(ctx, codes, out):
-    """The terminal value of many indices (ImplicitKernels.terminal_of), cached."""
-    map_terminal(terminal, ctx, codes, out)
+solve, moves_of, terminal_of = cached_wrappers(globals(), "solve", "moves_of", "terminal_of")  # cached (explorer.kernels.ranked)
 
 
 def kernels(game) -> ImplicitKernels:

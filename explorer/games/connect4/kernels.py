@@ -23,8 +23,7 @@ from math import comb
 
 import numpy as np
 from explorer.kernels import njit
-from explorer.kernels.implicit import map_successors, map_terminal
-from explorer.kernels.retrograde import forward_cells, implicit_initial, solve_cells
+from explorer.kernels.ranked import cached_wrappers
 
 from explorer.games.base import ImplicitKernels
 from explorer.kernels.bits import deposit, extract, popcount, trailing_zeros
@@ -278,31 +277,8 @@ def masks_of(ctx, codes):
     return x, o, pieces
 
 
-@njit(cache=True, nogil=True, parallel=True)
-def solve(ctx, max_unmoves, cells, queue, state, budget, lo, seeds, seed_runs):
-    """The one retrograde kernel with these un-moves, compiled once and cached (ImplicitKernels.solve):
-    the implicit mode, and each tier of the tiered solver (explorer.tiered)."""
-    return solve_cells(implicit_initial, predecessors, valid, move_count, terminal, ctx, max_unmoves, cells, queue,
-                       state, budget, lo, seeds, seed_runs)
-
-
-@njit(cache=True, nogil=True, parallel=True)
-def forward(ctx, max_moves, lo, cells, child_lo, child_cells, status):
-    """The one-pass solve of a loop-free tier with these moves, compiled once and cached (ImplicitKernels.forward)."""
-    return forward_cells(labelled_successors, valid, terminal, ctx, max_moves, lo, cells, child_lo, child_cells,
-                         status)
-
-
-@njit(cache=True, nogil=True)
-def moves_of(ctx, max_moves, codes, sources, targets, labels):
-    """Every move of many indices (ImplicitKernels.moves_of), cached."""
-    return map_successors(labelled_successors, ctx, max_moves, codes, sources, targets, labels)
-
-
-@njit(cache=True, nogil=True)
-def terminal_of(ctx, codes, out):
-    """The terminal value of many indices (ImplicitKernels.terminal_of), cached."""
-    map_terminal(terminal, ctx, codes, out)
+# cached, the one retrograde kernel and its helpers with these functions (explorer.kernels.ranked)
+solve, forward, moves_of, terminal_of = cached_wrappers(globals(), "solve", "forward", "moves_of", "terminal_of")
 
 
 def context(width: int, height: int, connect: int, offsets: list[int], fill: list[list[int]]) -> np.ndarray:

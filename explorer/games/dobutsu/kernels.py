@@ -28,7 +28,7 @@ from explorer.kernels import njit
 
 from explorer.games.base import ImplicitKernels
 from explorer.kernels.bits import popcount, trailing_zeros
-from explorer.kernels.retrograde import implicit_initial, solve_cells
+from explorer.kernels.ranked import cached_wrappers
 from explorer.games.dobutsu.ranking import RANKING_CONTEXT, rank_position, ranking_context, unrank_position
 from explorer.games.dobutsu.pieces import MAX_MOVES, MAX_UNMOVES, SQUARES, STEPS, targets
 
@@ -359,11 +359,7 @@ def predecessors(ctx, index, out):
     return count
 
 
-@njit(cache=True, nogil=True, parallel=True)
-def solve(ctx, max_unmoves, cells, queue, state, budget, lo, seeds, seed_runs):
-    """The one retrograde kernel with these un-moves, compiled once and cached (ImplicitKernels.solve)."""
-    return solve_cells(implicit_initial, predecessors, valid, move_count, terminal, ctx, max_unmoves, cells, queue,
-                       state, budget, lo, seeds, seed_runs)
+(solve,) = cached_wrappers(globals(), "solve")  # cached (explorer.kernels.ranked)
 
 
 def context(game, folded: bool = True) -> np.ndarray:

@@ -30,7 +30,7 @@ import numpy as np
 from numba import prange
 
 from explorer.kernels import njit
-from explorer.kernels.implicit import map_successors, map_terminal
+from explorer.kernels.ranked import cached_wrappers
 from explorer.kernels.retrograde import (CODE_BITS, OPEN, START, WIN, implicit_initial, queue_first_level,
                                          solve_cells)
 
@@ -324,16 +324,7 @@ def solve(ctx, max_unmoves, cells, queue, state, budget, lo, seeds, seed_runs):
                        state, budget, lo, seeds, seed_runs)
 
 
-@njit(cache=True, nogil=True)
-def moves_of(ctx, max_moves, codes, sources, targets, labels):
-    """Every move of many indices (ImplicitKernels.moves_of), cached."""
-    return map_successors(labelled_successors, ctx, max_moves, codes, sources, targets, labels)
-
-
-@njit(cache=True, nogil=True)
-def terminal_of(ctx, codes, out):
-    """The terminal value of many indices (ImplicitKernels.terminal_of), cached."""
-    map_terminal(terminal, ctx, codes, out)
+moves_of, terminal_of = cached_wrappers(globals(), "moves_of", "terminal_of")  # cached (explorer.kernels.ranked)
 
 
 def _colex(bits: int, offset: int, below: int) -> int:
