@@ -161,6 +161,16 @@ LOOPBACK = "127.0.0.1"
 _FALSE = ("", "0", "false", "no", "off")
 
 
+def per_core_count(text: str) -> tuple[int, int]:
+    """(the whole number of threads or runs `text` gives, 0 when it gives none; the most this machine takes,
+    MAX_THREADS_PER_CORE per core): NUMBA_NUM_THREADS and the warm-up's --jobs."""
+    most = MAX_THREADS_PER_CORE * max(1, os.cpu_count() or 1)
+    try:
+        return whole_number(text, "", max_digits=9), most
+    except ValueError:
+        return 0, most
+
+
 def numba_threads() -> int | None:
     """NUMBA_NUM_THREADS as a number of threads, None when unset (or blank: then removed from the environment,
     which numba would read as an error); InvalidParameter unless a whole
@@ -171,11 +181,7 @@ def numba_threads() -> int | None:
         if "NUMBA_NUM_THREADS" in os.environ:  # set but blank: unset, as for every setting, before numba warns
             del os.environ["NUMBA_NUM_THREADS"]  # with a traceback that it cannot parse ''
         return None
-    most = MAX_THREADS_PER_CORE * max(1, os.cpu_count() or 1)
-    try:
-        value = whole_number(text, "", max_digits=9)
-    except ValueError:
-        value = 0
+    value, most = per_core_count(text)
     if not 1 <= value <= most:
         error = InvalidParameter(f"NUMBA_NUM_THREADS={shown(text)} must be a whole number of threads from 1 to "
                                  f"{most} ({MAX_THREADS_PER_CORE} per core of this machine); unset it for one per core")

@@ -37,9 +37,9 @@ import threading
 import time
 from pathlib import Path
 
-from explorer.core.bounds import whole_number
 from explorer.core.errors import GameGraphError, escaped, shown
-from explorer.core.settings import HOME_ENV, KERNELS_FROM_ENV, MAX_THREADS_PER_CORE, PROGRESS_ENV, check_library_environment
+from explorer.core.settings import (HOME_ENV, KERNELS_FROM_ENV, MAX_THREADS_PER_CORE, PROGRESS_ENV, check_library_environment,
+                                    per_core_count)
 
 IMPLICIT_MAX = 3_000_000   # indices of the largest preset solved in the implicit and tiered modes
 EDGE_MAX = 2_000_000       # --max-positions of the edge-mode runs (a larger preset is refused at once)
@@ -212,11 +212,7 @@ class _Parser(argparse.ArgumentParser):
 def _jobs(text: str) -> int:
     """argparse type of --jobs: a whole number of runs at a time, 1 to MAX_THREADS_PER_CORE per core (a
     billion lanes were a billion lists; a Unicode digit passed as int() reads it)."""
-    most = MAX_THREADS_PER_CORE * max(1, os.cpu_count() or 1)
-    try:
-        value = whole_number(text, "", max_digits=9)
-    except ValueError:
-        value = 0
+    value, most = per_core_count(text)
     if not 1 <= value <= most:
         raise argparse.ArgumentTypeError(f"{shown(text)} is not a whole number of runs at a time from 1 to {most} "
                                          f"({MAX_THREADS_PER_CORE} per core of this machine)")
