@@ -69,6 +69,7 @@ def test_a_filter_marks_the_drawn_positions_that_match(tictactoe):
 @pytest.mark.parametrize("text, says", [
     ("value=winning", "value is one of"),
     ("remoteness=abc", "whole number"),
+    ("remoteness<99999999999999999999", "remoteness 99999999999999999999 is too large: at most 999,999"),
     ("colour=red", "is not a filter term"),
     ("<script>", "is not a position of"),
     ("X" * 100_000, "is refused"),

@@ -20,6 +20,7 @@ from explorer.ui.local import Neighbourhood
 
 MAX_TEXT = 200        # characters of a search; longer is refused before any work
 MAX_PATH = 60         # moves of a path added to the canvas
+MAX_REMOTENESS_DIGITS = 6  # a remoteness term's number: at most 999,999 (no game here comes near it)
 VALUES = ("win", "loss", "tie", "draw")
 FILTER_HELP = ("a position in the game's notation, or a filter: value=win|loss|tie|draw, remoteness=N "
                "(or <N, >N), cycle (on a cycle), kind=<CGT kind>; terms together all apply")
@@ -45,8 +46,11 @@ def parse_filter(text: str) -> list[tuple[str, str, str]] | None:
             parsed.append(("cycle", "=", "yes"))
             continue
         name, op, value = match.group(1), match.group(2), match.group(3)
-        if name == "remoteness" and not (value.isascii() and value.isdigit() and len(value) <= 6):
+        if name == "remoteness" and not (value.isascii() and value.isdigit()):
             raise SearchError(f"remoteness takes a whole number, not {value[:40]!r}")
+        if name == "remoteness" and len(value.lstrip("0")) > MAX_REMOTENESS_DIGITS:
+            raise SearchError(f"remoteness {value[:40]}{'…' if len(value) > 40 else ''} is too large: "
+                              f"at most {10 ** MAX_REMOTENESS_DIGITS - 1:,}")
         if name == "value" and value not in VALUES:
             raise SearchError(f"value is one of {', '.join(VALUES)}, not {value[:40]!r}")
         if name != "remoteness" and op != "=":
