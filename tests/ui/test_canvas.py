@@ -74,12 +74,41 @@ def test_an_expansion_that_adds_nothing_says_so_and_is_not_kept(chopsticks):
     assert canvas.expand(grown, solved.game, solved, backend, key, "out", False, key) == set()
     assert set(grown.nodes) == nodes and set(grown.edges) == edges
     assert key not in grown.grown
-    assert len(grown.notes) == 1 and "added nothing" in grown.notes[0] and key in grown.notes[0]
+    assert len(grown.said) == 1 and "added nothing" in grown.said[0] and key in grown.said[0]
     canvas.expand(grown, solved.game, solved, backend, key, "out", False, key)  # asked again: said once
-    assert len(grown.notes) == 1
+    assert len(grown.said) == 1
     leaf = sorted(nodes - {key})[0]  # one that adds something is kept, as before
     assert canvas.expand(grown, solved.game, solved, backend, leaf, "out", False, key)
     assert leaf in grown.grown
+
+
+def test_an_expansions_line_goes_with_the_next_action(chopsticks, monkeypatch):
+    """The stranger's stale note: "Expanding … added nothing" stayed below the canvas after later expansions
+    that did add positions. It belongs to that double-click: the next event (panel._on_event, as the
+    component sends it) replaces it, and the canvas's own notes (how it started) stay."""
+    from explorer.ui.canvas import panel
+
+    solved, backend = chopsticks
+    key = "A|1-2|1-3"
+    grown = canvas.start(solved.game, solved, backend, key, 1, "out", False, ("s",), 0)
+    grown.notes.append("how the canvas started")
+    session = {canvas.GROWN: grown, "canvas_expand": "out"}
+    monkeypatch.setattr(panel.st, "session_state", session)
+    leaf = sorted(set(grown.nodes) - {key})[0]
+
+    def double_click(node: str, stamp: int) -> None:
+        session["w"] = {"action": "expand", "data": {"node_ids": [node]}, "timestamp": stamp}
+        panel._on_event(solved.game, "chopsticks:standard", solved, backend, key, "w")
+
+    double_click(key, 1)  # its successors are all drawn: nothing added
+    assert [n for n in grown.said if "added nothing" in n]
+    before = len(grown.nodes)
+    double_click(leaf, 2)
+    assert len(grown.nodes) > before  # this one added positions
+    assert not [n for n in grown.said if "added nothing" in n], grown.said
+    assert grown.notes == ["how the canvas started"]
+    double_click(leaf, 2)  # the component repeating its last event changes nothing
+    assert not grown.said
 
 
 def test_a_full_canvas_says_why_it_cannot_expand_once_and_how_to_make_room(chopsticks, monkeypatch):
@@ -91,7 +120,7 @@ def test_a_full_canvas_says_why_it_cannot_expand_once_and_how_to_make_room(chops
     leaf = sorted(set(grown.nodes) - {key})[0]
     for _ in range(3):  # double-clicked again and again
         assert canvas.expand(grown, solved.game, solved, backend, leaf, "out", False, key) == set()
-    refusals = [note for note in grown.notes if "holds at most 5 positions" in note]
+    refusals = [note for note in grown.said if "holds at most 5 positions" in note]
     assert len(refusals) == 1 and len(grown.nodes) == 5
     canvas.remove(grown, {sorted(set(grown.nodes) - {key, leaf})[0]})
     assert canvas.expand(grown, solved.game, solved, backend, leaf, "out", False, key)  # room again

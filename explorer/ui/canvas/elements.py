@@ -240,7 +240,10 @@ class Grown:
     layout_name: str = ""
     layout_runs: int = 0      # counts layouts made: a new one always differs, so the browser runs it again
     boards: bool = False
-    notes: list[str] = field(default_factory=list)
+    notes: list[str] = field(default_factory=list)   # about the canvas itself (how it started): they stay
+    # The last action's lines (an expansion, a removal, a search): the next action replaces them, so a line
+    # such as "Expanding … added nothing" goes with the double-click that made it (panel's _on_event, _on_find).
+    said: list[str] = field(default_factory=list)
     # The perspective of the nodes' `_pfill_*`: the player to move at the page's position (start sets it).
     player: int | None = None
     # The board each node is drawn as (key -> position), in the orientation that follows the moves
@@ -370,8 +373,8 @@ def expand(grown: Grown, game: Game, solved: SolvedGraph, backend: Backend, key:
     room = MAX_NODES - len(grown.nodes)
     if room <= 0:
         refusal = f"the canvas holds at most {MAX_NODES} positions: collapse or remove some first"
-        if grown.notes[-1:] != [refusal]:  # asked again: said once, not once more per double-click
-            grown.notes.append(refusal)
+        if refusal not in grown.said:  # asked again: said once, not once more per double-click
+            grown.said.append(refusal)
         return set()
     hood, truncated = data.neighbourhood_capped(backend, solved, key, 1, direction, min(EXPAND_LIMIT, room + 1))
     moves = len(grown.edges)
@@ -380,12 +383,12 @@ def expand(grown: Grown, game: Game, solved: SolvedGraph, backend: Backend, key:
         # Nothing new: said in one line, and not kept as an expansion (the saved scene's exp= would name it)
         name = game.format(grown.shown[key]) if key in grown.shown else key
         said = f"Expanding {name} added nothing: its neighbours and moves are all on the canvas already."
-        if grown.notes[-1:] != [said]:
-            grown.notes.append(said)
+        if said not in grown.said:
+            grown.said.append(said)
         return new
     grown.grown.setdefault(key, set()).update(new)
     if truncated:
-        grown.notes.append(f"{key} has more neighbours than one expansion adds ({min(EXPAND_LIMIT, room + 1)}); "
+        grown.said.append(f"{key} has more neighbours than one expansion adds ({min(EXPAND_LIMIT, room + 1)}); "
                            "the nearest by key are shown")
     return new
 

@@ -169,6 +169,7 @@ def _on_event(game: Game, spec: str, solved: SolvedGraph, backend: Backend, focu
     if grown is None or stamp <= grown.handled:
         return
     grown.handled = stamp
+    grown.said = []  # a new action: the last one's lines go
     action, payload = event.get("action"), event.get("data") or {}
     try:
         if action == "expand":
@@ -186,23 +187,24 @@ def _on_event(game: Game, spec: str, solved: SolvedGraph, backend: Backend, focu
             state.go(spec, game.format(board) if board is not None else key)
             st.rerun(scope="app")  # another position: the page navigates, not only the canvas
     except GameGraphError as exc:
-        grown.notes.append(str(exc))
+        grown.said.append(str(exc))
 
 
 def _on_find(game: Game, solved: SolvedGraph, backend: Backend, focus: str) -> None:
     """The search box (canvas/search.py): what it found is marked and brought into view, or one line says
-    why nothing was (kept with the canvas's notes, shown escaped below it)."""
+    why nothing was (the canvas's `said`, shown escaped below it until the next action)."""
     grown: Grown | None = st.session_state.get(GROWN)
     text = str(st.session_state.get("canvas_find") or "")
     if grown is None or not text.strip():
         return
+    grown.said = []  # a new action: the last one's lines go
     try:
         found, note, added = search.find(grown, game, solved, backend, text, focus)
     except GameGraphError as exc:
-        grown.notes.append(str(exc))
+        grown.said.append(str(exc))
         return
     search.mark(grown, found, added)
-    grown.notes.append(note)
+    grown.said.append(note)
 
 
 def neighbourhood_panel(game: Game, spec: str, solved: SolvedGraph, key: str, backend: Backend,
@@ -254,7 +256,8 @@ def _canvas_fragment(game: Game, spec: str, solved: SolvedGraph, key: str, backe
     large = len(grown.nodes) >= LARGE
     # Nothing above the canvas may come and go between runs: Streamlit would mount it anew (a new
     # iframe, the graph drawn again), so the notes go below it.
-    notes = grown.notes[-3:] + ([f"{len(grown.nodes)} positions: moves are drawn as plain lines and positions "
+    notes = grown.notes[-3:] + grown.said[-3:] + ([f"{len(grown.nodes)} positions: moves are drawn as plain lines "
+                                                   "and positions "
                                   "without their keys" + ("" if pictures or not boards else " or boards")
                                   + ", so the canvas stays quick; click a position for its name, its facts and "
                                   "its moves' arrows and names."] if large else [])
