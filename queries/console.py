@@ -73,7 +73,7 @@ MAX_PARAM_DEPTH = 32
 MAX_PARAM_SIZE = 1_000_000   # characters of strings and names, and values (8 each), in all the parameters
 MAX_RESULT_BYTES = 2_000_000   # of the rows as JSON: a page's table stays far below Streamlit's message limit
 FETCH_SIZE = 100               # records the driver holds at a time, so the byte cap is checked often
-MAX_RANGE_BOUND = 10_000       # largest literal or parameter in a statement that iterates a range() in an expression
+MAX_RANGE_BOUND = 10_000       # largest literal or parameter bound of a range() iterated in an expression
 MAX_EXPRESSION_RANGES = 2      # nested, two such ranges are 10^8 evaluations: seconds, not hours
 DEADLINE_GRACE_S = 1.0         # past its timeout a statement's answer is awaited this long, then it is a runaway
 INT64 = (-2**63, 2**63 - 1)    # Cypher's INTEGER
@@ -645,16 +645,64 @@ def _call_arguments(text: str, open_at: int) -> str | None:
     return None
 
 
-def _largest_literal(text: str) -> int:
-    """The largest integer written anywhere in the statement (strings and comments included, so
-    nothing hides a number): an upper bound of every literal Neo4j turned into $autoint_N."""
-    largest = 0
+def _literal_sum(text: str) -> int:
+    """The sum of the integers written in the text (strings and comments included, so nothing hides a
+    number; hex, octal and 1_000 forms too): a bound on what Neo4j folds them into. O(len(text))."""
+    total = 0
     for found in _INTEGER_LITERAL.finditer(text):
         digits = found[0].replace("_", "")
         if len(digits) > 30:
             return 10**30
-        largest = max(largest, int(digits, 0) if digits[:2].lower() in ("0x", "0o") else int(digits))
-    return largest
+        total += int(digits, 0) if digits[:2].lower() in ("0x", "0o") else int(digits)
+    return total
+
+
+# Where the console's tokenizer and Neo4j's parser may read a statement differently, so its range()
+# arguments are not known from the text: a \\uXXXX escape (Neo4j decodes it anywhere in the text before
+# parsing: range\\u0028 1, 3 \\u0029 runs, and \\u0039 writes a 9 no number search sees) and the line ends
+# that end a // comment here but not in Neo4j.
+_UNREADABLE = re.compile(r"\\u|[\u2028\u2029\u0085\v\f]", re.I)
+_FOLDED = frozenset("*/%^")   # operators Neo4j folds over literals into one $autoint (9999 * 9999)
+
+
+class _LiteralBound(NamedTuple):
+    value: float     # at most this large, in absolute value, is any $autoint in a range() argument
+    argument: str    # the argument (as written) that reaches it, for the message; "" when none
+
+
+def _range_literal_bound(text: str, plan_ranges: int) -> _LiteralBound:
+    """How large a literal Neo4j may have turned into an $autoint_N inside a range()'s arguments:
+    over every range(...) (or `range`(...)) call of the text and each of its arguments, the sum of
+    the integers written in it (strings and comments inside it included; Neo4j folds 9999 + 9999
+    into one $autoint), without bound when a * / % ^ may have folded them. Numbers elsewhere in
+    the statement (99999 AS big) are no range bound (a WITH 99999 AS n stays n in the plan).
+    Without bound, too, when the text cannot be read as Neo4j reads it (_UNREADABLE) or holds
+    fewer range() calls than the plan. O(len(text))."""
+    unknown = _LiteralBound(math.inf, "")
+    if _UNREADABLE.search(text):
+        return unknown
+    try:
+        toks = tokens(text)
+    except QueryError:
+        return unknown
+    closing, calls, largest = _pairs(toks), 0, _LiteralBound(0, "")
+    for i, tok in enumerate(toks):
+        if not (tok.value.lower() == "range" and (tok.kind == "name" or _call(toks, i, "range"))
+                and i + 1 < len(toks) and toks[i + 1].kind == "symbol" and toks[i + 1].value == "("):
+            continue
+        calls += 1
+        close = closing[i + 1]
+        if close >= len(toks):
+            return unknown
+        for start, stop in _split(toks, i + 2, close, (",",)):
+            if start >= stop:
+                continue
+            written = text[toks[start].at:toks[stop].at].strip()
+            folded = any(t.kind == "symbol" and t.value in _FOLDED for t in toks[start:stop])
+            value = math.inf if folded else _literal_sum(written)
+            if value > largest.value:
+                largest = _LiteralBound(value, written)
+    return largest if calls >= plan_ranges else unknown
 
 
 def _small_bound(bound: str, params: dict[str, Any], literals_small: bool) -> bool:
@@ -686,6 +734,34 @@ def _small_bound(bound: str, params: dict[str, Any], literals_small: bool) -> bo
     return True
 
 
+def _too_large(arguments: str | None, params: dict[str, Any], literals: _LiteralBound) -> str:
+    """Which bound of a refused range() is the trouble, in a few words, for check_expressions's message."""
+    if arguments is None:
+        return "its arguments cannot be read"
+    for found in re.finditer(r"\$`?(\w+)`?", arguments):
+        name = found[1]
+        if not name.startswith("autoint_") or name in params:
+            value = params.get(name)
+            if isinstance(value, bool) or not isinstance(value, int) or abs(value) > MAX_RANGE_BOUND:
+                return f"its bound ${_shown_key(name)} is {_shown_value(value)}"
+    if "$autoint_" in arguments and literals.value > MAX_RANGE_BOUND:
+        if not literals.argument:
+            return "the console cannot tell which numbers its bounds are"
+        shown = literals.argument if len(literals.argument) <= 40 else literals.argument[:37] + "..."
+        return (f"its bound {shown} is a calculation the console cannot size" if math.isinf(literals.value)
+                else f"its bound {shown} is too large")
+    bound = arguments if len(arguments) <= 60 else arguments[:57] + "..."
+    return f"its bounds ({bound}) may be anything"
+
+
+def _shown_value(value: Any) -> str:
+    """A parameter's value as a refusal names it: short."""
+    if isinstance(value, int) and not isinstance(value, bool):
+        return _short(value)
+    text = json.dumps(value)
+    return text if len(text) <= 30 else text[:27] + "..."
+
+
 def check_expressions(details: list[str], text: str, params: dict[str, Any] | None = None) -> None:
     """QueryError for the expressions Neo4j cannot interrupt once they run and that grow without
     bound: a range() iterated inside an expression (not as UNWIND's rows, which Neo4j does stop)
@@ -697,21 +773,23 @@ def check_expressions(details: list[str], text: str, params: dict[str, Any] | No
     (run_readonly_cypher), and this check keeps the usual cases from reaching it."""
     refuse = "the read-only Cypher console refused this statement"
     params = params or {}
-    literals_small = _largest_literal(text) <= MAX_RANGE_BOUND
+    plain_details = [_QUOTED.sub("''", detail.removeprefix("UNWIND ")) for detail in details]
+    literals = _range_literal_bound(text, sum(len(_RANGE_CALL.findall(plain)) for plain in plain_details))
     in_expressions = 0
     for detail in details:
         unwind = detail.startswith("UNWIND ")
-        plain_text = _QUOTED.sub("''", detail.removeprefix("UNWIND "))
+        plain_text = _QUOTED.sub("''", detail.removeprefix("UNWIND "))  # as in plain_details
         for found in _RANGE_CALL.finditer(plain_text):
             if unwind and found.start() == 0:
                 continue  # UNWIND range(...) AS x: one row at a time, and the timeout stops it
             in_expressions += 1
             arguments = _call_arguments(plain_text, found.end() - 1)
-            if arguments is None or not _small_bound(arguments, params, literals_small):
+            if arguments is None or not _small_bound(arguments, params, literals.value <= MAX_RANGE_BOUND):
                 raise QueryError(
                     f"{refuse}: it iterates over a range() inside an expression, which "
-                    f"Neo4j cannot stop once it runs; its bounds must be numbers up to {MAX_RANGE_BOUND:,}, "
-                    "parameters up to that, or sizes of lists and paths (UNWIND range(...) is not limited)")
+                    f"Neo4j cannot stop once it runs, and {_too_large(arguments, params, literals)}; its bounds "
+                    f"must be numbers up to {MAX_RANGE_BOUND:,}, parameters up to that, or sizes of lists and "
+                    "paths (UNWIND range(...) is not limited)")
         for found in _REDUCE_CALL.finditer(plain_text):
             body = _call_arguments(plain_text, plain_text.index("(", found.start()))
             step = (body or "").partition("|")[2]

@@ -9,11 +9,12 @@ statements to the real server.
 from __future__ import annotations
 
 import json
+from pathlib import Path
 
 import pytest
 
 from explorer.core.errors import QueryError
-from queries.console import (MAX_RANGE_BOUND, _largest_literal, check_expressions, check_params, row_bytes)
+from queries.console import (MAX_RANGE_BOUND, _literal_sum, check_expressions, check_params, row_bytes)
 
 
 def refused(details: list[str], text: str, params: dict | None = None) -> str:
@@ -49,6 +50,10 @@ def test_a_range_bound_by_a_parameter_is_checked_by_its_value():
         refused(details, "RETURN range(1, $n) AS r", {"n": too_big})
 
 
+def _library(name: str) -> str:
+    return (Path(__file__).parents[2] / "queries" / f"{name}.cypher").read_text()
+
+
 def test_unwind_rows_and_the_library_shapes_are_allowed():
     """UNWIND range(...) yields rows, which Neo4j's timeout stops; the query library's
     ranges are bounded by sizes of what exists (queries/*.cypher)."""
@@ -57,16 +62,17 @@ def test_unwind_rows_and_the_library_shapes_are_allowed():
     check_expressions(["p, reduce(line = [cache[p.key]], ply IN range($autoint_0, coalesce(cache[p.remoteness], "
                        "$autoint_1)) | "
                        "line + [head([m IN moves WHERE m.from = last(line)]).to]) AS line",
-                       "UNWIND range($autoint_2, size(line) - $autoint_3) AS ply"], "shortest-win 1 0 0 1")
+                       "UNWIND range($autoint_2, size(line) - $autoint_3) AS ply"], _library("shortest-win"))
     check_expressions(["all(i IN range($autoint_0, size(visited) - $autoint_1) WHERE NOT visited[i] IN "
-                       "visited[i + $autoint_2..])"], "cycles 1 2 1")
+                       "visited[i + $autoint_2..])"], _library("cycles"))
     check_expressions(["range($autoint_0, $autoint_1) AS r"], "RETURN range(1, 10000) AS r")
 
 
 def test_more_than_two_ranges_inside_expressions_are_refused():
     nested = "[a IN range($autoint_0, $autoint_1) | [b IN range($autoint_0, $autoint_1) | " \
              "[c IN range($autoint_0, $autoint_1) | 0]]] AS cube"
-    assert "3 ranges" in refused([nested], "RETURN [a IN range(1, 100) | ...] AS cube")
+    assert "3 ranges" in refused([nested], "RETURN [a IN range(1, 100) | [b IN range(1, 100) | "
+                                           "[c IN range(1, 100) | 0]]] AS cube")
 
 
 @pytest.mark.parametrize("detail", [
@@ -81,14 +87,41 @@ def test_an_accumulator_that_doubles_is_refused(detail):
 
 def test_strings_in_the_plan_hide_no_call_and_fake_none():
     check_expressions(["'range(1, 9000000000)' AS s"], "RETURN 'range(1, 9000000000)' AS s")  # a string, not a call
-    refused(["range($autoint_0, $autoint_1) AS r"], "RETURN range(1, 5) AS r, '9000000000' AS s")  # numbers anywhere
+    refused(["range($autoint_0, $autoint_1) AS r"], "RETURN range(1, size('9000000000')) AS r")  # in its arguments
 
 
-def test_the_largest_literal_reads_every_notation():
-    assert _largest_literal("RETURN 1, 22, 'x 333' // 4444") == 4444
-    assert _largest_literal("RETURN 0xFF") == 255 and _largest_literal("RETURN 0o17") == 15
-    assert _largest_literal("RETURN 1_000_000") == 1_000_000
-    assert _largest_literal("RETURN " + "9" * 5000) >= 10**30
+def test_numbers_outside_a_ranges_arguments_are_no_bound_of_it():
+    """The stranger's statement: 99999 is a column, not a bound of range(1, 40) (it was refused)."""
+    check_expressions(["reduce(s = $autostring_1, i IN range($autoint_2, $autoint_3) | s + $autostring_0) AS t, "
+                       "$autoint_4 AS big"], 'RETURN reduce(s="", i IN range(1,40) | s + "w") AS t, 99999 AS big')
+    check_expressions(["range($autoint_0, $autoint_1) AS r"], "RETURN range(1, 5) AS r, '9000000000' AS s")
+
+
+@pytest.mark.parametrize("text, named", [
+    ("RETURN range(1, 99999) AS r, 3 AS small", "bound 99999 is too large"),
+    ("RETURN range(1, (99999)) AS r", "bound (99999) is too large"),
+    ("RETURN range(1, size([range(1, 99999)])) AS r", "99999"),     # a range nested in a range's bound
+    ("RETURN `range`(1, 99999) AS r", "bound 99999 is too large"),  # the function's name in backticks
+    ("RETURN range(1, 9999 + 9999) AS r", "bound 9999 + 9999 is too large"),  # Neo4j folds it into one $autoint
+    ("RETURN range(1, 9999 * 9999) AS r", "9999 * 9999 is a calculation"),
+    ("RETURN range(1, \\u0039\\u0039\\u0039\\u0039\\u0039) AS r", "cannot tell"),  # Neo4j decodes \\u0039 to 9
+    ("RETURN range(1, 5 //\u2028) AS r, 1 AS x //\n + 99999) AS r", "cannot tell"),  # a // comment Neo4j ends later
+])
+def test_a_large_literal_in_a_ranges_arguments_is_refused_and_named(text, named):
+    details = ["range($autoint_0, $autoint_1) AS r"] if "size" not in text else \
+        ["range($autoint_0, size([range($autoint_1, $autoint_2)])) AS r"]
+    assert named in refused(details, text)
+
+
+def test_a_parameter_bound_too_large_is_named():
+    assert "bound $n is 99999" in refused(["range($autoint_0, $n) AS r"], "RETURN range(1, $n) AS r", {"n": 99999})
+
+
+def test_the_literal_sum_reads_every_notation():
+    assert _literal_sum("RETURN 1, 22, 'x 333' // 4444") == 4800
+    assert _literal_sum("RETURN 0xFF") == 255 and _literal_sum("RETURN 0o17") == 15
+    assert _literal_sum("RETURN 1_000_000") == 1_000_000
+    assert _literal_sum("RETURN " + "9" * 5000) >= 10**30
 
 
 def test_parameters_must_fit_cyphers_integers():

@@ -184,6 +184,9 @@ def attacks() -> list[Attack]:
     add("list comprehension over a huge range", "RETURN size([x IN range(1, 200000000) | x]) AS n")
     add("any() over a huge range", "RETURN any(x IN range(1, 0x7FFFFFFFFFFFFFFF) WHERE x < 0) AS a")
     add("a range bound written with underscores", "RETURN size(range(1, 9_000_000_000)) AS n")
+    add("a range bound Neo4j folds from small numbers", "RETURN size(range(1, 9000 * 9000 * 9000 * 9000)) AS n")
+    add("a range bound summed from small numbers", "RETURN size(range(1, 9999 + 9999 + 9999 + 9999)) AS n")
+    add("a range bound written in \\u escapes", "RETURN reduce(s = 0, x IN range(1, " + "\\u0039" * 12 + ") | s) AS s")
     add("three nested ranges", "RETURN size([a IN range(1, 100) | [b IN range(1, 100) | [c IN range(1, 100) | 0]]]) AS n")
     add("a parameter beyond Cypher's integers", "RETURN $n AS n", {"n": 18446744073709551616})
     found.extend(server_killers())
@@ -247,6 +250,7 @@ HONEST = [
     ("a comment", "MATCH (p:Position {game: $game}) // merge, load csv\rRETURN count(p) AS n"),
     ("schema listing", "CALL db.labels() YIELD label RETURN label ORDER BY label"),
     ("USE the graph's own database", "USE neo4j MATCH (p:Position {game: $game}) RETURN count(p) AS n"),
+    ("a large number beside a small range", 'RETURN reduce(s = "", i IN range(1, 40) | s + "w") AS t, 99999 AS big'),
     ("a read CALL subquery", "CALL () { MATCH (g:Game {id: $game}) RETURN g } RETURN g.id AS id"),
 ]
 
