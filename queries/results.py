@@ -126,7 +126,7 @@ def format_result(result: QueryResult) -> str:
         f", {k}={_param(result, k, v)}" for k, v in result.params.items())]
     for name, table in played_tables(result).items():
         parts.append(f"\n[{name}] ({len(table.rows)} row{'' if len(table.rows) == 1 else 's'})")
-        parts.append(format_table(table) if table.rows else "(none)")
+        parts.append(format_table(_values_shown(table)) if table.rows else "(none)")
     notes = list(result.notes)
     if result.boards and (result.boards != result.positions or result.named != result.moves):
         notes.insert(0, "the line is played on one board from the position as typed: each key is the board "
@@ -136,12 +136,31 @@ def format_result(result: QueryResult) -> str:
     return "\n".join(parts)
 
 
+CGT_COLUMNS = ("cgt",)   # columns holding a combinatorial value as stored (ASCII, '+-1'; queries/cgt-*.cypher)
+
+
+def _values_shown(table: Table) -> Table:
+    """The table with its CGT values written as people read them ('±1', explorer.cgt.notation.shown_stored);
+    JSON keeps the stored ASCII, the text Neo4j and --value match on. O(rows)."""
+    at = [i for i, column in enumerate(table.columns) if column in CGT_COLUMNS]
+    if not at:
+        return table
+    from explorer.cgt.notation import shown_stored
+
+    return Table(table.columns, [[shown_stored(v) if i in at and isinstance(v, str) else v
+                                  for i, v in enumerate(row)] for row in table.rows])
+
+
 def _param(result: QueryResult, name: str, value: Any) -> str:
     """A parameter in a result's heading; a line's starting position as typed (its first board), with the
     stored key the query was given beside it when they differ."""
     if (name == "position" and result.boards and result.positions and value == result.positions[0]
             and result.boards[0] != value):
         return f"{result.boards[0]} (stored {format_cell(value)})"
+    if name == "value" and result.query == "cgt-equal" and isinstance(value, str):
+        from explorer.cgt.notation import shown_stored
+
+        return shown_stored(value)
     return format_cell(value)
 
 

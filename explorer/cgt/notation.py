@@ -68,6 +68,17 @@ def format_value(value: CGValue, unicode: bool = True) -> str:
     return "{" + ",".join(left) + "|" + ",".join(right) + "}"
 
 
+@lru_cache(maxsize=10_000)
+def shown_stored(stored: str) -> str:
+    """A value as stored (Position.cgt, ASCII: '+-1', '{5/16+-3/16|0}') as people read it ('±1',
+    '{5/16±3/16|0}'): format_value of parse_value, the spelling `gamegraph cgt` and the UI print.
+    Text that is no value comes back as it is."""
+    try:
+        return format_value(parse_value(stored))
+    except InvalidValue:
+        return stored
+
+
 def _format_number(q: Fraction) -> str:
     return str(q.numerator) if q.denominator == 1 else f"{q.numerator}/{q.denominator}"
 

@@ -9,7 +9,6 @@ from collections import deque
 from dataclasses import dataclass, field
 from typing import Any
 
-from explorer.core.errors import GameGraphError
 from explorer.core.values import Value
 from explorer.games import Game
 from explorer.render import palette
@@ -141,15 +140,12 @@ def _temperature_text(temperature: float | None) -> str | None:
 
 def cgt_text(stored: str | None) -> str | None:
     """A stored CGT value (ASCII, '+-1') as the page writes it ('±1'): the notation's one spelling for display
-    (explorer.cgt.notation's format_value, which the CGT panel's str(value) and dot --boards use)."""
+    (explorer.cgt.notation's shown_stored, as `gamegraph query` prints it)."""
     if not stored:
         return None
-    from explorer.cgt.notation import format_value, parse_value
+    from explorer.cgt.notation import shown_stored
 
-    try:
-        return format_value(parse_value(stored))
-    except GameGraphError:
-        return stored
+    return shown_stored(stored)
 
 
 def position_node(game: Game, solved: SolvedGraph, key: str, boards: bool, focus: str,
