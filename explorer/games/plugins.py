@@ -36,12 +36,14 @@ import hashlib
 import importlib.util
 import inspect
 import re
+import stat
 import sys
 from pathlib import Path
 from types import ModuleType
 
 from explorer.core import settings
 from explorer.core.errors import GameGraphError, shown
+from explorer.core.files import _kind as file_kind
 import explorer.games.registry as registry
 
 ENV = settings.GAME_MODULES_ENV
@@ -86,12 +88,15 @@ def load_file(path: str | Path) -> list[type]:
         file = Path(path).expanduser().resolve()
         if file in _loaded_files:
             return _loaded_files[file]
-        exists = file.is_file()
+        mode = file.stat().st_mode if file.exists() else None  # stat only: a FIFO is never opened
     except (OSError, ValueError, RuntimeError) as error:  # a name over 255 bytes, a NUL, a symlink loop
         reason = getattr(error, "strerror", None) or error
         raise GameGraphError(f"game module {_shown(path)} cannot be opened: {reason}") from None
-    if not exists:
+    if mode is None:
         raise GameGraphError(f"game module {str(path)!r} does not exist (--game-module / {ENV} name a .py file)")
+    if not stat.S_ISREG(mode):  # a folder, a FIFO (reading it would wait for ever), a device, a socket
+        raise GameGraphError(f"game module {str(path)!r} is {file_kind(mode)}, not a Python file "
+                             f"(--game-module / {ENV} name a .py file)")
     name = f"gamegraph_plugin_{file.stem}_{hashlib.sha1(str(file).encode()).hexdigest()[:8]}"
     spec = importlib.util.spec_from_file_location(name, file)
     if spec is None or spec.loader is None:

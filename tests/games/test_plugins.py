@@ -151,6 +151,16 @@ def test_a_module_path_too_long_for_the_system_is_one_line(capsys, clean_env):
     assert "File name too long" in capsys.readouterr().err
 
 
+@pytest.mark.parametrize("kind, make", [("a folder", os.mkdir), ("a FIFO (named pipe)", os.mkfifo)])
+def test_a_folder_or_fifo_is_named_for_what_it_is_at_once(tmp_path, kind, make):
+    """A stranger's finding: both said "does not exist". One line, exit 2, and the FIFO never opened (a read would
+    wait for ever: the child would meet its timeout)."""
+    path = tmp_path / "somefolder"
+    make(path)
+    line = one_error_line(gamegraph_cli(tmp_path, "--game-module", str(path), "solve", "x"))
+    assert f"is {kind}, not a Python file" in line and "does not exist" not in line and str(path) in line
+
+
 def test_missing_file_and_name_clash(tmp_path, capsys, clean_env):
     assert main(["--game-module", str(tmp_path / "nope.py"), "games"]) == 2
     assert "does not exist" in capsys.readouterr().err
