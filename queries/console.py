@@ -740,7 +740,7 @@ def _too_large(arguments: str | None, params: dict[str, Any], literals: _Literal
         return "its arguments cannot be read"
     for found in re.finditer(r"\$`?(\w+)`?", arguments):
         name = found[1]
-        if not name.startswith("autoint_") or name in params:
+        if not name.startswith("auto") or name in params:  # $autoint_0, $autostring_1: literals, not parameters
             value = params.get(name)
             if isinstance(value, bool) or not isinstance(value, int) or abs(value) > MAX_RANGE_BOUND:
                 return f"its bound ${_shown_key(name)} is {_shown_value(value)}"
@@ -750,8 +750,15 @@ def _too_large(arguments: str | None, params: dict[str, Any], literals: _Literal
         shown = literals.argument if len(literals.argument) <= 40 else literals.argument[:37] + "..."
         return (f"its bound {shown} is a calculation the console cannot size" if math.isinf(literals.value)
                 else f"its bound {shown} is too large")
-    bound = arguments if len(arguments) <= 60 else arguments[:57] + "..."
-    return f"its bounds ({bound}) may be anything"
+    depth, start, parts = 0, 0, []
+    for at, char in enumerate(arguments + ","):  # the plan's arguments cut at their top-level commas
+        depth += {"(": 1, "[": 1, "{": 1, ")": -1, "]": -1, "}": -1}.get(char, 0)
+        if char == "," and depth == 0:
+            parts.append(arguments[start:at].strip())
+            start = at + 1
+    bound = next((part for part in parts if not _small_bound(part, params, True)), arguments)
+    bound = bound if len(bound) <= 60 else bound[:57] + "..."
+    return f"its bound {bound} may be anything"
 
 
 def _shown_value(value: Any) -> str:

@@ -293,3 +293,11 @@ def test_parameters_are_bounded_in_size():
         with pytest.raises(QueryError, match="the parameters are too large") as caught:
             check_params(params)
         assert len(str(caught.value)) < 300
+
+
+def test_a_bound_that_may_hold_anything_is_named():
+    message = refused(["reduce(s = $autoint_1, x IN range($autoint_2, n) | s) AS s", "$autoint_0 AS n"],
+                      "WITH 9 AS n RETURN reduce(s = 0, x IN range(1, n) | s) AS s")
+    assert "its bound n may be anything" in message and "autoint" not in message
+    message = refused(["range($autoint_0, toInteger($autostring_0)) AS r"], "RETURN range(1, toInteger('12')) AS r")
+    assert "its bound toInteger($autostring_0) may be anything" in message
