@@ -317,36 +317,3 @@ def test_with_boards_on_dodgem_4x4_at_k2_no_node_is_cut_at_any_canvas_width(serv
             <= cy(frame, "cy.width()")
         _shot(frame_element, f"dodgem4-{width}-{layout.split()[0]}")
     page.close()
-
-
-# Of the nodes in sight, those under the toolbar (top right) or the zoom buttons (bottom right), with the label:
-# [key, bar].
-UNDER_BARS = f"""() => {{ const cy = {CY}; const box = document.getElementById('cy').getBoundingClientRect();
-    const bars = ['toolbar', 'viewbar'].map(id => [id, document.getElementById(id)])
-        .filter(([, e]) => e && getComputedStyle(e).display !== 'none' && e.getBoundingClientRect().width > 1)
-        .map(([id, e]) => {{ const r = e.getBoundingClientRect();
-            return [id, {{x1: r.left - box.left, x2: r.right - box.left, y1: r.top - box.top, y2: r.bottom - box.top}}]; }});
-    const out = [];
-    cy.nodes().forEach(n => {{ const b = n.renderedBoundingBox({{includeLabels: true, includeOverlays: false}});
-        bars.forEach(([id, o]) => {{ if (b.x1 < o.x2 && o.x1 < b.x2 && b.y1 < o.y2 && o.y1 < b.y2) out.push([n.id(), id]); }}); }});
-    return out; }}"""
-
-
-@pytest.mark.parametrize("viewport", [{"width": 1440, "height": 900}, {"width": 1000, "height": 800}])
-def test_dobutsu_default_view_leaves_the_toolbar_and_the_zoom_buttons_clear(server, browser, viewport):  # noqa: F811
-    """A stranger's Dobutsu shogi (small), its default Neighbourhood: at 1,440 x 900 the top row of nodes sat against
-    the canvas's top edge under the toolbar's buttons, and at 1,000 x 800 a node stood under them (the view kept
-    nodes whole at the canvas's edges, not clear of the bars standing over them). Now no node in sight is under the
-    toolbar or the zoom buttons, none is cut, the focus is in sight, and the zoom stays readable."""
-    from explorer.ui.canvas import READABLE_ZOOM
-
-    page = browser.new_page(viewport=viewport)
-    frame_element, frame = open_canvas(page, f"{server}/?game=dobutsu:small&view=Neighbourhood", warm=True)
-    assert cy(frame, "cy.nodes().length") > 40
-    assert frame.evaluate(UNDER_BARS) == [], viewport
-    assert frame.evaluate(CUT) == [], viewport
-    assert cy(frame, "(() => { const p = cy.nodes('[_focus]').renderedPosition(); "
-                     "return p.x > 0 && p.y > 0 && p.x < cy.width() && p.y < cy.height(); })()")
-    assert abs(cy(frame, "cy.zoom()") - READABLE_ZOOM) < 0.02
-    _shot(frame_element, f"dobutsu-{viewport['width']}")
-    page.close()

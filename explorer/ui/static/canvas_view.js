@@ -41,8 +41,7 @@
 //    move. The zoom cannot go below FLOOR times the zoom that fits the
 //    whole drawing (it went down to specks); the +, − and fit buttons are the component's, unchanged.
 //    The window's edges fall between nodes where they can: a node is shown whole (its board and label) or
-//    not at all (with boards on, the top node was cut in half at the readable zoom), and never under the toolbar
-//    or the zoom buttons, which stand over the canvas's edge (wholeNodes).
+//    not at all (with boards on, the top node was cut in half at the readable zoom).
 //
 // 9. A large canvas (canvas/style.py: style_rules, large) is drawn with a lean style sheet: Cytoscape.js computes
 //    every property a rule sets for each of thousands of elements before the first frame, so the
@@ -344,69 +343,39 @@
         const shownLeft = panel ? Math.min(area.x1, Math.max(0, panel.right - box.left)) : 0;
         const beyond = { left: [(area.x1 - shownLeft) / least, area.x1 / least], right: [(box.width - area.x2) / least],
                          top: [area.y1 / least], bottom: [(box.height - area.y2) / least] };
-        // The toolbar (top right) and the zoom buttons (bottom right) stand over the canvas's edge: a node in their
-        // rows (columns) is wholly clear of them or wholly out of sight, not under them (Dobutsu's default view put
-        // its top row against the canvas's top edge, under the toolbar, and a node under the "+" button); a band
-        // from a bar's inner side to the canvas's edge, in model px from the window's edge (negative: inside it).
-        const bars = ["toolbar", "viewbar"].map(id => overlayRect(doc, id)).filter(r => r).map(r => (
-            { x1: r.left - box.left - MARGIN, x2: r.right - box.left + MARGIN,
-              y1: r.top - box.top - MARGIN, y2: r.bottom - box.top + MARGIN }));
-        const onScreen = (v, centre, mid) => mid + least * (v - centre);
-        // each node's [lo, hi] on an axis, and the bands it keeps out of before and after the window there
-        const along = (axis, other) => boxes.map(b => {
-            const [lo, hi, olo, ohi] = axis === "x" ? [b.x1, b.x2, b.y1, b.y2] : [b.y1, b.y2, b.x1, b.x2];
-            const mid = axis === "x" ? (area.y1 + area.y2) / 2 : (area.x1 + area.x2) / 2;
-            const s1 = onScreen(olo, other, mid), s2 = onScreen(ohi, other, mid);
-            const under = bars.filter(o => axis === "x" ? s1 < o.y2 && o.y1 < s2 : s1 < o.x2 && o.x1 < s2);
-            let before = axis === "x" ? beyond.left : beyond.top, after = axis === "x" ? beyond.right : beyond.bottom;
-            if (axis === "y") {
-                const top = under.filter(o => o.y1 < area.y1), bottom = under.filter(o => o.y2 > area.y2);
-                if (top.length) before = [(area.y1 - Math.max(...top.map(o => o.y2))) / least, area.y1 / least];
-                if (bottom.length) after = [(Math.min(...bottom.map(o => o.y1)) - area.y2) / least, (box.height - area.y2) / least];
-            } else {
-                const right = under.filter(o => o.x2 > area.x2);
-                if (right.length) after = [(Math.min(...right.map(o => o.x1)) - area.x2) / least, (box.width - area.x2) / least];
-            }
-            return [lo, hi, before, after];
-        });
         c = { ...c, cut: 0 };
-        // x first (at the window's y of now), y at that x, and so on twice: a bar's band depends on the other axis
-        for (const axis of ["x", "y", "x", "y"]) {
-            if (axis === "x" && bb.w > w) {
-                const [x, cut] = uncut(c.x, w, bb.x1 - slack, bb.x2 + slack, along("x", c.y), keep && [keep.x1, keep.x2]);
-                c.x = x; c.cutX = cut;
-            } else if (axis === "y" && bb.h > h) {
-                const [y, cut] = uncut(c.y, h, bb.y1 - slack, bb.y2 + slack, along("y", c.x), keep && [keep.y1, keep.y2]);
-                c.y = y; c.cutY = cut;
-            }
+        if (bb.w > w) [c.x, c.cut] = uncut(c.x, w, bb.x1 - slack, bb.x2 + slack, boxes.map(b => [b.x1, b.x2]),
+                                           keep && [keep.x1, keep.x2], beyond.left, beyond.right);
+        if (bb.h > h) {
+            const [y, cut] = uncut(c.y, h, bb.y1 - slack, bb.y2 + slack, boxes.map(b => [b.y1, b.y2]),
+                                   keep && [keep.y1, keep.y2], beyond.top, beyond.bottom);
+            c.y = y; c.cut += cut;
         }
-        c.cut = (c.cutX || 0) + (c.cutY || 0);
         return c;
     }
 
     // The centre, along one axis, of a window `span` wide whose shown part's edges (the window's, pushed out by
-    // each node's `before` and `after`: the lines where something stops showing the drawing; two distances on a side
-    // are the band between them, where the drawing shows only in part, which a node must be wholly out of) cut no
-    // node's box (`boxes`: [lo, hi, before, after] each, with its label): the nearest to `at` that keeps the window within [lo, hi] (the
+    // `before` and `after`: the lines where something stops showing the drawing; two distances on a side are the
+    // band between them, where the drawing shows only in part, which a node must be wholly out of) cut no node's box
+    // (`boxes`: [lo, hi] each, with its label): the nearest to `at` that keeps the window within [lo, hi] (the
     // drawing and a band) and `keep` (the focus) inside it; when there is none (nodes packed closer than the
     // window's edges can fall between), the one that cuts the fewest. Candidates put one of those edges just past
     // a node's box, one side or the other. [centre, how many nodes its window cuts]. O(nodes^2).
-    function uncut(at, span, lo, hi, boxes, keep) {
+    function uncut(at, span, lo, hi, boxes, keep, before, after) {
         const half = span / 2, gap = 2;
-        const bands = (centre, before, after) => [[centre - half - Math.max(...before), centre - half - Math.min(...before)],
-                                                  [centre + half + Math.min(...after), centre + half + Math.max(...after)]];
-        const cuts = centre => boxes.reduce((n, [a, b, before, after]) => { const [l, r] = bands(centre, before, after);
-            return n + (a < l[1] && l[0] < b || a < r[1] && r[0] < b ? 1 : 0); }, 0);
+        const bands = centre => [[centre - half - Math.max(...before), centre - half - Math.min(...before)],
+                                 [centre + half + Math.min(...after), centre + half + Math.max(...after)]];
+        const cuts = centre => { const [l, r] = bands(centre);
+            return boxes.reduce((n, [a, b]) => n + (a < l[1] && l[0] < b || a < r[1] && r[0] < b ? 1 : 0), 0); };
         const fits = centre => centre - half >= lo - gap - 1e-6 && centre + half <= hi + gap + 1e-6 &&
             (!keep || (keep[0] >= centre - half && keep[1] <= centre + half));
         let best = at, least = cuts(at), far = 0;
         if (least === 0) return [at, 0];
         // none cut, the nearest; where every window cuts some (the edges' distance a multiple of no gap between
         // the nodes' columns), the fewest, so that what is cut is one node at an edge, not one at each
-        const befores = [...new Set(boxes.flatMap(x => x[2]))], afters = [...new Set(boxes.flatMap(x => x[3]))];
         boxes.forEach(([a, b]) => {
-            const centres = befores.flatMap(d => [a - gap + d + half, b + gap + d + half])
-                .concat(afters.flatMap(d => [a - gap - d - half, b + gap - d - half]));
+            const centres = before.flatMap(d => [a - gap + d + half, b + gap + d + half])
+                .concat(after.flatMap(d => [a - gap - d - half, b + gap - d - half]));
             centres.forEach(centre => {
                 if (!fits(centre)) return;
                 const d = Math.abs(centre - at), n = cuts(centre);
