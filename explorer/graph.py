@@ -477,7 +477,10 @@ def generate_levels(game: Game, symmetry: bool = True, start: Any = None,
         pair = pair[order]
         first = np.ones(len(order), dtype=bool)
         first[1:] = pair[1:] != pair[:-1]
-        keep = order[first]
+        # The first move to each target, in the batch's own order within each source (move by move): the order the
+        # compiled generator writes, so that both paths give one graph, edge for edge (the load's fingerprints).
+        keep = np.sort(order[first])
+        keep = keep[np.argsort(batch.source[keep], kind="stable")]
         targets = batch.target[keep]
         node_id[targets[node_id[targets] < 0]] = -2
         fresh = np.flatnonzero(node_id == -2)

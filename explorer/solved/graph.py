@@ -23,7 +23,8 @@ from explorer.graph import DEFAULT_MAX_POSITIONS, GameGraph, check_size, generat
 from explorer.solver import Solution, solve
 from explorer.core.values import Value
 
-CACHE_FORMAT = 2  # 2: Domineering's cells named from the bottom rank, which the mirrors' move labels hold
+CACHE_FORMAT = 3  # 2: Domineering's cells named from the bottom rank, which the mirrors' move labels hold; 3: the plain
+#                 generator writes each position's moves in the kernel's order (explorer.graph.generate_levels)
 CACHE_KIND = "graphs"  # the state folder's subfolder of solved graphs
 
 
