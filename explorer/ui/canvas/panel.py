@@ -106,7 +106,7 @@ def _controls(game: Game, last: tuple[int, str, bool]) -> tuple[int, str, str, s
         st.session_state["canvas_size"] = "none"
     if said or bad_scene:
         slot.warning(as_text(" ".join(said + bad_scene)))
-    top = st.columns([1, 1.1, 1.5, 1.1, 1.1], vertical_alignment="bottom")
+    top = st.columns([1.4, 1.1, 1.5, 1.1, 1.1], vertical_alignment="bottom")
     top[0].number_input(f"k (moves away, 1 to {data.MAX_K})", min_value=1, max_value=data.MAX_K, step=1,
                         key="hood_k", on_change=_k_into_url, help=f"the canvas starts with the positions up to k moves from here "
                                            f"(the nearest {MAX_NODES} at most)")
