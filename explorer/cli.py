@@ -34,7 +34,7 @@ from typing import NoReturn
 
 from explorer.commands import OPTIONS_GIVEN, StoreOnce
 from explorer.core import settings
-from explorer.core.errors import GameGraphError, escaped, shown
+from explorer.core.errors import GameGraphError, escaped, parse_error_line, shown
 
 EXIT_ERROR = 2
 EXIT_OUTPUT = 74    # EX_IOERR: standard output closed or full
@@ -132,12 +132,9 @@ COMMAND_MODULES = (
 )
 
 
-MAX_PARSE_MESSAGE = 300  # characters of argparse's own message kept (it quotes the arguments, of any length)
-
-
 class OneLineParser(argparse.ArgumentParser):
     """argparse, with a bad argument reported in one line (not a usage block), like every other error,
-    escaped and cut to MAX_PARSE_MESSAGE characters, and an option given twice refused (StoreOnce).
+    escaped and cut (explorer.core.errors.parse_error_line), and an option given twice refused (StoreOnce).
     Subcommand parsers are of the same class (argparse's add_subparsers default); an argument a subcommand
     does not know is its own error, naming its own help (`gamegraph query --help`): argparse hands those up
     to the top parser, which named `gamegraph --help`."""
@@ -150,9 +147,7 @@ class OneLineParser(argparse.ArgumentParser):
         self.register("action", "store", StoreOnce)
 
     def error(self, message: str) -> NoReturn:
-        if len(message) > MAX_PARSE_MESSAGE:
-            message = f"{message[:MAX_PARSE_MESSAGE - 40]}... ({len(message):,} characters)"
-        say(f"{self.prog}: error: {message} (see `{self.prog} --help`)")
+        say(parse_error_line(self.prog, message))
         raise SystemExit(EXIT_ERROR)
 
     def parse_known_args(self, args=None, namespace=None):

@@ -89,6 +89,18 @@ def counted(number: int, noun: str, plural: str | None = None) -> str:
     return f"{number} {noun if number == 1 else plural or noun + 's'}"
 
 
+MAX_PARSE_MESSAGE = 300  # characters of argparse's own message kept (it quotes the arguments, of any length)
+
+
+def parse_error_line(prog: str, message: str) -> str:
+    """argparse's message about a bad argument as one line (not a usage block), cut to MAX_PARSE_MESSAGE
+    characters, naming the program's help: the CLI's parser and the warm-up's. Not yet escaped: the caller's
+    writer escapes it."""
+    if len(message) > MAX_PARSE_MESSAGE:
+        message = f"{message[:MAX_PARSE_MESSAGE - 40]}... ({len(message):,} characters)"
+    return f"{prog}: error: {message} (see `{prog} --help`)"
+
+
 def _module_being_located() -> str | None:
     """The module `python -m MODULE` runs, while Python is still importing the packages above it (sys.argv[0]
     is "-m" until runpy has found the module, then its path); None otherwise."""

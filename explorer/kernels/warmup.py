@@ -37,7 +37,7 @@ import threading
 import time
 from pathlib import Path
 
-from explorer.core.errors import GameGraphError, escaped, shown
+from explorer.core.errors import GameGraphError, escaped, parse_error_line, shown
 from explorer.core.settings import (HOME_ENV, KERNELS_FROM_ENV, MAX_THREADS_PER_CORE, PROGRESS_ENV, check_library_environment,
                                     per_core_count)
 
@@ -194,18 +194,13 @@ def _warm(folder: Path, jobs: int, stamp: Path, out) -> int:
     return 0
 
 
-MAX_MESSAGE = 300  # characters of argparse's own message kept (it quotes the arguments, of any length)
-
-
 class _Parser(argparse.ArgumentParser):
     """argparse, with a bad argument in one escaped line (not a usage block), as the CLI's own parser does;
     exit status 2. (An absurd NUMBA_NUM_THREADS is refused in one line before this module runs: the import
     of explorer.kernels checks it, explorer.core.settings.numba_threads.)"""
 
     def error(self, message: str):
-        if len(message) > MAX_MESSAGE:
-            message = f"{message[:MAX_MESSAGE - 40]}... ({len(message):,} characters)"
-        print(escaped(f"{self.prog}: error: {message} (see `{self.prog} --help`)"), file=sys.stderr)
+        print(escaped(parse_error_line(self.prog, message)), file=sys.stderr)
         raise SystemExit(2)
 
 
