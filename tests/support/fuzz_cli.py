@@ -222,6 +222,7 @@ class Fixtures:
         from explorer.certificate import certificate
         from explorer.solved import load_or_build
 
+        _as_a_fresh_process()  # small games on the plain path: no compiled thread pool before the forks
         for spec, position in (("chopsticks:attack-only", None), ("tictactoe", None), ("nim:small", None),
                                ("tictactoe", "XO./.X./..."), ("chopsticks", None), ("nim:small", "A|1-2-2")):
             solved = load_or_build(spec)
@@ -1008,9 +1009,22 @@ def cases(fx: Fixtures, seed: int = 1) -> list[Case]:
 
 
 # -- running -------------------------------------------------------------------------------
+def _as_a_fresh_process() -> None:
+    """This process picks compiled or plain kernels as `gamegraph` does (explorer.core.settings.kernels_from),
+    not as the suite's own process (tests/conftest.py: every size compiled). The cases run in children forked
+    from here, and a child forked after a parallel kernel has started numba's OpenMP threads dies at its first
+    parallel kernel ("fork() called from a process already using GNU OpenMP"): the fixtures must not start them."""
+    from explorer.algorithms import dispatch
+    from explorer.core import settings
+
+    dispatch.kernels_from = settings.kernels_from
+
+
 def _classify(case: Case, code: int | None, out: str, err: str, clobbered: list[str]) -> str:
     if code is None:
         return "hang"
+    if code < 0 and not case.signal:  # killed by a signal nobody sent: a crash (a segmentation fault, an abort)
+        return "crash"
     if TRACEBACK in out or TRACEBACK in err or f"gamegraph: {INTERNAL}" in err:
         return "traceback"
     if clobbered:
@@ -1227,7 +1241,7 @@ def sample(all_cases: list[Case], count: int | None, seed: int) -> list[Case]:
     return [all_cases[i] for i in chosen]
 
 
-VERDICTS = ("traceback", "exit-0", "hang", "clobbered", "half-written", "mode-changed")
+VERDICTS = ("traceback", "crash", "exit-0", "hang", "clobbered", "half-written", "mode-changed")
 
 
 def summarise(results: list[Result]) -> dict[str, Any]:
