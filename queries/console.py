@@ -42,7 +42,7 @@ figures). So, further:
 
 - the plan check refuses the shapes that cannot be interrupted and grow without
   bound (check_expressions): ``range()`` inside an expression whose bounds are not
-  small literals, parameters or sizes of what is already there, and an
+  literals and parameters adding up to at most MAX_RANGE_BOUND, or sizes of what is already there, and an
   accumulator that doubles itself (``reduce(s = 'x', i IN ... | s + s)``);
 - the caller waits for the answer at most timeout_s + DEADLINE_GRACE_S; a
   statement Neo4j still runs after that is terminated again and named in one
@@ -73,7 +73,7 @@ MAX_PARAM_DEPTH = 32
 MAX_PARAM_SIZE = 1_000_000   # characters of strings and names, and values (8 each), in all the parameters
 MAX_RESULT_BYTES = 2_000_000   # of the rows as JSON: a page's table stays far below Streamlit's message limit
 FETCH_SIZE = 100               # records the driver holds at a time, so the byte cap is checked often
-MAX_RANGE_BOUND = 10_000       # largest literal or parameter bound of a range() iterated in an expression
+MAX_RANGE_BOUND = 10_000       # largest sum of the literals and parameters of a bound of a range() in an expression
 MAX_EXPRESSION_RANGES = 2      # nested, two such ranges are 10^8 evaluations: seconds, not hours
 DEADLINE_GRACE_S = 1.0         # past its timeout a statement's answer is awaited this long, then it is a runaway
 INT64 = (-2**63, 2**63 - 1)    # Cypher's INTEGER
@@ -705,33 +705,49 @@ def _range_literal_bound(text: str, plan_ranges: int) -> _LiteralBound:
     return largest if calls >= plan_ranges else unknown
 
 
-def _small_bound(bound: str, params: dict[str, Any], literals_small: bool) -> bool:
-    """Whether a range() bound (plan text) is built only of small values (see _BOUND_TOKEN)."""
-    at, calls = 0, []
+def _bound_size(bound: str, params: dict[str, Any], literal_bound: float) -> float | None:
+    """How large a range()'s bound (plan text, one or more of its arguments) may be: over its top-level
+    arguments, the largest sum of the magnitudes of the parameters, numbers and folded literals each one
+    adds up ($a + $b with both at 10,000 is 20,000; $a + $a counts $a twice); every $autoint of one
+    argument is at most literal_bound together (_range_literal_bound). None when the bound holds anything
+    but small values (see _BOUND_TOKEN), or a parameter that is not a whole number. Sizes, lengths and
+    stored properties add nothing: they measure what exists."""
+    at, calls, largest, total, literal_counted = 0, [], 0.0, 0.0, False
     while at < len(bound):
         token = _BOUND_TOKEN.match(bound, at)
         if not token:
             if "size" in calls and (name := re.compile(r"`?\w+`?").match(bound, at)):
                 at = name.end()  # size(visited): a list that already exists, whatever holds it
                 continue
-            return False
+            return None
         at = token.end()
         word = token[0].strip()
         if word.endswith("("):
             calls.append(word[:-1].strip().lower().replace("length", "size"))
         elif word == ")" and calls:
             calls.pop()
+        elif word == "," and not calls:  # the next argument of range() itself
+            largest, total, literal_counted = max(largest, total), 0.0, False
         if word.startswith("$"):
             name = word[1:].strip("`")
             value = params.get(name)
             if name.startswith("autoint_") and name not in params:
-                if not literals_small:
-                    return False
-            elif isinstance(value, bool) or not isinstance(value, int) or abs(value) > MAX_RANGE_BOUND:
-                return False
-        elif word.isdigit() and int(word) > MAX_RANGE_BOUND:
-            return False
-    return True
+                total += 0 if literal_counted else literal_bound
+                literal_counted = True
+            elif isinstance(value, bool) or not isinstance(value, int):
+                return None
+            else:
+                total += abs(value)
+        elif word.isdigit():
+            total += int(word) if len(word) <= 30 else math.inf
+    return max(largest, total)
+
+
+def _small_bound(bound: str, params: dict[str, Any], literal_bound: float) -> bool:
+    """Whether a range() bound (plan text) is built only of small values that add up to at most
+    MAX_RANGE_BOUND in each argument (_bound_size)."""
+    size = _bound_size(bound, params, literal_bound)
+    return size is not None and size <= MAX_RANGE_BOUND
 
 
 def _too_large(arguments: str | None, params: dict[str, Any], literals: _LiteralBound) -> str:
@@ -756,9 +772,13 @@ def _too_large(arguments: str | None, params: dict[str, Any], literals: _Literal
         if char == "," and depth == 0:
             parts.append(arguments[start:at].strip())
             start = at + 1
-    bound = next((part for part in parts if not _small_bound(part, params, True)), arguments)
-    bound = bound if len(bound) <= 60 else bound[:57] + "..."
-    return f"its bound {bound} may be anything"
+    bound = next((part for part in parts if not _small_bound(part, params, literals.value)), arguments)
+    size = _bound_size(bound, params, literals.value)
+    shown = bound if len(bound) <= 60 else bound[:57] + "..."
+    if size is not None:  # small values, too many of them: $a + $b
+        return (f"its bound {shown} adds up to as much as {int(size):,}" if size < 10**30
+                else f"its bound {shown} is too large")
+    return f"its bound {shown} may be anything"
 
 
 def _shown_value(value: Any) -> str:
@@ -791,11 +811,11 @@ def check_expressions(details: list[str], text: str, params: dict[str, Any] | No
                 continue  # UNWIND range(...) AS x: one row at a time, and the timeout stops it
             in_expressions += 1
             arguments = _call_arguments(plain_text, found.end() - 1)
-            if arguments is None or not _small_bound(arguments, params, literals.value <= MAX_RANGE_BOUND):
+            if arguments is None or not _small_bound(arguments, params, literals.value):
                 raise QueryError(
                     f"{refuse}: it iterates over a range() inside an expression, which "
                     f"Neo4j cannot stop once it runs, and {_too_large(arguments, params, literals)}; its bounds "
-                    f"must be numbers up to {MAX_RANGE_BOUND:,}, parameters up to that, or sizes of lists and "
+                    f"must be numbers and parameters adding up to at most {MAX_RANGE_BOUND:,} each, or sizes of lists and "
                     "paths (UNWIND range(...) is not limited)")
         for found in _REDUCE_CALL.finditer(plain_text):
             body = _call_arguments(plain_text, plain_text.index("(", found.start()))

@@ -335,3 +335,18 @@ def test_the_statements_that_took_the_server_down_are_refused_in_one_line_and_it
             assert "restart" not in message or "not restarted" in message, (attack.name, message)
         assert server.status().pid == pid
         assert run_readonly_cypher(console, neo4j_server.database, "RETURN 1 AS one").rows == [[1]]
+
+
+def test_parameters_added_inside_a_range_bound_are_summed_on_the_real_plan(neo4j_server):
+    """The last note of issue 40: range(0, $a + $b) passed with each parameter at 10,000 (each was checked
+    alone; thirty of them passed 300,000); the real server's plan, refused by their sum, and allowed within it."""
+    text = "RETURN size([x IN range(0, $a + $b) | x]) AS n"
+    with open_driver(neo4j_server) as console:
+        with pytest.raises(QueryError, match="bound \\$a \\+ \\$b adds up to as much as 20,000") as caught:
+            run_readonly_cypher(console, neo4j_server.database, text, {"a": 10_000, "b": 10_000})
+        assert "\n" not in str(caught.value)
+        many = " + ".join(f"$p{i}" for i in range(30))
+        with pytest.raises(QueryError, match="adds up to as much as 300,000"):
+            run_readonly_cypher(console, neo4j_server.database, f"RETURN size([x IN range(0, {many}) | x]) AS n",
+                                {f"p{i}": 10_000 for i in range(30)})
+        assert run_readonly_cypher(console, neo4j_server.database, text, {"a": 5_000, "b": 5_000}).rows == [[10_001]]

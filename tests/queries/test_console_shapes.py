@@ -50,6 +50,35 @@ def test_a_range_bound_by_a_parameter_is_checked_by_its_value():
         refused(details, "RETURN range(1, $n) AS r", {"n": too_big})
 
 
+@pytest.mark.parametrize("details, text, params, total", [
+    (["size([x IN range($autoint_0, $a + $b) | x]) AS n"], "RETURN size([x IN range(0, $a + $b) | x]) AS n",
+     {"a": MAX_RANGE_BOUND, "b": MAX_RANGE_BOUND}, "20,000"),
+    (["size([x IN range($autoint_0, ($a + $a) + $a) | x]) AS n"], "RETURN size([x IN range(0, $a + $a + $a) | x]) AS n",
+     {"a": 9_000}, "27,000"),                                               # one parameter used three times
+    (["size([x IN range($autoint_0, $a - $b) | x]) AS n"], "RETURN size([x IN range(0, $a - $b) | x]) AS n",
+     {"a": MAX_RANGE_BOUND, "b": -MAX_RANGE_BOUND}, "20,000"),              # magnitudes: a minus adds too
+    (["size([x IN range($autoint_0, $a + $autoint_1) | x]) AS n"], "RETURN size([x IN range(0, $a + 9999) | x]) AS n",
+     {"a": MAX_RANGE_BOUND}, "19,999"),                                     # a parameter and a literal
+    (["size([x IN range($autoint_0, coalesce($a, $b) + $c) | x]) AS n"],
+     "RETURN size([x IN range(0, coalesce($a, $b) + $c) | x]) AS n", {"a": 6_000, "b": 1, "c": 6_000}, "12,001"),
+])
+def test_parameters_added_inside_a_range_bound_are_summed(details, text, params, total):
+    """The last note of issue 40: each parameter was checked alone, so $a + $b (or thirty of them, up to the
+    depth limit) passed the 10,000 bound; now the literals and parameters of one bound are added up."""
+    message = refused(details, text, params)
+    assert f"adds up to as much as {total}" in message
+
+
+def test_parameters_that_add_up_to_the_bound_pass_and_each_bound_counts_alone():
+    check_expressions(["size([x IN range($autoint_0, $a + $b) | x]) AS n"],
+                      "RETURN size([x IN range(0, $a + $b) | x]) AS n", {"a": 5_000, "b": 5_000})
+    check_expressions(["size([x IN range($a, $b) | x]) AS n"], "RETURN size([x IN range($a, $b) | x]) AS n",
+                      {"a": -MAX_RANGE_BOUND, "b": MAX_RANGE_BOUND})  # two bounds, each within it
+    many = " + ".join(f"$p{i}" for i in range(30))
+    assert "300,000" in refused([f"size([x IN range($autoint_0, {many}) | x]) AS n"],
+                                f"RETURN size([x IN range(0, {many}) | x]) AS n", {f"p{i}": MAX_RANGE_BOUND for i in range(30)})
+
+
 def _library(name: str) -> str:
     return (Path(__file__).parents[2] / "queries" / f"{name}.cypher").read_text()
 
