@@ -2,7 +2,8 @@
 
 A domino's top (Vertical) or left (Horizontal) cell is a link that places it there;
 a faint outline shows where. Its name (``V a1-a2``) counts ranks from the bottom, as
-the game's notation does (explorer/games/domineering.py).
+the game's notation does (explorer/games/domineering.py); the files stand below the grid
+and the ranks left of it, a1 bottom-left, as on every other game's board (grid.Grid.names).
 """
 
 from __future__ import annotations
@@ -11,9 +12,10 @@ from html import escape
 
 from explorer.render.palette import DOMINEERING_COVERED, DOMINEERING_GROUND, INK_FAINT, NEUTRAL_MARK, RULE, WHITE
 from explorer.ui.boards.caption import turn_caption
-from explorer.ui.boards.grid import CAPTION_LINE, caption, wrap
+from explorer.ui.boards.grid import CAPTION_LINE, Grid, caption, wrap
 
 CELL, PAD = 46, 30
+NAMES = 12  # px more below the grid: its file letters, above the "click a dot" line
 MOVABLE = NEUTRAL_MARK  # the page colours each move by its value: uncoloured, a move looks like none
 
 
@@ -24,7 +26,7 @@ def svg(game, position, links):
     width = max(cols * CELL + 2 * PAD, 220)
     lines = wrap(said, width - PAD - 8, 14)
     below = (len(lines) - 1) * CAPTION_LINE  # a wrapped caption pushes the grid down
-    height = rows * CELL + 2 * PAD + 14 + below
+    height = rows * CELL + 2 * PAD + 14 + below + NAMES
     out = [f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" viewBox="0 0 {width} {height}" '
            f'role="img" aria-label="{escape(said)}">',
            f'<rect x="0" y="0" width="{width}" height="{height}" rx="10" fill="{DOMINEERING_GROUND}"/>',
@@ -33,6 +35,7 @@ def svg(game, position, links):
         out.append(f'<text x="{PAD}" y="{height - 12}" font-size="11" fill="{INK_FAINT}" font-family="sans-serif">'
                    f'click a dot to place a {"vertical" if mover == 0 else "horizontal"} domino</text>')
     out.append(f'<g transform="translate(0 {below})">')
+    out.extend(Grid(rows, cols, CELL, PAD, PAD).names())  # files below, ranks on the left: a1 bottom-left
     for r in range(rows):
         for c in range(cols):
             covered = position.filled >> (r * cols + c) & 1
