@@ -123,3 +123,23 @@ def test_size_is_kept_in_the_scene_url_and_a_bad_one_is_one_escaped_line(monkeyp
     said = [text_of(w.value) for w in at.warning]
     assert len(said) == 1 and echo("<b>huge</b>") in said[0] and "size=" in said[0], said  # quoted, shown literally
     assert at.selectbox(key="canvas_size").value == "none"
+
+
+def test_a_bad_scene_names_only_the_choices_the_game_offers(monkeypatch, tmp_path):
+    """A bad size= or colour= listed every choice, "temperature" too, for a game without CGT values (issue 38);
+    now the line names the game's own choices, and a CGT-only choice asked of such a game is refused the same way
+    (it was taken silently and dropped)."""
+    from tests.support.ui_support import text_of
+
+    for scene in ({"size": "huge"}, {"size": "temperature"}, {"colour": "cgt_kind"}):
+        at = _page(monkeypatch, tmp_path, game="chopsticks:standard", **scene)
+        said = [text_of(w.value) for w in at.warning]
+        (param, value), = scene.items()
+        assert len(said) == 1 and f"{param}='{value}'" in said[0], (scene, said)
+        offered = at.selectbox(key="canvas_size" if param == "size" else "canvas_colour").options
+        listed = said[0].split("is not one of ", 1)[1].split(":", 1)[0]
+        assert "temperature" not in listed and "cgt_kind" not in listed, said
+        assert len(listed.split(", ")) == len(offered), (listed, offered)  # every choice it offers, named
+    at = _page(monkeypatch, tmp_path, game="domineering(rows=2,cols=3)", size="huge")
+    said = [text_of(w.value) for w in at.warning]
+    assert len(said) == 1 and "temperature" in said[0], said  # a CGT game offers it

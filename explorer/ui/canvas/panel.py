@@ -30,6 +30,9 @@ COLOURINGS = {"value": "value", "remoteness": "remoteness", "draw_level": "draw 
 SIZINGS = {"none": "nothing (all alike)", "remoteness": "remoteness", "degree": "degree (moves out and in)",
            "temperature": "temperature (CGT)"}
 CGT_ONLY = ("cgt_kind", "temperature")  # choices for games with combinatorial values only
+# The first row's columns (k, Layout, Colour by): at a 1,000 px window's 540 px column, 106, 232 and 170 px, each
+# wide enough for its longest value ("concentric around the focus", "temperature (CGT)") whole.
+CONTROL_WIDTHS = (110, 240, 175)
 EXPAND_DIRECTIONS = {"both": "successors and predecessors", "out": "successors (moves from it)",
                      "in": "predecessors (moves into it)"}
 
@@ -85,51 +88,59 @@ def _controls(game: Game, last: tuple[int, str, bool]) -> tuple[int, str, str, s
     st.session_state.setdefault("canvas_expand", "both")
     if st.session_state.get("canvas_perspective") not in PERSPECTIVES:
         st.session_state["canvas_perspective"] = "focus"
-    # A saved scene's layout and colouring (state.SCENE_PARAMS), applied once per link as k is
+    # A saved scene's layout, colouring and sizing (state.SCENE_PARAMS), applied once per link as k is; a value
+    # the game does not offer (temperature without CGT values) is refused as an unknown one, naming only its choices
+    cgt = supports_cgt(game)
+    colourings = [c for c in COLOURINGS if c not in CGT_ONLY or cgt]
+    sizings = [c for c in SIZINGS if c not in CGT_ONLY or cgt]
     bad_scene = []
-    for param, name, allowed in (("layout", "canvas_layout", LAYOUTS), ("colour", "canvas_colour", COLOURINGS),
-                                 ("size", "canvas_size", SIZINGS)):
+    for param, name, allowed in (("layout", "canvas_layout", list(LAYOUTS)), ("colour", "canvas_colour", colourings),
+                                 ("size", "canvas_size", sizings)):
         text = st.query_params.get(param)
         if text and st.session_state.get(f"{name}_url") != text:
             st.session_state[f"{name}_url"] = text
             if text in allowed:
                 st.session_state[name] = text
             else:
+                if st.session_state[name] not in allowed:
+                    st.session_state[name] = allowed[0]
                 bad_scene.append(f"The link's {param}={echo(text)} is not one of {', '.join(allowed)}: "
                                  f"the canvas uses {st.session_state[name]}.")
-    cgt = supports_cgt(game)
-    colourings = [c for c in COLOURINGS if c not in CGT_ONLY or cgt]
     if st.session_state["canvas_colour"] not in colourings:
         st.session_state["canvas_colour"] = "value"
-    sizings = [c for c in SIZINGS if c not in CGT_ONLY or cgt]
     if st.session_state["canvas_size"] not in sizings:
         st.session_state["canvas_size"] = "none"
     if said or bad_scene:
         slot.warning(as_text(" ".join(said + bad_scene)))
-    top = st.columns([1.4, 1.1, 1.5, 1.1, 1.1], vertical_alignment="bottom")
+    # Three controls a user changes most in a row, the boards, labels and layout button below them, the rest in
+    # a popover: at a 1,000 px window the page's column is 540 px, where ten controls side by side were cut
+    # ("nothi…", "layered by r…"); each control's label and value is whole at 1,000 and 1,440 px.
+    top = st.columns(CONTROL_WIDTHS, vertical_alignment="bottom")
     top[0].number_input(f"k (moves away, 1 to {data.MAX_K})", min_value=1, max_value=data.MAX_K, step=1,
-                        key="hood_k", on_change=_k_into_url, help=f"the canvas starts with the positions up to k moves from here "
-                                           f"(the nearest {MAX_NODES} at most)")
-    top[1].selectbox("Follow moves", ["both", "out", "in"], key="hood_dir", on_change=_whole_page,
-                     format_func={"both": "both ways", "out": "forward", "in": "backward"}.get)
-    top[2].selectbox("Layout", list(LAYOUTS), key="canvas_layout", format_func=LAYOUTS.get)
-    top[3].selectbox("Colour by", colourings, key="canvas_colour", format_func=COLOURINGS.get)
+                        key="hood_k", on_change=_k_into_url, help=f"the canvas starts with the positions up to k "
+                        f"moves from here (the nearest {MAX_NODES} at most)")
+    top[1].selectbox("Layout", list(LAYOUTS), key="canvas_layout", format_func=LAYOUTS.get)
+    top[2].selectbox("Colour by", colourings, key="canvas_colour", format_func=COLOURINGS.get)
+    low = st.container(horizontal=True, vertical_alignment="center")
+    low.checkbox("Boards on the nodes", key="canvas_boards", disabled=not has_boards(game),
+                 help=None if has_boards(game) else f"{game.display_name} has no board drawing: nodes show its notation")
+    low.checkbox("Move labels", key="hood_labels", on_change=_whole_page)
+    low.button("Lay out again", key="canvas_relayout", on_click=_relayout,
+               help="place every node again with the chosen layout")
+    more = low.popover("More", icon=":material/tune:",
+                       help="which moves the canvas follows, node sizes, what an expansion adds, whose values")
+    more.selectbox("Follow moves", ["both", "out", "in"], key="hood_dir", on_change=_whole_page,
+                   format_func={"both": "both ways", "out": "forward", "in": "backward"}.get)
     boards_on = bool(st.session_state["canvas_boards"]) and has_boards(game)
-    top[4].selectbox("Size by", sizings, key="canvas_size", format_func=SIZINGS.get, disabled=boards_on,
-                     help="boards keep their size, to be read" if boards_on else
-                     "a node from half its size (the least) to its full size (the most)")
-    low = st.columns([1.6, 1.5, 1, 1, 1.3], vertical_alignment="bottom")
-    low[0].selectbox("Expanding a node adds its", list(EXPAND_DIRECTIONS), key="canvas_expand",
-                     format_func=EXPAND_DIRECTIONS.get,
-                     help="double-click a node (or select it and press the expand button) to add its neighbours")
-    low[1].selectbox("Values seen by", list(PERSPECTIVES), key="canvas_perspective", format_func=PERSPECTIVES.get,
-                     help="a node's colour is its value for this player; a move's colour is always its value "
-                          "for the player who makes it, as on the board")
-    low[2].checkbox("Boards on the nodes", key="canvas_boards", disabled=not has_boards(game),
-                    help=None if has_boards(game) else f"{game.display_name} has no board drawing: nodes show its notation")
-    low[3].checkbox("Move labels", key="hood_labels", on_change=_whole_page)
-    low[4].button("Lay out again", key="canvas_relayout", on_click=_relayout,
-                  help="place every node again with the chosen layout")
+    more.selectbox("Size by", sizings, key="canvas_size", format_func=SIZINGS.get, disabled=boards_on,
+                   help="boards keep their size, to be read" if boards_on else
+                   "a node from half its size (the least) to its full size (the most)")
+    more.selectbox("Expanding a node adds its", list(EXPAND_DIRECTIONS), key="canvas_expand",
+                   format_func=EXPAND_DIRECTIONS.get,
+                   help="double-click a node (or select it and press the expand button) to add its neighbours")
+    more.selectbox("Values seen by", list(PERSPECTIVES), key="canvas_perspective", format_func=PERSPECTIVES.get,
+                   help="a node's colour is its value for this player; a move's colour is always its value "
+                        "for the player who makes it, as on the board")
     k = int(st.session_state["hood_k"])
     st.session_state["hood_settings"] = (k, st.session_state["hood_dir"], bool(st.session_state["hood_labels"]))
     boards = bool(st.session_state["canvas_boards"]) and has_boards(game)
