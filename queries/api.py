@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from typing import Any, Protocol
 
-from explorer.core.errors import GameGraphError, QueryError, UnreachablePosition
+from explorer.core.errors import GameGraphError, QueryError, UnreachablePosition, counted
 from queries import catalog
 from queries.arrays_backend import ArraysBackend
 from queries.catalog import DIRECTIONS, QUERIES, QuerySpec
@@ -133,7 +133,7 @@ def run_query(backend: Backend, name: str, **params: Any) -> QueryResult:
         run_args["fetch"] = args["limit"] + 1
     raw = backend.run(name, run_args)
     result = _finish(backend, query, args, raw)
-    _play_out(backend, result, params.get("position"))
+    _play_out(backend, result, params.get("position"), params.get("to"))
     return result
 
 
@@ -141,10 +141,12 @@ def run_query(backend: Backend, name: str, **params: Any) -> QueryResult:
 LINES = {"shortest-win": ("line", False), "path": ("path", False), "shortest-cycle": ("cycle", True)}
 
 
-def _play_out(backend: Backend, result: QueryResult, typed: Any) -> None:
+def _play_out(backend: Backend, result: QueryResult, typed: Any, typed_to: Any = None) -> None:
     """Adds a line's keys and labels (`positions`, `moves`) and the same line as played on one board
     (`boards`, `named`: Game.shown_line) from the position as typed, when it is this position in
-    another orientation. O(moves along the line x moves per position)."""
+    another orientation; a path ends on exactly the board typed as `to` (QueryError, one line, when
+    no playing of the shortest line from the board typed ends there: only another orientation of it
+    is reached). O(moves along the line x moves per position x orientations)."""
     if result.query not in LINES:
         return
     table, closes = LINES[result.query]
@@ -155,17 +157,90 @@ def _play_out(backend: Backend, result: QueryResult, typed: Any) -> None:
     labels = [row["label"] for row in rows][:len(keys) - 1]
     result.positions, result.moves = keys, labels
     game = backend.game
-    start = None
-    if typed is not None:
-        try:
-            start = game.parse(str(typed))
-        except GameGraphError:
-            start = None
-        if start is not None and game.key(start, backend.symmetry) != keys[0]:
-            start = None
-    shown = game.shown_line(keys, labels, start)
+    start = _typed_board(backend, typed, keys[0])
+    end = _typed_board(backend, typed_to, keys[-1]) if result.query == "path" else None
+    shown = game.shown_line(keys, labels, start, end)
     result.boards = [game.format(position) for position, _ in shown]
     result.named = [label or "" for _, label in shown[1:]]
+    if end is not None and result.boards[-1] != game.format(end):
+        _path_to_exactly(backend, result, shown[0][0], end)
+
+
+MAX_EXACT_SEARCH = 50_000  # boards the rules' search for a path to exactly the board typed visits at most
+
+
+def _path_to_exactly(backend: Backend, result: QueryResult, start: Any, end: Any) -> None:
+    """Replaces a path that reaches `end` only as its mirror image (the shortest line between the stored keys,
+    from the board `start`) by a shortest line from `start` to exactly `end`, found by the rules: a
+    breadth-first search over boards (orientations told apart), at most MAX_EXACT_SEARCH of them, each move's
+    row then read from the backend (a one-move path per move). QueryError in one line when play from `start`
+    never reaches `end` itself, or the search gives up. O(boards searched x moves) rule calls, then one
+    backend query per move of the line."""
+    game = backend.game
+    mirror, moves = result.boards[-1], len(result.boards) - 1
+    line, complete = _board_path(game, start, end)
+    if line is None:
+        where = ("play from there never reaches it" if complete else
+                 f"no line to it was found among the first {MAX_EXACT_SEARCH:,} boards searched")
+        raise QueryError(f"path: {game.format(end)} is reached from {game.format(start)} only as its mirror image "
+                         f"{mirror} ({counted(moves, 'move')}; one position up to symmetry, one stored key): {where}; "
+                         f"ask for --to {mirror}")
+    keys = [game.key(board, backend.symmetry) for board in line]
+    rows: list[list[Any]] = []
+    for step, (here, there) in enumerate(zip(keys, keys[1:])):
+        pair = backend.run("path", {"position": here, "to": there})["path"]
+        rows.append([step, *pair[0][1:]])
+        if step == len(keys) - 2:
+            rows.append([step + 1, *pair[-1][1:]])
+    result.tables["path"] = Table(result.tables["path"].columns, rows)
+    result.positions, result.moves = keys, [row[4] for row in rows[:-1]]
+    shown = game.shown_line(keys, result.moves, start, end)
+    result.boards = [game.format(position) for position, _ in shown]
+    result.named = [label or "" for _, label in shown[1:]]
+
+
+def _board_path(game: Any, start: Any, end: Any) -> tuple[list[Any] | None, bool]:
+    """(the boards of a shortest line from `start` to exactly `end` by the game's moves, or None; whether the
+    search saw every board play reaches). Breadth-first over boards (no symmetry: orientations apart), at
+    most MAX_EXACT_SEARCH boards. O(boards x moves) rule calls."""
+    wanted = game.format(end)
+    parent: dict[str, tuple[Any, str | None]] = {game.format(start): (start, None)}
+    frontier = [start]
+    while frontier:
+        ahead = []
+        for board in frontier:
+            if game.outcome(board) is not None:
+                continue
+            here = game.format(board)
+            for move in game.moves(board):
+                text = game.format(move.position)
+                if text in parent:
+                    continue
+                parent[text] = (move.position, here)
+                if text == wanted:
+                    line, at = [], text
+                    while at is not None:
+                        board_at, at = parent[at]
+                        line.append(board_at)
+                    return line[::-1], False
+                if len(parent) >= MAX_EXACT_SEARCH:
+                    return None, False
+                ahead.append(move.position)
+        frontier = ahead
+    return None, True
+
+
+def _typed_board(backend: Backend, typed: Any, key: str) -> Any:
+    """The position typed (`typed`, notation) when it is the position stored as `key` in any orientation,
+    else None. O(1) rule calls."""
+    if typed is None:
+        return None
+    game = backend.game
+    try:
+        board = game.parse(str(typed))
+    except GameGraphError:
+        return None
+    return board if game.key(board, backend.symmetry) == key else None
 
 
 def _finish(backend: Backend, query: QuerySpec, args: dict[str, Any], raw: dict[str, list]) -> QueryResult:

@@ -152,11 +152,14 @@ def _values_shown(table: Table) -> Table:
 
 
 def _param(result: QueryResult, name: str, value: Any) -> str:
-    """A parameter in a result's heading; a line's starting position as typed (its first board), with the
-    stored key the query was given beside it when they differ."""
+    """A parameter in a result's heading; a line's starting position as typed (its first board) and a path's
+    end as typed (its last board), with the stored key the query was given beside each when they differ."""
     if (name == "position" and result.boards and result.positions and value == result.positions[0]
             and result.boards[0] != value):
         return f"{result.boards[0]} (stored {format_cell(value)})"
+    if (name == "to" and result.query == "path" and result.boards and result.positions
+            and value == result.positions[-1] and result.boards[-1] != value):
+        return f"{result.boards[-1]} (stored {format_cell(value)})"
     if name == "value" and result.query == "cgt-equal" and isinstance(value, str):
         from explorer.cgt.notation import shown_stored
 

@@ -631,7 +631,7 @@ class Game(Generic[P]):
         return Move(label or "", self.parse(successor_key))
 
     def shown_line(self, keys: Sequence[str], labels: Sequence[str | None],
-                   start: P | None = None) -> list[tuple[P, str | None]]:
+                   start: P | None = None, end: P | None = None) -> list[tuple[P, str | None]]:
         """A line of stored keys (`keys[i + 1]` reached from `keys[i]` by the move stored as
         `labels[i]`) as played on one board: [(position as shown, label of the move into it as
         named from the board before)], starting with (`start` or the first key's position, None).
@@ -639,6 +639,11 @@ class Game(Generic[P]):
         Each shown position has the key `keys[i]` and is the previous one with the move named
         applied. A cycle may come back in another orientation of its first position. O(moves
         along the line).
+
+        With `end` (a position whose key is the last key: the board a user asked the line to reach),
+        the line ends on exactly that board when some playing of these keys from the start does
+        (`_line_to`); else it is the line without `end`, whose last board is then another
+        orientation of `end` (the caller compares). O(moves along the line x orientations).
         """
         if not keys:
             return []
@@ -648,7 +653,42 @@ class Game(Generic[P]):
             move = self.shown_move(here, label, key)
             here = move.position
             line.append((here, move.label))
+        if end is not None and self.format(line[-1][0]) != self.format(end):
+            return self._line_to(keys, line, end) or line
         return line
+
+    def _line_to(self, keys: Sequence[str], line: list[tuple[P, str | None]],
+                 end: P) -> list[tuple[P, str | None]] | None:
+        """The keys played from `line`'s first board so as to end on exactly `end`, or None when no
+        playing of them does. Every board with key `keys[i]` that a move takes from a board of step
+        i - 1 is followed (at most one per orientation of the position, so the symmetry group's size
+        at each step), `line`'s own board first, so a line that can keep `line`'s boards and names does;
+        then the one reaching `end` is read back. O(len(keys) x orientations x moves) rule calls."""
+        wanted = self.format(end)
+        layers: list[dict[str, tuple[P, str | None, str | None]]] = [
+            {self.format(line[0][0]): (line[0][0], None, None)}]
+        for i, key in enumerate(keys[1:], start=1):
+            target = self.key(self.parse(key))
+            ahead: dict[str, tuple[P, str | None, str | None]] = {}
+            preferred = self.format(line[i][0])
+            for text, (board, _, _) in layers[-1].items():
+                for move in self.moves(board):
+                    reached = self.format(move.position)
+                    if reached not in ahead and self.key(move.position) == target:
+                        ahead[reached] = (move.position, text, move.label)
+            if not ahead:
+                return None
+            if preferred in ahead:  # the plain line's board first: ties keep its names
+                ahead = {preferred: ahead[preferred], **ahead}
+            layers.append(ahead)
+        if wanted not in layers[-1]:
+            return None
+        played: list[tuple[P, str | None]] = []
+        text: str | None = wanted
+        for layer in reversed(layers):
+            board, text, label = layer[text]
+            played.append((board, label))
+        return played[::-1]
 
     # -- notation -----------------------------------------------------------
     def format(self, position: P) -> str:
