@@ -117,8 +117,12 @@ def _has_cgt(backend: Backend) -> bool:
     return supports_cgt(backend.game)
 
 
-def run_query(backend: Backend, name: str, **params: Any) -> QueryResult:
+def run_query(backend: Backend, name: str, *, as_typed: bool = True, **params: Any) -> QueryResult:
     """Runs query `name` on `backend` with validated arguments.
+
+    A path ends on exactly the board typed as `to` (`as_typed`, the CLI's and the page's form: see _play_out);
+    a caller working on stored keys (the canvas's search) passes as_typed=False for the stored keys' shortest
+    path, whose last board may be a mirror image of `to`.
 
     Arguments (None means the default): position, to (position notation),
     k, direction ('out' | 'in' | 'both'), max_length, limit; see describe(name).
@@ -133,7 +137,7 @@ def run_query(backend: Backend, name: str, **params: Any) -> QueryResult:
         run_args["fetch"] = args["limit"] + 1
     raw = backend.run(name, run_args)
     result = _finish(backend, query, args, raw)
-    _play_out(backend, result, params.get("position"), params.get("to"))
+    _play_out(backend, result, params.get("position"), params.get("to") if as_typed else None)
     return result
 
 

@@ -126,11 +126,25 @@ def path(backend: Backend, solved: SolvedGraph, key: str, to_text: str) -> list[
     if backend.queries is None:
         raise QueryError(f"paths between positions need the networkx mirror or Neo4j; this game is answered "
                          f"from {backend.description}")
-    result = api.run_query(backend.queries, "path", position=key, to=target)
+    result = api.run_query(backend.queries, "path", as_typed=False, position=key, to=target)  # stored keys
     steps = result.table("path").records()
     if not steps:
         raise QueryError(f"{target} cannot be reached from {key}")
     return [(s["key"], steps[i - 1]["label"] if i else None) for i, s in enumerate(steps)]
+
+
+def played_path(backend: Backend, solved: SolvedGraph, here: str, to_text: str) -> list[tuple[str, str | None]]:
+    """A shortest sequence of moves from the board shown (`here`) to exactly the board typed (`to_text`), as
+    played: [(board, move into it as named on the board before)], the path query's `boards` and `named`
+    (queries.api: the line ends on that very board, not a mirror image of it). QueryError when it cannot."""
+    solved.graph.find(to_text)  # a board that is no position of the game, or not reached: its own one line
+    if backend.queries is None:
+        raise QueryError(f"paths between positions need the networkx mirror or Neo4j; this game is answered "
+                         f"from {backend.description}")
+    result = api.run_query(backend.queries, "path", position=here, to=to_text)
+    if not result.boards:
+        raise QueryError(f"{to_text.strip()} cannot be reached from {here}")
+    return list(zip(result.boards, [None, *result.named]))
 
 
 def value_counts(backend: Backend, solved: SolvedGraph) -> tuple[dict[str, int], dict[str, dict[int, int]]]:

@@ -197,7 +197,7 @@ def _path_form(spec: str, solved: SolvedGraph, key: str, backend: Backend) -> No
                       help="any moves, not optimal play: how few moves reach that position")
         asked = st.form_submit_button("Find path")
     if asked and st.session_state.get("path_to"):
-        steps = data.path(backend, solved, key, st.session_state["path_to"])
-        played = _played(solved.game, [k for k, _ in steps], [lbl for _, lbl in steps[1:]],
-                         position.shown(solved, solved.graph.find(key)))
-        st.markdown(f"**{counted(len(steps) - 1, 'move')}:** " + _chain(played))
+        # From the board shown to exactly the board typed, each move named as played (queries.api's path).
+        here = solved.game.format(position.shown(solved, solved.graph.find(key)))
+        played = data.played_path(backend, solved, here, st.session_state["path_to"])
+        st.markdown(f"**{counted(len(played) - 1, 'move')}:** " + _chain(played))

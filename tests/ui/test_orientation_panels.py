@@ -65,3 +65,35 @@ def test_the_cycles_follow_the_moves_named():
         for before, label, after in zip(boards, labels, boards[1:]):
             played = [game.format(m.position) for m in game.moves(game.parse(before)) if m.label == label]
             assert after in played, (before, label, after)
+
+
+def _path_chain(at: AppTest) -> str:
+    return next(m.value for m in at.markdown if re.match(r"\*\*\d+ moves?:\*\* ", m.value))
+
+
+@pytest.mark.parametrize("spec,start,to", [("tictactoe", ".../.../...", "XXX/OO./..."),
+                                           ("chopsticks", "A|1-2|1-2", "A|0-4|2-3")])
+def test_the_shortest_path_ends_on_the_board_typed(spec, start, to):
+    """Best line's "Shortest path from here to…" ends on exactly the board typed (it ended on a mirror image of
+    it: XO./XO./X.. for XXX/OO./...), each board the one before it with the move named."""
+    at = page(game=spec, pos=start, view="Best line")
+    at.text_input(key="path_to").input(to)
+    at = at.button[[b.label for b in at.button].index("Find path")].click().run()
+    assert not at.exception and not at.error, [e.value for e in (*at.exception, *at.error)]
+    game = parse_spec(spec)
+    chain = _path_chain(at)
+    boards = re.findall(r"`([^`]+)`", chain)
+    labels = [label.replace("\\", "") for label in re.findall(r" —(.+?)→ ", chain)]
+    assert boards[0] == start and boards[-1] == to and len(labels) == len(boards) - 1
+    for before, label, after in zip(boards, labels, boards[1:]):
+        played = [game.format(m.position) for m in game.moves(game.parse(before)) if m.label == label]
+        assert played == [after], (before, label, after)
+
+
+def test_a_path_to_a_board_play_never_reaches_is_one_error_line():
+    at = page(game="tictactoe", pos="X../.../...", view="Best line")
+    at.text_input(key="path_to").input("..X/.O./X..")  # X stays on a3: X on c3 and a1 is a mirror image
+    at = at.button[[b.label for b in at.button].index("Find path")].click().run()
+    assert not at.exception
+    errors = [e.value.replace("\\", "") for e in at.error]  # the page escapes the markdown it echoes
+    assert any("..X/.O./X.." in e and "never reaches it" in e and "\n" not in e for e in errors), errors
