@@ -34,19 +34,27 @@ def _level_text(game: Game, solved: SolvedGraph, node: int) -> str | None:
 
 
 def draw_section(game: Game, solved: SolvedGraph, node: int) -> None:
-    """For a drawn position: safe or sharp, in the core or not, and the moves that lose."""
+    """For a drawn position: its draw level and its draw kind, each labelled so the two are not read as
+    one contradicting the other ("non-pure" is a level's absence, "sharp" a kind), the kind in the words
+    of the value histories ("sharp draw": explorer.analysis.draws.KIND_NAMES, as explorer.ui.history.draw_kind
+    writes it); in the core or not, and the moves that lose."""
     if solved.solution.value[node] != 1:  # Value.DRAW
         return
     report = position_report(solved, _analysis(solved.graph.graph_id, solved), node)
     where = "inside the drawing core" if report["in_core"] else "outside the drawing core"
     level_text = _level_text(game, solved, node)
     if level_text:
-        st.markdown(f"Draw level: **{level_text.split(':', 1)[0]}**:{level_text.split(':', 1)[1]} "
-                    "([GamesmanClassic's pure draw analysis](https://github.com/GamesCrafters/GamesmanClassic))")
+        head, rest = level_text.split(":", 1)
+        source = "([GamesmanClassic's pure draw analysis](https://github.com/GamesCrafters/GamesmanClassic))"
+        if int(_levels(solved.graph.graph_id, solved).kind[node]) in (DRAW_WIN, DRAW_LOSE):
+            st.markdown(f"Draw level: **{head}**:{rest} {source}")
+        else:  # non-pure or dead: no level; the kind below says safe or sharp, as the histories do
+            st.markdown(f"Draw level: **none** ({head}:{rest}) {source}")
+    kind = f"{report['draw_kind']} draw"
     if report["draw_kind"] == "safe":
-        st.markdown(f"**Safe draw** ({where}): every move keeps the draw.")
+        st.markdown(f"Draw kind: **{kind}** ({where}): every move keeps the draw.")
         return
-    st.markdown(f"**Sharp draw** ({where}): {report['losing_moves']} move(s) lose; the fastest loses in "
+    st.markdown(f"Draw kind: **{kind}** ({where}): {report['losing_moves']} move(s) lose; the fastest loses in "
                 f"{report['fastest_loss']}.")
     st.dataframe([{"dangerous move": m["label"], "to": m["to"], "loses in": m["loses_in"]}
                   for m in report["dangerous_moves"]], hide_index=True, width="stretch")

@@ -19,7 +19,7 @@ def test_a_sharp_draw_lists_its_dangerous_moves():
     report = position_report(solved, analysis, node)
     at = page(game="chopsticks", pos=report["key"])
     assert not at.exception, [e.value for e in at.exception]
-    assert "**Sharp draw**" in markdown(at) and f"{report['losing_moves']} move(s) lose" in markdown(at)
+    assert "Draw kind: **sharp draw**" in markdown(at) and f"{report['losing_moves']} move(s) lose" in markdown(at)
 
 
 def test_draw_map_survey_and_diff_render():
