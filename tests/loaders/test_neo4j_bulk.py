@@ -113,10 +113,13 @@ def free_port() -> int:
         return probe.getsockname()[1]
 
 
-@pytest.fixture
-def own_server(tmp_path, neo4j_server):  # noqa: F811 (neo4j_server: the jars are resolved, the JVM is known to work)
+@pytest.fixture(scope="module")
+def own_server(tmp_path_factory, neo4j_server):  # noqa: F811 (neo4j_server: the jars are resolved, the JVM is known to work)
+    """One server for the module's rebuilds (a JVM start costs tens of seconds of CPU); each test
+    removes what it needs absent, the module's tests run in file order on one worker."""
     port = os.environ.get("GAMEGRAPH_TEST_BULK_PORT") or str(free_port())
-    env = {**os.environ, "GAMEGRAPH_HOME": str(tmp_path / "state"), "NEO4J_URI": f"bolt://127.0.0.1:{port}",
+    home = tmp_path_factory.mktemp("bulk") / "state"
+    env = {**os.environ, "GAMEGRAPH_HOME": str(home), "NEO4J_URI": f"bolt://127.0.0.1:{port}",
            "GAMEGRAPH_PROGRESS": "0", "GAMEGRAPH_NEO4J_HEAP": "768m", "GAMEGRAPH_NEO4J_PAGECACHE": "64m"}
     for name in ("NEO4J_PASSWORD", "NEO4J_USER", "NEO4J_DATABASE"):
         env.pop(name, None)
@@ -126,52 +129,6 @@ def own_server(tmp_path, neo4j_server):  # noqa: F811 (neo4j_server: the jars ar
         yield env
     finally:
         gamegraph("neo4j", "stop", env=env)
-
-
-@pytest.mark.neo4j
-def test_bulk_rebuilds_the_database_with_every_loaded_game_and_the_new_one(own_server, tmp_path):
-    env = own_server
-    for spec in ("tictactoe", "nim:small"):
-        done = gamegraph("load", spec, env=env)
-        assert done.returncode == 0, done.stderr
-    state = Path(env["GAMEGRAPH_HOME"]) / "neo4j"
-    password = (state / "password").read_text().strip()
-    settings = Neo4jSettings(env["NEO4J_URI"], "neo4j", password, "neo4j")
-    with open_driver(settings) as driver:  # an interrupted load's leftover: positions without a Game node
-        driver.execute_query("UNWIND range(1, 5) AS i CREATE (:Position {game: 'leftover', key: toString(i)})")
-
-    new = build("chopsticks:magic-fingers")
-    done = gamegraph("load", "--bulk", "chopsticks:magic-fingers", "--yes", env=env)
-    assert done.returncode == 0, done.stdout + done.stderr
-    out = done.stdout
-    assert "load --bulk replaces the whole Neo4j database 'neo4j' (" in out and "2 complete games" in out
-    assert "tictactoe: 765 positions, 2,096 moves (kept, regenerated from its spec)" in out
-    assert f"{new.graph.graph_id}: {new.graph.num_positions:,} positions, {new.graph.num_moves:,} moves (new)" in out
-    assert "Dropped: 5 nodes that belong to no complete game" in out
-    assert out.splitlines()[-1].startswith("rebuilt Neo4j with 3 games: ")
-
-    for spec in ("tictactoe", "nim:small", "chopsticks:magic-fingers"):
-        done = gamegraph("verify", spec, env=env)
-        assert done.returncode == 0 and "matches the mirror" in done.stdout, done.stdout + done.stderr
-    done = gamegraph("load", "chopsticks:magic-fingers", env=env)  # the importer stored the fingerprints too
-    assert done.returncode == 0 and done.stdout.startswith("chopsticks:magic-fingers already loaded and unchanged")
-    with open_driver(settings) as driver:
-        assert totals(driver, "neo4j") == (765 + 23 + new.graph.num_positions + 3,
-                                           2096 + 56 + new.graph.num_moves + 3)
-        records, _, _ = driver.execute_query("SHOW INDEXES YIELD name, state")
-        states = {r["name"]: r["state"] for r in records}
-        assert all(states.get(neo4j_loader._schema_name(s)) == "ONLINE" for s in neo4j_loader.SCHEMA), states
-    assert not (state / "bulk").exists() and not (ROOT / "import.report").exists()
-    leftovers = [p.name for p in (state / "data" / "databases").iterdir() if "replaced" in p.name or "bulk" in p.name]
-    assert leftovers == []
-
-    # Bulk-loading a game that is loaded replaces it, and a Bolt load afterwards still works.
-    done = gamegraph("load", "--bulk", "nim:small", "--yes", env=env)
-    assert done.returncode == 0 and "nim(heaps=1-2-3): 23 positions, 56 moves (replaces the loaded copy)" in done.stdout
-    done = gamegraph("load", "nim(heaps=1-2)", env=env)
-    assert done.returncode == 0, done.stderr
-    for spec in ("tictactoe", "nim:small", "chopsticks:magic-fingers", "nim(heaps=1-2)"):
-        assert gamegraph("verify", spec, env=env).returncode == 0, spec
 
 
 def graph_shape(driver, game_id: str) -> dict:
@@ -233,6 +190,55 @@ def test_bulk_and_bolt_write_the_same_graph_and_every_query_answers_the_same(own
     expected = [comparable(run_query(networkx, n, **p)) for n, p in calls]
     for call, bolt, bulk, mirrored in zip(calls, bolt_answers, bulk_answers, expected):
         assert bulk == bolt == mirrored, call
+
+
+@pytest.mark.neo4j
+def test_bulk_rebuilds_the_database_with_every_loaded_game_and_the_new_one(own_server):
+    env = own_server
+    state = Path(env["GAMEGRAPH_HOME"]) / "neo4j"
+    password = (state / "password").read_text().strip()
+    settings = Neo4jSettings(env["NEO4J_URI"], "neo4j", password, "neo4j")
+    new = build("chopsticks:magic-fingers")
+    with open_driver(settings) as driver, driver.session(database="neo4j") as session:
+        neo4j_loader.delete_game(session, new.graph.graph_id)  # the module's Bolt-against-bulk test loaded it
+        assert totals(driver, "neo4j") == (0, 0)
+    for spec in ("tictactoe", "nim:small"):
+        done = gamegraph("load", spec, env=env)
+        assert done.returncode == 0, done.stderr
+    with open_driver(settings) as driver:  # an interrupted load's leftover: positions without a Game node
+        driver.execute_query("UNWIND range(1, 5) AS i CREATE (:Position {game: 'leftover', key: toString(i)})")
+
+    done = gamegraph("load", "--bulk", "chopsticks:magic-fingers", "--yes", env=env)
+    assert done.returncode == 0, done.stdout + done.stderr
+    out = done.stdout
+    assert "load --bulk replaces the whole Neo4j database 'neo4j' (" in out and "2 complete games" in out
+    assert "tictactoe: 765 positions, 2,096 moves (kept, regenerated from its spec)" in out
+    assert f"{new.graph.graph_id}: {new.graph.num_positions:,} positions, {new.graph.num_moves:,} moves (new)" in out
+    assert "Dropped: 5 nodes that belong to no complete game" in out
+    assert out.splitlines()[-1].startswith("rebuilt Neo4j with 3 games: ")
+
+    for spec in ("tictactoe", "nim:small", "chopsticks:magic-fingers"):
+        done = gamegraph("verify", spec, env=env)
+        assert done.returncode == 0 and "matches the mirror" in done.stdout, done.stdout + done.stderr
+    done = gamegraph("load", "chopsticks:magic-fingers", env=env)  # the importer stored the fingerprints too
+    assert done.returncode == 0 and done.stdout.startswith("chopsticks:magic-fingers already loaded and unchanged")
+    with open_driver(settings) as driver:
+        assert totals(driver, "neo4j") == (765 + 23 + new.graph.num_positions + 3,
+                                           2096 + 56 + new.graph.num_moves + 3)
+        records, _, _ = driver.execute_query("SHOW INDEXES YIELD name, state")
+        states = {r["name"]: r["state"] for r in records}
+        assert all(states.get(neo4j_loader._schema_name(s)) == "ONLINE" for s in neo4j_loader.SCHEMA), states
+    assert not (state / "bulk").exists() and not (ROOT / "import.report").exists()
+    leftovers = [p.name for p in (state / "data" / "databases").iterdir() if "replaced" in p.name or "bulk" in p.name]
+    assert leftovers == []
+
+    # Bulk-loading a game that is loaded replaces it, and a Bolt load afterwards still works.
+    done = gamegraph("load", "--bulk", "nim:small", "--yes", env=env)
+    assert done.returncode == 0 and "nim(heaps=1-2-3): 23 positions, 56 moves (replaces the loaded copy)" in done.stdout
+    done = gamegraph("load", "nim(heaps=1-2)", env=env)
+    assert done.returncode == 0, done.stderr
+    for spec in ("tictactoe", "nim:small", "chopsticks:magic-fingers", "nim(heaps=1-2)"):
+        assert gamegraph("verify", spec, env=env).returncode == 0, spec
 
 
 # -- the importer's settings, from the machine or the environment ------------------------------
