@@ -54,10 +54,13 @@ def names_cells(game: Game) -> bool:
     return game.offers.named_cells
 
 
+RANK_WIDTH = 10  # the column of rank names left of a board
+
+
 def _labelled(grid: str, columns: int, rows: int, size: int) -> str:
     """A grid with its files (a, b, ... under it, left to right) and ranks (1 at the bottom, on its left), the
     names of cells in the moves ("X c1"), as square_board's notation names them."""
-    ranks = "".join(f'<TR><TD HEIGHT="{size}" FIXEDSIZE="TRUE" WIDTH="10">{_text(str(rows - r), INK_SOFT, size=8)}</TD></TR>'
+    ranks = "".join(f'<TR><TD HEIGHT="{size}" FIXEDSIZE="TRUE" WIDTH="{RANK_WIDTH}">{_text(str(rows - r), INK_SOFT, size=8)}</TD></TR>'
                     for r in range(rows))
     files = "".join(f'<TD WIDTH="{size}" HEIGHT="10" FIXEDSIZE="TRUE">{_text(FILES[c], INK_SOFT, size=8)}</TD>'
                     for c in range(columns))
@@ -113,8 +116,8 @@ DOBUTSU_COLOURS = (FIRST.fill, SECOND.fill)  # A, B, as on the page (explorer/ui
 
 
 def _dobutsu(game: Game, position: Any) -> str:
-    """Dōbutsu shōgi: B's hand above the 3x4 board (rank 4 on top), A's hand below, each piece
-    in its owner's colour (A upper case, B lower case, as in the notation). Each hand is cells
+    """Dōbutsu shōgi: B's hand above the 3x4 board (rank 4 on top, files and ranks named as the moves name
+    them), A's hand below, each piece in its owner's colour (A upper case, B lower case, as in the notation). Each hand is cells
     in rows of three, the board's width, and its owner's name (the mover marked ▶) stands in a
     column left of it: a hand of up to six pieces never makes the picture wider than the board
     (a line "▶ B hand: ggeecc" above a board of three cells did)."""
@@ -133,11 +136,14 @@ def _dobutsu(game: Game, position: Any) -> str:
         else:
             rows = [text[i:i + columns].ljust(columns, ".") for i in range(0, len(text), columns)]
             cell = 'WIDTH="18" HEIGHT="16" FIXEDSIZE="TRUE"'  # the board's cells' width: the columns line up
-            body = "".join("<TR>" + "".join(f"<TD {cell}>{paint(c)}</TD>" for c in row) + "</TR>" for row in rows)
+            rank_column = f'<TD WIDTH="{RANK_WIDTH}" FIXEDSIZE="TRUE"></TD>'  # under the board's rank names
+            body = "".join("<TR>" + rank_column + "".join(f"<TD {cell}>{paint(c)}</TD>" for c in row) + "</TR>"
+                           for row in rows)
             cells = f'<TD><TABLE BORDER="0" CELLSPACING="0" CELLPADDING="0">{body}</TABLE></TD>'
         return f"<TR>{name}{cells}</TR>"
 
-    board = _grid([list(rank) for rank in ranks], paint, size=18)
+    # The files and ranks the moves name ("L b1-a2", a drop "C*b3"), as every game that names cells has them.
+    board = _labelled(_grid([list(rank) for rank in ranks], paint, size=18), columns, len(ranks), 18)
     return (f'<TABLE BORDER="0" CELLSPACING="1" CELLPADDING="1" BGCOLOR="{WHITE}">{hand(1, hand_b)}'
             f'<TR><TD></TD><TD>{board}</TD></TR>{hand(0, hand_a)}</TABLE>')
 
@@ -146,7 +152,8 @@ def labelled_text(game: Game, position: Any) -> str | None:
     """The board of a game that names its cells (`names_cells`) in lines of text, for a terminal: its ranks
     from the top, each cell a column, the rank's number on the left and the files' letters below, the
     names the moves use ("X c1"); Dōbutsu shōgi's hands above (B's) and below (A's) the board, as its
-    notation writes them. None for any other game. O(cells)."""
+    notation writes them; above it all, the header lines of the game's own text drawing (`_header`: Teeko's
+    "Black to move"). None for any other game. O(cells)."""
     if not names_cells(game):
         return None
     text = game.format(position)
@@ -156,7 +163,16 @@ def labelled_text(game: Game, position: Any) -> str | None:
     lines = [f"{len(ranks) - r:>{width}} " + " ".join(rank) for r, rank in enumerate(ranks)]
     lines.append(" " * (width + 1) + " ".join(FILES[c] for c in range(max(map(len, ranks)))))
     hand = [" " * (width + 1) + " ".join(part) for part in above + below]
-    return "\n".join(hand[:len(above)] + lines + hand[len(above):])
+    return "\n".join(_header(game, position, (above + ranks)[0]) + hand[:len(above)] + lines + hand[len(above):])
+
+
+def _header(game: Game, position: Any, first: str) -> list[str]:
+    """The lines the game's own text drawing (Game.diagram_label, offers.diagram_label) writes above its board,
+    whose first line is `first` (Teeko's "Black to move"); none without a drawing or such lines. O(cells)."""
+    if not game.offers.diagram_label:
+        return []
+    drawn = game.diagram_label(position).replace("\\n", "\n").splitlines()
+    return drawn[:drawn.index(first)] if first in drawn else []
 
 
 DRAWINGS: dict[str, Callable[[Game, Any], str]] = {

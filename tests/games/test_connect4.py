@@ -336,7 +336,7 @@ def test_the_board_links_each_open_column():
     svg = board_svg(game, position, links)
     assert svg.startswith("<svg") and svg.count("<a href") == 3 and 'data-move="a"' not in svg
     assert all(f'data-move="{c}"' in svg for c in "bcd") and "X to move" in svg
-    assert game.diagram_label(position) == "O...\\nX...\\nO...\\nX..."
+    assert game.diagram_label(position) == "O . . .\\nX . . .\\nO . . .\\nX . . .\\na b c d"  # files: the moves' names
     assert game.fields(position) == {"pieces": 4}
 
 

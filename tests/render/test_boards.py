@@ -90,3 +90,51 @@ def test_the_terminal_board_carries_files_and_ranks():
     assert labelled_text(dobutsu, dobutsu.start()).splitlines() == [
         "  -", "4 g l e", "3 . c .", "2 . C .", "1 E L G", "  a b c", "  -"]
     assert labelled_text(parse_spec("toads-and-frogs"), parse_spec("toads-and-frogs").start()) is None
+
+
+@pytest.mark.parametrize("spec", ["dobutsu", "dobutsu:small"])
+def test_dobutsu_boards_carry_the_files_and_ranks_the_moves_name(spec):
+    """Dōbutsu shōgi's moves name squares ("L b1-a2", "C*b3") as every game that names cells does: its
+    Graphviz board carries ranks 4 to 1 on its left and files a to c below (it had none, issue 37); each
+    hand's cells keep to the board's columns (a spacer under the rank names)."""
+    game = parse_spec(spec)
+    position = next(m.position for m in game.moves(game.start()))
+    label = board_label(game, position)
+    small = re.findall(r'<FONT COLOR="[^"]+" POINT-SIZE="8">([^<]+)</FONT>', label)
+    assert small == ["4", "3", "2", "1", "a", "b", "c"]
+    held = "A|-/.l./.E./.L./.../E"  # a hand holding a piece: its cell sits after the rank names' spacer
+    hand = board_label(parse_spec("dobutsu:small"), parse_spec("dobutsu:small").parse(held))
+    assert re.search(r'<TR><TD WIDTH="10" FIXEDSIZE="TRUE"></TD><TD WIDTH="18"[^>]*><FONT[^>]*><B>E</B>', hand)
+    if shutil.which("dot"):
+        subprocess.run(["dot", "-Tsvg"], input=f'digraph {{ n [shape=box label=<{label}>] }}'.encode(), check=True,
+                       capture_output=True)
+
+
+def test_teeko_s_terminal_board_keeps_its_header_over_the_files_and_ranks():
+    """Teeko's own drawing heads its board with the mover ("Black to move"); the terminal board lost that line
+    when it gained ranks and files (issue 37). Both are there now, the board as other games' are drawn."""
+    from explorer.commands.play import board_text
+
+    game = parse_spec("teeko:small")
+    after = next(m.position for m in game.moves(game.start()) if m.label == "b2")
+    assert board_text(game, after).splitlines() == ["Red to move", "3 . . .", "2 . b .", "1 . . .", "  a b c"]
+    dodgem = parse_spec("dodgem")  # no header in a drawing without one
+    assert board_text(dodgem, dodgem.start()).splitlines()[0] == "3 b . ."
+
+
+@pytest.mark.parametrize("spec", ["connect4", "connect4:standard"])
+def test_connect_four_s_terminal_rows_are_spaced_over_the_files_its_moves_name(spec):
+    """Connect Four's terminal rows were its notation's ("..X."); now a space between cells, as other games'
+    boards, and the files below, the names of its moves (a column: "d")."""
+    from explorer.commands.play import board_text
+
+    game = parse_spec(spec)
+    position = game.start()
+    for label in "dcd":
+        position = next(m.position for m in game.moves(position) if m.label == label)
+    lines = board_text(game, position).splitlines()
+    rows = game.format(position).split("/")
+    assert lines[:-1] == [" ".join(row) for row in rows]
+    assert lines[-1].split() == [m.label for m in game.moves(game.start())]  # every column open at the start
+    column = lines[-1].index("d")
+    assert [line[column] for line in lines[-3:-1]] == ["X", "X"]  # d's pieces stand over its letter

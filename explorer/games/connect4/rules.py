@@ -253,8 +253,10 @@ class Connect4(Game[Connect4Position]):
         return None
 
     def diagram_label(self, position: Connect4Position) -> str:
-        """The rows, top to bottom, for diagram nodes."""
-        return "\\n".join(self.format(position).split("/"))  # DOT line breaks
+        """The rows, top to bottom, a space between cells, over the files the moves name (a, b, ...), for
+        diagram nodes and `gamegraph play`'s terminal, as other games' boards are drawn there."""
+        rows = [" ".join(row) for row in self.format(position).split("/")]
+        return "\\n".join([*rows, " ".join(COLUMN_NAMES[:self.width])])  # DOT line breaks
 
     def fields(self, position: Connect4Position) -> dict[str, object]:
         return {"pieces": sum(len(column) for column in position.columns)}
