@@ -528,7 +528,9 @@ def check_growth(toks: list[Token], params: dict[str, Any]) -> None:
     is not interrupted by the timeout, and its values are not counted by the transaction memory
     limit): replace() calls that together could lengthen a string more than MAX_REPLACE_GROWTH
     times, a replace() of a reduce's accumulator that lengthens it (it doubles at every step:
-    reduce(s = 'x', i IN ... | replace(s, 'x', 'xx'))), a reduce that builds a string or list over
+    reduce(s = 'x', i IN ... | replace(s, 'x', 'xx'))), a range() in a reduce's step bounded by the
+    accumulator (reduce(l = [0], i IN ... | [x IN range(0, size(l) + size(l)) | x]) doubles it at every
+    step: the plan check takes size() for the size of what exists), a reduce that builds a string or list over
     a list the console cannot size or with more than MAX_STEP_LITERAL characters of literals a
     step, and an iteration inside another over a list the console cannot size (two collected
     lists multiplied; one of the two sized is allowed: range(1, p.remoteness) over collected
@@ -554,6 +556,13 @@ def check_growth(toks: list[Token], params: dict[str, Any]) -> None:
                                  f"parameter; the console allows at most {MAX_REPLACE_GROWTH}-fold growth)")
     for it in iterations:
         if it.accumulator:
+            for j in range(it.body[0], it.body[1]):  # range(0, size(l) + size(l)): a size of the accumulator
+                if (_call(toks, j, "range") or (toks[j].kind == "name" and toks[j].value.lower() == "range"
+                                                 and toks[j + 1].kind == "symbol" and toks[j + 1].value == "(")) and any(t.kind in ("word", "name") and t.value == it.accumulator
+                                                   for t in toks[j + 2:closing[j + 1]]):
+                    raise QueryError(f"{REFUSE_TEXT}: its reduce(...) takes a range() bound from the accumulator "
+                                     f"{it.accumulator!r}, so the value can double at every step, which Neo4j "
+                                     "cannot stop once it runs")
             uses = any(t.kind in ("word", "name") and t.value == it.accumulator for t in toks[it.body[0]:it.body[1]])
             builds = (it.initial and (it.initial[0].kind == "string" or it.initial[0].value == "[")) or any(
                 t.kind == "string" or t.value == "[" for t in toks[it.body[0]:it.body[1]])

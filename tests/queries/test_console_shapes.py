@@ -330,3 +330,22 @@ def test_a_bound_that_may_hold_anything_is_named():
     assert "its bound n may be anything" in message and "autoint" not in message
     message = refused(["range($autoint_0, toInteger($autostring_0)) AS r"], "RETURN range(1, toInteger('12')) AS r")
     assert "its bound toInteger($autostring_0) may be anything" in message
+
+
+@pytest.mark.parametrize("text", [
+    "RETURN size(reduce(l = [0], i IN range(1, 40) | [x IN range(0, size(l) + size(l)) | x])) AS n",
+    "RETURN size(reduce(l = [0], i IN range(1, 40) | l + [x IN range(0, size(l)) | x])) AS n",
+    "RETURN size(reduce(`l` = [0], i IN range(1, 40) | [x IN `range`(0, length(`l`) + 1) | x])) AS n",
+    "RETURN size(reduce(s = 'x', i IN range(1, 40) | s + toString(range(0, size(s))))) AS n",
+])
+def test_a_range_in_a_reduce_step_bounded_by_the_accumulator_is_refused(text):
+    """Session 18's stranger: size(l) passed as the size of what exists, but inside reduce's step the accumulator
+    is what grows: [x IN range(0, size(l) + size(l)) | x] doubles it at every step, and 40 steps left a Neo4j
+    server with a 768 MB heap in garbage collection, answering no one, until it was stopped."""
+    assert "range() bound from the accumulator" in text_refused(text)
+
+
+def test_a_range_in_a_reduce_step_bounded_otherwise_still_runs():
+    from queries.console import check_text
+    check_text("RETURN reduce(t = 0, i IN range(1, 40) | t + size([x IN range(0, i) | x])) AS n", {})
+    check_text("RETURN reduce(l = [0], i IN range(1, 40) | l + [size(l)]) AS n", {})
