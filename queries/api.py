@@ -156,6 +156,13 @@ def _play_out(backend: Backend, result: QueryResult, typed: Any, typed_to: Any =
     table, closes = LINES[result.query]
     rows = result.tables[table].records()
     if not rows:
+        if result.query == "path":  # no line: said of the boards as typed, when they were typed
+            start = _typed_board(backend, typed, result.params["position"])
+            end = _typed_board(backend, typed_to, result.params["to"])
+            shown = [backend.game.format(board) if board is not None else key
+                     for board, key in ((end, result.params["to"]), (start, result.params["position"]))]
+            result.notes = [f"{shown[0]} cannot be reached from {shown[1]}" if note.endswith(
+                f"cannot be reached from {result.params['position']}") else note for note in result.notes]
         return
     keys = [row["key"] for row in rows] + ([result.params["position"]] if closes else [])
     labels = [row["label"] for row in rows][:len(keys) - 1]

@@ -98,3 +98,10 @@ def test_a_board_the_stored_line_misses_is_reached_by_a_line_of_its_own():
         assert (row["value"], row["remoteness"]) == (stored["value"], stored["remoteness"])
         assert game.key(game.parse(row["key"])) == row["stored"]
     assert [row["step"] for row in rows] == list(range(len(rows)))
+
+
+def test_no_line_is_said_of_the_boards_as_typed():
+    backend = NetworkxBackend(to_networkx(build("tictactoe")))
+    result = run_query(backend, "path", position="XX./OO./...", to=".../.../...")  # stored .../.OO/.XX
+    assert result.tables["path"].rows == []
+    assert result.notes == [".../.../... cannot be reached from XX./OO./..."]
