@@ -326,6 +326,20 @@ def test_path_is_a_shortest_path(spec, mirrors, nx_backends):
             assert G.has_edge(row["key"], row["to"])
 
 
+def test_a_path_to_exactly_the_board_typed_is_the_same_on_every_backend(nx_backends, neo_backends):
+    """The line the rules find when the stored keys' shortest path reaches only a mirror image of the board
+    typed (issue 37) reads each move's row from the backend: Neo4j, the mirror and the solved arrays agree."""
+    from queries.api import ArraysBackend
+
+    asked = dict(position="A|1-2|1-2", to="A|0-4|2-3")
+    answers = [run_query(backend, "path", **asked) for backend in
+               (nx_backends["chopsticks"], neo_backends["chopsticks"], ArraysBackend(build("chopsticks")))]
+    assert answers[0].boards[-1] == "A|0-4|2-3"
+    for answer in answers[1:]:
+        assert answer.tables == answers[0].tables and answer.boards == answers[0].boards
+        assert answer.named == answers[0].named
+
+
 # -- bad input ---------------------------------------------------------------------------------
 def test_bad_arguments_raise_clear_errors(nx_backends):
     backend = nx_backends["chopsticks"]
