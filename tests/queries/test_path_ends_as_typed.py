@@ -105,3 +105,14 @@ def test_no_line_is_said_of_the_boards_as_typed():
     result = run_query(backend, "path", position="XX./OO./...", to=".../.../...")  # stored .../.OO/.XX
     assert result.tables["path"].rows == []
     assert result.notes == [".../.../... cannot be reached from XX./OO./..."]
+
+
+def test_a_search_that_gives_up_says_so_in_one_line(monkeypatch):
+    import queries.api as api
+
+    monkeypatch.setattr(api, "MAX_EXACT_SEARCH", 5)
+    backend = NetworkxBackend(to_networkx(build("chopsticks")))
+    with pytest.raises(QueryError) as refused:
+        run_query(backend, "path", position="A|1-2|1-2", to="A|0-4|2-3")
+    message = str(refused.value)
+    assert "\n" not in message and "among the first 5 boards searched" in message and "A|4-0|2-3" in message
