@@ -15,8 +15,10 @@ Neo4j half (NEO4J_*, GAMEGRAPH_NEO4J_*) is in loaders/settings.py.
 The libraries' own variables that gamegraph runs under or passes on are checked
 here too, before the library reads them (`check_library_environment`, called
 by the CLI first thing; `streamlit_environment` for the UI's child): numba's
-NUMBA_NUM_THREADS (100000 segfaulted, 0 and abc were internal errors) and
-NUMBA_DISABLE_JIT (the kernels need the compiler), Dask's timeouts
+NUMBA_NUM_THREADS (100000 segfaulted, 0 and abc were internal errors),
+NUMBA_DISABLE_JIT (the kernels need the compiler), NUMBA_THREADING_LAYER and its
+priority (an unknown layer was an internal error) and any NUMBA_ value numba
+cannot parse (it warned with a traceback), Dask's timeouts
 (DASK_*TIMEOUT*: abc was a KeyError), and Streamlit's server address (an empty
 one means this machine only, as a missing one does; Streamlit read it as every
 interface), port, theme and development mode.
@@ -200,12 +202,54 @@ def check_library_environment() -> None:
     if _text("NUMBA_DISABLE_JIT").lower() not in _FALSE:
         raise InvalidParameter(f"NUMBA_DISABLE_JIT={shown(_text('NUMBA_DISABLE_JIT'))}: gamegraph's kernels need "
                                "numba's compiler; unset it (small games run without the kernels anyway)")
+    _check_numba_environment()
     for name, value in sorted(os.environ.items()):
         upper = name.upper()
         if upper.startswith("DASK_") and ("TIMEOUT" in upper or "INTERVAL" in upper):
             if not _duration(value):
                 raise InvalidParameter(f"{name}={shown(value)} is not a duration: write it like 30s, 500ms or 2 "
                                        "(seconds), as Dask reads it")
+
+
+NUMBA_LAYERS = ("default", "safe", "threadsafe", "forksafe", "omp", "tbb", "workqueue")  # numba's names
+_NUMBA_OWN = ("NUMBA_CACHE_DIR", "NUMBA_NUM_THREADS", "NUMBA_DISABLE_JIT")  # gamegraph sets or checks them
+_NUMBA_UNREADABLE = re.compile(r"Environment variable '([^']*)' is defined but its associated value")
+
+
+def _check_numba_environment() -> None:
+    """InvalidParameter for a numba variable numba cannot run under: a threading layer it does not know, or
+    one that needs Intel TBB when TBB cannot be loaded (safe, tbb); a priority that is not an order of tbb,
+    omp and workqueue (each was an internal error at the first parallel kernel); a value numba cannot parse
+    (NUMBA_OPT=abc: numba warned with a traceback and went on with its default). Nothing is imported unless
+    a NUMBA_ variable is set; then numba's own reading of them is watched, here, where numba is first imported
+    (the CLI calls this before anything imports numba; where numba was imported before, its reading is past)."""
+    if not any(name.startswith("NUMBA_") and name not in _NUMBA_OWN for name in os.environ):
+        return  # the suite's and a parent gamegraph's NUMBA_CACHE_DIR import nothing here
+    layer = os.environ.get("NUMBA_THREADING_LAYER")
+    if layer is not None:
+        if layer.strip().lower() not in NUMBA_LAYERS:
+            raise InvalidParameter(f"NUMBA_THREADING_LAYER={shown(layer)} is not one of numba's threading layers "
+                                   f"({', '.join(NUMBA_LAYERS)}); unset it for numba's default")
+        if layer.strip().lower() in ("safe", "tbb"):
+            try:
+                import numba.np.ufunc.tbbpool  # noqa: F401 - loads Intel TBB, as numba would
+            except ImportError:
+                raise InvalidParameter(f"NUMBA_THREADING_LAYER={shown(layer)} needs Intel TBB, which cannot be "
+                                       "loaded here (pip install tbb); unset it for numba's default") from None
+    priority = os.environ.get("NUMBA_THREADING_LAYER_PRIORITY")
+    if priority is not None and sorted(priority.split()) != ["omp", "tbb", "workqueue"]:
+        raise InvalidParameter(f"NUMBA_THREADING_LAYER_PRIORITY={shown(priority)} must name tbb, omp and "
+                               "workqueue once each, in the order to try them; unset it for numba's default")
+    import warnings
+
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        import numba.core.config  # noqa: F401 - numba reads its variables here, warning of one it cannot parse
+    for warning in caught:
+        if found := _NUMBA_UNREADABLE.match(str(warning.message)):
+            name = found[1]
+            raise InvalidParameter(f"{name}={shown(os.environ.get(name, ''))} is not a value numba can read; "
+                                   "unset it or see numba's documentation of its environment variables")
 
 
 def _duration(text: str) -> bool:

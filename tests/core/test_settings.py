@@ -3,6 +3,7 @@ the embedded server and its password from anywhere."""
 
 from __future__ import annotations
 
+import importlib.util
 import os
 import stat
 import subprocess
@@ -297,6 +298,9 @@ def test_a_subfolder_linked_anywhere_else_is_refused_in_one_line_and_nothing_is_
     ("DASK_DISTRIBUTED__COMM__TIMEOUTS__CONNECT", "abc", "not a duration"),
     ("DASK_DISTRIBUTED__COMM__TIMEOUTS__TCP", "-1s", "not a duration"),
     ("DASK_DISTRIBUTED__WORKER__PROFILE__INTERVAL", "", "not a duration"),
+    ("NUMBA_THREADING_LAYER", "bogus", "threading layers"), ("NUMBA_THREADING_LAYER", "", "threading layers"),
+    ("NUMBA_THREADING_LAYER_PRIORITY", "bogus", "tbb, omp and workqueue"),
+    ("NUMBA_THREADING_LAYER_PRIORITY", "omp omp tbb", "tbb, omp and workqueue"),
 ])
 def test_library_variables_that_broke_the_run_are_one_line(monkeypatch, name, value, needle):
     monkeypatch.setenv(name, value)
@@ -315,9 +319,13 @@ def test_library_variables_that_work_are_taken(monkeypatch):
 
 
 def test_the_cli_says_a_bad_library_variable_in_one_line_before_numba_runs(tmp_path):
-    """NUMBA_NUM_THREADS=100000 was a segmentation fault (exit 139), 0 and NUMBA_DISABLE_JIT=1 internal errors."""
+    """NUMBA_NUM_THREADS=100000 was a segmentation fault (exit 139), 0 and NUMBA_DISABLE_JIT=1 internal errors;
+    so were NUMBA_THREADING_LAYER=bogus (and tbb without Intel TBB) at the first parallel kernel, and numba warned
+    with a traceback of NUMBA_OPT=abc and went on (session 18's stranger)."""
+    tbb = importlib.util.find_spec("tbb") is not None
     for name, value in (("NUMBA_NUM_THREADS", "100000"), ("NUMBA_NUM_THREADS", "0"), ("NUMBA_DISABLE_JIT", "1"),
-                        ("DASK_DISTRIBUTED__COMM__TIMEOUTS__CONNECT", "abc")):
+                        ("DASK_DISTRIBUTED__COMM__TIMEOUTS__CONNECT", "abc"), ("NUMBA_THREADING_LAYER", "bogus"),
+                        *([] if tbb else [("NUMBA_THREADING_LAYER", "tbb")]), ("NUMBA_OPT", "abc")):
         env = {**os.environ, "GAMEGRAPH_HOME": str(tmp_path / "home"), "GAMEGRAPH_KERNELS_FROM": "0", name: value}
         out = subprocess.run([sys.executable, "-m", "explorer.cli", "solve", "chopsticks:attack-only"],
                              capture_output=True, text=True, env=env, timeout=300, stdin=subprocess.DEVNULL)
