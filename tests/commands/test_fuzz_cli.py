@@ -10,9 +10,13 @@ huge-spec cases are left to the script.
 
 from __future__ import annotations
 
+import os
+import signal
+import time
+
 import pytest
 
-from tests.support.fuzz_cli import COMMANDS, report_text, run_fuzz, summarise
+from tests.support.fuzz_cli import COMMANDS, OwnTime, report_text, run_fuzz, summarise
 
 
 @pytest.mark.timeout(400)
@@ -42,3 +46,40 @@ def test_issue_40_classes_from_fresh_inputs_are_whole_keep_their_mode_and_never_
     groups = {r.case.group.split(" (")[0] for r in results}
     assert {"interrupted neo4j-import", "existing output", "FIFO at a cache path", "survey range it cannot use"} <= groups
     assert len(results) >= 150
+
+
+@pytest.mark.skipif(not os.path.exists("/proc/self/schedstat"), reason="needs Linux's /proc/PID/schedstat")
+def test_a_case_starved_of_cpu_has_little_time_of_its_own_but_a_blocked_one_has_it_all():
+    """The full fuzz runs under `nice -n 19` beside other work (docs/reliability.md): there a 0.3 s
+    check-certificate took 30 s of wall time and its wall-clock timeout called it a hang. A case's timeout now
+    counts its own time (OwnTime): the wall time less the time it waited for a core. Here a nice-19 loop shares
+    one core with a nice-0 one, and a sleeper (blocked, as on a FIFO) shares it too."""
+    cpu = sorted(os.sched_getaffinity(0))[0]
+
+    def child(nice: int, spin: bool) -> int:
+        pid = os.fork()
+        if pid == 0:  # pragma: no cover - in the child
+            try:
+                os.sched_setaffinity(0, {cpu})
+                os.nice(nice)
+                end = time.monotonic() + 8
+                while time.monotonic() < end:
+                    if not spin:
+                        time.sleep(0.5)
+            finally:
+                os._exit(0)
+        return pid
+
+    hog, starved, asleep = child(0, True), child(19, True), child(0, False)
+    own, began = OwnTime(), time.monotonic()
+    try:
+        while time.monotonic() - began < 3:  # the harness looks every few milliseconds
+            seconds = {pid: own.seconds(pid, time.monotonic() - began) for pid in (starved, asleep)}
+            time.sleep(0.02)
+        elapsed = time.monotonic() - began
+        assert seconds[starved] < 0.5 * elapsed  # nice 19 beside nice 0: about 1.5% of the core
+        assert seconds[asleep] > 0.8 * elapsed  # blocked: every second counts
+    finally:
+        for pid in (hog, starved, asleep):
+            os.kill(pid, signal.SIGKILL)
+            os.waitpid(pid, 0)
