@@ -19,7 +19,7 @@
    a click on a node until the info panel shows it, a double-click until what it brought is drawn (the
    frame that adds its nodes) and until it is still (the nodes' glide out of the expanded one ends), a
    layout chosen until the first frame that moves a node and until the nodes are still in their new
-   places. p50 and p95 (the goal: p95 <= 250 ms up to 2,000 nodes), with the load average beside them. Its own section of bench/README.md.
+   places, and a colouring chosen ("Colour by") until the first frame with the new fills. p50 and p95 (the goal: p95 <= 250 ms up to 2,000 nodes), with the load average beside them. Its own section of bench/README.md.
 
     python -m bench.bench_canvas            # table into bench/README.md
     python -m bench.bench_canvas --no-write
@@ -242,7 +242,7 @@ def click_times(runs: int) -> list[tuple[str, int, str, float, float, int]]:
                 page.wait_for_selector("[data-testid=stStatusWidget]", state="detached")
                 times: dict[str, list[float]] = {"select (panel shown)": [], "expand (drawn)": [],
                                                  "expand (drawn, still)": [], "layout changed (moving)": [],
-                                                 "layout changed (still)": []}
+                                                 "layout changed (still)": [], "colour by changed (drawn)": []}
                 nodes = 0
                 for run in range(runs):
                     frame_element = page.locator('iframe[src*="streamlit_cytoscape"]').first
@@ -300,6 +300,27 @@ def click_times(runs: int) -> list[tuple[str, int, str, float, float, int]]:
                     time.sleep(0.05)
                     frame.evaluate(_STILL)
                     times["layout changed (still)"].append((time.perf_counter() - began) * 1000)
+                    # Colour by: from the option's click to the first frame whose nodes have the new fills
+                    colouring = ("remoteness", "value")[run % 2]
+                    option = page.get_by_role("option", name=colouring, exact=True)
+                    for attempt in range(5):
+                        page.get_by_label("Colour by", exact=False).first.click()
+                        try:
+                            option.wait_for(timeout=10_000)
+                            break
+                        except Exception:
+                            page.keyboard.press("Escape")
+                    fills = frame.evaluate("() => document.getElementById('cy')._cyreg.cy.nodes()"
+                                           ".map(n => n.style('background-color')).join(';')")
+                    began = time.perf_counter()
+                    option.click()
+                    frame_element = page.locator('iframe[src*="streamlit_cytoscape"]').first
+                    frame = frame_element.element_handle().content_frame()
+                    frame.wait_for_function("(fills) => document.getElementById('cy')._cyreg.cy.nodes()"
+                                            ".map(n => n.style('background-color')).join(';') !== fills",
+                                            arg=fills, timeout=60_000, polling="raf")
+                    times["colour by changed (drawn)"].append((time.perf_counter() - began) * 1000)
+                    page.wait_for_selector("[data-testid=stStatusWidget]", state="detached")
                 for name, values in times.items():
                     if values:
                         values.sort()

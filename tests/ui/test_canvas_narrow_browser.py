@@ -190,3 +190,47 @@ def test_the_console_canvas_cuts_no_node(chopsticks_ui, browser):  # noqa: F811
         assert frame.evaluate(CUT) == [], run
     _shot(frame_element, "console-path")
     page.close()
+
+
+# Each canvas control's label and shown value, cut or whole: [what, text, px of text, px shown] of those cut (a
+# value's text wider than its box, a label's wider than its line), for the controls in `root` (the page's canvas
+# controls, or the opened "More" popover).
+CONTROLS_CUT = """(root) => {
+    const scope = root ? document.querySelector('[data-testid=stPopoverBody]') : document;
+    const out = [];
+    const boxes = [...scope.querySelectorAll('[data-testid=stSelectbox], [data-testid=stNumberInput], '
+                                            + '[data-testid=stCheckbox], [data-testid=stButton], [data-testid=stPopover]')]
+        .filter(b => !b.closest('[data-testid=stSidebar]') && (root || !b.closest('[data-testid=stPopoverBody]')));
+    for (const b of boxes) {
+        const label = b.querySelector('[data-testid=stWidgetLabel] p, [data-testid=stMarkdownContainer] p, button p');
+        if (label && label.scrollWidth > label.clientWidth + 1)
+            out.push(['label', label.innerText, label.scrollWidth, label.clientWidth]);
+        const input = b.querySelector('input[type=text], input[type=number]');
+        if (input && input.scrollWidth > input.clientWidth + 1)
+            out.push(['value', input.value, input.scrollWidth, input.clientWidth]);
+    }
+    return {count: boxes.length, cut: out};
+}"""
+
+
+@pytest.mark.parametrize("width, height", [(1000, 800), (1440, 900)])
+def test_every_canvas_control_reads_whole(server, browser, width, height):  # noqa: F811
+    """At a 1,000 px window the canvas controls stood ten abreast in a 540 px column and were cut ("nothi…",
+    "layered by r…", "Boar…"); at 1,440 px "Boards on the no…". Now every label and every value shown, at the
+    longest values (a CGT game's temperature, the concentric layout), is whole, those in the "More" popover too."""
+    page = browser.new_page(viewport={"width": width, "height": height})
+    open_canvas(page, f"{server}/?game=domineering(rows=2,cols=3)&view=Neighbourhood&layout=concentric"
+                      "&colour=temperature&size=temperature")
+    seen = page.evaluate(f"({CONTROLS_CUT})", False)
+    assert seen["count"] >= 7 and seen["cut"] == [], (width, seen)
+    assert page.get_by_label("Layout", exact=False).first.input_value() == "concentric around the focus"
+    page.get_by_role("button", name="More").click()
+    size_by = page.locator('[data-testid=stPopoverBody] input[aria-label="Size by"]')
+    size_by.wait_for()
+    time.sleep(0.5)
+    seen = page.evaluate(f"({CONTROLS_CUT})", True)
+    assert seen["count"] == 4 and seen["cut"] == [], (width, seen)
+    assert size_by.input_value() == "temperature (CGT)"
+    ARTIFACTS.mkdir(exist_ok=True)
+    page.screenshot(path=str(ARTIFACTS / f"canvas-narrow-controls-{width}.png"))
+    page.close()
