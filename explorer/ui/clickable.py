@@ -28,6 +28,7 @@ export default function(component) {
     // legible while big neighbourhoods still fit mostly on screen (the rest scrolls).
     const svg = holder.querySelector('svg');
     if (svg && /pt$/.test(svg.getAttribute('width') || '')) {
+        svg.style.maxWidth = 'none';  // a diagram scrolls at its own size; a board (sized in px) shrinks to fit
         svg.style.width = parseFloat(svg.getAttribute('width')) + 'px';
         svg.style.height = parseFloat(svg.getAttribute('height')) + 'px';
     }
@@ -57,7 +58,7 @@ export default function(component) {
 
 _CSS = """
 .gg-diagram { overflow: auto; max-height: 820px; }
-.gg-diagram svg { max-width: none; display: block; margin: 0 auto; }
+.gg-diagram svg { max-width: 100%; height: auto; display: block; margin: 0 auto; }
 .gg-diagram a:hover polygon, .gg-diagram a:hover ellipse { stroke-width: 3; }
 """
 

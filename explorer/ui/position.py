@@ -205,13 +205,15 @@ def header(game: Game, solved: SolvedGraph, node: int, spec: str | None = None) 
             facts.append("the start")
         if facts:
             st.caption(" · ".join(facts))
-        cols = st.columns(3)
-        # A finished position has no player to move (its value is still the would-be mover's, above).
-        cols[0].metric("To move", "—" if record["terminal"] else mover,
-                       help="nobody: the game is over" if record["terminal"] else None)
-        cols[1].metric("Value", record["value"])
-        cols[2].metric("Remoteness", "—" if record["remoteness"] is None else record["remoteness"],
-                       help="moves until the game ends with best play (none for a draw)")
+    # Under the board and its facts, across the page: in the facts' column a 1,000 px window left each metric
+    # 60 px, and Streamlit cut "draw" to "d…" and "Remoteness" to "Re…".
+    cols = st.columns(3)
+    # A finished position has no player to move (its value is still the would-be mover's, above).
+    cols[0].metric("To move", "—" if record["terminal"] else mover,
+                   help="nobody: the game is over" if record["terminal"] else None)
+    cols[1].metric("Value", record["value"])
+    cols[2].metric("Remoteness", "—" if record["remoteness"] is None else record["remoteness"],
+                   help="moves until the game ends with best play (none for a draw)")
 
 
 def moves_table(game: Game, spec: str, solved: SolvedGraph, node: int) -> list[dict]:
@@ -222,12 +224,12 @@ def moves_table(game: Game, spec: str, solved: SolvedGraph, node: int) -> list[d
     if not moves:
         st.caption("No moves: the game is over.")
         return moves
-    head = st.columns([4, 2, 1.2, 1])
+    head = st.columns([3.6, 2, 1.6, 1])
     for col, text in zip(head, ("move → position", f"result for {mover}", "remoteness", "optimal")):
         col.caption(text)
     # Each move is named and followed on the board shown above, so the label and the click agree.
     for i, (move, played) in enumerate(shown_moves(solved, node, shown(solved, node))):
-        cols = st.columns([4, 2, 1.2, 1], vertical_alignment="center")
+        cols = st.columns([3.6, 2, 1.6, 1], vertical_alignment="center")
         star = "★ " if move["optimal"] else ""
         after = game.format(played.position)
         cols[0].button(f"{star}{md_escape(played.label)}  →  {md_escape(after)}", key=f"move_{i}",
