@@ -36,10 +36,14 @@ import hashlib
 import importlib.util
 import inspect
 import re
+import signal
 import stat
 import sys
+import threading
+from contextlib import contextmanager
 from pathlib import Path
 from types import ModuleType
+from typing import Iterator
 
 from explorer.core import settings
 from explorer.core.errors import GameGraphError, shown
@@ -144,11 +148,40 @@ MAX_PLUGIN_MOVES = 100_000   # one position's moves from a plugin: far above any
 MAX_MOVES_SECONDS = 30.0     # the time one call of a plugin's moves() may take to give them
 
 
+class _MovesOvertime(BaseException):
+    """Raised into a plugin's moves() by the watchdog's alarm: a BaseException, so that the plugin's own
+    `except Exception` cannot swallow it and loop on."""
+
+
+@contextmanager
+def _watchdog(seconds: float) -> Iterator[None]:
+    """Raises _MovesOvertime inside whatever Python code runs after `seconds` (SIGALRM, a one-shot timer):
+    it cuts a loop that never yields, which counting yielded moves cannot. Only in the main thread and
+    when no other timer is armed (signals go to the main thread; the UI's script threads keep the count
+    of moves and the yield-time check alone). Two system calls to arm and two to disarm. O(1)."""
+    if (not hasattr(signal, "setitimer") or threading.current_thread() is not threading.main_thread()
+            or signal.getitimer(signal.ITIMER_REAL)[0] > 0):
+        yield
+        return
+
+    def overtime(signum, frame):
+        raise _MovesOvertime
+
+    previous = signal.signal(signal.SIGALRM, overtime)
+    signal.setitimer(signal.ITIMER_REAL, seconds)
+    try:
+        yield
+    finally:
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        signal.signal(signal.SIGALRM, previous)
+
+
 def _bound_moves(cls: type, file: Path) -> None:
     """Wraps the moves() a plugin class defines so that one position's moves are a finite list: a
     generator that never ends (it hung show, solve and check-game) is cut at MAX_PLUGIN_MOVES moves or
-    MAX_MOVES_SECONDS, with one line naming the file and the game. A list is passed on as it is.
-    A loop that never yields cannot be cut from here. O(moves) per call."""
+    MAX_MOVES_SECONDS, and a loop that never yields at MAX_MOVES_SECONDS by a watchdog (_watchdog, main
+    thread only), with one line naming the file and the game. A list is passed on as it is. O(moves)
+    per call."""
     import functools
     import time
 
@@ -161,8 +194,7 @@ def _bound_moves(cls: type, file: Path) -> None:
                               f"in its moves(): {what}; a position's moves must be a finite list (a fault of the "
                               "game module, not of gamegraph)")
 
-    @functools.wraps(original)
-    def moves(self, position):
+    def bounded(self, position):
         found = original(self, position)
         if isinstance(found, (list, tuple)):
             return found
@@ -174,6 +206,14 @@ def _bound_moves(cls: type, file: Path) -> None:
             if len(kept) % 1024 == 0 and time.monotonic() - began > MAX_MOVES_SECONDS:
                 raise refuse(f"it was still giving moves for one position after {MAX_MOVES_SECONDS:g} s")
         return kept
+
+    @functools.wraps(original)
+    def moves(self, position):
+        try:
+            with _watchdog(MAX_MOVES_SECONDS):
+                return bounded(self, position)
+        except _MovesOvertime:
+            raise refuse(f"one call did not return within {MAX_MOVES_SECONDS:g} s") from None
 
     moves._gamegraph_bounded = True
     cls.moves = moves

@@ -325,6 +325,40 @@ def test_a_moves_generator_that_never_ends_is_cut_in_one_line(tmp_path):
         assert time.monotonic() - began < 120
 
 
+@pytest.mark.parametrize("body", [
+    "x = 0\n            while True:\n                x += 1",
+    # its own `except Exception` must not swallow the cut and spin on
+    "while True:\n                try:\n                    sum(range(1000))\n                except Exception:\n"
+    "                    pass",
+])
+def test_a_moves_call_that_never_returns_is_cut_in_one_line(tmp_path, clean_env, monkeypatch, body):
+    """A moves() that loops without ever yielding hung `show` until killed (a stranger's, issue 40): the
+    watchdog cuts it at MAX_MOVES_SECONDS (shortened here), and the timer is disarmed after every call."""
+    import signal
+    import time
+
+    path = tmp_path / "subtract.py"
+    source = GAME.format(name="fz-spin")
+    change = "def moves(self, p): return"
+    assert change in source
+    path.write_text(source.replace(change, f"def moves(self, p):\n            if p[1] == 7:\n"
+                                           f"                {body.replace(chr(10), chr(10) + '    ')}\n"
+                                           "            return"))
+    plugins.load_file(path)
+    monkeypatch.setattr(plugins, "MAX_MOVES_SECONDS", 0.5)
+    game = parse_spec("fz-spin")
+    began = time.monotonic()
+    with pytest.raises(GameGraphError, match="did not return within 0.5 s") as caught:
+        game.moves(game.start())
+    assert time.monotonic() - began < 10
+    assert "fz-spin" in str(caught.value) and "subtract.py" in str(caught.value)
+    assert "fault of the game module" in str(caught.value)
+    assert signal.getitimer(signal.ITIMER_REAL) == (0.0, 0.0)
+    after = game.moves(("AB".index("B"), 6))  # a call that returns is untouched, and leaves no timer behind
+    assert [m.label for m in after] == ["-1", "-2"]
+    assert signal.getitimer(signal.ITIMER_REAL) == (0.0, 0.0)
+
+
 @pytest.mark.parametrize("description", ["\x1b[2Jcleared", "two\nlines", "back\rwards", "x" * 501])
 def test_a_description_that_is_not_one_line_of_text_is_refused(tmp_path, clean_env, description):
     """`games` prints descriptions to the terminal: ESC[2J cleared it, a line break faked a game."""
