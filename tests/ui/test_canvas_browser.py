@@ -110,7 +110,16 @@ def click_node(page, key: str, frame_element=None, frame=None):
 
 
 def cy(frame, expression: str):
+    """The value of `expression` (JavaScript over `cy`), for what can be read back: a number, a string, an
+    array or a plain object. A Cytoscape element, collection or core (what a setter such as
+    `.scratch(name, value)` or `.emit(...)` returns) must not be returned: Playwright serialises it whole,
+    the instance with every element and its renderer, 15-25 s of the page's CPU. Act with `act`."""
     return frame.evaluate(f"() => {{ const cy = {CY}; return {expression}; }}")
+
+
+def act(frame, statement: str) -> None:
+    """Run `statement` (JavaScript over `cy`) for its effect; nothing is sent back (see `cy`)."""
+    frame.evaluate(f"() => {{ const cy = {CY}; {statement}; }}")
 
 
 def node_point(frame_element, frame, key: str) -> tuple[float, float]:
@@ -204,7 +213,7 @@ def test_pan_zoom_fit_expand_collapse_and_relayout(server, browser, game, positi
     before = cy(frame, "cy.nodes().length")
     leaves = cy(frame, "cy.nodes().filter(n => n.degree() === 1).map(n => n.id())")
     target = leaves[0] if leaves else visible_node(frame, focus)
-    cy(frame, f"cy.getElementById({focus!r}).scratch('_probe', 'kept')")
+    act(frame, f"cy.getElementById({focus!r}).scratch('_probe', 'kept')")
     frame.evaluate(f"() => {{ const cy = {CY}; cy.fit(cy.getElementById({target!r}), 200); }}")
     time.sleep(0.5)
     wait_still(frame)
@@ -317,7 +326,7 @@ def test_layered_keys_are_readable_and_an_expansion_does_not_crowd(server, brows
     moved = [k for k, p in before.items() if abs(after[k]["x"] - p["x"]) > 1 or abs(after[k]["y"] - p["y"]) > 1]
     assert moved == []                          # grown in place: nothing already drawn moved
     assert _overlapping(frame, "nodes") == 0    # and the new nodes have room
-    frame.evaluate(f"() => {CY}.fit(undefined, 30)")
+    act(frame, "cy.fit(undefined, 30)")
     wait_still(frame)
     frame_element.screenshot(path=str(ARTIFACTS / "canvas-expanded-chopsticks.png"))
     page.close()

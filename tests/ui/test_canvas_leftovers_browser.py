@@ -13,8 +13,8 @@ import pytest
 
 from tests.ui.test_browser import ARTIFACTS, browser, server  # noqa: F401 - fixtures
 from tests.ui.test_browser import pytestmark  # noqa: F401 - browser, and Chromium must be there
-from tests.ui.test_canvas_browser import (CY, OVERLAPS, _choose, click_node, click_panel_button, current_frame, cy,
-                                          expand_node, node_point, open_canvas, settle, wait_canvas, wait_nodes,
+from tests.ui.test_canvas_browser import (CY, OVERLAPS, _choose, act, click_node, click_panel_button, current_frame,
+                                          cy, expand_node, node_point, open_canvas, settle, wait_canvas, wait_nodes,
                                           wait_still)
 
 NODE_BOX = "{includeNodes: true, includeEdges: false, includeLabels: true, includeOverlays: false}"
@@ -70,26 +70,47 @@ def each_layout(page, frame_element, frame, runs: int):
             yield boards, run, frame_element, frame
 
 
-@pytest.mark.parametrize("game", ["tictactoe", "dodgem"])
-def test_force_layout_draws_no_move_name_over_a_node(server, browser, game):  # noqa: F811
-    """The force-directed layout (fcose, in the browser) drew moves' names under the nodes' labels. A name over
-    a node's box is hidden until the move or one of its ends is under the pointer or selected. fcose starts
-    from random places, so several layouts are looked at, with boards off and on."""
+@pytest.fixture(scope="module", params=["tictactoe", "dodgem"])
+def force_layouts(request, server, browser):  # noqa: F811
+    """k=2 from the game's start in the force-directed layout (fcose, in the browser), laid out three times with
+    boards off, then three times with boards on (fcose starts from random places, so several layouts are looked
+    at): (game, page, the canvas's frame element and frame after the last, and what each layout drew: its
+    [move, node] names over nodes, its tucked and its drawn names, and its pairs of overlapping node boxes).
+    Both tests below judge the same six layouts, each its own property; the page stays for the first's
+    pointer checks."""
+    game = request.param
     page = browser.new_page(viewport={"width": 1400, "height": 1300})
     frame_element, frame = open_canvas(page, f"{server}/?game={game}&view=Neighbourhood&k=2")
     _choose(page, "Layout", "force-directed")
     frame_element, frame = current_frame(page)
     wait_still(frame)
-    tucked_seen = 0
+    drawn = []
     for boards, run, frame_element, frame in each_layout(page, frame_element, frame, 3):
         frame.wait_for_function(f"() => {CY}.scratch('_gg') === true", timeout=30_000)
         time.sleep(0.3)  # the names are looked at in the task after the layout's last frame
-        assert frame.evaluate(NAMES_OVER_NODES) == [], (game, boards, run)
-        tucked_seen += cy(frame, "cy.edges('.gg-tucked').length")
-        assert cy(frame, "cy.edges().filter(e => !e.hasClass('gg-tucked')).length") > 0  # names are drawn
+        boxes = frame.evaluate(f"() => {CY}.nodes().map(n => n.boundingBox({NODE_BOX}))")
+        drawn.append({"boards": boards, "run": run, "names_over_nodes": frame.evaluate(NAMES_OVER_NODES),
+                      "tucked": cy(frame, "cy.edges('.gg-tucked').length"),
+                      "named": cy(frame, "cy.edges().filter(e => !e.hasClass('gg-tucked')).length"),
+                      "overlapping": frame.evaluate(f"({OVERLAPS})", boxes)})
         if run == 2:
-            _shot(frame_element, f"force-{game}-{'boards' if boards else 'keys'}")
-    if not tucked_seen:
+            kind = "boards" if boards else "keys"
+            _shot(frame_element, f"force-{game}-{kind}")
+            _shot(frame_element, f"force-nodes-{game}-{kind}")
+    yield game, page, frame_element, frame, drawn
+    page.close()
+
+
+def test_force_layout_draws_no_move_name_over_a_node(force_layouts):
+    """The force-directed layout (fcose, in the browser) drew moves' names under the nodes' labels. A name over
+    a node's box is hidden until the move or one of its ends is under the pointer or selected. fcose starts
+    from random places, so several layouts are looked at, with boards off and on."""
+    game, page, frame_element, frame, drawn = force_layouts
+    assert len(drawn) == 6
+    for layout in drawn:
+        assert layout["names_over_nodes"] == [], (game, layout["boards"], layout["run"])
+        assert layout["named"] > 0, (game, layout["boards"], layout["run"])  # names are drawn
+    if not sum(layout["tucked"] for layout in drawn):
         pytest.skip("no layout drew a name over a node: nothing was hidden to show again")
     # A hidden name comes back while its move is under the pointer; while an end is under it (or selected) where it
     # is clear: no name drawn then lies over a node or a caption (the stranger's double-click, issue 35).
@@ -101,10 +122,10 @@ def test_force_layout_draws_no_move_name_over_a_node(server, browser, game):  # 
         page.mouse.move(*node_point(frame_element, frame, end))
         frame.wait_for_timeout(300)
         assert not frame.evaluate(MEASURE)["bad"]
-        cy(frame, f"cy.getElementById({edge!r}).emit('mouseover')")  # the move itself under the pointer
+        act(frame, f"cy.getElementById({edge!r}).emit('mouseover')")  # the move itself under the pointer
         frame.wait_for_function(f"() => parseFloat({CY}.getElementById({edge!r}).style('text-opacity')) === 1",
                                 timeout=5_000)
-        cy(frame, f"cy.getElementById({edge!r}).emit('mouseout')")
+        act(frame, f"cy.getElementById({edge!r}).emit('mouseout')")
         page.mouse.move(5, 5)
         frame.wait_for_function(f"() => parseFloat({CY}.getElementById({edge!r}).style('text-opacity')) === 0",
                                 timeout=5_000)
@@ -114,7 +135,15 @@ def test_force_layout_draws_no_move_name_over_a_node(server, browser, game):  # 
         wait_still(frame)
         frame.wait_for_timeout(300)
         assert not frame.evaluate(MEASURE)["bad"]
-    page.close()
+
+
+def test_the_force_layout_leaves_no_two_nodes_overlapping(force_layouts):
+    """k=2 from the start of tic-tac-toe and of Dodgem 3x3: after the force-directed layout, no two nodes' boxes
+    (disc or board, with the label under it) overlap, with boards off and on, over several layouts."""
+    game, _, _, _, drawn = force_layouts
+    assert len(drawn) == 6
+    for layout in drawn:
+        assert layout["overlapping"] == 0, (game, layout["boards"], layout["run"])
 
 
 # The drawn canvas as the server's layouts see it: elements (data and places) read from the browser.
@@ -258,23 +287,6 @@ def test_collapse_takes_away_exactly_what_the_expansion_added(server, browser): 
     frame_element, frame = current_frame(page)
     assert set(cy(frame, "cy.nodes().map(n => n.id())")) == nodes_before
     assert set(cy(frame, "cy.edges().map(e => e.id())")) == edges_before
-    page.close()
-
-
-@pytest.mark.parametrize("game", ["tictactoe", "dodgem"])
-def test_the_force_layout_leaves_no_two_nodes_overlapping(server, browser, game):  # noqa: F811
-    """k=2 from the start of tic-tac-toe and of Dodgem 3x3: after the force-directed layout, no two nodes' boxes
-    (disc or board, with the label under it) overlap, with boards off and on, over several layouts."""
-    page = browser.new_page(viewport={"width": 1400, "height": 1300})
-    frame_element, frame = open_canvas(page, f"{server}/?game={game}&view=Neighbourhood&k=2")
-    _choose(page, "Layout", "force-directed")
-    frame_element, frame = current_frame(page)
-    wait_still(frame)
-    for boards, run, frame_element, frame in each_layout(page, frame_element, frame, 3):
-        boxes = frame.evaluate(f"() => {CY}.nodes().map(n => n.boundingBox({NODE_BOX}))")
-        assert frame.evaluate(f"({OVERLAPS})", boxes) == 0, (game, boards, run)
-        if run == 2:
-            _shot(frame_element, f"force-nodes-{game}-{'boards' if boards else 'keys'}")
     page.close()
 
 
