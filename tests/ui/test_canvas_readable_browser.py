@@ -119,26 +119,24 @@ def _expand_three(page, frame_element, frame):
     return frame_element, frame
 
 
-@pytest.mark.parametrize("spec, k", GAMES)
-def test_no_caption_overlaps_after_expansions_and_layout_changes(server, browser, spec, k):  # noqa: F811
+@pytest.fixture(scope="module", params=GAMES, ids=[f"{spec}-{k}" for spec, k in GAMES])
+def expanded(request, server, browser):  # noqa: F811
+    """(spec, k, page): the page on the game's canvas at k, after `_expand_three`. Two tests look at the same
+    expansions, each run once per game: the best line's colours are read first (this file's order; pytest groups
+    the tests by game), then the captions in each layout, which the caption test changes."""
+    spec, k = request.param
     page = browser.new_page(viewport={"width": 1440, "height": 900})
     frame_element, frame = open_canvas(page, f"{server}/?game={spec}&view=Neighbourhood&k={k}")
-    frame_element, frame = _expand_three(page, frame_element, frame)
-    assert _readable(frame, f"{spec}, layered, three expansions") > 0
-    for layout in ("concentric around the focus", "force-directed", "layered by remoteness"):
-        _choose_layout(page, layout)
-        frame_element, frame = current_frame(page)
-        _readable(frame, f"{spec}, {layout}")
+    _expand_three(page, frame_element, frame)
+    yield spec, k, page
     page.close()
 
 
-@pytest.mark.parametrize("spec, k", GAMES)
-def test_a_best_line_reads_in_the_winners_colour(server, browser, spec, k):  # noqa: F811
+def test_a_best_line_reads_in_the_winners_colour(expanded):
+    spec, k, page = expanded
     solved = load_or_build(spec)
     g = solved.graph
-    page = browser.new_page(viewport={"width": 1440, "height": 900})
-    frame_element, frame = open_canvas(page, f"{server}/?game={spec}&view=Neighbourhood&k={k}")
-    frame_element, frame = _expand_three(page, frame_element, frame)
+    frame_element, frame = current_frame(page)
     focus = cy(frame, "cy.nodes('[_focus]')[0].id()")
     side = int(g.to_move[g.find(focus)])
     own = solved.value(g.find(focus))
@@ -157,7 +155,16 @@ def test_a_best_line_reads_in_the_winners_colour(server, browser, spec, k):  # n
         seen = solved.value(node) if int(g.to_move[node]) == side else solved.value(node).for_previous_player()
         assert str(seen) == str(own), (spec, target)  # best play keeps the value, seen from one side
         assert fill.replace(" ", "") == _rgb(palette.FILLS[str(own)]), (spec, target, fill)
-    page.close()
+
+
+def test_no_caption_overlaps_after_expansions_and_layout_changes(expanded):
+    spec, k, page = expanded
+    frame_element, frame = current_frame(page)
+    assert _readable(frame, f"{spec}, layered, three expansions") > 0
+    for layout in ("concentric around the focus", "force-directed", "layered by remoteness"):
+        _choose_layout(page, layout)
+        frame_element, frame = current_frame(page)
+        _readable(frame, f"{spec}, {layout}")
 
 
 def test_a_double_click_reveals_no_name_over_a_caption(server, browser):  # noqa: F811
