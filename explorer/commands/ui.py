@@ -32,7 +32,7 @@ from pathlib import Path
 from typing import Mapping
 
 from explorer.commands import port_number
-from explorer.core.errors import GameGraphError, shown
+from explorer.core.errors import GameGraphError, InvalidParameter, shown
 from explorer.core.settings import state_dir, streamlit_environment
 
 APP = Path(__file__).resolve().parents[1] / "ui" / "app.py"
@@ -111,6 +111,36 @@ def env_var(option: str) -> str:
     return f"STREAMLIT_{snake.upper()}"
 
 
+_KINDS = {int: "a whole number", float: "a number", bool: "true or false"}
+_LOG_LEVELS = ("critical", "error", "warning", "info", "debug")  # streamlit.logger.set_log_level's
+
+
+def check_streamlit_values(environ: Mapping[str, str]) -> None:
+    """Every STREAMLIT_* variable of `environ` that names one of Streamlit's options, read as `streamlit run`
+    will read it (click, with the option's own type): one that cannot be read is refused in one line before
+    the server starts. `STREAMLIT_SERVER_MAX_UPLOAD_SIZE=abc` printed "the explorer on ..." and then click's
+    four-line usage error; `STREAMLIT_LOGGER_LEVEL=loud` Streamlit's "undefined log level". O(options)."""
+    import click
+    from streamlit import config
+
+    for name, option in config.get_config_options().items():
+        variable = option.env_var
+        if not variable or variable not in environ:
+            continue
+        value = environ[variable]
+        kind = click.types.convert_type(option.type)
+        try:
+            for part in (value.split() if option.multiple else [value]):
+                kind.convert(part, None, None)
+        except click.BadParameter:
+            wanted = _KINDS.get(option.type, option.type.__name__)
+            raise InvalidParameter(f"{variable}={shown(value)} is not {wanted} (Streamlit's {name}): correct it "
+                                   "or unset it") from None
+        if name == "logger.level" and value.strip().lower() not in _LOG_LEVELS:
+            raise InvalidParameter(f"{variable}={shown(value)} is not a Streamlit log level: give one of "
+                                   f"{', '.join(_LOG_LEVELS)}, or unset it")
+
+
 def configured_in_files(options: list[str]) -> dict[str, object]:
     """The options among `options` that a Streamlit config file sets, with their values.
 
@@ -130,6 +160,7 @@ def launch(args: argparse.Namespace, environ: Mapping[str, str] | None = None,
     before anything is spawned (not as a traceback from the child)."""
     given = dict(os.environ if environ is None else environ)
     given.update(streamlit_environment(given))  # checked; an empty STREAMLIT_SERVER_ADDRESS means this machine only
+    check_streamlit_values(given)
     check_address(args.host or given.get(env_var("server.address")) or DEFAULT_ADDRESS, args.port)
     # Every page reads (and mostly writes) the state folder: one that cannot be used (a file, a dangling
     # link, a foreign folder) is said here in one line, not on every page after the server started.

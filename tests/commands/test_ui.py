@@ -17,6 +17,7 @@ import socket
 import subprocess
 import sys
 import time
+import re
 import urllib.request
 from pathlib import Path
 
@@ -87,6 +88,29 @@ def test_config_files_win_over_gamegraph_defaults(clean, where):
     assert env["STREAMLIT_SERVER_SHOW_EMAIL_PROMPT"] == "false"  # not in the file: gamegraph's default
     assert url == "http://127.0.0.3:8788"
     assert not [a for a in argv if a.startswith("--")]
+
+
+@pytest.mark.parametrize("name, value, says", [
+    ("STREAMLIT_SERVER_MAX_UPLOAD_SIZE", "abc", "is not a whole number (Streamlit's server.maxUploadSize)"),
+    ("STREAMLIT_SERVER_HEADLESS", "maybe", "is not true or false (Streamlit's server.headless)"),
+    ("STREAMLIT_GLOBAL_MIN_CACHED_MESSAGE_SIZE", "ten", "is not a number"),
+    ("STREAMLIT_LOGGER_LEVEL", "loud", "is not a Streamlit log level: give one of critical, error"),
+])
+def test_a_streamlit_value_streamlit_cannot_read_is_one_line_before_the_server(clean, name, value, says):
+    """A stranger's (issue 40): `STREAMLIT_SERVER_MAX_UPLOAD_SIZE=abc gamegraph ui` announced the explorer and
+    then printed click's four-line usage error; STREAMLIT_LOGGER_LEVEL=loud Streamlit's own error."""
+    from explorer.core.errors import InvalidParameter
+
+    with pytest.raises(InvalidParameter, match=re.escape(says)) as caught:
+        ui.launch(args(), environ={name: value}, interactive=False)
+    assert str(caught.value).startswith(f"{name}='{value}'") and "\n" not in str(caught.value)
+
+
+def test_streamlit_values_it_can_read_pass():
+    for name, value in (("STREAMLIT_SERVER_MAX_UPLOAD_SIZE", "200"), ("STREAMLIT_SERVER_HEADLESS", "yes"),
+                        ("STREAMLIT_LOGGER_LEVEL", "Debug"), ("STREAMLIT_CLIENT_ALLOWED_ORIGINS", "a b"),
+                        ("STREAMLIT_GLOBAL_MIN_CACHED_MESSAGE_SIZE", "1e3"), ("STREAMLIT_NOT_AN_OPTION", "x")):
+        ui.check_streamlit_values({name: value})
 
 
 def test_env_var_names_are_streamlits():
