@@ -52,7 +52,8 @@ def grid(name: str, ranges: dict[str, range]) -> list[Game]:
     fields = {f.name: f for f in dataclasses.fields(cls.Params)}
     unknown = sorted(set(ranges) - set(fields))
     if unknown:
-        raise InvalidParameter(f"{name} has no parameter {', '.join(unknown)}: its parameters are {', '.join(fields)}")
+        known = f"its parameters are {', '.join(fields)}" if fields else "it has no parameters to range over"
+        raise InvalidParameter(f"{name} has no parameter {', '.join(unknown)}: {known}")
     for field_name, values in ranges.items():
         _check_range(name, fields, field_name, values)
     axes: list[tuple[str, list[Any]]] = []

@@ -63,6 +63,9 @@ def test_formats_and_errors(capsys, tmp_path):
         assert main(["survey", "chopsticks", *bad]) == 2
     with pytest.raises(InvalidParameter):
         parse_range("1..")
+    capsys.readouterr()
+    assert main(["survey", "tictactoe", "--range", "x=1..2"]) == 2  # a game without parameters says so
+    assert capsys.readouterr().err.strip().endswith("tictactoe has no parameter x: it has no parameters to range over")
 
 
 @pytest.mark.neo4j
