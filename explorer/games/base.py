@@ -227,6 +227,8 @@ class Offers:
       from the bottom) in a notation of rows, ``MOVER|top/.../bottom`` (explorer/games/square_board.py's):
       diagrams' boards (``gamegraph dot --boards``) and ``gamegraph play``'s terminal board carry the names
       (explorer/render/boards.py). A field with a default (False);
+    - named_files: the moves name the board's columns alone, a, b, ... from the left (Connect Four's drops,
+      "a"): diagrams' boards carry the files under them. A field with a default (False);
     - chart: a strategy chart (StrategyChart and its hooks), or None. A field with a default (None);
     - survey: the page's survey heatmap (Survey: its column parameter and range), or None. A field
       with a default (None): `gamegraph survey` surveys every game, the page draws the heatmap of
@@ -248,6 +250,7 @@ class Offers:
     folded: bool = False
     batch_columns: bool = False
     named_cells: bool = False
+    named_files: bool = False
     chart: StrategyChart | None = None
     survey: Survey | None = None
 

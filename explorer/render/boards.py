@@ -48,7 +48,7 @@ def _grid(rows: list[list[str]], paint: Callable[[str], str], size: int = 22) ->
 # The games whose moves name cells as square_board's notation does declare it (offers.named_cells): files
 # a, b, ... from the left, ranks 1, 2, ... from the bottom ("X c1", "a2-b2", "b1-c2", "L b1-a2"). Their
 # boards carry those names (files below, ranks on the left) here and in `gamegraph play`'s terminal.
-# Domineering too ("V a1-a2"); not Connect Four (files only) or Toads and Frogs (numbers).
+# Domineering too ("V a1-a2"); Connect Four's files only (offers.named_files); not Toads and Frogs (numbers).
 def names_cells(game: Game) -> bool:
     """Whether `game`'s moves name its cells by file and rank: its declaration, offers.named_cells."""
     return game.offers.named_cells
@@ -57,15 +57,19 @@ def names_cells(game: Game) -> bool:
 RANK_WIDTH = 10  # the column of rank names left of a board
 
 
-def _labelled(grid: str, columns: int, rows: int, size: int) -> str:
+def _labelled(grid: str, columns: int, rows: int, size: int, ranks: bool = True) -> str:
     """A grid with its files (a, b, ... under it, left to right) and ranks (1 at the bottom, on its left), the
-    names of cells in the moves ("X c1"), as square_board's notation names them."""
-    ranks = "".join(f'<TR><TD HEIGHT="{size}" FIXEDSIZE="TRUE" WIDTH="{RANK_WIDTH}">{_text(str(rows - r), INK_SOFT, size=8)}</TD></TR>'
-                    for r in range(rows))
+    names of cells in the moves ("X c1"), as square_board's notation names them; files alone when the moves
+    name columns only (`ranks` False: Connect Four's "a")."""
     files = "".join(f'<TD WIDTH="{size}" HEIGHT="10" FIXEDSIZE="TRUE">{_text(FILES[c], INK_SOFT, size=8)}</TD>'
                     for c in range(columns))
+    if not ranks:
+        return (f'<TABLE BORDER="0" CELLSPACING="0" CELLPADDING="0"><TR><TD>{grid}</TD></TR>'
+                f'<TR><TD><TABLE BORDER="0" CELLSPACING="0" CELLPADDING="0"><TR>{files}</TR></TABLE></TD></TR></TABLE>')
+    rank_cells = "".join(f'<TR><TD HEIGHT="{size}" FIXEDSIZE="TRUE" WIDTH="{RANK_WIDTH}">'
+                         f'{_text(str(rows - r), INK_SOFT, size=8)}</TD></TR>' for r in range(rows))
     return (f'<TABLE BORDER="0" CELLSPACING="0" CELLPADDING="0">'
-            f'<TR><TD><TABLE BORDER="0" CELLSPACING="0" CELLPADDING="0">{ranks}</TABLE></TD><TD>{grid}</TD></TR>'
+            f'<TR><TD><TABLE BORDER="0" CELLSPACING="0" CELLPADDING="0">{rank_cells}</TABLE></TD><TD>{grid}</TD></TR>'
             f'<TR><TD></TD><TD><TABLE BORDER="0" CELLSPACING="0" CELLPADDING="0"><TR>{files}</TR></TABLE></TD></TR>'
             f'</TABLE>')
 
@@ -108,8 +112,11 @@ def _notation_grid(game: Game, position: Any) -> str | None:
     if sum(map(len, rows)) > MAX_GRID_CELLS or not all(rows):
         return None
     grid = _grid(rows, lambda c: _text("" if c == "." else c, bold=True, size=12), size=18)
-    # Dodgem's and Teeko's moves name cells ("a2-b2"): their boards carry the names, as tic-tac-toe's do.
-    return _labelled(grid, max(map(len, rows)), len(rows), 18) if names_cells(game) else grid
+    # Dodgem's and Teeko's moves name cells ("a2-b2"): their boards carry the names, as tic-tac-toe's do;
+    # Connect Four's name columns ("a"): its boards carry the files.
+    if names_cells(game) or game.offers.named_files:
+        return _labelled(grid, max(map(len, rows)), len(rows), 18, ranks=names_cells(game))
+    return grid
 
 
 DOBUTSU_COLOURS = (FIRST.fill, SECOND.fill)  # A, B, as on the page (explorer/ui/boards/dobutsu.py)

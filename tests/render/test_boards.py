@@ -69,6 +69,17 @@ def test_a_grid_whose_moves_do_not_name_cells_by_file_and_rank_has_no_names():
     assert "POINT-SIZE=\"8\"" not in board_label(game, game.start())
 
 
+@pytest.mark.parametrize("spec", ["connect4:small", "connect4"])
+def test_connect_four_s_diagram_boards_carry_the_files_its_moves_name(spec):
+    """Connect Four's moves name a column ("a"): its Graphviz boards carry the files under the grid and no
+    ranks (offers.named_files; issue 37: boards labelled as the moves name them)."""
+    game = parse_spec(spec)
+    position = game.moves(game.start())[0].position
+    label = board_label(game, position)
+    assert re.findall(r'<FONT COLOR="[^"]+" POINT-SIZE="8">([^<]+)</FONT>', label) == list("abcdefg"[:game.width])
+    assert [m.label for m in game.moves(game.start())] == list("abcdefg"[:game.width])
+
+
 def test_domineering_boards_carry_the_names_its_moves_use():
     """Domineering names cells as a chessboard does (a1 bottom-left; its a1 was the top-left cell, and its
     boards carried no names): the diagram's and the terminal's boards show the ranks and files."""

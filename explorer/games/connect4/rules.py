@@ -108,7 +108,8 @@ class Connect4(Game[Connect4Position]):
     notation_help = NOTATION_HELP.format(example="..../..../..../.X..")  # the 4x4 board's
     offers = Offers(arrays=True, compiled_moves=False, ranking=True, unmoves=True, implicit_kernels=True,
                     symmetry=True, cgt=None, board="connect4", player_names=("X", "O"),
-                    swap_players=False, diagram_label=True, tiers=True, batch_columns=True)
+                    swap_players=False, diagram_label=True, tiers=True, batch_columns=True,
+                    named_files=True)
 
     def __init__(self, params: Connect4Params | None = None, preset: str | None = None):
         super().__init__(params, preset)
