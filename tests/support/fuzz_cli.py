@@ -679,6 +679,35 @@ def fresh_cases(fx: "Fixtures", seed: int) -> Iterator[Case]:
         yield Case("export", argv, False, "rerun after a kill", check=_import_folder_whole_or_absent(out, None),
                    watch=pair, timeout=120,
                    prepare=lambda out=out: shutil.rmtree(out, ignore_errors=True) if out.is_dir() else None)
+    # Library settings gamegraph runs under or passes on (session 18): numba's thread count, threading layer
+    # and its priority (read by the CLI's first check, so a forked case exercises it too), and every Streamlit
+    # option of a type click reads (`ui` refuses a value before its server starts; one it let through would
+    # serve until the timeout, a hang).
+    from streamlit import config as streamlit_config
+
+    def word() -> str:  # never a number, a truth value, a layer or a log level: "zz" starts none of them
+        return "zz" + "".join(rng.choice("abcdefghijklmnopqrstuvwxyz_-") for _ in range(rng.randrange(1, 9)))
+
+    for i in range(12):
+        count = rng.choice(("0", f"-{rng.randrange(1, 99)}", "9" * rng.randrange(7, 40), word(),
+                            f"{rng.randrange(1, 9)}.{rng.randrange(10)}", f"{rng.randrange(2, 9)}e{rng.randrange(2, 9)}"))
+        yield Case("solve", ["solve", rng.choice(SMALL_SPECS)], True, "numba thread count",
+                   env={"NUMBA_NUM_THREADS": count}, timeout=60)
+        yield Case("solve", ["solve", rng.choice(SMALL_SPECS)], True, "numba threading layer",
+                   env={"NUMBA_THREADING_LAYER": word()}, timeout=60)
+        layers = ["tbb", "omp", "workqueue"]
+        rng.shuffle(layers)
+        at = rng.randrange(3)
+        layers[at] = rng.choice((word(), layers[(at + 1) % 3]))  # one unknown, or another repeated
+        yield Case("solve", ["solve", rng.choice(SMALL_SPECS)], True, "numba layer priority",
+                   env={"NUMBA_THREADING_LAYER_PRIORITY": " ".join(layers)}, timeout=60)
+    typed = sorted((option for option in streamlit_config.get_config_options().values()
+                    if option.env_var and option.type in (int, float, bool) and not option.multiple),
+                   key=lambda option: option.key)
+    for i in range(20):
+        option = rng.choice(typed) if i % 4 else streamlit_config.get_config_options()["logger.level"]
+        yield Case("ui", ["ui", "--port", str(rng.randrange(20000, 60000))], True, "Streamlit setting",
+                   env={option.env_var: word()}, timeout=60)
     # Existing outputs: their mode is kept; a read-only one needs --force.
     writers = [
         ("export", lambda spec, out: ["export", spec, "-o", out], ".jsonl"),
