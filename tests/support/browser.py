@@ -1,19 +1,81 @@
-"""One Chromium for the whole test run (each xdist worker has its own), started on first use.
+"""One Chromium and one explorer state folder for the whole test run (each xdist worker has its own).
 
-The browser test modules take it through their module fixture `browser` (tests/ui/test_browser.py);
-each test opens its own page, whose new context shares nothing with another test's. Launching
-Playwright and Chromium costs seconds, once per run instead of once per module.
+The browser test modules take it through their module fixture `browser` (tests/ui/test_browser.py); each
+test opens its own page, whose new context shares nothing with another test's. Launching Playwright and
+Chromium costs seconds, once per run instead of once per module. The explorer (`gamegraph ui`, `server`)
+is one per module, but over one state folder for the run: a game is built and its networkx mirror made
+once per worker, not once per module (dodgem:4x4's mirror alone is about 40 s of CPU). A module whose
+tests need other settings or a state folder of their own starts a server with `serving_ui`.
 """
 
 from __future__ import annotations
 
+import os
+import signal
+import subprocess
+import sys
+import time
+import urllib.request
+from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
 
+from tests.support.neo4j_fixtures import free_port
+
 CHROMIUM = "/usr/bin/chromium"
 CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
                  "--disable-background-networking", "--disable-component-update", "--disable-sync"]
+ROOT = Path(__file__).resolve().parents[2]
+# How long a stopped explorer gets to end before it is killed. Streamlit took 13-17 s to shut down after
+# browser pages had used it (`gamegraph ui` waits 15 s, then kills it); nothing of a test server is kept.
+STOP_GRACE_S = 3.0
+
+
+def wait_healthy(url: str, proc: subprocess.Popen, timeout: float = 60.0) -> None:
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if proc.poll() is not None:
+            raise AssertionError(f"gamegraph ui exited with {proc.returncode}: {proc.stdout.read()}")
+        try:
+            with urllib.request.urlopen(f"{url}/_stcore/health", timeout=2) as response:
+                if response.read().strip() == b"ok":
+                    return
+        except OSError:
+            time.sleep(0.1)
+    raise AssertionError(f"the explorer did not answer at {url} within {timeout:.0f} s")
+
+
+@contextmanager
+def serving_ui(env: dict[str, str]):
+    """`gamegraph ui` on a free port with this environment, healthy; its URL. Stopped afterwards:
+    the command and the Streamlit server it started share the session made here, so one signal
+    to the group stops both (and a kill after STOP_GRACE_S, when Streamlit hangs in its shutdown)."""
+    port = free_port()
+    # No file watcher: an edit anywhere in the tree while a test runs put up Streamlit's "File change" notice,
+    # and the page's waits for a settled page ran out.
+    env = {"STREAMLIT_SERVER_FILE_WATCHER_TYPE": "none", **env}
+    proc = subprocess.Popen([sys.executable, "-m", "explorer.cli", "ui", "--port", str(port), "--headless"],
+                            cwd=ROOT, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
+                            start_new_session=True)
+    url = f"http://127.0.0.1:{port}"
+    try:
+        wait_healthy(url, proc)
+        yield url
+    finally:
+        try:
+            os.killpg(proc.pid, signal.SIGTERM)
+        except ProcessLookupError:
+            pass
+        try:
+            proc.wait(timeout=STOP_GRACE_S)
+        except subprocess.TimeoutExpired:
+            pass
+        try:
+            os.killpg(proc.pid, signal.SIGKILL)  # Streamlit, and a build child, may outlive the command
+        except ProcessLookupError:
+            pass
+        proc.wait()
 
 
 @pytest.fixture(scope="session")
@@ -26,3 +88,24 @@ def shared_browser():
         chromium = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
         yield chromium
         chromium.close()
+
+
+@pytest.fixture(scope="session")
+def shared_ui_home(tmp_path_factory) -> dict[str, str]:
+    """The environment of the run's explorer servers (tests/ui/test_browser.py's `server`, one per module): one
+    state folder for the run (each worker has its own), so a game a module built (its solved graph, its networkx
+    mirror) is read from the folder by the next module's server instead of built again. Each module still gets
+    a server of its own: nothing a page left in a server's memory reaches another module."""
+    return {**os.environ, "GAMEGRAPH_HOME": str(tmp_path_factory.mktemp("ui-home")), "GAMEGRAPH_PROGRESS": "0"}
+
+
+@pytest.fixture(scope="session")
+def shared_part_home(tmp_path_factory) -> dict[str, str]:
+    """The environment of the explorer servers over a state folder where dodgem:4x4 is solved into a value file
+    only, with the page's graph limit lowered to 10,000 positions (as in test_implicit_browser), so the page shows
+    a part (test_canvas_view_browser's `part_server`, one per module): solved once per run and worker."""
+    env = {**os.environ, "GAMEGRAPH_HOME": str(tmp_path_factory.mktemp("part-home")), "GAMEGRAPH_PROGRESS": "0",
+           "GAMEGRAPH_UI_MAX_POSITIONS": "10000"}
+    subprocess.run([sys.executable, "-m", "explorer.cli", "solve", "dodgem:4x4", "--implicit"], cwd=ROOT, env=env,
+                   check=True, capture_output=True, timeout=900)
+    return env

@@ -8,23 +8,16 @@ A screenshot is kept in tests/artifacts/ui.png for people to look at.
 
 from __future__ import annotations
 
-import os
-from contextlib import contextmanager
 import re
-import signal
-import socket
-import subprocess
-import sys
 import time
-import urllib.request
 from pathlib import Path
 from urllib.parse import parse_qs, urlparse
 
 import pytest
 
-from tests.support.browser import CHROMIUM, CHROMIUM_ARGS  # noqa: F401 - the modules that import them here
+# (the other browser modules import these from here)
+from tests.support.browser import CHROMIUM, CHROMIUM_ARGS, ROOT, free_port, serving_ui, wait_healthy  # noqa: F401
 ARTIFACTS = Path(__file__).resolve().parents[1] / "artifacts"
-ROOT = Path(__file__).resolve().parents[2]
 
 pytestmark = [
     pytest.mark.browser,
@@ -32,58 +25,11 @@ pytestmark = [
 ]
 
 
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
-def wait_healthy(url: str, proc: subprocess.Popen, timeout: float = 60.0) -> None:
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        if proc.poll() is not None:
-            raise AssertionError(f"gamegraph ui exited with {proc.returncode}: {proc.stdout.read()}")
-        try:
-            with urllib.request.urlopen(f"{url}/_stcore/health", timeout=2) as response:
-                if response.read().strip() == b"ok":
-                    return
-        except OSError:
-            time.sleep(0.3)
-    raise AssertionError(f"the explorer did not answer at {url} within {timeout:.0f} s")
-
-
-@contextmanager
-def serving_ui(env: dict[str, str]):
-    """`gamegraph ui` on a free port with this environment, healthy; its URL. Stopped afterwards:
-    the command and the Streamlit server it started share the session made here, so one signal
-    to the group stops both."""
-    port = free_port()
-    # No file watcher: an edit anywhere in the tree while a test runs put up Streamlit's "File change" notice,
-    # and the page's waits for a settled page ran out.
-    env = {"STREAMLIT_SERVER_FILE_WATCHER_TYPE": "none", **env}
-    proc = subprocess.Popen([sys.executable, "-m", "explorer.cli", "ui", "--port", str(port), "--headless"],
-                            cwd=ROOT, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
-                            start_new_session=True)
-    url = f"http://127.0.0.1:{port}"
-    try:
-        wait_healthy(url, proc)
-        yield url
-    finally:
-        try:
-            os.killpg(proc.pid, signal.SIGTERM)
-        except ProcessLookupError:
-            pass
-        try:
-            proc.wait(timeout=20)
-        except subprocess.TimeoutExpired:
-            os.killpg(proc.pid, signal.SIGKILL)
-            proc.wait()
-
-
 @pytest.fixture(scope="module")
-def server(tmp_path_factory):
-    env = {**os.environ, "GAMEGRAPH_HOME": str(tmp_path_factory.mktemp("home")), "GAMEGRAPH_PROGRESS": "0"}
-    with serving_ui(env) as url:
+def server(shared_ui_home):
+    """The explorer for this module, over the run's one state folder (tests/support/browser.py): a game an
+    earlier module opened is read from its cache, not built again."""
+    with serving_ui(shared_ui_home) as url:
         yield url
 
 

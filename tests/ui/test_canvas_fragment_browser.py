@@ -10,7 +10,6 @@ whose status says whether the whole script ran (FINISHED_SUCCESSFULLY) or a frag
 from __future__ import annotations
 
 import json
-import os
 import time
 from urllib.parse import quote
 
@@ -18,23 +17,13 @@ import pytest
 from playwright.sync_api import Error as PlaywrightError, expect
 from streamlit.proto.ForwardMsg_pb2 import ForwardMsg
 
-from tests.ui.test_browser import ARTIFACTS, browser, position_in_url, serving_ui  # noqa: F401
+from tests.ui.test_browser import ARTIFACTS, browser, position_in_url, server  # noqa: F401 - fixtures
 from tests.ui.test_browser import pytestmark  # noqa: F401 - browser, and Chromium must be there
 from tests.ui.test_canvas_browser import (CY, click_node, click_panel_button, current_frame, cy, expand_node,
                                           open_canvas, settle, wait_canvas)
 
 WHOLE = ForwardMsg.ScriptFinishedStatus.FINISHED_SUCCESSFULLY
 FRAGMENT = ForwardMsg.ScriptFinishedStatus.FINISHED_FRAGMENT_RUN_SUCCESSFULLY
-
-
-@pytest.fixture(scope="module")
-def server(tmp_path_factory):
-    # No file watcher: another change to the tree would put "File change" in the status widget that
-    # `settle` waits to go.
-    env = {**os.environ, "GAMEGRAPH_HOME": str(tmp_path_factory.mktemp("home")), "GAMEGRAPH_PROGRESS": "0",
-           "STREAMLIT_SERVER_FILE_WATCHER_TYPE": "none"}
-    with serving_ui(env) as url:
-        yield url
 
 
 def _choose(page, label: str, option: str) -> None:

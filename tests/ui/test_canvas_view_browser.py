@@ -13,14 +13,11 @@ The view's rules (explorer/ui/static/canvas_view.js, 7 and 8):
 
 from __future__ import annotations
 
-import os
-import subprocess
-import sys
 import time
 
 import pytest
 
-from tests.ui.test_browser import ARTIFACTS, ROOT, browser, server, serving_ui  # noqa: F401 - fixtures
+from tests.ui.test_browser import ARTIFACTS, browser, server, serving_ui  # noqa: F401 - fixtures
 from tests.ui.test_browser import pytestmark  # noqa: F401 - browser, and Chromium must be there
 from tests.ui.test_canvas_browser import (CY, HIDDEN, _choose, click_node, current_frame, cy, expand_node,
                                           node_point, open_canvas, settle, wait_canvas, wait_still)
@@ -62,13 +59,10 @@ def check_default_view(frame, what: str) -> dict:
 
 
 @pytest.fixture(scope="module")
-def part_server(tmp_path_factory):
-    """The explorer over a home where dodgem:4x4 is solved into a value file only (the page shows a part)."""
-    env = {**os.environ, "GAMEGRAPH_HOME": str(tmp_path_factory.mktemp("home")), "GAMEGRAPH_PROGRESS": "0",
-           "GAMEGRAPH_UI_MAX_POSITIONS": "10000"}   # as in test_implicit_browser: the page shows a part
-    subprocess.run([sys.executable, "-m", "explorer.cli", "solve", "dodgem:4x4", "--implicit"], cwd=ROOT, env=env,
-                   check=True, capture_output=True, timeout=900)
-    with serving_ui(env) as url:
+def part_server(shared_part_home):
+    """The explorer over a home where dodgem:4x4 is solved into a value file only (the page shows a part): the
+    run's one such home (tests/support/browser.py), shared with test_canvas_legibility_browser."""
+    with serving_ui(shared_part_home) as url:
         yield url
 
 
