@@ -35,8 +35,12 @@ def server(shared_ui_home):
 
 @pytest.fixture(scope="module")
 def browser(shared_browser):
-    """The run's one Chromium (tests/support/browser.py), for the modules that import this fixture."""
-    return shared_browser
+    """The run's one Chromium (tests/support/browser.py), for the modules that import this fixture. A test closes
+    its page at its end; the pages a failed test left open are closed with the module, so that they do not keep
+    the next modules' Chromium busy (each page's Streamlit session and canvas live on while it is open)."""
+    yield shared_browser
+    for context in shared_browser.contexts:
+        context.close()
 
 
 def settle(page) -> None:
