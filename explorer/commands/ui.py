@@ -112,14 +112,19 @@ def env_var(option: str) -> str:
 
 
 _KINDS = {int: "a whole number", float: "a number", bool: "true or false"}
+# Limits in megabytes: at 0 or below every message is refused and the page stays a grey skeleton (a stranger's
+# STREAMLIT_SERVER_MAX_MESSAGE_SIZE=-1).
+_SIZES = ("server.maxUploadSize", "server.maxMessageSize", "server.maxWidgetStateSize")
 _LOG_LEVELS = ("critical", "error", "warning", "info", "debug")  # streamlit.logger.set_log_level's
 
 
 def check_streamlit_values(environ: Mapping[str, str]) -> None:
     """Every STREAMLIT_* variable of `environ` that names one of Streamlit's options, read as `streamlit run`
-    will read it (click, with the option's own type): one that cannot be read is refused in one line before
-    the server starts. `STREAMLIT_SERVER_MAX_UPLOAD_SIZE=abc` printed "the explorer on ..." and then click's
-    four-line usage error; `STREAMLIT_LOGGER_LEVEL=loud` Streamlit's "undefined log level". O(options)."""
+    will read it (click, with the option's own type): one that cannot be read, a negative number, or a size
+    limit under 1 MB is refused in one line before the server starts. `STREAMLIT_SERVER_MAX_UPLOAD_SIZE=abc`
+    printed "the explorer on ..." and then click's four-line usage error; `STREAMLIT_LOGGER_LEVEL=loud`
+    Streamlit's "undefined log level"; `STREAMLIT_SERVER_MAX_MESSAGE_SIZE=-1` served a page that never drew.
+    O(options)."""
     import click
     from streamlit import config
 
@@ -130,12 +135,15 @@ def check_streamlit_values(environ: Mapping[str, str]) -> None:
         value = environ[variable]
         kind = click.types.convert_type(option.type)
         try:
-            for part in (value.split() if option.multiple else [value]):
-                kind.convert(part, None, None)
+            read = [kind.convert(part, None, None) for part in (value.split() if option.multiple else [value])]
         except click.BadParameter:
             wanted = _KINDS.get(option.type, option.type.__name__)
             raise InvalidParameter(f"{variable}={shown(value)} is not {wanted} (Streamlit's {name}): correct it "
                                    "or unset it") from None
+        least = 1 if name in _SIZES else 0  # no count, size, age or seed of Streamlit's is below zero
+        if option.type in (int, float) and any(number < least for number in read):
+            raise InvalidParameter(f"{variable}={shown(value)} is below {least} (Streamlit's {name}): correct it "
+                                   "or unset it")
         if name == "logger.level" and value.strip().lower() not in _LOG_LEVELS:
             raise InvalidParameter(f"{variable}={shown(value)} is not a Streamlit log level: give one of "
                                    f"{', '.join(_LOG_LEVELS)}, or unset it")

@@ -95,6 +95,9 @@ def test_config_files_win_over_gamegraph_defaults(clean, where):
     ("STREAMLIT_SERVER_HEADLESS", "maybe", "is not true or false (Streamlit's server.headless)"),
     ("STREAMLIT_GLOBAL_MIN_CACHED_MESSAGE_SIZE", "ten", "is not a number"),
     ("STREAMLIT_LOGGER_LEVEL", "loud", "is not a Streamlit log level: give one of critical, error"),
+    ("STREAMLIT_SERVER_MAX_MESSAGE_SIZE", "-1", "is below 1 (Streamlit's server.maxMessageSize)"),  # a grey page
+    ("STREAMLIT_SERVER_MAX_UPLOAD_SIZE", "0", "is below 1"),
+    ("STREAMLIT_SERVER_DISCONNECTED_SESSION_TTL", "-5", "is below 0"),
 ])
 def test_a_streamlit_value_streamlit_cannot_read_is_one_line_before_the_server(clean, name, value, says):
     """A stranger's (issue 40): `STREAMLIT_SERVER_MAX_UPLOAD_SIZE=abc gamegraph ui` announced the explorer and
