@@ -35,6 +35,7 @@ import dataclasses
 import hashlib
 import importlib.util
 import inspect
+import numbers
 import re
 import signal
 import stat
@@ -46,7 +47,7 @@ from types import ModuleType
 from typing import Iterator
 
 from explorer.core import settings
-from explorer.core.errors import GameGraphError, shown
+from explorer.core.errors import GameGraphError, escaped, shown
 from explorer.core.files import _kind as file_kind
 import explorer.games.registry as registry
 
@@ -139,6 +140,7 @@ def _register(module: ModuleType, file: Path, path: str | Path, before: dict[str
         check_declaration(cls, f"game module {str(path)!r}")
     for cls in found:
         _bound_moves(cls, file)
+        _checked_results(cls, file)
         registry.register_plugin(cls, f"game module {str(path)!r}")
     _loaded_files[file] = found
     return found
@@ -217,6 +219,41 @@ def _bound_moves(cls: type, file: Path) -> None:
 
     moves._gamegraph_bounded = True
     cls.moves = moves
+
+
+def _is_player(result: object) -> bool:
+    return isinstance(result, numbers.Integral) and result in (0, 1)
+
+
+# The results every generator and solver reads as given: a mover that is no player (7) or a notation that is no
+# text (12345) made `solve` answer with values of no one and print "start 12345", exit 0 (a stranger's).
+_RESULT_CHECKS = {"to_move": (_is_player, "0 or 1, the player to move"),
+                  "format": (lambda result: isinstance(result, str), "a str, the position's notation")}
+
+
+def _checked_results(cls: type, file: Path) -> None:
+    """Wraps the to_move() and format() a plugin class defines so that a result of the wrong kind is the
+    plugin's fault in one line, naming the file, the game, the call and the position, before anything reads
+    it. O(1) per call."""
+    import functools
+
+    for method, (check, wanted) in _RESULT_CHECKS.items():
+        original = vars(cls).get(method)
+        if original is None or not callable(original) or getattr(original, "_gamegraph_checked", False):
+            continue
+
+        def checked(self, position, _original=original, _method=method, _check=check, _wanted=wanted):
+            result = _original(self, position)
+            if not _check(result):
+                raise GameGraphError(
+                    f"game {shown(getattr(cls, 'name', '?'))} of game module {shown(str(file), 120)} failed in its "
+                    f"{_method}(): it gave {escaped(repr(result)[:60])} for a position and must give {_wanted} "
+                    "(a fault of the game module, not of gamegraph)")
+            return result
+
+        checked = functools.wraps(original)(checked)
+        checked._gamegraph_checked = True
+        setattr(cls, method, checked)
 
 
 def check_declaration(cls: type, where: str) -> None:

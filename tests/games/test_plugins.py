@@ -325,6 +325,23 @@ def test_a_moves_generator_that_never_ends_is_cut_in_one_line(tmp_path):
         assert time.monotonic() - began < 120
 
 
+@pytest.mark.parametrize("change, call, says", [
+    ("def to_move(self, p): return p[0]", "def to_move(self, p): return 7", "to_move(): it gave 7"),
+    ("def to_move(self, p): return p[0]", "def to_move(self, p): return None", "to_move(): it gave None"),
+    ("def format(self, p): return", "def format(self, p): return 12345 or", "format(): it gave 12345"),
+])
+def test_a_result_of_the_wrong_kind_is_the_plugins_fault_in_one_line(tmp_path, change, call, says):
+    """A to_move() of 7 or a format() of 12345 made `solve` answer with exit 0 ("start 12345"), values for
+    no player (a stranger's, issue 40): now one line naming the file, the game and the call."""
+    path = tmp_path / "subtract.py"
+    source = GAME.format(name="fz-kinds")
+    assert change in source
+    path.write_text(source.replace(change, call))
+    for command in ("solve", "show"):
+        line = one_error_line(gamegraph_cli(tmp_path, "--game-module", str(path), command, "fz-kinds"))
+        assert says in line and "fz-kinds" in line and "subtract.py" in line and "fault of the game module" in line
+
+
 @pytest.mark.parametrize("body", [
     "x = 0\n            while True:\n                x += 1",
     # its own `except Exception` must not swallow the cut and spin on
