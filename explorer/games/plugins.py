@@ -191,10 +191,9 @@ def _bound_moves(cls: type, file: Path) -> None:
     if original is None or getattr(original, "_gamegraph_bounded", False) or not callable(original):
         return
 
-    def refuse(what: str) -> GameGraphError:
+    def refuse(what: str, rule: str = "a position's moves must be a finite list") -> GameGraphError:
         return GameGraphError(f"game {shown(getattr(cls, 'name', '?'))} of game module {shown(str(file), 120)} failed "
-                              f"in its moves(): {what}; a position's moves must be a finite list (a fault of the "
-                              "game module, not of gamegraph)")
+                              f"in its moves(): {what}; {rule} (a fault of the game module, not of gamegraph)")
 
     def bounded(self, position):
         found = original(self, position)
@@ -213,9 +212,17 @@ def _bound_moves(cls: type, file: Path) -> None:
     def moves(self, position):
         try:
             with _watchdog(MAX_MOVES_SECONDS):
-                return bounded(self, position)
+                found = bounded(self, position)
         except _MovesOvertime:
             raise refuse(f"one call did not return within {MAX_MOVES_SECONDS:g} s") from None
+        for move in found:  # the graph keys positions by them: a list was a TypeError deep in generation
+            try:
+                hash(getattr(move, "position", move))
+            except TypeError:
+                kind = type(getattr(move, "position", move)).__name__
+                raise refuse(f"it gave a position of type {kind}, which cannot be hashed",
+                             "positions must be immutable (tuples, not lists)") from None
+        return found
 
     moves._gamegraph_bounded = True
     cls.moves = moves

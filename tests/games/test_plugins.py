@@ -329,6 +329,7 @@ def test_a_moves_generator_that_never_ends_is_cut_in_one_line(tmp_path):
     ("def to_move(self, p): return p[0]", "def to_move(self, p): return 7", "to_move(): it gave 7"),
     ("def to_move(self, p): return p[0]", "def to_move(self, p): return None", "to_move(): it gave None"),
     ("def format(self, p): return", "def format(self, p): return 12345 or", "format(): it gave 12345"),
+    ("(1 - p[0], p[1] - k))", "[1 - p[0], p[1] - k])", "moves(): it gave a position of type list, which cannot be"),
 ])
 def test_a_result_of_the_wrong_kind_is_the_plugins_fault_in_one_line(tmp_path, change, call, says):
     """A to_move() of 7 or a format() of 12345 made `solve` answer with exit 0 ("start 12345"), values for
