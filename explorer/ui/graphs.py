@@ -179,15 +179,20 @@ def best_line(game: Game, spec: str, solved: SolvedGraph, key: str, backend: Bac
 
 def _line_downloads(spec: str, key: str, line: QueryResult | None) -> None:
     """The line (the shortest-win answer already shown) as a diagram in `gamegraph dot`'s style
-    (explorer.render.dot), as DOT and SVG files; none when the solved arrays gave the line."""
+    (explorer.render.dot), as DOT, SVG and PNG files (the PNG at the CLI's resolution); none when the
+    solved arrays gave the line."""
     if line is None:
         return
     source = dots.to_dot(dots.line_diagram(line, boards=True))  # a slide: each position drawn as its board
     base = re.sub(r"[^A-Za-z0-9._-]+", "_", f"{spec}__{key}__line").strip("_")
-    cols = st.columns([1, 1, 4])
-    cols[0].download_button("Line (DOT)", source, file_name=f"{base}.dot", mime="text/vnd.graphviz", key="dl_line_dot", on_click="ignore")
-    cols[1].download_button("Line (SVG)", lambda: dots.image(source, "svg"), file_name=f"{base}.svg",
-                            mime="image/svg+xml", key="dl_line_svg", on_click="ignore")
+    # Buttons as wide as their names (fixed columns cut them to "Line (…" at a 1,000 px window).
+    with st.container(horizontal=True, gap="small"):
+        st.download_button("Line (DOT)", source, file_name=f"{base}.dot", mime="text/vnd.graphviz", key="dl_line_dot",
+                           on_click="ignore")
+        st.download_button("Line (SVG)", lambda: dots.image(source, "svg"), file_name=f"{base}.svg",
+                           mime="image/svg+xml", key="dl_line_svg", on_click="ignore")
+        st.download_button("Line (PNG)", lambda: dots.png_image(source), file_name=f"{base}.png", mime="image/png",
+                           key="dl_line_png", on_click="ignore")
 
 
 def _path_form(spec: str, solved: SolvedGraph, key: str, backend: Backend) -> None:

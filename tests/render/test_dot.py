@@ -360,3 +360,22 @@ def test_cli_dot_dpi_sets_the_png_resolution_and_a_bad_one_is_one_line(tmp_path)
     out = cli("--dpi", "100", "-o", str(tmp_path / "bad.svg"))
     assert out.returncode == 2 and "not a .png" in out.stderr
     assert sorted(p.name for p in tmp_path.iterdir() if p.is_file()) == ["line.png", "small.png"]
+
+
+def test_the_page_s_png_is_drawn_at_the_cli_s_resolution(tmp_path):
+    """The page's PNG downloads (explorer.render.dot.png_image) are the picture `gamegraph dot -o x.png` writes,
+    at DEFAULT_DPI: at Graphviz's own 72 dpi the page's neighbourhood PNG was 428 x 792 px against the CLI's
+    2,096 x 700 (a stranger's, issue 37)."""
+    import struct
+
+    line = run_query(NetworkxBackend(to_networkx(build("tictactoe"))), "shortest-win")
+    source = dot.to_dot(dot.line_diagram(line, boards=True))
+
+    def size(data: bytes) -> tuple[int, int]:
+        assert data.startswith(b"\x89PNG")
+        return struct.unpack(">II", data[16:24])
+
+    written = dot.render(source, tmp_path / "line.png")
+    assert size(dot.png_image(source)) == size(written.read_bytes())
+    plain = size(dot.image(source, "png"))
+    assert size(dot.png_image(source))[0] > plain[0] and dot.DEFAULT_DPI == 150
