@@ -16,20 +16,18 @@ import time
 
 import pytest
 
-from tests.support.fuzz_cli import COMMANDS, OwnTime, report_text, run_fuzz, summarise
+from tests.support.fuzz_cli import COMMANDS, OwnTime, run_fuzz_fresh
 
 
 @pytest.mark.timeout(400)
 def test_a_sample_of_bad_invocations_gets_one_line_each_and_a_non_zero_exit():
-    results, seconds = run_fuzz(count=250, seed=11, jobs=2, timeout=20, time_limit=240, memory_cases=False)
-    summary = summarise(results)
-    failed = [r for r in results if r.verdict != "ok"]
-    assert not failed, report_text(summary, results, seconds)
+    run = run_fuzz_fresh(count=250, seed=11, jobs=2, timeout=20, time_limit=240, memory_cases=False)
+    assert not run["failed"], run["report"]
     # The sample runs in shuffled order, so a busy machine that stops it at the time limit
     # still leaves a spread of every command.
-    assert len(results) >= 100, f"only {len(results)} cases ran within the time limit"
-    assert len(set(COMMANDS) & set(summary["commands"])) >= 12  # (nearly) every subcommand was tried
-    assert sum(r.case.invalid for r in results) >= 0.6 * len(results)
+    assert run["count"] >= 100, f"only {run['count']} cases ran within the time limit"
+    assert len(set(COMMANDS) & set(run["commands"])) >= 12  # (nearly) every subcommand was tried
+    assert run["invalid"] >= 0.6 * run["count"]
 
 
 @pytest.mark.timeout(600)
@@ -40,12 +38,11 @@ def test_issue_40_classes_from_fresh_inputs_are_whole_keep_their_mode_and_never_
     each game's declared parameters. Every case: no traceback, no hang, nothing half-written, no mode lost,
     no exit 0 for what must be refused (the full fuzz also runs them on a full disk and counts stray writes)."""
     seed = 11  # the inputs are drawn from it: another seed, other inputs (`python -m tests.support.fuzz_cli --seed N`)
-    results, seconds = run_fuzz(seed=seed, jobs=2, timeout=30, time_limit=420, only_fresh=True)
-    summary = summarise(results)
-    assert not [r for r in results if r.verdict != "ok"], f"seed {seed}\n" + report_text(summary, results, seconds)
-    groups = {r.case.group.split(" (")[0] for r in results}
-    assert {"interrupted neo4j-import", "existing output", "FIFO at a cache path", "survey range it cannot use"} <= groups
-    assert len(results) >= 150
+    run = run_fuzz_fresh(seed=seed, jobs=2, timeout=30, time_limit=420, only_fresh=True)
+    assert not run["failed"], f"seed {seed}\n" + run["report"]
+    assert {"interrupted neo4j-import", "existing output", "FIFO at a cache path",
+            "survey range it cannot use"} <= set(run["groups"])
+    assert run["count"] >= 150
 
 
 @pytest.mark.skipif(not os.path.exists("/proc/self/schedstat"), reason="needs Linux's /proc/PID/schedstat")

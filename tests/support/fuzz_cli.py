@@ -1384,6 +1384,27 @@ def stray_writes(before: set[str], after: set[str], allowed: Iterable[Path], hom
     return [p for p in new if p not in expected], expected
 
 
+def run_fuzz_fresh(**options: Any) -> dict[str, Any]:
+    """run_fuzz(**options) in a fresh interpreter (multiprocessing's spawn), with what a test reads of it:
+    the report's text, the failed cases described, and the commands, groups and counts tried. The cases run
+    in children forked from the process that runs them, and a child forked from a process whose numba
+    OpenMP threads have started dies at its first parallel kernel ("fork() called from a process already
+    using GNU OpenMP"): a pytest worker has run other files' parallel kernels before (ci8's one crash)."""
+    import multiprocessing
+
+    with multiprocessing.get_context("spawn").Pool(1) as pool:
+        return pool.apply(_fuzz_digest, kwds=options)
+
+
+def _fuzz_digest(**options: Any) -> dict[str, Any]:
+    results, seconds = run_fuzz(**options)
+    summary = summarise(results)
+    return {"report": report_text(summary, results, seconds), "count": len(results),
+            "failed": [f"[{r.verdict}] {r.case.describe()}" for r in results if r.verdict != "ok"],
+            "commands": sorted(summary["commands"]), "invalid": sum(r.case.invalid for r in results),
+            "groups": sorted({r.case.group.split(" (")[0] for r in results})}
+
+
 def run_fuzz(count: int | None = None, seed: int = 1, mode: str = "fork", jobs: int = 2, timeout: float = 30.0,
              neo4j: bool = False, commands: Iterable[str] | None = None, time_limit: float | None = None,
              progress: bool = False, memory_cases: bool = True, full_disk: str | None = None,
