@@ -240,8 +240,8 @@ _RESULT_CHECKS = {"to_move": (_is_player, "0 or 1, the player to move"),
 
 def _checked_results(cls: type, file: Path) -> None:
     """Wraps the to_move() and format() a plugin class defines so that a result of the wrong kind is the
-    plugin's fault in one line, naming the file, the game, the call and the position, before anything reads
-    it. O(1) per call."""
+    plugin's fault in one line, naming the file, the game, the call and the value it gave, before anything
+    reads it. O(1) per call."""
     import functools
 
     for method, (check, wanted) in _RESULT_CHECKS.items():
