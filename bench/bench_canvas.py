@@ -55,6 +55,19 @@ CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-backg
 BIG = ("chopsticks(fingers=8)", 10)  # 2,234 positions, all within 10 moves: more than the canvas's 2,000
 
 
+def _open_choice(page, label: str, option):
+    """Opens the select box `label` until `option` shows (a click that lands while Streamlit redraws the box
+    opens nothing; up to five tries) and returns the option, to be clicked by the caller."""
+    for _ in range(5):
+        page.get_by_label(label, exact=False).first.click()
+        try:
+            option.wait_for(timeout=10_000)
+            break
+        except Exception:
+            page.keyboard.press("Escape")
+    return option
+
+
 def expansion_times(expansions: int) -> list[tuple[str, float, float, int, float]]:
     """(game, median ms, max ms, expansions, median CPU ms) of canvas.expand over the mirror."""
     import numpy as np
@@ -281,14 +294,7 @@ def click_times(runs: int) -> list[tuple[str, int, str, float, float, int]]:
                         pass
                     page.wait_for_selector("[data-testid=stStatusWidget]", state="detached")
                     layout = ("concentric around the focus", "layered by remoteness")[run % 2]
-                    option = page.get_by_role("option", name=layout)
-                    for attempt in range(5):  # a click that lands while Streamlit redraws the box opens nothing
-                        page.get_by_label("Layout", exact=False).first.click()
-                        try:
-                            option.wait_for(timeout=10_000)
-                            break
-                        except Exception:
-                            page.keyboard.press("Escape")
+                    option = _open_choice(page, "Layout", page.get_by_role("option", name=layout))
                     frame.evaluate(_MARK)
                     began = time.perf_counter()
                     option.click()
@@ -302,14 +308,7 @@ def click_times(runs: int) -> list[tuple[str, int, str, float, float, int]]:
                     times["layout changed (still)"].append((time.perf_counter() - began) * 1000)
                     # Colour by: from the option's click to the first frame whose nodes have the new fills
                     colouring = ("remoteness", "value")[run % 2]
-                    option = page.get_by_role("option", name=colouring, exact=True)
-                    for attempt in range(5):
-                        page.get_by_label("Colour by", exact=False).first.click()
-                        try:
-                            option.wait_for(timeout=10_000)
-                            break
-                        except Exception:
-                            page.keyboard.press("Escape")
+                    option = _open_choice(page, "Colour by", page.get_by_role("option", name=colouring, exact=True))
                     fills = frame.evaluate("() => document.getElementById('cy')._cyreg.cy.nodes()"
                                            ".map(n => n.style('background-color')).join(';')")
                     began = time.perf_counter()
