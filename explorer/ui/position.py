@@ -216,6 +216,11 @@ def header(game: Game, solved: SolvedGraph, node: int, spec: str | None = None) 
                    help="moves until the game ends with best play (none for a draw)")
 
 
+# The moves table's columns, heading and rows alike: the move, its result, remoteness (its heading whole at a
+# 1,000 px window), optimal.
+MOVE_COLUMNS = [3.6, 2, 1.6, 1]
+
+
 def moves_table(game: Game, spec: str, solved: SolvedGraph, node: int) -> list[dict]:
     """One row per move, best first: a button that plays it, its value for the mover, remoteness, optimal mark."""
     moves = solved.moves(node)
@@ -224,12 +229,12 @@ def moves_table(game: Game, spec: str, solved: SolvedGraph, node: int) -> list[d
     if not moves:
         st.caption("No moves: the game is over.")
         return moves
-    head = st.columns([3.6, 2, 1.6, 1])
+    head = st.columns(MOVE_COLUMNS)
     for col, text in zip(head, ("move → position", f"result for {mover}", "remoteness", "optimal")):
         col.caption(text)
     # Each move is named and followed on the board shown above, so the label and the click agree.
     for i, (move, played) in enumerate(shown_moves(solved, node, shown(solved, node))):
-        cols = st.columns([3.6, 2, 1.6, 1], vertical_alignment="center")
+        cols = st.columns(MOVE_COLUMNS, vertical_alignment="center")
         star = "★ " if move["optimal"] else ""
         after = game.format(played.position)
         cols[0].button(f"{star}{md_escape(played.label)}  →  {md_escape(after)}", key=f"move_{i}",
