@@ -54,9 +54,12 @@ MAVEN_HINT = "install Apache Maven (Debian: apt-get install maven)"
 # -XX:+AlwaysPreTouch (it commits the whole heap up front) and the profiling aids, and with the
 # JVM's performance data file off (it is written outside the state folder, in /tmp).
 # The --add-opens let Neo4j and Netty reach JDK internals they need on Java 17+.
+# No hsperfdata_<user>/<pid> left in the system's temporary folder (issue 40), by the server, neo4j-admin,
+# Maven or javac.
+NO_PERF_DATA = "-XX:-UsePerfData"
 NEO4J_JVM_OPTIONS = (
     "-XX:+UseG1GC",
-    "-XX:-UsePerfData",  # no hsperfdata_<user>/<pid> left in the system's temporary folder (issue 40)
+    NO_PERF_DATA,
     "-XX:-OmitStackTraceInFastThrow",
     "-XX:+UnlockExperimentalVMOptions",
     "-XX:+TrustFinalNonStaticFields",
@@ -466,8 +469,10 @@ def _classpath(folder: Path) -> str:
     mvn = _tool("mvn", MAVEN_HINT)
     _say(f"resolving Neo4j {neo4j_version()} jars with Maven (first run only)...")
     began = time.monotonic()
+    # Maven's own JVM takes MAVEN_OPTS: its performance data file off too (the user's options kept).
+    maven_opts = f"{os.environ.get('MAVEN_OPTS', '')} {NO_PERF_DATA}".strip()
     _run([mvn, "-q", "-B", "-f", str(POM), "dependency:build-classpath", f"-Dmdep.outputFile={out}"],
-         "resolving the Neo4j jars with Maven")
+         "resolving the Neo4j jars with Maven", env={**os.environ, "MAVEN_OPTS": maven_opts})
     stamp.write_text(key)
     _say(f"resolved the jars in {time.monotonic() - began:.0f} s")
     return out.read_text().strip()
@@ -481,7 +486,7 @@ def _compile(folder: Path, classpath: str) -> Path:
         return classes
     javac = _tool("javac", JDK_HINT)
     shutil.rmtree(classes, ignore_errors=True)
-    _run([javac, "--release", "17", "-d", str(classes), "-cp", classpath, str(SOURCE)],
+    _run([javac, f"-J{NO_PERF_DATA}", "--release", "17", "-d", str(classes), "-cp", classpath, str(SOURCE)],
          "compiling the Neo4j launcher")
     stamp.write_text(key)
     return classes
@@ -494,8 +499,8 @@ def _tool(name: str, hint: str) -> str:
     return path
 
 
-def _run(argv: list[str], what: str) -> None:
-    done = subprocess.run(argv, stdin=subprocess.DEVNULL, capture_output=True, text=True)
+def _run(argv: list[str], what: str, env: dict[str, str] | None = None) -> None:
+    done = subprocess.run(argv, stdin=subprocess.DEVNULL, capture_output=True, text=True, env=env)
     if done.returncode != 0:
         output = (done.stdout + done.stderr).strip().splitlines()
         raise LauncherError(f"{what} failed (exit {done.returncode}):\n" + "\n".join(output[-30:]))

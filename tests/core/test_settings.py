@@ -457,6 +457,22 @@ def test_the_jvms_gamegraph_starts_write_no_perf_data_outside_the_state_folder()
     assert "-XX:+UsePerfData" not in neo4j_server.NEO4J_JVM_OPTIONS
 
 
+def test_maven_and_javac_run_with_perf_data_off_and_the_users_maven_options_kept(tmp_path, monkeypatch):
+    """Resolving the jars (Maven's JVM) and compiling the launcher (javac's) left /tmp/hsperfdata_<user> too:
+    each runs with -XX:-UsePerfData, Maven's through MAVEN_OPTS after the user's own options."""
+    from loaders import neo4j_server
+    ran = []
+    monkeypatch.setattr(neo4j_server, "_tool", lambda name, hint: f"/usr/bin/{name}")
+    monkeypatch.setattr(neo4j_server, "_run", lambda argv, what, env=None: ran.append((argv, env)))
+    monkeypatch.setenv("MAVEN_OPTS", "-Xmx700m")
+    (tmp_path / "classpath.txt").write_text("")  # what Maven would have written
+    neo4j_server._classpath(tmp_path)
+    neo4j_server._compile(tmp_path, "launcher.jar")
+    (maven, maven_env), (javac, javac_env) = ran
+    assert maven[0].endswith("mvn") and maven_env["MAVEN_OPTS"].split() == ["-Xmx700m", "-XX:-UsePerfData"]
+    assert javac[0].endswith("javac") and javac[1] == "-J-XX:-UsePerfData" and javac_env is None
+
+
 def test_a_full_disk_leaves_no_empty_marker_and_no_folder_made_for_it(tmp_path, monkeypatch):
     """A fresh state folder on a full disk got a 0-byte .gamegraph-state (issue 40): now one line, and
     neither the marker nor the folder made for it is left."""
