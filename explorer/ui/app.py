@@ -184,6 +184,9 @@ def _backend(solved: SolvedGraph) -> backends.Backend:
 
 def main() -> None:
     st.set_page_config(page_title="gamegraph explorer", page_icon=page_icon(), layout="wide")
+    unknown = state.url_unknown()
+    if unknown:
+        info(unknown)
     game, spec = _game()
     if game is None:
         _bad_spec(spec)

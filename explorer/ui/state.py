@@ -67,6 +67,32 @@ SCENE_PARAMS = ("exp", "layout", "colour", "size")
 SCENE_TEXT_LIMIT = 8_000     # characters of `exp`, refused from its length before it is read
 SCENE_EXPANSIONS = 40        # expansions a link may ask for
 
+# Every parameter the page reads (Play's `play`, `side` and `opp` too). Another one in a link, say
+# `position=` for `pos=` or `color=` for `colour=`, would be dropped without a word and the page show
+# something else than was asked: it is named once, with the parameter it was likely meant to be.
+URL_PARAMS = ("game", "pos", "view", "k", *SCENE_PARAMS, "play", "side", "opp")
+
+
+def url_unknown() -> str | None:
+    """One line naming the link's parameters the page does not read, with a likely meant one each; they
+    are taken out of the address (so said once). None when there are none. O(parameters)."""
+    import difflib
+
+    unknown = [name for name in st.query_params if name not in URL_PARAMS]
+    if not unknown:
+        return None
+    named = []
+    for name in unknown[:5]:
+        meant = ([known for known in URL_PARAMS if name.lower().startswith(known) or known.startswith(name.lower())]
+                 or difflib.get_close_matches(name.lower(), URL_PARAMS, n=1, cutoff=0.6))
+        named.append(f"{name[:40]}=" + (f" (did you mean {meant[0]}=?)" if meant else ""))
+    for name in unknown:
+        del st.query_params[name]
+    more = f" and {len(unknown) - 5} more" if len(unknown) > 5 else ""
+    return (f"The link's {', '.join(named)}{more} {'is not a parameter' if len(unknown) == 1 else 'are not parameters'}"
+            f" this page reads, so {'it was' if len(unknown) == 1 else 'they were'} left out; it reads "
+            f"{', '.join(URL_PARAMS)}.")
+
 
 def url_scene() -> tuple[list[str], str | None]:
     """The expansions a link asks for: (keys, None); ([], None) without any; ([], one line) when `exp` is too

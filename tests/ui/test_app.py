@@ -529,6 +529,23 @@ def test_an_unknown_tab_or_position_in_the_url_is_named_and_replaced():
     assert at.query_params["pos"] == build("chopsticks").graph.key(0) and "view" not in at.query_params
 
 
+def test_a_parameter_the_page_does_not_read_is_named_with_the_one_likely_meant_and_dropped():
+    """`?position=` (for pos=) showed the start without a word: the parameter is named, with a likely meant
+    one, escaped, once; and every parameter the page does read is in state.URL_PARAMS."""
+    key = build("chopsticks").graph.key(1)
+    at = page(game="chopsticks", position=key, color="remoteness", **{"<b>x</b>": "1"})
+    assert_clean(at)
+    said = [text_of(i.value) for i in at.info if "not parameters this page reads" in text_of(i.value)]
+    assert len(said) == 1, [i.value for i in at.info]
+    assert "position= (did you mean pos=?)" in said[0] and "color= (did you mean colour=?)" in said[0]
+    assert "<b>x</b>=," in said[0] or "<b>x</b>= " in said[0]  # echoed as text, not markup
+    assert not {"position", "color", "<b>x</b>"} & set(at.query_params) and at.query_params["game"] == "chopsticks:standard"
+    at.run()  # said once: the address no longer holds them
+    assert not any("this page reads" in text_of(i.value) for i in at.info)
+    written = set(at.query_params)
+    assert written <= set(state.URL_PARAMS), written - set(state.URL_PARAMS)
+
+
 @pytest.mark.parametrize("spec, left_out", [("ponghauki", {"cgt-equal", "cgt-kinds", "cgt-hot", "rule-diff"}),
                                             ("chopsticks", {"cgt-equal", "cgt-kinds", "cgt-hot"}),
                                             ("toads-and-frogs", set())])
