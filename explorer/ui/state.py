@@ -70,7 +70,9 @@ SCENE_EXPANSIONS = 40        # expansions a link may ask for
 # Every parameter the page reads (Play's `play`, `side` and `opp` too). Another one in a link, say
 # `position=` for `pos=` or `color=` for `colour=`, would be dropped without a word and the page show
 # something else than was asked: it is named once, with the parameter it was likely meant to be.
-URL_PARAMS = ("game", "pos", "view", "k", *SCENE_PARAMS, "play", "side", "opp")
+# `pick` is the Play board's links' (explorer/ui/play_panel.py `_link`): a tab Ctrl-clicked open from one
+# reads its game from `play`, so `pick` is known and unused.
+URL_PARAMS = ("game", "pos", "view", "k", *SCENE_PARAMS, "play", "side", "opp", "pick")
 
 
 def url_unknown() -> str | None:
