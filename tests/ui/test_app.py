@@ -544,6 +544,14 @@ def test_a_parameter_the_page_does_not_read_is_named_with_the_one_likely_meant_a
     assert not any("this page reads" in text_of(i.value) for i in at.info)
     written = set(at.query_params)
     assert written <= set(state.URL_PARAMS), written - set(state.URL_PARAMS)
+    from urllib.parse import parse_qsl
+
+    from explorer.ui.play_panel import _link
+    board_link = dict(parse_qsl(_link("chopsticks", [1], "A", "perfect", key)[1:]))  # a Ctrl-clicked Play board move
+    assert "pick" in board_link
+    at = page(**board_link)
+    assert_clean(at)
+    assert not any("this page reads" in text_of(i.value) for i in at.info), [i.value for i in at.info]
 
 
 @pytest.mark.parametrize("spec, left_out", [("ponghauki", {"cgt-equal", "cgt-kinds", "cgt-hot", "rule-diff"}),
