@@ -151,6 +151,8 @@ def _play_out(backend: Backend, result: QueryResult, typed: Any, typed_to: Any =
     another orientation; a path ends on exactly the board typed as `to` (QueryError, one line, when
     no playing of the shortest line from the board typed ends there: only another orientation of it
     is reached). O(moves along the line x moves per position x orientations)."""
+    if result.query == "neighbourhood":  # drawn from the board typed when first read (QueryResult.drawing)
+        result.orient_from(backend.game, _typed_board(backend, typed, result.params["position"]))
     if result.query not in LINES:
         return
     table, closes = LINES[result.query]

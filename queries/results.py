@@ -53,6 +53,32 @@ class QueryResult:
     boards: list[str] | None = None
     named: list[str] | None = None
 
+    def orient_from(self, game: Any, board: Any = None) -> None:
+        """Keeps what a neighbourhood is drawn from: its game and the position as typed (`board`, a position
+        of the game whose key is the centre's; None: the centre as stored). `drawing` orients it when first
+        read, so a caller reading only the stored tables (the canvas, which orients from the page's board)
+        pays nothing. Kept beside the fields, not in them: `==` and `to_dict` see the tables only."""
+        self._orient = (game, board)
+        self._drawing = None
+
+    def drawing(self) -> tuple[dict[str, str], list[tuple[str | None, bool]]] | None:
+        """A neighbourhood as drawn from the position as typed (Game.orient, as the page's canvas draws it):
+        (stored key -> its board in the orientation that follows the moves, for every key a move reaches or
+        leaves; each row of the `moves` table as (its name as played on its `from` board, whether its `to`
+        is drawn as another orientation of the board it leaves)). None for another query, or a result not
+        given orient_from. O(moves x moves of a position) rule calls, once."""
+        if self.query != "neighbourhood" or getattr(self, "_orient", None) is None:
+            return None
+        if self._drawing is None:
+            game, board = self._orient
+            centre = self.params["position"]
+            shown = {centre: board if board is not None else game.parse(centre)}
+            moves = self.tables["moves"]
+            at = [moves.columns.index(column) for column in ("from", "label", "to")]
+            played = game.orient([tuple(row[i] for i in at) for row in moves.rows], shown)
+            self._drawing = ({key: game.format(position) for key, position in shown.items()}, played)
+        return self._drawing
+
     def table(self, name: str) -> Table:
         """A table as the query found it: a line of play on the stored keys, which the library reads on
         (a key, a label, the next key); `shown` gives it as a person reads it."""
@@ -132,6 +158,18 @@ def format_result(result: QueryResult) -> str:
         notes.insert(0, "the line is played on one board from the position as typed: each key is the board "
                         "before it with the move named applied; `stored` is the key the graph keeps for it "
                         "(a position and its mirror images share one)")
+    drawing = result.drawing()
+    if drawing is not None:
+        drawn, played = drawing
+        said = []
+        if any(text != key for key, text in drawn.items()):
+            said.append("the positions are drawn in the orientation that follows the moves from the position as "
+                        "typed, each move named as played on its `from` board; `stored` is the key the graph keeps "
+                        "(a position and its mirror images share one)")
+        if any(mirrored for _, mirrored in played):
+            said.append("a move with `mirrored` yes leaves the mirror image (or a turn) of its `to` as drawn: the "
+                        "same position, reached another way")
+        notes = said + notes
     parts += [f"\nnote: {note}" for note in notes]
     return "\n".join(parts)
 
@@ -157,6 +195,9 @@ def _param(result: QueryResult, name: str, value: Any) -> str:
     if (name == "position" and result.boards and result.positions and value == result.positions[0]
             and result.boards[0] != value):
         return f"{result.boards[0]} (stored {format_cell(value)})"
+    drawing = result.drawing() if name == "position" else None
+    if drawing is not None and drawing[0].get(value, value) != value:
+        return f"{drawing[0][value]} (stored {format_cell(value)})"
     if (name == "to" and result.query == "path" and result.boards and result.positions
             and value == result.positions[-1] and result.boards[-1] != value):
         return f"{result.boards[-1]} (stored {format_cell(value)})"
@@ -174,8 +215,11 @@ def played_tables(result: QueryResult) -> dict[str, Table]:
     """The result's tables, a line of play's named as played on one board (Game.shown_line, kept in
     `boards` and `named`): its `key`, `label` and `to` are the board before each move, the move as named
     there and the board it leaves, so that each move has one name, the one a person plays; a last column
-    `stored` keeps the key the graph stores (symmetric positions share one). Other tables as they are.
-    O(rows)."""
+    `stored` keeps the key the graph stores (symmetric positions share one). A neighbourhood as drawn
+    (neighbourhood_tables). Other tables as they are. O(rows)."""
+    drawing = result.drawing()
+    if drawing is not None:
+        return neighbourhood_tables(result.tables, *drawing)
     if not result.boards or result.named is None:
         return dict(result.tables)
     tables = dict(result.tables)
@@ -196,6 +240,30 @@ def played_tables(result: QueryResult) -> dict[str, Table]:
             rows.append(played + [row[at["key"]]])
         tables[name] = Table(table.columns + ["stored"], rows)
     return tables
+
+
+def neighbourhood_tables(tables: dict[str, Table], drawn: dict[str, str],
+                         played: list[tuple[str | None, bool]]) -> dict[str, Table]:
+    """A neighbourhood's tables as drawn (QueryResult.drawing: Game.orient from the position as typed): each
+    position's `key` is its board in the orientation that follows the moves, with the key the graph stores in a
+    last column `stored`; each move's `from` and `to` are those boards and its `label` the move as played on its
+    `from` board, so that the move named, played there, leaves its `to` board, unless the last column `mirrored`
+    says that `to` is drawn as another orientation of the board the move leaves (the same position, reached
+    another way). O(rows)."""
+    positions, moves = tables["positions"], tables["moves"]
+    key = positions.columns.index("key")
+    drawn_positions = Table(positions.columns + ["stored"],
+                            [[drawn.get(row[key], row[key]) if i == key else v for i, v in enumerate(row)] + [row[key]]
+                             for row in positions.rows])
+    at = {column: moves.columns.index(column) for column in ("from", "label", "to")}
+    rows = []
+    for row, (label, mirrored) in zip(moves.rows, played):
+        shown = list(row)
+        shown[at["from"]] = drawn.get(row[at["from"]], row[at["from"]])
+        shown[at["to"]] = drawn.get(row[at["to"]], row[at["to"]])
+        shown[at["label"]] = label
+        rows.append(shown + [mirrored])
+    return {**tables, "positions": drawn_positions, "moves": Table(moves.columns + ["mirrored"], rows)}
 
 
 MAX_GRAPH_NODES = 2000  # the most nodes a console result draws (the canvas's own limit)

@@ -322,6 +322,11 @@ class Move(Generic[P]):
     position: P
 
 
+# A move drawn into a position shown as another orientation of the board it leaves (Game.orient): the
+# mark after its name, on the canvas, in the neighbourhood's tables and diagrams.
+MIRRORED_MARK = " ⇄"
+
+
 class CompiledGenerator(NamedTuple):
     """A game's fused generation pass (Game.compiled_generator): `expand` is its cached wrapper
     of explorer.kernels.bfs.expand_positions (same arguments after `ctx` and `symmetry`),
@@ -659,6 +664,58 @@ class Game(Generic[P]):
         if end is not None and self.format(line[-1][0]) != self.format(end):
             return self._line_to(keys, line, end) or line
         return line
+
+    def orient(self, edges: Sequence[tuple[str, str | None, str]], shown: dict[str, P],
+               stored: Callable[[str], P] | None = None) -> list[tuple[str | None, bool]]:
+        """A graph of stored keys (a neighbourhood, the canvas) drawn in the orientation that follows the
+        moves: each move named as played on the board drawn at its start (`shown_move`), as the moves
+        table and `shown_line` name it. Returns, per edge of `edges` ((from key, label as stored, to key),
+        in their order), (its name as played, whether its end is drawn as another orientation of the board
+        it leaves: a move marked MIRRORED_MARK). `shown` (key -> board) holds the boards already drawn (the
+        position as typed, a canvas's earlier nodes) and gets each newly drawn one.
+
+        The graph stores a position and its mirror images as one key, each move labelled on that key.
+        Breadth first from the boards in `shown`, a key reached by a move is drawn as the board that move
+        leaves (the first move found); a part no drawn move reaches starts from its board as stored
+        (`stored(key)`, else `parse(key)`); a key no edge leaves nor reaches is left to the caller (as
+        stored). A move whose board differs from the one its end is drawn as (the same position by another
+        way, mirrored or turned) is marked mirrored. Without a symmetry every board is the stored one: the
+        labels come back as they are, nothing marked, `shown` untouched. O(edges x moves of a position) rule calls."""
+        played: list[tuple[str | None, bool]] = [(label, False) for _, label, _ in edges]
+        if not self.has_symmetry():
+            return played
+        board_of = stored if stored is not None else self.parse
+        leaving: dict[str, list[int]] = {}
+        for i, (source, _, _) in enumerate(edges):
+            leaving.setdefault(source, []).append(i)
+        queue = sorted(source for source in leaving if source in shown)  # breadth first: read from `at` on
+        at = 0
+        pending = sorted(leaving)
+        done: set[str] = set()
+        while at < len(queue) or pending:
+            if at == len(queue):  # a part no drawn move reaches from what is drawn: it starts as stored
+                source = pending.pop()
+                if source in done:
+                    continue
+                if source not in shown:
+                    shown[source] = board_of(source)
+                queue.append(source)
+            source = queue[at]
+            at += 1
+            if source in done:
+                continue
+            done.add(source)
+            for i in leaving.get(source, []):
+                _, label, target = edges[i]
+                move = self.shown_move(shown[source], label, target)
+                mirrored = False
+                if target not in shown:
+                    shown[target] = move.position
+                    queue.append(target)
+                elif target != source and self.format(shown[target]) != self.format(move.position):
+                    mirrored = True
+                played[i] = (move.label or label, mirrored)
+        return played
 
     def _line_to(self, keys: Sequence[str], line: list[tuple[P, str | None]],
                  end: P) -> list[tuple[P, str | None]] | None:

@@ -33,6 +33,7 @@ from typing import TYPE_CHECKING, Any
 
 from explorer.core.errors import GameGraphError, GraphTooLarge, InvalidParameter, QueryError, counted
 from explorer.core.files import output_file
+from explorer.games.base import MIRRORED_MARK
 from explorer.graph import parse_graph_id
 from explorer.render import palette
 
@@ -66,6 +67,8 @@ class Diagram:
     # A line of play (a winning line, a cycle): its positions in order, left to right, wrapped into rows
     # that give the picture about `aspect` (width / height): a slide's 16:9 for a short line, a page's for a long one.
     wrap: bool = False
+    # More lines for the legend, in plain words (a neighbourhood's mirrored moves).
+    notes: list[str] = field(default_factory=list)
 
     def add_node(self, key: str, value: str, remoteness: int | None, terminal: bool = False) -> None:
         self.nodes.setdefault(key, {"value": value, "remoteness": remoteness, "terminal": terminal})
@@ -226,6 +229,7 @@ def _legend(dot: graphviz.Digraph, diagram: Diagram) -> None:
         lines.append("read the line left to right, row after row")
     elif any(info["remoteness"] is not None for info in diagram.nodes.values()):
         lines.append("one row: as many moves from the end")
+    lines += [html.escape(note) for note in diagram.notes]
     rows = "".join(f'<TR><TD COLSPAN="{max(len(used), 1)}" ALIGN="LEFT">{line}</TD></TR>' for line in lines)
     label = (f'<<TABLE BORDER="1" COLOR="{palette.RULE}" CELLBORDER="0" CELLSPACING="2" CELLPADDING="2">'
              f'<TR><TD COLSPAN="{max(len(used), 1)}" ALIGN="LEFT">position colour: its value for the player to move there</TD></TR>'
@@ -239,13 +243,16 @@ LINKED_MOVE = palette.RULE
 
 
 def linked_dot(centre: str, positions: Mapping[str, Mapping[str, Any]], edges: list[tuple[str, str, str, bool]],
-               link: Callable[[str], str], labels: bool = True) -> str:
+               link: Callable[[str], str], labels: bool = True, drawn: Mapping[str, str] | None = None) -> str:
     """DOT source of positions near `centre`, for a page: ranked left to right by moves from the
     centre, filled by value with the value's colour as border, the centre bold in the highlight
     colour, each move in its value's colour for the player who makes it, optimal moves solid and the
     others dashed. `positions` maps a key to its facts (value, remoteness, distance);
-    `edges` are (from, to, label, optimal); every node links to `link(key)` (target _top), which is
-    what makes the SVG clickable on the page and in a downloaded file. O(nodes log nodes + edges)."""
+    `edges` are (from, to, label, optimal); `drawn` maps a key to the board it is drawn as (notation), when
+    not its key (Game.orient, with the edges' labels named as played: explorer.ui.graphs); every node
+    links to `link(board)` (target _top), which is what makes the SVG clickable on the page and in a
+    downloaded file. O(nodes log nodes + edges)."""
+    drawn = drawn or {}
     import graphviz
 
     g = graphviz.Digraph("neighbourhood", graph_attr={"rankdir": "LR", "bgcolor": "transparent", "fontname": "Helvetica",
@@ -255,9 +262,10 @@ def linked_dot(centre: str, positions: Mapping[str, Mapping[str, Any]], edges: l
     for key, facts in sorted(positions.items(), key=lambda item: (item[1]["distance"], item[0])):
         value, r = facts["value"], facts["remoteness"]
         outcome = value if r is None else f"{value} in {r}"
-        attrs = {"label": f"{key}\\n{outcome}", "fillcolor": palette.FILLS[value], "color": palette.COLOURS[value],
-                 "URL": link(key), "target": "_top",
-                 "tooltip": f"{key}: {outcome} for the player to move ({_moves_away(facts['distance'])})"}
+        board = drawn.get(key, key)
+        attrs = {"label": f"{board}\\n{outcome}", "fillcolor": palette.FILLS[value], "color": palette.COLOURS[value],
+                 "URL": link(board), "target": "_top",
+                 "tooltip": f"{board}: {outcome} for the player to move ({_moves_away(facts['distance'])})"}
         if key == centre:
             attrs.update(penwidth="3", color=LINKED_CENTRE, fontsize="14", id="ggcentre")
         g.node(key, **attrs)
@@ -391,17 +399,31 @@ def cycle_diagram(result: Any, boards: bool = False) -> Diagram:
 
 
 def neighbourhood_diagram(result: Any) -> Diagram:
-    """The positions and moves of a neighbourhood result."""
+    """The positions and moves of a neighbourhood result, drawn as the page's canvas draws them (the
+    result's drawing, Game.orient): each position as its board in the orientation that follows the moves
+    from the position as typed (the title's too), each move named as played on the board it starts from,
+    marked MIRRORED_MARK when it leaves the mirror image (or a turn) of the board its end is drawn as."""
     if result.query != "neighbourhood":
         raise QueryError(f"a neighbourhood diagram needs a neighbourhood result, not {result.query}")
     p = result.params
-    diagram = Diagram(f"{_game_name(result.game)}\npositions within {p['k']} moves of {p['position']} ({p['direction']})",
+    drawn, played = result.drawing() or ({}, [])
+    centre = drawn.get(p["position"], p["position"])
+    diagram = Diagram(f"{_game_name(result.game)}\npositions within {p['k']} moves of {centre} ({p['direction']})",
                       highlight=p["position"])
     for row in result.tables["positions"].records():
         diagram.add_node(row["key"], row["value"], row["remoteness"], row["terminal"])
-    for row in result.tables["moves"].records():
+        if drawn.get(row["key"], row["key"]) != row["key"]:
+            diagram.nodes[row["key"]]["shown"] = drawn[row["key"]]
+    mirrored = False
+    for i, row in enumerate(result.tables["moves"].records()):
         if row["to"] in diagram.nodes:
-            diagram.edges.append((row["from"], row["to"], row["label"], bool(row["optimal"])))
+            label, flip = played[i] if i < len(played) else (row["label"], False)
+            mirrored = mirrored or flip
+            diagram.edges.append((row["from"], row["to"], (label or "") + (MIRRORED_MARK if flip else ""),
+                                  bool(row["optimal"])))
+    if mirrored:
+        diagram.notes.append(f"{MIRRORED_MARK.strip()} the move leaves the mirror image (or a turn) of the board "
+                             "drawn at its end: the same position")
     return diagram
 
 

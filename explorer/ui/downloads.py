@@ -22,7 +22,7 @@ from explorer.core.errors import shell_hint
 from explorer.games import Game
 from explorer.render import dot as dots
 from explorer.solved import SolvedGraph
-from explorer.ui import drawing, graphs, loading, overview, state
+from explorer.ui import drawing, graphs, loading, overview, position, state
 from explorer.ui.widgets import guarded
 
 EXPORT_MAX_POSITIONS = 200_000
@@ -65,12 +65,14 @@ def _ask_certificate(game_id: str, key: str) -> None:
 
 def panel(game: Game, spec: str, solved: SolvedGraph, node: int, backend: Any) -> None:
     key = solved.graph.key(node)
-    base = f"{slug(spec)}__{slug(key)}"
-    st.markdown(f"**This position** (`{key}`)")
+    here = position.shown(solved, node)  # the board as the page shows it (the stored key's mirror image, maybe)
+    board = game.format(here)
+    base = f"{slug(spec)}__{slug(board)}"
+    st.markdown(f"**This position** (`{board}`" + (f", stored as `{key}`)" if board != key else ")"))
     cols = st.columns(3)
     cols[0].download_button("Position + moves (JSON)", position_json(game, spec, solved, node),
                             file_name=f"{base}.json", mime="application/json", key="dl_pos_json", on_click="ignore")
-    picture = drawing.position_svg(game, solved.graph.position(node))
+    picture = drawing.position_svg(game, here)
     if picture:
         cols[1].download_button("Drawing (SVG)", picture, file_name=f"{base}.svg", mime="image/svg+xml", key="dl_pos_svg", on_click="ignore")
     with cols[2], guarded("The certificate"):

@@ -17,6 +17,7 @@ import streamlit as st
 from explorer.render import dot as dots
 from explorer.core.errors import counted
 from explorer.games import Game
+from explorer.games.base import MIRRORED_MARK
 from explorer.solved import SolvedGraph
 from explorer.ui import canvas, data, drawing, position, state
 from explorer.ui.backend import Backend
@@ -46,19 +47,37 @@ def settings() -> tuple[int, str, bool]:
 
 
 def drawn(spec: str, solved: SolvedGraph, key: str, backend: Backend) -> tuple[Shown, Neighbourhood]:
-    """The neighbourhood diagram for the current controls (QueryError for a bad k or too many positions)."""
+    """The neighbourhood diagram for the current controls (QueryError for a bad k or too many positions),
+    drawn from the position as the page shows it (position.shown), as the canvas is."""
     k, direction, labels = settings()
-    return _drawn(solved.graph.graph_id, spec, key, k, direction, labels, backend.kind, solved, backend)
+    board = solved.game.format(position.shown(solved, solved.graph.find(key)))
+    return _drawn(solved.graph.graph_id, spec, key, board, k, direction, labels, backend.kind, solved, backend)
 
 
 @st.cache_data(show_spinner=False, max_entries=64)
-def _drawn(graph_id: str, spec: str, key: str, k: int, direction: str, labels: bool, backend_kind: str,
+def _drawn(graph_id: str, spec: str, key: str, board: str, k: int, direction: str, labels: bool, backend_kind: str,
            _solved: SolvedGraph, _backend: Backend) -> tuple[Shown, Neighbourhood]:
-    """`drawn`, kept per (graph id, position, k, direction, labels, backend kind): one query and one
-    Graphviz run per diagram, not per rerun. Errors are not kept."""
+    """`drawn`, kept per (graph id, position, its board as shown, k, direction, labels, backend kind): one query
+    and one Graphviz run per diagram, not per rerun. Errors are not kept."""
     hood = data.neighbourhood(_backend, _solved, key, k, direction)
-    dot = dots.linked_dot(hood.centre, hood.positions, hood.edges, lambda there: state.link(spec, there), labels=labels)
+    shown, edges = oriented(_solved, hood, board)
+    dot = dots.linked_dot(hood.centre, hood.positions, edges, lambda there: state.link(spec, there), labels=labels,
+                          drawn=shown)
     return Shown(dot=dot, svg=dots.image(dot, "svg"), k=k), hood
+
+
+def oriented(solved: SolvedGraph, hood: Neighbourhood, board: str) -> tuple[dict[str, str], list[tuple[str, str, str, bool]]]:
+    """A neighbourhood as the canvas draws it (Game.orient) from `board`, the centre as the page shows it:
+    (key -> the board it is drawn as, notation; the moves (from, to, name as played on the board drawn at
+    their start, marked MIRRORED_MARK when they leave the mirror image of the board drawn at their end,
+    optimal)). O(moves x moves of a position) rule calls."""
+    game = solved.game
+    boards = {hood.centre: game.parse(board)}
+    played = game.orient([(source, label, target) for source, target, label, _ in hood.edges], boards,
+                         lambda key: solved.graph.position(solved.graph.find(key)))
+    edges = [(source, target, (name or "") + (MIRRORED_MARK if mirrored else ""), optimal)
+             for (source, target, _, optimal), (name, mirrored) in zip(hood.edges, played)]
+    return {key: game.format(position) for key, position in boards.items()}, edges
 
 
 def neighbourhood(game: Game, spec: str, solved: SolvedGraph, key: str, backend: Backend) -> None:

@@ -5,12 +5,12 @@ the orientation that follows the moves (`orient`), and the Cypher console's resu
 from __future__ import annotations
 
 import base64
-from collections import deque
 from dataclasses import dataclass, field
 from typing import Any
 
 from explorer.core.values import Value
 from explorer.games import Game
+from explorer.games.base import MIRRORED_MARK
 from explorer.render import palette
 from explorer.solved import SolvedGraph
 from explorer.ui import data, drawing
@@ -290,9 +290,6 @@ def _add(grown: Grown, game: Game, solved: SolvedGraph, hood, boards: bool, focu
     return new
 
 
-MIRRORED_MARK = " ⇄"
-
-
 def _board(grown: Grown, solved: SolvedGraph, key: str) -> Any:
     """The board node `key` is drawn as: its orientation on the canvas, else the stored one."""
     board = grown.shown.get(key)
@@ -301,45 +298,20 @@ def _board(grown: Grown, solved: SolvedGraph, key: str) -> Any:
 
 def orient(grown: Grown, game: Game, solved: SolvedGraph, new: set[str], added: list[dict[str, Any]],
            focus: str, focus_board: Any = None) -> None:
-    """Draws the new nodes in the orientation that follows the moves, and names the new moves as
-    they are played on the board drawn at their start (Game.shown_move), as the moves table does.
-
-    The graph stores one node for a position and its mirror images, and each move's label is read
-    on the stored key. Starting from the page's position as the page shows it, a node reached by a
-    move is drawn as the board that move leaves (the first move found, breadth first); a node no
-    drawn move reaches is drawn as stored. A move whose board differs from the one its end is drawn
-    as (the same position, mirrored or turned: another way there) is marked MIRRORED_MARK, which
-    the legend explains. O(new moves x moves of a position)."""
+    """Draws the new nodes in the orientation that follows the moves from the page's position as the page
+    shows it, and names the new moves as played on the board drawn at their start, marking MIRRORED_MARK
+    a move into a node drawn as another orientation of the board it leaves (the legend explains it):
+    Game.orient, which the neighbourhood's tables, diagrams and downloads use too. O(new moves x moves of
+    a position)."""
     if focus in new:
         grown.shown[focus] = focus_board if focus_board is not None else solved.graph.position(solved.graph.find(focus))
-    leaving: dict[str, list[dict[str, Any]]] = {}
-    for edge in added:
-        leaving.setdefault(edge["data"]["source"], []).append(edge)
-    queue = deque(sorted(source for source in leaving if source in grown.shown))
-    done: set[str] = set()
-    pending = sorted(leaving)
-    while queue or pending:
-        if not queue:  # a part no drawn move reaches from what is oriented: drawn as stored
-            source = pending.pop()
-            if source in done:
-                continue
-            grown.shown.setdefault(source, solved.graph.position(solved.graph.find(source)))
-            queue.append(source)
-        source = queue.popleft()
-        if source in done:
-            continue
-        done.add(source)
-        for edge in leaving.get(source, []):
-            data = edge["data"]
-            move = game.shown_move(grown.shown[source], data["move"], data["target"])
-            data["move"] = move.label or data["move"]
-            target = data["target"]
-            if target not in grown.shown:
-                grown.shown[target] = move.position
-                queue.append(target)
-            elif target != source and game.format(grown.shown[target]) != game.format(move.position):
-                data["move"] += MIRRORED_MARK
-                data["_mirrored"] = 1
+    played = game.orient([(edge["data"]["source"], edge["data"]["move"], edge["data"]["target"]) for edge in added],
+                         grown.shown, lambda key: solved.graph.position(solved.graph.find(key)))
+    for edge, (label, mirrored) in zip(added, played):
+        data = edge["data"]
+        data["move"] = (label or data["move"]) + (MIRRORED_MARK if mirrored else "")
+        if mirrored:
+            data["_mirrored"] = 1
     for key in new:  # the label is the board as drawn; the stored key stays the node's id
         text = game.format(_board(grown, solved, key))
         if text != key:  # (the info panel shows `position`, not the id: canvas_view.js hides the id's row)
