@@ -272,13 +272,11 @@ def cmd_show(args: argparse.Namespace) -> int:
     shown = record["key"]
     if game.has_symmetry() and record["source"] == "graph":
         # The text follows the board as typed (the start as the game sets it up): a stored move is named from
-        # the stored (canonical) orientation, so each is shown as played on that board, reaching the board
-        # it leaves, as the UI's moves table shows it.
+        # the stored (canonical) orientation, so every legal move is listed as played on that board, reaching
+        # the board it leaves, mirror images included, as the UI's moves table shows them.
         here = game.parse(args.position) if args.position is not None else game.start()
         shown = game.format(here)
-        for m in moves:
-            played = game.shown_move(here, m["label"], m["to"])
-            m["label"], m["to"] = played.label, game.format(played.position)
+        moves = solved.graph.played_moves(solved.at(args.position), here)
     remoteness = "" if record["remoteness"] is None else f" in {record['remoteness']}"
     stored = f"   (stored as {record['key']}, one node with its mirror images)" if shown != record["key"] else ""
     print(f"{game.display_name}  position {shown}{stored}")

@@ -80,6 +80,31 @@ class SolvedGraph:
         """Every move of a position with the successor's value for the mover, best first (explorer.core.records)."""
         return [move for move, _ in self._moves_and_successors(node)]
 
+    def played_moves(self, node: int, here: Any = None) -> list[dict[str, Any]]:
+        """Every legal move of the board as shown (`here`, a position whose key is node's; the stored one by
+        default), as played on it: the record of the stored move that reaches the same node (value for the
+        mover, remoteness, optimal), with "label" and "to" as played on `here` and "stored" the stored move's
+        label. A symmetric graph merges mirror-image moves into one edge (tic-tac-toe's start has 3 edges for
+        9 moves); here each is a row of its own, grouped under its stored move (best first), in the rules'
+        order within a group. A move whose position the graph does not hold (a part) is left out.
+        O(moves x canonical key)."""
+        here = self.graph.position(node) if here is None else here
+        stored = self._moves_and_successors(node)
+        if self.graph.terminal[node] >= 0 or not stored:
+            return []
+        rank: dict[int, int] = {}
+        for at, (_, child) in enumerate(stored):
+            rank.setdefault(child, at)
+        rows = []
+        for order, move in enumerate(self.game.moves(here)):
+            child = self.graph.node_of(move.position)
+            if child is None or child not in rank:
+                continue
+            record = stored[rank[child]][0]
+            rows.append((rank[child], order, {**record, "label": move.label, "to": self.game.format(move.position),
+                                              "stored": record["label"]}))
+        return [row for _, _, row in sorted(rows, key=lambda row: row[:2])]
+
     def _moves_and_successors(self, node: int) -> list[tuple[dict[str, Any], int]]:
         """(move record, successor node) of every move of a position, best first."""
         pairs = []

@@ -232,14 +232,14 @@ def moves_table(game: Game, spec: str, solved: SolvedGraph, node: int) -> list[d
     head = st.columns(MOVE_COLUMNS)
     for col, text in zip(head, ("move → position", f"result for {mover}", "remoteness", "optimal")):
         col.caption(text)
-    # Each move is named and followed on the board shown above, so the label and the click agree.
-    for i, (move, played) in enumerate(shown_moves(solved, node, shown(solved, node))):
+    # Every legal move, named and followed on the board shown above (mirror images a symmetric graph merged
+    # into one edge each get a row, as the board offers each), so the label and the click agree.
+    for i, move in enumerate(solved.played_moves(node, shown(solved, node))):
         cols = st.columns(MOVE_COLUMNS, vertical_alignment="center")
         star = "★ " if move["optimal"] else ""
-        after = game.format(played.position)
-        cols[0].button(f"{star}{md_escape(played.label)}  →  {md_escape(after)}", key=f"move_{i}",
-                       on_click=state.go, args=(spec, after, played.label), width="stretch",
-                       help=f"play {played.label}: {mover} gets a {move['value']}")
+        cols[0].button(f"{star}{md_escape(move['label'])}  →  {md_escape(move['to'])}", key=f"move_{i}",
+                       on_click=state.go, args=(spec, move["to"], move["label"]), width="stretch",
+                       help=f"play {move['label']}: {mover} gets a {move['value']}")
         cols[1].markdown(drawing.value_badge(move["value"]), unsafe_allow_html=True)
         cols[2].markdown("—" if move["remoteness"] is None else str(move["remoteness"]))
         cols[3].markdown("★ yes" if move["optimal"] else "no")

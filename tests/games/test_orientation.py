@@ -120,3 +120,32 @@ def test_tictactoe_x_a3_puts_x_on_a3():
     start = game.start()
     move = game.shown_move(start, "X a3", game.key(game.parse("X../.../...")))
     assert move.label == "X a3" and game.format(move.position) == "X../.../..."
+
+
+def test_every_legal_move_is_listed_as_played_with_the_value_a_graph_without_symmetry_gives(solved):
+    """SolvedGraph.played_moves (the page's moves table, `show`'s text): every legal move of the board as
+    shown, mirror images a symmetric graph merged into one edge included (tic-tac-toe's start listed 3 of
+    its 9), each reaching the board its move makes, with the value and remoteness that a graph built
+    without the symmetry gives the same move: an independent solve."""
+    game = solved.game
+    plain = build(game, symmetry=False)
+    rng = random.Random(11)
+    for _ in range(20):
+        here = _random_shown_position(game, solved.graph, rng)
+        node = solved.graph.node_of(here)
+        rows = solved.played_moves(node, here)
+        legal = [] if game.outcome(here) is not None else game.moves(here)
+        assert sorted((row["label"], row["to"]) for row in rows) == sorted(
+            (move.label, game.format(move.position)) for move in legal), game.format(here)
+        twin = {move["to"]: move for move in plain.moves(plain.graph.node_of(here))}  # one edge per board reached
+        for row in rows:
+            assert (row["value"], row["remoteness"]) == (twin[row["to"]]["value"], twin[row["to"]]["remoteness"]), \
+                (game.format(here), row)
+        stored = [move["label"] for move in solved.moves(node)]
+        assert list(dict.fromkeys(row["stored"] for row in rows)) == stored  # grouped under the stored moves, best first
+
+
+def test_tictactoes_start_lists_its_nine_moves_under_three_stored_ones():
+    solved = build("tictactoe")
+    rows = solved.played_moves(0)
+    assert len(rows) == 9 and len({row["to"] for row in rows}) == 9 and len({row["stored"] for row in rows}) == 3

@@ -96,7 +96,8 @@ def test_tictactoe_moves_table_label_and_click_agree():
     at = page(game="tictactoe")
     assert_clean(at)
     buttons = [b for b in at.button if str(b.key).startswith("move_")]
-    assert len(buttons) == 3  # the empty board's moves up to symmetry: a corner, an edge, the centre
+    # Every one of the empty board's 9 moves, though the graph stores 3 up to symmetry (a corner, an edge, the centre)
+    assert len(buttons) == 9 and len({b.label for b in buttons}) == 9
     for button in buttons:
         label, after = button.label.lstrip("★ ").split("  →  ")
         played = next(m for m in game.moves(game.start()) if m.label == label)
