@@ -31,6 +31,7 @@ from explorer.ui.widgets import WARNING_ICON
 from loaders import settings as neo4j_settings
 from loaders.mirror import mirror_for, to_networkx
 from queries import api
+from queries.arrays_backend import POSITION_QUERIES
 
 PROBE_TTL = 30          # seconds a probe result is trusted
 NEO4J_GAME_TTL = 30     # seconds the answer to "does Neo4j hold this game?" is trusted
@@ -219,18 +220,57 @@ def choose(graph_id: str, positions: int = 0, solved: SolvedGraph | None = None)
 
 
 class LazyMirror:
-    """The networkx mirror's query backend, built on the first question asked of it, not when the page
-    chooses it: a run whose open tab asks nothing (the whole-graph drawing, Play) does not pay for the
-    mirror (about 20 s for chopsticks(fingers=20)'s 84,288 positions). A mirror that cannot be made
-    is said in one warning line, and the solved arrays answer instead, as when choose() refuses one."""
+    """The networkx mirror's query backend, built on the first question over every position asked of it,
+    not when the page chooses it. The questions about one position (queries.arrays_backend.POSITION_QUERIES:
+    a neighbourhood, a line, the cycles through it, a path) and `position()` are answered from the solved
+    arrays while the mirror is not built (`ArraysBackend`: the same rows in the same order,
+    tests/core/test_records.py holds them equal), so a page that only looks at positions never pays for the
+    mirror (Dodgem 4x4's cost 26 s of CPU, chopsticks(fingers=20)'s about 20 s); a question over every
+    position (stats, components, ...) builds it, and once built it answers everything. Without the solved
+    graph every question goes to the mirror. A mirror that cannot be made is said in one warning line, and
+    the solved arrays answer instead, as when choose() refuses one (a question over every position is then
+    refused in one line).
+
+    `position()` from the arrays gives the fields the queries read (explorer.solved.SolvedGraph.record with
+    full=False); the mirror's record adds the draw levels and the game's own fields."""
+
+    IDENTITY = ("game", "symmetry", "game_id", "start_key")  # what the arrays' backend knows as the mirror's does
 
     def __init__(self, graph_id: str, solved: SolvedGraph | None):
         self._graph_id, self._solved, self._queries = graph_id, solved, None
+        self._arrays: Any = None
 
-    def __getattr__(self, name: str) -> Any:  # kind, game, symmetry, game_id, position, run, ...
-        if name.startswith("__"):  # copy/pickle probes: not questions about the game
+    def __getattr__(self, name: str) -> Any:  # kind, game, symmetry, game_id, ...
+        if name.startswith("__") or name.startswith("_"):  # copy/pickle probes, unset slots: not questions
             raise AttributeError(name)
+        if name in self.IDENTITY and self._queries is None and self._solved is not None:
+            return getattr(self.arrays(), name)
         return getattr(self.built(), name)
+
+    def position(self, key: str) -> dict[str, Any] | None:
+        return self._answering("position").position(key)
+
+    def run(self, name: str, args: dict[str, Any]) -> Any:
+        return self._answering(name).run(name, args)
+
+    def _answering(self, name: str) -> Any:
+        """The backend for question `name`: the mirror once built, else the solved arrays for a question
+        about one position (or position()), else the mirror, made now."""
+        if self._queries is None and self._solved is not None and (name == "position" or name in POSITION_QUERIES):
+            return self.arrays()
+        return self.built()
+
+    def arrays(self) -> Any:
+        """The solved arrays' query backend (made once per LazyMirror; O(1) until a question reads them)."""
+        if self._arrays is None:
+            if self._solved is None:
+                raise GameGraphError("the solved arrays are not held here; ask the networkx mirror")
+            if self._solved.graph.graph_id != self._graph_id:
+                raise GameGraphError(f"the queries of {self._graph_id[:200]!r} were asked of the solved graph of "
+                                     f"{self._solved.graph.graph_id[:200]!r}: a page run mixed two games; "
+                                     "reload the page")
+            self._arrays = api.ArraysBackend(self._solved)
+        return self._arrays
 
     def built(self) -> Any:
         """The query backend: the mirror's (made now if not yet), or the solved arrays' if it fails."""
@@ -242,5 +282,5 @@ class LazyMirror:
                     raise
                 st.warning(f"The networkx mirror could not be made ({exc}); the solved arrays answer instead.",
                            icon=WARNING_ICON)
-                self._queries = api.ArraysBackend(self._solved)
+                self._queries = self.arrays()
         return self._queries
