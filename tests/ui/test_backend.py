@@ -1,7 +1,7 @@
 """Neo4j going away is cheap for the page: a few seconds, one clear line, the mirror, and back by itself.
 
-A second, throwaway Neo4j (its own state folder and port) is started here so
-that stopping it disturbs no other test. The page (Streamlit AppTest) shows a
+A second, throwaway Neo4j (its own state folder and port, one for the module) is started here
+so that stopping it disturbs no other test. The page (Streamlit AppTest) shows a
 game from it, the server is stopped, and the next request is timed: it must
 answer from the networkx mirror with one warning line. Once the server is
 back, the page returns to Neo4j without a click on "Check Neo4j again".
@@ -21,7 +21,7 @@ import pytest
 pytest.importorskip("streamlit")
 from streamlit.testing.v1 import AppTest  # noqa: E402
 
-from explorer.core.errors import GameGraphError  # noqa: E402
+from explorer.core.errors import GameGraphError, QueryError  # noqa: E402
 from explorer.solved import build  # noqa: E402
 from explorer.ui import backend as ui_backend  # noqa: E402
 from loaders import neo4j_server as server  # noqa: E402
@@ -41,35 +41,45 @@ def _free_port() -> int:
         return probe.getsockname()[1]
 
 
-@pytest.fixture
-def throwaway(neo4j_server, tmp_path, monkeypatch):
-    """A second Neo4j holding GAME, on its own port and state folder; stopped at the end."""
+@pytest.fixture(scope="module")
+def second_server(neo4j_server, tmp_path_factory):
+    """A second Neo4j holding GAME, on its own port and state folder, one for the module (a JVM start is
+    30-40 s here); stopped at the end."""
     built = neo4j_dir()  # reuse the session server's resolved jars and compiled launcher
-    home = tmp_path / "home"
+    home = tmp_path_factory.mktemp("throwaway") / "home"
     (home / "neo4j").mkdir(parents=True)
     for name in ("classpath.txt", "classpath.key", "classes.key"):
         if (built / name).exists():
             shutil.copy2(built / name, home / "neo4j" / name)
     if (built / "classes").exists():
         shutil.copytree(built / "classes", home / "neo4j" / "classes")
-    monkeypatch.setenv("GAMEGRAPH_HOME", str(home))
-    monkeypatch.setenv("NEO4J_URI", f"bolt://127.0.0.1:{_free_port()}")
-    monkeypatch.delenv("NEO4J_PASSWORD", raising=False)
-    monkeypatch.delenv("NEO4J_USER", raising=False)
-    monkeypatch.delenv("NEO4J_DATABASE", raising=False)
-    monkeypatch.setenv("GAMEGRAPH_NEO4J_HEAP", "512m")
-    monkeypatch.setenv("GAMEGRAPH_NEO4J_PAGECACHE", "32m")
-    server.start(timeout=START_TIMEOUT_S)
-    try:
-        from loaders.neo4j_loader import load
-        settings = Neo4jSettings.from_env()
-        with open_driver(settings) as driver:
-            load(build(GAME), driver, settings.database)
-        ui_backend.connection.clear()
-        yield settings
-    finally:
-        ui_backend.connection.clear()
-        server.stop()
+    with pytest.MonkeyPatch.context() as env:
+        env.setenv("GAMEGRAPH_HOME", str(home))
+        env.setenv("NEO4J_URI", f"bolt://127.0.0.1:{_free_port()}")
+        for name in ("NEO4J_PASSWORD", "NEO4J_USER", "NEO4J_DATABASE"):
+            env.delenv(name, raising=False)
+        env.setenv("GAMEGRAPH_NEO4J_HEAP", "512m")
+        env.setenv("GAMEGRAPH_NEO4J_PAGECACHE", "32m")
+        server.start(timeout=START_TIMEOUT_S)
+        try:
+            from loaders.neo4j_loader import load
+            settings = Neo4jSettings.from_env()
+            with open_driver(settings) as driver:
+                load(build(GAME), driver, settings.database)
+            yield settings
+        finally:
+            ui_backend.connection.clear()
+            server.stop()
+
+
+@pytest.fixture
+def throwaway(second_server):
+    """The module's second Neo4j, running (a test before may have left it stopped; its data survive a stop),
+    with no connection remembered from the test before."""
+    server.start(timeout=START_TIMEOUT_S)  # at once when it runs
+    ui_backend.connection.clear()
+    yield second_server
+    ui_backend.connection.clear()
 
 
 def _lines(at: AppTest) -> list[str]:
@@ -121,8 +131,9 @@ def test_a_stopped_neo4j_costs_the_page_seconds_then_the_mirror_answers(throwawa
 
 def test_a_mirror_that_cannot_be_made_when_neo4j_stops_leaves_the_solved_arrays_answering(throwaway, monkeypatch):
     """The double failure: Neo4j goes away and the mirror it hands over to cannot be made (too big for
-    the budget, a part without its graph, ...). One more warning line, and the solved arrays answer the
-    same question the same way, rather than a second error ending the page."""
+    the budget, a part without its graph, ...). A question about one position is answered from the solved
+    arrays the same way without the mirror; one over every position tries the mirror once, and its refusal
+    is one more warning line and one clear error, rather than a second failure ending the page."""
     solved = build(GAME)
     graph_id = solved.graph.graph_id
     backend = ui_backend.choose(graph_id, solved.graph.num_positions, solved)
@@ -130,8 +141,10 @@ def test_a_mirror_that_cannot_be_made_when_neo4j_stops_leaves_the_solved_arrays_
     question = {"position": solved.graph.key(0), "fetch": 100}
     asked = backend.queries.run("shortest-win", question)
     start = backend.queries.position(solved.graph.key(0))
+    tried: list[str] = []
 
-    def refused(*args, **kwargs):
+    def refused(graph_id, _solved=None):
+        tried.append(graph_id)
         raise GameGraphError("the networkx mirror would not fit in the page's memory budget")
 
     server.stop()
@@ -140,3 +153,8 @@ def test_a_mirror_that_cannot_be_made_when_neo4j_stops_leaves_the_solved_arrays_
     answered = backend.queries.position(solved.graph.key(0))  # the arrays give the record's own fields
     assert answered and all(answered[name] == start[name] for name in ("key", "value", "remoteness")), answered
     assert backend.queries.reason and "\n" not in backend.queries.reason
+    assert tried == []  # questions about one position never build the mirror
+    with pytest.raises(QueryError, match="every position.*networkx mirror or Neo4j"):
+        backend.queries.run("stats", {})
+    assert tried == [graph_id]
+    assert backend.queries.run("shortest-win", question) == asked and tried == [graph_id]
