@@ -26,6 +26,8 @@ from tests.ui.test_browser import (ARTIFACTS, browser, position_in_url, server, 
 from tests.ui.test_browser import pytestmark  # noqa: E402,F401 - browser, and Chromium must be there
 
 CY = "document.getElementById('cy')._cyreg.cy"
+# An expansion shown ahead (static/canvas_view.js, 15) has had the server's answer: the tests read the canvas after it
+ANSWERED = "!cy.__ggAhead"
 
 
 def settle(page, timeout_ms: int = 120_000) -> None:
@@ -140,6 +142,7 @@ def expand_node(page, frame_element, frame, key: str):
     wait_still(frame)
     page.mouse.dblclick(*node_point(frame_element, frame, key))
     frame_element, frame = wait_canvas(page, f"cy.nodes().length > {before}")
+    frame_element, frame = wait_canvas(page, ANSWERED)
     settle(page)
     frame_element, frame = current_frame(page)
     wait_still(frame)
@@ -162,7 +165,9 @@ def wait_grown(frame, before: int, timeout: float = 60.0) -> int:
     """Wait until the canvas in `frame` holds more than `before` nodes; its count. The frame must stay:
     a new frame would mean Streamlit mounted the canvas anew, drawing it afresh instead of growing it."""
     try:
-        return wait_nodes(frame, f"n > {before}", timeout)
+        grown = wait_nodes(frame, f"n > {before}", timeout)
+        frame.wait_for_function(f"() => {{ const cy = {CY}; return {ANSWERED}; }}", timeout=timeout * 1000)
+        return grown
     except PlaywrightError as error:
         if "detached" in str(error):
             raise AssertionError("the canvas was drawn again (a new frame) instead of grown in place") from None

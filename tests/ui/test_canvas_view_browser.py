@@ -19,7 +19,7 @@ import pytest
 
 from tests.ui.test_browser import ARTIFACTS, browser, server, serving_ui  # noqa: F401 - fixtures
 from tests.ui.test_browser import pytestmark  # noqa: F401 - browser, and Chromium must be there
-from tests.ui.test_canvas_browser import (CY, HIDDEN, _choose, click_node, current_frame, cy, expand_node,
+from tests.ui.test_canvas_browser import (ANSWERED, CY, HIDDEN, _choose, click_node, current_frame, cy, expand_node,
                                           node_point, open_canvas, settle, wait_canvas, wait_still)
 
 # The default view, measured: the zoom; the zoom that fits the whole drawing into the free area (the
@@ -131,6 +131,7 @@ def test_boards_and_another_layout_refit_the_view_and_an_expansion_keeps_it(serv
     zoom, before = cy(frame, "cy.zoom()"), cy(frame, "cy.nodes().length")
     page.mouse.dblclick(*node_point(frame_element, frame, target))
     frame_element, frame = wait_canvas(page, f"cy.nodes().length > {before}")
+    frame_element, frame = wait_canvas(page, ANSWERED)
     settle(page)
     wait_still(frame)
     assert cy(frame, "cy.zoom()") >= zoom * 0.5   # at most zoomed out to take the new nodes in, never refitted

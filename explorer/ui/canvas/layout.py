@@ -186,55 +186,89 @@ def place_around(positions: dict[str, dict[str, float]], centre: str, new: list[
     lines), with its disc and label clear of every other node's by BOX_GAP (a board's label of four
     lines reached the node placed under it: Dodgem 3x3, issue 35); nothing already placed moves. Tried
     on rings of growing radius, below the centre first (where its successors' bands are). Grids of
-    `spacing`-sized cells find the nearby nodes and boxes, so this is O(new x tries), not O(new x V)."""
-    cell = spacing
-    grid: dict[tuple[int, int], list[tuple[float, float]]] = {}
-    boxes: dict[tuple[int, int], list[tuple[float, float, float, float]]] = {}
-    radius = node_size / 2
+    `spacing`-sized cells find the nearby nodes and boxes, so this is O(new x tries), not O(new x V)
+    (and O(V) once for the grids: `Room`, which places the expansions of many nodes over one pair of grids)."""
+    return Room(positions, spacing, labels, node_size).around(centre, new)
 
-    def put(x: float, y: float, key: str) -> None:
-        grid.setdefault((math.floor(x / cell), math.floor(y / cell)), []).append((x, y))
-        if labels is not None:
-            box = node_box(x, y, labels.get(key, [""]), radius)
-            for c in _cells(box):
-                boxes.setdefault(c, []).append(box)
 
-    def _cells(box):
+class Room:
+    """The places taken on a canvas (`positions`, with the nodes' `labels`), in grids of `spacing`-sized cells
+    built once, and `around`: place_around's places for an expansion, each asked on its own (the grids are
+    never changed by it). The canvas's next ring (canvas/ahead.py) places every node's expansion over one Room."""
+
+    def __init__(self, positions: dict[str, dict[str, float]], spacing: float = SPACING,
+                 labels: dict[str, list[str]] | None = None, node_size: float = NODE_SIZE):
+        self.positions, self.spacing, self.labels, self.radius = positions, spacing, labels, node_size / 2
+        self.extra: dict[str, list[str]] = {}  # the labels of the nodes being placed, when `labels` lacks them
+        self.grid: dict[tuple[int, int], list[tuple[float, float]]] = {}
+        self.boxes: dict[tuple[int, int], list[tuple[float, float, float, float]]] = {}
+        for key, p in positions.items():
+            self._put(p["x"], p["y"], key, self.grid, self.boxes)
+
+    def _cells(self, box):
+        cell = self.spacing
         x1, y1, x2, y2 = box
         return [(i, j) for i in range(math.floor(x1 / cell), math.floor(x2 / cell) + 1)
                 for j in range(math.floor(y1 / cell), math.floor(y2 / cell) + 1)]
 
-    def free(x: float, y: float, key: str) -> bool:
-        cx, cy = math.floor(x / cell), math.floor(y / cell)
-        if not all((x - qx) ** 2 + (y - qy) ** 2 >= (0.95 * spacing) ** 2
-                   for i in (-1, 0, 1) for j in (-1, 0, 1) for qx, qy in grid.get((cx + i, cy + j), ())):
-            return False
-        if labels is None:
-            return True
-        x1, y1, x2, y2 = node_box(x, y, labels.get(key, [""]), radius)
-        x1, y1, x2, y2 = x1 - BOX_GAP, y1 - BOX_GAP, x2 + BOX_GAP, y2 + BOX_GAP
-        return all(x2 <= a1 or x1 >= a2 or y2 <= b1 or y1 >= b2
-                   for c in _cells((x1, y1, x2, y2)) for a1, b1, a2, b2 in boxes.get(c, ()))
+    def _box(self, x: float, y: float, key: str) -> tuple[float, float, float, float]:
+        lines = self.extra.get(key) if key in self.extra else self.labels.get(key, [""])
+        return node_box(x, y, lines, self.radius)
 
-    for key, p in positions.items():
-        put(p["x"], p["y"], key)
-    ox, oy = positions[centre]["x"], positions[centre]["y"]
-    placed: dict[str, dict[str, float]] = {}
-    for key in new:
-        ring, spot = spacing, None
-        while spot is None:
-            count = max(8, int(2 * math.pi * ring / (0.5 * spacing)))
-            for i in range(count):  # from straight below, alternating right and left of it
-                turn = (i + 1) // 2 * (1 if i % 2 else -1)
-                angle = math.pi / 2 + 2 * math.pi * turn / count
-                x, y = ox + ring * math.cos(angle), oy + ring * math.sin(angle)
-                if free(x, y, key):
-                    spot = {"x": round(x, 1), "y": round(y, 1)}
-                    break
-            ring += 0.6 * spacing
-        placed[key] = spot
-        put(spot["x"], spot["y"], key)
-    return placed
+    def _put(self, x: float, y: float, key: str, grid, boxes) -> None:
+        cell = self.spacing
+        grid.setdefault((math.floor(x / cell), math.floor(y / cell)), []).append((x, y))
+        if self.labels is not None:
+            box = self._box(x, y, key)
+            for c in self._cells(box):
+                boxes.setdefault(c, []).append(box)
+
+    def _free(self, x: float, y: float, key: str, grid, boxes) -> bool:
+        spacing = self.spacing
+        cx, cy = math.floor(x / spacing), math.floor(y / spacing)
+        least = (0.95 * spacing) ** 2
+        for g in (self.grid, grid):  # (plain loops that stop at the first clash: the hot path of an expansion)
+            for i in (-1, 0, 1):
+                for j in (-1, 0, 1):
+                    for qx, qy in g.get((cx + i, cy + j), ()):
+                        if (x - qx) ** 2 + (y - qy) ** 2 < least:
+                            return False
+        if self.labels is None:
+            return True
+        x1, y1, x2, y2 = self._box(x, y, key)
+        x1, y1, x2, y2 = x1 - BOX_GAP, y1 - BOX_GAP, x2 + BOX_GAP, y2 + BOX_GAP
+        for b in (self.boxes, boxes):
+            for c in self._cells((x1, y1, x2, y2)):
+                for a1, b1, a2, b2 in b.get(c, ()):
+                    if not (x2 <= a1 or x1 >= a2 or y2 <= b1 or y1 >= b2):
+                        return False
+        return True
+
+    def around(self, centre: str, new: list[str],
+               labels: dict[str, list[str]] | None = None) -> dict[str, dict[str, float]]:
+        """place_around's places for `new` around `centre` (their `labels` where the Room's lack them); what they
+        take is kept apart from the grids."""
+        spacing = self.spacing
+        self.extra = labels or {}
+        grid: dict[tuple[int, int], list[tuple[float, float]]] = {}
+        boxes: dict[tuple[int, int], list[tuple[float, float, float, float]]] = {}
+        ox, oy = self.positions[centre]["x"], self.positions[centre]["y"]
+        placed: dict[str, dict[str, float]] = {}
+        for key in new:
+            ring, spot = spacing, None
+            while spot is None:
+                count = max(8, int(2 * math.pi * ring / (0.5 * spacing)))
+                for i in range(count):  # from straight below, alternating right and left of it
+                    turn = (i + 1) // 2 * (1 if i % 2 else -1)
+                    angle = math.pi / 2 + 2 * math.pi * turn / count
+                    x, y = ox + ring * math.cos(angle), oy + ring * math.sin(angle)
+                    if self._free(x, y, key, grid, boxes):
+                        spot = {"x": round(x, 1), "y": round(y, 1)}
+                        break
+                ring += 0.6 * spacing
+            placed[key] = spot
+            self._put(spot["x"], spot["y"], key, grid, boxes)
+        return placed
 
 
 def concentric_positions(nodes: dict[str, dict[str, Any]], edges: dict[str, dict[str, Any]],
@@ -414,6 +448,24 @@ def _placed(edge: dict[str, Any]) -> dict[str, Any]:
 EXPAND_ANIMATION_MS = 700
 
 
+def expansion_order(nodes: dict[str, dict[str, Any]], new: set[str]) -> list[str]:
+    """The order an expansion's `new` nodes are placed in (place_around), the nearest places first: by
+    remoteness (none last), then value, then key."""
+    order = {"win": 0, "tie": 1, "draw": 2, "loss": 3}
+    return sorted(new, key=lambda k: (nodes[k]["data"].get("remoteness") is None, nodes[k]["data"].get("remoteness") or 0,
+                                      order.get(nodes[k]["data"].get("value"), 4), k))
+
+
+def label_lines(element: dict[str, Any]) -> list[str]:
+    """A node's label, line by line, as place_around measures it."""
+    return str(element["data"].get("label", "")).split("\n")
+
+
+def preset_size(grown: Grown) -> tuple[float, float]:
+    """The spacing and node size a preset layout of `grown` places nodes with (boards are bigger nodes)."""
+    return _spacing(grown), BOARD_SIZE if grown.boards else NODE_SIZE
+
+
 def grow_layout(grown: Grown, centre: str, new: set[str]) -> None:
     """The layout after expanding `centre` brought `new` nodes: with a preset layout (layered,
     concentric) the new nodes go around `centre` at the canvas's spacing (place_around) and
@@ -429,12 +481,8 @@ def grow_layout(grown: Grown, centre: str, new: set[str]) -> None:
             "ggExpand": centre, "ggNew": sorted(new)}
     if layout.get("name") == "preset" and centre in layout["positions"]:
         positions = {k: p for k, p in layout["positions"].items() if k in grown.nodes}
-        order = {"win": 0, "tie": 1, "draw": 2, "loss": 3}
-        fresh = sorted(new, key=lambda k: (grown.nodes[k]["data"].get("remoteness") is None,
-                                           grown.nodes[k]["data"].get("remoteness") or 0,
-                                           order.get(grown.nodes[k]["data"].get("value"), 4), k))
-        labels = {k: str(e["data"].get("label", "")).split("\n") for k, e in grown.nodes.items()}
-        positions.update(place_around(positions, centre, fresh, _spacing(grown), labels,
+        labels = {k: label_lines(e) for k, e in grown.nodes.items()}
+        positions.update(place_around(positions, centre, expansion_order(grown.nodes, new), _spacing(grown), labels,
                                       BOARD_SIZE if grown.boards else NODE_SIZE))
         drawn = {i: _placed(e) for i, e in grown.edges.items()}
         bend_around(grown, positions, _spacing(grown))

@@ -17,6 +17,7 @@ from explorer.solved import SolvedGraph
 from explorer.ui import data, state
 from explorer.ui.backend import Backend
 import explorer.ui.canvas.search as search
+from explorer.ui.canvas.ahead import ahead, ahead_json
 from explorer.ui.canvas.elements import Grown, collapse, expand, has_boards, remove, set_boards, start
 from explorer.ui.canvas.layout import grow_layout, layout_for
 from explorer.ui.canvas.marks import (HEIGHT, HIGHLIGHT, LABEL_FONT, LARGE, MAX_NODES, MIN_LABEL_PX, MOVE_FONT,
@@ -280,8 +281,30 @@ def _canvas_fragment(game: Game, spec: str, solved: SolvedGraph, key: str, backe
     st.caption(legend(colouring, grown.mirrored, player_name(game, grown.player) if seen == "focus" else None,
                       "none" if pictures else sizing))
     keep_view()
+    _send_ahead(grown, game, solved, backend, key)
     _scene_out(grown, layout, colouring, sizing)
     _copy_link()
+
+
+AHEAD = "canvas_ahead"
+
+
+def _send_ahead(grown: Grown, game: Game, solved: SolvedGraph, backend: Backend, focus: str) -> None:
+    """The canvas's next ring (canvas/ahead.py) into the page, below the canvas, for the page's script to expand
+    and collapse at once (static/canvas_view.js, 15). Made again only when the canvas changed (its nodes, moves,
+    layout or boards, or what an expansion adds): kept in the session beside the canvas."""
+    direction = st.session_state.get("canvas_expand", "both")
+    signature = (grown.generation, grown.layout_runs, grown.boards, direction, len(grown.edges),
+                 hash(frozenset(grown.nodes)), hash(frozenset((k, frozenset(v)) for k, v in grown.grown.items())))
+    kept = st.session_state.get(AHEAD)
+    if kept is None or kept[0] != signature:
+        try:
+            text = ahead_json(ahead(grown, game, solved, backend, direction, focus))
+        except GameGraphError:
+            text = "{}"  # (nothing ahead: every expansion makes the round trip, as before)
+        kept = (signature, text)
+        st.session_state[AHEAD] = kept
+    st.html(f'<script type="application/json" id="gg-ahead">{kept[1]}</script>', unsafe_allow_javascript=True)
 
 
 def _scene_into(grown: Grown, game: Game, solved: SolvedGraph, backend: Backend, focus: str, layout: str = "") -> None:

@@ -70,6 +70,16 @@
 // 14. The canvas's search (canvas/search.py) sends a layout marked `ggFind` (the keys found): nothing moves,
 //    and the view brings what was found into the middle of the clear area (`showFound`); after a path was
 //    added for it, the expansion's layout places the path first.
+// 15. An expansion and a collapse are shown at once, without waiting for the server (issue 35): the server sends the
+//    canvas's next ring ahead (canvas/ahead.py: JSON in the element #gg-ahead, below the canvas):
+//    for each node, what a double-click on it adds (positions, moves, and in a layout placed by the server their
+//    places, the very ones its answer gives), and for each expanded node what collapsing it takes away. A
+//    double-click adds the node's ring at once (class gg-ahead, gliding out of the node as the server's expansion
+//    does) and a click on "Collapse what it expanded" takes its nodes off at once. The component still sends the
+//    event and the server's answer still comes: its elements settle the data of what was shown (a label in another
+//    orientation, a move's bend) and take off what it did not add; nothing shown moves again. A ring is used only
+//    when it was made for the canvas as it is (its focus and its numbers of nodes and moves), and one at a time
+//    (until the answer comes, or AHEAD_WAIT_MS, a second double-click waits for the server as before).
 //
 // The server marks its layouts: `ggExpand` (the node expanded), `ggNew` (the nodes it brought) and, for its
 // own layouts, `ggData` (the bends and names of moves already drawn, placed anew around the new nodes).
@@ -832,6 +842,119 @@
         if (renderer) renderer.hideEdgesOnViewport = cy.nodes().length >= CONFIG.large;
     }
 
+    // (15) the next ring, as the server sent it: parsed once per text
+    const AHEAD_WAIT_MS = 20000;  // a ring shown whose answer has not come by then is looked at again (dropAhead)
+    let aheadText = null, aheadData = null;
+    function aheadPayload(cy) {
+        let el = null;
+        try { el = window.parent.document.getElementById("gg-ahead"); } catch (e) { return null; }
+        const text = el ? el.textContent : "";
+        if (text !== aheadText) {
+            aheadText = text;
+            try { aheadData = text ? JSON.parse(text) : null; } catch (e) { aheadData = null; }
+        }
+        const data = aheadData;
+        if (!data || !data.ring || cy.__ggAhead) return null;
+        const focus = cy.nodes("[_focus]");
+        if (!focus.length || focus.id() !== data.focus) return null;
+        if (!data.count || cy.nodes().length !== data.count[0] || cy.edges().length !== data.count[1]) return null;
+        return data;
+    }
+
+    // (15) A double-click on `node`: its ring added at once, each new node gliding out of it to its place.
+    function expandAhead(cy, node) {
+        const data = aheadPayload(cy);
+        const ring = data && data.ring[node.id()];
+        if (!ring || (ring.n.length === 0 && ring.e.length === 0)) return;
+        const own = ring.own || {}, places = ring.p || {};
+        const from = node.position();
+        const fresh = ring.n.filter(id => cy.getElementById(id).length === 0);
+        // without the server's places (a layout made in the browser), on a ring around the node: its answer's
+        // force layout places them
+        const spread = (i, n) => ({ x: from.x + 90 * Math.cos(Math.PI / 2 + 2 * Math.PI * i / Math.max(n, 1)),
+                                    y: from.y + 90 * Math.sin(Math.PI / 2 + 2 * Math.PI * i / Math.max(n, 1)) });
+        const target = {};
+        fresh.forEach((id, i) => { const p = places[id]; target[id] = p ? { x: p[0], y: p[1] } : spread(i, fresh.length); });
+        const keep = cy.nodes().filter(n => inSight(cy, n));
+        const added = [];
+        fresh.forEach(id => added.push({ group: "nodes", data: own[id] || data.nodes[id], position: { x: from.x, y: from.y },
+                                         classes: "gg-ahead highlight" }));
+        const present = new Set(fresh);
+        ring.e.forEach(id => {
+            const d = own[id] || data.edges[id];
+            if (!d || cy.getElementById(id).length) return;
+            const ends = [d.source, d.target];
+            if (!ends.every(e => present.has(e) || cy.getElementById(e).length)) return;
+            added.push({ group: "edges", data: d, classes: "gg-ahead" });
+        });
+        if (!added.length) return;
+        const shown = cy.add(local(cy, added));
+        const pending = { centre: node.id(), ids: new Set(shown.map(e => e.id())),
+                          timer: win(cy).setTimeout(() => dropAhead(cy), AHEAD_WAIT_MS) };
+        cy.__ggAhead = pending;
+        node.connectedEdges().addClass("highlight");
+        const nodes = shown.nodes();
+        nodes.forEach(n => n.animate(local(cy, { position: target[n.id()] }), local(cy, { duration: GLIDE_MS })));
+        win(cy).setTimeout(() => {
+            if (cy.__ggAhead !== pending) return;
+            zoomFloor(cy);
+            const near = node.closedNeighborhood().nodes();
+            reveal(cy, [keep.union(node).union(nodes), near, node.union(nodes), node]);
+        }, GLIDE_MS + 20);
+    }
+
+    // (15) No answer came as an expansion (the page ran the canvas anew instead, or the server added nothing): what
+    // was shown ahead stays if the server's canvas holds it (the ring it sent since counts what is drawn), else it
+    // is taken off.
+    function dropAhead(cy) {
+        const pending = cy.__ggAhead;
+        if (!pending) return;
+        cy.__ggAhead = null;
+        const data = aheadPayload(cy);
+        if (data) cy.elements(".gg-ahead").removeClass("gg-ahead");
+        else cy.elements(".gg-ahead").remove();
+    }
+
+    function settleAhead(cy, entries) {
+        const pending = cy.__ggAhead;
+        if (!pending) return entries;
+        win(cy).clearTimeout(pending.timer);
+        cy.__ggAhead = null;
+        const given = new Set();
+        const rest = [];
+        cy.batch(() => {
+            entries.forEach(entry => {
+                const id = entry && entry.data && entry.data.id;
+                if (id !== undefined && pending.ids.has(id)) {
+                    given.add(id);
+                    const ele = cy.getElementById(id);
+                    ele.data(entry.data);
+                    ele.removeClass("gg-ahead");
+                } else rest.push(entry);
+            });
+            cy.elements(".gg-ahead").filter(e => !given.has(e.id())).remove();
+        });
+        return rest;
+    }
+
+    function win(cy) {
+        return cy.container().ownerDocument.defaultView;
+    }
+
+    // (15) "Collapse what it expanded", from the info panel: what the server will take off, taken off at once.
+    function collapseAhead(cy) {
+        const doc = cy.container().ownerDocument;
+        doc.addEventListener("click", e => {
+            const button = e.target && e.target.closest && e.target.closest('[data-action-name="collapse"]');
+            if (!button) return;
+            const node = cy.$(":selected").first();  // the element the component sends the action for
+            const data = node.length && node.isNode() ? aheadPayload(cy) : null;
+            const gone = data && data.collapse && data.collapse[node.id()];
+            if (!gone || !gone.length) return;
+            cy.batch(() => gone.forEach(id => cy.getElementById(id).remove()));
+        }, true);
+    }
+
     function hook(cy) {
         if (cy.scratch("_gg")) return;
         neutralHighlight(cy);
@@ -852,6 +975,17 @@
         });
         hoverNames(cy);
         rowNames(cy);
+        // (15) before the component's own double-click handler sends the event (it waits 150 ms)
+        cy.on("dblclick dbltap", "node", e => expandAhead(cy, e.target));
+        collapseAhead(cy);
+        const add = cy.add.bind(cy);
+        cy.add = function (eles) {
+            if (cy.__ggAhead && Array.isArray(eles)) {  // the component adds an expansion's answer: settled (15)
+                eles = settleAhead(cy, eles).filter(entry => !(entry && entry.data && entry.data.id !== undefined &&
+                                                                cy.hasElementWithId(entry.data.id)));
+            }
+            return add(eles);
+        };
         cy.on("layoutstop dragfree", () => tuckSoon(cy));
         cy.on("data", "edge", () => tuckSoon(cy));  // a move's bend changed: its line and name moved
         cy.on("select unselect class", "edge", () => revealSoon(cy));  // (12) a name revealed where it is clear

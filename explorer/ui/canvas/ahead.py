@@ -1,0 +1,134 @@
+"""The canvas's next ring, sent ahead (issue 35: "give the canvas what it needs ahead of time"): for each node on
+the canvas, what a double-click on it would add (its new positions and moves, with their data and, in a layout
+placed here, their places), and for each expanded node what collapsing it would take away. The page's script
+(static/canvas_view.js, 15) shows an expansion or a collapse from it at once, in the browser, and the server's
+answer, which still comes (the canvas's state, the saved scene in the URL and the downloads follow it), settles
+the data without moving what was shown: the places here are the ones the server's answer gives (the same
+`expand` on the same canvas, placed by the same `Room` as grow_layout).
+
+Each ring is the server's own expansion (`elements.expand`) on a copy-on-write fork of the canvas, so there is one
+home for what an expansion adds. The neighbourhoods are asked of the page's backend when it is the networkx mirror,
+and of the solved arrays otherwise (the same answers, queries/arrays_backend.py; Neo4j's round trip per node would
+cost seconds). Bounded: at most AHEAD_NODES nodes' rings and AHEAD_BYTES of JSON (the newest nodes first, then
+the first neighbourhood by distance); a node past the cap expands by the round trip, as before."""
+
+from __future__ import annotations
+
+import json
+from collections import ChainMap
+from typing import Any
+
+from explorer.core.errors import GameGraphError
+from explorer.games import Game
+from explorer.solved import SolvedGraph
+from explorer.ui.backend import Backend
+from explorer.ui.canvas.elements import Grown, collapse, expand
+from explorer.ui.canvas.layout import Room, expansion_order, label_lines, preset_size
+
+AHEAD_NODES = 400          # the most nodes whose next ring is sent ahead (about 100 ms of the server per 100 nodes)
+AHEAD_BYTES = 1_000_000    # the most JSON sent ahead (positions' data and places); past either, the round trip
+
+
+class _Over(ChainMap):
+    """A canvas map with the fork's own additions over the canvas's: reads fall through, writes stay in the
+    fork (an expansion only adds keys that are not on the canvas, so the length is the sum)."""
+
+    def __len__(self) -> int:
+        return sum(len(m) for m in self.maps)
+
+
+def _fork(grown: Grown) -> Grown:
+    """A copy of the canvas to expand without changing it: O(1), its additions kept apart (`_Over`)."""
+    return Grown(scope=grown.scope, nodes=_Over({}, grown.nodes), edges=_Over({}, grown.edges),
+                 base=set(), grown={}, boards=grown.boards, player=grown.player, shown=_Over({}, grown.shown))
+
+
+def _order(grown: Grown) -> list[str]:
+    """The nodes whose rings go first when the cap cuts: the newest first, which are what an expansion just brought
+    (where the user is exploring), then the first neighbourhood from its edge inwards (its order is by distance
+    from the focus, and a node within k - 1 has its neighbours on the canvas already)."""
+    return list(reversed(list(grown.nodes)))
+
+
+def _ahead_backend(backend: Backend) -> Backend:
+    """The backend the rings are asked of: the mirror itself, else the solved arrays (queries=None)."""
+    if backend.kind == "networkx" and backend.queries is not None:
+        return backend
+    return Backend("arrays", "the solved arrays")
+
+
+def ring_of(grown: Grown, game: Game, solved: SolvedGraph, backend: Backend, key: str, direction: str,
+            focus: str) -> tuple[dict[str, dict[str, Any]], dict[str, dict[str, Any]]]:
+    """What expanding `key` would add to the canvas: (new nodes, new moves), each id -> element; the canvas is left
+    as it is."""
+    fork = _fork(grown)
+    expand(fork, game, solved, backend, key, direction, grown.boards, focus)
+    return fork.nodes.maps[0], fork.edges.maps[0]
+
+
+def collapse_of(grown: Grown, key: str) -> list[str]:
+    """What collapsing `key` would take away (elements.collapse on a copy of what each expansion brought)."""
+    copy = Grown(scope=grown.scope, nodes=grown.nodes, edges={}, base=set(grown.base),
+                 grown={k: set(v) for k, v in grown.grown.items()}, shown={})
+    copy.nodes = dict(grown.nodes)  # collapse removes from its own copy
+    return sorted(collapse(copy, key))
+
+
+def ahead(grown: Grown, game: Game, solved: SolvedGraph, backend: Backend, direction: str, focus: str,
+          limit_nodes: int = AHEAD_NODES, limit_bytes: int = AHEAD_BYTES) -> dict[str, Any]:
+    """The payload the page's script reads (canvas_view.js, 15): the canvas it was made for (its focus and its
+    numbers of nodes and moves: a payload for another canvas is not used), the elements of the rings (`nodes`,
+    `edges`: id -> data, each once; a ring whose element differs from the one kept, as a node drawn in another
+    orientation, holds its own in `own`), each node's ring (`ring`: key -> new node ids, new move ids, places), and
+    each expanded node's collapse (`collapse`: key -> ids). `cut` says whether the cap left nodes out."""
+    layout = grown.layout or {}
+    preset = layout.get("name") == "preset" and "positions" in layout
+    room = None
+    if preset:
+        positions = {k: p for k, p in layout["positions"].items() if k in grown.nodes}
+        spacing, size = preset_size(grown)
+        room = Room(positions, spacing, {k: label_lines(e) for k, e in grown.nodes.items()}, size)
+    asked = _ahead_backend(backend)
+    nodes: dict[str, dict[str, Any]] = {}
+    edges: dict[str, dict[str, Any]] = {}
+    rings: dict[str, dict[str, Any]] = {}
+    used, cut = 0, False
+    for key in _order(grown):
+        if len(rings) >= limit_nodes or used >= limit_bytes:
+            cut = True
+            break
+        try:
+            new_nodes, new_edges = ring_of(grown, game, solved, asked, key, direction, focus)
+        except GameGraphError:
+            continue  # (a position the arrays do not hold: a part of a value file) its expansion makes the round trip
+        if not new_nodes and not new_edges:
+            rings[key] = {"n": [], "e": []}
+            continue
+        ring: dict[str, Any] = {"n": sorted(new_nodes), "e": sorted(new_edges)}
+        own: dict[str, Any] = {}
+        for pool, fresh in ((nodes, new_nodes), (edges, new_edges)):
+            for ident, element in fresh.items():
+                data = element["data"]
+                if ident not in pool:
+                    pool[ident] = data
+                    used += len(json.dumps(data, separators=(",", ":")))
+                elif pool[ident] != data:
+                    own[ident] = data
+                    used += len(json.dumps(data, separators=(",", ":")))
+        if own:
+            ring["own"] = own
+        if room is not None and key in room.positions and new_nodes:
+            merged = _Over(new_nodes, grown.nodes)
+            places = room.around(key, expansion_order(merged, set(new_nodes)),
+                                 {k: label_lines(e) for k, e in new_nodes.items()})
+            ring["p"] = {k: [p["x"], p["y"]] for k, p in places.items()}
+            used += 30 * len(places)
+        rings[key] = ring
+    return {"focus": focus, "count": [len(grown.nodes), len(grown.edges)], "preset": preset, "nodes": nodes,
+            "edges": edges, "ring": rings, "collapse": {k: collapse_of(grown, k) for k in grown.grown}, "cut": cut}
+
+
+def ahead_json(payload: dict[str, Any]) -> str:
+    """The payload as JSON to put in a <script type="application/json"> element of the page: every '<' escaped
+    (a key or label can never close the element)."""
+    return json.dumps(payload, separators=(",", ":")).replace("<", "\\u003c")

@@ -1,0 +1,92 @@
+"""An expansion and a collapse shown at once from the ring the server sent ahead (issue 35; canvas/ahead.py and
+static/canvas_view.js, 15): the double-click's own event handler has already drawn what the expansion adds, at the
+places the server's answer gives; the answer, which still comes, moves nothing and leaves nothing provisional; a
+collapse takes its nodes off in the click's own handler; and a ring made for another canvas is not used (the
+round trip, as before)."""
+
+from __future__ import annotations
+
+import json
+
+from tests.ui.test_browser import ARTIFACTS, browser, server  # noqa: F401 - fixtures
+from tests.ui.test_browser import pytestmark  # noqa: F401 - browser, and Chromium must be there
+from tests.ui.test_canvas_browser import (CY, click_node, cy, node_point, open_canvas, settle, wait_grown, wait_nodes,
+                                          wait_still)
+
+AHEAD = "JSON.parse(window.parent.document.getElementById('gg-ahead').textContent)"
+# (in the hook's own double-click handler, which runs before any handler added later: what it drew at once)
+WATCH = f"""() => {{ const cy = {CY}; window.__seen = null;
+    cy.one('dblclick', 'node', () => {{ window.__seen = [cy.nodes().length, cy.edges().length, !!cy.__ggAhead]; }}); }}"""
+
+
+def _target(frame) -> str | None:
+    """A node in sight, not the focus, whose ring (what its expansion adds) is not empty."""
+    return cy(frame, f"(() => {{ const d = {AHEAD}; const w = cy.width(), h = cy.height(); "
+                     "const n = cy.nodes().filter(n => !n.data('_focus') && (d.ring[n.id()] || {n: []}).n.length > 0 && "
+                     "n.renderedPosition().x > 120 && n.renderedPosition().x < w - 80 && n.renderedPosition().y > 80 && "
+                     "n.renderedPosition().y < h - 80); return n.length ? n[0].id() : null; })()")
+
+
+def _open(browser, url):  # noqa: F811
+    page = browser.new_page(viewport={"width": 1440, "height": 1300})
+    frame_element, frame = open_canvas(page, url, warm=True)
+    frame_element.scroll_into_view_if_needed()
+    return page, frame_element, frame
+
+
+def test_an_expansion_is_drawn_at_once_where_the_answer_puts_it_and_collapses_at_once(server, browser):  # noqa: F811
+    page, frame_element, frame = _open(browser, f"{server}/?game=tictactoe&view=Neighbourhood&k=2")
+    target = _target(frame)
+    assert target, "no node with something to add in sight"
+    ring = cy(frame, f"{AHEAD}.ring[{target!r}]")
+    before, moves = cy(frame, "cy.nodes().length"), cy(frame, "cy.edges().length")
+    wait_still(frame)
+    frame.evaluate(WATCH)
+    page.mouse.dblclick(*node_point(frame_element, frame, target))
+    grown = wait_grown(frame, before)  # (and the server's answer)
+    seen = frame.evaluate("() => window.__seen")
+    # drawn by the double-click's own handler: before any answer could come
+    assert seen is not None and seen[2] is True
+    assert seen[0] == before + len(ring["n"]) and seen[1] == moves + len(ring["e"])
+    settle(page)
+    wait_still(frame)
+    # the answer agreed: the same positions, each where the ring placed it (nothing moved when the answer came)
+    assert grown == seen[0] and cy(frame, "cy.nodes().length") == seen[0]
+    assert page.get_by_text(f"{seen[0]} positions and").count() == 1   # the server holds what is drawn
+    assert cy(frame, "cy.elements('.gg-ahead').length") == 0
+    places = cy(frame, f"{json.dumps(ring['n'])}.map(id => {{ const p = cy.getElementById(id).position(); "
+                       "return [p.x, p.y]; })")
+    for key, (x, y) in zip(ring["n"], places):
+        assert abs(x - ring["p"][key][0]) < 0.5 and abs(y - ring["p"][key][1]) < 0.5, key
+
+    # Collapse: taken off in the click's own handler, and the server's answer agrees
+    frame_element, frame = click_node(page, target)
+    gone = cy(frame, f"{AHEAD}.collapse[{target!r}]")
+    assert sorted(gone) == sorted(ring["n"])
+    left = frame.evaluate(f"""() => {{ const cy = {CY};
+        document.querySelector('[data-action-name="collapse"]').click(); return cy.nodes().length; }}""")
+    assert left == before
+    settle(page)
+    assert wait_nodes(frame, f"n === {before}") == before
+    assert page.get_by_text(f"{before} positions and").count() == 1
+    ARTIFACTS.mkdir(exist_ok=True)
+    frame_element.screenshot(path=str(ARTIFACTS / "canvas-ahead-collapsed.png"))
+    page.close()
+
+
+def test_a_ring_made_for_another_canvas_is_not_used(server, browser):  # noqa: F811
+    """The ring names the canvas it was made for (its focus, nodes and moves): one that does not match what is drawn
+    (here: its count altered) is left alone, and the expansion makes the round trip as before."""
+    page, frame_element, frame = _open(browser, f"{server}/?game=tictactoe&view=Neighbourhood&k=2")
+    target = _target(frame)
+    assert target, "no node with something to add in sight"
+    before = cy(frame, "cy.nodes().length")
+    page.evaluate("() => { const el = document.getElementById('gg-ahead'); const d = JSON.parse(el.textContent); "
+                  "d.count[0] += 1; el.textContent = JSON.stringify(d); }")
+    wait_still(frame)
+    frame.evaluate(WATCH)
+    page.mouse.dblclick(*node_point(frame_element, frame, target))
+    grown = wait_grown(frame, before)
+    assert frame.evaluate("() => window.__seen")[0] == before   # nothing drawn ahead
+    assert grown > before                                       # the round trip grew it
+    page.close()
