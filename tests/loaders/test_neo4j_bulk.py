@@ -2,7 +2,9 @@
 
 The rebuild itself runs on a second embedded server of its own (its own state
 folder and port, GAMEGRAPH_TEST_BULK_PORT, default a free one): it stops, replaces
-and restarts that server's database, which must never be the shared one.
+and restarts that server's database, which must never be the shared one. One rebuild
+(module fixture `rebuild`) serves both tests that judge it, the Bolt-against-bulk copy
+and what the rebuilt database holds; the second test then replaces a loaded game.
 """
 
 from __future__ import annotations
@@ -115,8 +117,7 @@ def free_port() -> int:
 
 @pytest.fixture(scope="module")
 def own_server(tmp_path_factory, neo4j_server):  # noqa: F811 (neo4j_server: the jars are resolved, the JVM is known to work)
-    """One server for the module's rebuilds (a JVM start costs tens of seconds of CPU); each test
-    removes what it needs absent, the module's tests run in file order on one worker."""
+    """One server for the module's rebuild (a JVM start costs tens of seconds of CPU)."""
     port = os.environ.get("GAMEGRAPH_TEST_BULK_PORT") or str(free_port())
     home = tmp_path_factory.mktemp("bulk") / "state"
     env = {**os.environ, "GAMEGRAPH_HOME": str(home), "NEO4J_URI": f"bolt://127.0.0.1:{port}",
@@ -148,83 +149,112 @@ def graph_shape(driver, game_id: str) -> dict:
                                  "RETURN p.key, q.key, type(m), properties(m), q.game = $game"))}
 
 
-@pytest.mark.neo4j
-def test_bulk_and_bolt_write_the_same_graph_and_every_query_answers_the_same(own_server):
-    """One game loaded over Bolt, then replaced by `load --bulk`: the same nodes, relationships and
-    properties, and every query of the catalogue (tests/queries/test_api's calls) gives the same
-    answer on both copies and on the networkx mirror."""
-    from loaders.mirror import to_networkx
-    from queries.api import Neo4jBackend, NetworkxBackend, run_query
-    from tests.queries.test_api import applicable, comparable, sample_positions, variants
-    from queries.api import QUERIES
+KEPT = "chopsticks:magic-fingers"  # loaded over Bolt, then rewritten by the rebuild: the copies are compared
+NEW = "tictactoe"                 # not loaded before: the rebuild adds it
 
-    env, spec = own_server, "chopsticks:magic-fingers"
-    solved = build(spec)
-    game_id = solved.graph.graph_id
-    mirror = to_networkx(solved)
-    calls = [(name, params) for name in sorted(applicable(spec))
-             for key in (sample_positions(mirror) if QUERIES[name].position else [None])
-             for params in variants(name, mirror, key)]
-    assert {name for name, _ in calls} >= {"neighbourhood", "shortest-win", "path", "cycles", "draw-cycles",
-                                            "dangerous-moves", "shortest-cycle", "stats", "components"}
-    password = (Path(env["GAMEGRAPH_HOME"]) / "neo4j" / "password").read_text().strip()
-    settings = Neo4jSettings(env["NEO4J_URI"], "neo4j", password, "neo4j")
 
-    def answers() -> tuple[dict, list]:
-        with open_driver(settings) as driver:
+class Rebuild:
+    """What the module's one rebuild did and found (module fixture `rebuild`)."""
+
+    def __init__(self, env: dict[str, str]):
+        from loaders.mirror import to_networkx
+        from queries.api import QUERIES
+        from tests.queries.test_api import applicable, sample_positions, variants
+
+        self.env = env
+        self.state = Path(env["GAMEGRAPH_HOME"]) / "neo4j"
+        password = (self.state / "password").read_text().strip()
+        self.settings = Neo4jSettings(env["NEO4J_URI"], "neo4j", password, "neo4j")
+        self.kept = build(KEPT)
+        mirror = self.mirror = to_networkx(self.kept)
+        self.calls = [(name, params) for name in sorted(applicable(KEPT))
+                      for key in (sample_positions(mirror) if QUERIES[name].position else [None])
+                      for params in variants(name, mirror, key)]
+
+    def answers(self) -> tuple[dict, list]:
+        """The KEPT game as Neo4j holds it (graph_shape) and its answer to every call."""
+        from queries.api import Neo4jBackend, run_query
+        from tests.queries.test_api import comparable
+
+        game_id = self.kept.graph.graph_id
+        with open_driver(self.settings) as driver:
             backend = Neo4jBackend(driver, "neo4j", game_id, timeout_s=120)
-            return graph_shape(driver, game_id), [comparable(run_query(backend, n, **p)) for n, p in calls]
+            return graph_shape(driver, game_id), [comparable(run_query(backend, n, **p)) for n, p in self.calls]
 
-    done = gamegraph("load", spec, env=env)
-    assert done.returncode == 0, done.stderr
-    bolt_shape, bolt_answers = answers()
-    done = gamegraph("load", "--bulk", spec, "--yes", env=env)
-    assert done.returncode == 0 and "(replaces the loaded copy)" in done.stdout, done.stdout + done.stderr
-    bulk_shape, bulk_answers = answers()
+    def totals(self) -> tuple[int, int]:
+        with open_driver(self.settings) as driver:
+            return totals(driver, "neo4j")
 
-    assert len(bolt_shape["positions"]) == solved.graph.num_positions
-    assert len(bolt_shape["moves"]) == solved.graph.num_moves
+
+@pytest.fixture(scope="module")
+def rebuild(own_server) -> Rebuild:
+    """One `load --bulk` rebuild (a server stop, the importer and a start: 40-100 s here) that both rebuild
+    tests judge: on the module's fresh server, KEPT and nim:small are loaded over Bolt, five positions of
+    an interrupted load are left, and NEW is bulk-loaded; KEPT's copy and answers are read before and after."""
+    done = Rebuild(own_server)
+    done.totals_before = done.totals()
+    done.bolt_loads = [gamegraph("load", spec, env=own_server) for spec in (KEPT, "nim:small")]
+    done.bolt_shape, done.bolt_answers = done.answers()
+    with open_driver(done.settings) as driver:  # an interrupted load's leftover: positions without a Game node
+        driver.execute_query("UNWIND range(1, 5) AS i CREATE (:Position {game: 'leftover', key: toString(i)})")
+    done.bulk = gamegraph("load", "--bulk", NEW, "--yes", env=own_server)
+    done.bulk_shape, done.bulk_answers = done.answers() if done.bulk.returncode == 0 else (None, None)
+    return done
+
+
+@pytest.mark.neo4j
+def test_bulk_and_bolt_write_the_same_graph_and_every_query_answers_the_same(rebuild):
+    """One game loaded over Bolt, then rewritten by `load --bulk` (a rebuild keeps every loaded game): the
+    same nodes, relationships and properties, and every query of the catalogue (tests/queries/test_api's
+    calls) gives the same answer on both copies and on the networkx mirror."""
+    from queries.api import NetworkxBackend, run_query
+    from tests.queries.test_api import comparable
+
+    assert {name for name, _ in rebuild.calls} >= {"neighbourhood", "shortest-win", "path", "cycles", "draw-cycles",
+                                                   "dangerous-moves", "shortest-cycle", "stats", "components"}
+    assert all(done.returncode == 0 for done in rebuild.bolt_loads), [d.stderr for d in rebuild.bolt_loads]
+    done, kept = rebuild.bulk, rebuild.kept.graph
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert f"{kept.graph_id}: {kept.num_positions:,} positions, {kept.num_moves:,} moves (kept, regenerated " \
+           "from its spec)" in done.stdout, done.stdout
+    bolt_shape, bulk_shape = rebuild.bolt_shape, rebuild.bulk_shape
+    assert len(bolt_shape["positions"]) == kept.num_positions
+    assert len(bolt_shape["moves"]) == kept.num_moves
     for part in ("game", "start", "positions", "moves"):
         assert bulk_shape[part] == bolt_shape[part], part
-    networkx = NetworkxBackend(mirror)
-    expected = [comparable(run_query(networkx, n, **p)) for n, p in calls]
-    for call, bolt, bulk, mirrored in zip(calls, bolt_answers, bulk_answers, expected):
+    networkx = NetworkxBackend(rebuild.mirror)
+    expected = [comparable(run_query(networkx, n, **p)) for n, p in rebuild.calls]
+    for call, bolt, bulk, mirrored in zip(rebuild.calls, rebuild.bolt_answers, rebuild.bulk_answers, expected):
         assert bulk == bolt == mirrored, call
 
 
 @pytest.mark.neo4j
-def test_bulk_rebuilds_the_database_with_every_loaded_game_and_the_new_one(own_server):
-    env = own_server
-    state = Path(env["GAMEGRAPH_HOME"]) / "neo4j"
-    password = (state / "password").read_text().strip()
-    settings = Neo4jSettings(env["NEO4J_URI"], "neo4j", password, "neo4j")
-    new = build("chopsticks:magic-fingers")
-    with open_driver(settings) as driver, driver.session(database="neo4j") as session:
-        neo4j_loader.delete_game(session, new.graph.graph_id)  # the module's Bolt-against-bulk test loaded it
-        assert totals(driver, "neo4j") == (0, 0)
-    for spec in ("tictactoe", "nim:small"):
-        done = gamegraph("load", spec, env=env)
-        assert done.returncode == 0, done.stderr
-    with open_driver(settings) as driver:  # an interrupted load's leftover: positions without a Game node
-        driver.execute_query("UNWIND range(1, 5) AS i CREATE (:Position {game: 'leftover', key: toString(i)})")
+def test_bulk_rebuilds_the_database_with_every_loaded_game_and_the_new_one(rebuild):
+    env, state, settings = rebuild.env, rebuild.state, rebuild.settings
+    kept, new = rebuild.kept, build(NEW)
+    assert rebuild.totals_before == (0, 0)
+    assert all(done.returncode == 0 for done in rebuild.bolt_loads), [d.stderr for d in rebuild.bolt_loads]
 
-    done = gamegraph("load", "--bulk", "chopsticks:magic-fingers", "--yes", env=env)
+    done = rebuild.bulk
     assert done.returncode == 0, done.stdout + done.stderr
     out = done.stdout
     assert "load --bulk replaces the whole Neo4j database 'neo4j' (" in out and "2 complete games" in out
-    assert "tictactoe: 765 positions, 2,096 moves (kept, regenerated from its spec)" in out
+    assert f"{kept.graph.graph_id}: {kept.graph.num_positions:,} positions, {kept.graph.num_moves:,} moves " \
+           "(kept, regenerated from its spec)" in out
+    assert "nim(heaps=1-2-3): 23 positions, 56 moves (kept, regenerated from its spec)" in out
     assert f"{new.graph.graph_id}: {new.graph.num_positions:,} positions, {new.graph.num_moves:,} moves (new)" in out
     assert "Dropped: 5 nodes that belong to no complete game" in out
     assert out.splitlines()[-1].startswith("rebuilt Neo4j with 3 games: ")
 
-    for spec in ("tictactoe", "nim:small", "chopsticks:magic-fingers"):
+    for spec in (NEW, "nim:small", KEPT):
         done = gamegraph("verify", spec, env=env)
         assert done.returncode == 0 and "matches the mirror" in done.stdout, done.stdout + done.stderr
-    done = gamegraph("load", "chopsticks:magic-fingers", env=env)  # the importer stored the fingerprints too
-    assert done.returncode == 0 and done.stdout.startswith("chopsticks:magic-fingers already loaded and unchanged")
+    for spec in (NEW, KEPT):  # the importer stored the fingerprints too, of the new game and of a kept one
+        done = gamegraph("load", spec, env=env)
+        assert done.returncode == 0 and done.stdout.startswith(f"{spec} already loaded and unchanged"), done.stdout
     with open_driver(settings) as driver:
-        assert totals(driver, "neo4j") == (765 + 23 + new.graph.num_positions + 3,
-                                           2096 + 56 + new.graph.num_moves + 3)
+        assert totals(driver, "neo4j") == (765 + 23 + kept.graph.num_positions + 3,
+                                           2096 + 56 + kept.graph.num_moves + 3)
         records, _, _ = driver.execute_query("SHOW INDEXES YIELD name, state")
         states = {r["name"]: r["state"] for r in records}
         assert all(states.get(neo4j_loader._schema_name(s)) == "ONLINE" for s in neo4j_loader.SCHEMA), states
@@ -237,7 +267,7 @@ def test_bulk_rebuilds_the_database_with_every_loaded_game_and_the_new_one(own_s
     assert done.returncode == 0 and "nim(heaps=1-2-3): 23 positions, 56 moves (replaces the loaded copy)" in done.stdout
     done = gamegraph("load", "nim(heaps=1-2)", env=env)
     assert done.returncode == 0, done.stderr
-    for spec in ("tictactoe", "nim:small", "chopsticks:magic-fingers", "nim(heaps=1-2)"):
+    for spec in (NEW, "nim:small", KEPT, "nim(heaps=1-2)"):
         assert gamegraph("verify", spec, env=env).returncode == 0, spec
 
 
