@@ -83,3 +83,44 @@ def test_the_cap_leaves_the_oldest_nodes_to_the_round_trip():
 def test_the_json_cannot_close_its_element():
     text = ahead_json({"focus": "</script><script>alert(1)</script>", "ring": {}})
     assert "<" not in text and json.loads(text)["focus"] == "</script><script>alert(1)</script>"
+
+
+@pytest.mark.parametrize("spec, k", [("tictactoe", 2), ("chopsticks:standard", 2)])
+def test_each_other_layout_is_the_one_the_server_then_makes(spec, k):
+    from explorer.ui.canvas.layout import PLACED
+    from explorer.ui.canvas.panel import LAYOUTS
+
+    solved, backend, key, grown = _canvas(spec, k, "layered")
+    grown.layout_name = "layered"
+    kept = copy.deepcopy(grown)
+    payload = ahead(grown, solved.game, solved, backend, "both", key, layouts=LAYOUTS)
+    assert grown.edges == kept.edges and grown.nodes == kept.nodes   # the canvas's data left as drawn
+    sent = payload["layouts"]
+    assert sent["current"] == "layered" and set(sent["shapes"]) == {"concentric", "force"}
+    assert sent["names"] == LAYOUTS
+    for name, shape in sent["shapes"].items():
+        real = copy.deepcopy(kept)
+        options = canvas.layout_for(name, real, key, animate=True)
+        assert shape["options"] == options
+        assert shape["rows"] == real.nodes[key]["data"]["_rows"]
+        for ident, edge in real.edges.items():   # what is drawn, with the changes sent, is what the server has
+            drawn = {k: kept.edges[ident]["data"].get(k) for k in PLACED}
+            drawn.update(shape["edges"].get(ident, {}))
+            assert {k: v for k, v in drawn.items() if k in edge["data"]} == {k: edge["data"][k] for k in PLACED
+                                                                             if k in edge["data"]}, (name, ident)
+
+
+def test_a_canvas_too_costly_to_lay_out_ahead_gets_no_layouts():
+    from explorer.ui.canvas.panel import LAYOUTS
+
+    solved, backend, key, grown = _canvas("tictactoe", 2, "layered")
+    grown.layout_name = "layered"
+    import explorer.ui.canvas.ahead as ahead_module
+
+    work = len(grown.nodes) * len(grown.edges)
+    assert "layouts" in ahead(grown, solved.game, solved, backend, "both", key, layouts=LAYOUTS)
+    old, ahead_module.AHEAD_LAYOUT_WORK = ahead_module.AHEAD_LAYOUT_WORK, work - 1
+    try:
+        assert "layouts" not in ahead(grown, solved.game, solved, backend, "both", key, layouts=LAYOUTS)
+    finally:
+        ahead_module.AHEAD_LAYOUT_WORK = old

@@ -10,6 +10,7 @@ import json
 
 from tests.ui.test_browser import ARTIFACTS, browser, server  # noqa: F401 - fixtures
 from tests.ui.test_browser import pytestmark  # noqa: F401 - browser, and Chromium must be there
+from bench.bench_canvas import _open_choice
 from tests.ui.test_canvas_browser import (CY, click_node, cy, node_point, open_canvas, settle, wait_grown, wait_nodes,
                                           wait_still)
 
@@ -89,4 +90,55 @@ def test_a_ring_made_for_another_canvas_is_not_used(server, browser):  # noqa: F
     grown = wait_grown(frame, before)
     assert frame.evaluate("() => window.__seen")[0] == before   # nothing drawn ahead
     assert grown > before                                       # the round trip grew it
+    page.close()
+
+
+def test_a_layout_chosen_is_laid_out_at_once_and_once(server, browser):  # noqa: F811
+    """Choosing another layout lays the canvas out from the layout sent ahead (canvas_view.js, 16): the only layout
+    of the whole canvas that runs is the page's own (the server's answer of the same kind is skipped: nothing moves
+    again), each node ends where the server placed it, and the server has the choice (the address says it)."""
+    page, frame_element, frame = _open(browser, f"{server}/?game=tictactoe&view=Neighbourhood&k=2")
+    shape = cy(frame, f"{AHEAD}.layouts.shapes.concentric")
+    assert shape and shape["options"]["name"] == "preset"
+    frame.evaluate(f"""() => {{ const cy = {CY}; window.__runs = [];
+        cy.on('layoutstart', e => {{ const o = e.layout.options;
+            if (o.fit !== false || o.ggLaidOut) window.__runs.push([o.name, !!o.ggLaidOut]); }}); }}""")
+    wait_still(frame)
+    option = _open_choice(page, "Layout", page.get_by_role("option", name="concentric around the focus"))
+    option.click()
+    page.wait_for_function("() => new URL(location.href).searchParams.get('layout') === 'concentric'", timeout=60_000)
+    settle(page)
+    wait_still(frame)
+    assert frame.evaluate("() => window.__runs") == [["preset", True]]   # ours only, made from what was sent ahead
+    places = cy(frame, "cy.nodes().map(n => [n.id(), n.position().x, n.position().y])")
+    for key, x, y in places:
+        p = shape["options"]["positions"][key]
+        assert abs(x - p["x"]) < 0.5 and abs(y - p["y"]) < 0.5, key
+    assert cy(frame, "cy.nodes('[_focus]').data('_rows')") == shape["rows"]   # no band names in this layout
+    page.close()
+
+
+def test_a_colouring_chosen_is_drawn_in_the_click_s_own_task(server, browser):  # noqa: F811
+    """Choosing "Colour by" remoteness restyles the canvas from the sheets sent ahead (canvas_view.js, 17): a
+    listener that runs after the page's own, in the same click, already reads the new fills; the server's answer
+    (the same sheet) is not set again, and the server has the choice (the address says it)."""
+    page, frame_element, frame = _open(browser, f"{server}/?game=tictactoe&view=Neighbourhood&k=2")
+    fills = cy(frame, "cy.nodes().map(n => n.style('background-color')).join(';')")
+    page.evaluate("""() => { window.__fills = null; const frame = document.querySelector('iframe[src*="streamlit_cytoscape"]');
+        document.addEventListener('click', e => { const o = e.target.closest && e.target.closest('[role="option"]');
+            if (!o || window.__fills !== null) return;
+            const cy = frame.contentDocument.getElementById('cy')._cyreg.cy;
+            window.__fills = cy.nodes().map(n => n.style('background-color')).join(';'); }, true); }""")
+    frame.evaluate(f"() => {{ const cy = {CY}; window.__sheets = 0; let last = cy.__ggSheetText;"
+                   " const look = () => { if (cy.__ggSheetText !== last) { window.__sheets++; last = cy.__ggSheetText; }"
+                   " requestAnimationFrame(look); }; requestAnimationFrame(look); }")
+    wait_still(frame)
+    option = _open_choice(page, "Colour by", page.get_by_role("option", name="remoteness", exact=True))
+    option.click()
+    page.wait_for_function("() => new URL(location.href).searchParams.get('colour') === 'remoteness'", timeout=60_000)
+    settle(page)
+    now = cy(frame, "cy.nodes().map(n => n.style('background-color')).join(';')")
+    assert now != fills
+    assert page.evaluate("() => window.__fills") == now   # drawn in the click's own task
+    assert frame.evaluate("() => window.__sheets") == 1   # and not set again by the answer
     page.close()

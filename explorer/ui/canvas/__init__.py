@@ -42,7 +42,7 @@ The package, by concern (each module imports only those above it):
 | `captions` | where the moves' names go (`place_move_names`, `move_path`) |
 | `layout` | the layouts (layered, concentric, force-directed), bends, an expansion's places (`grow_layout`) |
 | `style` | the style sheet (`style_rules`) and the legend |
-| `ahead` | the canvas's next ring, sent ahead: what expanding each node adds (and where), what collapsing takes away |
+| `ahead` | what the canvas needs ahead of time: what expanding each node adds (and where), what collapsing takes away, its other layouts |
 | `search` | find on the canvas: a position (added with its path from the focus) or a filter; the marks |
 | `panel` | the component (`draw`), the Neighbourhood tab (a Streamlit fragment; its saved scene in the URL, state.url_scene), the view keeper (the console's canvas, explorer/ui/console_canvas.py, uses them) |
 

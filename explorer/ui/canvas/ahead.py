@@ -10,7 +10,11 @@ Each ring is the server's own expansion (`elements.expand`) on a copy-on-write f
 home for what an expansion adds. The neighbourhoods are asked of the page's backend when it is the networkx mirror,
 and of the solved arrays otherwise (the same answers, queries/arrays_backend.py; Neo4j's round trip per node would
 cost seconds). Bounded: at most AHEAD_NODES nodes' rings and AHEAD_BYTES of JSON (the newest nodes first, then
-the first neighbourhood by distance); a node past the cap expands by the round trip, as before."""
+the first neighbourhood by distance); a node past the cap expands by the round trip, as before.
+
+The other layouts of the canvas go ahead too (`layouts_of`: the places and the moves' bends and names each would
+give), for a canvas small enough (AHEAD_LAYOUT_WORK) or large, so that choosing one in the Layout box switches at
+once (canvas_view.js, 16)."""
 
 from __future__ import annotations
 
@@ -23,9 +27,14 @@ from explorer.games import Game
 from explorer.solved import SolvedGraph
 from explorer.ui.backend import Backend
 from explorer.ui.canvas.elements import Grown, collapse, expand
-from explorer.ui.canvas.layout import Room, expansion_order, label_lines, preset_size
+from explorer.ui.canvas.layout import PLACED, Room, expansion_order, label_lines, layout_for, preset_size
+from explorer.ui.canvas.marks import LARGE
 
 AHEAD_NODES = 400          # the most nodes whose next ring is sent ahead (about 100 ms of the server per 100 nodes)
+# The other layouts are made ahead for a canvas of at most this many nodes x moves, or a large one (marks.LARGE: plain
+# lines, no bends nor names to place): between, bending the moves and placing their names costs seconds (tic-tac-toe
+# at k=4, 162 x 279: 2 s of CPU), paid on every change of the canvas; such a canvas changes layout by the round trip.
+AHEAD_LAYOUT_WORK = 10_000
 AHEAD_BYTES = 1_000_000    # the most JSON sent ahead (positions' data and places); past either, the round trip
 
 
@@ -74,13 +83,39 @@ def collapse_of(grown: Grown, key: str) -> list[str]:
     return sorted(collapse(copy, key))
 
 
+def layouts_of(grown: Grown, focus: str, names: tuple[str, ...]) -> dict[str, dict[str, Any]]:
+    """Each layout of `names` as the server would make it for the canvas as it is (layout.layout_for, on a copy of
+    the moves' and the focus's data, which it writes): name -> the Cytoscape.js options (with the places of a
+    preset), the moves' placed data that differ from what is drawn (`edges`: id -> PLACED keys) and the layered
+    bands' names (`rows`, the focus's `_rows`). The page's script switches to one at once (canvas_view.js, 16)."""
+    shapes = {}
+    for name in names:
+        copy = Grown(scope=grown.scope, nodes=dict(grown.nodes), edges={i: {"data": dict(e["data"])} for i, e in grown.edges.items()},
+                     base=grown.base, boards=grown.boards, player=grown.player, shown=grown.shown)
+        if focus in copy.nodes:
+            copy.nodes[focus] = {**copy.nodes[focus], "data": dict(copy.nodes[focus]["data"])}
+        options = layout_for(name, copy, focus, animate=True)
+        edges = {}
+        for ident, element in copy.edges.items():
+            was = grown.edges[ident]["data"]
+            changed = {k: element["data"][k] for k in PLACED if k in element["data"] and element["data"][k] != was.get(k)}
+            if changed:
+                edges[ident] = changed
+        rows = copy.nodes[focus]["data"].get("_rows", "") if focus in copy.nodes else ""
+        shapes[name] = {"options": options, "edges": edges, "rows": rows}
+    return shapes
+
+
 def ahead(grown: Grown, game: Game, solved: SolvedGraph, backend: Backend, direction: str, focus: str,
-          limit_nodes: int = AHEAD_NODES, limit_bytes: int = AHEAD_BYTES) -> dict[str, Any]:
+          limit_nodes: int = AHEAD_NODES, limit_bytes: int = AHEAD_BYTES, layouts: dict[str, str] | None = None
+          ) -> dict[str, Any]:
     """The payload the page's script reads (canvas_view.js, 15): the canvas it was made for (its focus and its
     numbers of nodes and moves: a payload for another canvas is not used), the elements of the rings (`nodes`,
     `edges`: id -> data, each once; a ring whose element differs from the one kept, as a node drawn in another
     orientation, holds its own in `own`), each node's ring (`ring`: key -> new node ids, new move ids, places), and
-    each expanded node's collapse (`collapse`: key -> ids). `cut` says whether the cap left nodes out."""
+    each expanded node's collapse (`collapse`: key -> ids). `cut` says whether the cap left nodes out. Given the
+    `layouts` (name -> the text the Layout box shows), every other layout of the canvas too (`layouts`: layouts_of),
+    which the page's script switches to when that option is clicked."""
     layout = grown.layout or {}
     preset = layout.get("name") == "preset" and "positions" in layout
     room = None
@@ -124,8 +159,13 @@ def ahead(grown: Grown, game: Game, solved: SolvedGraph, backend: Backend, direc
             ring["p"] = {k: [p["x"], p["y"]] for k, p in places.items()}
             used += 30 * len(places)
         rings[key] = ring
-    return {"focus": focus, "count": [len(grown.nodes), len(grown.edges)], "preset": preset, "nodes": nodes,
-            "edges": edges, "ring": rings, "collapse": {k: collapse_of(grown, k) for k in grown.grown}, "cut": cut}
+    payload = {"focus": focus, "count": [len(grown.nodes), len(grown.edges)], "preset": preset, "nodes": nodes,
+               "edges": edges, "ring": rings, "collapse": {k: collapse_of(grown, k) for k in grown.grown}, "cut": cut}
+    small = len(grown.nodes) * len(grown.edges) <= AHEAD_LAYOUT_WORK or len(grown.nodes) >= LARGE
+    if layouts and grown.layout is not None and small:  # (name -> the option's text in the Layout box)
+        payload["layouts"] = {"names": layouts, "current": grown.layout_name,
+                              "shapes": layouts_of(grown, focus, tuple(n for n in layouts if n != grown.layout_name))}
+    return payload
 
 
 def ahead_json(payload: dict[str, Any]) -> str:

@@ -92,7 +92,7 @@ def _controls(game: Game, last: tuple[int, str, bool]) -> tuple[int, str, str, s
     # A saved scene's layout, colouring and sizing (state.SCENE_PARAMS), applied once per link as k is; a value
     # the game does not offer (temperature without CGT values) is refused as an unknown one, naming only its choices
     cgt = supports_cgt(game)
-    colourings = [c for c in COLOURINGS if c not in CGT_ONLY or cgt]
+    colourings = _colourings(game)
     sizings = [c for c in SIZINGS if c not in CGT_ONLY or cgt]
     bad_scene = []
     for param, name, allowed in (("layout", "canvas_layout", list(LAYOUTS)), ("colour", "canvas_colour", colourings),
@@ -148,6 +148,14 @@ def _controls(game: Game, last: tuple[int, str, bool]) -> tuple[int, str, str, s
     return (k, st.session_state["hood_dir"], st.session_state["canvas_layout"], st.session_state["canvas_colour"],
             boards, bool(st.session_state["hood_labels"]), st.session_state["canvas_expand"],
             st.session_state["canvas_perspective"], st.session_state["canvas_size"])
+
+
+def _colourings(game: Game) -> list[str]:
+    """The "Colour by" choices the game offers (the CGT ones only for a game with combinatorial values)."""
+    from explorer.cgt.evaluate import supports_cgt
+
+    cgt = supports_cgt(game)
+    return [c for c in COLOURINGS if c not in CGT_ONLY or cgt]
 
 
 def _k_into_url() -> None:
@@ -275,13 +283,16 @@ def _canvas_fragment(game: Game, spec: str, solved: SolvedGraph, key: str, backe
                                   "its moves' arrows and names."] if large else [])
     st.caption("  \n".join(as_text(n) for n in notes))  # always one element here, so the canvas below keeps its place
     seen = perspective if grown.player is not None else "each"
+    sheets = {c: [rule.dump() for rule in style_rules(c, move_labels, pictures, large, seen, sizing)]
+              for c in _colourings(game)}
     draw(grown.elements(), grown.layout, style_rules(colouring, move_labels, pictures, large, seen, sizing), key=widget,
          on_change=_on_event, args=(game, spec, solved, backend, key, widget), actions=ACTIONS,
          node_actions=("expand", "remove"))
     st.caption(legend(colouring, grown.mirrored, player_name(game, grown.player) if seen == "focus" else None,
                       "none" if pictures else sizing))
     keep_view()
-    _send_ahead(grown, game, solved, backend, key)
+    _send_ahead(grown, game, solved, backend, key,
+                {"names": {c: COLOURINGS[c] for c in sheets}, "current": colouring, "sheets": sheets})
     _scene_out(grown, layout, colouring, sizing)
     _copy_link()
 
@@ -289,22 +300,26 @@ def _canvas_fragment(game: Game, spec: str, solved: SolvedGraph, key: str, backe
 AHEAD = "canvas_ahead"
 
 
-def _send_ahead(grown: Grown, game: Game, solved: SolvedGraph, backend: Backend, focus: str) -> None:
-    """The canvas's next ring (canvas/ahead.py) into the page, below the canvas, for the page's script to expand
-    and collapse at once (static/canvas_view.js, 15). Made again only when the canvas changed (its nodes, moves,
-    layout or boards, or what an expansion adds): kept in the session beside the canvas."""
+def _send_ahead(grown: Grown, game: Game, solved: SolvedGraph, backend: Backend, focus: str,
+                styles: dict[str, Any]) -> None:
+    """The canvas's next ring and its other layouts (canvas/ahead.py), and its style sheet under each colouring
+    (`styles`: the rules style_rules gives, by colouring), into the page below the canvas, for the page's script to
+    expand, collapse, lay out and colour at once (static/canvas_view.js, 15 to 17). Made again only when the canvas
+    changed (its nodes, moves, layout or boards, what an expansion adds, or the style's other settings): kept in the
+    session beside the canvas."""
     direction = st.session_state.get("canvas_expand", "both")
     signature = (grown.generation, grown.layout_runs, grown.boards, direction, len(grown.edges),
                  hash(frozenset(grown.nodes)), hash(frozenset((k, frozenset(v)) for k, v in grown.grown.items())))
     kept = st.session_state.get(AHEAD)
     if kept is None or kept[0] != signature:
         try:
-            text = ahead_json(ahead(grown, game, solved, backend, direction, focus))
+            payload = ahead(grown, game, solved, backend, direction, focus, layouts=LAYOUTS)
         except GameGraphError:
-            text = "{}"  # (nothing ahead: every expansion makes the round trip, as before)
-        kept = (signature, text)
+            payload = {}  # (nothing ahead: every expansion makes the round trip, as before)
+        kept = (signature, ahead_json(payload))
         st.session_state[AHEAD] = kept
-    st.html(f'<script type="application/json" id="gg-ahead">{kept[1]}</script>', unsafe_allow_javascript=True)
+    text = kept[1][:-1] + ("," if len(kept[1]) > 2 else "") + '"styles":' + ahead_json(styles) + "}"  # (the sheets, each run)
+    st.html(f'<script type="application/json" id="gg-ahead">{text}</script>', unsafe_allow_javascript=True)
 
 
 def _scene_into(grown: Grown, game: Game, solved: SolvedGraph, backend: Backend, focus: str, layout: str = "") -> None:

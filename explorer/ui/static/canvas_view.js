@@ -80,6 +80,18 @@
 //    orientation, a move's bend) and take off what it did not add; nothing shown moves again. A ring is used only
 //    when it was made for the canvas as it is (its focus and its numbers of nodes and moves), and one at a time
 //    (until the answer comes, or AHEAD_WAIT_MS, a second double-click waits for the server as before).
+// 16. A layout chosen in the Layout box is switched to at once: the server sends every other layout of the canvas
+//    ahead with the ring (canvas/ahead.py, layouts_of: a preset's places, the moves' bends and names, the layered
+//    bands' names; fcose's options), and a click on an option of the box (its listbox is labelled "Layout") lays
+//    the canvas out from it, fitted readably (7). The choice still reaches the server (the saved scene, the
+//    downloads); its answer's layout of the same kind is then skipped, since the canvas is already there (a second
+//    fcose would place the nodes anew). Until the server's next ring comes, nothing else is shown ahead (the rings'
+//    places were made for the layout before).
+// 17. A colouring chosen in the "Colour by" box is drawn at once: the server sends its style rules under every
+//    colouring with the ring (`styles`, canvas/style.py's style_rules each), and a click on an option puts that
+//    colouring's rules in place of the current ones in the sheet the component last set. The server's answer sets
+//    the same sheet, which is then not set again (a sheet equal to the last one is skipped: restyling a large canvas
+//    costs what drawing it does).
 //
 // The server marks its layouts: `ggExpand` (the node expanded), `ggNew` (the nodes it brought) and, for its
 // own layouts, `ggData` (the bends and names of moves already drawn, placed anew around the new nodes).
@@ -414,6 +426,10 @@
         cy.__ggStyle = false;       // true once a sheet went through here
         cy.style = function (sheet) {
             if (arguments.length === 0 || !Array.isArray(sheet)) return setStyle.apply(this, arguments);
+            const text = JSON.stringify(sheet);
+            if (cy.__ggStyle && text === cy.__ggSheetText) return cy;  // (17) already drawn with it
+            cy.__ggSheet = sheet;
+            cy.__ggSheetText = text;
             const mark = sheet.findIndex(rule => rule && rule.selector === CONFIG.leanMark);
             cy.__ggStyle = true;
             // (a large canvas draws no names but the selected node's: the rules of 12 would be matched against
@@ -845,7 +861,7 @@
     // (15) the next ring, as the server sent it: parsed once per text
     const AHEAD_WAIT_MS = 20000;  // a ring shown whose answer has not come by then is looked at again (dropAhead)
     let aheadText = null, aheadData = null;
-    function aheadPayload(cy) {
+    function readAhead() {
         let el = null;
         try { el = window.parent.document.getElementById("gg-ahead"); } catch (e) { return null; }
         const text = el ? el.textContent : "";
@@ -853,8 +869,12 @@
             aheadText = text;
             try { aheadData = text ? JSON.parse(text) : null; } catch (e) { aheadData = null; }
         }
-        const data = aheadData;
-        if (!data || !data.ring || cy.__ggAhead) return null;
+        return aheadData;
+    }
+
+    function aheadPayload(cy) {
+        const data = readAhead();
+        if (!data || !data.ring || data.stale || cy.__ggAhead) return null;
         const focus = cy.nodes("[_focus]");
         if (!focus.length || focus.id() !== data.focus) return null;
         if (!data.count || cy.nodes().length !== data.count[0] || cy.edges().length !== data.count[1]) return null;
@@ -955,6 +975,72 @@
         }, true);
     }
 
+    // (16, 17) An option clicked in the Layout or the Colour by box: the canvas laid out, or coloured, from what was
+    // sent ahead, at once.
+    let chosenAt = 0;
+    function chooseLayout(e) {
+        const option = e.target && e.target.closest && e.target.closest('[role="option"]');
+        const list = option && option.closest('[role="listbox"]');
+        const box = list && list.getAttribute("aria-label");
+        if (box !== "Layout" && box !== "Colour by") return;
+        if (Date.now() - chosenAt < 400) return;  // (the pointer's up and its click: one choice)
+        chosenAt = Date.now();
+        const text = option.textContent.trim();
+        canvases().forEach(cy => (box === "Layout" ? switchLayout : switchColour)(cy, text));
+    }
+
+    function switchColour(cy, text) {
+        const data = readAhead(), styles = data && data.styles;
+        const focus = cy.nodes("[_focus]");
+        if (!styles || !focus.length || focus.id() !== data.focus || !Array.isArray(cy.__ggSheet)) return;
+        const name = Object.keys(styles.names).find(n => styles.names[n] === text);
+        const now = styles.sheets[styles.current], next = name && name !== styles.current ? styles.sheets[name] : null;
+        if (!next || !now || !now.length) return;
+        // the current colouring's rules in the sheet the component set (its defaults, ours, its own last)
+        const sheet = cy.__ggSheet, first = JSON.stringify(now[0]), whole = JSON.stringify(now);
+        let at = -1;
+        for (let i = 0; i + now.length <= sheet.length && at < 0; i++) {
+            if (JSON.stringify(sheet[i]) === first && JSON.stringify(sheet.slice(i, i + now.length)) === whole) at = i;
+        }
+        if (at < 0) return;
+        styles.current = name;
+        cy.style(local(cy, sheet.slice(0, at).concat(next, sheet.slice(at + now.length))));
+    }
+
+    function canvases() {
+        const found = [];
+        try {
+            window.parent.document.querySelectorAll(FRAMES).forEach(frame => {
+                const box = frame.contentDocument && frame.contentDocument.getElementById("cy");
+                const cy = box && box._cyreg && box._cyreg.cy;
+                if (cy && cy.scratch("_gg")) found.push(cy);
+            });
+        } catch (e) { /* another origin */ }
+        return found;
+    }
+
+    function switchLayout(cy, text) {
+        const data = aheadPayload(cy);
+        const all = data && data.layouts;
+        if (!all) return;
+        const name = Object.keys(all.names).find(n => all.names[n] === text);
+        const shape = name && name !== all.current ? all.shapes[name] : null;
+        if (!shape) return;
+        data.stale = true;  // its rings' places were made for the layout before: the next ring comes with the answer
+        cy.batch(() => {
+            Object.entries(shape.edges).forEach(([id, d]) => {
+                const edge = cy.getElementById(id);
+                if (edge.length) edge.data(local(cy, d));
+            });
+            cy.nodes("[_focus]").data("_rows", shape.rows);
+        });
+        const pending = { name: shape.options.name };
+        pending.timer = win(cy).setTimeout(() => { if (cy.__ggLaidOut === pending) cy.__ggLaidOut = null; }, AHEAD_WAIT_MS);
+        cy.__ggLaidOut = pending;
+        cy.stop();
+        cy.layout(local(cy, { ...shape.options, ggLaidOut: true })).run();
+    }
+
     function hook(cy) {
         if (cy.scratch("_gg")) return;
         neutralHighlight(cy);
@@ -1021,6 +1107,13 @@
                 // A search (14): nothing moves; what was found is brought to the middle of the clear area.
                 const found = new Set(options.ggFind);
                 win.setTimeout(() => showFound(cy, cy.nodes().filter(n => found.has(n.id()))), 0);
+                return skipped;
+            }
+            if (options.ggExpand === undefined && options.fit && cy.__ggLaidOut && !options.ggLaidOut &&
+                cy.__ggLaidOut.name === options.name) {
+                // (16) the server's answer to a layout already switched to ahead: the canvas is there
+                win.clearTimeout(cy.__ggLaidOut.timer);
+                cy.__ggLaidOut = null;
                 return skipped;
             }
             if (options.ggExpand === undefined) {
@@ -1103,6 +1196,10 @@
 
     scan();
     setInterval(scan, 100);
+    try {  // (16) the Layout box's options, in the page
+        window.parent.document.addEventListener("pointerup", chooseLayout, true);
+        window.parent.document.addEventListener("click", chooseLayout, true);
+    } catch (e) { /* the page of another origin */ }
     try {  // (9) a new frame is watched from the moment it is in the page, not at the next scan
         new MutationObserver(() => window.parent.document.querySelectorAll(FRAMES).forEach(watch))
             .observe(window.parent.document.body, { childList: true, subtree: true });
