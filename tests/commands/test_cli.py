@@ -194,13 +194,18 @@ def test_up_loads_every_preset_into_neo4j(neo4j_server, tmp_path):
     out = subprocess.run([sys.executable, "-m", "explorer.cli", "up", "--no-ui"], capture_output=True, text=True,
                          env=env, timeout=600, cwd=tmp_path)
     assert out.returncode == 0, out.stderr
+    from explorer.solved import load_or_build
+
     driver = open_driver(neo4j_server)
     try:
         from explorer.commands.up import SMALL_GAMES
         for spec in [f"chopsticks:{preset}" for preset in Chopsticks.presets] + SMALL_GAMES:
-            solved = build(spec)
+            solved = load_or_build(spec)  # the solve `up` kept in this state folder, not a second one (a solve is kept)
             game = neo4j_loader.game_properties(driver, neo4j_server.database, solved.graph.graph_id)
-            assert game is not None and game["positions"] == solved.graph.num_positions
+            assert game is not None and game["positions"] == solved.graph.num_positions, spec
+            with driver.session(database=neo4j_server.database) as session:  # and every position and move is there
+                assert neo4j_loader.count_game(session, solved.graph.graph_id) == (
+                    solved.graph.num_positions, solved.graph.num_moves), spec
     finally:
         driver.close()
 
