@@ -544,15 +544,22 @@ def image(source: str, fmt: str, timeout: float = RENDER_TIMEOUT) -> bytes:
         raise GameGraphError(f"Graphviz failed: {error.stderr.decode(errors='replace')[:300]}") from None
 
 
-def png_image(source: str, timeout: float = RENDER_TIMEOUT) -> bytes:
-    """DOT source drawn as a PNG at DEFAULT_DPI, as `gamegraph dot -o x.png` draws it, for the page's
-    downloads (at Graphviz's own 72 dpi the page's neighbourhood PNG was 428 x 792 px where the CLI's is
-    2,096 x 700); a GameGraphError (one line) as image's."""
-    return image(_at_resolution(source, DEFAULT_DPI, Path("diagram.png")), "png", timeout)
+def png_image(source: str, timeout: float = RENDER_TIMEOUT, dpi: int | None = None) -> bytes:
+    """DOT source drawn as a PNG at `dpi` (DEFAULT_DPI unless given, check_dpi), as `gamegraph dot -o x.png
+    --dpi N` draws it, for the page's downloads (at Graphviz's own 72 dpi the page's neighbourhood PNG was 428 x
+    792 px where the CLI's is 2,096 x 700); a picture that would pass MAX_PIXELS at that resolution is drawn at
+    the highest that stays within it (the page has no one line to refuse in: its button's file is made when
+    clicked). A GameGraphError (one line) as image's."""
+    resolution = check_dpi(DEFAULT_DPI if dpi is None else dpi)
+    return image(_at_resolution(source, resolution, Path("diagram.png"), fit=True), "png", timeout)
 
 
 DEFAULT_DPI = 150  # a PNG's resolution unless asked: tic-tac-toe's winning line with boards is 2,200 px wide
+# The resolutions the page offers for its PNG downloads (the CLI takes any from MIN_DPI to MAX_DPI): a screen's,
+# the default (legible on a projector), print's.
+PNG_RESOLUTIONS = (96, DEFAULT_DPI, 300)
 MIN_DPI, MAX_DPI = 36, 1200
+PAD_IN = 2 * 4 / 72  # dot's default pad around a picture, both sides, in inches
 MAX_PIXELS = 100_000_000  # a PNG past this (about 10,000 px square) is refused: it would take minutes and gigabytes
 
 
@@ -604,9 +611,10 @@ def render(diagram: Diagram | str, path: str | Path, dpi: Any = None) -> Path:
     return path
 
 
-def _at_resolution(text: str, dpi: int, path: Path) -> str:
+def _at_resolution(text: str, dpi: int, path: Path, fit: bool = False) -> str:
     """The DOT text with its resolution set, after checking from dot's layout (its bounding box, in points)
-    that the picture stays within MAX_PIXELS: InvalidParameter in one line otherwise."""
+    that the picture stays within MAX_PIXELS: InvalidParameter in one line otherwise, or with `fit` the highest
+    resolution (at least MIN_DPI) that stays within it."""
     import re
 
     try:
@@ -615,8 +623,11 @@ def _at_resolution(text: str, dpi: int, path: Path) -> str:
         laid = ""  # render() itself says what is wrong with dot
     found = re.match(r"graph\s+\S+\s+(\S+)\s+(\S+)", laid)
     if found:
-        width, height = (float(found[1]) * dpi, float(found[2]) * dpi)  # `plain` gives inches
-        if width * height > MAX_PIXELS:
+        # `plain` gives inches, without the pad dot draws around the picture (4 points a side by default)
+        width, height = ((float(found[1]) + PAD_IN) * dpi, (float(found[2]) + PAD_IN) * dpi)
+        if fit and width * height > MAX_PIXELS:
+            dpi = max(MIN_DPI, int(0.98 * dpi * math.sqrt(MAX_PIXELS / (width * height))))  # dot rounds up
+        elif width * height > MAX_PIXELS:
             raise InvalidParameter(f"{path.name} at {dpi} dpi would be {width:,.0f} x {height:,.0f} px, past the "
                                    f"{MAX_PIXELS / 1e6:.0f} million pixels a PNG may have here: give a smaller --dpi")
     close = text.rstrip().rfind("}")

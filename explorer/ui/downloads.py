@@ -90,10 +90,11 @@ def panel(game: Game, spec: str, solved: SolvedGraph, node: int, backend: Any) -
     with guarded("The diagram downloads"):
         shown, _ = graphs.drawn(spec, solved, key, backend)
         st.markdown(f"**The neighbourhood diagram** (k={shown.k}, as on the Neighbourhood tab)")
+        dpi = graphs.png_resolution("dl_png_dpi")
         cols = st.columns(3)
         cols[0].download_button("DOT", shown.dot, file_name=f"{base}__k{shown.k}.dot", mime="text/vnd.graphviz", key="dl_dot", on_click="ignore")
         cols[1].download_button("SVG", shown.svg, file_name=f"{base}__k{shown.k}.svg", mime="image/svg+xml", key="dl_svg", on_click="ignore")
-        cols[2].download_button("PNG", lambda: dots.png_image(shown.dot), file_name=f"{base}__k{shown.k}.png",
+        cols[2].download_button("PNG", lambda: dots.png_image(shown.dot, dpi=dpi), file_name=f"{base}__k{shown.k}.png",
                                 mime="image/png", key="dl_png", on_click="ignore")
 
     st.markdown(f"**The whole game** ({solved.graph.num_positions:,} positions)")

@@ -37,6 +37,21 @@ class Shown:
     k: int
 
 
+def png_resolution(key: str) -> int:
+    """The resolution a PNG download is drawn at, chosen beside its button (render.dot.PNG_RESOLUTIONS; the
+    CLI's --dpi, whose default it starts from). O(1)."""
+    return int(st.selectbox("PNG resolution", dots.PNG_RESOLUTIONS, index=dots.PNG_RESOLUTIONS.index(dots.DEFAULT_DPI),
+                            key=key, width=220, format_func=_resolution_name,
+                            help="dots per inch of the PNG file: 150 reads on a projector, 300 prints; the SVG "
+                                 "scales freely (`gamegraph dot --dpi N` takes any from "
+                                 f"{dots.MIN_DPI} to {dots.MAX_DPI})"))
+
+
+def _resolution_name(dpi: int) -> str:
+    return {96: "96 dpi (screen)", dots.DEFAULT_DPI: f"{dots.DEFAULT_DPI} dpi (slides)", 300: "300 dpi (print)"}.get(
+        dpi, f"{dpi} dpi")
+
+
 def settings() -> tuple[int, str, bool]:
     """The neighbourhood controls' last values (k, direction, labels), also used by the downloads.
 
@@ -198,20 +213,21 @@ def best_line(game: Game, spec: str, solved: SolvedGraph, key: str, backend: Bac
 
 def _line_downloads(spec: str, key: str, line: QueryResult | None) -> None:
     """The line (the shortest-win answer already shown) as a diagram in `gamegraph dot`'s style
-    (explorer.render.dot), as DOT, SVG and PNG files (the PNG at the CLI's resolution); none when the
-    solved arrays gave the line."""
+    (explorer.render.dot), as DOT, SVG and PNG files (the PNG at the resolution chosen, png_resolution); none
+    when the solved arrays gave the line."""
     if line is None:
         return
     source = dots.to_dot(dots.line_diagram(line, boards=True))  # a slide: each position drawn as its board
     base = re.sub(r"[^A-Za-z0-9._-]+", "_", f"{spec}__{key}__line").strip("_")
+    dpi = png_resolution("dl_line_png_dpi")
     # Buttons as wide as their names (fixed columns cut them to "Line (…" at a 1,000 px window).
     with st.container(horizontal=True, gap="small"):
         st.download_button("Line (DOT)", source, file_name=f"{base}.dot", mime="text/vnd.graphviz", key="dl_line_dot",
                            on_click="ignore")
         st.download_button("Line (SVG)", lambda: dots.image(source, "svg"), file_name=f"{base}.svg",
                            mime="image/svg+xml", key="dl_line_svg", on_click="ignore")
-        st.download_button("Line (PNG)", lambda: dots.png_image(source), file_name=f"{base}.png", mime="image/png",
-                           key="dl_line_png", on_click="ignore")
+        st.download_button("Line (PNG)", lambda: dots.png_image(source, dpi=dpi), file_name=f"{base}.png",
+                           mime="image/png", key="dl_line_png", on_click="ignore")
 
 
 def _path_form(spec: str, solved: SolvedGraph, key: str, backend: Backend) -> None:

@@ -107,3 +107,18 @@ def test_the_downloads_tab_names_the_position_as_the_page_shows_it(isolated):
     assert not at.exception, [e.value for e in at.exception]
     heading = next(m.value for m in at.markdown if m.value.startswith("**This position**"))
     assert heading == "**This position** (`X../.../...`, stored as `.../.../..X`)"
+
+
+@pytest.mark.parametrize("view, key", [("Downloads", "dl_png_dpi"), ("Best line", "dl_line_png_dpi")])
+def test_the_png_downloads_offer_a_resolution_from_the_clis_default(isolated, view, key):
+    at = AppTest.from_file(APP, default_timeout=120)
+    at.query_params["game"], at.query_params["pos"], at.query_params["view"] = "tictactoe", "X../.../...", view
+    at.run()
+    assert not at.exception, [e.value for e in at.exception]
+    choice = at.selectbox(key=key)
+    assert choice.label == "PNG resolution" and choice.options == [f"{d} dpi" + {96: " (screen)", 150: " (slides)",
+                                                                                  300: " (print)"}[d]
+                                                                   for d in dots.PNG_RESOLUTIONS]
+    assert choice.value == dots.DEFAULT_DPI
+    choice.select(300).run()
+    assert not at.exception and at.selectbox(key=key).value == 300
