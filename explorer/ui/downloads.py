@@ -63,19 +63,25 @@ def _ask_certificate(game_id: str, key: str) -> None:
     st.session_state["certificate_for"] = (game_id, key)
 
 
+def _row() -> Any:
+    """A row of buttons each as wide as its name (three fixed columns cut "Build a strategy certificate" and
+    "Positions + moves (JSON lines)" at a 1,000 px window), wrapping when the page is narrower."""
+    return st.container(horizontal=True, gap="small")
+
+
 def panel(game: Game, spec: str, solved: SolvedGraph, node: int, backend: Any) -> None:
     key = solved.graph.key(node)
     here = position.shown(solved, node)  # the board as the page shows it (the stored key's mirror image, maybe)
     board = game.format(here)
     base = f"{slug(spec)}__{slug(board)}"
     st.markdown(f"**This position** (`{board}`" + (f", stored as `{key}`)" if board != key else ")"))
-    cols = st.columns(3)
-    cols[0].download_button("Position + moves (JSON)", position_json(game, spec, solved, node),
+    row = _row()
+    row.download_button("Position + moves (JSON)", position_json(game, spec, solved, node),
                             file_name=f"{base}.json", mime="application/json", key="dl_pos_json", on_click="ignore")
     picture = drawing.position_svg(game, here)
     if picture:
-        cols[1].download_button("Drawing (SVG)", picture, file_name=f"{base}.svg", mime="image/svg+xml", key="dl_pos_svg", on_click="ignore")
-    with cols[2], guarded("The certificate"):
+        row.download_button("Drawing (SVG)", picture, file_name=f"{base}.svg", mime="image/svg+xml", key="dl_pos_svg", on_click="ignore")
+    with row, guarded("The certificate"):
         if st.session_state.get("certificate_for") != (game.id, key):
             st.button("Build a strategy certificate", key="cert_build", on_click=_ask_certificate, args=(game.id, key),
                       help="a proof of the value that `gamegraph check-certificate` verifies from the rules alone; "
@@ -91,26 +97,26 @@ def panel(game: Game, spec: str, solved: SolvedGraph, node: int, backend: Any) -
         shown, _ = graphs.drawn(spec, solved, key, backend)
         st.markdown(f"**The neighbourhood diagram** (k={shown.k}, as on the Neighbourhood tab)")
         dpi = graphs.png_resolution("dl_png_dpi")
-        cols = st.columns(3)
-        cols[0].download_button("DOT", shown.dot, file_name=f"{base}__k{shown.k}.dot", mime="text/vnd.graphviz", key="dl_dot", on_click="ignore")
-        cols[1].download_button("SVG", shown.svg, file_name=f"{base}__k{shown.k}.svg", mime="image/svg+xml", key="dl_svg", on_click="ignore")
-        cols[2].download_button("PNG", lambda: dots.png_image(shown.dot, dpi=dpi), file_name=f"{base}__k{shown.k}.png",
+        row = _row()
+        row.download_button("DOT", shown.dot, file_name=f"{base}__k{shown.k}.dot", mime="text/vnd.graphviz", key="dl_dot", on_click="ignore")
+        row.download_button("SVG", shown.svg, file_name=f"{base}__k{shown.k}.svg", mime="image/svg+xml", key="dl_svg", on_click="ignore")
+        row.download_button("PNG", lambda: dots.png_image(shown.dot, dpi=dpi), file_name=f"{base}__k{shown.k}.png",
                                 mime="image/png", key="dl_png", on_click="ignore")
 
     st.markdown(f"**The whole game** ({solved.graph.num_positions:,} positions)")
-    cols = st.columns(3)
+    row = _row()
     if solved.graph.num_positions <= EXPORT_MAX_POSITIONS:
-        cols[0].download_button("Positions + moves (JSON lines)", lambda: game_jsonl(solved),
+        row.download_button("Positions + moves (JSON lines)", lambda: game_jsonl(solved),
                                 file_name=f"{slug(spec)}.jsonl", mime="application/x-ndjson", key="dl_game", on_click="ignore")
     else:
-        cols[0].caption(f"Too big to download from the page: use `{shell_hint('export', spec)}`.")
+        row.caption(f"Too big to download from the page: use `{shell_hint('export', spec)}`.")
     chart = None
     if overview.chart_available(game):
         with guarded("The chart downloads"):
             chart = overview.chart_of(game)
     if chart is not None:
         from explorer.render.chart import as_records, as_text
-        cols[1].download_button("Strategy chart (text)", as_text(chart), file_name=f"{slug(spec)}.chart.txt",
+        row.download_button("Strategy chart (text)", as_text(chart), file_name=f"{slug(spec)}.chart.txt",
                                 mime="text/plain", key="dl_chart_txt", on_click="ignore")
-        cols[2].download_button("Strategy chart (JSON)", json.dumps(as_records(chart), indent=1),
+        row.download_button("Strategy chart (JSON)", json.dumps(as_records(chart), indent=1),
                                 file_name=f"{slug(spec)}.chart.json", mime="application/json", key="dl_chart_json", on_click="ignore")
