@@ -143,7 +143,7 @@ def _restart() -> None:
 
 def _restart_button() -> None:
     """The panel's one Restart: the same game settings (side, opponent), no moves played."""
-    st.button("Restart", key="play_restart", width="stretch", on_click=_restart)
+    st.button("Restart", key="play_restart", width="content", on_click=_restart)
 
 
 def _play_move(numbers: list[int], number: int) -> None:
@@ -200,10 +200,11 @@ def panel(game: Game, spec: str, solved: Solved, backend: Any = None) -> None:
         _board(game, spec, played, side, choice)
     with right:
         _status(game, played, human)
-        cols = st.columns(2)
-        cols[0].button("Undo my last move", disabled=not played.numbers, key="play_undo", width="stretch",
-                       on_click=_undo, args=(solved, list(played.numbers), human))
-        with cols[1]:
+        # One row that wraps, each button as wide as its name: two fixed columns cut "Undo my last move" to
+        # "Undo my …" at a 1,000 px window.
+        with st.container(horizontal=True):
+            st.button("Undo my last move", disabled=not played.numbers, key="play_undo", width="content",
+                      on_click=_undo, args=(solved, list(played.numbers), human))
             _restart_button()
     _move_list(played)
     if match.plies:
@@ -316,9 +317,9 @@ def _status(game: Game, played: Played, human: int) -> None:
             mark = " — **SLIP**" if p.slip else ""
             st.markdown(f"{who}: `{p.label}`, {whose} value {p.value_before} → {p.value_after}{mark}")
     st.markdown(f"Slips so far: **you {sum(p.slip for p in mine)}**, **opponent {sum(p.slip for p in theirs)}**")
-    key = match.key(match.node)
-    st.caption(f"[Explore this position]({state.link(solved.game.display_name, key)}) (opens the explorer at "
-               f"`{key}`{', its canonical form,' if match.graph_backed else ''} and leaves the game)")
+    # The board as played, not its stored (canonical) form: the explorer opens a mirror image as it is given.
+    st.caption(f"[Explore this position]({state.link(solved.game.display_name, shown)}) (opens the explorer at "
+               f"`{shown}` and leaves the game)")
 
 
 def _sentence(text: str) -> str:
@@ -336,23 +337,12 @@ def _move_list(played: Played) -> None:
     solved = played.match.solved
     texts = [f"{label} → {solved.game.format(position)}" for _, label, position, _ in moves]
     st.caption("Or choose a move from the list (move → position reached):")
-    cols = st.columns(min(move_list_columns(texts), len(moves)))
-    for i, ((number, _, _, _), text) in enumerate(zip(moves, texts)):
-        cols[i % len(cols)].button(text, key=f"play_move_{number}", help=text, width="stretch",
-                                   on_click=_play_move, args=(list(played.numbers), number))
-
-
-# The characters of "move → position" a button of the move list shows whole, by the columns in a row,
-# measured in Chromium on a 1300-px-wide page with the sidebar open (four columns: 196-px buttons, 26
-# characters): Teeko's 5x5 "a1-b2 → R|...../...../...../...../....." (39) was cut to "…" in four.
-MOVE_LIST_FITS = {4: 26, 3: 36, 2: 58}
-
-
-def move_list_columns(texts: list[str]) -> int:
-    """As many columns (at most four) as keep the longest button text whole; one when none does (the
-    button wraps, and its tooltip holds the full text on a narrower page too)."""
-    longest = max(map(len, texts), default=0)
-    return next((columns for columns, fits in MOVE_LIST_FITS.items() if longest <= fits), 1)
+    # A row that wraps, each button as wide as its text, so that none is cut at any window width (columns
+    # counted from the text's length cut tic-tac-toe's "X b3 → XX./.O./..." at a 1,000 px window).
+    with st.container(horizontal=True):
+        for (number, _, _, _), text in zip(moves, texts):
+            st.button(text, key=f"play_move_{number}", help=text, width="content",
+                      on_click=_play_move, args=(list(played.numbers), number))
 
 
 def _plies_table(played: Played, human: int) -> None:

@@ -397,18 +397,6 @@ def test_the_opening_sentence_is_the_same_over_a_value_file(tmp_path):
     assert "Blue, the first player, wins in 20 plies" in opening(values)
 
 
-def test_long_move_labels_take_fewer_columns_so_none_is_cut():
-    """Teeko's 5x5 buttons ("a1-b2 → R|...../...../...../...../.....") ended in "…" four to a row at 1300 px:
-    a list whose longest text passes what four columns show whole takes three, two or one."""
-    from explorer.ui.play_panel import MOVE_LIST_FITS, move_list_columns
-
-    assert move_list_columns(["a1 → R|..../..../..../b..."]) == 4                    # Teeko 4x4, 26 characters
-    assert move_list_columns(["a1 → R|...../...../...../...../b...."]) == 3          # a 5x5 drop, 36
-    assert move_list_columns(["a1-b2 → R|...../...../...../...../b....", "a1"]) == 2  # a 5x5 step, 39
-    assert move_list_columns(["x" * 200]) == 1
-    assert all(move_list_columns(["x" * fits]) == columns for columns, fits in MOVE_LIST_FITS.items())
-
-
 def test_each_move_button_carries_its_full_text_as_a_tooltip():
     at = page(game="teeko:small", view="Play")
     assert not at.exception, [e.value for e in at.exception]
