@@ -297,11 +297,17 @@ def test_published_start_values_are_tromps_table():
 def test_larger_boards_solved_by_tiers_match_tromps_table(size, tmp_path):
     """6x4 is Tromp's second-player win (a start value the solver could get wrong in a way a draw
     would not show), solved tier by tier (explorer.tiered: every tier loop-free, one pass forward)
-    in about a minute here; 5x5 and 6x5 with GAMEGRAPH_LONG=1 (6x5: 9.9e9 indices, about an hour)."""
+    in about a minute here; 5x5 and 6x5 with GAMEGRAPH_LONG=1 (6x5: 9.9e9 indices, about an hour).
+    6x4 is solved once a run in the state folder, shared with the README's `solve connect4:6x4 --tiered`
+    (tests/support/shared_tiers.py: never files from an earlier run)."""
     from explorer import tiered
+    from tests.support.shared_tiers import solved_this_run
 
     game = parse_spec(f"connect4(width={size[0]},height={size[1]})")
-    values = tiered.solve(game, tmp_path, workers=1, processes=False)
+    if size == (6, 4):
+        values = solved_this_run(game)
+    else:
+        values = tiered.solve(game, tmp_path, workers=1, processes=False)
     assert values.value(game.start()) == SIGN[TROMP[size]]
     # The best move (listed first) keeps the start's value, and no move does better.
     moves = values.moves(game.start())
