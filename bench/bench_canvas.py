@@ -272,10 +272,10 @@ def click_times(runs: int) -> list[tuple[str, int, str, float, float, int]]:
                 nodes = 0
                 for run in range(runs):
                     frame_element = page.locator('iframe[src*="streamlit_cytoscape"]').first
-                    # the whole canvas in the window (a node below the window's edge took no click: not counted)
-                    frame_element.evaluate("e => e.scrollIntoView({block: 'center'})")
                     frame = frame_element.element_handle().content_frame()
                     frame.wait_for_function("() => document.getElementById('cy')?._cyreg?.cy?.nodes().length > 0")
+                    # the whole canvas in the window, once it is drawn (a node below the window's edge took no click)
+                    frame_element.evaluate("e => e.scrollIntoView({block: 'center'})")
                     frame.evaluate(_STILL)
                     nodes = frame.evaluate("() => document.getElementById('cy')._cyreg.cy.nodes().length")
                     key, x, y = frame.evaluate(
@@ -283,18 +283,25 @@ def click_times(runs: int) -> list[tuple[str, int, str, float, float, int]]:
                         # a node whose expansion adds something, where the page has the next ring (canvas/ahead.py)
                         " const el = window.parent.document.getElementById('gg-ahead');"
                         " const ring = el && el.textContent.length > 2 ? JSON.parse(el.textContent).ring : null;"
-                        " const n = cy.nodes().filter(n => !n.data('_focus') && n.renderedPosition().x > 120 && "
+                        " const ok = cy.nodes().filter(n => !n.data('_focus') && n.renderedPosition().x > 120 && "
                         "n.renderedPosition().x < w - 80 && n.renderedPosition().y > 60 && n.renderedPosition().y < h - 60"
-                        " && n.degree() < 6 && (!ring || (ring[n.id()] || {n: []}).n.length > 0))[" + str(run) + "] || cy.nodes()[0];"
+                        " && n.degree() < 6); const adds = n => !ring || (ring[n.id()] || {n: []}).n.length > 0;"
+                        " const all = ok.filter(adds).toArray().concat(ok.filter(n => !adds(n)).toArray());"
+                        " const n = all.length ? all[" + str(run) + " % all.length] : cy.nodes()[0];"
                         " const p = n.renderedPosition(); "
                         "return [n.id(), p.x, p.y]; }")
                     box = frame_element.bounding_box()
                     began = time.perf_counter()
                     page.mouse.click(box["x"] + x, box["y"] + y)
-                    frame.wait_for_function("(key) => { const cy = document.getElementById('cy')._cyreg.cy; "
-                                            "const s = cy.$('node:selected'); const p = document.getElementById('infopanelLabel'); "
-                                            "return s.length === 1 && s[0].id() === key && !!p && p.textContent.trim().length > 0; }",
-                                            arg=key)
+                    try:
+                        frame.wait_for_function("(key) => { const cy = document.getElementById('cy')._cyreg.cy; "
+                                                "const s = cy.$('node:selected'); const p = document.getElementById('infopanelLabel'); "
+                                                "return s.length === 1 && s[0].id() === key && !!p && p.textContent.trim().length > 0; }",
+                                                arg=key, timeout=30_000)
+                    except Exception:  # the click found no node (the view moved under it): this run is left out
+                        print(f"{spec}: run {run + 1}: the click at {x:.0f}, {y:.0f} selected no node {key!r}; left out",
+                              file=sys.stderr)
+                        continue
                     times["select (panel shown)"].append((time.perf_counter() - began) * 1000)
                     page.wait_for_selector("[data-testid=stStatusWidget]", state="detached")
                     frame.evaluate(_STILL)

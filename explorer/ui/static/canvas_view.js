@@ -908,6 +908,13 @@
             added.push({ group: "edges", data: d, classes: "gg-ahead" });
         });
         if (!added.length) return;
+        // The component sends the expansion of its last selected node (150 ms after the double-click, which it reads
+        // from the selections it saw): the node is made the one selected, so that what the server expands is what
+        // is shown here (a double-click that moved the selection onto it left the component's last selection empty).
+        if (!(node.selected() && cy.$(":selected").length === 1)) {
+            cy.$(":selected").unselect();
+            node.select();
+        }
         const shown = cy.add(local(cy, added));
         const pending = { centre: node.id(), ids: new Set(shown.map(e => e.id())),
                           timer: win(cy).setTimeout(() => dropAhead(cy), AHEAD_WAIT_MS) };
@@ -1071,6 +1078,18 @@
                                                                 cy.hasElementWithId(entry.data.id)));
             }
             return add(eles);
+        };
+        // (15) an answer that came as the whole canvas (the component replaces its elements when the render was not
+        // an expansion's): what it holds of what was shown ahead is settled, the rest it took off
+        const json = cy.json.bind(cy);
+        cy.json = function (obj) {
+            const out = json.apply(cy, arguments);
+            if (cy.__ggAhead && obj && obj.elements) {
+                win.clearTimeout(cy.__ggAhead.timer);
+                cy.__ggAhead = null;
+                cy.elements(".gg-ahead").removeClass("gg-ahead");
+            }
+            return out;
         };
         cy.on("layoutstop dragfree", () => tuckSoon(cy));
         cy.on("data", "edge", () => tuckSoon(cy));  // a move's bend changed: its line and name moved
