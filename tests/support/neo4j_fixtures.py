@@ -4,6 +4,7 @@ few modules that stop, restart or measure it (`own_neo4j_server`)."""
 from __future__ import annotations
 
 import os
+import shutil
 import socket
 import subprocess
 import sys
@@ -35,6 +36,20 @@ def neo4j_server() -> Neo4jSettings:
         server.stop()
 
 
+def launcher_reused(home: Path) -> None:
+    """Into the state folder `home`: the session server's jars resolved by Maven and its compiled launcher
+    (loaders.neo4j_server keeps them by the pom's and source's hash, and checks them as it starts): a fresh
+    state folder resolved them again, 11 s of Maven and a javac (16 s at load 6) before its JVM started. The
+    first run's resolution is still run by test_readme's explore test, on a state folder of its own."""
+    built, target = server.neo4j_dir(), Path(home) / "neo4j"
+    target.mkdir(parents=True, exist_ok=True)
+    for name in ("classpath.txt", "classpath.key", "classes.key"):
+        if (built / name).exists():
+            shutil.copy2(built / name, target / name)
+    if (built / "classes").exists():
+        shutil.copytree(built / "classes", target / "classes", dirs_exist_ok=True)
+
+
 @pytest.fixture(scope="module")
 def own_neo4j_server(tmp_path_factory) -> Neo4jSettings:
     """A Neo4j server of one test module's own, in a state folder of its own, that the environment points at
@@ -44,6 +59,7 @@ def own_neo4j_server(tmp_path_factory) -> Neo4jSettings:
     them; on a server of their own the rest of the suite runs beside them. A module takes it by defining its
     own module-scoped `neo4j_server` fixture that returns this one (tests/queries/test_console.py does)."""
     home = tmp_path_factory.mktemp("own-neo4j")
+    launcher_reused(home / "state")
     with pytest.MonkeyPatch.context() as env:
         env.setenv("GAMEGRAPH_HOME", str(home / "state"))
         env.setenv("NEO4J_URI", f"bolt://127.0.0.1:{free_port()}")

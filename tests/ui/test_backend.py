@@ -12,7 +12,6 @@ took 32.5 s and ended in a raw driver error, with no fallback.
 
 from __future__ import annotations
 
-import shutil
 import socket
 import time
 
@@ -25,7 +24,8 @@ from explorer.core.errors import GameGraphError, QueryError  # noqa: E402
 from explorer.solved import build  # noqa: E402
 from explorer.ui import backend as ui_backend  # noqa: E402
 from loaders import neo4j_server as server  # noqa: E402
-from loaders.settings import Neo4jSettings, neo4j_dir, open_driver  # noqa: E402
+from loaders.settings import Neo4jSettings, open_driver  # noqa: E402
+from tests.support.neo4j_fixtures import launcher_reused  # noqa: E402
 from tests.support.ui_support import text_of  # noqa: E402
 from tests.ui.test_app import APP  # noqa: E402
 
@@ -45,14 +45,8 @@ def _free_port() -> int:
 def second_server(neo4j_server, tmp_path_factory):
     """A second Neo4j holding GAME, on its own port and state folder, one for the module (a JVM start is
     30-40 s here); stopped at the end."""
-    built = neo4j_dir()  # reuse the session server's resolved jars and compiled launcher
     home = tmp_path_factory.mktemp("throwaway") / "home"
-    (home / "neo4j").mkdir(parents=True)
-    for name in ("classpath.txt", "classpath.key", "classes.key"):
-        if (built / name).exists():
-            shutil.copy2(built / name, home / "neo4j" / name)
-    if (built / "classes").exists():
-        shutil.copytree(built / "classes", home / "neo4j" / "classes")
+    launcher_reused(home)  # the session server's resolved jars and compiled launcher
     with pytest.MonkeyPatch.context() as env:
         env.setenv("GAMEGRAPH_HOME", str(home))
         env.setenv("NEO4J_URI", f"bolt://127.0.0.1:{_free_port()}")
