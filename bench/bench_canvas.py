@@ -337,11 +337,11 @@ def click_times(runs: int) -> list[tuple[str, int, str, float, float, int]]:
                     # Colour by: from the option's click to the first frame whose nodes have the new fills
                     colouring = ("remoteness", "value")[run % 2]
                     option = _open_choice(page, "Colour by", page.get_by_role("option", name=colouring, exact=True))
+                    frame_element = page.locator('iframe[src*="streamlit_cytoscape"]').first
+                    frame = frame_element.element_handle().content_frame()  # (read before the click: not timed)
                     fills = frame.evaluate("() => document.getElementById('cy')._cyreg.cy.nodes()"
                                            ".map(n => n.style('background-color')).join(';')")
                     began = _click_option(page, option)
-                    frame_element = page.locator('iframe[src*="streamlit_cytoscape"]').first
-                    frame = frame_element.element_handle().content_frame()
                     frame.wait_for_function("(fills) => document.getElementById('cy')._cyreg.cy.nodes()"
                                             ".map(n => n.style('background-color')).join(';') !== fills",
                                             arg=fills, timeout=60_000, polling="raf")
