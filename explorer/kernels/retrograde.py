@@ -74,7 +74,7 @@ whose prefetches overlap the next entries' un-moves), and each predecessor cross
 five times. A first replacement (each thread applying its own cells at once and sending
 the others' through an outbox, two regions) cost 60-62 s on two threads and forced onto
 one: a mispredicted branch on the owner of every predecessor, and the same latency-bound
-apply for the half it sent. This one has no routing at all: 43 s on two threads, the
+apply for the half it sent. This one has no routing at all: 34-43 s on two threads (three runs), the
 remainder being, by elimination, the locked instruction per update and a region per
 batch."""
 
