@@ -1,8 +1,9 @@
 """Machine instructions the compiled kernels need and numba does not expose: population count,
-trailing zeros and a cache prefetch, each one LLVM intrinsic (llvm.ctpop, llvm.cttz,
-llvm.prefetch), so a kernel compiles to what a C compiler makes of __builtin_popcountll,
-__builtin_ctzll and __builtin_prefetch. They are numba intrinsics: callable only from
-compiled code, and cached with it.
+trailing zeros, a cache prefetch and an atomic compare-and-swap, each one LLVM intrinsic or
+instruction (llvm.ctpop, llvm.cttz, llvm.prefetch, cmpxchg), so a kernel compiles to what a C
+compiler makes of __builtin_popcountll, __builtin_ctzll, __builtin_prefetch and
+__atomic_compare_exchange_n. They are numba intrinsics: callable only from compiled code, and
+cached with it.
 """
 
 from __future__ import annotations
@@ -54,6 +55,26 @@ def prefetch(typingctx, array, index):
         return context.get_dummy_value()
 
     return types.void(array, index), codegen
+
+
+@intrinsic
+def compare_and_swap(typingctx, array, index, expected, new):
+    """Atomically: if array[index] equals `expected`, set it to `new`. Returns the element as it was
+    (equal to `expected` exactly when the swap happened). One `lock cmpxchg` on x86 (relaxed
+    ordering: only the element itself is synchronised; a parallel region's end orders the rest).
+    `expected` and `new` are cast to the array's dtype."""
+    dtype = array.dtype
+
+    def codegen(context, builder, signature, args):
+        array_type = signature.args[0]
+        view = context.make_array(array_type)(context, builder, args[0])
+        pointer = cgutils.get_item_pointer(context, builder, array_type, view, [args[1]], wraparound=False)
+        old = context.cast(builder, args[2], signature.args[2], dtype)
+        value = context.cast(builder, args[3], signature.args[3], dtype)
+        pair = builder.cmpxchg(pointer, old, value, "monotonic", "monotonic")
+        return builder.extract_value(pair, 0)
+
+    return dtype(array, index, expected, new), codegen
 
 
 def _bmi2() -> bool:

@@ -36,28 +36,47 @@ The layout is the one a plain C solver would use (bench/c/ has one):
 Peak memory: the cells plus 4 bytes per decided win or loss (Dodgem 5x5: 4.6
 bytes per index), then the cells plus one byte per position while decoding, plus
 BATCH * max_unmoves int64 of predecessors (Dōbutsu shōgi: 20 MiB; fewer entries a batch
-when that passes BATCH_ROOM, as for an edge graph with a hub of many predecessors), and with two
-threads or more as much again plus half (`_spread`'s buckets and lists: Dōbutsu shōgi 30 MiB).
+when that passes BATCH_ROOM, as for an edge graph with a hub of many predecessors). With two
+threads or more that buffer holds only the batches under PARALLEL_MIN entries (the others go
+to `_spread`), and `_spread` adds 4 bytes per predecessor's room of a batch for its lists of
+decided positions (Dōbutsu shōgi: 2.5 MiB and 16 MiB) and CHUNK entries' room a thread.
 
 What runs where. On every core (numba prange): the first pass over all positions
 (the `initial` cells), the scans that start each phase's queue (`_collect`: counts
 per block, a prefix sum, then each block fills its own stretch of the queue in
 index order), the decoding, and, with two threads or more (numba's own count, read
 when the solve starts: new_state), every batch of at least PARALLEL_MIN entries
-(`_spread`): its predecessors computed by stripes of entries, bucketed by the owner
-of their cell (PARTS owners, each a stretch of 1,024 cells in every PARTS), and each
-owner's bucket applied in the batch's order by one thread. A cell has one owner, so
-each cell sees the batch's updates in the batch's order; the positions decided
-enter the queue by owner, which changes no value or remoteness (within a level a win
-and a loss exclude each other, counters only count down). Stripes and owners do not
-depend on the threads, so the result is bit-identical with any number of threads
-(tests/algorithms/test_kernels.py). With one thread the queue is worked as before:
-big batches whose un-moves are computed at once where a position may have
+(`_spread`): one parallel region a batch, each thread taking a stripe of consecutive
+entries and working it exactly as the one-thread loop works a batch (CHUNK entries'
+un-moves computed with their cells prefetched, then applied), each cell update a
+compare-and-swap (`_update_shared`), each thread listing what it decides; the lists
+go onto the queue in thread order. Only the order of the queue within a level
+depends on the threads, and it never changes a value or a remoteness (within a level
+a win and a loss exclude each other, counters only count down, so a level's updates
+leave the same cells in any order): the cells are bit-identical with any number of
+threads (tests/algorithms/test_kernels.py). With one thread the queue is worked as
+before: big batches whose un-moves are computed at once where a position may have
 PARALLEL_UNMOVES un-moves or more (Dōbutsu shōgi's 310), else a CHUNK at a time,
 as the C baseline does. A parallel region costs microseconds on an idle machine
 (numba's OpenMP layer), up to milliseconds on an oversubscribed one, hence the
 large BATCH and the serial path for small batches.
-"""
+
+Where two threads' extra CPU came from (issue 39, session 19; Dodgem 5x5, the queue alone,
+CPU seconds of the whole process, measured on the shared machine at load 6-13, so +-3 s):
+one thread 32-36 s. The `_spread` before this one (32 fixed owners of the cells; per batch
+each predecessor written to a buffer, counted by owner, copied into its owner's bucket,
+applied there 16 updates ahead of a prefetch, the decided ones copied twice more; four
+parallel regions) cost 50 s on two threads, and 50 s too when forced onto one thread
+(numba at one thread, the state saying two): the overhead was the algorithm, not
+threading or contention. Its apply pass is latency-bound (a random cell 16 updates
+ahead, with no un-move computation to hide the wait behind, unlike the one-thread loop,
+whose prefetches overlap the next entries' un-moves), and each predecessor crossed memory
+five times. A first replacement (each thread applying its own cells at once and sending
+the others' through an outbox, two regions) cost 60-62 s on two threads and forced onto
+one: a mispredicted branch on the owner of every predecessor, and the same latency-bound
+apply for the half it sent. This one has no routing at all: 34-43 s on two threads (three runs), the
+remainder being, by elimination, the locked instruction per update and a region per
+batch."""
 
 from __future__ import annotations
 
@@ -67,7 +86,7 @@ import numba
 import numpy as np
 from numba import njit, prange
 
-from explorer.kernels.bits import prefetch  # (explorer.kernels sets the OpenMP wait policy the batches want)
+from explorer.kernels.bits import compare_and_swap, prefetch  # (explorer.kernels sets the OpenMP wait policy the batches want)
 
 # Value codes (explorer.core.values.Value); literals so the kernels need no Python enum.
 LOSS, DRAW, TIE, WIN, UNSOLVED = 0, 1, 2, 3, -1
@@ -87,9 +106,6 @@ BATCH_ROOM = 1 << 22  # at most this many predecessors' room (32 MiB): fewer ent
 PARALLEL_MIN = 1 << 10  # the smallest batch whose predecessors are computed on every core
 PARALLEL_UNMOVES = 64  # from this many un-moves a position (max_unmoves) on, the queue is worked in big batches
 CHUNK = 64       # queue entries applied while the next ones' predecessors' cells are prefetched
-PARTS = 32       # a parallel batch's stripes of entries and owners of cells (fixed: not the number of threads)
-OWNER_SHIFT = 10  # cells [k << OWNER_SHIFT, (k + 1) << OWNER_SHIFT) belong to owner k % PARTS: 2-4 KiB, no shared line
-AHEAD = 16       # an owner's updates whose cells are prefetched ahead of the one applied
 
 
 def payload_limit(cells: np.ndarray) -> int:
@@ -172,105 +188,93 @@ def _prefetch_cells(cells, buffer, counts, slot, begin, end):
 
 
 @njit(inline="always")
-def _update(cells, p, r, tie_phase, lost):
-    """One predecessor p of a dequeued position of remoteness r - 1: in the tie phase an open p becomes a
-    tie; else, when that position lost, an open p (or one open to a tie) becomes a win; else an open p's
-    counter of moves not yet known to reach a win goes down, and at zero p becomes a loss. Each decided p
-    gets remoteness r. Returns whether it decided p (the caller queues it). The one update of both the
-    one-core loop and `_spread`."""
-    other = cells[p]
+def _updated(other, r, tie_phase, lost):
+    """The one rule of an update: the new cell of a predecessor whose cell is `other`, for a dequeued position
+    of remoteness r - 1, or -1 when the cell stays. In the tie phase an open cell becomes a tie; else, when
+    that position lost, an open cell (or one open to a tie) becomes a win; else an open cell's counter of moves
+    not yet known to reach a win goes down, and at zero the cell becomes a loss. Each decided cell gets
+    remoteness r. Used by `_update` (one thread) and `_update_shared` (`_spread`)."""
     code = other & CODE_MASK
     if tie_phase:
-        if code == OPEN:
-            cells[p] = (r << CODE_BITS) | TIE
-            return True
-        return False
+        return (r << CODE_BITS) | TIE if code == OPEN else -1
     if lost and (code == OPEN or code == OPEN_TIE):
-        cells[p] = (r << CODE_BITS) | WIN
-        return True
+        return (r << CODE_BITS) | WIN
     if code == OPEN:
         left = (other >> CODE_BITS) - 1
-        if left == 0:
-            cells[p] = (r << CODE_BITS) | LOSS
-            return True
-        cells[p] = (left << CODE_BITS) | OPEN
-    return False
+        return (r << CODE_BITS) | LOSS if left == 0 else (left << CODE_BITS) | OPEN
+    return -1
 
 
 @njit(inline="always")
-def _spread(predecessors, graph, xs, xcells, m, slot, buffer, counts, lo, hi, cells, queue, tail, tie_phase, r,
-            order, fresh, tally, bounds, made):
-    """A batch of queue entries xs[:m], all of one remoteness (r - 1), worked on every core; returns the
-    queue's new tail. The positions it decides are the plain queue's (each gets r); only their order in the
-    queue within the level differs, and that order never changes a value or a remoteness: within one
-    level a win (a losing successor) and a loss (every successor winning) exclude each other, and the
-    counters only count down.
+def _update(cells, p, r, tie_phase, lost):
+    """One predecessor p's update (`_updated`) on one thread. Returns whether it decided p (the caller
+    queues it)."""
+    new = _updated(cells[p], r, tie_phase, lost)
+    if new < 0:
+        return False
+    cells[p] = new
+    return (new & CODE_MASK) != OPEN
 
-    1. PARTS stripes of consecutive entries (prange): each entry's predecessors into its own slot of
-       `buffer` (as `_gather`), each stripe counting them by owner (`tally[stripe, owner]`): a cell's
-       owner is (index >> OWNER_SHIFT) % PARTS.
-    2. A prefix sum over (owner, stripe): each owner's bucket, its stripes in order.
-    3. Each stripe copies its predecessors into their owners' buckets of `order` (prange), as
-       (local index << 1) | whether the entry lost.
-    4. Each owner applies its bucket in order (prange), the cells AHEAD updates ahead prefetched, and
-       lists the positions it decides in its bucket's stretch of `fresh`. A cell has one owner and
-       its updates keep the batch's order, so each cell ends as the plain loop leaves it.
-    5. The owners' lists, in owner order, onto the queue (prange).
 
-    Stripes and owners are PARTS whatever the number of threads, so the queue, and the cells, are
-    the same bytes with one thread or two. Each predecessor is written and read a few times in
-    sequence (O(E) in all) for one random access to its cell, now on every core."""
-    per = (m + PARTS - 1) // PARTS
-    for s in prange(PARTS):
-        for o in range(PARTS):
-            tally[s, o] = 0
-        for i in range(s * per, min(m, (s + 1) * per)):
-            start = i * slot
-            c = _gather_one(predecessors, graph, xs[i], buffer, start, slot, lo, hi)
-            counts[i] = c
-            for q in range(start, start + c):
-                tally[s, (buffer[q] >> OWNER_SHIFT) % PARTS] += 1
-    total = 0
-    for o in range(PARTS):
-        bounds[o] = total
-        for s in range(PARTS):
-            c = tally[s, o]
-            tally[s, o] = total
-            total += c
-    bounds[PARTS] = total
-    for s in prange(PARTS):
-        for i in range(s * per, min(m, (s + 1) * per)):
-            lost = 1 if (xcells[i] & CODE_MASK) == LOSS else 0
-            start = i * slot
-            for q in range(start, start + counts[i]):
-                p = buffer[q]
-                o = (p >> OWNER_SHIFT) % PARTS
-                order[tally[s, o]] = (p << 1) | lost
-                tally[s, o] += 1
-    for o in prange(PARTS):
-        begin, end = bounds[o], bounds[o + 1]
-        for q in range(begin, min(end, begin + AHEAD)):
-            prefetch(cells, order[q] >> 1)
-        listed = begin
-        for q in range(begin, end):
-            if q + AHEAD < end:
-                prefetch(cells, order[q + AHEAD] >> 1)
-            p = order[q] >> 1
-            if _update(cells, p, r, tie_phase, (order[q] & 1) == 1):
-                fresh[listed] = p
-                listed += 1
-        made[o] = listed - begin
-    at = tail
-    for o in range(PARTS):
-        c = made[o]
-        made[o] = at
-        at += c
-    made[PARTS] = at
-    for o in prange(PARTS):
-        begin, dest = bounds[o], made[o]
-        for q in range(made[o + 1] - dest):
-            queue[dest + q] = fresh[begin + q]
-    return at
+@njit(inline="always")
+def _update_shared(cells, p, r, tie_phase, lost):
+    """`_update` for a cell other threads may update at the same time: the same new cell (`_updated`),
+    written by a compare-and-swap (`compare_and_swap`, tried again in the rare case another thread changed
+    the cell in between). Returns whether this call decided p, so exactly one thread queues it."""
+    other = cells[p]
+    while True:
+        new = _updated(other, r, tie_phase, lost)
+        if new < 0:
+            return False
+        seen = compare_and_swap(cells, p, other, new)
+        if seen == other:
+            return (new & CODE_MASK) != OPEN
+        other = seen
+
+
+@njit(inline="always")
+def _spread(predecessors, graph, xs, xcells, m, slot, gather, gathered, lo, hi, cells, queue, tail, tie_phase, r,
+            parts, fresh, made):
+    """A batch of queue entries xs[:m], all of one remoteness (r - 1), worked by `parts` threads (numba's, one
+    parallel region); returns the queue's new tail. The positions it decides are the plain queue's (each gets
+    r); only their order in the queue within the level differs, and that order never changes a value or a
+    remoteness: within one level a win (a losing successor) and a loss (every successor winning) exclude each
+    other, and a counter only counts down, so a level's updates leave the same cells in any order.
+
+    Part s takes stripe s of the batch (consecutive entries) and works it as the one-thread loop does: CHUNK
+    entries' predecessors computed into its own small buffer (`gather`, a few KiB: in L1) with their cells
+    prefetched as they come, then the chunk's updates applied, each by `_update_shared` (a compare-and-swap:
+    two threads may meet on a cell), the positions it decides listed in its stretch of `fresh`. Then the
+    lists go onto the queue in part order (serially: a few KiB a batch). No update is copied or routed; the
+    extra cost against one thread is the locked instruction per update and the parallel region per batch."""
+    per = (m + parts - 1) // parts
+    room = per * slot  # a stripe's most predecessors, so its most decided positions
+    for s in prange(parts):
+        listed = s * room
+        g = s * CHUNK * slot
+        end = min(m, (s + 1) * per)
+        for c0 in range(s * per, end, CHUNK):
+            c1 = min(c0 + CHUNK, end)
+            for i in range(c0, c1):
+                start = g + (i - c0) * slot
+                k = _gather_one(predecessors, graph, xs[i], gather, start, slot, lo, hi)
+                gathered[s * CHUNK + i - c0] = k
+                for q in range(start, start + k):
+                    prefetch(cells, gather[q])
+            for i in range(c0, c1):
+                lost = (xcells[i] & CODE_MASK) == LOSS
+                start = g + (i - c0) * slot
+                for q in range(start, start + gathered[s * CHUNK + i - c0]):
+                    p = gather[q]
+                    if _update_shared(cells, p, r, tie_phase, lost):
+                        fresh[listed] = p
+                        listed += 1
+        made[s] = listed - s * room
+    for s in range(parts):
+        for q in range(s * room, s * room + made[s]):
+            queue[tail] = fresh[q]
+            tail += 1
+    return tail
 
 
 SCAN_BLOCK = 1 << 16  # cells a thread takes at a time in _collect
@@ -437,16 +441,19 @@ def solve_cells(initial, predecessors, valid, move_count, terminal, graph, max_u
         # baseline. Measured on Dodgem 5x5 (warm cache, load 5-6): big batches with their un-moves on every core
         # but applied on one cost 59 s of CPU on one thread, against 52 s in chunks.
         most = max(1, min(CHUNK, n))
-    buffer = np.empty(slot * most, dtype=np.int64)
-    counts = np.empty(most, dtype=np.int64)
+    # With `spread` the batches of PARALLEL_MIN entries or more go to _spread, so the one-core gather's buffer
+    # holds only the smaller ones.
+    small = min(most, PARALLEL_MIN - 1) if spread else most
+    buffer = np.empty(slot * max(small, 1), dtype=np.int64)
+    counts = np.empty(max(small, 1), dtype=np.int64)
     xs = np.empty(most, dtype=np.int64)
     xcells = np.empty(most, dtype=np.int64)
-    room = slot * most if spread else 0
-    order = np.empty(room, dtype=np.int64)
+    parts = state[THREADS] if spread else 1
+    room = slot * (most + parts) if spread else 0  # every stripe's stretch, the last one's rounding included
     fresh = np.empty(room, dtype=np.int32)
-    tally = np.empty((PARTS, PARTS), dtype=np.int64)
-    bounds = np.empty(PARTS + 1, dtype=np.int64)
-    made = np.empty(PARTS + 1, dtype=np.int64)
+    gather = np.empty(parts * CHUNK * slot if spread else 0, dtype=np.int64)
+    gathered = np.empty(parts * CHUNK if spread else 0, dtype=np.int64)
+    made = np.empty(parts, dtype=np.int64)
     worked = 0
     while phase == WINS_AND_LOSSES or phase == TIES:
         tie_phase = phase == TIES
@@ -474,8 +481,8 @@ def solve_cells(initial, predecessors, valid, move_count, terminal, graph, max_u
             r = (xcells[0] >> CODE_BITS) + 1  # the chunk's one remoteness, plus one
             if r > limit:
                 return OVERFLOW
-            tail = _spread(predecessors, graph, xs, xcells, m, slot, buffer, counts, lo, hi, cells, queue, tail,
-                           tie_phase, r, order, fresh, tally, bounds, made)
+            tail = _spread(predecessors, graph, xs, xcells, m, slot, gather, gathered, lo, hi, cells, queue, tail,
+                           tie_phase, r, parts, fresh, made)
             if from_queue:
                 head += m
             else:
