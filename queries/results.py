@@ -150,9 +150,10 @@ def format_result(result: QueryResult) -> str:
     played_tables), then the notes."""
     parts = [f"{result.query} on {result.game}" + "".join(
         f", {k}={_param(result, k, v)}" for k, v in result.params.items())]
+    players = _players(result.game)
     for name, table in played_tables(result).items():
         parts.append(f"\n[{name}] ({len(table.rows)} row{'' if len(table.rows) == 1 else 's'})")
-        parts.append(format_table(_values_shown(table)) if table.rows else "(none)")
+        parts.append(format_table(_values_shown(table, players)) if table.rows else "(none)")
     notes = list(result.notes)
     if result.boards and (result.boards != result.positions or result.named != result.moves):
         notes.insert(0, "the line is played on one board from the position as typed: each key is the board "
@@ -177,16 +178,41 @@ def format_result(result: QueryResult) -> str:
 CGT_COLUMNS = ("cgt",)   # columns holding a combinatorial value as stored (ASCII, '+-1'; queries/cgt-*.cypher)
 
 
-def _values_shown(table: Table) -> Table:
-    """The table with its CGT values written as people read them ('±1', explorer.cgt.notation.shown_stored);
-    JSON keeps the stored ASCII, the text Neo4j and --value match on. O(rows)."""
+PLAYER_COLUMNS = ("to_move",)  # a player's index as stored (0 or 1): written as the game calls its players
+
+
+def _players(graph_id: str) -> tuple[str, str] | None:
+    """The names of the game's two players (X and O, Red and Blue, A and B) for a graph id; None when it names no
+    game this install knows (a result read back from elsewhere)."""
+    from explorer.core.errors import GameGraphError
+    from explorer.games.base import player_name
+    from explorer.graph import parse_graph_id
+
+    try:
+        game, _ = parse_graph_id(graph_id)
+    except (GameGraphError, ValueError, KeyError):
+        return None
+    return player_name(game, 0), player_name(game, 1)
+
+
+def _values_shown(table: Table, players: tuple[str, str] | None = None) -> Table:
+    """The table with its CGT values written as people read them ('±1', explorer.cgt.notation.shown_stored) and
+    its players by name (`players`, for PLAYER_COLUMNS' 0 and 1: `X`, not 0); JSON keeps the stored values, the
+    text Neo4j and --value match on. O(rows)."""
     at = [i for i, column in enumerate(table.columns) if column in CGT_COLUMNS]
-    if not at:
+    named = [i for i, column in enumerate(table.columns) if column in PLAYER_COLUMNS] if players else []
+    if not at and not named:
         return table
     from explorer.cgt.notation import shown_stored
 
-    return Table(table.columns, [[shown_stored(v) if i in at and isinstance(v, str) else v
-                                  for i, v in enumerate(row)] for row in table.rows])
+    def shown(i: int, v: Any) -> Any:
+        if i in at and isinstance(v, str):
+            return shown_stored(v)
+        if i in named and v in (0, 1) and not isinstance(v, bool):
+            return players[v]
+        return v
+
+    return Table(table.columns, [[shown(i, v) for i, v in enumerate(row)] for row in table.rows])
 
 
 def _param(result: QueryResult, name: str, value: Any) -> str:

@@ -129,3 +129,20 @@ def test_a_game_without_symmetry_is_drawn_as_stored():
     shown = result.shown("positions")
     assert shown.column("key") == shown.column("stored") == result.table("positions").column("key")
     assert "orientation" not in format_result(result)
+
+
+def test_text_names_the_player_to_move_as_the_game_calls_them_and_json_keeps_the_index(hood):
+    """The positions table said `to_move 0` and `1`; the text now says X and O (Chopsticks' A and B), each the
+    player whose turn it is by the game's own rules, while JSON keeps 0 and 1."""
+    from explorer.games.base import player_name
+
+    game, _, result = hood
+    text = format_result(result)
+    section = text.split("[positions]")[1].split("\n[")[0].strip().splitlines()
+    header = re.split(r"\s{2,}", section[1].strip())
+    at, key_at = header.index("to_move"), header.index("key")
+    rows = [re.split(r"\s{2,}", line.strip()) for line in section[3:]]
+    assert rows and {row[at] for row in rows} <= {player_name(game, 0), player_name(game, 1)}
+    for row in rows:
+        assert row[at] == player_name(game, game.to_move(game.parse(row[key_at]))), row
+    assert {v for v in result.table("positions").column("to_move")} <= {0, 1}
