@@ -288,6 +288,11 @@ def wait_canvas(page, condition: str, timeout: float = 60.0):
     deadline = time.monotonic() + timeout
     while True:
         frame_element, frame = current_frame(page)
+        if frame is None:  # the new frame is in the page but its document is not attached yet (seen in CI, ci10)
+            if time.monotonic() > deadline:
+                raise AssertionError(f"the canvas's frame never got its document within {timeout:.0f} s")
+            time.sleep(0.1)
+            continue
         try:
             frame.wait_for_function(f"() => {{ const cy = document.getElementById('cy')?._cyreg?.cy; "
                                     f"return !!cy && ({condition}); }}",
