@@ -14,9 +14,10 @@ import time
 from urllib.parse import quote
 
 import pytest
-from playwright.sync_api import Error as PlaywrightError, expect
+from playwright.sync_api import expect
 from streamlit.proto.ForwardMsg_pb2 import ForwardMsg
 
+from bench.bench_canvas import _open_choice
 from tests.ui.test_browser import ARTIFACTS, browser, position_in_url, server  # noqa: F401 - fixtures
 from tests.ui.test_browser import pytestmark  # noqa: F401 - browser, and Chromium must be there
 from tests.ui.test_canvas_browser import (CY, click_node, click_panel_button, current_frame, cy, expand_node,
@@ -28,16 +29,8 @@ FRAGMENT = ForwardMsg.ScriptFinishedStatus.FINISHED_FRAGMENT_RUN_SUCCESSFULLY
 
 def _choose(page, label: str, option: str) -> None:
     """Picks `option` in the selectbox labelled `label`, again when a click landed while Streamlit redrew the
-    box and opened nothing (as bench_canvas does), and waits for the run."""
-    choice = page.get_by_role("option", name=option)
-    for _ in range(5):
-        page.get_by_label(label, exact=False).first.click()
-        try:
-            choice.wait_for(timeout=10_000)
-            break
-        except PlaywrightError:
-            page.keyboard.press("Escape")
-    choice.click()
+    box and opened nothing (bench_canvas._open_choice, which the bench times with), and waits for the run."""
+    _open_choice(page, label, page.get_by_role("option", name=option)).click()
     settle(page)
 
 
