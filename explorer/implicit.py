@@ -41,6 +41,9 @@ INVALID = -2
 CODES_FILE = "solved.values"  # the compact value file (explorer.core.valuestore)
 OLD_FILES = ("value.npy", "remoteness.npy")  # the format before: 3 bytes an index, memory-mapped
 MAX_INDICES = 2 ** 31  # int32 queue entries
+# The most a solve holds an index: its 2-byte cell and, at worst, a 4-byte queue entry (the queue gives back the
+# pages behind its head, so it is less in practice: Dōbutsu shōgi peaked at 5.3 bytes an index, bench/README.md).
+BYTES_PER_INDEX_SOLVING = 6
 CACHE_KIND = "implicit"  # the state folder's subfolder of value files
 
 
@@ -75,6 +78,23 @@ def _require(game: Game) -> None:
         raise GameGraphError(f"{game.display_name} offers no ranking and un-moves, so it has no implicit mode")
 
 
+def check_memory(game: Game) -> None:
+    """Refuse at once, in one line (GraphTooLarge), a solve whose cells and queue would not fit in the memory
+    available now (explorer.core.limits.available_memory), before anything is built. O(1)."""
+    from explorer.core import limits
+
+    size = game.implicit_size()
+    if size is None:
+        return
+    need = BYTES_PER_INDEX_SOLVING * size
+    available = limits.available_memory()
+    if available is not None and need > available:
+        raise GraphTooLarge(f"solving {game.display_name} takes up to {limits.human_bytes(need)} of memory "
+                            f"({size:,} indices, {BYTES_PER_INDEX_SOLVING} bytes each), more than the "
+                            f"{limits.human_bytes(available)} this machine has available now; close other work "
+                            "or solve it on a larger machine")
+
+
 def solve(game: Game, folder: Path | None = None) -> "ValueFile":
     """Solve every index of the game's ranking; write the value file atomically (a
     partial folder renamed at the end), owner-only. O(N + E) time. While solving: a
@@ -90,6 +110,7 @@ def solve(game: Game, folder: Path | None = None) -> "ValueFile":
     folder = Path(folder) if folder else folder_for(game)
     if _old_format(folder, game):
         return compress(game, folder)
+    check_memory(game)
     seconds: dict[str, float] = {}
     t0 = time.perf_counter()
     kernels = game.implicit_kernels()

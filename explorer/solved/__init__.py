@@ -11,4 +11,4 @@ from explorer.solved.part import (  # noqa: F401
     PART_DIRECTIONS, PART_MAX_POSITIONS, PART_MAX_RADIUS, PartGraph, SolvedPart, materialise, part_id)
 from explorer.solved.storage import (  # noqa: F401
     GRAPH, GRAPH_FIRST, GRAPH_ONLY, IMPLICIT, TIERED, VALUES, VALUES_ONLY, SolvedGame, advice, choose,
-    edgeless_kind, open_graph, open_solved, refuse_graph, solve, solve_time, stored_values, too_large_for_a_graph)
+    edgeless_kind, open_graph, open_solved, refuse_graph, solve, solve_seconds, solve_time, stored_values, too_large_for_a_graph)

@@ -118,22 +118,42 @@ def advice(game: Game | str, spec: str | None = None, command: str = "solve") ->
     return limits.RAISE_THE_LIMIT
 
 
-# What `gamegraph solve SPEC --implicit/--tiered` took on this 2-core machine (bench/README.md), by the game's
-# display name; another game's time is estimated from Dōbutsu shōgi's rate (1,567,925,964 indices in 974 s of the
-# solver's own time from a cold start: 1.6 million indices a second).
-MEASURED_SOLVES = {"dobutsu:standard": "16-19 min", "teeko:standard": "70 s", "teeko:advanced": "100 s",
-                   "dodgem:5x5": "5-12 min", "connect4:6x4": "2.5 min", "connect4:6x5": "48 min"}
+# What `gamegraph solve SPEC --implicit/--tiered` took on this 2-core machine (bench/README.md), in seconds, the
+# fastest and slowest run, by the game's display name; another game's time is estimated from Dōbutsu shōgi's rate
+# (1,567,925,964 indices in 974 s of the solver's own time from a cold start: 1.6 million indices a second).
+MEASURED_SOLVES = {"dobutsu:standard": (16 * 60, 19 * 60), "teeko:standard": (70, 70), "teeko:advanced": (100, 100),
+                   "dodgem:5x5": (5 * 60, 12 * 60), "connect4:6x4": (150, 150), "connect4:6x5": (48 * 60, 48 * 60)}
 INDICES_PER_SECOND = 1_600_000
 
 
-def solve_time(game: Game) -> str:
-    """How long the value-file solve of `game` takes here: measured, else 'about N min' from the rate."""
+def solve_seconds(game: Game) -> tuple[float, float, bool]:
+    """How long the value-file solve of `game` takes here, in seconds: (fastest, slowest, measured), measured
+    (MEASURED_SOLVES) or estimated from Dōbutsu shōgi's rate (then fastest == slowest and measured is False)."""
     measured = MEASURED_SOLVES.get(game.display_name)
     if measured:
-        return f"{measured} here (measured)"
-    seconds = game.index_space() / INDICES_PER_SECOND
-    about = f"{max(round(seconds / 60), 1)} min" if seconds >= 60 else f"{max(round(seconds), 1)} s"
-    return f"about {about} here (estimated from Dōbutsu shōgi's rate)"
+        return float(measured[0]), float(measured[1]), True
+    seconds = (game.index_space() or 0) / INDICES_PER_SECOND
+    return seconds, seconds, False
+
+
+def _duration(seconds: float) -> tuple[str, str]:
+    """(number, unit) in words: seconds under two minutes, else minutes to the half."""
+    if seconds < 120:
+        return f"{max(round(seconds), 1)}", "s"
+    return f"{round(seconds / 30) / 2:g}", "min"
+
+
+def solve_time(game: Game) -> str:
+    """How long the value-file solve of `game` takes here, in words: '16-19 min here (measured)', '70 s here
+    (measured)', else 'about N min here (estimated ...)'."""
+    fastest, slowest, measured = solve_seconds(game)
+    high, unit = _duration(slowest)
+    if not measured:
+        return f"about {high} {unit} here (estimated from Dōbutsu shōgi's rate)"
+    low, low_unit = _duration(fastest)
+    span = f"{high} {unit}" if low == high and low_unit == unit else (
+        f"{low}-{high} {unit}" if low_unit == unit else f"{low} {low_unit}-{high} {unit}")
+    return f"{span} here (measured)"
 
 
 def _value_file_remedy(spec: str, flag: str) -> str:

@@ -396,9 +396,65 @@ def too_large(game: Game, why: str) -> None:
 
     remedy = advice(game, command="ui")
     error(why if remedy in why else f"{why}; {remedy}")
+    solve_here(game)
     presets = openable_presets(game, _limit())
     if presets:
         st.markdown("Open now: " + " · ".join(f"[{md_escape(spec)}]({state.link(spec)}) ({how})"
                                                for spec, how in presets))
     else:
         st.markdown(f"[Open {state.DEFAULT_GAME} instead]({state.link(state.DEFAULT_GAME)})")
+
+
+JOB_POLL_SECONDS = 3   # how often the page looks at a solve started from it
+
+
+def solve_here(game: Game) -> None:
+    """A button that runs the solve the refusal names, in the background (explorer.ui.solve_jobs), and while it
+    runs, its progress: elapsed against the time it takes here, and the solver's own progress line. When it
+    has finished the page reruns and opens the game from its value file; a solve that failed says why in one
+    line, and the button offers it again."""
+    from explorer.solved import solve_seconds, solve_time
+    from explorer.tiered import edgeless_flag
+    from explorer.ui import solve_jobs
+
+    if edgeless_flag(game) is None:
+        return
+    job = solve_jobs.current(game)
+    status = job.status(game) if job is not None else None
+    if status == solve_jobs.RUNNING:
+        _, slowest, _ = solve_seconds(game)
+        _job_progress(game, slowest)
+        return
+    if status == solve_jobs.FAILED:
+        error(f"The solve of {game.display_name} started here stopped: {job.last_line() or 'it printed nothing'}")
+    if st.button(f"Solve {game.display_name} here, in the background: {solve_time(game)}", type="primary",
+                 key="solve_here", help=f"Runs `{' '.join(solve_jobs.command(game))}` on the server; it goes on "
+                                        "if you close the page, and the page opens the game when it is done"):
+        try:
+            solve_jobs.start(game)
+        except GameGraphError as exc:
+            error(str(exc))
+            return
+        st.rerun()
+
+
+@st.fragment(run_every=JOB_POLL_SECONDS)
+def _job_progress(game: Game, slowest: float) -> None:
+    """The running solve's progress, redrawn every JOB_POLL_SECONDS without the rest of the page; the whole
+    page reruns once it has ended (then opening the game, or saying why not)."""
+    from explorer.solved import solve_time
+    from explorer.ui import solve_jobs
+
+    job = solve_jobs.current(game)
+    if job is None or job.status(game) != solve_jobs.RUNNING:
+        st.rerun()
+        return
+    elapsed = job.elapsed()
+    minutes, seconds = divmod(int(elapsed), 60)
+    fraction = min(elapsed / slowest, 0.99) if slowest > 0 else 0.0
+    st.progress(fraction, text=f"Solving {game.display_name} here: {minutes} min {seconds:02d} s so far, of "
+                               f"{solve_time(game)}. The page opens the game when it is done; you may close it "
+                               "meanwhile.")
+    line = job.last_line()
+    if line:
+        st.caption(md_escape(line))
