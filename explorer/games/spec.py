@@ -56,7 +56,11 @@ def parse_spec(spec: str) -> Game:
         values.update(cls.presets[preset])
     field_names = [f.name for f in dataclasses.fields(cls.Params)]
     given: set[str] = set()
-    for item in filter(None, (part.strip() for part in (match["params"] or "").split(","))):
+    items = [part.strip() for part in (match["params"] or "").split(",")]
+    if items != [""] and "" in items:  # "()" names no parameter; "(fingers=5,,)" or "(,fingers=5)" is a slip
+        raise InvalidParameter(f"the parameters of {shown(spec)} have an empty one (a comma too many): "
+                               "write them as (name=value,name=value)")
+    for item in filter(None, items):
         name, sep, text = item.partition("=")
         name = name.strip().replace("-", "_")
         if not sep:
