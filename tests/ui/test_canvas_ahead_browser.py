@@ -75,6 +75,37 @@ def test_an_expansion_is_drawn_at_once_where_the_answer_puts_it_and_collapses_at
     page.close()
 
 
+def test_a_click_then_a_double_click_at_once_is_answered(server, browser):  # noqa: F811
+    """A node clicked (selected) and at once double-clicked: three clicks within Cytoscape's multi-click time
+    (250 ms, counted whatever they land on), so its double-click comes on the second click and the ring is shown
+    ahead, every new node starting on the node expanded; the third click goes to the node itself, not to a new
+    node over it, so the expansion the component sends is that node's and the server's answer comes with no
+    further action: the saved scene in the address names it and nothing on the canvas stays provisional. (The
+    third click selected a new node, which the component then asked the server to expand; the server does not
+    hold it, so nothing came back, and the ring stayed provisional until the page's 20 s fallback.)"""
+    page, frame_element, frame = _open(browser, f"{server}/?game=tictactoe&view=Neighbourhood&k=2")
+    target = _target(frame)
+    assert target, "no node with something to add in sight"
+    ring = cy(frame, f"{AHEAD}.ring[{target!r}]")
+    before = cy(frame, "cy.nodes().length")
+    wait_still(frame)
+    frame.evaluate(f"() => {{ const cy = {CY}; window.__picked = [];"
+                   " cy.on('select', 'node', e => window.__picked.push(e.target.id())); }")
+    x, y = node_point(frame_element, frame, target)
+    page.mouse.click(x, y)
+    page.mouse.dblclick(x, y)
+    page.wait_for_function(f"() => (JSON.parse(new URL(location.href).searchParams.get('exp') || '[]'))"
+                           f".includes({target!r})", timeout=15_000)
+    frame.wait_for_function(f"() => {{ const cy = {CY}; return !cy.__ggAhead && "
+                            "cy.elements('.gg-ahead').length === 0; }", timeout=15_000)
+    assert set(frame.evaluate("() => window.__picked")) == {target}   # no new node was selected
+    settle(page)
+    after = cy(frame, "cy.nodes().length")
+    assert after == before + len(ring["n"])
+    assert page.get_by_text(f"{after} positions and").count() == 1   # the server holds what is drawn
+    page.close()
+
+
 def test_a_ring_made_for_another_canvas_is_not_used(server, browser):  # noqa: F811
     """The ring names the canvas it was made for (its focus, nodes and moves): one that does not match what is drawn
     (here: its count altered) is left alone, and the expansion makes the round trip as before."""

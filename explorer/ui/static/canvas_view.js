@@ -75,7 +75,8 @@
 //    for each node, what a double-click on it adds (positions, moves, and in a layout placed by the server their
 //    places, the very ones its answer gives), and for each expanded node what collapsing it takes away. A
 //    double-click adds the node's ring at once (class gg-ahead, gliding out of the node as the server's expansion
-//    does) and a click on "Collapse what it expanded" takes its nodes off at once. The component still sends the
+//    does; while they glide they take no click, which goes to the node under them) and a click on "Collapse what
+//    it expanded" takes its nodes off at once. The component still sends the
 //    event and the server's answer still comes: its elements settle the data of what was shown (a label in another
 //    orientation, a move's bend) and take off what it did not add; nothing shown moves again. A ring is used only
 //    when it was made for the canvas as it is (its focus and its numbers of nodes and moves), and one at a time
@@ -921,6 +922,15 @@
         cy.__ggAhead = pending;
         node.connectedEdges().addClass("highlight");
         const nodes = shown.nodes();
+        // While they start on the node and glide out of it, the new nodes take no pointer events (Cytoscape's
+        // `events: no`): a click there goes to the node expanded under them. Cytoscape counts clicks, not what they
+        // land on (multiClickDebounceTime, 250 ms), so a click that selects a node and a double-click on it at once
+        // make its double-click come on the second click, and the third landed on a new node drawn over it: that
+        // node was selected, the component (which expands its last selected node, nodeActions.js) asked the server
+        // to expand a position it does not hold, and no answer came (the ring stayed provisional until
+        // AHEAD_WAIT_MS). The vendored component stacks an expansion's nodes too, but only once the answer came.
+        nodes.style("events", "no");
+        win(cy).setTimeout(() => nodes.removeStyle("events"), GLIDE_MS + 20);
         nodes.forEach(n => n.animate(local(cy, { position: target[n.id()] }), local(cy, { duration: GLIDE_MS })));
         win(cy).setTimeout(() => {
             if (cy.__ggAhead !== pending) return;
