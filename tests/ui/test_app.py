@@ -19,19 +19,9 @@ from streamlit.testing.v1 import AppTest  # noqa: E402
 from explorer.solved import build  # noqa: E402
 from explorer.ui import backend as ui_backend  # noqa: E402
 from explorer.ui import history, state  # noqa: E402
-from tests.support.ui_support import text_of  # noqa: E402
+from tests.support.ui_support import isolated, text_of  # noqa: E402,F401 - the autouse fixture
 
 APP = str(Path(__file__).resolve().parents[2] / "explorer" / "ui" / "app.py")
-
-
-@pytest.fixture(autouse=True)
-def isolated(tmp_path, monkeypatch):
-    monkeypatch.setenv("GAMEGRAPH_HOME", str(tmp_path / "home"))
-    monkeypatch.setenv("NEO4J_URI", "bolt://127.0.0.1:9")   # nothing listens there
-    monkeypatch.delenv("NEO4J_PASSWORD", raising=False)
-    ui_backend.connection.clear()
-    yield
-    ui_backend.connection.clear()
 
 
 def page(**params: str) -> AppTest:

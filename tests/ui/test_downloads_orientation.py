@@ -19,11 +19,12 @@ from streamlit.testing.v1 import AppTest  # noqa: E402
 from explorer.games.base import MIRRORED_MARK  # noqa: E402
 from explorer.render import dot as dots  # noqa: E402
 from explorer.solved import load_or_build  # noqa: E402
-from explorer.ui import backend as ui_backend, canvas, data, graphs  # noqa: E402
+from explorer.ui import canvas, data, graphs  # noqa: E402
 from explorer.ui.backend import Backend  # noqa: E402
 from loaders.mirror import mirror_for  # noqa: E402
 from queries.api import NetworkxBackend, run_query  # noqa: E402
 from tests.queries.test_neighbourhood_as_played import check_move, mirrored_board  # noqa: E402
+from tests.support.ui_support import isolated  # noqa: E402,F401 - the autouse fixture: a state folder of each test's own
 
 APP = str(Path(__file__).resolve().parents[2] / "explorer" / "ui" / "app.py")
 ID = r'("(?:[^"\\]|\\.)*"|[^\s\[\]"]+)'
@@ -88,16 +89,6 @@ def test_the_downloaded_neighbourhood_is_played_as_drawn_and_agrees_with_the_can
 
 def labels_key(labels: dict[str, str], board: str) -> str:
     return next(key for key, text in labels.items() if text == board)
-
-
-@pytest.fixture
-def isolated(tmp_path, monkeypatch):
-    monkeypatch.setenv("GAMEGRAPH_HOME", str(tmp_path / "home"))
-    monkeypatch.setenv("NEO4J_URI", "bolt://127.0.0.1:9")   # nothing listens there
-    monkeypatch.delenv("NEO4J_PASSWORD", raising=False)
-    ui_backend.connection.clear()
-    yield
-    ui_backend.connection.clear()
 
 
 def test_the_downloads_tab_names_the_position_as_the_page_shows_it(isolated):

@@ -12,19 +12,9 @@ pytest.importorskip("streamlit")
 from streamlit.testing.v1 import AppTest  # noqa: E402
 
 from explorer.games import parse_spec  # noqa: E402
-from explorer.ui import backend as ui_backend  # noqa: E402
+from tests.support.ui_support import isolated  # noqa: E402,F401 - the autouse fixture
 
 APP = str(Path(__file__).resolve().parents[2] / "explorer" / "ui" / "app.py")
-
-
-@pytest.fixture(autouse=True)
-def isolated(tmp_path, monkeypatch):
-    monkeypatch.setenv("GAMEGRAPH_HOME", str(tmp_path / "home"))
-    monkeypatch.setenv("NEO4J_URI", "bolt://127.0.0.1:9")   # nothing listens there
-    monkeypatch.delenv("NEO4J_PASSWORD", raising=False)
-    ui_backend.connection.clear()
-    yield
-    ui_backend.connection.clear()
 
 
 def page(**params: str) -> AppTest:
