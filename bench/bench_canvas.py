@@ -45,6 +45,7 @@ import urllib.request
 from pathlib import Path
 
 from bench.readme import publish
+from tests.support.browser import open_choice  # (one home: the browser tests open their boxes with it too)
 
 HEADING = "Interactive canvas (`bench_canvas.py`)"
 ROOT = Path(__file__).resolve().parents[1]
@@ -53,19 +54,6 @@ CHROMIUM = "/usr/bin/chromium"
 CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
                  "--disable-component-update", "--disable-sync", "--no-first-run"]
 BIG = ("chopsticks(fingers=8)", 10)  # 2,234 positions, all within 10 moves: more than the canvas's 2,000
-
-
-def _open_choice(page, label: str, option):
-    """Opens the select box `label` until `option` shows (a click that lands while Streamlit redraws the box
-    opens nothing; up to five tries) and returns the option, to be clicked by the caller."""
-    for _ in range(5):
-        page.get_by_label(label, exact=False).first.click()
-        try:
-            option.wait_for(timeout=10_000)
-            break
-        except Exception:
-            page.keyboard.press("Escape")
-    return option
 
 
 def _click_option(page, option) -> float:
@@ -323,7 +311,7 @@ def click_times(runs: int) -> list[tuple[str, int, str, float, float, int]]:
                         pass
                     page.wait_for_selector("[data-testid=stStatusWidget]", state="detached")
                     layout = ("concentric around the focus", "layered by remoteness")[run % 2]
-                    option = _open_choice(page, "Layout", page.get_by_role("option", name=layout))
+                    option = open_choice(page, "Layout", page.get_by_role("option", name=layout))
                     frame.evaluate(_MARK)
                     began = _click_option(page, option)
                     frame.wait_for_function(_MOVED, timeout=60_000, polling="raf")
@@ -336,7 +324,7 @@ def click_times(runs: int) -> list[tuple[str, int, str, float, float, int]]:
                     times["layout changed (still)"].append((time.perf_counter() - began) * 1000)
                     # Colour by: from the option's click to the first frame whose nodes have the new fills
                     colouring = ("remoteness", "value")[run % 2]
-                    option = _open_choice(page, "Colour by", page.get_by_role("option", name=colouring, exact=True))
+                    option = open_choice(page, "Colour by", page.get_by_role("option", name=colouring, exact=True))
                     frame_element = page.locator('iframe[src*="streamlit_cytoscape"]').first
                     frame = frame_element.element_handle().content_frame()  # (read before the click: not timed)
                     fills = frame.evaluate("() => document.getElementById('cy')._cyreg.cy.nodes()"

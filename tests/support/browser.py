@@ -78,6 +78,20 @@ def serving_ui(env: dict[str, str]):
         proc.wait()
 
 
+def open_choice(page, label: str, option):
+    """Opens the select box `label` until `option` shows and returns the option, to be clicked by the caller. A
+    click that lands while Streamlit redraws the box opens nothing: up to five tries, each closing what it opened
+    (the browser tests and bench/bench_canvas.py, which times the click on the option, both open boxes with it)."""
+    for _ in range(5):
+        page.get_by_label(label, exact=False).first.click()
+        try:
+            option.wait_for(timeout=10_000)
+            break
+        except Exception:  # noqa: BLE001 - Playwright's timeout: the box did not open, try again
+            page.keyboard.press("Escape")
+    return option
+
+
 @pytest.fixture(scope="session")
 def shared_browser():
     """The run's Chromium (Playwright's sync API); skipped where Chromium or Playwright is missing."""

@@ -8,9 +8,9 @@ from __future__ import annotations
 
 import json
 
+from tests.support.browser import open_choice
 from tests.ui.test_browser import ARTIFACTS, browser, server  # noqa: F401 - fixtures
 from tests.ui.test_browser import pytestmark  # noqa: F401 - browser, and Chromium must be there
-from bench.bench_canvas import _open_choice
 from tests.ui.test_canvas_browser import (CY, click_node, cy, node_point, open_canvas, settle, wait_grown, wait_nodes,
                                           wait_still)
 
@@ -135,7 +135,7 @@ def test_a_layout_chosen_is_laid_out_at_once_and_once(server, browser):  # noqa:
         cy.on('layoutstart', e => {{ const o = e.layout.options;
             if (o.fit !== false || o.ggLaidOut) window.__runs.push([o.name, !!o.ggLaidOut]); }}); }}""")
     wait_still(frame)
-    option = _open_choice(page, "Layout", page.get_by_role("option", name="concentric around the focus"))
+    option = open_choice(page, "Layout", page.get_by_role("option", name="concentric around the focus"))
     option.click()
     page.wait_for_function("() => new URL(location.href).searchParams.get('layout') === 'concentric'", timeout=60_000)
     settle(page)
@@ -164,7 +164,7 @@ def test_a_colouring_chosen_is_drawn_in_the_click_s_own_task(server, browser):  
                    " const look = () => { if (cy.__ggSheetText !== last) { window.__sheets++; last = cy.__ggSheetText; }"
                    " requestAnimationFrame(look); }; requestAnimationFrame(look); }")
     wait_still(frame)
-    option = _open_choice(page, "Colour by", page.get_by_role("option", name="remoteness", exact=True))
+    option = open_choice(page, "Colour by", page.get_by_role("option", name="remoteness", exact=True))
     option.click()
     page.wait_for_function("() => new URL(location.href).searchParams.get('colour') === 'remoteness'", timeout=60_000)
     settle(page)

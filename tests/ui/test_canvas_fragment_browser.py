@@ -17,7 +17,7 @@ import pytest
 from playwright.sync_api import expect
 from streamlit.proto.ForwardMsg_pb2 import ForwardMsg
 
-from bench.bench_canvas import _open_choice
+from tests.support.browser import open_choice
 from tests.ui.test_browser import ARTIFACTS, browser, position_in_url, server  # noqa: F401 - fixtures
 from tests.ui.test_browser import pytestmark  # noqa: F401 - browser, and Chromium must be there
 from tests.ui.test_canvas_browser import (CY, click_node, click_panel_button, current_frame, cy, expand_node,
@@ -29,8 +29,9 @@ FRAGMENT = ForwardMsg.ScriptFinishedStatus.FINISHED_FRAGMENT_RUN_SUCCESSFULLY
 
 def _choose(page, label: str, option: str) -> None:
     """Picks `option` in the selectbox labelled `label`, again when a click landed while Streamlit redrew the
-    box and opened nothing (bench_canvas._open_choice, which the bench times with), and waits for the run."""
-    _open_choice(page, label, page.get_by_role("option", name=option)).click()
+    box and opened nothing (tests/support/browser.py: open_choice, as the bench opens its boxes), and waits for
+    the run."""
+    open_choice(page, label, page.get_by_role("option", name=option)).click()
     settle(page)
 
 
