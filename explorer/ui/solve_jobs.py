@@ -131,6 +131,10 @@ def start(game: Game) -> Job:
     private.ensure_private_dir(record.parent)
     env = {**os.environ, "GAMEGRAPH_PROGRESS": "1", "COLUMNS": str(PROGRESS_WIDTH), "PYTHONUNBUFFERED": "1"}
     with open(os.open(log, os.O_WRONLY | os.O_CREAT | os.O_TRUNC | os.O_NOFOLLOW, 0o600), "wb") as out:
+        # The log's first line, what the page shows until the solver's own progress comes (building a large
+        # game's kernels and tables takes a while before its first progress line).
+        out.write(f"$ {' '.join(words)}: started {time.strftime('%H:%M:%S')}\n".encode())
+        out.flush()
         process = subprocess.Popen([sys.executable, "-m", "explorer.cli", *words[1:]], stdin=subprocess.DEVNULL,
                                    stdout=out, stderr=subprocess.STDOUT, env=env, start_new_session=True,
                                    cwd=str(record.parent))

@@ -47,6 +47,7 @@ def test_the_button_solves_in_the_background_and_the_page_then_opens_the_game(mo
     job = solve_jobs.current(game)
     assert job is not None and job.command == ("gamegraph", "solve", SPEC, "--implicit")
     assert solve_jobs.start(game).pid == job.pid or job.status(game) != solve_jobs.RUNNING  # one job, not two
+    assert job.log.read_text().startswith("$ gamegraph solve dobutsu:small --implicit: started ")
     assert wait_for(job, game) == solve_jobs.DONE, job.last_line()
     assert stored_values(game) == "implicit"
 
