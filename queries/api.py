@@ -21,14 +21,29 @@ from queries import catalog
 from queries.arrays_backend import ArraysBackend
 from queries.catalog import DIRECTIONS, QUERIES, QuerySpec
 from queries.common import canonical_key, game_of, graph_id
-from queries.console import check_read_only, run_readonly_cypher
-from queries.neo4j_backend import DEFAULT_TIMEOUT_S, Neo4jBackend
 from queries.networkx_backend import NetworkxBackend
 from queries.results import ConsoleResult, QueryResult, Table, format_result
 
 __all__ = ["QUERIES", "DIRECTIONS", "Backend", "NetworkxBackend", "Neo4jBackend", "ArraysBackend", "QueryResult",
            "Table", "ConsoleResult", "run_query", "query_names", "describe", "resolve_position", "run_readonly_cypher",
            "check_read_only", "format_result", "graph_id", "game_of", "DEFAULT_TIMEOUT_S", "COLUMNS"]
+
+
+
+def __getattr__(name: str) -> Any:
+    """The Neo4j side (Neo4jBackend, DEFAULT_TIMEOUT_S, the Cypher console's run_readonly_cypher and check_read_only),
+    imported on first use: the neo4j driver pulls pandas in, about 0.4 s of CPU that a `gamegraph query` or `dot`
+    on the mirror or the arrays would pay at every start."""
+    if name in ("check_read_only", "run_readonly_cypher"):
+        from queries import console
+
+        return getattr(console, name)
+    if name in ("DEFAULT_TIMEOUT_S", "Neo4jBackend"):
+        from queries import neo4j_backend
+
+        return getattr(neo4j_backend, name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
 
 # The columns of every query's tables (derived from the catalog, which alone defines them).
 COLUMNS: dict[str, dict[str, list[str]]] = {

@@ -131,7 +131,7 @@ def _backend(args: argparse.Namespace) -> Iterator[Backend]:
     A spec that is a part's id (explorer.graph.part_graph_id, as `load --around` prints it) names that
     part: in Neo4j where it was loaded, on networkx materialised again from the value file."""
     from explorer.graph import parse_part_id
-    from queries.api import Neo4jBackend, NetworkxBackend
+    from queries.api import NetworkxBackend
 
     part = parse_part_id(args.spec)  # None for a game spec; a malformed part id: one line
     if part is not None:
@@ -145,6 +145,7 @@ def _backend(args: argparse.Namespace) -> Iterator[Backend]:
         yield NetworkxBackend(mirror_for(game, symmetry=symmetry), timeout_s=args.timeout)
         return
     from loaders.settings import Neo4jSettings, open_driver
+    from queries.api import Neo4jBackend  # the neo4j driver only when asked for (it pulls pandas in: 0.4 s of CPU)
     settings = Neo4jSettings.from_env()
     driver = open_driver(settings)
     try:
@@ -160,7 +161,7 @@ def _part_backend(args: argparse.Namespace, part) -> Iterator[Backend]:
     made again from the value file (values, remoteness and best moves are the file's), or one line
     saying why it cannot be (no value file: `solve --implicit`; a centre the file does not hold)."""
     from explorer.graph import part_graph_id
-    from queries.api import Neo4jBackend, NetworkxBackend
+    from queries.api import NetworkxBackend
 
     game, centre = part.game, part.game.format(part.game.parse(part.centre))
     game_id = part_graph_id(game, centre, part.radius, part.direction)  # a spec's display name becomes the id
@@ -171,6 +172,7 @@ def _part_backend(args: argparse.Namespace, part) -> Iterator[Backend]:
         return
     from loaders import neo4j_loader
     from loaders.settings import Neo4jSettings, open_driver
+    from queries.api import Neo4jBackend
 
     settings = Neo4jSettings.from_env()
     driver = open_driver(settings)
