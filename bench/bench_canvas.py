@@ -310,7 +310,11 @@ def click_times(runs: int) -> list[tuple[str, int, str, float, float, int]]:
                     except Exception:  # a node with nothing new to bring (or a full canvas): not counted
                         pass
                     page.wait_for_selector("[data-testid=stStatusWidget]", state="detached")
-                    layout = ("concentric around the focus", "layered by remoteness")[run % 2]
+                    # the other layout than the box shows (not by the run's parity: a run left out above kept the
+                    # last one, and choosing the layout already drawn moves nothing, which waited out the timeout)
+                    shown = page.get_by_label("Layout", exact=False).first.input_value()
+                    layout = ("layered by remoteness" if shown == "concentric around the focus"
+                              else "concentric around the focus")
                     option = open_choice(page, "Layout", page.get_by_role("option", name=layout))
                     frame.evaluate(_MARK)
                     began = _click_option(page, option)
@@ -323,7 +327,8 @@ def click_times(runs: int) -> list[tuple[str, int, str, float, float, int]]:
                     frame.evaluate(_STILL)
                     times["layout changed (still)"].append((time.perf_counter() - began) * 1000)
                     # Colour by: from the option's click to the first frame whose nodes have the new fills
-                    colouring = ("remoteness", "value")[run % 2]
+                    shown = page.get_by_label("Colour by", exact=False).first.input_value()
+                    colouring = "value" if shown == "remoteness" else "remoteness"
                     option = open_choice(page, "Colour by", page.get_by_role("option", name=colouring, exact=True))
                     frame_element = page.locator('iframe[src*="streamlit_cytoscape"]').first
                     frame = frame_element.element_handle().content_frame()  # (read before the click: not timed)
