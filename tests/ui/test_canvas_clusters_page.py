@@ -34,6 +34,9 @@ def test_a_big_canvas_opens_grouped_and_a_small_one_does_not():
     assert sum(n["data"].get("_count", 1) for n in drawn["nodes"]) == len(grown.nodes)  # the focus counts one
     assert "Grouped (value & remoteness)" in _captions(at)
     assert "group" not in at.query_params and "open" not in at.query_params  # the default, not written
+    run = at.session_state[panel.GROUP_VIEW][2]["run"]
+    at.button(key="canvas_relayout").click().run()  # "Lay out again" lays the grouped canvas out again
+    assert at.session_state[panel.GROUP_VIEW][2]["run"] == run + 1 and not at.exception
     small = page(game=GAME, view="Neighbourhood", k="1")
     assert small.session_state[panel.GROUP] == "off" and _drawn(small) is None
 

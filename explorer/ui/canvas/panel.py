@@ -485,7 +485,7 @@ def _grouped(grown: Grown, grouping: str, layout: str, focus: str, pictures: boo
     signature = (grown.generation, grouping, tuple(opened), layout, pictures, len(grown.nodes), len(grown.edges),
                  hash(frozenset(grown.nodes)))
     kept = st.session_state.get(GROUP_VIEW)
-    if kept is None or kept[0] != signature:
+    if kept is None or kept[0] != signature or st.session_state.get("canvas_relayout"):  # ("Lay out again")
         view, placed = clusters.view_layout(grown, grouping, opened, focus, layout,
                                             BOARD_SIZE if pictures else NODE_SIZE)
         run = kept[3] + 1 if kept else 1
