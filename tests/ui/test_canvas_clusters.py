@@ -205,3 +205,19 @@ def test_cluster_titles_read_as_words():
     assert clusters.cluster_title("v draw - B") == "B draws"
     assert clusters.cluster_title("d 1") == "1 move away" and clusters.cluster_title("d 2") == "2 moves away"
     assert clusters.cluster_title("c A|1-1|0-3") == "a cycle"
+
+
+def test_a_position_found_marks_its_cluster(drawn):
+    """What the canvas's search marks (search.mark: `_found` 1, the rest 0) is marked on the cluster that holds it."""
+    import copy
+
+    spec, k, solved, focus, grown = drawn
+    grown = copy.deepcopy(grown)
+    groups = clusters.clusters_of(grown.nodes, grown.edges, "value", focus)
+    target = max(groups, key=lambda c: len(groups[c]))
+    for key, node in grown.nodes.items():
+        node["data"]["_found"] = int(key == groups[target][-1])
+    view, _ = clusters.cluster_view(grown, "value", [], focus)
+    marked = {i for i, n in view.nodes.items() if n["data"].get("_found")}
+    assert marked == {clusters.node_id(target)}
+    assert all(n["data"].get("_found") == 0 for i, n in view.nodes.items() if i not in marked)

@@ -161,6 +161,8 @@ def cluster_node(cluster: str, members: list[str], nodes: dict[str, dict[str, An
                             "positions": count, "_cluster": 1, "_count": count, "_scc": 0 if cluster[0] == "c" else -1}
     for name in {k for d in datas for k in d if k.startswith(FILL_KEYS)}:
         data[name] = _mode([d.get(name) for d in datas if name in d])
+    if any("_found" in d for d in datas):  # what the canvas's search found (search.mark) is found in its cluster
+        data["_found"] = int(any(d.get("_found") for d in datas))
     data["value"] = _mode([d.get("value") for d in datas])
     remoteness = {d.get("remoteness") for d in datas}
     if len(remoteness) == 1 and None not in remoteness:

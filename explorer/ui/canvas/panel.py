@@ -482,13 +482,18 @@ def _grouped(grown: Grown, grouping: str, layout: str, focus: str, pictures: boo
     if grouping == "off":
         return None
     opened = _opened(grown, grouping, focus)
+    found = frozenset(k for k, n in grown.nodes.items() if n["data"].get("_found"))  # (search.mark)
     signature = (grown.generation, grouping, tuple(opened), layout, pictures, len(grown.nodes), len(grown.edges),
-                 hash(frozenset(grown.nodes)))
+                 hash(frozenset(grown.nodes)), found)
     kept = st.session_state.get(GROUP_VIEW)
     if kept is None or kept[0] != signature or st.session_state.get("canvas_relayout"):  # ("Lay out again")
         view, placed = clusters.view_layout(grown, grouping, opened, focus, layout,
                                             BOARD_SIZE if pictures else NODE_SIZE)
         run = kept[3] + 1 if kept else 1
+        marked = sorted(i for i, n in view.nodes.items() if n["data"].get("_found"))
+        if (kept and found and kept[0][-1] != found and
+                {n["data"]["id"] for n in kept[1]["nodes"]} == set(view.nodes)):
+            placed = {**placed, "ggFind": marked}  # a search that added nothing: nothing moves, the view goes to it
         kept = (signature, view.elements(), {**placed, "run": run}, run)
         st.session_state[GROUP_VIEW] = kept
     return kept[1], kept[2], f"_g{st.session_state.get(GROUP_MOUNTS, 0)}"
