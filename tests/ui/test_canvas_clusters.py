@@ -58,6 +58,9 @@ def test_value_clusters_are_the_positions_of_one_value_remoteness_and_mover(draw
     for cluster, keys in groups.items():
         _, value, remoteness, mover = cluster.split(" ", 3)
         got[(value, None if remoteness == "-" else int(remoteness), mover)] += len(keys)
+        node = clusters.cluster_node(cluster, keys, grown.nodes)["data"]   # its info panel's facts
+        assert (node["value"], node.get("remoteness"), node["to move"]) == (
+            value, None if remoteness == "-" else int(remoteness), mover)
     assert got == expected
     assert len(groups) < len(grown.nodes) / 2  # a level of detail: far fewer nodes than positions
 

@@ -164,6 +164,9 @@ def cluster_node(cluster: str, members: list[str], nodes: dict[str, dict[str, An
     if any("_found" in d for d in datas):  # what the canvas's search found (search.mark) is found in its cluster
         data["_found"] = int(any(d.get("_found") for d in datas))
     data["value"] = _mode([d.get("value") for d in datas])
+    movers = {d.get("to move") for d in datas}
+    if len(movers) == 1 and None not in movers:
+        data["to move"] = movers.pop()
     remoteness = {d.get("remoteness") for d in datas}
     if len(remoteness) == 1 and None not in remoteness:
         data["remoteness"] = remoteness.pop()
