@@ -179,18 +179,16 @@ def cluster_view(grown: Grown, grouping: str, opened: set[str] | list[str], focu
                  drawn_size: float = NODE_SIZE) -> tuple[Grown, dict[str, list[str]]]:
     """The canvas as drawn grouped: a Grown (for the layouts; never the canvas's own) of one node per closed
     cluster (of one position too: the labels of a grouped canvas are all two short lines), the members of `opened`
-    clusters and the focus as their own nodes (copies), and the moves between them: a move between two positions drawn as themselves as it is,
-    and the moves from one drawn node to another where either is a cluster as one aggregated move each way
+    clusters and the focus as their own nodes (copies), and the moves between them: a move between two positions
+    drawn as themselves as it is, and the moves from one drawn node to another where either is a cluster as one
+    aggregated move each way
     (`_count`, named "n moves" or the one move's name; a best move if any is, in the mover's colour when they
     all share it). Moves inside a closed cluster are not drawn. Also returns every cluster's members.
     `drawn_size`: the size the canvas draws a position at (NODE_SIZE, BOARD_SIZE with boards). O(V + E)."""
     groups = clusters_of(grown.nodes, grown.edges, grouping, focus)
     opened = set(opened)
-    where: dict[str, str] = {}   # position key -> the id of the node it is drawn in
+    where = {focus: focus} if focus in grown.nodes else {}   # position key -> the id of the node it is drawn in
     view = Grown(scope=("clusters", grouping), boards=True, player=grown.player)
-    for key, element in grown.nodes.items():
-        if key == focus:
-            where[key] = key
     for cluster, members in groups.items():
         if cluster not in opened:
             for key in members:
@@ -203,12 +201,12 @@ def cluster_view(grown: Grown, grouping: str, opened: set[str] | list[str], focu
         if shown == key:
             view.nodes[key] = {**element, "data": {**element["data"]}}
             if key == focus and str(element["data"].get("label", "")).count("\n") >= FOCUS_LINES:
-                view.nodes[key]["data"]["label"] = "this position"  # (a tall board's label would set every band's height)
+                view.nodes[key]["data"]["label"] = "this position"  # (a tall board's label: every band that tall)
         elif shown not in view.nodes:
             cluster = cluster_name(shown)
             view.nodes[shown] = cluster_node(cluster, groups[cluster], grown.nodes)
     model = _model_size(drawn_size)
-    for shown, element in view.nodes.items():  # every label where the layout's largest node's would be
+    for element in view.nodes.values():  # every label where the layout's largest node's would be
         data = element["data"]
         scale = FOCUS_SCALE if data.get("_focus") else 1.0
         own = data["_cw"] if data.get("_cluster") else drawn_size * scale
@@ -287,5 +285,6 @@ def view_layout(grown: Grown, grouping: str, opened: list[str], focus: str, name
     bend_around(view, positions, spacing)
     place_move_names(view, positions, size)
     if focus in view.nodes:  # (static/canvas_view.js, 13, writes them)
-        view.nodes[focus]["data"]["_rows"] = json.dumps(rows, separators=(",", ":")) if rows and grouping == "value" else ""
+        named = rows and grouping == "value"
+        view.nodes[focus]["data"]["_rows"] = json.dumps(rows, separators=(",", ":")) if named else ""
     return view, {**layout, "positions": positions}
