@@ -256,7 +256,8 @@ def _canvas_fragment(game: Game, spec: str, solved: SolvedGraph, key: str, backe
                       shown(solved, solved.graph.find(key)))
         st.session_state[GROWN] = grown
         _scene_into(grown, game, solved, backend, key, layout)
-    grouping = _grouping(grown, k)
+    find_row = st.container(horizontal=True, vertical_alignment="bottom")  # the Group box, then the search
+    grouping = _grouping(grown, k, find_row)
     # Boards are drawn on canvases of fewer than LARGE positions (one that grew past it keeps them, so
     # that an expansion moves nothing): pictures change the nodes' size, so they are placed again.
     pictures = boards and (grown.boards or len(grown.nodes) < LARGE)
@@ -269,7 +270,7 @@ def _canvas_fragment(game: Game, spec: str, solved: SolvedGraph, key: str, backe
         grown.layout_runs += 1
         grown.layout = {**layout_for(layout, grown, key, animate=grown.layout_runs > 1), "run": grown.layout_runs}
         grown.layout_name = layout
-    st.text_input("Find on the canvas", key="canvas_find", on_change=_on_find,
+    find_row.text_input("Find on the canvas", key="canvas_find", on_change=_on_find,
                   args=(game, solved, backend, key), max_chars=search.MAX_TEXT,
                   placeholder="a position, or value=win remoteness<5 cycle kind=number",
                   help=search.FILTER_HELP[0].upper() + search.FILTER_HELP[1:] + ". What is found is ringed in "
@@ -417,10 +418,12 @@ GROUP = "canvas_group"            # the Group box's choice
 OPENED = "canvas_group_opened"    # (the canvas's generation, grouping, the clusters opened, in order)
 GROUP_VIEW = "canvas_group_view"  # (what the grouped canvas was made from, its elements, its layout)
 GROUP_MOUNTS = "canvas_group_mounts"
+GROUP_WIDTH = 235  # px: "cycles (strongly connected)" whole, beside the search in a 1,000 px window's 540 px column
 
 
-def _grouping(grown: Grown, k: int) -> str:
-    """The Group box, above the canvas on every run: a new canvas opens grouped when it is big
+def _grouping(grown: Grown, k: int, where: Any = st) -> str:
+    """The Group box (in `where`: the search's row, so it takes no height of its own), above the canvas on every
+    run: a new canvas opens grouped when it is big
     (clusters.default_grouping) unless a grouping was chosen in this game; a link's `group=` is applied once
     (an unknown one is one escaped line), and its `open=` on the canvas it was made for (state.url_opened)."""
     if st.session_state.get("canvas_group_for") != grown.generation:
@@ -444,10 +447,10 @@ def _grouping(grown: Grown, k: int) -> str:
                                f"canvas uses {st.session_state[GROUP]}.")
     if st.session_state.get(GROUP) not in clusters.GROUPINGS:
         st.session_state[GROUP] = "off"
-    st.selectbox("Group positions", list(clusters.GROUPINGS), key=GROUP, format_func=clusters.GROUPINGS.get,
-                 width=300, on_change=_group_chosen,
-                 help=f"a level of detail for a big canvas (on by itself past {clusters.AUTO_NODES} positions or "
-                      f"from k={clusters.AUTO_K}): each cluster is one node; double-click it to open it")
+    where.selectbox("Group positions", list(clusters.GROUPINGS), key=GROUP, format_func=clusters.GROUPINGS.get,
+                    width=GROUP_WIDTH, on_change=_group_chosen,
+                    help=f"a level of detail for a big canvas (on by itself past {clusters.AUTO_NODES} positions or "
+                         f"from k={clusters.AUTO_K}): each cluster is one node; double-click it to open it")
     return st.session_state[GROUP]
 
 
