@@ -66,3 +66,18 @@ def test_a_double_click_opens_a_cluster_in_its_place(server, browser):  # noqa: 
     ARTIFACTS.mkdir(exist_ok=True)
     frame_element.screenshot(path=str(ARTIFACTS / "canvas-clusters-tictactoe-opened.png"))
     page.close()
+
+
+def test_the_group_box_reads_whole_beside_the_search(server, browser):  # noqa: F811
+    """At a 1,000 px window the Group box shares the search's row (540 px): its longest choice and its label whole."""
+    from tests.ui.test_canvas_narrow_browser import CONTROLS_CUT
+
+    page = browser.new_page(viewport={"width": 1000, "height": 800})
+    open_canvas(page, f"{server}/?game=tictactoe&view=Neighbourhood&k=4&group=cycles")
+    box = page.get_by_role("combobox", name="Group positions")
+    assert box.input_value() == "cycles (strongly connected)"
+    seen = page.evaluate(f"({CONTROLS_CUT})", False)
+    assert seen["cut"] == [], seen
+    group, find = box.bounding_box(), page.get_by_label("Find on the canvas", exact=True).bounding_box()
+    assert abs(group["y"] - find["y"]) < 4 and group["x"] + group["width"] <= find["x"]  # one row, side by side
+    page.close()
