@@ -162,7 +162,7 @@ def browser_times(runs: int) -> tuple[int, int, float, float, float, float]:
     home = tempfile.mkdtemp(prefix="bench-canvas-")
     proc, url = _serve(home)
     game, k = BIG
-    page_url = f"{url}/?game={game}&view=Neighbourhood"
+    page_url = f"{url}/?game={game}&view=Neighbourhood&group=off"  # (the canvas itself, not its clusters)
     drawn, zooms, end_to_end, cpu, counts = [], [], [], [], (0, 0)
     try:
         with sync_playwright() as playwright:
@@ -251,7 +251,7 @@ def click_times(runs: int) -> list[tuple[str, int, str, float, float, int]]:
             for spec, k in CLICK_CANVASES:
                 page = browser.new_page(viewport={"width": 1440, "height": 900})
                 page.set_default_timeout(300_000)
-                page.goto(f"{url}/?game={spec}&view=Neighbourhood&k={k}", wait_until="domcontentloaded")
+                page.goto(f"{url}/?game={spec}&view=Neighbourhood&k={k}&group=off", wait_until="domcontentloaded")
                 page.get_by_text("on the canvas").first.wait_for()
                 page.wait_for_selector("[data-testid=stStatusWidget]", state="detached")
                 times: dict[str, list[float]] = {"select (panel shown)": [], "expand (drawn)": [],

@@ -2,7 +2,7 @@
 
 `?game=<spec>&pos=<key>` is the single source of truth for what is shown, so a
 copied link opens the same view (`&view=<tab>` opens a tab, `&k=<moves>` the neighbourhood's k, `&exp=`,
-`&layout=` and `&colour=` the canvas's saved scene: `url_scene`); the history of visited positions is per
+`&layout=`, `&colour=`, `&size=`, `&group=` and `&open=` the canvas's saved scene: `url_scene`, `url_opened`); the history of visited positions is per
 browser tab (Streamlit session state) because it is a trail, not a view.
 """
 
@@ -63,9 +63,14 @@ def link_k_to_apply(maximum: int) -> int | None:
 
 # A saved scene (issue 35): the canvas's expansions, layout and colouring in the URL beside the position, so that a
 # copied link reopens the same canvas. `exp` is a JSON list of the expanded positions' keys, in order.
-SCENE_PARAMS = ("exp", "layout", "colour", "size")
+SCENE_PARAMS = ("exp", "layout", "colour", "size", "group", "open")
 SCENE_TEXT_LIMIT = 8_000     # characters of `exp`, refused from its length before it is read
 SCENE_EXPANSIONS = 40        # expansions a link may ask for
+# The level of detail (explorer/ui/canvas/clusters.py): `group` is how the positions are grouped, `open` a JSON
+# list of the clusters opened (their ids, as clusters.clusters_of names them).
+OPENED_TEXT_LIMIT = 4_000    # characters of `open`, refused from its length before it is read
+OPENED_CLUSTERS = 60         # clusters a link may open
+OPENED_ID_LIMIT = 200        # characters of one cluster's id
 
 # Every parameter the page reads (Play's `play`, `side` and `opp` too). Another one in a link, say
 # `position=` for `pos=` or `color=` for `colour=`, would be dropped without a word and the page show
@@ -118,6 +123,32 @@ def url_scene() -> tuple[list[str], str | None]:
         return [], (f"The link's scene asks for {len(keys):,} expansions, more than the {SCENE_EXPANSIONS} a scene "
                     "may hold: the canvas opens without them.")
     return list(dict.fromkeys(keys)), None
+
+
+def url_opened() -> tuple[list[str], str | None]:
+    """The clusters a link opens (`open=`): (ids, None); ([], None) without any; ([], one line) when `open` is
+    too long, not a JSON list of short texts, or names more than OPENED_CLUSTERS. The length is checked before
+    the text is parsed, so a crafted link costs O(OPENED_TEXT_LIMIT) at most; ids the canvas has no cluster
+    for are the caller's to say (it knows the clusters)."""
+    import json
+
+    text = st.query_params.get("open") or ""
+    if not text:
+        return [], None
+    if len(text) > OPENED_TEXT_LIMIT:
+        return [], (f"The link's opened clusters (open=) are {len(text):,} characters, more than the "
+                    f"{OPENED_TEXT_LIMIT:,} a scene may hold: the canvas opens with every cluster closed.")
+    try:
+        ids = json.loads(text)
+    except ValueError:
+        ids = None
+    if not isinstance(ids, list) or not all(isinstance(i, str) and 0 < len(i) <= OPENED_ID_LIMIT for i in ids):
+        return [], (f"The link's opened clusters (open={_quote(text)}) are not a list of clusters: the canvas opens "
+                    "with every cluster closed.")
+    if len(ids) > OPENED_CLUSTERS:
+        return [], (f"The link opens {len(ids):,} clusters, more than the {OPENED_CLUSTERS} a scene may hold: the "
+                    "canvas opens with every cluster closed.")
+    return list(dict.fromkeys(ids)), None
 
 
 def _quote(text: str, limit: int = 40) -> str:
@@ -183,8 +214,9 @@ def set_game(spec: str) -> None:
 
 def set_position(spec: str, key: str) -> None:
     forget_refusals()
-    if "exp" in st.query_params:  # the expansions belong to the canvas around the position left
-        del st.query_params["exp"]
+    for name in ("exp", "open"):  # the expansions and opened clusters belong to the canvas around the position left
+        if name in st.query_params:
+            del st.query_params[name]
     st.query_params["game"] = spec
     st.query_params["pos"] = key
 

@@ -44,6 +44,7 @@ The package, by concern (each module imports only those above it):
 | `style` | the style sheet (`style_rules`) and the legend |
 | `ahead` | what the canvas needs ahead of time: what expanding each node adds (and where), what collapsing takes away, its other layouts |
 | `search` | find on the canvas: a position (added with its path from the focus) or a filter; the marks |
+| `clusters` | the level of detail: the positions drawn grouped into clusters that open (by value and remoteness, distance, cycle), and their layout |
 | `panel` | the component (`draw`), the Neighbourhood tab (a Streamlit fragment; its saved scene in the URL, state.url_scene), the view keeper (the console's canvas, explorer/ui/console_canvas.py, uses them) |
 
 The names other modules use are imported here, so `from explorer.ui import canvas; canvas.start(...)` works

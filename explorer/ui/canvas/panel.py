@@ -16,13 +16,14 @@ from explorer.games import Game
 from explorer.solved import SolvedGraph
 from explorer.ui import data, state
 from explorer.ui.backend import Backend
+import explorer.ui.canvas.clusters as clusters
 import explorer.ui.canvas.search as search
 from explorer.ui.canvas.ahead import ahead, ahead_json
 from explorer.ui.canvas.elements import Grown, collapse, expand, has_boards, remove, set_boards, start
 from explorer.ui.canvas.layout import grow_layout, layout_for
-from explorer.ui.canvas.marks import (HEIGHT, HIGHLIGHT, LABEL_FONT, LARGE, MAX_NODES, MIN_LABEL_PX, MOVE_FONT,
-                                      READABLE_ZOOM)
-from explorer.ui.canvas.style import LEAN_MARK, PERSPECTIVES, _Rule, legend, style_rules
+from explorer.ui.canvas.marks import (BOARD_SIZE, HEIGHT, HIGHLIGHT, LABEL_FONT, LARGE, MAX_NODES, MIN_LABEL_PX,
+                                      MOVE_FONT, NODE_SIZE, READABLE_ZOOM)
+from explorer.ui.canvas.style import LEAN_MARK, PERSPECTIVES, _Rule, cluster_legend, cluster_rules, legend, style_rules
 from explorer.ui.widgets import as_text, echo, player_name
 
 LAYOUTS = {"layered": "layered by remoteness", "force": "force-directed", "concentric": "concentric around the focus"}
@@ -191,6 +192,8 @@ def _on_event(game: Game, spec: str, solved: SolvedGraph, backend: Backend, focu
     grown.handled = stamp
     grown.said = []  # a new action: the last one's lines go
     action, payload = event.get("action"), event.get("data") or {}
+    if _cluster_event(grown, action, payload, focus):
+        return
     try:
         if action == "expand":
             for key in payload.get("node_ids", [])[:1]:
@@ -253,17 +256,21 @@ def _canvas_fragment(game: Game, spec: str, solved: SolvedGraph, key: str, backe
                       shown(solved, solved.graph.find(key)))
         st.session_state[GROWN] = grown
         _scene_into(grown, game, solved, backend, key, layout)
+    find_row = st.container(horizontal=True, vertical_alignment="bottom")  # the Group box, then the search
+    grouping = _grouping(grown, k, find_row)
     # Boards are drawn on canvases of fewer than LARGE positions (one that grew past it keeps them, so
     # that an expansion moves nothing): pictures change the nodes' size, so they are placed again.
     pictures = boards and (grown.boards or len(grown.nodes) < LARGE)
     if pictures != grown.boards:
         set_boards(grown, game, solved, pictures)
         grown.boards, grown.layout = pictures, None
-    if grown.layout is None or grown.layout_name != layout:
+    if grouping != "off":
+        grown.layout = None  # (the grouped canvas has its own layout, _grouped; the plain one is made when it is shown)
+    elif grown.layout is None or grown.layout_name != layout:
         grown.layout_runs += 1
         grown.layout = {**layout_for(layout, grown, key, animate=grown.layout_runs > 1), "run": grown.layout_runs}
         grown.layout_name = layout
-    st.text_input("Find on the canvas", key="canvas_find", on_change=_on_find,
+    find_row.text_input("Find on the canvas", key="canvas_find", on_change=_on_find,
                   args=(game, solved, backend, key), max_chars=search.MAX_TEXT,
                   placeholder="a position, or value=win remoteness<5 cycle kind=number",
                   help=search.FILTER_HELP[0].upper() + search.FILTER_HELP[1:] + ". What is found is ringed in "
@@ -272,8 +279,9 @@ def _canvas_fragment(game: Game, spec: str, solved: SolvedGraph, key: str, backe
     st.caption(f"{len(grown.nodes)} positions and {len(grown.edges)} moves on the canvas, starting from those within "
                f"{k} of `{key}` — answered by {data.answered_by(backend)}. Drag to pan, Ctrl + scroll to zoom, "
                "**click a node** for its facts and to open it, **double-click** to expand it.")
-    widget = f"canvas_{grown.generation}"
-    large = len(grown.nodes) >= LARGE
+    grouped = _grouped(grown, grouping, layout, key, pictures)  # (elements, layout, widget key's end) or None
+    widget = f"canvas_{grown.generation}" + (grouped[2] if grouped else "")
+    large = len(grouped[0]["nodes"] if grouped else grown.nodes) >= LARGE
     # Nothing above the canvas may come and go between runs: Streamlit would mount it anew (a new
     # iframe, the graph drawn again), so the notes go below it.
     notes = grown.notes[-3:] + grown.said[-3:] + ([f"{len(grown.nodes)} positions: moves are drawn as plain lines "
@@ -283,17 +291,21 @@ def _canvas_fragment(game: Game, spec: str, solved: SolvedGraph, key: str, backe
                                   "its moves' arrows and names."] if large else [])
     st.caption("  \n".join(as_text(n) for n in notes))  # always one element here, so the canvas below keeps its place
     seen = perspective if grown.player is not None else "each"
-    sheets = {c: [rule.dump() for rule in style_rules(c, move_labels, pictures, large, seen, sizing)]
+    extra = cluster_rules() if grouped else []
+    sheets = {c: [rule.dump() for rule in style_rules(c, move_labels, pictures, large, seen, sizing) + extra]
               for c in _colourings(game)}
-    draw(grown.elements(), grown.layout, style_rules(colouring, move_labels, pictures, large, seen, sizing), key=widget,
+    draw(grouped[0] if grouped else grown.elements(), grouped[1] if grouped else grown.layout,
+         style_rules(colouring, move_labels, pictures, large, seen, sizing) + extra, key=widget,
          on_change=_on_event, args=(game, spec, solved, backend, key, widget), actions=ACTIONS,
          node_actions=("expand", "remove"))
     st.caption(legend(colouring, grown.mirrored, player_name(game, grown.player) if seen == "focus" else None,
-                      "none" if pictures else sizing))
+                      "none" if pictures else sizing)
+               + (cluster_legend(clusters.GROUPINGS[grouping], clusters.LEGEND[grouping]) if grouped else ""))
     keep_view()
     _send_ahead(grown, game, solved, backend, key,
-                {"names": {c: COLOURINGS[c] for c in sheets}, "current": colouring, "sheets": sheets})
+                {"names": {c: COLOURINGS[c] for c in sheets}, "current": colouring, "sheets": sheets}, bool(grouped))
     _scene_out(grown, layout, colouring, sizing)
+    _group_out(grown, grouping)
     _copy_link()
 
 
@@ -301,19 +313,19 @@ AHEAD = "canvas_ahead"
 
 
 def _send_ahead(grown: Grown, game: Game, solved: SolvedGraph, backend: Backend, focus: str,
-                styles: dict[str, Any]) -> None:
+                styles: dict[str, Any], grouped: bool = False) -> None:
     """The canvas's next ring and its other layouts (canvas/ahead.py), and its style sheet under each colouring
     (`styles`: the rules style_rules gives, by colouring), into the page below the canvas, for the page's script to
     expand, collapse, lay out and colour at once (static/canvas_view.js, 15 to 17). Made again only when the canvas
     changed (its nodes, moves, layout or boards, what an expansion adds, or the style's other settings): kept in the
-    session beside the canvas."""
+    session beside the canvas. A `grouped` canvas (clusters.py) has no ring: what is drawn is not the canvas."""
     direction = st.session_state.get("canvas_expand", "both")
-    signature = (grown.generation, grown.layout_runs, grown.boards, direction, len(grown.edges),
+    signature = (grouped, grown.generation, grown.layout_runs, grown.boards, direction, len(grown.edges),
                  hash(frozenset(grown.nodes)), hash(frozenset((k, frozenset(v)) for k, v in grown.grown.items())))
     kept = st.session_state.get(AHEAD)
     if kept is None or kept[0] != signature:
         try:
-            payload = ahead(grown, game, solved, backend, direction, focus, layouts=LAYOUTS)
+            payload = {} if grouped else ahead(grown, game, solved, backend, direction, focus, layouts=LAYOUTS)
         except GameGraphError:
             payload = {}  # (nothing ahead: every expansion makes the round trip, as before)
         kept = (signature, ahead_json(payload))
@@ -399,3 +411,139 @@ def keep_view() -> None:
     config = json.dumps({"highlight": HIGHLIGHT, "large": LARGE, "readable": READABLE_ZOOM, "leanMark": LEAN_MARK,
                          "minLabel": MIN_LABEL_PX, "labelFont": LABEL_FONT, "moveFont": MOVE_FONT})
     st.html(f"<script>window.__ggCanvas = {config};\n{_view_keeper_script()}</script>", unsafe_allow_javascript=True)
+
+
+# -- the level of detail: positions grouped into clusters that open (canvas/clusters.py) -------------------------
+GROUP = "canvas_group"            # the Group box's choice
+OPENED = "canvas_group_opened"    # (the canvas's generation, grouping, the clusters opened, in order)
+GROUP_VIEW = "canvas_group_view"  # (what the grouped canvas was made from, its elements, its layout)
+GROUP_MOUNTS = "canvas_group_mounts"
+GROUP_WIDTH = 235  # px: "cycles (strongly connected)" whole, beside the search in a 1,000 px window's 540 px column
+
+
+def _grouping(grown: Grown, k: int, where: Any = st) -> str:
+    """The Group box (in `where`: the search's row, so it takes no height of its own), above the canvas on every
+    run: a new canvas opens grouped when it is big
+    (clusters.default_grouping) unless a grouping was chosen in this game; a link's `group=` is applied once
+    (an unknown one is one escaped line), and its `open=` on the canvas it was made for (state.url_opened)."""
+    if st.session_state.get("canvas_group_for") != grown.generation:
+        st.session_state["canvas_group_for"] = grown.generation
+        st.session_state["canvas_group_default"] = clusters.default_grouping(len(grown.nodes), k)
+        if not st.session_state.get("canvas_group_chosen"):
+            st.session_state[GROUP] = st.session_state["canvas_group_default"]
+        asked, refused = state.url_opened()
+        if refused:
+            grown.notes.append(refused)
+        st.session_state[OPENED] = (grown.generation, None, asked)  # (checked against the clusters when grouped)
+    text = st.query_params.get("group")
+    if text and st.session_state.get("canvas_group_url") != text:
+        st.session_state["canvas_group_url"] = text
+        if text in clusters.GROUPINGS:
+            st.session_state[GROUP] = text
+            st.session_state["canvas_group_chosen"] = True
+        else:
+            st.session_state.setdefault(GROUP, "off")
+            grown.notes.append(f"The link's group={echo(text)} is not one of {', '.join(clusters.GROUPINGS)}: the "
+                               f"canvas uses {st.session_state[GROUP]}.")
+    if st.session_state.get(GROUP) not in clusters.GROUPINGS:
+        st.session_state[GROUP] = "off"
+    where.selectbox("Group positions", list(clusters.GROUPINGS), key=GROUP, format_func=clusters.GROUPINGS.get,
+                    width=GROUP_WIDTH, on_change=_group_chosen,
+                    help=f"a level of detail for a big canvas (on by itself past {clusters.AUTO_NODES} positions or "
+                         f"from k={clusters.AUTO_K}): each cluster is one node; double-click it to open it")
+    return st.session_state[GROUP]
+
+
+def _group_chosen() -> None:
+    st.session_state["canvas_group_chosen"] = True
+
+
+def _opened(grown: Grown, grouping: str, focus: str) -> list[str]:
+    """The clusters opened on this canvas under this grouping (another grouping starts with every cluster closed);
+    a link's ids that name no cluster here are left out in one line."""
+    generation, kept_grouping, ids = st.session_state.get(OPENED) or (None, None, [])
+    if generation != grown.generation:
+        ids = []
+    if kept_grouping is None and ids:  # a link's, not checked yet
+        known = clusters.clusters_of(grown.nodes, grown.edges, grouping, focus)
+        unknown = [i for i in ids if i not in known]
+        if unknown:
+            grown.notes.append(f"{len(unknown)} of the link's {len(ids)} opened clusters are not clusters of this "
+                               "canvas: left out.")
+        ids = [i for i in ids if i in known]
+    elif kept_grouping != grouping:
+        ids = []
+    st.session_state[OPENED] = (grown.generation, grouping, ids)
+    return ids
+
+
+def _grouped(grown: Grown, grouping: str, layout: str, focus: str, pictures: bool) -> tuple | None:
+    """The grouped canvas's elements and layout (clusters.view_layout), made again only when the canvas, the
+    grouping, the clusters opened, the layout or the boards changed; and the end of the component's key, which
+    changes after a double-click (the component adds an expansion's answer to what it shows, where the grouped
+    canvas must replace it: a cluster opened would stay drawn). None when not grouped."""
+    if grouping == "off":
+        return None
+    opened = _opened(grown, grouping, focus)
+    found = frozenset(k for k, n in grown.nodes.items() if n["data"].get("_found"))  # (search.mark)
+    signature = (grown.generation, grouping, tuple(opened), layout, pictures, len(grown.nodes), len(grown.edges),
+                 hash(frozenset(grown.nodes)), found)
+    kept = st.session_state.get(GROUP_VIEW)
+    if kept is None or kept[0] != signature or st.session_state.get("canvas_relayout"):  # ("Lay out again")
+        view, placed = clusters.view_layout(grown, grouping, opened, focus, layout,
+                                            BOARD_SIZE if pictures else NODE_SIZE)
+        run = kept[3] + 1 if kept else 1
+        marked = sorted(i for i, n in view.nodes.items() if n["data"].get("_found"))
+        if (kept and found and kept[0][-1] != found and
+                {n["data"]["id"] for n in kept[1]["nodes"]} == set(view.nodes)):
+            placed = {**placed, "ggFind": marked}  # a search that added nothing: nothing moves, the view goes to it
+        kept = (signature, view.elements(), {**placed, "run": run}, run)
+        st.session_state[GROUP_VIEW] = kept
+    return kept[1], kept[2], f"_g{st.session_state.get(GROUP_MOUNTS, 0)}"
+
+
+def _cluster_event(grown: Grown, action: str | None, payload: dict[str, Any], focus: str) -> bool:
+    """A grouped canvas's event: a double-click (or "Open this position") on a cluster opens it; "Collapse what it
+    expanded" on a position of an opened cluster that expanded nothing closes it; the Delete key on a cluster
+    takes its positions off. True when handled here, False for the usual handling (an expansion of a position
+    drawn, which then draws the grouped canvas anew)."""
+    grouping = st.session_state.get(GROUP, "off")
+    if grouping == "off":
+        return False
+    generation, kept, ids = st.session_state.get(OPENED) or (grown.generation, grouping, [])
+    ids = list(ids) if generation == grown.generation and kept == grouping else []
+    ident = payload.get("element_id")
+    if action == "expand":
+        st.session_state[GROUP_MOUNTS] = st.session_state.get(GROUP_MOUNTS, 0) + 1
+        ident = (payload.get("node_ids") or [None])[0]
+    if action in ("expand", "open") and clusters.is_cluster(ident):
+        name = clusters.cluster_name(ident)
+        if name not in ids:
+            ids.append(name)
+        st.session_state[OPENED] = (grown.generation, grouping, ids)
+        return True
+    if action == "collapse" and isinstance(ident, str) and not clusters.is_cluster(ident) and ident not in grown.grown:
+        groups = clusters.clusters_of(grown.nodes, grown.edges, grouping, focus)
+        ids = [i for i in ids if ident not in groups.get(i, ())]
+        st.session_state[OPENED] = (grown.generation, grouping, ids)
+        return True
+    if action == "remove":
+        named = [clusters.cluster_name(i) for i in payload.get("node_ids", []) if clusters.is_cluster(i)]
+        if named:
+            groups = clusters.clusters_of(grown.nodes, grown.edges, grouping, focus)
+            remove(grown, {key for name in named for key in groups.get(name, ())} - {focus})
+    return False
+
+
+def _group_out(grown: Grown, grouping: str) -> None:
+    """The grouping into the URL when it is not the canvas's default, and the clusters opened (state.SCENE_PARAMS)."""
+    _, _, ids = st.session_state.get(OPENED) or (None, None, [])
+    scene = {"group": None if grouping == st.session_state.get("canvas_group_default") else grouping,
+             "open": json.dumps(ids[:state.OPENED_CLUSTERS], separators=(",", ":")) if grouping != "off" and ids else None}
+    for name, value in scene.items():
+        if value is None:
+            if name in st.query_params:
+                del st.query_params[name]
+        elif st.query_params.get(name) != value:
+            st.query_params[name] = value
+    st.session_state["canvas_group_url"] = scene["group"]

@@ -193,3 +193,30 @@ MIRRORED_NOTE = (" **Mirror images are one node:** the game is stored up to symm
                  "mirror image (or turn) are one node, drawn once. Each move is named as it is played on the "
                  "board drawn at its start; the moves marked{mark} ({count} here) lead to a node drawn as the "
                  "mirror image (or turn) of the board that move leaves.").replace("{mark}", " " + MIRRORED_MARK.strip())
+
+
+# -- the level of detail (canvas/clusters.py): a closed cluster's node, the moves bundled between clusters ----------
+def cluster_rules() -> list[_Rule]:
+    """Appended to the sheet of a grouped canvas: a cluster is a rounded square of its `_cw` (growing with its
+    count), in the fill its positions have under the colouring, labelled with its name and count even on a
+    large sheet; every label sits at `_tm` below its node (where the layout's room for the largest node puts it);
+    a bundle of moves is as thick as it is many (`_count`)."""
+    return [
+        _Rule("node[_tm]", {"text-margin-y": "data(_tm)"}),
+        _Rule("node[?_cluster]", {"shape": "round-rectangle", "width": "data(_cw)", "height": "data(_cw)",
+                                  "border-width": 4, "label": "data(label)", "font-size": LABEL_FONT,
+                                  "font-weight": "bold", "color": "#222222", "text-valign": "bottom",
+                                  "text-wrap": "wrap", "text-max-width": "1000px", "line-height": LABEL_LINE,
+                                  "text-background-color": "#ffffff", "text-background-opacity": 1,
+                                  "text-background-padding": 1, "min-zoomed-font-size": MIN_LABEL_PX}),
+        _Rule("edge[_count > 1]", {"width": "mapData(_count, 2, 60, 2.4, 8)"}),
+        _Rule("edge[_count][!optimal]", {"line-opacity": 0.3}),  # the bundles of other moves: in the background
+    ]
+
+
+def cluster_legend(grouping: str, what: str) -> str:
+    """The legend's line for a grouped canvas: what its clusters hold (`what`, clusters.LEGEND) and how to open one."""
+    return (f" **Grouped ({grouping}):** each rounded square is a cluster of {what}, named with how many; its "
+            "fill is most of theirs. A move between clusters is drawn once each way, as thick as it is many, and "
+            "named with their number. Double-click a cluster to open it (its positions are drawn where it was); "
+            "*Collapse what it expanded* on one of them closes it. The page's position is never in a cluster.")
