@@ -1,11 +1,14 @@
-"""One Chromium and one explorer state folder for the whole test run (each xdist worker has its own).
+"""One Chromium, one explorer state folder and one explorer server for the whole test run (each xdist worker has
+its own).
 
 The browser test modules take it through their module fixture `browser` (tests/ui/test_browser.py); each
-test opens its own page, whose new context shares nothing with another test's. Launching Playwright and
-Chromium costs seconds, once per run instead of once per module. The explorer (`gamegraph ui`, `server`)
-is one per module, but over one state folder for the run: a game is built and its networkx mirror made
-once per worker, not once per module (dodgem:4x4's mirror alone is about 40 s of CPU). A module whose
-tests need other settings or a state folder of their own starts a server with `serving_ui`.
+test opens its own page, whose new context shares nothing with another test's (and a page is a Streamlit
+session of its own). Launching Playwright and Chromium costs seconds, once per run instead of once per module.
+The explorer (`gamegraph ui`, `shared_server`, which the modules take as `server`) is one per run too, over one
+state folder: a game is built and its networkx mirror made once per worker, not once per module (dodgem:4x4's
+mirror alone is about 40 s of CPU), and a server's start (3 s), its first page's imports and its stop (3 s)
+are paid once instead of in each of 15 modules. A module whose tests need other settings or a state folder
+of their own starts a server with `serving_ui`.
 """
 
 from __future__ import annotations
@@ -14,6 +17,7 @@ import os
 import signal
 import subprocess
 import sys
+import tempfile
 import time
 import urllib.request
 from contextlib import contextmanager
@@ -27,16 +31,17 @@ CHROMIUM = "/usr/bin/chromium"
 CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
                  "--disable-background-networking", "--disable-component-update", "--disable-sync"]
 ROOT = Path(__file__).resolve().parents[2]
-# How long a stopped explorer gets to end before it is killed. Streamlit took 13-17 s to shut down after
-# browser pages had used it (`gamegraph ui` waits 15 s, then kills it); nothing of a test server is kept.
-STOP_GRACE_S = 3.0
 
 
-def wait_healthy(url: str, proc: subprocess.Popen, timeout: float = 60.0) -> None:
+def wait_healthy(url: str, proc: subprocess.Popen, timeout: float = 60.0, log=None) -> None:
+    """Until the explorer at `url` answers its health check; `log`: the file its output goes to (else its pipe),
+    shown when it exits first."""
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
         if proc.poll() is not None:
-            raise AssertionError(f"gamegraph ui exited with {proc.returncode}: {proc.stdout.read()}")
+            if log is not None:
+                log.seek(0)
+            raise AssertionError(f"gamegraph ui exited with {proc.returncode}: {(log or proc.stdout).read()}")
         try:
             with urllib.request.urlopen(f"{url}/_stcore/health", timeout=2) as response:
                 if response.read().strip() == b"ok":
@@ -48,40 +53,42 @@ def wait_healthy(url: str, proc: subprocess.Popen, timeout: float = 60.0) -> Non
 
 @contextmanager
 def serving_ui(env: dict[str, str]):
-    """`gamegraph ui` on a free port with this environment, healthy; its URL. Stopped afterwards:
-    the command and the Streamlit server it started share the session made here, so one signal
-    to the group stops both (and a kill after STOP_GRACE_S, when Streamlit hangs in its shutdown)."""
+    """`gamegraph ui` on a free port with this environment, healthy; its URL. Killed afterwards: the command,
+    the Streamlit server it started and a build child share the session made here, so one SIGKILL to the group
+    ends them all at once. Nothing of a test server is kept, and a graceful stop cost 2.5-3 s of waiting for each
+    (Streamlit took 13-17 s to shut down after browser pages had used it; the stop of `gamegraph ui` itself is
+    tested in tests/commands/test_ui.py and tests/project/test_readme.py). Its output goes to a temporary file,
+    not a pipe: a server that lives for the run would stop once it had written a pipe's 64 KiB unread."""
     port = free_port()
     # No file watcher: an edit anywhere in the tree while a test runs put up Streamlit's "File change" notice,
     # and the page's waits for a settled page ran out.
     env = {"STREAMLIT_SERVER_FILE_WATCHER_TYPE": "none", **env}
-    proc = subprocess.Popen([sys.executable, "-m", "explorer.cli", "ui", "--port", str(port), "--headless"],
-                            cwd=ROOT, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
-                            start_new_session=True)
-    url = f"http://127.0.0.1:{port}"
-    try:
-        wait_healthy(url, proc)
-        yield url
-    finally:
+    with tempfile.TemporaryFile("w+") as log:
+        proc = subprocess.Popen([sys.executable, "-m", "explorer.cli", "ui", "--port", str(port), "--headless"],
+                                cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT, text=True,
+                                start_new_session=True)
+        url = f"http://127.0.0.1:{port}"
         try:
-            os.killpg(proc.pid, signal.SIGTERM)
-        except ProcessLookupError:
-            pass
-        try:
-            proc.wait(timeout=STOP_GRACE_S)
-        except subprocess.TimeoutExpired:
-            pass
-        try:
-            os.killpg(proc.pid, signal.SIGKILL)  # Streamlit, and a build child, may outlive the command
-        except ProcessLookupError:
-            pass
-        proc.wait()
+            wait_healthy(url, proc, log=log)
+            yield url
+        finally:
+            try:
+                os.killpg(proc.pid, signal.SIGKILL)
+            except ProcessLookupError:
+                pass
+            proc.wait()
 
 
 def open_choice(page, label: str, option):
     """Opens the select box `label` until `option` shows and returns the option, to be clicked by the caller. A
     click that lands while Streamlit redraws the box opens nothing: up to five tries, each closing what it opened
-    (the browser tests and bench/bench_canvas.py, which times the click on the option, both open boxes with it)."""
+    (the browser tests and bench/bench_canvas.py, which times the click on the option, both open boxes with it).
+
+    A box under Streamlit's header (the window's top 60 px, where a page scrolled to its canvas leaves the canvas's
+    controls) is first scrolled to the middle of the window: there Streamlit 1.67's select box scrolls the page on the
+    click and its list closes again at once, so a first click opens nothing (seen in a plain Streamlit page too)."""
+    page.get_by_label(label, exact=False).first.evaluate(
+        "e => { if (e.getBoundingClientRect().top < 80) e.scrollIntoView({block: 'center'}); }")
     for _ in range(5):
         page.get_by_label(label, exact=False).first.click()
         try:
@@ -106,11 +113,20 @@ def shared_browser():
 
 @pytest.fixture(scope="session")
 def shared_ui_home(tmp_path_factory) -> dict[str, str]:
-    """The environment of the run's explorer servers (tests/ui/test_browser.py's `server`, one per module): one
-    state folder for the run (each worker has its own), so a game a module built (its solved graph, its networkx
-    mirror) is read from the folder by the next module's server instead of built again. Each module still gets
-    a server of its own: nothing a page left in a server's memory reaches another module."""
+    """The environment of the run's explorer server (`shared_server`): one state folder for the run (each worker
+    has its own), so a game a module built (its solved graph, its networkx mirror) is read by the next module
+    instead of built again."""
     return {**os.environ, "GAMEGRAPH_HOME": str(tmp_path_factory.mktemp("ui-home")), "GAMEGRAPH_PROGRESS": "0"}
+
+
+@pytest.fixture(scope="session")
+def shared_server(shared_ui_home):
+    """The run's explorer (`gamegraph ui` over `shared_ui_home`), started on first use; its URL. The browser modules
+    take it as `server` (tests/ui/test_browser.py). What a test leaves is in its own page's Streamlit session, which
+    ends with the page (the module fixture `browser` closes what a failed test left open); what the server keeps
+    across sessions is the games it built and their mirrors, as the state folder does."""
+    with serving_ui(shared_ui_home) as url:
+        yield url
 
 
 @pytest.fixture(scope="session")
