@@ -198,7 +198,8 @@ def test_the_default_grouping():
     assert clusters.default_grouping(162, 4) == "value"
     assert clusters.default_grouping(151, 2) == "value"
     assert clusters.default_grouping(150, 2) == "off"
-    assert clusters.default_grouping(10, 3) == "value"
+    assert clusters.default_grouping(61, 3) == "value"
+    assert clusters.default_grouping(34, 3) == "off"   # chopsticks at k=3 reads position by position
 
 
 def test_cluster_titles_read_as_words():

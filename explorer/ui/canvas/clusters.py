@@ -33,7 +33,8 @@ from explorer.ui.canvas.marks import BOARD_SIZE, LABEL_CHAR, NODE_SIZE, SPACING,
 GROUPINGS = {"off": "off", "value": "value & remoteness", "distance": "distance from here",
              "cycles": "cycles (strongly connected)"}
 AUTO_NODES = 150     # a canvas of more positions than this opens grouped
-AUTO_K = 3           # and so does one from this k on
+AUTO_K = 3           # and so does one from this k on,
+AUTO_FLOOR = 60      # when it has more positions than this (chopsticks at k=3, 34 positions, reads as it is)
 CLUSTER_MARK = "\x1e"  # starts every cluster node's id and aggregated move's id: no position's key holds it
 SMALLEST = 36.0      # px: the width of a cluster of two positions; one of GROWN_AT or more is CLUSTER_SIZE
 CLUSTER_SIZE = 52.0  # px: the largest cluster, which the grouped canvas's layouts leave room for
@@ -52,7 +53,7 @@ LEGEND = {
 
 def default_grouping(count: int, k: int) -> str:
     """How a canvas of `count` positions started at `k` opens: grouped by value and remoteness when it is big."""
-    return "value" if count > AUTO_NODES or k >= AUTO_K else "off"
+    return "value" if count > AUTO_NODES or (k >= AUTO_K and count > AUTO_FLOOR) else "off"
 
 
 def node_id(cluster: str) -> str:

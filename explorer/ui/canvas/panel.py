@@ -449,8 +449,9 @@ def _grouping(grown: Grown, k: int, where: Any = st) -> str:
         st.session_state[GROUP] = "off"
     where.selectbox("Group positions", list(clusters.GROUPINGS), key=GROUP, format_func=clusters.GROUPINGS.get,
                     width=GROUP_WIDTH, on_change=_group_chosen,
-                    help=f"a level of detail for a big canvas (on by itself past {clusters.AUTO_NODES} positions or "
-                         f"from k={clusters.AUTO_K}): each cluster is one node; double-click it to open it")
+                    help=f"a level of detail for a big canvas (on by itself past {clusters.AUTO_NODES} positions, or "
+                         f"from k={clusters.AUTO_K} past {clusters.AUTO_FLOOR}): each cluster is one node; "
+                         "double-click it to open it")
     return st.session_state[GROUP]
 
 
