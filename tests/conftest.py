@@ -11,9 +11,10 @@ Fixtures and markers for every test (tests/support/neo4j_fixtures.py has the Neo
   another worker may load the same game at the same time.
 - `shared_browser` (session, tests/support/browser.py): the run's one Chromium, started on first use;
   browser modules take it as `browser` from tests/ui/test_browser.py and open a page per test.
-  `shared_ui_home` and `shared_part_home` (session, the same file): the state folders of the explorer servers
-  `server` (tests/ui/test_browser.py) and `part_server` (test_canvas_view_browser.py), one per module, so a
-  game is built once per worker, not once per module; a module that needs other settings starts its own.
+  `shared_server` (session, the same file): the run's one explorer server, over the state folder `shared_ui_home`;
+  browser modules take it as `server` from tests/ui/test_browser.py. `shared_part_home` (session): the state
+  folder of `part_server` (test_canvas_view_browser.py, one per module), where dodgem:4x4 is a value file. A game
+  is built once per worker, not once per module; a module that needs other settings starts its own server.
 - `@pytest.mark.browser`: drives Chromium; `@pytest.mark.slow`: among the slowest tests.
   `./scripts/test --quick` leaves both out.
 - `@pytest.mark.serial`: the test runs alone, no other test of the run beside it, also under

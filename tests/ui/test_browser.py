@@ -26,11 +26,10 @@ pytestmark = [
 
 
 @pytest.fixture(scope="module")
-def server(shared_ui_home):
-    """The explorer for this module, over the run's one state folder (tests/support/browser.py): a game an
-    earlier module opened is read from its cache, not built again."""
-    with serving_ui(shared_ui_home) as url:
-        yield url
+def server(shared_server):
+    """The run's one explorer (tests/support/browser.py), for the modules that import this fixture: a game an
+    earlier module opened is in its memory and state folder, not built again."""
+    return shared_server
 
 
 @pytest.fixture(scope="module")
