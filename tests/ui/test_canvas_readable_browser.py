@@ -19,7 +19,7 @@ import pytest
 
 from explorer.render import palette
 from explorer.solved import load_or_build
-from tests.ui.test_browser import browser, pytestmark, server  # noqa: F401 - fixtures, and Chromium must be there
+from tests.ui.test_browser import ARTIFACTS, browser, pytestmark, server  # noqa: F401 - fixtures, and Chromium must be there
 from playwright.sync_api import Error as PlaywrightError
 
 from tests.ui.test_canvas_browser import cy, current_frame, expand_node, open_canvas, settle, wait_still
@@ -198,4 +198,60 @@ def test_nodes_sized_by_a_fact_keep_every_caption_readable(server, browser, spec
     if grow:
         frame_element, frame = expand_node(page, frame_element, frame, grow)
         _readable(frame, f"{spec}, {scene}, layered, after a double-click")
+    page.close()
+
+
+# Each drawn move name whose picture (Cytoscape.js draws a label from a picture made the first time it is drawn, as wide
+# as its box then) is much narrower than its box now: [move, picture's width, box's width], model px.
+STALE_NAMES = """() => { const cy = document.getElementById('cy')._cyreg.cy; const data = cy.renderer().data;
+  const L = {includeNodes: false, includeEdges: false, includeLabels: true, includeOverlays: false};
+  const out = [];
+  cy.edges().forEach(e => { if (!e.style('label') && !e.style('source-label')) return;
+    const b = e.boundingBox(L);
+    ['lblTxrCache', 'slbTxrCache', 'tlbTxrCache'].forEach(name => { const lookup = data[name] && data[name].lookup;
+      for (let level = -8; lookup && level <= 6; level++) { const pic = lookup.get(e, level);
+        if (pic && pic.width / pic.scale < 0.8 * b.w - 2) out.push([e.data('move'), Math.round(pic.width / pic.scale), Math.round(b.w)]); } }); });
+  return out; }"""
+
+# Each drawn move name's box on the page's screenshot (px of the canvas's frame)
+NAME_BOXES = """() => { const cy = document.getElementById('cy')._cyreg.cy; const r = document.getElementById('cy').getBoundingClientRect();
+  const L = {includeNodes: false, includeEdges: false, includeLabels: true, includeOverlays: false};
+  return cy.edges().filter(e => (e.style('label') || e.style('source-label')) && +e.style('text-opacity') > 0 && !e.hasClass('gg-speck'))
+    .map(e => { const b = e.renderedBoundingBox(L); return [e.data('move'), r.left + b.x1, r.top + b.y1, r.left + b.x2, r.top + b.y2]; }); }"""
+
+
+def test_a_layout_chosen_in_the_box_draws_every_move_name_sharp(server, browser):  # noqa: F811
+    """Tic-tac-toe at k=2, layered, then force-directed chosen in the Layout box (laid out in the browser, from what was
+    sent ahead): a stranger saw most move names drawn as grey smudges, at every zoom. Cytoscape.js had drawn each from
+    a picture made before the name's box was measured (a few px wide, stretched over the name). Now no name's picture is
+    narrower than its box, and each name drawn looks the same as when it is drawn afresh (hidden for a moment, then
+    shown: a new picture), pixel for pixel within antialiasing."""
+    import io
+
+    from PIL import Image, ImageChops
+
+    page = browser.new_page(viewport={"width": 1440, "height": 900})
+    frame_element, frame = open_canvas(page, f"{server}/?game=tictactoe&view=Neighbourhood&k=2")
+    _choose_layout(page, "force-directed")
+    frame_element, frame = current_frame(page)
+    wait_still(frame)
+    frame.wait_for_timeout(500)
+    assert frame.evaluate(STALE_NAMES) == []
+    boxes = frame.evaluate(NAME_BOXES)
+    assert len(boxes) >= 5, boxes
+    before = Image.open(io.BytesIO(frame_element.screenshot())).convert("L")
+    ARTIFACTS.mkdir(exist_ok=True)
+    frame_element.screenshot(path=str(ARTIFACTS / "canvas-readable-force-names.png"))
+    frame.evaluate("() => document.getElementById('cy')._cyreg.cy.edges().style({'text-opacity': 0, 'text-background-opacity': 0})")
+    frame.wait_for_timeout(400)
+    frame.evaluate("() => document.getElementById('cy')._cyreg.cy.edges().removeStyle('text-opacity text-background-opacity')")
+    frame.wait_for_timeout(600)
+    after = Image.open(io.BytesIO(frame_element.screenshot())).convert("L")
+    smudged = []
+    for move, x1, y1, x2, y2 in boxes:
+        box = tuple(int(round(v)) for v in (x1, y1, x2, y2))
+        worst = max(ImageChops.difference(before.crop(box), after.crop(box)).getdata(), default=0)
+        if worst > 60:
+            smudged.append((move, worst))
+    assert smudged == [], f"{len(smudged)} of {len(boxes)} names drawn otherwise than afresh: {smudged}"
     page.close()

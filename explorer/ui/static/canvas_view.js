@@ -833,6 +833,20 @@
         update();
     }
 
+    // (12) The moves' names drawn as text, not from pictures. Cytoscape.js draws a label from a picture of it, made the
+    // first time it is drawn, as wide as the label's box at that moment, and kept while its text and style stay the same
+    // (its label caches never take a changed box as a reason to make the picture again). A move's name that comes when
+    // the move's data change (a layout switched to in the browser, 16: the layered layout's names at one end of a move
+    // become names in its middle) was first drawn before its box was measured: a picture a few px wide, stretched over
+    // the name's box, a grey smudge at every zoom (issue 35). The moves' names are drawn afresh each frame (a large
+    // canvas names only a selected node's moves); the nodes' labels, which never move against their node, keep theirs.
+    const LABEL_CACHES = ["lblTxrCache", "slbTxrCache", "tlbTxrCache"];
+    function namesAsText(cy) {
+        const data = cy.renderer() && cy.renderer().data;
+        if (!data) return;
+        LABEL_CACHES.forEach(name => { if (data[name]) data[name].allowEdgeTxrCaching = false; });
+    }
+
     // (12) at most once a frame however many events ask for it, after the frame that draws what changed
     function tuckSoon(cy) {
         if (cy.__ggTuck) return;
@@ -1061,6 +1075,7 @@
     function hook(cy) {
         if (cy.scratch("_gg")) return;
         neutralHighlight(cy);
+        namesAsText(cy);
         tidyPanel(cy);
         edgesOnViewport(cy);
         wheelGuard(cy);
