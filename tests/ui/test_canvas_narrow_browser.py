@@ -234,3 +234,24 @@ def test_every_canvas_control_reads_whole(server, browser, width, height):  # no
     ARTIFACTS.mkdir(exist_ok=True)
     page.screenshot(path=str(ARTIFACTS / f"canvas-narrow-controls-{width}.png"))
     page.close()
+
+
+def test_the_info_panel_text_reads_at_1000_px(server, browser):  # noqa: F811
+    """A stranger at a 1000 px window opened the info panel: its text was 8.4 px (the component sizes its text by the
+    frame's width: 1rem is 3 px + 1% of it). Now every key, value, title and button of the panel is at least 11 px,
+    and the panel keeps its width (no wider than a third of the canvas), so it covers no more of the drawing."""
+    page = browser.new_page(viewport={"width": 1000, "height": 900})
+    frame_element, frame = open_canvas(page, f"{server}/?game=tictactoe&view=Neighbourhood&k=2", warm=True)
+    key = _target(frame, expandable=False)
+    frame_element, frame = click_node(page, key, frame_element, frame)
+    _panel_settled(frame)
+    sizes = frame.evaluate("() => [...document.querySelectorAll('.infopanel__key, .infopanel__val, .infopanel__name, "
+                           ".infopanel__action-btn')].filter(e => e.offsetParent !== null && e.textContent.trim())"
+                           ".map(e => [e.textContent.trim().slice(0, 20), parseFloat(getComputedStyle(e).fontSize)])")
+    assert len(sizes) >= 8, sizes
+    assert all(px >= 11 for _, px in sizes), sizes
+    width = frame.evaluate("() => [document.getElementById('infopanel').getBoundingClientRect().width, "
+                           "document.getElementById('cy').getBoundingClientRect().width]")
+    assert width[0] <= width[1] / 3, width
+    _shot(frame_element, "panel-text-1000")
+    page.close()

@@ -111,6 +111,7 @@
                                  // its neighbours beside the opened info panel, with boards on (a board reads
                                  // where its label is too small to draw; without boards the zoom stays readable)
     const NOTCH = 1.15;          // the zoom of one notch of a mouse wheel, in or out (8)
+    const PANEL_FONT = 12;       // px: the least size of the info panel's text (5)
     const OVERLAYS = ["infopanel", "nodeActions", "toolbar", "viewbar"];  // the component's, over the canvas
     const CONFIG = window.__ggCanvas || { highlight: "#008b8b", large: 400, readable: 0.6, leanMark: ".gg-lean",
                                           minLabel: 7, labelFont: 12, moveFont: 12 };
@@ -125,6 +126,8 @@
         { selector: "edge.gg-tucked", style: { "text-opacity": 0, "text-background-opacity": 0 } },
         { selector: "edge.gg-tucked.gg-shown, edge.gg-tucked.gg-hover",
           style: { "text-opacity": 1, "text-background-opacity": 0.85 } },
+        // (12) a move's name under an overlay or cut by the canvas's edge, whatever else shows it (coverNames)
+        { selector: "edge.gg-covered", style: { "text-opacity": 0, "text-background-opacity": 0 } },
         // (11) last, so that no rule that names or highlights an element draws its speck of a label
         { selector: ".gg-speck", style: { "text-opacity": 0, "text-background-opacity": 0 } },
     ];
@@ -480,8 +483,13 @@
         if (!panel || !props) return;
         // a board's label has a line per row (canvas.board_label): the title grows to hold them
         const fit = doc.createElement("style");
+        // The component sizes its text by the frame's width (1rem is 3 px + 1% of it, at least 8 px): in a 1000 px
+        // window the panel's text was 8.4 px (issue 35). Its text is PANEL_FONT px at least; the panel keeps its width.
         fit.textContent = ".infopanel__name { height: auto; min-height: 2rem; padding: 0.2rem 0; " +
-                          "font-family: 'DejaVu Sans Mono', Menlo, Consolas, monospace; line-height: 1.15; }";
+                          "font-family: 'DejaVu Sans Mono', Menlo, Consolas, monospace; line-height: 1.15; }" +
+                          `.infopanel { font-size: max(${PANEL_FONT}px, 1rem); }` +
+                          ".infopanel__key, .infopanel__val { line-height: 1.4em; overflow-wrap: anywhere; }" +
+                          `.infopanel__action-btn { font-size: max(${PANEL_FONT - 1}px, 0.85rem); }`;
         doc.head.appendChild(fit);
         const hideId = () => props.querySelectorAll(".infopanel__prop").forEach(row => {
             const key = row.querySelector(".infopanel__key");
@@ -847,6 +855,38 @@
         LABEL_CACHES.forEach(name => { if (data[name]) data[name].allowEdgeTxrCaching = false; });
     }
 
+    // (12) A move's name under one of the component's overlays (the toolbar, the zoom buttons, the info panel and its
+    // bar) or cut by the canvas's edge is not drawn (class gg-covered) until the view shows it whole and clear: a search
+    // that centred what it found left names of other moves under the toolbar (issue 35). Looked at once a frame while
+    // the view moves; a large canvas draws no names.
+    function coverNames(cy) {
+        if (cy.nodes().length >= CONFIG.large || cy.edges().length === 0) return;
+        const doc = cy.container().ownerDocument, box = cy.container().getBoundingClientRect();
+        const rects = OVERLAYS.map(id => overlayRect(doc, id)).filter(Boolean)
+            .map(r => ({ x1: r.left - box.left, y1: r.top - box.top, x2: r.right - box.left, y2: r.bottom - box.top }));
+        const covered = [], clear = [];
+        cy.edges().forEach(e => {
+            const b = (e.style("label") || e.style("source-label")) ? e.renderedBoundingBox(LABEL_ONLY) : null;
+            if (!b || !(b.w > 0 && isFinite(b.w))) { clear.push(e); return; }
+            const cut = b.x1 < 0 || b.y1 < 0 || b.x2 > box.width || b.y2 > box.height;
+            const under = rects.some(o => b.x1 < o.x2 && o.x1 < b.x2 && b.y1 < o.y2 && o.y1 < b.y2);
+            (cut || under ? covered : clear).push(e);
+        });
+        cy.batch(() => {
+            cy.collection(clear).filter(".gg-covered").removeClass("gg-covered");
+            cy.collection(covered).filter(e => !e.hasClass("gg-covered")).addClass("gg-covered");
+        });
+    }
+
+    function coverSoon(cy) {
+        if (cy.__ggCover) return;
+        cy.__ggCover = true;
+        cy.container().ownerDocument.defaultView.requestAnimationFrame(() => {
+            cy.__ggCover = false;
+            coverNames(cy);
+        });
+    }
+
     // (12) at most once a frame however many events ask for it, after the frame that draws what changed
     function tuckSoon(cy) {
         if (cy.__ggTuck) return;
@@ -1117,6 +1157,9 @@
             return out;
         };
         cy.on("layoutstop dragfree", () => tuckSoon(cy));
+        cy.on("viewport resize layoutstop add remove position select unselect", () => coverSoon(cy));
+        // (the info panel opens over a transition after a selection: looked at again once it has)
+        cy.on("select unselect", () => win.setTimeout(() => coverSoon(cy), 400));
         cy.on("data", "edge", () => tuckSoon(cy));  // a move's bend changed: its line and name moved
         cy.on("select unselect class", "edge", () => revealSoon(cy));  // (12) a name revealed where it is clear
         cy.__ggRestyled = () => tuckSoon(cy);  // a new sheet (move names turned on or off): wrapStyle
