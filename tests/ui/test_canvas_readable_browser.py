@@ -255,3 +255,47 @@ def test_a_layout_chosen_in_the_box_draws_every_move_name_sharp(server, browser)
             smudged.append((move, worst))
     assert smudged == [], f"{len(smudged)} of {len(boxes)} names drawn otherwise than afresh: {smudged}"
     page.close()
+
+
+# Each move name drawn (not hidden) in sight that lies under one of the component's overlays or runs across the
+# canvas's edge: [move, where].
+NAMES_COVERED = """() => { const cy = document.getElementById('cy')._cyreg.cy; const box = document.getElementById('cy').getBoundingClientRect();
+  const L = {includeNodes: false, includeEdges: false, includeLabels: true, includeOverlays: false};
+  const rects = ['infopanel', 'nodeActions', 'toolbar', 'viewbar'].map(id => { const el = document.getElementById(id);
+    if (!el || getComputedStyle(el).display === 'none' || getComputedStyle(el).visibility === 'hidden') return null;
+    const r = el.getBoundingClientRect();
+    return r.width > 1 && r.height > 1 ? [id, r.left - box.left, r.top - box.top, r.right - box.left, r.bottom - box.top] : null;
+  }).filter(Boolean);
+  const bad = [];
+  cy.edges().forEach(e => { if (!(e.style('label') || e.style('source-label')) || +e.style('text-opacity') === 0) return;
+    const b = e.renderedBoundingBox(L); if (!(b.w > 0)) return;
+    if (b.x2 < 0 || b.y2 < 0 || b.x1 > box.width || b.y1 > box.height) return;  // out of sight altogether
+    if (b.x1 < -0.5 || b.y1 < -0.5 || b.x2 > box.width + 0.5 || b.y2 > box.height + 0.5) bad.push([e.data('move'), 'edge']);
+    rects.forEach(([id, x1, y1, x2, y2]) => { if (b.x1 < x2 && x1 < b.x2 && b.y1 < y2 && y1 < b.y2) bad.push([e.data('move'), id]); }); });
+  return bad; }"""
+
+
+def test_a_position_found_is_centred_with_no_name_under_the_toolbar(server, browser):  # noqa: F811
+    """Tic-tac-toe at k=2: a stranger typed XO./.X./... in "Find on the canvas". The position was added with its path and
+    brought into view, and the names of other moves were left under the canvas's toolbar and cut at its edge. Now no
+    move name drawn lies under an overlay or across the canvas's edge, and what was found is in sight, clear of them."""
+    page = browser.new_page(viewport={"width": 1440, "height": 900})
+    frame_element, frame = open_canvas(page, f"{server}/?game=tictactoe&view=Neighbourhood&k=2", warm=True)
+    box = page.get_by_placeholder("a position, or value=win remoteness<5 cycle kind=number")
+    box.fill("XO./.X./...")
+    box.press("Enter")
+    frame.wait_for_timeout(500)
+    settle(page)
+    frame_element, frame = current_frame(page)
+    frame.wait_for_function("() => document.getElementById('cy')._cyreg.cy.nodes('[_found = 1]').length === 1",
+                            timeout=60_000)
+    wait_still(frame)
+    frame.wait_for_timeout(400)
+    wait_still(frame)
+    assert frame.evaluate(NAMES_COVERED) == []
+    found = cy(frame, "(() => { const b = cy.nodes('[_found = 1]').renderedBoundingBox({includeLabels: true}); "
+                      "return [b.x1, b.y1, b.x2, b.y2, cy.width(), cy.height()]; })()")
+    assert 0 <= found[0] and found[2] <= found[4] and 0 <= found[1] and found[3] <= found[5], found
+    ARTIFACTS.mkdir(exist_ok=True)
+    frame_element.screenshot(path=str(ARTIFACTS / "canvas-readable-found.png"))
+    page.close()
