@@ -14,8 +14,9 @@
  * functions computed from bit operations and small tables (subsets by rank, ranks of
  * subsets by their low and high squares), and
  * --selfcheck checks the two agree at every index (besides move_count, successors and
- * predecessors against each other). move_count, successors and predecessors list the
- * same moves in the same order as kernels.py.
+ * predecessors against each other). move_count and successors list the same moves in
+ * the same order as kernels.py, predecessors the same un-moves (kernels.py lists them in
+ * an order of its own since session 20).
  *
  * The algorithm is explorer/kernels/retrograde.py's retrograde_implicit, phase 1
  * (wins and losses by a FIFO queue seeded with the finished positions) and phase 3

@@ -32,9 +32,15 @@ The layout is the one a plain C solver would use (bench/c/ has one):
   queued, and the merge with a tier's seeds keeps its rules: `_next_chunk`), so the
   result is the same; the memory latency of the random accesses overlaps instead
   of adding up.
+- each level, once the one before is worked, is put in index order (`_sort_level`: a
+  two-pass radix sort by the index's top 20 bits, on every core), when it is at least
+  SORT_MIN entries: the order within a level never changes a cell (see below), and in
+  index order consecutive entries' predecessors fall in the same few stretches of the
+  cells instead of all over them, so most updates hit the cache.
 
 Peak memory: the cells plus 4 bytes per decided win or loss (Dodgem 5x5: 4.6
-bytes per index), then the cells plus one byte per position while decoding, plus
+bytes per index; the queue's pages behind its head are given back as it goes, explorer.implicit,
+and `_sort_level`'s scratch, as many entries as the level, lies in the pages after its tail), then the cells plus one byte per position while decoding, plus
 BATCH * max_unmoves int64 of predecessors (Dōbutsu shōgi: 20 MiB; fewer entries a batch
 when that passes BATCH_ROOM, as for an edge graph with a hub of many predecessors). With two
 threads or more that buffer holds only the batches under PARALLEL_MIN entries (the others go
@@ -106,6 +112,8 @@ BATCH_ROOM = 1 << 22  # at most this many predecessors' room (32 MiB): fewer ent
 PARALLEL_MIN = 1 << 10  # the smallest batch whose predecessors are computed on every core
 PARALLEL_UNMOVES = 64  # from this many un-moves a position (max_unmoves) on, the queue is worked in big batches
 CHUNK = 64       # queue entries applied while the next ones' predecessors' cells are prefetched
+SORT_MIN = 1 << 14  # the smallest level put in index order before it is worked (_sort_level)
+SORT_DIGIT = 10  # bits a pass of _sort_level's radix sort orders by (two passes: 20 bits of the index)
 
 
 def payload_limit(cells: np.ndarray) -> int:
@@ -127,13 +135,14 @@ FOLLOWS = 1
 
 
 THREADS = 5  # state[THREADS]: numba's threads in the calling thread when the solve began (new_state)
+SORTED = 6  # state[SORTED]: the queue before this entry is in index order level by level (_sort_level)
 
 
 def new_state() -> np.ndarray:
     """A solve's state before its first call: START, and numba's number of threads now (set_num_threads).
     Read here, not in the loop: numba's get_num_threads in compiled code is a call through a pointer,
     which keeps numba from caching the kernel."""
-    state = np.zeros(6, dtype=np.int64)
+    state = np.zeros(7, dtype=np.int64)
     state[THREADS] = numba.get_num_threads()
     return state
 
@@ -277,6 +286,56 @@ def _spread(predecessors, graph, xs, xcells, m, slot, gather, gathered, lo, hi, 
     return tail
 
 
+@njit(inline="always")
+def _sort_level(queue, head, tail, n, parts):
+    """Put queue[head:tail], entries of one remoteness not yet worked, in index order, as far as the
+    index's top 2 * SORT_DIGIT bits (a group of at most 2 ** 11 neighbouring indices keeps the order it
+    was queued in): a stable radix sort in two passes, each counting the digits and then moving every
+    entry to its place, its scratch room queue[tail:2 * tail - head] (the queue's own pages beyond its
+    end, which the next levels use anyway). The passes are split over `parts` threads, each a stretch of
+    entries with its own counts (prange), so the result is the same with any number of threads.
+    Returns False, sorting nothing, when the queue has no room for the scratch. O(entries + parts * 1024).
+
+    Why: within a level the order of the updates never changes a cell (`_spread`), but it decides where
+    they land. In queued order a level's predecessors are scattered over the whole cell array, a cache
+    miss each; in index order, consecutive entries share their tier, mover and most cars, so their
+    predecessors fall in the same few stretches of cells (Dodgem: the positions with the same blue set,
+    a few KiB each), read from memory once a level instead of once an update. Measured in plain C on
+    Dodgem 5x5 (bench/c/dodgem_retrograde.c's loop, same sitting, load 10): the queue 10.1 s plus 1.8 s
+    of sorting (three passes then) against 15.0 s in queued order."""
+    size = tail - head
+    if tail + size > len(queue):
+        return False
+    bits = 1
+    while (n - 1) >> bits:
+        bits += 1
+    shift = max(0, bits - 2 * SORT_DIGIT)
+    radix = 1 << SORT_DIGIT
+    per = (size + parts - 1) // parts
+    counts = np.empty((parts, radix), dtype=np.int64)
+    source, target = head, tail
+    for digit in range(2):
+        at = shift + digit * SORT_DIGIT
+        for s in prange(parts):
+            counts[s, :] = 0
+            for i in range(source + s * per, min(source + size, source + (s + 1) * per)):
+                counts[s, (queue[i] >> at) & (radix - 1)] += 1
+        place = target
+        for d in range(radix):
+            for s in range(parts):
+                count = counts[s, d]
+                counts[s, d] = place
+                place += count
+        for s in prange(parts):
+            for i in range(source + s * per, min(source + size, source + (s + 1) * per)):
+                entry = queue[i]
+                d = (entry >> at) & (radix - 1)
+                queue[counts[s, d]] = entry
+                counts[s, d] += 1
+        source, target = target, source
+    return True
+
+
 SCAN_BLOCK = 1 << 16  # cells a thread takes at a time in _collect
 
 
@@ -381,6 +440,8 @@ def queue_first_level(cells, queue, state):
     if tail < 0:
         return tail
     state[0], state[1], state[2], state[3], state[4] = WINS_AND_LOSSES, 0, tail, 0, 0
+    if len(state) > SORTED:
+        state[SORTED] = tail  # _collect queues the first level in index order
     return 0
 
 
@@ -429,6 +490,8 @@ def solve_cells(initial, predecessors, valid, move_count, terminal, graph, max_u
         if status < 0:
             return status
     phase, head, tail, j, k = state[0], state[1], state[2], state[3], state[4]
+    sorted_until = state[SORTED] if len(state) > SORTED else tail  # (a state of before: nothing sorted)
+    parts = state[THREADS] if len(state) > THREADS and state[THREADS] > 1 else 1
     slot = max(max_unmoves, 1)
     spread = len(state) > THREADS and state[THREADS] > 1  # batches of PARALLEL_MIN entries or more on every core
     if slot >= PARALLEL_UNMOVES or spread:
@@ -448,7 +511,6 @@ def solve_cells(initial, predecessors, valid, move_count, terminal, graph, max_u
     counts = np.empty(max(small, 1), dtype=np.int64)
     xs = np.empty(most, dtype=np.int64)
     xcells = np.empty(most, dtype=np.int64)
-    parts = state[THREADS] if spread else 1
     room = slot * (most + parts) if spread else 0  # every stripe's stretch, the last one's rounding included
     fresh = np.empty(room, dtype=np.int32)
     gather = np.empty(parts * CHUNK * slot if spread else 0, dtype=np.int64)
@@ -457,6 +519,13 @@ def solve_cells(initial, predecessors, valid, move_count, terminal, graph, max_u
     worked = 0
     while phase == WINS_AND_LOSSES or phase == TIES:
         tie_phase = phase == TIES
+        if head >= sorted_until and tail - head >= SORT_MIN:
+            # The next level, once the one before is worked: in index order (_sort_level), when the queue from the
+            # head on is of one remoteness (its first and last entry's, the queue being non-decreasing; with seeds
+            # merged in, a level may start before the one before is worked, then it waits).
+            if (cells[queue[head]] >> CODE_BITS) == (cells[queue[tail - 1]] >> CODE_BITS):
+                _sort_level(queue, head, tail, n, parts)
+                sorted_until = tail
         m, from_queue, next_j, next_k = _next_chunk(cells, queue, head, tail, lo, seeds, seed_runs, j, k,
                                                     tie_phase, xs, xcells, most)
         if m == 0:
@@ -464,13 +533,17 @@ def solve_cells(initial, predecessors, valid, move_count, terminal, graph, max_u
                 break
             # Ties, from the finished ties outward, shortest first: the queue starts again at 0.
             tail = _collect(cells, queue, True)
-            phase, head = TIES, 0
+            phase, head, sorted_until = TIES, 0, tail  # in index order
             continue
         if m < 0:
             state[0], state[1], state[2], state[3], state[4] = phase, head, tail, j, k
+            if len(state) > SORTED:
+                state[SORTED] = sorted_until
             return NEED_SEEDS
         if worked >= budget:
             state[0], state[1], state[2], state[3], state[4] = phase, head, tail, j, k
+            if len(state) > SORTED:
+                state[SORTED] = sorted_until
             return MORE
         if from_queue:
             # The next chunk's own cells (its entries' remoteness and value, read by _next_chunk) while this one is
@@ -517,6 +590,8 @@ def solve_cells(initial, predecessors, valid, move_count, terminal, graph, max_u
         worked += m
     # Draws are the decoding: whatever is still OPEN is a draw.
     state[0], state[1], state[2], state[3], state[4] = DONE, head, tail, j, k
+    if len(state) > SORTED:
+        state[SORTED] = sorted_until
     return 0
 
 

@@ -427,3 +427,49 @@ def test_count_values_counts_each_decoded_value_like_a_comparison_per_value(size
     values = np.random.default_rng(size).integers(COUNTED_LOW - 3, COUNTED_HIGH + 4, size).astype(np.int8)
     expected = [int(np.count_nonzero(values == v)) for v in range(COUNTED_LOW, COUNTED_HIGH + 1)]
     assert count_values(values).tolist() == expected
+
+
+_SORT_LEVEL = None
+
+
+def _sort_level_kernel():
+    """retrograde._sort_level in a parallel wrapper of its own (it is inlined into solve_cells'), compiled once."""
+    global _SORT_LEVEL
+    if _SORT_LEVEL is None:
+        from numba import njit
+
+        from explorer.kernels.retrograde import _sort_level
+
+        @njit(parallel=True)
+        def sort_level(queue, head, tail, n, parts):
+            return _sort_level(queue, head, tail, n, parts)
+
+        _SORT_LEVEL = sort_level
+    return _SORT_LEVEL
+
+
+@pytest.mark.parametrize("n", [5, 1 << 12, 1 << 20, (1 << 28) + 11, (1 << 31) - 1])
+@pytest.mark.parametrize("parts", [1, 2, 3])
+def test_sort_level_orders_a_level_by_its_top_bits_stably_with_any_number_of_parts(n, parts):
+    """_sort_level (the next level of the queue in index order before it is worked) leaves the entries
+    before `head` and the ones it does not own alone, and orders queue[head:tail] as a stable sort by the
+    index's top 2 * SORT_DIGIT bits: the same entries, neighbours within 2 ** 11 in the order they were
+    queued, and the same result with one stretch per thread or several. Without the scratch room after the
+    tail it sorts nothing and says so."""
+    from explorer.kernels.retrograde import SORT_DIGIT
+
+    rng = np.random.default_rng(n + parts)
+    head, size = 7, 50_000
+    entries = rng.integers(0, n, size).astype(np.int32)
+    queue = np.full(head + 2 * size + 3, -1, dtype=np.int32)
+    queue[:head] = np.arange(head)
+    queue[head:head + size] = entries
+    assert _sort_level_kernel()(queue, head, head + size, n, parts)
+    shift = max(0, int(n - 1).bit_length() - 2 * SORT_DIGIT)
+    expected = entries[np.argsort(entries >> shift, kind="stable")]
+    assert np.array_equal(queue[head:head + size], expected)
+    assert np.array_equal(queue[:head], np.arange(head))
+    assert (n > 1 << 20) == (not np.array_equal(expected, np.sort(entries)))  # only big ranges keep some order
+    short = np.concatenate([np.arange(head), entries, np.zeros(size - 1)]).astype(np.int32)
+    assert not _sort_level_kernel()(short, head, head + size, n, parts)
+    assert np.array_equal(short[head:head + size], entries)

@@ -10,7 +10,8 @@ sums over the tiers in order), each tier's boards per mover (cells entries),
 binomials C(s, i) for s <= cells and i <= n ((cells+1) x (n+1), row-major), and
 for each set size k < n the k-subsets of the squares as masks in colex order
 (their starts first), the two-look-up rank tables, each square's row and
-column, and last the masks of the first and last row and column.
+column, each square's origins (the squares a car of Blue, then of Red, steps to
+it from, as masks), and last the masks of the first and last row and column.
 
 Work per call is per car, not per square: rank walks the set bits (trailing
 zeros, and BMI2's pext to pack the red cars onto the squares blue leaves
@@ -221,42 +222,73 @@ def valid(ctx, index):
 
 @njit(cache=True, inline="always")
 def predecessors(ctx, index, out):
-    """Un-moves: a car of the previous mover steps back, or drives back on past its far edge."""
-    layout = _layout(ctx)
-    n = layout[0]
+    """Un-moves: a car of the previous mover steps back, or drives back on past its far edge. Listed
+    car by car, its squares to step back from as one table mask (each square's origins, in the context)
+    kept where empty, the drives back on as the far edge's empty squares: no loop over directions and no
+    bounds check. The ranks are computed with what the un-move leaves alone hoisted: when Red moved
+    last, the blue set, its rank and the red cars' free squares are the position's own, so a
+    predecessor costs one bit extract and one set rank. The same predecessors as the rules' un-moves,
+    in an order of their own (tests/games/test_dodgem.py compares them as sets). Measured on every index of 5x5,
+    in plain C, same sitting: 8.8 s against 20.5 s for a loop over the three directions with a full
+    rank per predecessor (the loop before this one)."""
+    n, cells, halves_at, binom_at, rank_at, squares_at = _layout(ctx)
     mover, blue, red = unrank(ctx, index)
-    previous = 1 - mover
-    occupied = blue | red
-    mine = blue if previous == 0 else red
+    board = (np.int64(1) << cells) - 1
+    empty = board & ~(blue | red)
+    edges = len(ctx) - _EDGES
+    origins = squares_at + 2 * cells  # each square's origins for Blue, then for Red
+    b, r = popcount(blue), popcount(red)
+    tier = b * n + r
     count = 0
-    cars = popcount(mine)
-    rest = mine
-    while rest:
-        s = trailing_zeros(rest)
-        rest &= rest - 1
-        row, col = ctx[layout[5] + s], ctx[layout[5] + layout[1] + s]
-        for d in range(3):
-            if previous == 0:
-                dr, dc = (0, 1) if d == 0 else ((1, 0) if d == 1 else (-1, 0))
-            else:
-                dr, dc = (1, 0) if d == 0 else ((0, -1) if d == 1 else (0, 1))
-            r, c = row - dr, col - dc
-            if 0 <= r < n and 0 <= c < n:
-                origin = r * n + c
-                if (occupied >> origin) & 1:
-                    continue
-                new = (mine & ~(np.int64(1) << s)) | (np.int64(1) << origin)
-                out[count] = (_rank_in(ctx, layout, previous, new, red) if previous == 0
-                              else _rank_in(ctx, layout, previous, blue, new))
+    if mover == 0:  # Red moved last: the blue set stays, so does its rank
+        free = board & ~blue
+        blue_rank = _set_rank(ctx, cells, rank_at, blue)
+        base = ctx[_BASE + tier] + ctx[halves_at + tier] + blue_rank * ctx[binom_at + (cells - b) * (n + 1) + r]
+        cars = red
+        while cars:
+            s = trailing_zeros(cars)
+            cars &= cars - 1
+            rest = red & ~(np.int64(1) << s)
+            back = ctx[origins + cells + s] & empty
+            while back:
+                origin = back & -back
+                back ^= origin
+                out[count] = base + _set_rank(ctx, cells, rank_at, extract(rest | origin, free))
                 count += 1
-    if cars < n - 1:
-        for k in range(n):
-            edge = k * n + n - 1 if previous == 0 else (n - 1) * n + k
-            if (occupied >> edge) & 1:
-                continue
-            new = mine | (np.int64(1) << edge)
-            out[count] = (_rank_in(ctx, layout, previous, new, red) if previous == 0
-                              else _rank_in(ctx, layout, previous, blue, new))
+        if r < n - 1:  # a red car drives back on past the last row
+            base = (ctx[_BASE + tier + 1] + ctx[halves_at + tier + 1]
+                    + blue_rank * ctx[binom_at + (cells - b) * (n + 1) + r + 1])
+            back = ctx[edges + 1] & empty
+            while back:
+                origin = back & -back
+                back ^= origin
+                out[count] = base + _set_rank(ctx, cells, rank_at, extract(red | origin, free))
+                count += 1
+        return count
+    # Blue moved last: the red set stays; both sets' ranks change (the red one over blue's free squares)
+    start, sets = ctx[_BASE + tier], ctx[binom_at + (cells - b) * (n + 1) + r]
+    cars = blue
+    while cars:
+        s = trailing_zeros(cars)
+        cars &= cars - 1
+        rest = blue & ~(np.int64(1) << s)
+        back = ctx[origins + s] & empty
+        while back:
+            origin = back & -back
+            back ^= origin
+            moved = rest | origin
+            out[count] = (start + _set_rank(ctx, cells, rank_at, moved) * sets
+                          + _set_rank(ctx, cells, rank_at, extract(red, board & ~moved)))
+            count += 1
+    if b < n - 1:  # a blue car drives back on past the last column
+        start, sets = ctx[_BASE + tier + n], ctx[binom_at + (cells - b - 1) * (n + 1) + r]
+        back = ctx[edges + 3] & empty
+        while back:
+            origin = back & -back
+            back ^= origin
+            moved = blue | origin
+            out[count] = (start + _set_rank(ctx, cells, rank_at, moved) * sets
+                          + _set_rank(ctx, cells, rank_at, extract(red, board & ~moved)))
             count += 1
     return count
 
@@ -357,6 +389,11 @@ def context(game) -> np.ndarray:
         tables += [_colex(bits, _LOW, below) for below in range(n) for bits in range(high)]
     squares_at = len(head) + n + 2 + len(tables)  # each square's row, then its column: no division per car
     tables += [s // n for s in range(cells)] + [s % n for s in range(cells)]
+    # Right after them, each square's origins: the squares a car of Blue, then of Red, steps to it from
+    # (a mask each; predecessors).
+    steps = (((0, 1), (1, 0), (-1, 0)), ((1, 0), (0, -1), (0, 1)))  # Blue right, up, down; Red up, left, right
+    tables += [sum(1 << ((s // n - dr) * n + s % n - dc) for dr, dc in steps[player]
+                   if 0 <= s // n - dr < n and 0 <= s % n - dc < n) for player in (0, 1) for s in range(cells)]
     rows = [sum(1 << (row * n + col) for col in range(n)) for row in (0, n - 1)]
     columns = [sum(1 << (row * n + col) for row in range(n)) for col in (0, n - 1)]
     edges = [*rows, *columns]  # the last _EDGES entries: first and last row, first and last column
