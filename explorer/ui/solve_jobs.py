@@ -27,7 +27,7 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
-from explorer.core import private
+from explorer.core import private, settings
 from explorer.core.errors import GameGraphError
 from explorer.games import Game
 
@@ -129,7 +129,7 @@ def start(game: Game) -> Job:
         check_memory(game)
     record, log = _paths(game)
     private.ensure_private_dir(record.parent)
-    env = {**os.environ, "GAMEGRAPH_PROGRESS": "1", "COLUMNS": str(PROGRESS_WIDTH), "PYTHONUNBUFFERED": "1"}
+    env = {**os.environ, settings.PROGRESS_ENV: "1", "COLUMNS": str(PROGRESS_WIDTH), "PYTHONUNBUFFERED": "1"}
     with open(os.open(log, os.O_WRONLY | os.O_CREAT | os.O_TRUNC | os.O_NOFOLLOW, 0o600), "wb") as out:
         # The log's first line, what the page shows until the solver's own progress comes (building a large
         # game's kernels and tables takes a while before its first progress line).
