@@ -151,6 +151,17 @@ def url_opened() -> tuple[list[str], str | None]:
     return list(dict.fromkeys(ids)), None
 
 
+def write_params(values: dict[str, str | None]) -> None:
+    """Put these link parameters into the address: None takes one out; one already holding its value is not
+    written again (each write is a browser history update)."""
+    for name, value in values.items():
+        if value is None:
+            if name in st.query_params:
+                del st.query_params[name]
+        elif st.query_params.get(name) != value:
+            st.query_params[name] = value
+
+
 def _quote(text: str, limit: int = 40) -> str:
     return repr(text) if len(text) <= limit else f"{text[:limit]!r}…"
 

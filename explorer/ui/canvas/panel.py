@@ -372,12 +372,7 @@ def _scene_out(grown: Grown, layout: str, colouring: str, sizing: str = "none") 
     """The canvas's scene into the URL (state.SCENE_PARAMS), so that the address is always a link to it."""
     scene = {"layout": layout, "colour": colouring, "size": None if sizing == "none" else sizing,
              "exp": json.dumps(list(grown.grown)[:state.SCENE_EXPANSIONS], separators=(",", ":")) if grown.grown else None}
-    for name, value in scene.items():
-        if value is None:
-            if name in st.query_params:
-                del st.query_params[name]
-        elif st.query_params.get(name) != value:
-            st.query_params[name] = value
+    state.write_params(scene)
     st.session_state["canvas_layout_url"], st.session_state["canvas_colour_url"] = layout, colouring
     st.session_state["canvas_size_url"] = scene["size"]
 
@@ -541,10 +536,5 @@ def _group_out(grown: Grown, grouping: str) -> None:
     _, _, ids = st.session_state.get(OPENED) or (None, None, [])
     scene = {"group": None if grouping == st.session_state.get("canvas_group_default") else grouping,
              "open": json.dumps(ids[:state.OPENED_CLUSTERS], separators=(",", ":")) if grouping != "off" and ids else None}
-    for name, value in scene.items():
-        if value is None:
-            if name in st.query_params:
-                del st.query_params[name]
-        elif st.query_params.get(name) != value:
-            st.query_params[name] = value
+    state.write_params(scene)
     st.session_state["canvas_group_url"] = scene["group"]
