@@ -25,6 +25,7 @@ from tests.ui.test_canvas_browser import (CY, click_node, click_panel_button, cu
 
 WHOLE = ForwardMsg.ScriptFinishedStatus.FINISHED_SUCCESSFULLY
 FRAGMENT = ForwardMsg.ScriptFinishedStatus.FINISHED_FRAGMENT_RUN_SUCCESSFULLY
+EARLY = ForwardMsg.ScriptFinishedStatus.FINISHED_EARLY_FOR_RERUN
 
 
 def _choose(page, label: str, option: str) -> None:
@@ -32,6 +33,9 @@ def _choose(page, label: str, option: str) -> None:
     box and opened nothing (tests/support/browser.py: open_choice, as the bench opens its boxes), and waits for
     the run."""
     open_choice(page, label, page.get_by_role("option", name=option)).click()
+    # the box shows the choice once Streamlit took it: a click lost while the box redrew is then told apart from a
+    # choice that ran nothing
+    expect(page.get_by_role("combobox", name=label).first).to_have_value(option, timeout=30_000)
     settle(page)
 
 
@@ -57,10 +61,16 @@ class Runs:
         self.statuses = []
 
     def wait(self, timeout: float = 60.0) -> list[int]:
+        """The runs that ended, once the last one ended for good: a run cut short for another (st.rerun, or a
+        widget's new value arriving while it ran) ends first as FINISHED_EARLY_FOR_RERUN, and the run it made way
+        for can take seconds on a busy machine (ci14 read [] here: it stopped waiting 1 s after the cut run)."""
         deadline = time.monotonic() + timeout
-        while not self.statuses and time.monotonic() < deadline:
+        while time.monotonic() < deadline:
+            if self.statuses and self.statuses[-1] != EARLY:
+                time.sleep(1.0)  # a run that asks for another ends first, then the one it asked for
+                if self.statuses[-1] != EARLY:
+                    break
             time.sleep(0.1)
-        time.sleep(1.0)  # a run that asks for another (st.rerun) ends first, then the one it asked for
         return [s for s in self.statuses if s in (WHOLE, FRAGMENT)]
 
 
@@ -72,16 +82,16 @@ def test_expand_layout_and_boards_run_the_canvas_alone(server, browser):  # noqa
     far = cy(frame, "cy.nodes().filter(n => !n.data('_focus')).sort((a, b) => b.position('y') - a.position('y'))[0].id()")
     runs.clear()
     frame_element, frame = expand_node(page, frame_element, frame, far)
-    assert runs.wait() == [FRAGMENT], "an expansion ran the whole page"
+    assert runs.wait() == [FRAGMENT], f"an expansion ran the whole page (run statuses: {runs.statuses})"
     runs.clear()
     _choose(page, "Layout", "concentric around the focus")
     wait_canvas(page, "cy.nodes().length > 0")
-    assert runs.wait() == [FRAGMENT], "a layout change ran the whole page"
+    assert runs.wait() == [FRAGMENT], f"a layout change ran the whole page (run statuses: {runs.statuses})"
     runs.clear()
     page.get_by_text("Boards on the nodes").first.click()
     wait_canvas(page, "cy.nodes().some(n => !!n.data('_image'))")
     settle(page)
-    assert runs.wait() == [FRAGMENT], "turning boards on ran the whole page"
+    assert runs.wait() == [FRAGMENT], f"turning boards on ran the whole page (run statuses: {runs.statuses})"
     page.close()
 
 
@@ -94,7 +104,7 @@ def test_opening_a_position_and_k_run_the_whole_page(server, browser):  # noqa: 
     page.keyboard.press("Enter")
     wait_canvas(page, "cy.nodes().length > 10")
     settle(page)
-    assert WHOLE in runs.wait(), "a new k ran only the canvas (the downloads keep the old one)"
+    assert WHOLE in runs.wait(), f"a new k ran only the canvas (the downloads keep the old one) (run statuses: {runs.statuses})"
     # opening a position moves the page: the sidebar and the position's panels follow it
     frame_element, frame = current_frame(page)
     other = cy(frame, "cy.nodes().filter(n => !n.data('_focus'))[0].id()")
@@ -104,7 +114,7 @@ def test_opening_a_position_and_k_run_the_whole_page(server, browser):  # noqa: 
     click_panel_button(frame, "Open this position")
     page.wait_for_function(f"() => new URL(location.href).searchParams.get('pos') === {shown!r}", timeout=30_000)
     settle(page)
-    assert WHOLE in runs.wait(), "opening a position ran only the canvas"
+    assert WHOLE in runs.wait(), f"opening a position ran only the canvas (run statuses: {runs.statuses})"
     assert position_in_url(page) == shown
     wait_canvas(page, f"cy.getElementById({other!r}).length === 1 && cy.getElementById({other!r}).data('_focus') === 1")
     expect(page.get_by_text("on the canvas").first).to_be_visible()
@@ -127,7 +137,7 @@ def test_search_marks_and_centres_a_position_and_adds_its_path(server, browser):
     frame_element, frame = current_frame(page)
     frame.wait_for_function(f"() => !{CY}.animated()")
     time.sleep(0.5)
-    assert runs.wait() == [FRAGMENT], "a search ran the whole page"
+    assert runs.wait() == [FRAGMENT], f"a search ran the whole page (run statuses: {runs.statuses})"
     assert cy(frame, "cy.nodes().length") >= before + 3  # the position and the two positions before it
     found = cy(frame, "cy.nodes('[_found = 1]')[0].id()")
     # the path: a chain of drawn moves from the page's position to it
