@@ -20,9 +20,8 @@ import pytest
 from explorer.render import palette
 from explorer.solved import load_or_build
 from tests.ui.test_browser import ARTIFACTS, browser, pytestmark, server  # noqa: F401 - fixtures, and Chromium must be there
-from playwright.sync_api import Error as PlaywrightError
 
-from tests.ui.test_canvas_browser import cy, current_frame, expand_node, open_canvas, settle, wait_still
+from tests.ui.test_canvas_browser import _choose, cy, current_frame, expand_node, open_canvas, settle, wait_still
 
 # Captions as drawn (a name hidden by the view keeper, gg-speck or gg-tucked, has text-opacity 0 and is not drawn;
 # a tucked name shown on a selection or an expansion's highlight is drawn, and counted), node boxes, and
@@ -78,19 +77,10 @@ def _rgb(colour: str) -> str:
 
 
 def _choose_layout(page, option: str) -> None:
-    """Picks `option` in the Layout box; tried again when the list did not open (a busy machine's click can
-    land while Streamlit still redraws the box)."""
-    for attempt in range(4):
-        settle(page)
-        page.get_by_label("Layout", exact=False).first.click()
-        try:
-            page.get_by_role("option", name=option).click(timeout=10_000)
-            settle(page)
-            return
-        except PlaywrightError:
-            if attempt == 3:
-                raise
-            page.keyboard.press("Escape")
+    """Picks `option` in the Layout box once the page's runs have ended (tests/ui/test_canvas_browser.py: _choose opens
+    the box again when a busy machine's click landed while Streamlit still redrew it)."""
+    settle(page)
+    _choose(page, "Layout", option)
 
 
 def _readable(frame, where: str) -> int:
@@ -242,9 +232,9 @@ def test_a_layout_chosen_in_the_box_draws_every_move_name_sharp(server, browser)
     before = Image.open(io.BytesIO(frame_element.screenshot())).convert("L")
     ARTIFACTS.mkdir(exist_ok=True)
     frame_element.screenshot(path=str(ARTIFACTS / "canvas-readable-force-names.png"))
-    frame.evaluate("() => document.getElementById('cy')._cyreg.cy.edges().style({'text-opacity': 0, 'text-background-opacity': 0})")
+    frame.evaluate("() => { document.getElementById('cy')._cyreg.cy.edges().style({'text-opacity': 0, 'text-background-opacity': 0}); }")
     frame.wait_for_timeout(400)
-    frame.evaluate("() => document.getElementById('cy')._cyreg.cy.edges().removeStyle('text-opacity text-background-opacity')")
+    frame.evaluate("() => { document.getElementById('cy')._cyreg.cy.edges().removeStyle('text-opacity text-background-opacity'); }")
     frame.wait_for_timeout(600)
     after = Image.open(io.BytesIO(frame_element.screenshot())).convert("L")
     smudged = []
