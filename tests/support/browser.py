@@ -79,6 +79,87 @@ def serving_ui(env: dict[str, str]):
             proc.wait()
 
 
+class RunWatch:
+    """The Streamlit runs of one page, read from its websocket: the page's requests for a run (BackMsg
+    `rerun_script`, sent when a widget or a component's value changes, and on connecting) and the ends of the
+    runs (ForwardMsg `script_finished`). `settle` waits on them instead of a fixed pause: Streamlit's own signs
+    of a run come too late to be waited for (its running indicator shows 0.5 s after a run starts, and on a busy
+    machine a run started 0.4-0.6 s after the click that asked for it, so a fixed 0.5 s pause could see neither).
+
+    Playwright's sync API hands the page's events over only while one of its calls runs: wait with
+    page.wait_for_timeout, never time.sleep."""
+
+    def __init__(self, page):
+        self.count = 0       # events seen (requests and ends), in order
+        self.asked = 0       # the number of the last request for a run
+        self.ended = 0       # the number of the last run's end (not one cut short for another run)
+        self.sockets = 0
+        page.on("websocket", self._socket)
+
+    def _socket(self, socket) -> None:
+        self.sockets += 1
+        socket.on("framesent", self._sent)
+        socket.on("framereceived", self._received)
+
+    def _sent(self, payload) -> None:
+        from streamlit.proto.BackMsg_pb2 import BackMsg
+
+        message = BackMsg()
+        try:
+            message.ParseFromString(bytes(payload))
+        except Exception:  # noqa: BLE001 - not a BackMsg: not a request for a run
+            return
+        if message.WhichOneof("type") == "rerun_script":
+            self.count += 1
+            self.asked = self.count
+
+    def _received(self, payload) -> None:
+        from streamlit.proto.ForwardMsg_pb2 import ForwardMsg
+
+        if not isinstance(payload, (bytes, bytearray)):
+            return
+        message = ForwardMsg()
+        try:
+            message.ParseFromString(bytes(payload))
+        except Exception:  # noqa: BLE001 - not a ForwardMsg: not a run's end
+            return
+        if (message.WhichOneof("type") == "script_finished"
+                and message.script_finished != ForwardMsg.ScriptFinishedStatus.FINISHED_EARLY_FOR_RERUN):
+            self.count += 1
+            self.ended = self.count
+
+    @property
+    def answered(self) -> bool:
+        """Every request for a run sent so far has had a run end after it."""
+        return self.ended > self.asked
+
+
+def watched(page):
+    """`page` with a RunWatch (`page.gg_runs`), attached before it opens anything."""
+    page.gg_runs = RunWatch(page)
+    return page
+
+
+def settle(page, timeout_ms: int = 120_000) -> None:
+    """Wait until Streamlit has finished the runs the page asked for so far (no running indicator, no placeholders).
+
+    On a page from the run's Chromium (`shared_browser` watches each page's runs, RunWatch): a short pause for a
+    request the last action sends late (a component's new value reaches the page by a message from its frame), then
+    until every request has had a run end after it. On any other page: a fixed 0.5 s pause (what every settle was)."""
+    runs = getattr(page, "gg_runs", None)
+    if runs is None or not runs.sockets:
+        page.wait_for_timeout(500)
+    else:
+        page.wait_for_timeout(150)
+        deadline = time.monotonic() + timeout_ms / 1000
+        while not runs.answered:
+            if time.monotonic() > deadline:
+                raise AssertionError(f"a run the page asked for did not end within {timeout_ms / 1000:.0f} s")
+            page.wait_for_timeout(50)
+    page.wait_for_selector("[data-testid=stStatusWidget]", state="detached", timeout=timeout_ms)
+    page.wait_for_selector("[data-testid=stSkeleton]", state="detached", timeout=timeout_ms)
+
+
 def open_choice(page, label: str, option):
     """Opens the select box `label` until `option` shows and returns the option, to be clicked by the caller. A
     click that lands while Streamlit redraws the box opens nothing: up to five tries, each closing what it opened
@@ -92,11 +173,21 @@ def open_choice(page, label: str, option):
     for _ in range(5):
         page.get_by_label(label, exact=False).first.click()
         try:
-            option.wait_for(timeout=10_000)
+            option.wait_for(timeout=5_000)
             break
         except Exception:  # noqa: BLE001 - Playwright's timeout: the box did not open, try again
             page.keyboard.press("Escape")
     return option
+
+
+def _watch_pages(chromium) -> None:
+    """Every page opened by `chromium.new_page` gets its RunWatch before it opens anything, for `settle`."""
+    new_page = chromium.new_page
+
+    def page_watched(*args, **kwargs):
+        return watched(new_page(*args, **kwargs))
+
+    chromium.new_page = page_watched
 
 
 @pytest.fixture(scope="session")
@@ -107,6 +198,7 @@ def shared_browser():
     sync_api = pytest.importorskip("playwright.sync_api")
     with sync_api.sync_playwright() as playwright:
         chromium = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        _watch_pages(chromium)
         yield chromium
         chromium.close()
 

@@ -16,7 +16,8 @@ from urllib.parse import parse_qs, urlparse
 import pytest
 
 # (the other browser modules import these from here)
-from tests.support.browser import CHROMIUM, CHROMIUM_ARGS, ROOT, free_port, serving_ui, wait_healthy  # noqa: F401
+from tests.support.browser import (CHROMIUM, CHROMIUM_ARGS, ROOT, free_port, serving_ui, settle,  # noqa: F401
+                                   wait_healthy)
 ARTIFACTS = Path(__file__).resolve().parents[1] / "artifacts"
 
 pytestmark = [
@@ -40,13 +41,6 @@ def browser(shared_browser):
     yield shared_browser
     for context in shared_browser.contexts:
         context.close()
-
-
-def settle(page) -> None:
-    """Wait until Streamlit has finished the current run (no running indicator, no placeholders)."""
-    time.sleep(0.5)
-    page.wait_for_selector("[data-testid=stStatusWidget]", state="detached", timeout=30_000)
-    page.wait_for_selector("[data-testid=stSkeleton]", state="detached", timeout=30_000)
 
 
 def position_in_url(page) -> str | None:

@@ -20,21 +20,15 @@ import time
 import pytest
 from playwright.sync_api import Error as PlaywrightError, expect
 
+from tests.support.browser import open_choice
 from tests.ui.test_browser import (ARTIFACTS, browser, position_in_url, server,  # noqa: F401
-                                   serving_ui)
+                                   serving_ui, settle)
 
 from tests.ui.test_browser import pytestmark  # noqa: E402,F401 - browser, and Chromium must be there
 
 CY = "document.getElementById('cy')._cyreg.cy"
 # An expansion shown ahead (static/canvas_view.js, 15) has had the server's answer: the tests read the canvas after it
 ANSWERED = "!cy.__ggAhead"
-
-
-def settle(page, timeout_ms: int = 120_000) -> None:
-    """Wait until Streamlit has finished the current run (generous: the machine may be busy)."""
-    time.sleep(0.5)
-    page.wait_for_selector("[data-testid=stStatusWidget]", state="detached", timeout=timeout_ms)
-    page.wait_for_selector("[data-testid=stSkeleton]", state="detached", timeout=timeout_ms)
 
 
 def current_frame(page):
@@ -256,9 +250,9 @@ def test_pan_zoom_fit_expand_collapse_and_relayout(server, browser, game, positi
 
 
 def _choose(page, label: str, option: str) -> None:
-    """Picks `option` in the Streamlit selectbox labelled `label` and waits for the run."""
-    page.get_by_label(label, exact=False).first.click()
-    page.get_by_role("option", name=option).click()
+    """Picks `option` in the Streamlit selectbox labelled `label` and waits for the run; the box is opened again when
+    a click landed while Streamlit redrew it and opened nothing (tests/support/browser.py: open_choice)."""
+    open_choice(page, label, page.get_by_role("option", name=option)).click()
     settle(page)
 
 

@@ -10,12 +10,12 @@ from __future__ import annotations
 import os
 import subprocess
 import sys
-import time
 import random
 from urllib.parse import parse_qs, quote, urlparse
 
 import pytest
 
+from tests.support import browser as browser_support
 from tests.ui.test_browser import ARTIFACTS, ROOT, browser, serving_ui  # noqa: F401 - fixtures
 
 pytestmark = [pytest.mark.browser]
@@ -39,11 +39,9 @@ def server(home):
 
 
 def settle(page, timeout: int = 180_000) -> None:
-    """Until Streamlit has finished the current run: tests/ui/test_browser.py's wait, with room for a
+    """Until Streamlit has finished the current run: tests/support/browser.py's wait, with room for a
     loaded machine (two dozen boards of the best line take a while to arrive)."""
-    time.sleep(0.5)
-    page.wait_for_selector("[data-testid=stStatusWidget]", state="detached", timeout=timeout)
-    page.wait_for_selector("[data-testid=stSkeleton]", state="detached", timeout=timeout)
+    browser_support.settle(page, timeout_ms=timeout)
 
 
 @pytest.fixture(autouse=True)
