@@ -178,6 +178,8 @@ def _play_out(backend: Backend, result: QueryResult, typed: Any, typed_to: Any =
             end = _typed_board(backend, typed_to, result.params["to"])
             shown = [backend.game.format(board) if board is not None else key
                      for board, key in ((end, result.params["to"]), (start, result.params["position"]))]
+            result.typed = {name: text for name, text in (("to", shown[0]), ("position", shown[1]))
+                            if text != result.params[name]} or None
             result.notes = [f"{shown[0]} cannot be reached from {shown[1]}" if note.endswith(
                 f"cannot be reached from {result.params['position']}") else note for note in result.notes]
         return

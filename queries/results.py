@@ -52,6 +52,9 @@ class QueryResult:
     # symmetric orientations; these do not. None for other queries.
     boards: list[str] | None = None
     named: list[str] | None = None
+    # Positions given to the query as typed, where no line shows them (a path that found none) and the stored key
+    # differs: parameter name -> the board as typed, for the heading. None otherwise.
+    typed: dict[str, str] | None = None
 
     def orient_from(self, game: Any, board: Any = None) -> None:
         """Keeps what a neighbourhood is drawn from: its game and the position as typed (`board`, a position
@@ -98,7 +101,7 @@ class QueryResult:
         """JSON-ready; `positions`, `moves`, `boards` and `named` appear only for a line of play, whose
         table names each move as played (played_tables)."""
         data = {k: v for k, v in asdict(self).items()
-                if k not in ("positions", "moves", "boards", "named") or v is not None}
+                if k not in ("positions", "moves", "boards", "named", "typed") or v is not None}
         data["tables"] = {name: asdict(table) for name, table in played_tables(self).items()}
         return data
 
@@ -218,6 +221,8 @@ def _values_shown(table: Table, players: tuple[str, str] | None = None) -> Table
 def _param(result: QueryResult, name: str, value: Any) -> str:
     """A parameter in a result's heading; a line's starting position as typed (its first board) and a path's
     end as typed (its last board), with the stored key the query was given beside each when they differ."""
+    if result.typed and name in result.typed:
+        return f"{result.typed[name]} (stored {format_cell(value)})"
     if (name == "position" and result.boards and result.positions and value == result.positions[0]
             and result.boards[0] != value):
         return f"{result.boards[0]} (stored {format_cell(value)})"

@@ -105,6 +105,11 @@ def test_no_line_is_said_of_the_boards_as_typed():
     result = run_query(backend, "path", position="XX./OO./...", to=".../.../...")  # stored .../.OO/.XX
     assert result.tables["path"].rows == []
     assert result.notes == [".../.../... cannot be reached from XX./OO./..."]
+    # the heading too names the boards as typed, the stored key beside one typed otherwise
+    heading = str(result).splitlines()[0]
+    stored = backend.game.key(backend.game.parse("XX./OO./..."))
+    assert heading == f"path on tictactoe, position=XX./OO./... (stored {stored}), to=.../.../...", heading
+    assert result.to_dict()["typed"] == {"position": "XX./OO./..."}
 
 
 def test_a_search_that_gives_up_says_so_in_one_line(monkeypatch):
