@@ -259,18 +259,30 @@ def _preset(view: Grown, name: str, focus: str, drawn_size: float, animate: bool
             "positions": positions}, rows
 
 
+def closed_layout(grown: Grown, grouping: str, focus: str, name: str, drawn_size: float = NODE_SIZE,
+                  animate: bool = False) -> tuple[dict[str, Any], list]:
+    """The layout (layered or concentric) of the grouped canvas with every cluster closed, and its bands' names:
+    what view_layout places opened clusters around. The same for every choice of clusters opened on one canvas,
+    so the ring sent ahead (canvas/ahead.py) makes it once for all of them."""
+    return _preset(cluster_view(grown, grouping, [], focus, drawn_size)[0], name, focus, drawn_size, animate)
+
+
 def view_layout(grown: Grown, grouping: str, opened: list[str], focus: str, name: str,
-                drawn_size: float = NODE_SIZE, animate: bool = False) -> tuple[Grown, dict[str, Any]]:
+                drawn_size: float = NODE_SIZE, animate: bool = False,
+                closed: tuple[dict[str, Any], list] | None = None) -> tuple[Grown, dict[str, Any]]:
     """The grouped canvas (cluster_view) and its layout. A layout placed here (layered, concentric) is made over
     the graph of clusters with every cluster closed, then each opened cluster's members are placed around the
     place it had (the Room an expansion's new nodes are placed by; nothing else moves), and the moves bent and
     named for the whole. The layered bands' names are kept for the value grouping only (the others' clusters
-    have no remoteness: their bands are not what the names would say). Force-directed: fcose in the browser."""
+    have no remoteness: their bands are not what the names would say). Force-directed: fcose in the browser.
+    `closed`: closed_layout's answer for this canvas, when it was made already (the same `animate`)."""
     view, groups = cluster_view(grown, grouping, opened, focus, drawn_size)
     if name not in ("layered", "concentric"):
         return view, layout_for(name, view, focus, animate=animate)
-    closed = view if not set(opened) & set(groups) else cluster_view(grown, grouping, [], focus, drawn_size)[0]
-    layout, rows = _preset(closed, name, focus, drawn_size, animate)
+    if closed is None:
+        closed = (_preset(view, name, focus, drawn_size, animate) if not set(opened) & set(groups)
+                  else closed_layout(grown, grouping, focus, name, drawn_size, animate))
+    layout, rows = closed
     positions = dict(layout["positions"])
     spacing, size = _spacing(drawn_size), _model_size(drawn_size)
     for cluster in opened:
