@@ -104,11 +104,15 @@ def test_the_time_limit_leaves_the_rest_to_the_round_trip():
     payload, made = grouped_ahead(grown, solved.game, solved, backend, "both", key, "value", opened, "layered",
                                   canvas.NODE_SIZE, view, placed, limit_seconds=0)
     assert payload["cut"] and len(payload["ring"]) == 1 and len(made) == 1   # the first ring only
-    first = next(iter(payload["ring"]))   # the clusters first, the smallest first
+    first = next(iter(payload["ring"]))   # a cluster first, the smallest
     groups = clusters.clusters_of(grown.nodes, grown.edges, "value", key)
     assert clusters.is_cluster(first) and ("open", first) in made
     assert len(groups[clusters.cluster_name(first)]) == min(len(groups[clusters.cluster_name(i)])
                                                            for i in view.nodes if clusters.is_cluster(i))
+    two, _ = grouped_ahead(grown, solved.game, solved, backend, "both", key, "value", opened, "layered",
+                           canvas.NODE_SIZE, view, placed, limit_seconds=math.inf, limit_bytes=math.inf)
+    second = list(two["ring"])[1]   # then a position drawn as itself, the newest
+    assert second == [k for k in view.nodes if not clusters.is_cluster(k)][-1]
     whole, _ = grouped_ahead(grown, solved.game, solved, backend, "both", key, "value", opened, "layered",
                              canvas.NODE_SIZE, view, placed, limit_seconds=math.inf, limit_bytes=1)
     assert whole["cut"] and len(whole["ring"]) == 1   # past the bytes too

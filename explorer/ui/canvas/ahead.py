@@ -28,6 +28,7 @@ from __future__ import annotations
 
 import json
 import time
+from itertools import zip_longest
 from collections import ChainMap
 from typing import Any
 
@@ -46,7 +47,7 @@ AHEAD_NODES = 400          # the most nodes whose next ring is sent ahead (about
 # at k=4, 162 x 279: 2 s of CPU), paid on every change of the canvas; such a canvas changes layout by the round trip.
 AHEAD_LAYOUT_WORK = 10_000
 AHEAD_BYTES = 1_000_000    # the most JSON sent ahead (positions' data and places); past either, the round trip
-AHEAD_GROUPED_SECONDS = 1.5  # the most server time spent on a grouped canvas's rings (the rest: the round trip)
+AHEAD_GROUPED_SECONDS = 2.0  # the most server time spent on a grouped canvas's rings (the rest: the round trip)
 
 
 class _Over(ChainMap):
@@ -234,9 +235,9 @@ def grouped_ahead(grown: Grown, game: Game, solved: SolvedGraph, backend: Backen
                   ) -> tuple[dict[str, Any], dict[tuple[str, str], tuple[Grown, list[str], Grown, dict[str, Any]]]]:
     """The payload the page's script reads (canvas_view.js, 15) for a grouped canvas drawn as `view` (laid out by
     `layout`), as `ahead`'s but `grouped`, and with each ring a view_ring: what a double-click on a closed cluster
-    (it opens) or on a position drawn as itself (it expands) changes. Clusters first, the smallest first (the
-    cheapest to place), then the positions, the newest first; the first always, the others until `limit_seconds`
-    or `limit_bytes` (`cut` then says so).
+    (it opens) or on a position drawn as itself (it expands) changes. A cluster and a position in turn: the
+    clusters the smallest first (the cheapest to place), the positions the newest first; the first always, the
+    others until `limit_seconds` or `limit_bytes` (`cut` then says so).
     Also returns the views made, (what, id) -> (the canvas they were made from, the clusters opened, the view,
     its layout), so that the server's answer to that double-click is the very view sent ahead."""
     began = time.perf_counter()
@@ -251,7 +252,8 @@ def grouped_ahead(grown: Grown, game: Game, solved: SolvedGraph, backend: Backen
     base = None
     asked = _ahead_backend(backend)
     used, cut = 0, False
-    for ident in closed_ones + positions:
+    order = [i for pair in zip_longest(closed_ones, positions) for i in pair if i is not None]
+    for ident in order:
         if rings and (time.perf_counter() - began >= limit_seconds or used >= limit_bytes):
             cut = True
             break

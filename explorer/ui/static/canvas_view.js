@@ -996,7 +996,7 @@
                 ele.data(local(cy, d));
             });
         });
-        const shown = cy.add(local(cy, added));
+        const shown = (cy.__ggAdd || cy.add.bind(cy))(local(cy, added));  // (not the answer's: replaceWith)
         const pending = { centre: node.id(), ids: new Set(shown.map(e => e.id())), undo: undo,
                           timer: win(cy).setTimeout(() => dropAhead(cy), AHEAD_WAIT_MS) };
         cy.__ggAhead = pending;
@@ -1212,6 +1212,7 @@
         cy.on("dblclick dbltap", "node", e => expandAhead(cy, e.target));
         collapseAhead(cy);
         const add = cy.add.bind(cy);
+        cy.__ggAdd = add;  // (15) what is shown ahead is added as it is, not taken for an answer
         cy.add = function (eles) {
             if (Array.isArray(eles) && eles.length && groupedAnswer(cy, eles)) {  // a grouped canvas's answer (15)
                 return add(replaceWith(cy, eles));
