@@ -1,7 +1,7 @@
 """A double-click on a node the server's canvas does not hold is answered at once in Chromium (issue 35): the page
-showed the node's ring ahead (static/canvas_view.js, 15), the server answers with one line and a layout marked
-`ggRefused`, and the page takes back what it showed (its own 20 s fallback, AHEAD_WAIT_MS, turned off here). Before, no
-answer came and the ring stayed provisional for 20 s. (The node is one the test adds to the drawing, with a ring of
+showed the node's ring ahead (static/canvas_view.js, 15), the server answers with one line and a changed
+#gg-refused below the canvas, and the page takes back what it showed (its own 20 s fallback, AHEAD_WAIT_MS, turned
+off here). Before, no answer came and the ring stayed provisional for 20 s. (The node is one the test adds to the drawing, with a ring of
 its own in the payload sent ahead: a page drawn from an older answer.)"""
 
 from __future__ import annotations

@@ -204,8 +204,6 @@ def _on_event(game: Game, spec: str, solved: SolvedGraph, backend: Backend, focu
                     st.session_state[GROUP_EXPANDED] = key  # (_grouped marks the answer's layout as an expansion)
                 new = expand(grown, game, solved, backend, key, st.session_state.get("canvas_expand", "both"),
                              grown.boards, focus)
-                if new and grown.layout is not None:
-                    grown.layout.pop("ggRefused", None)  # (grow_layout's next layout carries the keys it finds)
                 grow_layout(grown, key, new)
         elif action == "remove":
             remove(grown, {k for k in payload.get("node_ids", []) if k != focus})
@@ -220,19 +218,18 @@ def _on_event(game: Game, spec: str, solved: SolvedGraph, backend: Backend, focu
         grown.said.append(str(exc))
 
 
+REFUSED = "canvas_refused"  # (how many double-clicks were refused, the last one's node): #gg-refused in the page
+
+
 def _refuse(grown: Grown, key: Any) -> None:
     """A double-click on a node the server's canvas does not hold (a page drawn from an older answer): one line says
-    so, and the canvas's layout is sent again marked `ggRefused`, so that the page hears at once (its script takes
-    off what it showed ahead, static/canvas_view.js, 15) instead of waiting for an answer that never comes."""
+    so, and the page hears it at once (REFUSED, sent as #gg-refused below the canvas, _send_ahead: its script takes
+    back what it showed ahead, static/canvas_view.js, 15) instead of waiting for an answer that never comes."""
     shown = str(key)[:60]
     grown.said.append(f"That node ({shown}) is not on the canvas the server holds (the page showed an older one): "
                       "nothing was expanded. Double-click it again once the canvas is redrawn.")
-    grown.layout_runs += 1
-    if grown.layout is not None:
-        grown.layout = {**grown.layout, "run": grown.layout_runs, "ggRefused": shown}
-    kept = st.session_state.get(GROUP_VIEW)
-    if kept is not None:  # (a grouped canvas draws its own layout)
-        st.session_state[GROUP_VIEW] = kept[:2] + ({**kept[2], "run": kept[3] + 1, "ggRefused": shown}, kept[3] + 1) + kept[4:]
+    count, _ = st.session_state.get(REFUSED) or (0, "")
+    st.session_state[REFUSED] = (count + 1, shown)
 
 
 def _on_find(game: Game, solved: SolvedGraph, backend: Backend, focus: str) -> None:
@@ -361,7 +358,9 @@ def _send_ahead(grown: Grown, game: Game, solved: SolvedGraph, backend: Backend,
         kept = (signature, ahead_json(payload))
         st.session_state[AHEAD] = kept
     text = kept[1][:-1] + ("," if len(kept[1]) > 2 else "") + '"styles":' + ahead_json(styles) + "}"  # (the sheets, each run)
-    st.html(f'<script type="application/json" id="gg-ahead">{text}</script>', unsafe_allow_javascript=True)
+    refused = ahead_json(list(st.session_state.get(REFUSED) or (0, "")))
+    st.html(f'<script type="application/json" id="gg-ahead">{text}</script>'
+            f'<script type="application/json" id="gg-refused">{refused}</script>', unsafe_allow_javascript=True)
 
 
 def _grouped_ahead(grown: Grown, game: Game, solved: SolvedGraph, backend: Backend, direction: str, focus: str,

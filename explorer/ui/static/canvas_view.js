@@ -87,7 +87,8 @@
 //    cluster's count or a move's bend, takes its new data, `d`). The server's answer keeps the component (it was
 //    mounted anew, a new frame: seconds): the elements the component adds replace what it drew (replaceWith), and
 //    its layout is an expansion's (ggExpand), so nothing moves again. A double-click on a node the server does not
-//    hold is answered at once with a layout marked `ggRefused`: what was shown ahead is taken back (dropAhead).
+//    hold is answered at once (#gg-refused, below the canvas, counts the refusals): what was shown ahead is taken
+//    back (dropAhead; watchRefused).
 // 16. A layout chosen in the Layout box is switched to at once: the server sends every other layout of the canvas
 //    ahead with the ring (canvas/ahead.py, layouts_of: a preset's places, the moves' bends and names, the layered
 //    bands' names; fcose's options), and a click on an option of the box (its listbox is labelled "Layout") lays
@@ -1030,7 +1031,7 @@
 
     // (15) No answer came as an expansion (the page ran the canvas anew instead, or the server added nothing): what
     // was shown ahead stays if the server's canvas holds it (the ring it sent since counts what is drawn), else it
-    // is taken off. `refused`: the server said it does not hold the node (ggRefused): all of it is taken back.
+    // is taken off. `refused`: the server said it does not hold the node (#gg-refused): all of it is taken back.
     function dropAhead(cy, refused) {
         const pending = cy.__ggAhead;
         if (!pending) return;
@@ -1101,6 +1102,22 @@
             cy.elements(".gg-ahead").filter(e => !given.has(e.id())).remove();
         });
         return rest;
+    }
+
+    // (15) A double-click the server refused (#gg-refused's count grew: it does not hold the node): what was shown
+    // ahead is taken back at once, not after AHEAD_WAIT_MS.
+    let refusedText = null;
+    function watchRefused() {
+        let el = null;
+        try { el = window.parent.document.getElementById("gg-refused"); } catch (e) { return; }
+        const text = el ? el.textContent : null;
+        if (text === null || text === refusedText) return;
+        const first = refusedText === null;
+        refusedText = text;
+        if (first) return;
+        canvases().forEach(cy => {
+            if (cy.__ggAhead) { win(cy).clearTimeout(cy.__ggAhead.timer); dropAhead(cy, true); }
+        });
     }
 
     function win(cy) {
@@ -1270,11 +1287,6 @@
             // The component's expansion animation: a force layout pinning only the expanded node.
             // The server's own layout for the expansion follows at once and places the new nodes.
             if (options.name === "fcose" && options.fixedNodeConstraint) return skipped;
-            if (options.ggExpand === undefined && options.ggRefused !== undefined) {
-                // (15) the server does not hold the node double-clicked: what was shown ahead goes, nothing moves
-                if (cy.__ggAhead) { win.clearTimeout(cy.__ggAhead.timer); dropAhead(cy, true); }
-                return skipped;
-            }
             if (options.ggExpand === undefined && options.ggFind) {
                 // A search (14): nothing moves; what was found is brought to the middle of the clear area.
                 const found = new Set(options.ggFind);
@@ -1367,7 +1379,7 @@
     }
 
     scan();
-    setInterval(scan, 100);
+    setInterval(() => { scan(); watchRefused(); }, 100);
     try {  // (16) the Layout box's options, in the page
         window.parent.document.addEventListener("pointerup", chooseLayout, true);
         window.parent.document.addEventListener("click", chooseLayout, true);
