@@ -19,7 +19,9 @@
    a click on a node until the info panel shows it, a double-click until what it brought is drawn (the
    frame that adds its nodes) and until it is still (the nodes' glide out of the expanded one ends), a
    layout chosen until the first frame that moves a node and until the nodes are still in their new
-   places, and a colouring chosen ("Colour by") until the first frame with the new fills. p50 and p95 (the goal: p95 <= 250 ms up to 2,000 nodes), with the load average beside them. Its own section of bench/README.md.
+   places, and a colouring chosen ("Colour by") until the first frame with the new fills; on a grouped canvas
+   (tic-tac-toe at k=4, its clusters), a double-click on a cluster until its positions are drawn in its place and
+   one on a position drawn as itself until what it adds is drawn (each also until the answer settled and still). p50 and p95 (the goal: p95 <= 250 ms up to 2,000 nodes), with the load average beside them. Its own section of bench/README.md.
 
     python -m bench.bench_canvas            # table into bench/README.md
     python -m bench.bench_canvas --no-write
@@ -346,10 +348,94 @@ def click_times(runs: int) -> list[tuple[str, int, str, float, float, int]]:
                         p95 = values[min(len(values) - 1, math.ceil(0.95 * len(values)) - 1)]
                         rows.append((f"{spec} k={k}", nodes, name, statistics.median(values), p95, len(values)))
                 page.close()
+            for spec, k, opened in GROUPED_CANVASES:
+                rows += _grouped_clicks(browser, url, spec, k, opened, runs)
             browser.close()
     finally:
         os.killpg(proc.pid, signal.SIGTERM)
         proc.wait(timeout=30)
+    return rows
+
+
+# A grouped canvas (canvas/clusters.py, opened by default past 150 positions, or from k=3 past 60): a double-click
+# on a cluster opens it, one on a position drawn as itself expands it; both from the rings sent ahead
+# (canvas/ahead.py grouped_ahead) when the server made them within its time limit, else by the round trip.
+GROUPED_CANVASES = tuple(c for c in (("tictactoe", 4, '["v win 5 X"]'),)
+                         if c[0] in os.environ.get("BENCH_CANVASES", c[0]))
+_AHEAD = "JSON.parse(window.parent.document.getElementById('gg-ahead').textContent)"
+_PICK = """([clusters, run]) => { const cy = document.getElementById('cy')._cyreg.cy; const w = cy.width(), h = cy.height();
+    let d = null; try { d = AHEAD; } catch (e) { d = null; }
+    const ok = cy.nodes().filter(n => !n.data('_focus') && !!n.data('_cluster') === clusters && n.renderedPosition().x > 120
+        && n.renderedPosition().x < w - 80 && n.renderedPosition().y > 60 && n.renderedPosition().y < h - 60);
+    const adds = n => d && d.ring && (d.ring[n.id()] || {n: []}).n.length > 0;
+    const all = ok.filter(adds).length ? ok.filter(adds).toArray() : ok.toArray();
+    if (!all.length) return null; const n = all[run % all.length]; const p = n.renderedPosition();
+    return [n.id(), p.x, p.y, adds(n)]; }""".replace("AHEAD", _AHEAD)
+# what is drawn: the nodes not hidden by an opening shown ahead (class gg-gone)
+_SHOWN = "() => document.getElementById('cy')._cyreg.cy.nodes().not('.gg-gone').map(n => n.id()).join('\\n')"
+_ANSWERED = """() => { const cy = document.getElementById('cy')._cyreg.cy;
+    return !cy.__ggAhead && cy.elements('.gg-ahead, .gg-gone').length === 0; }"""
+
+
+def _grouped_clicks(browser, url: str, spec: str, k: int, opened: str, runs: int) -> list[tuple]:
+    """Click to rendered on a grouped canvas, `runs` times from a fresh page each: a double-click on a cluster until
+    its positions are drawn in its place (and until the server's answer has settled them and nothing moves), then one
+    on a position drawn as itself (of the clusters the link opens) until what it adds is drawn (and still)."""
+    from urllib.parse import quote
+
+    times: dict[str, list[float]] = {"open a cluster (drawn)": [], "open a cluster (drawn, still)": [],
+                                     "expand, grouped (drawn)": [], "expand, grouped (drawn, still)": []}
+    ahead = {"open a cluster (drawn)": 0, "expand, grouped (drawn)": 0}
+    nodes = 0
+    page = browser.new_page(viewport={"width": 1440, "height": 900})
+    page.set_default_timeout(300_000)
+    for run in range(runs):
+        page.goto(f"{url}/?game={spec}&view=Neighbourhood&k={k}&open={quote(opened)}", wait_until="domcontentloaded")
+        page.get_by_text("on the canvas").first.wait_for()
+        page.wait_for_selector("[data-testid=stStatusWidget]", state="detached")
+        frame_element = page.locator('iframe[src*="streamlit_cytoscape"]').first
+        frame = frame_element.element_handle().content_frame()
+        frame.wait_for_function("() => document.getElementById('cy')?._cyreg?.cy?.scratch('_gg') === true")
+        frame_element.evaluate("e => e.scrollIntoView({block: 'center'})")
+        for what, clusters in (("open a cluster", True), ("expand, grouped", False)):
+            try:  # (the ring of the canvas as drawn: after an opening, the answer's)
+                frame.wait_for_function(f"() => {{ const cy = document.getElementById('cy')._cyreg.cy; try {{ const d = {_AHEAD};"
+                                        " return d.grouped && d.count[0] === cy.nodes().length; } catch (e) { return false; } }",
+                                        timeout=60_000)
+            except Exception:
+                print(f"{spec}: run {run + 1}: no ring came for the canvas drawn", file=sys.stderr)
+            frame.evaluate(_STILL)
+            nodes = max(nodes, frame.evaluate("() => document.getElementById('cy')._cyreg.cy.nodes().length"))
+            picked = frame.evaluate(_PICK, [clusters, run])
+            if picked is None:
+                print(f"{spec}: run {run + 1}: no {'cluster' if clusters else 'position'} in sight; left out",
+                      file=sys.stderr)
+                continue
+            key, x, y, was_ahead = picked
+            shown = frame.evaluate(_SHOWN)
+            box = frame_element.bounding_box()
+            began = time.perf_counter()
+            page.mouse.dblclick(box["x"] + x, box["y"] + y)
+            try:
+                frame.wait_for_function(f"(shown) => ({_SHOWN})() !== shown", arg=shown, timeout=60_000, polling="raf")
+            except Exception:
+                print(f"{spec}: run {run + 1}: the double-click on {key!r} changed nothing; left out", file=sys.stderr)
+                continue
+            times[f"{what} (drawn)"].append((time.perf_counter() - began) * 1000)
+            ahead[f"{what} (drawn)"] += bool(was_ahead)
+            frame.wait_for_function(_ANSWERED, timeout=60_000, polling="raf")
+            page.wait_for_selector("[data-testid=stStatusWidget]", state="detached")
+            frame.evaluate(_STILL)
+            times[f"{what} (drawn, still)"].append((time.perf_counter() - began) * 1000)
+    page.close()
+    rows = []
+    for name, values in times.items():
+        if values:
+            values.sort()
+            p95 = values[min(len(values) - 1, math.ceil(0.95 * len(values)) - 1)]
+            shown_ahead = f" ({ahead[name]} of {len(values)} from a ring)" if name in ahead else ""
+            rows.append((f"{spec} k={k} grouped", nodes, name + shown_ahead, statistics.median(values), p95,
+                         len(values)))
     return rows
 
 

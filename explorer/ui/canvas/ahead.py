@@ -14,11 +14,21 @@ the first neighbourhood by distance); a node past the cap expands by the round t
 
 The other layouts of the canvas go ahead too (`layouts_of`: the places and the moves' bends and names each would
 give), for a canvas small enough (AHEAD_LAYOUT_WORK) or large, so that choosing one in the Layout box switches at
-once (canvas_view.js, 16)."""
+once (canvas_view.js, 16).
+
+A grouped canvas (canvas/clusters.py) gets its rings too (`grouped_ahead`): for each closed cluster, what opening it
+changes on the canvas drawn, and for each position drawn as itself, what expanding it changes once the positions it
+brings are grouped. Each is the difference between the grouped canvas drawn and the one the server's answer then
+draws (clusters.view_layout, on the canvas as it is with one more cluster opened, or on a fork expanded): elements
+added, taken off and changed, and the places of what is added or moved. Bounded by AHEAD_GROUPED_SECONDS (opening
+a large cluster places and names every move again: 0.2-0.5 s of the server each); the views made are handed back,
+so the server's answer to one of them is not made twice."""
 
 from __future__ import annotations
 
 import json
+import time
+from itertools import zip_longest
 from collections import ChainMap
 from typing import Any
 
@@ -26,6 +36,7 @@ from explorer.core.errors import GameGraphError
 from explorer.games import Game
 from explorer.solved import SolvedGraph
 from explorer.ui.backend import Backend
+import explorer.ui.canvas.clusters as clusters
 from explorer.ui.canvas.elements import Grown, collapse, expand
 from explorer.ui.canvas.layout import PLACED, Room, expansion_order, label_lines, layout_for, preset_size
 from explorer.ui.canvas.marks import LARGE
@@ -36,6 +47,7 @@ AHEAD_NODES = 400          # the most nodes whose next ring is sent ahead (about
 # at k=4, 162 x 279: 2 s of CPU), paid on every change of the canvas; such a canvas changes layout by the round trip.
 AHEAD_LAYOUT_WORK = 10_000
 AHEAD_BYTES = 1_000_000    # the most JSON sent ahead (positions' data and places); past either, the round trip
+AHEAD_GROUPED_SECONDS = 2.0  # the most server time spent on a grouped canvas's rings (the rest: the round trip)
 
 
 class _Over(ChainMap):
@@ -166,6 +178,106 @@ def ahead(grown: Grown, game: Game, solved: SolvedGraph, backend: Backend, direc
         payload["layouts"] = {"names": layouts, "current": grown.layout_name,
                               "shapes": layouts_of(grown, focus, tuple(n for n in layouts if n != grown.layout_name))}
     return payload
+
+
+def _pooled(pools: tuple[dict, dict], fresh: tuple[dict, dict], ring: dict[str, Any]) -> int:
+    """The new elements' data into the payload's shared pools (`nodes`, `edges`), each once; an element whose data
+    differ from the one pooled goes in the ring's own (`own`). Returns the JSON bytes added."""
+    used = 0
+    own: dict[str, Any] = {}
+    for pool, elements in zip(pools, fresh):
+        for ident, element in elements.items():
+            data = element["data"]
+            if ident not in pool:
+                pool[ident] = data
+                used += len(json.dumps(data, separators=(",", ":")))
+            elif pool[ident] != data:
+                own[ident] = data
+                used += len(json.dumps(data, separators=(",", ":")))
+    if own:
+        ring["own"] = own
+    return used
+
+
+def _place(layout: dict[str, Any], key: str) -> list[float] | None:
+    place = (layout.get("positions") or {}).get(key)
+    return None if place is None else [place["x"], place["y"]]
+
+
+def view_ring(view: Grown, layout: dict[str, Any], after: Grown, placed: dict[str, Any],
+              pools: tuple[dict, dict]) -> tuple[dict[str, Any], int]:
+    """What turns the grouped canvas drawn (`view`, laid out by `layout`) into `after` (laid out by `placed`): the
+    nodes and moves added (`n`, `e`: their data pooled), the ids taken off (`gone`: a cluster opened, the moves
+    bundled with it), the data of what stays that changed (`d`: id -> data, as a cluster's count, a move's bend),
+    and in a layout placed here the places of what is added (`p`) and of what moves (`m`). And its JSON bytes."""
+    new_nodes = {k: e for k, e in after.nodes.items() if k not in view.nodes}
+    new_edges = {k: e for k, e in after.edges.items() if k not in view.edges}
+    ring: dict[str, Any] = {"n": sorted(new_nodes), "e": sorted(new_edges),
+                            "gone": sorted(set(view.nodes) - set(after.nodes)) + sorted(set(view.edges) - set(after.edges))}
+    changed = {k: e["data"] for pool, now in ((after.nodes, view.nodes), (after.edges, view.edges))
+               for k, e in pool.items() if k in now and e["data"] != now[k]["data"]}
+    if changed:
+        ring["d"] = changed
+    used = _pooled(pools, (new_nodes, new_edges), ring)
+    if "positions" in placed:
+        ring["p"] = {k: _place(placed, k) for k in new_nodes}
+        moved = {k: there for k in after.nodes if k in view.nodes
+                 and (there := _place(placed, k)) is not None and there != _place(layout, k)}
+        if moved:
+            ring["m"] = moved
+    used += len(json.dumps({k: v for k, v in ring.items() if k not in ("own",)}, separators=(",", ":")))
+    return ring, used
+
+
+def grouped_ahead(grown: Grown, game: Game, solved: SolvedGraph, backend: Backend, direction: str, focus: str,
+                  grouping: str, opened: list[str], name: str, drawn_size: float, view: Grown, layout: dict[str, Any],
+                  limit_seconds: float = AHEAD_GROUPED_SECONDS, limit_bytes: int = AHEAD_BYTES
+                  ) -> tuple[dict[str, Any], dict[tuple[str, str], tuple[Grown, list[str], Grown, dict[str, Any]]]]:
+    """The payload the page's script reads (canvas_view.js, 15) for a grouped canvas drawn as `view` (laid out by
+    `layout`), as `ahead`'s but `grouped`, and with each ring a view_ring: what a double-click on a closed cluster
+    (it opens) or on a position drawn as itself (it expands) changes. A cluster and a position in turn: the
+    clusters the smallest first (the cheapest to place), the positions the newest first; the first always, the
+    others until `limit_seconds` or `limit_bytes` (`cut` then says so).
+    Also returns the views made, (what, id) -> (the canvas they were made from, the clusters opened, the view,
+    its layout), so that the server's answer to that double-click is the very view sent ahead."""
+    began = time.perf_counter()
+    nodes: dict[str, dict[str, Any]] = {}
+    edges: dict[str, dict[str, Any]] = {}
+    rings: dict[str, dict[str, Any]] = {}
+    made: dict[tuple[str, str], tuple[Grown, list[str], Grown, dict[str, Any]]] = {}
+    groups = clusters.clusters_of(grown.nodes, grown.edges, grouping, focus)
+    closed_ones = sorted((i for i in view.nodes if clusters.is_cluster(i) and clusters.cluster_name(i) in groups),
+                         key=lambda i: (len(groups[clusters.cluster_name(i)]), i))
+    positions = [k for k in reversed(list(view.nodes)) if not clusters.is_cluster(k) and k in grown.nodes]
+    base = None
+    asked = _ahead_backend(backend)
+    used, cut = 0, False
+    order = [i for pair in zip_longest(closed_ones, positions) for i in pair if i is not None]
+    for ident in order:
+        if rings and (time.perf_counter() - began >= limit_seconds or used >= limit_bytes):
+            cut = True
+            break
+        try:
+            if clusters.is_cluster(ident):
+                if base is None and name in ("layered", "concentric"):
+                    base = clusters.closed_layout(grown, grouping, focus, name, drawn_size)
+                source, now = grown, list(opened) + [clusters.cluster_name(ident)]
+            else:
+                source, now = _fork(grown), list(opened)
+                if not expand(source, game, solved, asked, ident, direction, grown.boards, focus):
+                    rings[ident] = {"n": [], "e": []}
+                    continue
+            after, placed = clusters.view_layout(source, grouping, now, focus, name, drawn_size,
+                                                 closed=base if source is grown else None)
+        except GameGraphError:
+            continue  # (a position the arrays do not hold) its expansion makes the round trip
+        rings[ident], size = view_ring(view, layout, after, placed, (nodes, edges))
+        used += size
+        made[("open" if source is grown else "expand", ident)] = (source, now, after, placed)
+    payload = {"focus": focus, "count": [len(view.nodes), len(view.edges)], "grouped": True,
+               "preset": "positions" in layout, "nodes": nodes, "edges": edges, "ring": rings, "collapse": {},
+               "cut": cut}
+    return payload, made
 
 
 def ahead_json(payload: dict[str, Any]) -> str:

@@ -9,9 +9,9 @@ is never inside a cluster (it is drawn as itself, the one position every canvas 
 its members where it was, as ordinary nodes (double-click, expand and open them as on the plain canvas).
 
 Everything here is pure: the canvas's nodes and moves (`Grown`'s elements) in, the view's elements and their
-layout out; the canvas itself is never changed. The layouts are the canvas's own (`layered_positions` or
-`concentric_positions` over the graph of clusters, `Room` for an opened cluster's members, `bend_around` and
-`place_move_names` after; fcose through `layout_for`),
+layout out; the canvas itself is never changed. The layouts are the canvas's own (`layered_positions`, or
+`_rings`, concentric rings as tight as the boxes allow, over the graph of clusters, `Room` for an opened cluster's
+members, `bend_around` and `place_move_names` after; fcose through `layout_for`),
 placed with room for a node of CLUSTER_SIZE, the largest a cluster is drawn (BOARD_SIZE with boards on): each node's
 label is moved down (`_tm`) to where that room puts it, so no caption lands where the layout did not expect one.
 """
@@ -26,7 +26,7 @@ from typing import Any
 
 from explorer.ui.canvas.captions import place_move_names
 from explorer.ui.canvas.elements import Grown
-from explorer.ui.canvas.layout import (BOX_GAP, Room, _hops, bend_around, concentric_positions, expansion_order,
+from explorer.ui.canvas.layout import (BOX_GAP, Room, _hops, bend_around, expansion_order,
                                        label_lines, layered_positions, layout_for)
 from explorer.ui.canvas.marks import BOARD_SIZE, LABEL_CHAR, NODE_SIZE, SPACING, TEXT_MARGIN, label_height
 
@@ -40,7 +40,8 @@ SMALLEST = 36.0      # px: the width of a cluster of two positions; one of GROWN
 CLUSTER_SIZE = 52.0  # px: the largest cluster, which the grouped canvas's layouts leave room for
 GROWN_AT = 200
 GROUPED_SPACING = SPACING
-CHORD = 0.83         # the least chord between neighbours on a ring of concentric_positions, as a share of its spacing
+RING_STEP = 8.0      # px: the grouped concentric layout tries each ring's radius in these steps (_rings)
+TURNS = 6            # and each ring turned by 0, 1/6, ... 5/6 of a slot
 FOCUS_LINES = 3      # a focus labelled in more lines than this is labelled "this position" when grouped
 FOCUS_SCALE = 1.25   # the focus is drawn this much larger (style.style_rules)
 LEGEND = {
@@ -243,34 +244,87 @@ def _spacing(drawn_size: float) -> float:
     return max(GROUPED_SPACING, SPACING * 1.6 if drawn_size >= BOARD_SIZE else 0.0)
 
 
+def _rings(view: Grown, focus: str, wide: float, tall: float) -> dict[str, dict[str, float]]:
+    """The concentric layout of the graph of clusters: ring d holds the nodes d moves from the focus (either way;
+    those not connected on an outer ring), as layout.concentric_positions, but as tight as boxes of `wide` x `tall`
+    (a node and its label) allow: each ring at the least radius past the last one's where none of its boxes meets
+    another (two boxes meet when they are less than `wide` apart across and `tall` apart down), found in steps of
+    RING_STEP, the ring turned by the share of a slot (of TURNS) that lets it be least. With concentric_positions' spacing (1.4 of a chord per ring, however few nodes it holds) tic-tac-toe's
+    11 clusters at k=4 spread over 2,400 px, and the view zoomed out past reading. O(rings x TURNS x steps x nodes^2), for
+    the few dozen nodes of a grouped canvas."""
+    hops = _hops(view.nodes, view.edges, focus)
+    outer = max(hops.values(), default=0) + 1
+    rings: dict[int, list[str]] = {}
+    for key in view.nodes:
+        rings.setdefault(hops.get(key, outer), []).append(key)
+    placed: list[tuple[float, float]] = []
+    positions: dict[str, dict[str, float]] = {}
+    radius = -RING_STEP
+    for ring in sorted(rings):
+        keys = sorted(rings[ring])
+        if ring == 0 and len(keys) == 1:
+            spots, radius = [(0.0, 0.0)], 0.0
+        else:
+            best = None
+            for turn in range(TURNS):  # the ring turned by a share of a slot: the least radius of them
+                at = max(radius + RING_STEP, min(wide, tall))
+                while True:
+                    slot = [2 * math.pi * (i + turn / TURNS) / len(keys) - math.pi / 2 for i in range(len(keys))]
+                    spots = [(at * math.cos(a), at * math.sin(a)) for a in slot]
+                    if all(abs(x - u) >= wide or abs(y - v) >= tall
+                           for i, (x, y) in enumerate(spots) for j, (u, v) in enumerate(placed + spots)
+                           if j != len(placed) + i):
+                        break
+                    at += RING_STEP
+                if best is None or at < best[0]:
+                    best = (at, spots)
+            radius, spots = best
+        placed += spots
+        for key, (x, y) in zip(keys, spots):
+            positions[key] = {"x": round(x, 1), "y": round(y, 1)}
+    return positions
+
+
 def _preset(view: Grown, name: str, focus: str, drawn_size: float, animate: bool) -> tuple[dict[str, Any], list]:
-    """The canvas's own layered or concentric places (layout.layered_positions, concentric_positions) over the
+    """The canvas's own layered places (layout.layered_positions), or concentric rings (_rings), over the
     grouped canvas, with its spacing and node size, and the layered bands' names."""
     rows: list[dict[str, Any]] = []
     spacing, size = _spacing(drawn_size), _model_size(drawn_size)
     if name == "layered":  # (which spaces nodes by their labels itself)
         positions = layered_positions(view.nodes, spacing, view.edges, focus, size, rows)
-    else:  # rings whose neighbours' boxes stay apart at any angle: a chord is at least CHORD of the spacing
+    else:  # rings whose boxes stay apart at any angle (_rings)
         lines = [label_lines(e) for e in view.nodes.values()]
         wide = max((len(line) for label in lines for line in label), default=0) * LABEL_CHAR + 2 * BOX_GAP
         tall = size * FOCUS_SCALE + TEXT_MARGIN + label_height(max(map(len, lines), default=1)) + 2 * BOX_GAP
-        positions = concentric_positions(view.nodes, view.edges, focus, max(spacing, wide, tall * math.sqrt(2)) / CHORD)
+        positions = _rings(view, focus, max(size * FOCUS_SCALE, wide), tall)
     return {"fit": True, "padding": 30, "animate": animate, "animationDuration": 400, "name": "preset",
             "positions": positions}, rows
 
 
+def closed_layout(grown: Grown, grouping: str, focus: str, name: str, drawn_size: float = NODE_SIZE,
+                  animate: bool = False) -> tuple[dict[str, Any], list]:
+    """The layout (layered or concentric) of the grouped canvas with every cluster closed, and its bands' names:
+    what view_layout places opened clusters around. The same for every choice of clusters opened on one canvas,
+    so the ring sent ahead (canvas/ahead.py) makes it once for all of them."""
+    return _preset(cluster_view(grown, grouping, [], focus, drawn_size)[0], name, focus, drawn_size, animate)
+
+
 def view_layout(grown: Grown, grouping: str, opened: list[str], focus: str, name: str,
-                drawn_size: float = NODE_SIZE, animate: bool = False) -> tuple[Grown, dict[str, Any]]:
+                drawn_size: float = NODE_SIZE, animate: bool = False,
+                closed: tuple[dict[str, Any], list] | None = None) -> tuple[Grown, dict[str, Any]]:
     """The grouped canvas (cluster_view) and its layout. A layout placed here (layered, concentric) is made over
     the graph of clusters with every cluster closed, then each opened cluster's members are placed around the
     place it had (the Room an expansion's new nodes are placed by; nothing else moves), and the moves bent and
     named for the whole. The layered bands' names are kept for the value grouping only (the others' clusters
-    have no remoteness: their bands are not what the names would say). Force-directed: fcose in the browser."""
+    have no remoteness: their bands are not what the names would say). Force-directed: fcose in the browser.
+    `closed`: closed_layout's answer for this canvas, when it was made already (the same `animate`)."""
     view, groups = cluster_view(grown, grouping, opened, focus, drawn_size)
     if name not in ("layered", "concentric"):
         return view, layout_for(name, view, focus, animate=animate)
-    closed = view if not set(opened) & set(groups) else cluster_view(grown, grouping, [], focus, drawn_size)[0]
-    layout, rows = _preset(closed, name, focus, drawn_size, animate)
+    if closed is None:
+        closed = (_preset(view, name, focus, drawn_size, animate) if not set(opened) & set(groups)
+                  else closed_layout(grown, grouping, focus, name, drawn_size, animate))
+    layout, rows = closed
     positions = dict(layout["positions"])
     spacing, size = _spacing(drawn_size), _model_size(drawn_size)
     for cluster in opened:

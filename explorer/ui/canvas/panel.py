@@ -18,9 +18,9 @@ from explorer.ui import data, state
 from explorer.ui.backend import Backend
 import explorer.ui.canvas.clusters as clusters
 import explorer.ui.canvas.search as search
-from explorer.ui.canvas.ahead import ahead, ahead_json
+from explorer.ui.canvas.ahead import ahead, ahead_json, grouped_ahead
 from explorer.ui.canvas.elements import Grown, collapse, expand, has_boards, remove, set_boards, start
-from explorer.ui.canvas.layout import grow_layout, layout_for
+from explorer.ui.canvas.layout import EXPAND_ANIMATION_MS, grow_layout, layout_for
 from explorer.ui.canvas.marks import (BOARD_SIZE, HEIGHT, HIGHLIGHT, LABEL_FONT, LARGE, MAX_NODES, MIN_LABEL_PX,
                                       MOVE_FONT, NODE_SIZE, READABLE_ZOOM)
 from explorer.ui.canvas.style import LEAN_MARK, PERSPECTIVES, _Rule, cluster_legend, cluster_rules, legend, style_rules
@@ -197,6 +197,11 @@ def _on_event(game: Game, spec: str, solved: SolvedGraph, backend: Backend, focu
     try:
         if action == "expand":
             for key in payload.get("node_ids", [])[:1]:
+                if key not in grown.nodes:
+                    _refuse(grown, key)
+                    continue
+                if st.session_state.get(GROUP, "off") != "off":
+                    st.session_state[GROUP_EXPANDED] = key  # (_grouped marks the answer's layout as an expansion)
                 new = expand(grown, game, solved, backend, key, st.session_state.get("canvas_expand", "both"),
                              grown.boards, focus)
                 grow_layout(grown, key, new)
@@ -211,6 +216,20 @@ def _on_event(game: Game, spec: str, solved: SolvedGraph, backend: Backend, focu
             st.rerun(scope="app")  # another position: the page navigates, not only the canvas
     except GameGraphError as exc:
         grown.said.append(str(exc))
+
+
+REFUSED = "canvas_refused"  # (how many double-clicks were refused, the last one's node): #gg-refused in the page
+
+
+def _refuse(grown: Grown, key: Any) -> None:
+    """A double-click on a node the server's canvas does not hold (a page drawn from an older answer): one line says
+    so, and the page hears it at once (REFUSED, sent as #gg-refused below the canvas, _send_ahead: its script takes
+    back what it showed ahead, static/canvas_view.js, 15) instead of waiting for an answer that never comes."""
+    shown = str(key)[:60]
+    grown.said.append(f"That node ({shown}) is not on the canvas the server holds (the page showed an older one): "
+                      "nothing was expanded. Double-click it again once the canvas is redrawn.")
+    count, _ = st.session_state.get(REFUSED) or (0, "")
+    st.session_state[REFUSED] = (count + 1, shown)
 
 
 def _on_find(game: Game, solved: SolvedGraph, backend: Backend, focus: str) -> None:
@@ -303,7 +322,8 @@ def _canvas_fragment(game: Game, spec: str, solved: SolvedGraph, key: str, backe
                + (cluster_legend(clusters.GROUPINGS[grouping], clusters.LEGEND[grouping]) if grouped else ""))
     keep_view()
     _send_ahead(grown, game, solved, backend, key,
-                {"names": {c: COLOURINGS[c] for c in sheets}, "current": colouring, "sheets": sheets}, bool(grouped))
+                {"names": {c: COLOURINGS[c] for c in sheets}, "current": colouring, "sheets": sheets},
+                (grouping, layout, pictures) if grouped else None)
     _scene_out(grown, layout, colouring, sizing)
     _group_out(grown, grouping)
     _copy_link()
@@ -313,25 +333,50 @@ AHEAD = "canvas_ahead"
 
 
 def _send_ahead(grown: Grown, game: Game, solved: SolvedGraph, backend: Backend, focus: str,
-                styles: dict[str, Any], grouped: bool = False) -> None:
+                styles: dict[str, Any], grouped: tuple[str, str, bool] | None = None) -> None:
     """The canvas's next ring and its other layouts (canvas/ahead.py), and its style sheet under each colouring
     (`styles`: the rules style_rules gives, by colouring), into the page below the canvas, for the page's script to
     expand, collapse, lay out and colour at once (static/canvas_view.js, 15 to 17). Made again only when the canvas
     changed (its nodes, moves, layout or boards, what an expansion adds, or the style's other settings): kept in the
-    session beside the canvas. A `grouped` canvas (clusters.py) has no ring: what is drawn is not the canvas."""
+    session beside the canvas. A `grouped` canvas (clusters.py; its grouping, layout and boards) gets the rings of
+    what is drawn (ahead.grouped_ahead: a cluster opened, a position expanded), and the views they were made from
+    are kept for the answer (GROUP_MADE)."""
     direction = st.session_state.get("canvas_expand", "both")
-    signature = (grouped, grown.generation, grown.layout_runs, grown.boards, direction, len(grown.edges),
+    view_kept = st.session_state.get(GROUP_VIEW) if grouped else None
+    signature = (grouped, view_kept[0] if view_kept else None, view_kept[3] if view_kept else None,
+                 grown.generation, grown.layout_runs, grown.boards, direction, len(grown.edges),
                  hash(frozenset(grown.nodes)), hash(frozenset((k, frozenset(v)) for k, v in grown.grown.items())))
     kept = st.session_state.get(AHEAD)
     if kept is None or kept[0] != signature:
         try:
-            payload = {} if grouped else ahead(grown, game, solved, backend, direction, focus, layouts=LAYOUTS)
+            if grouped and view_kept is not None and len(view_kept) > 4:
+                payload = _grouped_ahead(grown, game, solved, backend, direction, focus, grouped, view_kept)
+            else:
+                payload = {} if grouped else ahead(grown, game, solved, backend, direction, focus, layouts=LAYOUTS)
         except GameGraphError:
             payload = {}  # (nothing ahead: every expansion makes the round trip, as before)
         kept = (signature, ahead_json(payload))
         st.session_state[AHEAD] = kept
     text = kept[1][:-1] + ("," if len(kept[1]) > 2 else "") + '"styles":' + ahead_json(styles) + "}"  # (the sheets, each run)
-    st.html(f'<script type="application/json" id="gg-ahead">{text}</script>', unsafe_allow_javascript=True)
+    refused = ahead_json(list(st.session_state.get(REFUSED) or (0, "")))
+    st.html(f'<script type="application/json" id="gg-ahead">{text}</script>'
+            f'<script type="application/json" id="gg-refused">{refused}</script>', unsafe_allow_javascript=True)
+
+
+def _grouped_ahead(grown: Grown, game: Game, solved: SolvedGraph, backend: Backend, direction: str, focus: str,
+                   grouped: tuple[str, str, bool], view_kept: tuple) -> dict[str, Any]:
+    """The grouped canvas's rings (ahead.grouped_ahead), and the views they were made from kept by the signature
+    _grouped will ask for (GROUP_MADE: the answer to that double-click is the view sent ahead, made once)."""
+    grouping, layout, pictures = grouped
+    opened = list(view_kept[0][2])
+    payload, made = grouped_ahead(grown, game, solved, backend, direction, focus, grouping, opened, layout,
+                                  BOARD_SIZE if pictures else NODE_SIZE, view_kept[4], view_kept[2])
+    views = {}
+    for source, now, view, placed in made.values():
+        signature = _signature(source, grouping, now, layout, pictures)
+        views[(grown.generation,) + signature[1:]] = (view, placed)
+    st.session_state[GROUP_MADE] = views
+    return payload
 
 
 def _scene_into(grown: Grown, game: Game, solved: SolvedGraph, backend: Backend, focus: str, layout: str = "") -> None:
@@ -412,7 +457,8 @@ def keep_view() -> None:
 GROUP = "canvas_group"            # the Group box's choice
 OPENED = "canvas_group_opened"    # (the canvas's generation, grouping, the clusters opened, in order)
 GROUP_VIEW = "canvas_group_view"  # (what the grouped canvas was made from, its elements, its layout)
-GROUP_MOUNTS = "canvas_group_mounts"
+GROUP_MADE = "canvas_group_made"  # the grouped views made ahead (grouped_ahead), by _signature: a double-click's answer
+GROUP_EXPANDED = "canvas_group_expanded"  # the node double-clicked on a grouped canvas, until its answer is drawn
 GROUP_WIDTH = 235  # px: "cycles (strongly connected)" whole, beside the search in a 1,000 px window's 540 px column
 
 
@@ -473,29 +519,53 @@ def _opened(grown: Grown, grouping: str, focus: str) -> list[str]:
     return ids
 
 
+def _signature(grown: Grown, grouping: str, opened: list[str], layout: str, pictures: bool) -> tuple:
+    """What a grouped canvas is made from: the canvas, the grouping, the clusters opened, the layout, the boards."""
+    found = frozenset(k for k, n in grown.nodes.items() if n["data"].get("_found"))  # (search.mark)
+    return (grown.generation, grouping, tuple(opened), layout, pictures, len(grown.nodes), len(grown.edges),
+            hash(frozenset(grown.nodes)), found)
+
+
 def _grouped(grown: Grown, grouping: str, layout: str, focus: str, pictures: bool) -> tuple | None:
     """The grouped canvas's elements and layout (clusters.view_layout), made again only when the canvas, the
-    grouping, the clusters opened, the layout or the boards changed; and the end of the component's key, which
-    changes after a double-click (the component adds an expansion's answer to what it shows, where the grouped
-    canvas must replace it: a cluster opened would stay drawn). None when not grouped."""
+    grouping, the clusters opened, the layout or the boards changed (or taken from the views made ahead,
+    GROUP_MADE), the view itself, and the end of the component's key. None when not grouped.
+
+    The answer to a double-click (a cluster opened, a position expanded) keeps the component: its layout is
+    marked as an expansion's (`ggExpand`, `ggNew`, not fitted), and the page's script (static/canvas_view.js, 15)
+    makes the elements the component adds replace what it drew (the component adds an expansion's answer to
+    what it shows; a cluster opened would stay drawn). It was mounted anew, a new frame: seconds."""
     if grouping == "off":
+        st.session_state.pop(GROUP_EXPANDED, None)
         return None
     opened = _opened(grown, grouping, focus)
-    found = frozenset(k for k, n in grown.nodes.items() if n["data"].get("_found"))  # (search.mark)
-    signature = (grown.generation, grouping, tuple(opened), layout, pictures, len(grown.nodes), len(grown.edges),
-                 hash(frozenset(grown.nodes)), found)
+    signature = _signature(grown, grouping, opened, layout, pictures)
+    found = signature[-1]
     kept = st.session_state.get(GROUP_VIEW)
     if kept is None or kept[0] != signature or st.session_state.get("canvas_relayout"):  # ("Lay out again")
-        view, placed = clusters.view_layout(grown, grouping, opened, focus, layout,
-                                            BOARD_SIZE if pictures else NODE_SIZE)
+        made = (st.session_state.get(GROUP_MADE) or {}).get(signature)
+        if made is not None and not st.session_state.get("canvas_relayout"):
+            view, placed = made
+        else:
+            view, placed = clusters.view_layout(grown, grouping, opened, focus, layout,
+                                                BOARD_SIZE if pictures else NODE_SIZE)
         run = kept[3] + 1 if kept else 1
         marked = sorted(i for i, n in view.nodes.items() if n["data"].get("_found"))
         if (kept and found and kept[0][-1] != found and
                 {n["data"]["id"] for n in kept[1]["nodes"]} == set(view.nodes)):
             placed = {**placed, "ggFind": marked}  # a search that added nothing: nothing moves, the view goes to it
-        kept = (signature, view.elements(), {**placed, "run": run}, run)
+        expanded = st.session_state.pop(GROUP_EXPANDED, None)
+        if expanded is not None and kept is not None and kept[0][:2] == signature[:2]:
+            # the answer to a double-click: the component keeps what it drew, and nothing is fitted anew
+            before = {n["data"]["id"] for n in kept[1]["nodes"]}
+            placed = {**placed, "fit": False, "animate": True, "animationDuration": EXPAND_ANIMATION_MS,
+                      "ggExpand": expanded, "ggNew": sorted(set(view.nodes) - before)}
+            if placed.get("name") == "fcose":
+                placed["randomize"] = False
+        kept = (signature, view.elements(), {**placed, "run": run}, run, view)
         st.session_state[GROUP_VIEW] = kept
-    return kept[1], kept[2], f"_g{st.session_state.get(GROUP_MOUNTS, 0)}"
+    st.session_state.pop(GROUP_EXPANDED, None)
+    return kept[1], kept[2], "_g0"
 
 
 def _cluster_event(grown: Grown, action: str | None, payload: dict[str, Any], focus: str) -> bool:
@@ -510,10 +580,15 @@ def _cluster_event(grown: Grown, action: str | None, payload: dict[str, Any], fo
     ids = list(ids) if generation == grown.generation and kept == grouping else []
     ident = payload.get("element_id")
     if action == "expand":
-        st.session_state[GROUP_MOUNTS] = st.session_state.get(GROUP_MOUNTS, 0) + 1
         ident = (payload.get("node_ids") or [None])[0]
     if action in ("expand", "open") and clusters.is_cluster(ident):
         name = clusters.cluster_name(ident)
+        known = clusters.clusters_of(grown.nodes, grown.edges, grouping, focus)
+        if name not in known:  # (a cluster of a canvas drawn before: the page hears at once)
+            _refuse(grown, name)
+            return True
+        if action == "expand":
+            st.session_state[GROUP_EXPANDED] = ident  # (_grouped marks the answer's layout as an expansion)
         if name not in ids:
             ids.append(name)
         st.session_state[OPENED] = (grown.generation, grouping, ids)

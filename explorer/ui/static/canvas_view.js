@@ -81,6 +81,14 @@
 //    orientation, a move's bend) and take off what it did not add; nothing shown moves again. A ring is used only
 //    when it was made for the canvas as it is (its focus and its numbers of nodes and moves), and one at a time
 //    (until the answer comes, or AHEAD_WAIT_MS, a second double-click waits for the server as before).
+//    A grouped canvas (canvas/clusters.py) gets rings too (ahead.grouped_ahead, `grouped`): a double-click on a
+//    cluster opens it at once (the cluster and its bundled moves hidden, class gg-gone, its positions gliding out of
+//    it), one on a position drawn as itself expands it (what moves glides to its new place, `m`; what changes, a
+//    cluster's count or a move's bend, takes its new data, `d`). The server's answer keeps the component (it was
+//    mounted anew, a new frame: seconds): the elements the component adds replace what it drew (replaceWith), and
+//    its layout is an expansion's (ggExpand), so nothing moves again. A double-click on a node the server does not
+//    hold is answered at once (#gg-refused, below the canvas, counts the refusals): what was shown ahead is taken
+//    back (dropAhead; watchRefused).
 // 16. A layout chosen in the Layout box is switched to at once: the server sends every other layout of the canvas
 //    ahead with the ring (canvas/ahead.py, layouts_of: a preset's places, the moves' bends and names, the layered
 //    bands' names; fcose's options), and a click on an option of the box (its listbox is labelled "Layout") lays
@@ -128,6 +136,8 @@
           style: { "text-opacity": 1, "text-background-opacity": 0.85 } },
         // (12) a move's name under an overlay or cut by the canvas's edge, whatever else shows it (coverNames)
         { selector: "edge.gg-covered", style: { "text-opacity": 0, "text-background-opacity": 0 } },
+        // (15) what a cluster's opening shown ahead takes off (the cluster, its bundled moves), until the answer
+        { selector: ".gg-gone", style: { display: "none" } },
         // (11) last, so that no rule that names or highlights an element draws its speck of a label
         { selector: ".gg-speck", style: { "text-opacity": 0, "text-background-opacity": 0 } },
     ];
@@ -942,8 +952,11 @@
         const ring = data && data.ring[node.id()];
         if (!ring || (ring.n.length === 0 && ring.e.length === 0)) return;
         const own = ring.own || {}, places = ring.p || {};
-        const from = node.position();
+        const from = { ...node.position() };
         const fresh = ring.n.filter(id => cy.getElementById(id).length === 0);
+        // (a grouped canvas's ring) what it takes off: hidden now (class gg-gone), taken off by the answer
+        const gone = cy.collection();
+        (ring.gone || []).forEach(id => { gone.merge(cy.getElementById(id)); });
         // without the server's places (a layout made in the browser), on a ring around the node: its answer's
         // force layout places them
         const spread = (i, n) => ({ x: from.x + 90 * Math.cos(Math.PI / 2 + 2 * Math.PI * i / Math.max(n, 1)),
@@ -959,10 +972,11 @@
             const d = own[id] || data.edges[id];
             if (!d || cy.getElementById(id).length) return;
             const ends = [d.source, d.target];
-            if (!ends.every(e => present.has(e) || cy.getElementById(e).length)) return;
+            if (!ends.every(e => present.has(e) || (cy.getElementById(e).length && !gone.has(cy.getElementById(e)))))
+                return;
             added.push({ group: "edges", data: d, classes: "gg-ahead" });
         });
-        if (!added.length) return;
+        if (!added.length && !gone.length) return;
         // The component sends the expansion of its last selected node (150 ms after the double-click, which it reads
         // from the selections it saw): the node is made the one selected, so that what the server expands is what
         // is shown here (a double-click that moved the selection onto it left the component's last selection empty).
@@ -970,11 +984,30 @@
             cy.$(":selected").unselect();
             node.select();
         }
-        const shown = cy.add(local(cy, added));
-        const pending = { centre: node.id(), ids: new Set(shown.map(e => e.id())),
+        // (a grouped canvas's ring) the data of what stays that the answer changes (a cluster's count, a move's
+        // bend), and the places of what it moves: kept as they were, should no answer come (dropAhead)
+        const undo = { data: {}, places: {} };
+        const moved = ring.m || {};
+        cy.batch(() => {
+            gone.addClass("gg-gone");
+            Object.entries(ring.d || {}).forEach(([id, d]) => {
+                const ele = cy.getElementById(id);
+                if (!ele.length) return;
+                undo.data[id] = { ...ele.data() };
+                ele.data(local(cy, d));
+            });
+        });
+        const shown = (cy.__ggAdd || cy.add.bind(cy))(local(cy, added));  // (not the answer's: replaceWith)
+        const pending = { centre: node.id(), ids: new Set(shown.map(e => e.id())), undo: undo,
                           timer: win(cy).setTimeout(() => dropAhead(cy), AHEAD_WAIT_MS) };
         cy.__ggAhead = pending;
         node.connectedEdges().addClass("highlight");
+        Object.entries(moved).forEach(([id, p]) => {
+            const n = cy.getElementById(id);
+            if (!n.length || present.has(id)) return;
+            undo.places[id] = { ...n.position() };
+            n.animate(local(cy, { position: { x: p[0], y: p[1] } }), local(cy, { duration: GLIDE_MS }));
+        });
         const nodes = shown.nodes();
         // While they start on the node and glide out of it, the new nodes take no pointer events (Cytoscape's
         // `events: no`): a click there goes to the node expanded under them. Cytoscape counts clicks, not what they
@@ -989,21 +1022,64 @@
         win(cy).setTimeout(() => {
             if (cy.__ggAhead !== pending) return;
             zoomFloor(cy);
-            const near = node.closedNeighborhood().nodes();
-            reveal(cy, [keep.union(node).union(nodes), near, node.union(nodes), node]);
+            // (a cluster opened: its positions stand where it was)
+            const centre = gone.has(node) ? nodes : node;
+            const near = centre.closedNeighborhood().nodes().not(".gg-gone");
+            reveal(cy, [keep.not(".gg-gone").union(centre).union(nodes), near, centre.union(nodes), centre]);
         }, GLIDE_MS + 20);
     }
 
     // (15) No answer came as an expansion (the page ran the canvas anew instead, or the server added nothing): what
     // was shown ahead stays if the server's canvas holds it (the ring it sent since counts what is drawn), else it
-    // is taken off.
-    function dropAhead(cy) {
+    // is taken off. `refused`: the server said it does not hold the node (#gg-refused): all of it is taken back.
+    function dropAhead(cy, refused) {
         const pending = cy.__ggAhead;
         if (!pending) return;
         cy.__ggAhead = null;
-        const data = aheadPayload(cy);
-        if (data) cy.elements(".gg-ahead").removeClass("gg-ahead");
-        else cy.elements(".gg-ahead").remove();
+        const data = refused ? null : aheadPayload(cy);
+        if (data) { cy.elements(".gg-ahead").removeClass("gg-ahead"); cy.elements(".gg-gone").remove(); return; }
+        cy.batch(() => {
+            cy.elements(".gg-ahead").remove();
+            cy.elements(".gg-gone").removeClass("gg-gone");
+            Object.entries(pending.undo ? pending.undo.data : {}).forEach(([id, d]) => {
+                const ele = cy.getElementById(id);
+                if (ele.length) ele.data(d);
+            });
+            Object.entries(pending.undo ? pending.undo.places : {}).forEach(([id, p]) => {
+                const n = cy.getElementById(id);
+                if (n.length) { n.stop(); n.position(p); }
+            });
+        });
+    }
+
+    // (15) The answer to a double-click on a grouped canvas (the component adds an expansion's elements to what it
+    // drew): it replaces what was drawn. Elements drawn and in the answer take its data, those not in it are taken
+    // off (a cluster opened, its bundled moves), and the rest is handed back for the component to add. The
+    // component was mounted anew for it before (a new frame: seconds).
+    const CLUSTER_MARK = "\u001e";  // (canvas/clusters.py) starts every cluster's and bundled move's id
+    function groupedAnswer(cy, entries) {
+        const id = e => e && e.data && e.data.id;
+        return entries.some(e => typeof id(e) === "string" && id(e).startsWith(CLUSTER_MARK)) ||
+            cy.elements().some(e => e.id().startsWith(CLUSTER_MARK));
+    }
+
+    function replaceWith(cy, entries) {
+        const pending = cy.__ggAhead;
+        if (pending) { win(cy).clearTimeout(pending.timer); cy.__ggAhead = null; }
+        const given = new Set(entries.map(e => e && e.data && e.data.id));
+        const rest = [];
+        cy.batch(() => {
+            entries.forEach(entry => {
+                const ele = entry && entry.data ? cy.getElementById(entry.data.id) : cy.collection();
+                if (!ele.length) { rest.push(entry); return; }
+                ele.data(entry.data);
+                ele.removeClass("gg-ahead gg-gone");
+            });
+            const gone = cy.elements().filter(e => !given.has(e.id()));
+            gone.unselect();
+            gone.remove();
+        });
+        return rest;
     }
 
     function settleAhead(cy, entries) {
@@ -1026,6 +1102,22 @@
             cy.elements(".gg-ahead").filter(e => !given.has(e.id())).remove();
         });
         return rest;
+    }
+
+    // (15) A double-click the server refused (#gg-refused's count grew: it does not hold the node): what was shown
+    // ahead is taken back at once, not after AHEAD_WAIT_MS.
+    let refusedText = null;
+    function watchRefused() {
+        let el = null;
+        try { el = window.parent.document.getElementById("gg-refused"); } catch (e) { return; }
+        const text = el ? el.textContent : null;
+        if (text === null || text === refusedText) return;
+        const first = refusedText === null;
+        refusedText = text;
+        if (first) return;
+        canvases().forEach(cy => {
+            if (cy.__ggAhead) { win(cy).clearTimeout(cy.__ggAhead.timer); dropAhead(cy, true); }
+        });
     }
 
     function win(cy) {
@@ -1137,7 +1229,11 @@
         cy.on("dblclick dbltap", "node", e => expandAhead(cy, e.target));
         collapseAhead(cy);
         const add = cy.add.bind(cy);
+        cy.__ggAdd = add;  // (15) what is shown ahead is added as it is, not taken for an answer
         cy.add = function (eles) {
+            if (Array.isArray(eles) && eles.length && groupedAnswer(cy, eles)) {  // a grouped canvas's answer (15)
+                return add(replaceWith(cy, eles));
+            }
             if (cy.__ggAhead && Array.isArray(eles)) {  // the component adds an expansion's answer: settled (15)
                 eles = settleAhead(cy, eles).filter(entry => !(entry && entry.data && entry.data.id !== undefined &&
                                                                 cy.hasElementWithId(entry.data.id)));
@@ -1153,6 +1249,7 @@
                 win.clearTimeout(cy.__ggAhead.timer);
                 cy.__ggAhead = null;
                 cy.elements(".gg-ahead").removeClass("gg-ahead");
+                cy.elements(".gg-gone").removeClass("gg-gone");
             }
             return out;
         };
@@ -1282,7 +1379,7 @@
     }
 
     scan();
-    setInterval(scan, 100);
+    setInterval(() => { scan(); watchRefused(); }, 100);
     try {  // (16) the Layout box's options, in the page
         window.parent.document.addEventListener("pointerup", chooseLayout, true);
         window.parent.document.addEventListener("click", chooseLayout, true);
