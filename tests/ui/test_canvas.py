@@ -343,6 +343,13 @@ def test_the_info_panel_shows_facts_in_plain_words(chopsticks):
         assert shown["game over"] == ("yes" if record["terminal"] else "no")
         assert shown["on a cycle"] == ("yes" if record["on_cycle"] else "no")
         assert shown["position"] == solved.game.format(canvas._board(grown, solved, key))  # the board drawn
+        # whose value it is, named: the fill shows the page's perspective, "win" alone read against it (H5)
+        mover = shown["to move"]
+        assert mover in ("A", "B")
+        said = {"win": f"{mover} has won" if record["remoteness"] == 0 else f"{mover} wins in {record['remoteness']}",
+                "loss": f"{mover} has lost" if record["remoteness"] == 0 else f"{mover} loses in {record['remoteness']}",
+                "draw": f"{mover} draws"}
+        assert shown["outcome"] == said[record["value"]], (key, shown)
         ends += record["terminal"]
     assert ends  # the check above met a finished game too
 

@@ -25,7 +25,7 @@ from types import SimpleNamespace
 from typing import Any
 
 from explorer.ui.canvas.captions import place_move_names
-from explorer.ui.canvas.elements import Grown
+from explorer.ui.canvas.elements import Grown, value_words
 from explorer.ui.canvas.layout import (BOX_GAP, Room, _hops, bend_around, expansion_order,
                                        label_lines, layered_positions, layout_for)
 from explorer.ui.canvas.marks import BOARD_SIZE, LABEL_CHAR, NODE_SIZE, SPACING, TEXT_MARGIN, label_height
@@ -124,11 +124,6 @@ def clusters_of(nodes: dict[str, dict[str, Any]], edges: dict[str, dict[str, Any
     return groups
 
 
-VALUE_WORDS = {"win": "{p} wins in {r}", "loss": "{p} loses in {r}", "tie": "{p} ties in {r}",
-               "draw": "{p} draws"}
-OVER_WORDS = {"loss": "{p} has lost", "tie": "a tie: game over", "win": "{p} has won"}
-
-
 def cluster_title(cluster: str) -> str:
     """A cluster's name in words, from its id: "X wins in 3", "2 moves away", "a cycle"."""
     kind, _, rest = cluster.partition(" ")
@@ -137,9 +132,7 @@ def cluster_title(cluster: str) -> str:
     if kind == "c":
         return "a cycle"
     value, remoteness, player = (rest.split(" ", 2) + ["", ""])[:3]
-    if remoteness == "0" and value in OVER_WORDS:
-        return OVER_WORDS[value].format(p=player)
-    return VALUE_WORDS.get(value, "{p}: value unknown").format(p=player, r=remoteness)
+    return value_words(value, remoteness, player)
 
 
 def _mode(values: list[Any]) -> Any:

@@ -161,6 +161,8 @@ def position_node(game: Game, solved: SolvedGraph, key: str, boards: bool, focus
     facts = {
         "id": key, "label": board_label(key) + (f"\nG = {cgt_text(record['cgt'])}" if record.get("cgt") else ""),
         "position": key, "value": record["value"],
+        # whose value, in words: the node's fill shows the page's perspective, which may be the other player's
+        "outcome": value_words(record["value"], record["remoteness"], player_name(game, int(record["to_move"]))),
         "remoteness": record["remoteness"],
         "to move": player_name(game, int(record["to_move"])),
         "game over": _yes_no(record["terminal"]), "on a cycle": _yes_no(record["on_cycle"]),
@@ -184,6 +186,19 @@ def position_node(game: Game, solved: SolvedGraph, key: str, boards: bool, focus
         if image:
             payload["_image"] = image
     return {"data": payload}
+
+
+VALUE_WORDS = {"win": "{p} wins in {r}", "loss": "{p} loses in {r}", "tie": "{p} ties in {r}",
+               "draw": "{p} draws"}
+OVER_WORDS = {"loss": "{p} has lost", "tie": "a tie: game over", "win": "{p} has won"}
+
+
+def value_words(value: Any, remoteness: Any, player: str) -> str:
+    """A value in words for the player to move, named ("B wins in 3", "O has lost"): the info panel's and a
+    cluster's, which say whose value it is where the fills show one perspective for every node."""
+    if str(remoteness) == "0" and value in OVER_WORDS:
+        return OVER_WORDS[value].format(p=player)
+    return VALUE_WORDS.get(value, "{p}: value unknown").format(p=player, r=remoteness)
 
 
 def board_label(notation: str) -> str:
