@@ -393,9 +393,15 @@ def too_large(game: Game, why: str) -> None:
     the page (the command that solves it, how long that takes here, that the page then opens it), once; then
     links to the presets that open now."""
     from explorer.solved import advice
+    from explorer.tiered import edgeless_flag
 
     remedy = advice(game, command="ui")
-    error(why if remedy in why else f"{why}; {remedy}")
+    said = why if remedy in why else f"{why}; {remedy}"
+    # a game the page can solve is a state to act on, not a fault: a note, its command shown as code
+    if edgeless_flag(game) is not None:
+        info(said, commands=True)
+    else:
+        error(said)
     solve_here(game)
     presets = openable_presets(game, _limit())
     if presets:

@@ -62,9 +62,17 @@ def error(message: str) -> None:
     st.error(as_text(message))
 
 
-def info(message: str) -> None:
-    """One note line, shown as the literal text (see error)."""
-    st.info(as_text(message))
+def info(message: str, commands: bool = False) -> None:
+    """One note line, shown as the literal text (see error); with `commands`, a part between backticks of our
+    own text (a command to run) is shown as code, the rest still literal: a code span renders nothing either."""
+    st.info(with_commands(message) if commands else as_text(message))
+
+
+def with_commands(message: str) -> str:
+    """Markdown of `message` as literal text but for its parts between backticks, shown as code spans (an
+    unpaired backtick's rest is one too, closed here). O(len(message))."""
+    parts = message.split("`")
+    return "".join(f"`{part}`" if i % 2 else as_text(part) for i, part in enumerate(parts) if part or not i % 2)
 
 
 # Streamlit's Markdown links bare addresses (http://..., www...., a@b.c) after escapes are read,

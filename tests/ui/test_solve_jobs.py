@@ -50,7 +50,7 @@ def test_the_button_solves_in_the_background_and_the_page_then_opens_the_game(mo
     monkeypatch.setenv("GAMEGRAPH_UI_MAX_POSITIONS", "1000")
     game = parse_spec(SPEC)
     at = page(game=SPEC)
-    assert any("`gamegraph solve dobutsu:small --implicit`" in e for e in errors(at)), errors(at)
+    assert any("`gamegraph solve dobutsu:small --implicit`" in i.value for i in at.info), [i.value for i in at.info]
     buttons = [b for b in at.button if b.key == "solve_here"]
     assert len(buttons) == 1 and "in the background" in buttons[0].label
     at = buttons[0].click().run()
