@@ -64,7 +64,8 @@
 //    clear (class gg-shown): at its place, or slid along its move to the nearest clear spot (revealNames).
 // 13. The layered layout names its bands ("remoteness 3", "draws, 2 from here") left of each band's leftmost
 //    node: the server sends them with the focus's data (`_rows`, JSON of model x, y and text; "" in another
-//    layout), and they are written on a layer over the drawing at a fixed 11 px, moved with every pan and zoom;
+//    layout; an expansion's answer sends them anew, in `ggData`, for the bands its nodes went into), and they are
+//    written on a layer over the drawing at a fixed 11 px, moved with every pan and zoom;
 //    a name that the canvas's edge or an overlay would cut, or that would lie over a node or its label, is hidden
 //    until the view shows it whole and clear; a large canvas names no band.
 // 14. The canvas's search (canvas/search.py) sends a layout marked `ggFind` (the keys found): nothing moves,
