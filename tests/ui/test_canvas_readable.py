@@ -138,6 +138,9 @@ def test_after_expansions_the_layered_layout_is_still_layered_and_its_bands_name
             band[n] = (0, d["remoteness"]) if d.get("remoteness") is not None else (1, band[centre][1] + 1)
         canvas.grow_layout(grown, centre, new)
         sent = grown.layout["ggData"].get(key, sent)
+        at = grown.layout["positions"]
+        for n in new:  # near the node expanded (a band between two drawn ones has a line with room for it)
+            assert abs(at[n]["x"] - at[centre]["x"]) <= 5 * canvas.SPACING, (centre, n, at[n], at[centre])
     assert len(expanded) == 3 and len(grown.nodes) > len(first)
     places = grown.layout["positions"]
     ys: dict = {}

@@ -11,7 +11,8 @@ from typing import Any
 
 from explorer.ui.canvas.captions import FOCUS_RING_WIDTH, _label_box, _no_move_name, move_label_step, place_move_names
 from explorer.ui.canvas.elements import Grown
-from explorer.ui.canvas.marks import (BOARD_SIZE, HEIGHT, LABEL_CHAR, LARGE, NODE_SIZE, SPACING, label_height)
+from explorer.ui.canvas.marks import (BOARD_SIZE, HEIGHT, LABEL_CHAR, LARGE, NODE_SIZE, SPACING, TEXT_MARGIN,
+                                      label_height)
 
 
 def row_width(count: int) -> int:
@@ -96,7 +97,16 @@ def layered_positions(nodes: dict[str, dict[str, Any]], spacing: float = SPACING
     positions: dict[str, dict[str, float]] = {}
     spans: list[tuple[list[str], float, float]] = []  # each band's keys, and where it starts and ends (y)
     y = 0.0
+    # Room between two bands for a band between them that is not drawn (remoteness 7 and 5, no 6): a line in the
+    # middle where a node (its disc and label) clears both bands' nodes by BOX_GAP, for an expansion to bring it into
+    # (Bands; issue 35: without it, such nodes were placed far out along the line, clear of both bands' labels).
+    tallest = max((len(str(e["data"].get("label", "")).split("\n")) for e in nodes.values()), default=1)
+    room = 2 * (node_size + FOCUS_RING_WIDTH + TEXT_MARGIN + label_height(tallest) + BOX_GAP) + 8  # (+ rounding)
+    before = None
     for band in sorted(bands):  # decided positions by remoteness from 0, then the draws by distance
+        if before is not None and band[0] == before[0] and band[1] - before[1] > 1:
+            y += max(0.0, room - step_y - spacing * 0.6)
+        before = band
         top = y
         keys = sorted(bands[band], key=lambda k: (order.get(nodes[k]["data"].get("value"), 4), k))
         centre_of = {}
