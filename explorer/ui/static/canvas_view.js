@@ -192,7 +192,7 @@
 
     // The viewport that fits `eles` into the clear area (what Cytoscape's getFitViewport does for the whole canvas).
     // Called as Cytoscape calls it: (eles or selector or bounding box, padding) or (padding).
-    function clearFitViewport(cy, eles, padding) {
+    function clearFitViewport(cy, eles, padding, area) {
         if (typeof eles === "number" && padding === undefined) { padding = eles; eles = undefined; }
         let bb;
         if (eles && typeof eles === "object" && typeof eles.boundingBox !== "function" && "x1" in eles) {
@@ -204,7 +204,7 @@
             if (eles.length === 0) return undefined;
             bb = whole ? drawingBox(cy) : eles.boundingBox();
         }
-        const area = clearArea(cy);
+        area = area || clearArea(cy);
         const pad = Math.max(0, +padding || 0);
         const w = area.x2 - area.x1 - 2 * pad, h = area.y2 - area.y1 - 2 * pad;
         if (!(w > 0 && h > 0) || !isFinite(bb.w) || !isFinite(bb.h)) return undefined;
@@ -272,25 +272,41 @@
         cy.animate(local(cy, { zoom: zoom, pan: pan }), local(cy, { duration: GLIDE_MS }));
     }
 
-    function readableViewport(cy, padding) {
-        const fit = clearFitViewport(cy, undefined, padding);
-        if (!fit) return fit;
-        const least = Math.min(cy.maxZoom(), +CONFIG.readable || 0);
-        if (fit.zoom >= least) return fit;
-        // The node action bar is a short bar beside the panel, at the top: cut away, it leaves a band of its
-        // width empty all down the panel's side (43 px, chopsticks with boards). The window is laid against
-        // the panel itself unless that puts a node under the bar.
-        const view = fillViewport(cy, clearArea(cy, OVERLAYS.filter(id => id !== "nodeActions")), padding, least, fit);
-        const bar = overlayRect(cy.container().ownerDocument, "nodeActions");
-        if (!bar) return view;
-        const box = cy.container().getBoundingClientRect();
-        const under = cy.nodes().some(n => {
+    // The free area is the canvas less the info panel, its node action bar, the toolbar (top right) and the zoom
+    // buttons (bottom right): not a rectangle. The bars are short, in corners: cut away from a side, each leaves a
+    // band of the canvas empty all along it (the toolbar's 44 px across the top: a part of Dodgem 4x4 opened with a
+    // 50 px empty strip over a drawing cut at the bottom). So a view is first made for the canvas less the panel
+    // alone, then less the panel and its bar, and kept if no node (its disc or board and label) lies under one of
+    // the overlays (underOverlays); else the view of the rectangle clear of them all.
+    const AREAS = [["infopanel"], ["infopanel", "nodeActions"], OVERLAYS];
+    function clearViewport(cy, make) {
+        let view;
+        for (const ids of AREAS) {
+            view = make(clearArea(cy, ids));
+            if (!view || !underOverlays(cy, view)) return view;
+        }
+        return view;
+    }
+
+    // Whether a node would lie, in part, under one of the component's overlays (MARGIN included) at `view`.
+    function underOverlays(cy, view) {
+        const doc = cy.container().ownerDocument, box = cy.container().getBoundingClientRect();
+        const rects = OVERLAYS.map(id => overlayRect(doc, id)).filter(Boolean);
+        if (!rects.length) return false;
+        return cy.nodes().some(n => {
             const b = n.boundingBox({ includeLabels: true, includeOverlays: false });
             const x1 = box.left + b.x1 * view.zoom + view.pan.x, x2 = box.left + b.x2 * view.zoom + view.pan.x;
             const y1 = box.top + b.y1 * view.zoom + view.pan.y, y2 = box.top + b.y2 * view.zoom + view.pan.y;
-            return x1 < bar.right + MARGIN && bar.left - MARGIN < x2 && y1 < bar.bottom + MARGIN && bar.top - MARGIN < y2;
+            return rects.some(r => x1 < r.right + MARGIN && r.left - MARGIN < x2 && y1 < r.bottom + MARGIN && r.top - MARGIN < y2);
         });
-        return under ? fillViewport(cy, clearArea(cy), padding, least, fit) : view;
+    }
+
+    function readableViewport(cy, padding) {
+        const fit = clearViewport(cy, area => clearFitViewport(cy, undefined, padding, area));
+        if (!fit) return fit;
+        const least = Math.min(cy.maxZoom(), +CONFIG.readable || 0);
+        if (fit.zoom >= least) return fit;
+        return clearViewport(cy, area => fillViewport(cy, area, padding, least, fit));
     }
 
     // The window of `area`'s size at zoom `least` over a drawing too large to fit (readableViewport).
@@ -1181,7 +1197,7 @@
         if (fitButton) fitButton.addEventListener("click", () => { asked = Date.now(); }, true);
         cy.getFitViewport = function (eles, padding) {
             const whole = eles === undefined || typeof eles === "number";
-            if (whole && Date.now() - asked < 2000) { asked = 0; return clearFitViewport(cy, eles, padding); }
+            if (whole && Date.now() - asked < 2000) { asked = 0; return clearViewport(cy, area => clearFitViewport(cy, eles, padding, area)); }
             if (whole) return readableViewport(cy, typeof eles === "number" ? eles : padding);
             return clearFitViewport(cy, eles, padding);
         };
