@@ -223,29 +223,53 @@
     // beside the opened info panel, which in a 940 px window leaves a canvas of 474 px 180 px free.
     // Zooming out to keep everything in sight clear of the opened info panel took an expansion in a 940 px window
     // from 0.6 to 0.3, where every label is under CONFIG.minLabel and hidden (issue 18).
+    // Each tier is tried in the free area as AREAS makes it (the canvas less the panel first), and taken there only
+    // if none of its nodes then lies under one of the overlays (a node of the tier under the toolbar, say).
     function reveal(cy, tiers) {
-        const area = clearArea(cy);
-        const w = area.x2 - area.x1, h = area.y2 - area.y1;
         const now = cy.zoom();
         const readable = Math.min(now, +CONFIG.readable || now);
         const shown = tiers.map(t => Array.isArray(t) ? t : [t, 1])
             .map(([eles, share]) => [eles.filter(n => n.inside()), Math.max(cy.minZoom(), readable * share)])
             .filter(([eles]) => eles.length > 0);
         if (shown.length === 0) return;
-        let [eles, zoom] = shown[shown.length - 1];
-        for (const [tier, floor] of shown) {
-            const bb = tier.boundingBox({ includeLabels: true, includeOverlays: false });
-            const fit = Math.min(w / Math.max(bb.w, 1), h / Math.max(bb.h, 1));
-            if (fit >= floor - 1e-9) { eles = tier; zoom = Math.min(now, fit); break; }
-        }
-        const bb = eles.boundingBox({ includeLabels: true, includeOverlays: false });
         const pan = cy.pan();
-        // keep the view's centre where it was when the zoom changes, then shift just enough
         const mx = cy.width() / 2, my = cy.height() / 2;
-        let px = mx - (mx - pan.x) * zoom / now, py = my - (my - pan.y) * zoom / now;
         const shift = (lo, hi, min, max) => lo < min ? Math.min(min - lo, max - hi) : hi > max ? Math.max(max - hi, min - lo) : 0;
-        px += shift(bb.x1 * zoom + px, bb.x2 * zoom + px, area.x1, area.x2);
-        py += shift(bb.y1 * zoom + py, bb.y2 * zoom + py, area.y1, area.y2);
+        // the view that shows `eles` at `zoom` in `area`: the view's centre kept where it was as the zoom changes,
+        // then shifted just enough
+        const viewOf = (eles, zoom, area) => {
+            const bb = eles.boundingBox({ includeLabels: true, includeOverlays: false });
+            let px = mx - (mx - pan.x) * zoom / now, py = my - (my - pan.y) * zoom / now;
+            px += shift(bb.x1 * zoom + px, bb.x2 * zoom + px, area.x1, area.x2);
+            py += shift(bb.y1 * zoom + py, bb.y2 * zoom + py, area.y1, area.y2);
+            return { zoom, pan: { x: px, y: py } };
+        };
+        let view = null;
+        for (const [i, [tier, floor]] of shown.entries()) {
+            const bb = tier.boundingBox({ includeLabels: true, includeOverlays: false });
+            for (const ids of AREAS) {
+                const area = clearArea(cy, ids);
+                const fit = Math.min((area.x2 - area.x1) / Math.max(bb.w, 1), (area.y2 - area.y1) / Math.max(bb.h, 1));
+                if (fit < floor - 1e-9) continue;
+                const v = viewOf(tier, Math.min(now, fit), area);
+                if (ids === OVERLAYS || !underOverlays(cy, v, tier)) { view = v; break; }
+            }
+            // The first tier (what was in sight) does not fit readably, a later one at the full floor does: the window
+            // at that floor that holds it is filled with the drawing round it, every node in it whole and none under
+            // an overlay or cut by the canvas's edge (fillViewport, as the default view, 7), rather than the least
+            // shift that left the nodes beside the tier where they were, under the opened panel (issue 35: at
+            // 1000 px, 1 to 4 nodes under the panel after one expansion).
+            if (view && i > 0 && shown[i][1] >= readable - 1e-9 && cy.nodes().length < CONFIG.large) {
+                const filled = clearViewport(cy, area => fillViewport(cy, area, 0, floor, null, tier));
+                if (filled && filled.zoom <= now + 1e-9) view = filled;
+            }
+            if (view) break;
+        }
+        if (!view) {
+            const [eles, zoom] = shown[shown.length - 1];
+            view = viewOf(eles, zoom, clearArea(cy));
+        }
+        const zoom = view.zoom, px = view.pan.x, py = view.pan.y;
         if (Math.abs(zoom - now) < 1e-6 && Math.abs(px - pan.x) < 0.5 && Math.abs(py - pan.y) < 0.5) return;
         cy.stop();  // a glide of the view still going (an expansion's, a tap's) ends where it is
         cy.animate(local(cy, { zoom: zoom, pan: { x: px, y: py } }), local(cy, { duration: GLIDE_MS }));
@@ -288,12 +312,13 @@
         return view;
     }
 
-    // Whether a node would lie, in part, under one of the component's overlays (MARGIN included) at `view`.
-    function underOverlays(cy, view) {
+    // Whether a node (of `nodes`, else any) would lie, in part, under one of the component's overlays (MARGIN
+    // included) at `view`.
+    function underOverlays(cy, view, nodes) {
         const doc = cy.container().ownerDocument, box = cy.container().getBoundingClientRect();
         const rects = OVERLAYS.map(id => overlayRect(doc, id)).filter(Boolean);
         if (!rects.length) return false;
-        return cy.nodes().some(n => {
+        return (nodes || cy.nodes()).some(n => {
             const b = n.boundingBox({ includeLabels: true, includeOverlays: false });
             const x1 = box.left + b.x1 * view.zoom + view.pan.x, x2 = box.left + b.x2 * view.zoom + view.pan.x;
             const y1 = box.top + b.y1 * view.zoom + view.pan.y, y2 = box.top + b.y2 * view.zoom + view.pan.y;
@@ -314,13 +339,14 @@
     // CONFIG.minLabel), nearest first, when no window at it leaves every node whole: a window's two edges are a
     // fixed width apart, and the nodes' columns may leave them no gap to fall in at one zoom but one at the next
     // (Dodgem 4x4 with boards, layered, on a 934 px canvas cut a node at the left edge at 0.6 and none at 0.606).
-    function fillViewport(cy, area, padding, least, fit) {
+    // `anchor` (reveal): the nodes the window holds instead of the focus and its neighbours, at no zoom above `least`.
+    function fillViewport(cy, area, padding, least, fit, anchor) {
         let best = null;
         const lowest = (+CONFIG.minLabel || 0) / (+CONFIG.labelFont || 12) * 1.005;
         for (const t of ZOOM_TRIES) {
             const zoom = Math.min(cy.maxZoom(), least * (1 + t));
-            if (t < 0 && zoom < lowest) continue;
-            const view = fillAt(cy, area, padding, zoom);
+            if ((t < 0 && zoom < lowest) || (anchor && t > 0)) continue;
+            const view = fillAt(cy, area, padding, zoom, anchor);
             if (!best || view.cut < best.cut) best = view;
             if (best.cut === 0 || cy.nodes().length >= CONFIG.large) break;
         }
@@ -343,7 +369,7 @@
         return cy.__ggLayout !== undefined ? cy.__ggLayout === "fcose" : cy.nodes("[_focus]").length === 0;
     }
 
-    function fillAt(cy, area, padding, least) {
+    function fillAt(cy, area, padding, least, anchor) {
         const pad = Math.max(0, +padding || 0);
         const bb = drawingBox(cy);
         // The window (model px). The padding is kept only on an axis where the drawing fits: where it goes on
@@ -354,9 +380,12 @@
             return size <= padded ? padded : Math.max(1, full) / least;
         };
         const w = span(area.x2 - area.x1, bb.w), h = span(area.y2 - area.y1, bb.h);
-        const focus = cy.nodes("[_focus]");
+        const focus = anchor || cy.nodes("[_focus]");
         let c = { x: bb.x1 + bb.w / 2, y: bb.y1 + bb.h / 2 };
-        if (focus.length) {
+        if (anchor) {
+            const a = anchor.boundingBox({ includeLabels: true, includeOverlays: false });
+            c = { x: a.x1 + a.w / 2, y: a.y1 + a.h / 2 };
+        } else if (focus.length) {
             const near = focus.closedNeighborhood().nodes().boundingBox();
             const f = focus.position();
             c = near.w <= w && near.h <= h ? { x: near.x1 + near.w / 2, y: near.y1 + near.h / 2 } : { x: f.x, y: f.y };
@@ -384,8 +413,12 @@
         // with boards at k=2 on a 934 px canvas, issue 18).
         const panel = overlayRect(doc, "infopanel");
         const shownLeft = panel ? Math.min(area.x1, Math.max(0, panel.right - box.left)) : 0;
-        const beyond = { left: [(area.x1 - shownLeft) / least, area.x1 / least], right: [(box.width - area.x2) / least],
-                         top: [area.y1 / least], bottom: [(box.height - area.y2) / least] };
+        // A side where the clear area was cut back for a bar in its corner (the toolbar at the top, the zoom buttons
+        // on the right) shows the drawing only in part between the area's edge and the canvas's: a node there must be
+        // wholly out of that band too, or it lay under the bar (dobutsu:small at k=2: two nodes under the toolbar).
+        const side = d => d > 2 * MARGIN + 1 ? [0, d / least] : [d / least];
+        const beyond = { left: [(area.x1 - shownLeft) / least, area.x1 / least], right: side(box.width - area.x2),
+                         top: side(area.y1), bottom: side(box.height - area.y2) };
         c = { ...c, cut: 0 };
         if (bb.w > w) [c.x, c.cut] = uncut(c.x, w, bb.x1 - slack, bb.x2 + slack, boxes.map(b => [b.x1, b.x2]),
                                            keep && [keep.x1, keep.x2], beyond.left, beyond.right);
@@ -600,6 +633,7 @@
         let asked = 0;
         cy.on("tap", "node", e => {
             const node = e.target, mine = ++asked, until = Date.now() + 2000;
+            const seen = cy.nodes().filter(n => inSight(cy, n));  // what was in sight: kept clear of the panel if it fits
             let last = -1, steady = 0;
             const look = () => {
                 if (mine !== asked) return;  // another click since
@@ -612,7 +646,7 @@
                 if (steady < 3) { if (Date.now() < until) win.requestAnimationFrame(look); return; }
                 if (!node.selected() || !node.inside()) return;
                 const near = node.closedNeighborhood().nodes();
-                reveal(cy, [near].concat(boardsOn(cy) ? [[near, PANEL_SHARE]] : [], [node]));
+                reveal(cy, [seen.union(near), near].concat(boardsOn(cy) ? [[near, PANEL_SHARE]] : [], [node]));
             };
             win.requestAnimationFrame(look);
         });
