@@ -94,6 +94,10 @@
 //    colouring's rules in place of the current ones in the sheet the component last set. The server's answer sets
 //    the same sheet, which is then not set again (a sheet equal to the last one is skipped: restyling a large canvas
 //    costs what drawing it does).
+// 18. A board is drawn on a node only while it can be read: where a node with boards on is under CONFIG.minBoard px wide
+//    on screen (the zoom times CONFIG.boardSize), its picture is not drawn (class gg-glyph) and the node shows as a
+//    glyph, its shape filled in the value colour (the picture covered 88% of it: a speck of grey board with a hairline
+//    of colour); zooming in brings the boards back. Looked at, as 11, when the zoom crosses the threshold.
 //
 // The server marks its layouts: `ggExpand` (the node expanded), `ggNew` (the nodes it brought) and, for its
 // own layouts, `ggData` (the bends and names of moves already drawn, placed anew around the new nodes).
@@ -115,7 +119,7 @@
     const PANEL_FONT = 12;       // px: the least size of the info panel's text (5)
     const OVERLAYS = ["infopanel", "nodeActions", "toolbar", "viewbar"];  // the component's, over the canvas
     const CONFIG = window.__ggCanvas || { highlight: "#008b8b", large: 400, readable: 0.6, leanMark: ".gg-lean",
-                                          minLabel: 7, labelFont: 12, moveFont: 12 };
+                                          minLabel: 7, labelFont: 12, moveFont: 12, minBoard: 18, boardSize: 64 };
     const NEUTRAL = [
         { selector: "node:selected, node.highlight",
           style: { "outline-color": CONFIG.highlight, "text-background-color": CONFIG.highlight } },
@@ -129,6 +133,8 @@
           style: { "text-opacity": 1, "text-background-opacity": 0.85 } },
         // (12) a move's name under an overlay or cut by the canvas's edge, whatever else shows it (coverNames)
         { selector: "edge.gg-covered", style: { "text-opacity": 0, "text-background-opacity": 0 } },
+        // (18) a board too small to be read: the node's shape in its value colour
+        { selector: "node.gg-glyph", style: { "background-image": "none" } },
         // (11) last, so that no rule that names or highlights an element draws its speck of a label
         { selector: ".gg-speck", style: { "text-opacity": 0, "text-background-opacity": 0 } },
     ];
@@ -658,6 +664,7 @@
     // _large_rules), so only they are classed, again at each selection: the whole 9,000 elements would be
     // restyled just after their first drawing.
     function hideSpecks(cy, again) {
+        glyphs(cy, again);
         const z = cy.zoom(), least = +CONFIG.minLabel || 0;
         const nodes = (+CONFIG.labelFont || 12) * z < least, moves = (+CONFIG.moveFont || 12) * z < least;
         const was = cy.__ggSpecks;
@@ -669,6 +676,18 @@
             const named = large ? cy.edges(":selected, .highlight") : cy.edges();
             if (nodes) labelled.addClass("gg-speck"); else cy.nodes(".gg-speck").removeClass("gg-speck");
             if (moves) named.addClass("gg-speck"); else cy.edges(".gg-speck").removeClass("gg-speck");
+        });
+    }
+
+    // (18) Boards under CONFIG.minBoard px on screen drawn as glyphs; the class changes only when the zoom crosses the
+    // threshold (or elements are added, `again`).
+    function glyphs(cy, again) {
+        const small = (+CONFIG.boardSize || 64) * cy.zoom() < (+CONFIG.minBoard || 0);
+        if (!again && cy.__ggGlyphs === small) return;
+        cy.__ggGlyphs = small;
+        cy.batch(() => {
+            if (small) cy.nodes("[_image]").addClass("gg-glyph");
+            else cy.nodes(".gg-glyph").removeClass("gg-glyph");
         });
     }
 
