@@ -306,9 +306,10 @@
     // buttons (bottom right): not a rectangle. The bars are short, in corners: cut away from a side, each leaves a
     // band of the canvas empty all along it (the toolbar's 44 px across the top: a part of Dodgem 4x4 opened with a
     // 50 px empty strip over a drawing cut at the bottom). So a view is first made for the canvas less the panel
-    // alone, then less the panel and its bar, and kept if no node (its disc or board and label) lies under one of
-    // the overlays (underOverlays); else the view of the rectangle clear of them all.
-    const AREAS = [["infopanel"], ["infopanel", "nodeActions"], OVERLAYS];
+    // alone, then less the panel and the bars in the right-hand corners, then less the panel and its own bar, each kept
+    // if no node (its disc or board and label) lies under one of the overlays (underOverlays); else the view of the
+    // rectangle clear of them all.
+    const AREAS = [["infopanel"], ["infopanel", "toolbar", "viewbar"], ["infopanel", "nodeActions"], OVERLAYS];
     function clearViewport(cy, make) {
         let view;
         for (const ids of AREAS) {
@@ -345,13 +346,13 @@
     // CONFIG.minLabel), nearest first, when no window at it leaves every node whole: a window's two edges are a
     // fixed width apart, and the nodes' columns may leave them no gap to fall in at one zoom but one at the next
     // (Dodgem 4x4 with boards, layered, on a 934 px canvas cut a node at the left edge at 0.6 and none at 0.606).
-    // `anchor` (reveal): the nodes the window holds instead of the focus and its neighbours, at no zoom above `least`.
+    // `anchor` (reveal): the nodes the window holds instead of the focus and its neighbours, at `least` only.
     function fillViewport(cy, area, padding, least, fit, anchor) {
         let best = null;
         const lowest = (+CONFIG.minLabel || 0) / (+CONFIG.labelFont || 12) * 1.005;
         for (const t of ZOOM_TRIES) {
             const zoom = Math.min(cy.maxZoom(), least * (1 + t));
-            if ((t < 0 && zoom < lowest) || (anchor && t > 0)) continue;
+            if ((t < 0 && zoom < lowest) || (anchor && t !== 0)) continue;
             const view = fillAt(cy, area, padding, zoom, anchor);
             if (!best || view.cut < best.cut) best = view;
             if (best.cut === 0 || cy.nodes().length >= CONFIG.large) break;
