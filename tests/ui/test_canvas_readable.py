@@ -104,3 +104,67 @@ def test_the_layered_layout_names_its_bands_and_another_layout_none():
         assert min(places[k]["y"] for k in band) - 0.1 <= row["y"] <= max(places[k]["y"] for k in band) + 0.1
     canvas.layout_for("concentric", grown, key)
     assert grown.nodes[key]["data"]["_rows"] == ""
+
+
+@pytest.mark.parametrize("spec, k", [("tictactoe", 2), ("dodgem(size=3)", 1), ("chopsticks:standard", 2)])
+def test_after_expansions_the_layered_layout_is_still_layered_and_its_bands_named(spec, k):
+    """A stranger expanded three nodes of tic-tac-toe's layered layout: the new nodes were placed on rings around the
+    node expanded, across the bands, and the bands' names no longer matched the rows. Now every node brought sits in
+    its own band (remoteness, or a draw's distance from here): the bands stay in order from bottom to top, none
+    overlapping another, and each band's name (sent anew with the expansion, `ggData`) is left of its leftmost node
+    at its height."""
+    import json
+
+    solved = load_or_build(spec)
+    backend = Backend("networkx", "the networkx mirror", queries=NetworkxBackend(mirror_for(spec)))
+    key = solved.graph.key(0)
+    grown = canvas.start(solved.game, solved, backend, key, k, "both", False, ("s",), 0)
+    grown.layout = canvas.layout_for("layered", grown, key)
+    first = set(grown.nodes)
+    hops = canvas._hops(grown.nodes, grown.edges, key)
+    far = max(hops.values()) + 1
+    band = {n: (0, d["data"]["remoteness"]) if d["data"].get("remoteness") is not None else (1, hops.get(n, far))
+            for n, d in grown.nodes.items()}
+    expanded, sent = [], None
+    for centre in sorted(set(grown.nodes) - {key}, key=lambda n: (hops.get(n, far), n)):
+        if len(expanded) == 3:
+            break
+        new = canvas.expand(grown, solved.game, solved, backend, centre, "both", False, key)
+        if not new:
+            continue
+        expanded.append(centre)
+        for n in new:  # a draw brought is one move further from here than the node expanded
+            d = grown.nodes[n]["data"]
+            band[n] = (0, d["remoteness"]) if d.get("remoteness") is not None else (1, band[centre][1] + 1)
+        canvas.grow_layout(grown, centre, new)
+        sent = grown.layout["ggData"].get(key, sent)
+        at = grown.layout["positions"]
+        for n in new:  # near the node expanded (a band between two drawn ones has a line with room for it)
+            assert abs(at[n]["x"] - at[centre]["x"]) <= 5 * canvas.SPACING, (centre, n, at[n], at[centre])
+    assert len(expanded) == 3 and len(grown.nodes) > len(first)
+    places = grown.layout["positions"]
+    ys: dict = {}
+    for n in grown.nodes:
+        ys.setdefault(band[n], []).append(places[n]["y"])
+    lines = {b: {round(places[n]["y"], 1) for n in first if band[n] == b} for b in ys}
+    for n in set(grown.nodes) - first:  # on a line of its band, or a band's own new line
+        y = round(places[n]["y"], 1)
+        if lines[band[n]]:
+            assert y in lines[band[n]], (n, band[n], y, lines[band[n]])
+        else:
+            assert all(y not in at for b, at in lines.items() if b != band[n]), (n, band[n], y)
+    order = sorted(ys)
+    one_column = all(max(lines[u]) < min(lines[v]) for v, u in zip(order, order[1:]) if lines[u] and lines[v])
+    if one_column:  # (a layout of many bands is set in columns side by side: layout.side_by_side)
+        for lower, upper in zip(order, order[1:]):  # each band wholly above the one before it
+            assert max(ys[upper]) < min(ys[lower]), (lower, upper, ys[lower], ys[upper])
+    rows = json.loads(grown.nodes[key]["data"]["_rows"])
+    assert sent is not None and json.loads(sent["_rows"]) == rows   # sent to the browser with the expansion
+    named = {r["text"]: r for r in rows}
+    assert len(named) == len(ys)
+    for b, at in ys.items():
+        text = f"remoteness {b[1]}" if b[0] == 0 else None
+        row = named[text] if text else next(r for r in rows if r["text"].startswith("draws") and
+                                            min(at) - 0.1 <= r["y"] <= max(at) + 0.1)
+        assert min(at) - 0.1 <= row["y"] <= max(at) + 0.1, (b, row, at)
+        assert row["x"] < min(places[n]["x"] for n in grown.nodes if band[n] == b) - canvas.NODE_SIZE / 2

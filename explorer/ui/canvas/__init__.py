@@ -20,8 +20,8 @@ map's scale (analysis_panel.LEVEL_COLOURS).
 Layouts: layered by remoteness and concentric around the focus are positions
 computed here (a `preset` layout); force-directed is fcose, in the browser.
 A layout is computed when the canvas is made or the layout is switched; an
-expansion only adds places for the nodes it brought, around the expanded node
-(`grow_layout`), so it moves nothing already placed.
+expansion only adds places for the nodes it brought, around the expanded node (in the layered layout, in
+each one's band, whose names it sends anew: `grow_layout`, `Bands`), so it moves nothing already placed.
 
 The component is used as it is; a small script of ours (static/canvas_view.js, run by `keep_view`)
 reaches its Cytoscape.js instance in the page and keeps every fit clear of the component's overlays

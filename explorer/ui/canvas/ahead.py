@@ -38,7 +38,7 @@ from explorer.solved import SolvedGraph
 from explorer.ui.backend import Backend
 import explorer.ui.canvas.clusters as clusters
 from explorer.ui.canvas.elements import Grown, collapse, expand
-from explorer.ui.canvas.layout import PLACED, Room, expansion_order, label_lines, layout_for, preset_size
+from explorer.ui.canvas.layout import PLACED, expansion_order, label_lines, layout_for, room_for
 from explorer.ui.canvas.marks import LARGE
 
 AHEAD_NODES = 400          # the most nodes whose next ring is sent ahead (about 100 ms of the server per 100 nodes)
@@ -132,9 +132,7 @@ def ahead(grown: Grown, game: Game, solved: SolvedGraph, backend: Backend, direc
     preset = layout.get("name") == "preset" and "positions" in layout
     room = None
     if preset:
-        positions = {k: p for k, p in layout["positions"].items() if k in grown.nodes}
-        spacing, size = preset_size(grown)
-        room = Room(positions, spacing, {k: label_lines(e) for k, e in grown.nodes.items()}, size)
+        room = room_for(grown)
     asked = _ahead_backend(backend)
     nodes: dict[str, dict[str, Any]] = {}
     edges: dict[str, dict[str, Any]] = {}
@@ -167,7 +165,7 @@ def ahead(grown: Grown, game: Game, solved: SolvedGraph, backend: Backend, direc
         if room is not None and key in room.positions and new_nodes:
             merged = _Over(new_nodes, grown.nodes)
             places = room.around(key, expansion_order(merged, set(new_nodes)),
-                                 {k: label_lines(e) for k, e in new_nodes.items()})
+                                 {k: label_lines(e) for k, e in new_nodes.items()}, new_nodes)
             ring["p"] = {k: [p["x"], p["y"]] for k, p in places.items()}
             used += 30 * len(places)
         rings[key] = ring

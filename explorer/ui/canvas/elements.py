@@ -250,6 +250,9 @@ class Grown:
     layout: dict[str, Any] | None = None
     layout_name: str = ""
     layout_runs: int = 0      # counts layouts made: a new one always differs, so the browser runs it again
+    # In the layered layout, the band each node was placed in (layout.band_of): an expansion places what it brings in
+    # its band and names the bands as drawn (layout.Bands), whatever the distances on the grown canvas are now.
+    bands: dict[str, tuple[int, int]] = field(default_factory=dict)
     boards: bool = False
     notes: list[str] = field(default_factory=list)   # about the canvas itself (how it started): they stay
     # The last action's lines (an expansion, a removal, a search): the next action replaces them, so a line

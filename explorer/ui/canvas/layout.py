@@ -11,7 +11,8 @@ from typing import Any
 
 from explorer.ui.canvas.captions import FOCUS_RING_WIDTH, _label_box, _no_move_name, move_label_step, place_move_names
 from explorer.ui.canvas.elements import Grown
-from explorer.ui.canvas.marks import (BOARD_SIZE, HEIGHT, LABEL_CHAR, LARGE, NODE_SIZE, SPACING, label_height)
+from explorer.ui.canvas.marks import (BOARD_SIZE, HEIGHT, LABEL_CHAR, LARGE, NODE_SIZE, SPACING, TEXT_MARGIN,
+                                      label_height)
 
 
 def row_width(count: int) -> int:
@@ -40,10 +41,33 @@ def _hops(nodes: dict[str, Any], edges: dict[str, dict[str, Any]] | None, focus:
     return distance
 
 
+def layered_steps(nodes: dict[str, dict[str, Any]], edges: dict[str, dict[str, Any]] | None, spacing: float,
+                  node_size: float) -> tuple[float, float]:
+    """How far apart a layered layout sets nodes side by side (x) and the lines of a band (y): `spacing`, or more
+    when the longest key would not fit between two nodes, or the tallest label and a move's name between two lines."""
+    lines = [str(e["data"].get("label", "")).split("\n") for e in nodes.values()]
+    longest = max((len(line) for label in lines for line in label), default=0)
+    step_x = max(spacing, longest * LABEL_CHAR + 18)
+    # a label written as a board (board_label) is several lines high: lines of a band are that much apart
+    tallest = max((len(label) for label in lines), default=1)
+    moves = [str(e["data"].get("move", "")) for e in (edges or {}).values()]
+    step_y = max(spacing * 0.85, label_height(tallest) + spacing * 0.6,
+                 move_label_step(tallest, max(map(len, moves), default=0), node_size) + 2)
+    return step_x, step_y
+
+
+def band_of(data: dict[str, Any], hops: int | None, far: int) -> tuple[int, int]:
+    """A node's band in the layered layout: (0, its remoteness), or for a draw (1, its distance from the focus;
+    `far` when it is not connected to it)."""
+    remoteness = data.get("remoteness")
+    return (0, int(remoteness)) if remoteness is not None else (1, hops if hops is not None else far)
+
+
 def layered_positions(nodes: dict[str, dict[str, Any]], spacing: float = SPACING,
                       edges: dict[str, dict[str, Any]] | None = None,
                       focus: str | None = None, node_size: float = NODE_SIZE,
-                      rows: list[dict[str, Any]] | None = None) -> dict[str, dict[str, float]]:
+                      rows: list[dict[str, Any]] | None = None,
+                      placed_in: dict[str, tuple[int, int]] | None = None) -> dict[str, dict[str, float]]:
     """One band per remoteness (the end of the game, remoteness 0, at the bottom), then the draws,
     which have no remoteness, above the rest in one band per distance from the focus (a draw-heavy
     game such as Chopsticks was one band of everything). A band longer than row_width() wraps into
@@ -57,29 +81,32 @@ def layered_positions(nodes: dict[str, dict[str, Any]], spacing: float = SPACING
     far = max(hops.values(), default=0) + 1
     bands: dict[tuple[int, int], list[str]] = {}
     for key, element in nodes.items():
-        remoteness = element["data"].get("remoteness")
-        band = (0, int(remoteness)) if remoteness is not None else (1, hops.get(key, far))
+        band = band_of(element["data"], hops.get(key), far)
         bands.setdefault(band, []).append(key)
+        if placed_in is not None:
+            placed_in[key] = band
     neighbours: dict[str, list[str]] = {key: [] for key in nodes}
     for edge in (edges or {}).values():
         a, b = edge["data"]["source"], edge["data"]["target"]
         if a in neighbours and b in neighbours and a != b:
             neighbours[a].append(b)
             neighbours[b].append(a)
-    lines = [str(e["data"].get("label", "")).split("\n") for e in nodes.values()]
-    longest = max((len(line) for label in lines for line in label), default=0)
-    step_x = max(spacing, longest * LABEL_CHAR + 18)
-    # a label written as a board (board_label) is several lines high: lines of a band are that much apart
-    tallest = max((len(label) for label in lines), default=1)
-    moves = [str(e["data"].get("move", "")) for e in (edges or {}).values()]
-    step_y = max(spacing * 0.85, label_height(tallest) + spacing * 0.6,
-                 move_label_step(tallest, max(map(len, moves), default=0), node_size) + 2)
+    step_x, step_y = layered_steps(nodes, edges, spacing, node_size)
     width = row_width(len(nodes))
     order = {"win": 0, "tie": 1, "draw": 2, "loss": 3}
     positions: dict[str, dict[str, float]] = {}
     spans: list[tuple[list[str], float, float]] = []  # each band's keys, and where it starts and ends (y)
     y = 0.0
+    # Room between two bands for a band between them that is not drawn (remoteness 7 and 5, no 6): a line in the
+    # middle where a node (its disc and label) clears both bands' nodes by BOX_GAP, for an expansion to bring it into
+    # (Bands; issue 35: without it, such nodes were placed far out along the line, clear of both bands' labels).
+    tallest = max((len(str(e["data"].get("label", "")).split("\n")) for e in nodes.values()), default=1)
+    room = 2 * (node_size + FOCUS_RING_WIDTH + TEXT_MARGIN + label_height(tallest) + BOX_GAP) + 8  # (+ rounding)
+    before = None
     for band in sorted(bands):  # decided positions by remoteness from 0, then the draws by distance
+        if before is not None and band[0] == before[0] and band[1] - before[1] > 1:
+            y += max(0.0, room - step_y - spacing * 0.6)
+        before = band
         top = y
         keys = sorted(bands[band], key=lambda k: (order.get(nodes[k]["data"].get("value"), 4), k))
         centre_of = {}
@@ -95,15 +122,27 @@ def layered_positions(nodes: dict[str, dict[str, Any]], spacing: float = SPACING
         spans.append((keys, top, y))
         y += spacing * 0.6  # a gap between bands
     placed = side_by_side(positions, spans, step_x, spacing)
-    if rows is not None:  # each band's name, left of its leftmost node at the height of its middle (row_names)
-        for (keys, _, _), band in zip(spans, sorted(bands)):
-            xs, ys = [placed[k]["x"] for k in keys], [placed[k]["y"] for k in keys]
-            rows.append({"x": round(min(xs) - node_size * 0.625 - ROW_GAP, 1), "y": round(sum(ys) / len(ys), 1),
-                         "text": row_name(band, far)})
+    if rows is not None:
+        rows.extend(band_names({band: keys for (keys, _, _), band in zip(spans, sorted(bands))}, placed, far, node_size))
     return placed
 
 
 ROW_GAP = 10  # px between a layered band's name and its leftmost node
+
+
+def band_names(bands: dict[tuple[int, int], list[str]], positions: dict[str, dict[str, float]], far: int,
+               node_size: float) -> list[dict[str, Any]]:
+    """Each band's name (row_name), left of its leftmost node, at the height of its lines' middle: what
+    static/canvas_view.js (13) writes beside the band."""
+    names = []
+    for band in sorted(bands):
+        keys = [k for k in bands[band] if k in positions]
+        if not keys:
+            continue
+        xs, ys = [positions[k]["x"] for k in keys], sorted({positions[k]["y"] for k in keys})
+        names.append({"x": round(min(xs) - node_size * 0.625 - ROW_GAP, 1), "y": round((ys[0] + ys[-1]) / 2, 1),
+                      "text": row_name(band, far)})
+    return names
 
 
 def row_name(band: tuple[int, int], far: int) -> str:
@@ -191,14 +230,82 @@ def place_around(positions: dict[str, dict[str, float]], centre: str, new: list[
     return Room(positions, spacing, labels, node_size).around(centre, new)
 
 
+class Bands:
+    """The bands of a layered layout as drawn (issue 35: after expansions the layout was no longer layered, and the
+    bands' names no longer matched the rows): each band's lines (their y), from the nodes placed (`positions`) and
+    their data, so that an expansion's new node goes into its own band (Room.around) and the bands are named anew
+    (`names`). A band the canvas does not have yet gets a line between its neighbours' (in the layered order: the
+    lower remoteness below), or a band's step past the last one."""
+
+    def __init__(self, nodes: dict[str, dict[str, Any]], positions: dict[str, dict[str, float]],
+                 edges: dict[str, dict[str, Any]], focus: str | None, spacing: float, node_size: float,
+                 known: dict[str, tuple[int, int]] | None = None):
+        placed = {k: nodes[k] for k in positions if k in nodes}
+        known = known or {}
+        self.hops = _hops(placed, edges, focus) if any(k not in known for k in placed) else {}
+        self.far = max([b[1] for b in known.values() if b[0] == 1] + list(self.hops.values()), default=0) + 1
+        self.node_size = node_size
+        self.step_x, step_y = layered_steps(placed, edges, spacing, node_size)
+        self.gap = step_y + spacing * 0.6
+        self.lines: dict[tuple[int, int], list[float]] = {}
+        self.of: dict[str, tuple[int, int]] = {}  # each node's band: where it was placed (`known`), else its own
+        for key in placed:
+            band = self.of[key] = tuple(known.get(key) or band_of(nodes[key]["data"], self.hops.get(key), self.far))
+            self.lines.setdefault(band, []).append(positions[key]["y"])
+        self.lines = {band: sorted(set(ys)) for band, ys in self.lines.items()}
+
+    def band(self, data: dict[str, Any], centre: str) -> tuple[int, int]:
+        """The band of a node an expansion of `centre` brings (a draw: one move further from the focus than it)."""
+        mine = self.of.get(centre)
+        hops = mine[1] if mine and mine[0] == 1 else self.hops.get(centre)
+        return band_of(data, hops + 1 if hops is not None and hops < self.far else None, self.far)
+
+    def ys(self, band: tuple[int, int], made: dict[tuple[int, int], list[float]]) -> list[float]:
+        """The lines of `band`: the canvas's, else one made for it (kept in `made`, the caller's: a Room's rings are
+        each placed on the canvas as it is)."""
+        if band in self.lines:
+            return self.lines[band]
+        if band not in made:
+            known = sorted(self.lines)
+            below = [b for b in known if b < band]
+            above = [b for b in known if b > band]
+            if below and above:
+                y = (self.lines[below[-1]][0] + self.lines[above[0]][-1]) / 2
+            elif below:
+                y = self.lines[below[-1]][0] - self.gap
+            elif above:
+                y = self.lines[above[0]][-1] + self.gap
+            else:
+                y = 0.0
+            made[band] = [round(y, 1)]
+        return made[band]
+
+    def names(self, positions: dict[str, dict[str, float]]) -> list[dict[str, Any]]:
+        """The bands' names for the canvas as placed now (band_names), each node in the band it was placed in
+        (`of`: the Room's `around` adds the bands of what it places)."""
+        bands: dict[tuple[int, int], list[str]] = {}
+        for key in positions:
+            if key in self.of:
+                bands.setdefault(self.of[key], []).append(key)
+        return band_names(bands, positions, self.far, self.node_size)
+
+
+ROW_TRIES = 40  # places tried each side of the node expanded, along a line of a band, half a node's step apart
+
+
 class Room:
     """The places taken on a canvas (`positions`, with the nodes' `labels`), in grids of `spacing`-sized cells
     built once, and `around`: place_around's places for an expansion, each asked on its own (the grids are
-    never changed by it). The canvas's next ring (canvas/ahead.py) places every node's expansion over one Room."""
+    never changed by it). The canvas's next ring (canvas/ahead.py) places every node's expansion over one Room.
+    Given the `bands` of a layered layout, a new node goes into its band's line (Bands), at the free place
+    nearest below or beside the node expanded, and only where its band has no room left around it."""
 
     def __init__(self, positions: dict[str, dict[str, float]], spacing: float = SPACING,
-                 labels: dict[str, list[str]] | None = None, node_size: float = NODE_SIZE):
+                 labels: dict[str, list[str]] | None = None, node_size: float = NODE_SIZE,
+                 bands: Bands | None = None):
         self.positions, self.spacing, self.labels, self.radius = positions, spacing, labels, node_size / 2
+        self.bands = bands
+        self.placed_in: dict[str, tuple[int, int]] = {}  # the last `around`'s new nodes' bands (layered)
         self.extra: dict[str, list[str]] = {}  # the labels of the nodes being placed, when `labels` lacks them
         self.grid: dict[tuple[int, int], list[tuple[float, float]]] = {}
         self.boxes: dict[tuple[int, int], list[tuple[float, float, float, float]]] = {}
@@ -244,17 +351,26 @@ class Room:
                         return False
         return True
 
-    def around(self, centre: str, new: list[str],
-               labels: dict[str, list[str]] | None = None) -> dict[str, dict[str, float]]:
-        """place_around's places for `new` around `centre` (their `labels` where the Room's lack them); what they
-        take is kept apart from the grids."""
+    def around(self, centre: str, new: list[str], labels: dict[str, list[str]] | None = None,
+               data: dict[str, dict[str, Any]] | None = None) -> dict[str, dict[str, float]]:
+        """place_around's places for `new` around `centre` (their `labels` where the Room's lack them; their `data`,
+        key -> element, to find a band for each in a layered layout); what they take is kept apart from the grids."""
         spacing = self.spacing
         self.extra = labels or {}
         grid: dict[tuple[int, int], list[tuple[float, float]]] = {}
         boxes: dict[tuple[int, int], list[tuple[float, float, float, float]]] = {}
         ox, oy = self.positions[centre]["x"], self.positions[centre]["y"]
         placed: dict[str, dict[str, float]] = {}
+        made: dict[tuple[int, int], list[float]] = {}
+        self.placed_in = {}
         for key in new:
+            if self.bands is not None and data is not None and key in data:
+                band = self.placed_in[key] = self.bands.band(data[key]["data"], centre)
+                spot = self._in_band(key, band, ox, oy, grid, boxes, made)
+                if spot is not None:
+                    placed[key] = spot
+                    self._put(spot["x"], spot["y"], key, grid, boxes)
+                    continue
             ring, spot = spacing, None
             while spot is None:
                 count = max(8, int(2 * math.pi * ring / (0.5 * spacing)))
@@ -269,6 +385,19 @@ class Room:
             placed[key] = spot
             self._put(spot["x"], spot["y"], key, grid, boxes)
         return placed
+
+    def _in_band(self, key: str, band: tuple[int, int], ox: float, oy: float, grid, boxes,
+                 made: dict[tuple[int, int], list[float]]) -> dict[str, float] | None:
+        """The free place on a line of `band` nearest (ox, oy), the node expanded: its x first, then half a step
+        either side, further and further; the nearer line first. None when ROW_TRIES each side find none."""
+        lines = sorted(self.bands.ys(band, made), key=lambda y: abs(y - oy))
+        half = self.bands.step_x / 2
+        for i in range(2 * ROW_TRIES + 1):
+            x = ox + (i + 1) // 2 * half * (1 if i % 2 else -1)
+            for y in lines:
+                if self._free(x, y, key, grid, boxes):
+                    return {"x": round(x, 1), "y": round(y, 1)}
+        return None
 
 
 def concentric_positions(nodes: dict[str, dict[str, Any]], edges: dict[str, dict[str, Any]],
@@ -305,13 +434,17 @@ def layout_for(name: str, grown: Grown, focus: str, animate: bool = True) -> dic
     spacing = _spacing(grown)
     if name in ("layered", "concentric"):
         rows: list[dict[str, Any]] = []
+        placed_in: dict[str, tuple[int, int]] = {}
         positions = (layered_positions(grown.nodes, spacing, grown.edges, focus,
-                                       BOARD_SIZE if grown.boards else NODE_SIZE, rows) if name == "layered"
+                                       BOARD_SIZE if grown.boards else NODE_SIZE, rows, placed_in) if name == "layered"
                      else concentric_positions(grown.nodes, grown.edges, focus, spacing))
+        if name == "layered":
+            grown.bands = placed_in
         _row_names(grown, focus, rows)
         bend_around(grown, positions, spacing)
         place_move_names(grown, positions, BOARD_SIZE if grown.boards else NODE_SIZE)
-        return {**common, "name": "preset", "positions": positions}
+        # (ggLayered: an expansion places its nodes in their bands, room_for; Cytoscape.js ignores it)
+        return {**common, "name": "preset", "positions": positions, **({"ggLayered": True} if name == "layered" else {})}
     _row_names(grown, focus, [])
     large = len(grown.nodes) >= LARGE
     for edge in grown.edges.values():  # fcose places nodes away from the moves itself (names in the middle)
@@ -466,6 +599,23 @@ def preset_size(grown: Grown) -> tuple[float, float]:
     return _spacing(grown), BOARD_SIZE if grown.boards else NODE_SIZE
 
 
+def _focus_of(grown: Grown) -> str | None:
+    return next((k for k, e in grown.nodes.items() if e["data"].get("_focus")), None)
+
+
+def room_for(grown: Grown, positions: dict[str, dict[str, float]] | None = None) -> Room:
+    """The Room an expansion of the canvas is placed in (grow_layout; canvas/ahead.py's rings, the same places): the
+    nodes placed by its preset layout (`positions`, else the layout's own), with their labels, and in a layered
+    layout (marked `ggLayered`) its bands."""
+    layout = grown.layout or {}
+    if positions is None:
+        positions = {k: p for k, p in layout.get("positions", {}).items() if k in grown.nodes}
+    spacing, size = preset_size(grown)
+    bands = (Bands(grown.nodes, positions, grown.edges, _focus_of(grown), spacing, size, grown.bands)
+             if layout.get("ggLayered") else None)
+    return Room(positions, spacing, {k: label_lines(e) for k, e in grown.nodes.items()}, size, bands)
+
+
 def grow_layout(grown: Grown, centre: str, new: set[str]) -> None:
     """The layout after expanding `centre` brought `new` nodes: with a preset layout (layered,
     concentric) the new nodes go around `centre` at the canvas's spacing (place_around) and
@@ -481,15 +631,23 @@ def grow_layout(grown: Grown, centre: str, new: set[str]) -> None:
             "ggExpand": centre, "ggNew": sorted(new)}
     if layout.get("name") == "preset" and centre in layout["positions"]:
         positions = {k: p for k, p in layout["positions"].items() if k in grown.nodes}
-        labels = {k: label_lines(e) for k, e in grown.nodes.items()}
-        positions.update(place_around(positions, centre, expansion_order(grown.nodes, new), _spacing(grown), labels,
-                                      BOARD_SIZE if grown.boards else NODE_SIZE))
+        room = room_for(grown, positions)
+        positions.update(room.around(centre, expansion_order(grown.nodes, new), data=grown.nodes))
         drawn = {i: _placed(e) for i, e in grown.edges.items()}
         bend_around(grown, positions, _spacing(grown))
         place_move_names(grown, positions, BOARD_SIZE if grown.boards else NODE_SIZE)
         # The component adds an expansion's elements (cy.add) and leaves those already drawn as they were: the
         # bends and names placed anew around the new nodes go with the layout, and the view keeper sets them.
         changed = {i: now for i, e in grown.edges.items() if (now := _placed(e)) != drawn.get(i)}
+        focus = _focus_of(grown)
+        if room.bands is not None:
+            grown.bands.update({k: b for k, b in room.placed_in.items()})
+            room.bands.of.update(room.placed_in)
+        if room.bands is not None and focus is not None:  # the bands named anew, as they are drawn now
+            rows = json.dumps(room.bands.names(positions), separators=(",", ":"))
+            if rows != grown.nodes[focus]["data"].get("_rows"):
+                grown.nodes[focus]["data"]["_rows"] = rows
+                changed[focus] = {"_rows": rows}
         grown.layout = {**layout, **step, "positions": positions, "ggData": changed}
     else:
         grown.layout = {**layout, **step, "randomize": False}

@@ -64,7 +64,8 @@
 //    clear (class gg-shown): at its place, or slid along its move to the nearest clear spot (revealNames).
 // 13. The layered layout names its bands ("remoteness 3", "draws, 2 from here") left of each band's leftmost
 //    node: the server sends them with the focus's data (`_rows`, JSON of model x, y and text; "" in another
-//    layout), and they are written on a layer over the drawing at a fixed 11 px, moved with every pan and zoom;
+//    layout; an expansion's answer sends them anew, in `ggData`, for the bands its nodes went into), and they are
+//    written on a layer over the drawing at a fixed 11 px, moved with every pan and zoom;
 //    a name that the canvas's edge or an overlay would cut, or that would lie over a node or its label, is hidden
 //    until the view shows it whole and clear; a large canvas names no band.
 // 14. The canvas's search (canvas/search.py) sends a layout marked `ggFind` (the keys found): nothing moves,
@@ -101,6 +102,10 @@
 //    colouring's rules in place of the current ones in the sheet the component last set. The server's answer sets
 //    the same sheet, which is then not set again (a sheet equal to the last one is skipped: restyling a large canvas
 //    costs what drawing it does).
+// 18. A board is drawn on a node only while it can be read: where a node with boards on is under CONFIG.minBoard px wide
+//    on screen (the zoom times CONFIG.boardSize), its picture is not drawn (class gg-glyph) and the node shows as a
+//    glyph, its shape filled in the value colour (the picture covered 88% of it: a speck of grey board with a hairline
+//    of colour); zooming in brings the boards back. Looked at, as 11, when the zoom crosses the threshold.
 //
 // The server marks its layouts: `ggExpand` (the node expanded), `ggNew` (the nodes it brought) and, for its
 // own layouts, `ggData` (the bends and names of moves already drawn, placed anew around the new nodes).
@@ -122,7 +127,7 @@
     const PANEL_FONT = 12;       // px: the least size of the info panel's text (5)
     const OVERLAYS = ["infopanel", "nodeActions", "toolbar", "viewbar"];  // the component's, over the canvas
     const CONFIG = window.__ggCanvas || { highlight: "#008b8b", large: 400, readable: 0.6, leanMark: ".gg-lean",
-                                          minLabel: 7, labelFont: 12, moveFont: 12 };
+                                          minLabel: 7, labelFont: 12, moveFont: 12, minBoard: 18, boardSize: 64 };
     const NEUTRAL = [
         { selector: "node:selected, node.highlight",
           style: { "outline-color": CONFIG.highlight, "text-background-color": CONFIG.highlight } },
@@ -138,6 +143,8 @@
         { selector: "edge.gg-covered", style: { "text-opacity": 0, "text-background-opacity": 0 } },
         // (15) what a cluster's opening shown ahead takes off (the cluster, its bundled moves), until the answer
         { selector: ".gg-gone", style: { display: "none" } },
+        // (18) a board too small to be read: the node's shape in its value colour
+        { selector: "node.gg-glyph", style: { "background-image": "none" } },
         // (11) last, so that no rule that names or highlights an element draws its speck of a label
         { selector: ".gg-speck", style: { "text-opacity": 0, "text-background-opacity": 0 } },
     ];
@@ -201,7 +208,7 @@
 
     // The viewport that fits `eles` into the clear area (what Cytoscape's getFitViewport does for the whole canvas).
     // Called as Cytoscape calls it: (eles or selector or bounding box, padding) or (padding).
-    function clearFitViewport(cy, eles, padding) {
+    function clearFitViewport(cy, eles, padding, area) {
         if (typeof eles === "number" && padding === undefined) { padding = eles; eles = undefined; }
         let bb;
         if (eles && typeof eles === "object" && typeof eles.boundingBox !== "function" && "x1" in eles) {
@@ -213,7 +220,7 @@
             if (eles.length === 0) return undefined;
             bb = whole ? drawingBox(cy) : eles.boundingBox();
         }
-        const area = clearArea(cy);
+        area = area || clearArea(cy);
         const pad = Math.max(0, +padding || 0);
         const w = area.x2 - area.x1 - 2 * pad, h = area.y2 - area.y1 - 2 * pad;
         if (!(w > 0 && h > 0) || !isFinite(bb.w) || !isFinite(bb.h)) return undefined;
@@ -232,29 +239,53 @@
     // beside the opened info panel, which in a 940 px window leaves a canvas of 474 px 180 px free.
     // Zooming out to keep everything in sight clear of the opened info panel took an expansion in a 940 px window
     // from 0.6 to 0.3, where every label is under CONFIG.minLabel and hidden (issue 18).
+    // Each tier is tried in the free area as AREAS makes it (the canvas less the panel first), and taken there only
+    // if none of its nodes then lies under one of the overlays (a node of the tier under the toolbar, say).
     function reveal(cy, tiers) {
-        const area = clearArea(cy);
-        const w = area.x2 - area.x1, h = area.y2 - area.y1;
         const now = cy.zoom();
         const readable = Math.min(now, +CONFIG.readable || now);
         const shown = tiers.map(t => Array.isArray(t) ? t : [t, 1])
             .map(([eles, share]) => [eles.filter(n => n.inside()), Math.max(cy.minZoom(), readable * share)])
             .filter(([eles]) => eles.length > 0);
         if (shown.length === 0) return;
-        let [eles, zoom] = shown[shown.length - 1];
-        for (const [tier, floor] of shown) {
-            const bb = tier.boundingBox({ includeLabels: true, includeOverlays: false });
-            const fit = Math.min(w / Math.max(bb.w, 1), h / Math.max(bb.h, 1));
-            if (fit >= floor - 1e-9) { eles = tier; zoom = Math.min(now, fit); break; }
-        }
-        const bb = eles.boundingBox({ includeLabels: true, includeOverlays: false });
         const pan = cy.pan();
-        // keep the view's centre where it was when the zoom changes, then shift just enough
         const mx = cy.width() / 2, my = cy.height() / 2;
-        let px = mx - (mx - pan.x) * zoom / now, py = my - (my - pan.y) * zoom / now;
         const shift = (lo, hi, min, max) => lo < min ? Math.min(min - lo, max - hi) : hi > max ? Math.max(max - hi, min - lo) : 0;
-        px += shift(bb.x1 * zoom + px, bb.x2 * zoom + px, area.x1, area.x2);
-        py += shift(bb.y1 * zoom + py, bb.y2 * zoom + py, area.y1, area.y2);
+        // the view that shows `eles` at `zoom` in `area`: the view's centre kept where it was as the zoom changes,
+        // then shifted just enough
+        const viewOf = (eles, zoom, area) => {
+            const bb = eles.boundingBox({ includeLabels: true, includeOverlays: false });
+            let px = mx - (mx - pan.x) * zoom / now, py = my - (my - pan.y) * zoom / now;
+            px += shift(bb.x1 * zoom + px, bb.x2 * zoom + px, area.x1, area.x2);
+            py += shift(bb.y1 * zoom + py, bb.y2 * zoom + py, area.y1, area.y2);
+            return { zoom, pan: { x: px, y: py } };
+        };
+        let view = null;
+        for (const [i, [tier, floor]] of shown.entries()) {
+            const bb = tier.boundingBox({ includeLabels: true, includeOverlays: false });
+            for (const ids of AREAS) {
+                const area = clearArea(cy, ids);
+                const fit = Math.min((area.x2 - area.x1) / Math.max(bb.w, 1), (area.y2 - area.y1) / Math.max(bb.h, 1));
+                if (fit < floor - 1e-9) continue;
+                const v = viewOf(tier, Math.min(now, fit), area);
+                if (ids === OVERLAYS || !underOverlays(cy, v, tier)) { view = v; break; }
+            }
+            // The first tier (what was in sight) does not fit readably, a later one at the full floor does: the window
+            // at that floor that holds it is filled with the drawing round it, every node in it whole and none under
+            // an overlay or cut by the canvas's edge (fillViewport, as the default view, 7), rather than the least
+            // shift that left the nodes beside the tier where they were, under the opened panel (issue 35: at
+            // 1000 px, 1 to 4 nodes under the panel after one expansion).
+            if (view && i > 0 && shown[i][1] >= readable - 1e-9 && cy.nodes().length < CONFIG.large) {
+                const filled = clearViewport(cy, area => fillViewport(cy, area, 0, floor, null, tier));
+                if (filled && filled.zoom <= now + 1e-9) view = filled;
+            }
+            if (view) break;
+        }
+        if (!view) {
+            const [eles, zoom] = shown[shown.length - 1];
+            view = viewOf(eles, zoom, clearArea(cy));
+        }
+        const zoom = view.zoom, px = view.pan.x, py = view.pan.y;
         if (Math.abs(zoom - now) < 1e-6 && Math.abs(px - pan.x) < 0.5 && Math.abs(py - pan.y) < 0.5) return;
         cy.stop();  // a glide of the view still going (an expansion's, a tap's) ends where it is
         cy.animate(local(cy, { zoom: zoom, pan: { x: px, y: py } }), local(cy, { duration: GLIDE_MS }));
@@ -281,25 +312,43 @@
         cy.animate(local(cy, { zoom: zoom, pan: pan }), local(cy, { duration: GLIDE_MS }));
     }
 
-    function readableViewport(cy, padding) {
-        const fit = clearFitViewport(cy, undefined, padding);
-        if (!fit) return fit;
-        const least = Math.min(cy.maxZoom(), +CONFIG.readable || 0);
-        if (fit.zoom >= least) return fit;
-        // The node action bar is a short bar beside the panel, at the top: cut away, it leaves a band of its
-        // width empty all down the panel's side (43 px, chopsticks with boards). The window is laid against
-        // the panel itself unless that puts a node under the bar.
-        const view = fillViewport(cy, clearArea(cy, OVERLAYS.filter(id => id !== "nodeActions")), padding, least, fit);
-        const bar = overlayRect(cy.container().ownerDocument, "nodeActions");
-        if (!bar) return view;
-        const box = cy.container().getBoundingClientRect();
-        const under = cy.nodes().some(n => {
+    // The free area is the canvas less the info panel, its node action bar, the toolbar (top right) and the zoom
+    // buttons (bottom right): not a rectangle. The bars are short, in corners: cut away from a side, each leaves a
+    // band of the canvas empty all along it (the toolbar's 44 px across the top: a part of Dodgem 4x4 opened with a
+    // 50 px empty strip over a drawing cut at the bottom). So a view is first made for the canvas less the panel
+    // alone, then less the panel and the bars in the right-hand corners, then less the panel and its own bar, each kept
+    // if no node (its disc or board and label) lies under one of the overlays (underOverlays); else the view of the
+    // rectangle clear of them all.
+    const AREAS = [["infopanel"], ["infopanel", "toolbar", "viewbar"], ["infopanel", "nodeActions"], OVERLAYS];
+    function clearViewport(cy, make) {
+        let view;
+        for (const ids of AREAS) {
+            view = make(clearArea(cy, ids));
+            if (!view || !underOverlays(cy, view)) return view;
+        }
+        return view;
+    }
+
+    // Whether a node (of `nodes`, else any) would lie, in part, under one of the component's overlays (MARGIN
+    // included) at `view`.
+    function underOverlays(cy, view, nodes) {
+        const doc = cy.container().ownerDocument, box = cy.container().getBoundingClientRect();
+        const rects = OVERLAYS.map(id => overlayRect(doc, id)).filter(Boolean);
+        if (!rects.length) return false;
+        return (nodes || cy.nodes()).some(n => {
             const b = n.boundingBox({ includeLabels: true, includeOverlays: false });
             const x1 = box.left + b.x1 * view.zoom + view.pan.x, x2 = box.left + b.x2 * view.zoom + view.pan.x;
             const y1 = box.top + b.y1 * view.zoom + view.pan.y, y2 = box.top + b.y2 * view.zoom + view.pan.y;
-            return x1 < bar.right + MARGIN && bar.left - MARGIN < x2 && y1 < bar.bottom + MARGIN && bar.top - MARGIN < y2;
+            return rects.some(r => x1 < r.right + MARGIN && r.left - MARGIN < x2 && y1 < r.bottom + MARGIN && r.top - MARGIN < y2);
         });
-        return under ? fillViewport(cy, clearArea(cy), padding, least, fit) : view;
+    }
+
+    function readableViewport(cy, padding) {
+        const fit = clearViewport(cy, area => clearFitViewport(cy, undefined, padding, area));
+        if (!fit) return fit;
+        const least = Math.min(cy.maxZoom(), +CONFIG.readable || 0);
+        if (fit.zoom >= least) return fit;
+        return clearViewport(cy, area => fillViewport(cy, area, padding, least, fit));
     }
 
     // The window of `area`'s size at zoom `least` over a drawing too large to fit (readableViewport).
@@ -307,13 +356,14 @@
     // CONFIG.minLabel), nearest first, when no window at it leaves every node whole: a window's two edges are a
     // fixed width apart, and the nodes' columns may leave them no gap to fall in at one zoom but one at the next
     // (Dodgem 4x4 with boards, layered, on a 934 px canvas cut a node at the left edge at 0.6 and none at 0.606).
-    function fillViewport(cy, area, padding, least, fit) {
+    // `anchor` (reveal): the nodes the window holds instead of the focus and its neighbours, at `least` only.
+    function fillViewport(cy, area, padding, least, fit, anchor) {
         let best = null;
         const lowest = (+CONFIG.minLabel || 0) / (+CONFIG.labelFont || 12) * 1.005;
         for (const t of ZOOM_TRIES) {
             const zoom = Math.min(cy.maxZoom(), least * (1 + t));
-            if (t < 0 && zoom < lowest) continue;
-            const view = fillAt(cy, area, padding, zoom);
+            if ((t < 0 && zoom < lowest) || (anchor && t !== 0)) continue;
+            const view = fillAt(cy, area, padding, zoom, anchor);
             if (!best || view.cut < best.cut) best = view;
             if (best.cut === 0 || cy.nodes().length >= CONFIG.large) break;
         }
@@ -336,7 +386,7 @@
         return cy.__ggLayout !== undefined ? cy.__ggLayout === "fcose" : cy.nodes("[_focus]").length === 0;
     }
 
-    function fillAt(cy, area, padding, least) {
+    function fillAt(cy, area, padding, least, anchor) {
         const pad = Math.max(0, +padding || 0);
         const bb = drawingBox(cy);
         // The window (model px). The padding is kept only on an axis where the drawing fits: where it goes on
@@ -347,9 +397,12 @@
             return size <= padded ? padded : Math.max(1, full) / least;
         };
         const w = span(area.x2 - area.x1, bb.w), h = span(area.y2 - area.y1, bb.h);
-        const focus = cy.nodes("[_focus]");
+        const focus = anchor || cy.nodes("[_focus]");
         let c = { x: bb.x1 + bb.w / 2, y: bb.y1 + bb.h / 2 };
-        if (focus.length) {
+        if (anchor) {
+            const a = anchor.boundingBox({ includeLabels: true, includeOverlays: false });
+            c = { x: a.x1 + a.w / 2, y: a.y1 + a.h / 2 };
+        } else if (focus.length) {
             const near = focus.closedNeighborhood().nodes().boundingBox();
             const f = focus.position();
             c = near.w <= w && near.h <= h ? { x: near.x1 + near.w / 2, y: near.y1 + near.h / 2 } : { x: f.x, y: f.y };
@@ -377,8 +430,12 @@
         // with boards at k=2 on a 934 px canvas, issue 18).
         const panel = overlayRect(doc, "infopanel");
         const shownLeft = panel ? Math.min(area.x1, Math.max(0, panel.right - box.left)) : 0;
-        const beyond = { left: [(area.x1 - shownLeft) / least, area.x1 / least], right: [(box.width - area.x2) / least],
-                         top: [area.y1 / least], bottom: [(box.height - area.y2) / least] };
+        // A side where the clear area was cut back for a bar in its corner (the toolbar at the top, the zoom buttons
+        // on the right) shows the drawing only in part between the area's edge and the canvas's: a node there must be
+        // wholly out of that band too, or it lay under the bar (dobutsu:small at k=2: two nodes under the toolbar).
+        const side = d => d > 2 * MARGIN + 1 ? [0, d / least] : [d / least];
+        const beyond = { left: [(area.x1 - shownLeft) / least, area.x1 / least], right: side(box.width - area.x2),
+                         top: side(area.y1), bottom: side(box.height - area.y2) };
         c = { ...c, cut: 0 };
         if (bb.w > w) [c.x, c.cut] = uncut(c.x, w, bb.x1 - slack, bb.x2 + slack, boxes.map(b => [b.x1, b.x2]),
                                            keep && [keep.x1, keep.x2], beyond.left, beyond.right);
@@ -593,6 +650,7 @@
         let asked = 0;
         cy.on("tap", "node", e => {
             const node = e.target, mine = ++asked, until = Date.now() + 2000;
+            const seen = cy.nodes().filter(n => inSight(cy, n));  // what was in sight: kept clear of the panel if it fits
             let last = -1, steady = 0;
             const look = () => {
                 if (mine !== asked) return;  // another click since
@@ -605,7 +663,7 @@
                 if (steady < 3) { if (Date.now() < until) win.requestAnimationFrame(look); return; }
                 if (!node.selected() || !node.inside()) return;
                 const near = node.closedNeighborhood().nodes();
-                reveal(cy, [near].concat(boardsOn(cy) ? [[near, PANEL_SHARE]] : [], [node]));
+                reveal(cy, [seen.union(near), near].concat(boardsOn(cy) ? [[near, PANEL_SHARE]] : [], [node]));
             };
             win.requestAnimationFrame(look);
         });
@@ -617,6 +675,7 @@
     // _large_rules), so only they are classed, again at each selection: the whole 9,000 elements would be
     // restyled just after their first drawing.
     function hideSpecks(cy, again) {
+        glyphs(cy, again);
         const z = cy.zoom(), least = +CONFIG.minLabel || 0;
         const nodes = (+CONFIG.labelFont || 12) * z < least, moves = (+CONFIG.moveFont || 12) * z < least;
         const was = cy.__ggSpecks;
@@ -628,6 +687,18 @@
             const named = large ? cy.edges(":selected, .highlight") : cy.edges();
             if (nodes) labelled.addClass("gg-speck"); else cy.nodes(".gg-speck").removeClass("gg-speck");
             if (moves) named.addClass("gg-speck"); else cy.edges(".gg-speck").removeClass("gg-speck");
+        });
+    }
+
+    // (18) Boards under CONFIG.minBoard px on screen drawn as glyphs; the class changes only when the zoom crosses the
+    // threshold (or elements are added, `again`).
+    function glyphs(cy, again) {
+        const small = (+CONFIG.boardSize || 64) * cy.zoom() < (+CONFIG.minBoard || 0);
+        if (!again && cy.__ggGlyphs === small) return;
+        cy.__ggGlyphs = small;
+        cy.batch(() => {
+            if (small) cy.nodes("[_image]").addClass("gg-glyph");
+            else cy.nodes(".gg-glyph").removeClass("gg-glyph");
         });
     }
 
@@ -1277,7 +1348,7 @@
         if (fitButton) fitButton.addEventListener("click", () => { asked = Date.now(); }, true);
         cy.getFitViewport = function (eles, padding) {
             const whole = eles === undefined || typeof eles === "number";
-            if (whole && Date.now() - asked < 2000) { asked = 0; return clearFitViewport(cy, eles, padding); }
+            if (whole && Date.now() - asked < 2000) { asked = 0; return clearViewport(cy, area => clearFitViewport(cy, eles, padding, area)); }
             if (whole) return readableViewport(cy, typeof eles === "number" ? eles : padding);
             return clearFitViewport(cy, eles, padding);
         };
