@@ -284,7 +284,9 @@ def _preset(view: Grown, name: str, focus: str, drawn_size: float, animate: bool
     rows: list[dict[str, Any]] = []
     spacing, size = _spacing(drawn_size), _model_size(drawn_size)
     if name == "layered":  # (which spaces nodes by their labels itself)
-        positions = layered_positions(view.nodes, spacing, view.edges, focus, size, rows)
+        # no room for a missing band: an opened cluster's members go round its place, never into a band, and the
+        # room made tic-tac-toe's grouped k=4 tall enough to be set in three columns, too wide for a 1000 px window
+        positions = layered_positions(view.nodes, spacing, view.edges, focus, size, rows, missing_room=False)
     else:  # rings whose boxes stay apart at any angle (_rings)
         lines = [label_lines(e) for e in view.nodes.values()]
         wide = max((len(line) for label in lines for line in label), default=0) * LABEL_CHAR + 2 * BOX_GAP

@@ -67,7 +67,8 @@ def layered_positions(nodes: dict[str, dict[str, Any]], spacing: float = SPACING
                       edges: dict[str, dict[str, Any]] | None = None,
                       focus: str | None = None, node_size: float = NODE_SIZE,
                       rows: list[dict[str, Any]] | None = None,
-                      placed_in: dict[str, tuple[int, int]] | None = None) -> dict[str, dict[str, float]]:
+                      placed_in: dict[str, tuple[int, int]] | None = None,
+                      missing_room: bool = True) -> dict[str, dict[str, float]]:
     """One band per remoteness (the end of the game, remoteness 0, at the bottom), then the draws,
     which have no remoteness, above the rest in one band per distance from the focus (a draw-heavy
     game such as Chopsticks was one band of everything). A band longer than row_width() wraps into
@@ -76,7 +77,9 @@ def layered_positions(nodes: dict[str, dict[str, Any]], spacing: float = SPACING
     nodes are at least `spacing` apart, further when the longest key would not fit between two;
     lines are 0.85 `spacing` apart, and far enough that a move's name, drawn half-way along it, clears
     the label under the node it leaves (and the label under the node it reaches, for a move upwards):
-    move_label_step. O(V + E) plus the sorts."""
+    move_label_step. `missing_room`: leave a line between two bands for the band missing between them, where an
+    expansion brings its nodes (not for a grouped canvas, whose clusters open round their own places).
+    O(V + E) plus the sorts."""
     hops = _hops(nodes, edges, focus)
     far = max(hops.values(), default=0) + 1
     bands: dict[tuple[int, int], list[str]] = {}
@@ -104,7 +107,7 @@ def layered_positions(nodes: dict[str, dict[str, Any]], spacing: float = SPACING
     room = 2 * (node_size + FOCUS_RING_WIDTH + TEXT_MARGIN + label_height(tallest) + BOX_GAP) + 8  # (+ rounding)
     before = None
     for band in sorted(bands):  # decided positions by remoteness from 0, then the draws by distance
-        if before is not None and band[0] == before[0] and band[1] - before[1] > 1:
+        if missing_room and before is not None and band[0] == before[0] and band[1] - before[1] > 1:
             y += max(0.0, room - step_y - spacing * 0.6)
         before = band
         top = y
