@@ -44,6 +44,7 @@ class Runs:
 
     def __init__(self, page):
         self.statuses: list[int] = []
+        self.page = page
         page.on("websocket", lambda ws: ws.on("framereceived", self._frame))
 
     def _frame(self, payload) -> None:
@@ -63,14 +64,15 @@ class Runs:
     def wait(self, timeout: float = 60.0) -> list[int]:
         """The runs that ended, once the last one ended for good: a run cut short for another (st.rerun, or a
         widget's new value arriving while it ran) ends first as FINISHED_EARLY_FOR_RERUN, and the run it made way
-        for can take seconds on a busy machine (ci14 read [] here: it stopped waiting 1 s after the cut run)."""
+        for can take seconds on a busy machine (ci14 read [] here). It waits through Playwright, whose sync API
+        delivers the websocket's frames only while one of its own calls runs: time.sleep would see none."""
         deadline = time.monotonic() + timeout
         while time.monotonic() < deadline:
             if self.statuses and self.statuses[-1] != EARLY:
-                time.sleep(1.0)  # a run that asks for another ends first, then the one it asked for
+                self.page.wait_for_timeout(1000)  # a run that asks for another ends first, then the one it asked for
                 if self.statuses[-1] != EARLY:
                     break
-            time.sleep(0.1)
+            self.page.wait_for_timeout(100)
         return [s for s in self.statuses if s in (WHOLE, FRAGMENT)]
 
 
