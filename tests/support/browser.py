@@ -150,7 +150,9 @@ def settle(page, timeout_ms: int = 120_000) -> None:
     if runs is None or not runs.sockets:
         page.wait_for_timeout(500)
     else:
-        page.wait_for_timeout(150)
+        # as long as the fixed pause was: a click's request can reach the websocket later than 150 ms (ci16's
+        # thermograph test sampled the page's next run, its expander drawn open, after a 150 ms pause)
+        page.wait_for_timeout(500)
         deadline = time.monotonic() + timeout_ms / 1000
         while not runs.answered:
             if time.monotonic() > deadline:
