@@ -150,18 +150,7 @@ def ahead(grown: Grown, game: Game, solved: SolvedGraph, backend: Backend, direc
             rings[key] = {"n": [], "e": []}
             continue
         ring: dict[str, Any] = {"n": sorted(new_nodes), "e": sorted(new_edges)}
-        own: dict[str, Any] = {}
-        for pool, fresh in ((nodes, new_nodes), (edges, new_edges)):
-            for ident, element in fresh.items():
-                data = element["data"]
-                if ident not in pool:
-                    pool[ident] = data
-                    used += len(json.dumps(data, separators=(",", ":")))
-                elif pool[ident] != data:
-                    own[ident] = data
-                    used += len(json.dumps(data, separators=(",", ":")))
-        if own:
-            ring["own"] = own
+        used += _pooled((nodes, edges), (new_nodes, new_edges), ring)
         if room is not None and key in room.positions and new_nodes:
             merged = _Over(new_nodes, grown.nodes)
             places = room.around(key, expansion_order(merged, set(new_nodes)),
