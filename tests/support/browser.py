@@ -79,6 +79,21 @@ def serving_ui(env: dict[str, str]):
             proc.wait()
 
 
+def finished_status(payload) -> int | None:
+    """The status of the run whose end a websocket frame from Streamlit tells (ForwardMsg `script_finished`), None
+    for any other frame."""
+    from streamlit.proto.ForwardMsg_pb2 import ForwardMsg
+
+    if not isinstance(payload, (bytes, bytearray)):
+        return None
+    message = ForwardMsg()
+    try:
+        message.ParseFromString(bytes(payload))
+    except Exception:  # noqa: BLE001 - not a ForwardMsg: not a run's end
+        return None
+    return message.script_finished if message.WhichOneof("type") == "script_finished" else None
+
+
 class RunWatch:
     """The Streamlit runs of one page, read from its websocket: the page's requests for a run (BackMsg
     `rerun_script`, sent when a widget or a component's value changes, and on connecting) and the ends of the
@@ -116,15 +131,8 @@ class RunWatch:
     def _received(self, payload) -> None:
         from streamlit.proto.ForwardMsg_pb2 import ForwardMsg
 
-        if not isinstance(payload, (bytes, bytearray)):
-            return
-        message = ForwardMsg()
-        try:
-            message.ParseFromString(bytes(payload))
-        except Exception:  # noqa: BLE001 - not a ForwardMsg: not a run's end
-            return
-        if (message.WhichOneof("type") == "script_finished"
-                and message.script_finished != ForwardMsg.ScriptFinishedStatus.FINISHED_EARLY_FOR_RERUN):
+        status = finished_status(payload)
+        if status is not None and status != ForwardMsg.ScriptFinishedStatus.FINISHED_EARLY_FOR_RERUN:
             self.count += 1
             self.ended = self.count
 

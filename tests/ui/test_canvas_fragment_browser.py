@@ -17,7 +17,7 @@ import pytest
 from playwright.sync_api import expect
 from streamlit.proto.ForwardMsg_pb2 import ForwardMsg
 
-from tests.support.browser import open_choice
+from tests.support.browser import finished_status, open_choice
 from tests.ui.test_browser import ARTIFACTS, browser, position_in_url, server  # noqa: F401 - fixtures
 from tests.ui.test_browser import pytestmark  # noqa: F401 - browser, and Chromium must be there
 from tests.ui.test_canvas_browser import (CY, click_node, click_panel_button, current_frame, cy, expand_node,
@@ -48,15 +48,9 @@ class Runs:
         page.on("websocket", lambda ws: ws.on("framereceived", self._frame))
 
     def _frame(self, payload) -> None:
-        if not isinstance(payload, (bytes, bytearray)):
-            return
-        message = ForwardMsg()
-        try:
-            message.ParseFromString(bytes(payload))
-        except Exception:  # noqa: BLE001 - not a ForwardMsg: not a run's end
-            return
-        if message.WhichOneof("type") == "script_finished":
-            self.statuses.append(message.script_finished)
+        status = finished_status(payload)
+        if status is not None:
+            self.statuses.append(status)
 
     def clear(self) -> None:
         self.statuses = []
