@@ -42,7 +42,10 @@ CODES_FILE = "solved.values"  # the compact value file (explorer.core.valuestore
 OLD_FILES = ("value.npy", "remoteness.npy")  # the format before: 3 bytes an index, memory-mapped
 MAX_INDICES = 2 ** 31  # int32 queue entries
 # The most a solve holds an index: its 2-byte cell and, at worst, a 4-byte queue entry (the queue gives back the
-# pages behind its head, so it is less in practice: Dōbutsu shōgi peaked at 5.3 bytes an index, bench/README.md).
+# pages behind its head, and a first level of more than a quarter of the cells is read from them, never queued:
+# explorer.kernels.retrograde.queue_first_level; so it is less in practice. Dōbutsu shōgi peaked at 5.3 bytes an
+# index when its first level, 85% of its indices, was queued; about 2.3 since by the arithmetic of docs/kernels.md,
+# not measured whole; a reduced one, 16 million indices, went from 6.1 to 2.9 bytes an index above the interpreter).
 BYTES_PER_INDEX_SOLVING = 6
 CACHE_KIND = "implicit"  # the state folder's subfolder of value files
 
@@ -99,9 +102,12 @@ def solve(game: Game, folder: Path | None = None) -> "ValueFile":
     """Solve every index of the game's ranking; write the value file atomically (a
     partial folder renamed at the end), owner-only. O(N + E) time. While solving: a
     2-byte cell per index and the live part of the queue (4 bytes an entry; the pages
-    behind its head are given back); the cells are then written as they are, in
-    compressed chunks (explorer.core.valuestore). A value file of the format before
+    behind its head are given back); the cells are then finished and counted in one pass
+    (finish_cells) and written as they are, in compressed chunks, both on the solve's threads
+    (explorer.core.valuestore). A value file of the format before
     is converted instead (`compress`), with a note: the same values, no solve."""
+    import numba
+
     from explorer.core import valuestore
     from explorer.kernels.retrograde import finish_cells, no_seeds
 
@@ -128,11 +134,13 @@ def solve(game: Game, folder: Path | None = None) -> "ValueFile":
         cells = solve_range(game, kernels, 0, size, *no_seeds())
         seconds["solve"] = time.perf_counter() - t0
         t0 = time.perf_counter()
-        deepest = finish_cells(cells)  # what is still open is a draw (on every core, in place)
-        codes, _ = valuestore.summarize(cells)
+        # What is still open is a draw, and each code counted (valuestore.summarize's counts), in one pass on every
+        # core, in place.
+        deepest, codes = finish_cells(cells)
         seconds["decode"] = time.perf_counter() - t0
         t0 = time.perf_counter()
-        valuestore.write(partial / CODES_FILE, cells, chunk=valuestore.RANDOM_ACCESS_CHUNK, codec="zstd")
+        valuestore.write(partial / CODES_FILE, cells, chunk=valuestore.RANDOM_ACCESS_CHUNK, codec="zstd",
+                         threads=numba.get_num_threads())  # the chunks compressed on the solve's threads
         seconds["write"] = time.perf_counter() - t0
         start = kernels.fold_index(game.rank(game.start()))
         value, remoteness = valuestore.unpack(cells[start:start + 1])
@@ -145,7 +153,7 @@ def solve(game: Game, folder: Path | None = None) -> "ValueFile":
 
 def _meta(game: Game, kernels, codes, deepest: int, start_value: int, start_remoteness: int,
           remoteness_dtype) -> dict[str, Any]:
-    """meta.json of a value file: `codes` counts the indices of each code (valuestore.summarize)."""
+    """meta.json of a value file: `codes` counts the indices of each code (finish_cells, as valuestore.summarize)."""
     from explorer.core import valuestore
 
     size = kernels.size
@@ -322,9 +330,11 @@ class _Worked:
 
     def after(self, state) -> int:
         """The count after a step that left the loop at `state`."""
-        from explorer.kernels.retrograde import DONE, START, TIES
+        from explorer.kernels.retrograde import DONE, SCANNED, START, TIES
 
         phase, head = int(state[0]), int(state[1])
+        if phase != TIES and phase != DONE and len(state) > SCANNED:
+            head += int(state[SCANNED])  # the first level's entries read from the cells, not queued
         if phase == DONE:  # the loop ends in its ties phase: the head is still the ties' queue's
             phase = TIES
         if phase != self.phase:

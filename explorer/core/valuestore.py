@@ -216,14 +216,19 @@ def _compressor(codec: str, level: int | None):
     return Blosc(cname="zstd", clevel=level, shuffle=Blosc.SHUFFLE)
 
 
-def write(path, codes, chunk: int = DEFAULT_CHUNK, codec: str = "zstd", level: int | None = None) -> Path:
+def write(path, codes, chunk: int = DEFAULT_CHUNK, codec: str = "zstd", level: int | None = None,
+          threads: int = 1) -> Path:
     """Write `codes` (uint16 or uint32, from `pack` or a solved cell array) as a value file at `path`.
 
     Atomic and owner-only (explorer.core.private.atomic_private_file: a partial 0600
     file renamed at the end, its folder made 0700): a reader sees the old file or the
     new one, and a failure leaves nothing. Reads `codes` one chunk at a time, so a
     memory-mapped array is never loaded whole; nor is any object with `dtype`, `ndim`, `len` and slices
-    (an old value file packed a chunk at a time: explorer.implicit). O(N)."""
+    (an old value file packed a chunk at a time: explorer.implicit). O(N).
+
+    With `threads` > 1 the chunks are compressed (and their CRC-32 taken) by that many threads at once,
+    numcodecs and zlib letting go of the GIL while they work, at most WRITE_AHEAD chunks a thread ahead
+    of the one written; the file is the same bytes whatever the threads (each chunk is compressed alone)."""
     if not all(hasattr(codes, name) for name in ("dtype", "ndim", "__len__", "__getitem__")):
         codes = np.asarray(codes)
     dtype = _code_dtype(codes.dtype)
@@ -247,19 +252,50 @@ def write(path, codes, chunk: int = DEFAULT_CHUNK, codec: str = "zstd", level: i
                 progress.bar(f"writing {path.name}", total=length) as bar:
             handle.write(MAGIC + struct.pack("<I", len(header_bytes)) + header_bytes)
             handle.seek(data_offset)
-            for k in range(count):
+
+            def stored(k: int) -> tuple[object, int, int]:
+                """(chunk k as stored, its CRC-32, its positions)."""
                 raw = np.ascontiguousarray(codes[k * chunk:(k + 1) * chunk], dtype=dtype)
-                stored = memoryview(raw).cast("B") if compressor is None else compressor.encode(raw)
-                handle.write(stored)
-                offsets[k + 1] = offsets[k] + len(stored)
-                crcs[k] = zlib.crc32(stored)
-                bar.update(len(raw))
+                data = memoryview(raw).cast("B") if compressor is None else compressor.encode(raw)
+                return data, zlib.crc32(data), len(raw)
+
+            for k, (data, crc, rows) in enumerate(_in_order(stored, count, threads)):
+                handle.write(data)
+                offsets[k + 1] = offsets[k] + len(data)
+                crcs[k] = crc
+                bar.update(rows)
             handle.seek(index_offset)
             handle.write(offsets.tobytes() + crcs.tobytes())
             handle.truncate(data_offset + int(offsets[-1]))  # with no chunk, the (empty) data still starts there
     except OSError as error:
         raise GameGraphError(f"cannot write the value file {path}: {error.strerror or error}") from None
     return path
+
+
+WRITE_AHEAD = 4  # chunks a thread may compress ahead of the one `write` writes
+
+
+def _in_order(work, count: int, threads: int):
+    """work(0), work(1), ... work(count - 1), yielded in that order; with threads > 1 computed by a pool of
+    that many threads, at most WRITE_AHEAD * threads results ahead of the one yielded (bounded memory)."""
+    if threads <= 1 or count <= 1:
+        yield from (work(k) for k in range(count))
+        return
+    from collections import deque
+    from concurrent.futures import ThreadPoolExecutor
+
+    with ThreadPoolExecutor(max_workers=threads, thread_name_prefix="valuestore") as pool:
+        pending: deque = deque()
+        submitted = 0
+        try:
+            while submitted < count or pending:
+                while submitted < count and len(pending) < WRITE_AHEAD * threads:
+                    pending.append(pool.submit(work, submitted))
+                    submitted += 1
+                yield pending.popleft().result()
+        finally:
+            for future in pending:
+                future.cancel()
 
 
 def open(path, cache_bytes: int = DEFAULT_CACHE_BYTES) -> "Store":  # noqa: A001 - valuestore.open, as io.open

@@ -38,9 +38,15 @@ The layout is the one a plain C solver would use (bench/c/ has one):
   index order consecutive entries' predecessors fall in the same few stretches of the
   cells instead of all over them, so most updates hit the cache.
 
-Peak memory: the cells plus 4 bytes per decided win or loss (Dodgem 5x5: 4.6
-bytes per index; the queue's pages behind its head are given back as it goes, explorer.implicit,
-and `_sort_level`'s scratch, as many entries as the level, lies in the pages after its tail), then the cells plus one byte per position while decoding, plus
+Peak memory: the cells plus 4 bytes per queued win or loss that is live: the queue's pages behind its
+head are given back as it goes (explorer.implicit, every QUEUE_STEP entries), and `_sort_level`'s
+scratch, as many entries as the level, lies in the pages after its tail. So about the cells plus
+4 bytes for each of the two largest neighbouring levels, except the first: a first level of more
+than 1/FIRST_LEVEL_QUEUED of the cells is never queued but read from the cells as the loop goes
+(`queue_first_level`, `_scan_chunk`). Dōbutsu shōgi: 1,567,925,964 cells (3.1 GB), a first level
+of 1,325,676,065 positions (the mover takes the lion: 5.3 GB when it was queued, 8.2-8.6 GB at
+peak), then levels of 44.8 and 27.6 million (2 x 0.18 GB with the sort's scratch). The finishing
+pass (`finish_cells`) works in place. Plus
 BATCH * max_unmoves int64 of predecessors (Dōbutsu shōgi: 20 MiB; fewer entries a batch
 when that passes BATCH_ROOM, as for an edge graph with a hub of many predecessors). With two
 threads or more that buffer holds only the batches under PARALLEL_MIN entries (the others go
@@ -50,10 +56,11 @@ decided positions (Dōbutsu shōgi: 2.5 MiB and 16 MiB) and CHUNK entries' room 
 What runs where. On every core (numba prange): the first pass over all positions
 (the `initial` cells), the scans that start each phase's queue (`_collect`: counts
 per block, a prefix sum, then each block fills its own stretch of the queue in
-index order), the decoding, and, with two threads or more (numba's own count, read
-when the solve starts: new_state), every batch of at least PARALLEL_MIN entries
-(`_spread`): one parallel region a batch, each thread taking a stripe of consecutive
-entries and working it exactly as the one-thread loop works a batch (CHUNK entries'
+index order), the finishing pass with its counts (`finish_cells`) and the decoding, and, with two
+threads or more (numba's own count, read when the solve starts: new_state), every batch of at
+least PARALLEL_MIN entries (`_spread`): one parallel region a batch, each thread taking a stripe of
+consecutive entries (read from the queue by the thread itself inside a sorted level, `_next_chunk`'s
+`known`) and working it exactly as the one-thread loop works a batch (CHUNK entries'
 un-moves computed with their cells prefetched, then applied), each cell update a
 compare-and-swap (`_update_shared`), each thread listing what it decides; the lists
 go onto the queue in thread order. Only the order of the queue within a level
@@ -136,13 +143,16 @@ FOLLOWS = 1
 
 THREADS = 5  # state[THREADS]: numba's threads in the calling thread when the solve began (new_state)
 SORTED = 6  # state[SORTED]: the queue before this entry is in index order level by level (_sort_level)
+SCAN = 7  # state[SCAN]: the next cell the first level is read from (`_scan_chunk`), len(cells) once read or never
+SCANNED = 8  # state[SCANNED]: the first level's entries worked from the cells so far (progress: explorer.implicit)
+FIRST_LEVEL_QUEUED = 4  # the first level goes into the queue when it is at most 1/4 of the cells, else read from them
 
 
 def new_state() -> np.ndarray:
     """A solve's state before its first call: START, and numba's number of threads now (set_num_threads).
     Read here, not in the loop: numba's get_num_threads in compiled code is a call through a pointer,
     which keeps numba from caching the kernel."""
-    state = np.zeros(7, dtype=np.int64)
+    state = np.zeros(9, dtype=np.int64)
     state[THREADS] = numba.get_num_threads()
     return state
 
@@ -242,8 +252,8 @@ def _update_shared(cells, p, r, tie_phase, lost):
 
 
 @njit(inline="always")
-def _spread(predecessors, graph, xs, xcells, m, slot, gather, gathered, lo, hi, cells, queue, tail, tie_phase, r,
-            parts, fresh, made):
+def _spread(predecessors, graph, xs, xcells, base, m, slot, gather, gathered, lo, hi, cells, queue, tail, tie_phase,
+            r, parts, fresh, made):
     """A batch of queue entries xs[:m], all of one remoteness (r - 1), worked by `parts` threads (numba's, one
     parallel region); returns the queue's new tail. The positions it decides are the plain queue's (each gets
     r); only their order in the queue within the level differs, and that order never changes a value or a
@@ -255,15 +265,30 @@ def _spread(predecessors, graph, xs, xcells, m, slot, gather, gathered, lo, hi, 
     prefetched as they come, then the chunk's updates applied, each by `_update_shared` (a compare-and-swap:
     two threads may meet on a cell), the positions it decides listed in its stretch of `fresh`. Then the
     lists go onto the queue in part order (serially: a few KiB a batch). No update is copied or routed; the
-    extra cost against one thread is the locked instruction per update and the parallel region per batch."""
+    extra cost against one thread is the locked instruction per update and the parallel region per batch.
+
+    The entries are xs[:m] with their cells xcells[:m] (filled by `_next_chunk`), or, when `base` >= 0, the
+    queue's own queue[base:base + m] (local indices, a stretch of one level known to be of one remoteness:
+    `_next_chunk`'s `known`): each part then reads its stripe's entries and their cells itself, the next
+    CHUNK's cells prefetched while one is worked, instead of one core reading every entry of the batch
+    before the region (a serial stretch of about a second on Dodgem 5x5's 154 million entries)."""
     per = (m + parts - 1) // parts
     room = per * slot  # a stripe's most predecessors, so its most decided positions
     for s in prange(parts):
         listed = s * room
         g = s * CHUNK * slot
         end = min(m, (s + 1) * per)
+        if base >= 0:
+            for i in range(s * per, min(end, s * per + CHUNK)):
+                prefetch(cells, queue[base + i])
         for c0 in range(s * per, end, CHUNK):
             c1 = min(c0 + CHUNK, end)
+            if base >= 0:  # this chunk's entries and cells from the queue; the next chunk's cells asked for
+                for i in range(c1, min(c1 + CHUNK, end)):
+                    prefetch(cells, queue[base + i])
+                for i in range(c0, c1):
+                    xs[i] = lo + queue[base + i]
+                    xcells[i] = cells[queue[base + i]]
             for i in range(c0, c1):
                 start = g + (i - c0) * slot
                 k = _gather_one(predecessors, graph, xs[i], gather, start, slot, lo, hi)
@@ -340,10 +365,11 @@ SCAN_BLOCK = 1 << 16  # cells a thread takes at a time in _collect
 
 
 @njit(cache=True, nogil=True, parallel=True)
-def _collect(cells, queue, tie_phase):
+def _collect(cells, queue, tie_phase, most):
     """The queue a phase starts from, in ascending index order: queue[:count] = the local indices
     whose code is WIN or LOSS (phase 1) or OPEN_TIE (phase 2, each rewritten as a tie of
-    remoteness 0). Returns count, or STUCK - i for the first i that is NOT_OVER (phase 1).
+    remoteness 0). Returns count, or STUCK - i for the first i that is NOT_OVER (phase 1). When count
+    is more than `most` (phase 1), nothing is written: the caller reads them from the cells (`_scan_chunk`).
 
     On every core and the same with any threads: each block of SCAN_BLOCK cells counts its
     entries, a prefix sum over the blocks gives each block its place in the queue, then each
@@ -371,6 +397,8 @@ def _collect(cells, queue, tie_phase):
         offsets[b + 1] += offsets[b]
     if stuck < n:
         return STUCK - stuck
+    if offsets[blocks] > most and not tie_phase:
+        return offsets[blocks]
     for b in prange(blocks):
         tail = offsets[b]
         for i in range(b * SCAN_BLOCK, min(n, (b + 1) * SCAN_BLOCK)):
@@ -387,13 +415,16 @@ def _collect(cells, queue, tie_phase):
 
 
 @njit(inline="always")
-def _next_chunk(cells, queue, head, tail, lo, seeds, seed_runs, j, k, tie_phase, xs, xcells, most):
+def _next_chunk(cells, queue, head, tail, lo, seeds, seed_runs, j, k, tie_phase, xs, xcells, most, known):
     """The next chunk of the merge of two sources in non-decreasing remoteness: the queue
     (queue[head:tail], local indices) and the seeds of this phase (runs k.., entry j).
     A chunk comes from one source only: the one whose head has the smaller remoteness
     (the queue on a tie), up to `most` entries of one remoteness, that of its first entry. Writes the
     entries' global indices into xs and their cells into xcells; returns (entries, from the queue,
-    seed entry, seed run), entries -1 when the window of seeds is used up and another follows."""
+    seed entry, seed run), entries -1 when the window of seeds is used up and another follows.
+    `known` > 0: queue[head:head + known] is known to be of one remoteness (a sorted level, `_sort_level`)
+    and, when the queue is the source, the chunk is all of it, left in the queue: only xcells[0] is
+    written (its remoteness), `_spread` reads the entries itself."""
     runs = len(seed_runs) - 1
     while k < runs and j >= seed_runs[k + 1, RUN_START]:
         k += 1
@@ -407,6 +438,9 @@ def _next_chunk(cells, queue, head, tail, lo, seeds, seed_runs, j, k, tie_phase,
         queue_r = cells[queue[head]] >> CODE_BITS
     m = 0
     if head < tail and queue_r <= seed_r:
+        if known > 0:
+            xcells[0] = cells[queue[head]]
+            return known, True, j, k
         while head + m < tail and m < most:
             cell = cells[queue[head + m]]
             if (cell >> CODE_BITS) != queue_r:  # one remoteness a chunk, as for the seeds (_spread needs it)
@@ -435,14 +469,45 @@ def queue_first_level(cells, queue, state):
     """After the first pass has written every initial cell: the queue of phase 1 (its finished wins and
     losses, `_collect`) and `state` set to work it. Returns 0, or STUCK - the first local index not over
     without a move. Shared by solve_cells' own first pass and a game's wrapper that fills the cells
-    its own faster way (explorer/games/dodgem/kernels.py: positions walked in rank order)."""
-    tail = _collect(cells, queue, False)
+    its own faster way (explorer/games/dodgem/kernels.py: positions walked in rank order).
+
+    A first level of more than 1/FIRST_LEVEL_QUEUED of the cells is not queued at all (a state of
+    SCAN slots or more): the loop reads it from the cells as it goes (`_scan_chunk`), in the same index
+    order, and the queue starts with the second level. Dōbutsu shōgi's first level, the positions where
+    the mover takes the lion, is 85% of its indices: 5.3 GB of queue against 3.1 GB of cells."""
+    n = len(cells)
+    scanned = len(state) > SCANNED
+    tail = _collect(cells, queue, False, n // FIRST_LEVEL_QUEUED if scanned else n)
     if tail < 0:
         return tail
+    scan = n
+    if scanned and tail > n // FIRST_LEVEL_QUEUED:
+        scan, tail = 0, 0
     state[0], state[1], state[2], state[3], state[4] = WINS_AND_LOSSES, 0, tail, 0, 0
     if len(state) > SORTED:
         state[SORTED] = tail  # _collect queues the first level in index order
+    if scanned:
+        state[SCAN], state[SCANNED] = scan, 0
     return 0
+
+
+@njit(inline="always")
+def _scan_chunk(cells, scan, lo, xs, xcells, most):
+    """The next chunk of a first level read from the cells (queue_first_level): up to `most` of the finished
+    wins and losses (remoteness 0: the loop decides every other one at remoteness 1 or more) of
+    cells[scan:], in index order, their global indices into xs and cells into xcells. Returns (entries, the
+    cell to go on from)."""
+    n = len(cells)
+    m = 0
+    while scan < n and m < most:
+        cell = cells[scan]
+        code = cell & CODE_MASK
+        if (code == WIN or code == LOSS) and (cell >> CODE_BITS) == 0:
+            xs[m] = lo + scan
+            xcells[m] = cell
+            m += 1
+        scan += 1
+    return m, scan
 
 
 @njit(inline="always")
@@ -491,6 +556,8 @@ def solve_cells(initial, predecessors, valid, move_count, terminal, graph, max_u
             return status
     phase, head, tail, j, k = state[0], state[1], state[2], state[3], state[4]
     sorted_until = state[SORTED] if len(state) > SORTED else tail  # (a state of before: nothing sorted)
+    scan = state[SCAN] if len(state) > SCANNED else n  # the first level still read from the cells from here
+    scanned = state[SCANNED] if len(state) > SCANNED else 0
     parts = state[THREADS] if len(state) > THREADS and state[THREADS] > 1 else 1
     slot = max(max_unmoves, 1)
     spread = len(state) > THREADS and state[THREADS] > 1  # batches of PARALLEL_MIN entries or more on every core
@@ -519,47 +586,67 @@ def solve_cells(initial, predecessors, valid, move_count, terminal, graph, max_u
     worked = 0
     while phase == WINS_AND_LOSSES or phase == TIES:
         tie_phase = phase == TIES
-        if head >= sorted_until and tail - head >= SORT_MIN:
+        if head >= sorted_until and tail - head >= SORT_MIN and scan >= n:
             # The next level, once the one before is worked: in index order (_sort_level), when the queue from the
             # head on is of one remoteness (its first and last entry's, the queue being non-decreasing; with seeds
             # merged in, a level may start before the one before is worked, then it waits).
             if (cells[queue[head]] >> CODE_BITS) == (cells[queue[tail - 1]] >> CODE_BITS):
                 _sort_level(queue, head, tail, n, parts)
                 sorted_until = tail
-        m, from_queue, next_j, next_k = _next_chunk(cells, queue, head, tail, lo, seeds, seed_runs, j, k,
-                                                    tie_phase, xs, xcells, most)
+        # Two threads or more, inside a sorted level, a whole batch left: its entries read by _spread on every
+        # core, not here on one (`known`).
+        known = min(most, sorted_until - head) if spread and head < sorted_until else 0
+        known = known if known >= PARALLEL_MIN else 0
+        next_scan = scan
+        if scan < n:  # the first level, from the cells: remoteness 0, first in the merge (the queue's place)
+            m, next_scan = _scan_chunk(cells, scan, lo, xs, xcells, most)
+            from_queue, next_j, next_k = False, j, k
+            if m == 0:
+                scan = n
+                continue
+        else:
+            m, from_queue, next_j, next_k = _next_chunk(cells, queue, head, tail, lo, seeds, seed_runs, j, k,
+                                                        tie_phase, xs, xcells, most, known)
+        direct = from_queue and known > 0
         if m == 0:
             if tie_phase:
                 break
             # Ties, from the finished ties outward, shortest first: the queue starts again at 0.
-            tail = _collect(cells, queue, True)
+            tail = _collect(cells, queue, True, n)
             phase, head, sorted_until = TIES, 0, tail  # in index order
             continue
         if m < 0:
             state[0], state[1], state[2], state[3], state[4] = phase, head, tail, j, k
             if len(state) > SORTED:
                 state[SORTED] = sorted_until
+            if len(state) > SCANNED:
+                state[SCAN], state[SCANNED] = scan, scanned
             return NEED_SEEDS
         if worked >= budget:
             state[0], state[1], state[2], state[3], state[4] = phase, head, tail, j, k
             if len(state) > SORTED:
                 state[SORTED] = sorted_until
+            if len(state) > SCANNED:
+                state[SCAN], state[SCANNED] = scan, scanned
             return MORE
-        if from_queue:
+        if from_queue and not direct:
             # The next chunk's own cells (its entries' remoteness and value, read by _next_chunk) while this one is
-            # worked: entries queued a level ago, long out of the cache.
+            # worked: entries queued a level ago, long out of the cache. (_spread prefetches its own.)
             for q in range(head + m, min(head + 2 * m, tail)):
                 prefetch(cells, queue[q])
         if spread and m >= PARALLEL_MIN:
             r = (xcells[0] >> CODE_BITS) + 1  # the chunk's one remoteness, plus one
             if r > limit:
                 return OVERFLOW
-            tail = _spread(predecessors, graph, xs, xcells, m, slot, gather, gathered, lo, hi, cells, queue, tail,
-                           tie_phase, r, parts, fresh, made)
+            tail = _spread(predecessors, graph, xs, xcells, head if direct else -1, m, slot, gather, gathered, lo,
+                           hi, cells, queue, tail, tie_phase, r, parts, fresh, made)
             if from_queue:
                 head += m
             else:
                 j, k = next_j, next_k
+            if next_scan != scan:
+                scanned += m
+                scan = next_scan
             worked += m
             continue
         _gather(predecessors, graph, xs, m, slot, buffer, counts, lo, hi, cells)
@@ -587,11 +674,16 @@ def solve_cells(initial, predecessors, valid, move_count, terminal, graph, max_u
             head += m
         else:
             j, k = next_j, next_k
+        if next_scan != scan:
+            scanned += m
+            scan = next_scan
         worked += m
     # Draws are the decoding: whatever is still OPEN is a draw.
     state[0], state[1], state[2], state[3], state[4] = DONE, head, tail, j, k
     if len(state) > SORTED:
         state[SORTED] = sorted_until
+    if len(state) > SCANNED:
+        state[SCAN], state[SCANNED] = scan, scanned
     return 0
 
 
@@ -946,19 +1038,36 @@ class SeedWindows:
         return self._window
 
 
+FINISH_BLOCK = 1 << 20  # cells a thread takes at a time in finish_cells
+
+
 @njit(cache=True, nogil=True, parallel=True)
 def finish_cells(cells):
     """A solved tier's cells as they are kept (explorer.tiered): every position still open is a
     draw (code DRAW, payload 0); decided ones keep code and remoteness, no position stays NO_POSITION.
-    In place, on every core. Returns the largest remoteness."""
-    deepest = 0
-    for i in prange(len(cells)):
-        code = cells[i] & CODE_MASK
-        if code == OPEN or code == OPEN_TIE:
-            cells[i] = DRAW
-        elif code <= WIN and code != DRAW:
-            deepest = max(deepest, np.int64(cells[i] >> CODE_BITS))
-    return deepest
+    In place, on every core: blocks of FINISH_BLOCK cells, each with its own counters, added at the end.
+    Returns (the largest remoteness of a win, loss or tie, 0 when none; counts[code] = the finished cells
+    of each code 0-7): what valuestore.summarize reads from the finished cells, counted in the same pass
+    instead of a second one on one core (2 s of Dodgem 5x5's, 20 s of Dōbutsu shōgi's). O(n)."""
+    n = len(cells)
+    blocks = (n + FINISH_BLOCK - 1) // FINISH_BLOCK
+    rows = np.zeros((max(blocks, 1), CODE_MASK + 1), dtype=np.int64)
+    deepest = np.zeros(max(blocks, 1), dtype=np.int64)
+    for b in prange(blocks):
+        tally = np.zeros(CODE_MASK + 1, dtype=np.int64)  # a block's own counters, in cache
+        deep = 0
+        for i in range(b * FINISH_BLOCK, min(n, (b + 1) * FINISH_BLOCK)):
+            cell = cells[i]
+            code = cell & CODE_MASK
+            if code == OPEN or code == OPEN_TIE:
+                cells[i] = DRAW
+                code = DRAW
+            elif code <= WIN and code != DRAW:
+                deep = max(deep, np.int64(cell >> CODE_BITS))
+            tally[code] += 1
+        rows[b] = tally
+        deepest[b] = deep
+    return deepest.max(), rows.sum(axis=0)
 
 
 @njit(cache=True, nogil=True, parallel=True)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import os
 import subprocess
 import sys
@@ -410,12 +411,73 @@ def test_the_retrograde_loop_is_bit_identical_on_one_thread_and_on_two(mode, spe
     (value, remoteness), (value_2, remoteness_2) = results[1], results[2]
     assert value.dtype == value_2.dtype and remoteness.dtype == remoteness_2.dtype
     assert np.array_equal(value, value_2) and np.array_equal(remoteness, remoteness_2)
+    if mode == "implicit":  # the counts finish_cells takes on every core, as the values say, with any threads
+        metas = [{k: v for k, v in json.loads((tmp_path / str(t) / "meta.json").read_text()).items() if k != "seconds"}
+                 for t in (1, 2)]
+        assert metas[0] == metas[1]
+        assert metas[0]["counts"] == {name: int(np.count_nonzero(value == v))
+                                      for name, v in (("win", 3), ("loss", 0), ("tie", 2), ("draw", 1))}
+        assert metas[0]["max_remoteness"] == int(remoteness.max())
+        assert metas[0]["invalid_indices"] == int(np.count_nonzero(value == -2))
     decided = remoteness >= 0
     assert np.bincount(remoteness[decided]).max() >= PARALLEL_MIN, "a level big enough for every core"
     if mode == "edge":
         plain_value, plain_remoteness = retrograde_levels(*_thread_graph_args(spec))
         assert len(set(plain_value.tolist())) == 4
         assert np.array_equal(value_2, plain_value) and np.array_equal(remoteness_2, plain_remoteness)
+
+
+@pytest.mark.parametrize("size", [0, 1, 7, (1 << 20) - 1, (1 << 20) + 3, (5 << 20) + 1])
+@pytest.mark.parametrize("dtype", [np.uint16, np.uint32])
+def test_finish_cells_counts_the_finished_codes_as_summarize_does(size, dtype):
+    """finish_cells (a solved range's open cells made draws, on every core) also returns what
+    valuestore.summarize reads from the finished cells, the deepest remoteness and each code's count, which
+    the implicit mode writes into meta.json without a second pass: equal to it across block boundaries."""
+    from explorer.core import valuestore
+    from explorer.kernels.retrograde import CODE_BITS, LOSS, NO_POSITION, OPEN, OPEN_TIE, TIE, WIN, finish_cells
+
+    rng = np.random.default_rng(size)
+    codes = rng.choice([LOSS, 1, TIE, WIN, OPEN, OPEN_TIE, NO_POSITION], size)
+    payload = rng.integers(0, 1000, size) * np.isin(codes, [LOSS, TIE, WIN, OPEN])
+    cells = ((payload << CODE_BITS) | codes).astype(dtype)
+    deepest, counts = finish_cells(cells)
+    assert not np.isin(cells & 7, [OPEN, OPEN_TIE]).any()
+    assert (counts.tolist(), int(deepest)) == (list(valuestore.summarize(cells)[0]), valuestore.summarize(cells)[1])
+
+
+@pytest.mark.parametrize("threads", [1, 2])
+def test_a_large_first_level_is_read_from_the_cells_and_never_queued(threads):
+    """A first level of more than 1/FIRST_LEVEL_QUEUED of the cells (Dōbutsu shōgi's: 85% of its indices, 5.3 GB
+    of queue) is read from the cells by the loop (_scan_chunk) instead of being queued: the queue never holds
+    it, and the cells are the ones a state of before (7 slots: every first level queued) gives."""
+    import numba
+
+    from explorer.kernels.retrograde import CODE_MASK, FIRST_LEVEL_QUEUED, LOSS, MORE, SCAN, WIN, new_state, no_seeds
+
+    kernels = parse_spec("dobutsu(giraffes=0,elephants=0,chicks=1)").implicit_kernels()
+    before = numba.get_num_threads()
+    numba.set_num_threads(min(threads, numba.config.NUMBA_NUM_THREADS))
+    try:
+        results, first_queued, most_queued = [], [], []
+        for state in (new_state(), new_state()[:SCAN]):
+            cells, queue = np.empty(kernels.size, np.uint16), np.zeros(kernels.size, np.int32)
+            budget, longest = 0, 0  # the first call stops with the first level ready
+            while (status := kernels.solve(kernels.ctx, kernels.max_unmoves, cells, queue, state, budget, 0,
+                                           *no_seeds())) == MORE:
+                if budget == 0:
+                    first_queued.append(int(state[2]))
+                budget, longest = 1000, max(longest, int(state[2]) - int(state[1]))
+            assert status == 0
+            results.append(cells)
+            most_queued.append(longest)
+    finally:
+        numba.set_num_threads(before)
+    code, remoteness = results[1] & CODE_MASK, results[1] >> 3
+    first_level = int(np.count_nonzero(((code == WIN) | (code == LOSS)) & (remoteness == 0)))
+    assert first_level > kernels.size // FIRST_LEVEL_QUEUED, "a first level to read from the cells"
+    assert np.array_equal(results[0], results[1])
+    assert first_queued == [0, first_level]
+    assert most_queued[0] < first_level
 
 
 @pytest.mark.parametrize("size", [0, 1, 7, (1 << 20) - 1, (1 << 20) + 3, 5 << 20])

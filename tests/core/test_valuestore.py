@@ -283,6 +283,44 @@ def test_a_failed_write_leaves_no_partial_file_and_the_old_file_intact(tmp_path,
     assert sorted(p.name for p in tmp_path.iterdir()) == ["v"]
 
 
+@pytest.mark.parametrize("codec", valuestore.CODECS)
+@pytest.mark.parametrize("n, chunk", [(0, 4), (1, 4), (1000, 7), (100_000, 4096)])
+def test_chunks_compressed_on_several_threads_make_the_same_file(tmp_path, codec, n, chunk):
+    """write(threads=k) compresses the chunks on k threads (implicit.solve: the solve's threads) and writes them in
+    order: byte for byte the file one thread writes, read back as written; a chunk's failure on a worker thread
+    is the one-line error and leaves no partial file, as on one."""
+    codes = random_codes(n, seed=n + chunk)
+    files = {threads: valuestore.write(tmp_path / f"{threads}.values", codes, chunk=chunk, codec=codec,
+                                       threads=threads).read_bytes() for threads in (1, 2, 3)}
+    assert files[1] == files[2] == files[3]
+    with valuestore.open(tmp_path / "3.values") as store:
+        np.testing.assert_array_equal(store.to_array(), codes)
+    if n < 1000:
+        return
+    seen = set()
+
+    def crc32(data, calls=[0]):  # noqa: B006 - a counter shared by the worker threads
+        seen.add(threading.current_thread().name)
+        calls[0] += 1
+        if calls[0] == 5:
+            raise OSError(28, "No space left on device")
+        return 0
+
+    class Broken:
+        pass
+
+    Broken.crc32 = staticmethod(crc32)
+    original = valuestore.zlib
+    valuestore.zlib = Broken
+    try:
+        with pytest.raises(GameGraphError, match="cannot write the value file .*: No space left on device"):
+            valuestore.write(tmp_path / "broken.values", codes, chunk=chunk, codec=codec, threads=3)
+    finally:
+        valuestore.zlib = original
+    assert all(name.startswith("valuestore") for name in seen)  # the chunks were done on the pool's threads
+    assert not (tmp_path / "broken.values").exists() and len(list(tmp_path.iterdir())) == 3
+
+
 # -- bad files ---------------------------------------------------------------------------------------
 @pytest.fixture
 def good(tmp_path) -> tuple[Path, bytes]:
