@@ -377,6 +377,24 @@ _ANSWERED = """() => { const cy = document.getElementById('cy')._cyreg.cy;
     return !cy.__ggAhead && cy.elements('.gg-ahead, .gg-gone').length === 0; }"""
 
 
+def _drawn_canvas(page, patience: float = 300.0):
+    """The canvas's iframe and frame once its graph is drawn. Streamlit may mount the component's iframe again
+    while a run ends (a rerun that redraws the fragment), and a wait on the first iframe's frame then waits on a
+    detached frame for good (it did, at 19:33 on 2026-11-29, for 300 s): so the iframe is looked up afresh until
+    one holds a drawn canvas."""
+    deadline = time.monotonic() + patience
+    while True:
+        frame_element = page.locator('iframe[src*="streamlit_cytoscape"]').first
+        try:
+            frame = frame_element.element_handle(timeout=10_000).content_frame()
+            frame.wait_for_function("() => document.getElementById('cy')?._cyreg?.cy?.scratch('_gg') === true",
+                                    timeout=10_000)
+            return frame_element, frame
+        except Exception:  # a detached frame or a slow draw: look again, until the patience runs out
+            if time.monotonic() > deadline:
+                raise
+
+
 def _grouped_clicks(browser, url: str, spec: str, k: int, opened: str, runs: int) -> list[tuple]:
     """Click to rendered on a grouped canvas, `runs` times from a fresh page each: a double-click on a cluster until
     its positions are drawn in its place (and until the server's answer has settled them and nothing moves), then one
@@ -393,9 +411,7 @@ def _grouped_clicks(browser, url: str, spec: str, k: int, opened: str, runs: int
         page.goto(f"{url}/?game={spec}&view=Neighbourhood&k={k}&open={quote(opened)}", wait_until="domcontentloaded")
         page.get_by_text("on the canvas").first.wait_for()
         page.wait_for_selector("[data-testid=stStatusWidget]", state="detached")
-        frame_element = page.locator('iframe[src*="streamlit_cytoscape"]').first
-        frame = frame_element.element_handle().content_frame()
-        frame.wait_for_function("() => document.getElementById('cy')?._cyreg?.cy?.scratch('_gg') === true")
+        frame_element, frame = _drawn_canvas(page)
         frame_element.evaluate("e => e.scrollIntoView({block: 'center'})")
         for what, clusters in (("open a cluster", True), ("expand, grouped", False)):
             try:  # (the ring of the canvas as drawn: after an opening, the answer's)
