@@ -545,16 +545,29 @@ def test_the_scheduler_address_comes_from_the_environment_too(capsys, monkeypatc
     assert "cannot reach the Dask scheduler at tcp://127.0.0.1:9" in err and "Traceback" not in err
 
 
+@pytest.fixture(scope="module")
+def every_tier_written(tmp_path_factory):
+    """A state folder where dodgem(size=2) is solved by tiers, every tier written: made once for the cases
+    below, which only read it (each checks again that its solve finds nothing to do)."""
+    from explorer.cli import main
+
+    home = tmp_path_factory.mktemp("every-tier-written")
+    with pytest.MonkeyPatch.context() as env:
+        env.setenv("GAMEGRAPH_HOME", str(home))
+        assert main(["solve", "dodgem(size=2)", "--tiered", "--workers", "1"]) == 0
+    return home
+
+
 @pytest.mark.parametrize("address, why", [("garbage://<x>", "unknown address scheme"), ("not-an-address", "port"),
                                           ("tcp://127.0.0.1:99999", "port")])
 @pytest.mark.parametrize("where", ["option", "environment"])
 def test_a_bad_scheduler_address_is_refused_even_when_every_tier_is_written(address, why, where, capsys, monkeypatch,
-                                                                           tmp_path):
+                                                                           every_tier_written):
     """A solve whose tiers are all written asks no scheduler, but a mistyped address is still a mistake
     to report (it was taken silently, exit 0, and the next solve failed far from its cause)."""
     from explorer.cli import main
 
-    monkeypatch.setenv("GAMEGRAPH_HOME", str(tmp_path))
+    monkeypatch.setenv("GAMEGRAPH_HOME", str(every_tier_written))
     assert main(["solve", "dodgem(size=2)", "--tiered", "--workers", "1"]) == 0
     capsys.readouterr()
     argv = ["solve", "dodgem(size=2)", "--tiered"]

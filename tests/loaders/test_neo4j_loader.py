@@ -174,31 +174,47 @@ def test_a_count_mismatch_is_reported_and_the_game_stays_incomplete(driver, neo4
 
 
 # -- two loads of one game at once ---------------------------------------------------------
+# A "slow" load holds its lock in its first batch of moves until the test writes `<marker>.go` (as
+# test_neo4j_reload's reloader does; here at most HOLD_SECONDS, so that a broken lock ends in a failed
+# assertion rather than a hang): the test lets it go on once the other load has shown that it waits, or has
+# finished. It used to sleep 1 s after each of tictactoe's 21 batches of moves, 21 s a test. A load that
+# waits for the lock also writes `<marker>.waiting`.
+HOLD_SECONDS = 120
 LOADER_SCRIPT = textwrap.dedent("""
     import os, signal, sys, time
     from pathlib import Path
     from explorer.solved import build
     from loaders import neo4j_loader
     from loaders.settings import Neo4jSettings, open_driver
-    game_id, marker, mode = sys.argv[1], Path(sys.argv[2]), sys.argv[3]
+    game_id, marker, mode, hold = sys.argv[1], Path(sys.argv[2]), sys.argv[3], float(sys.argv[4])
+    go = marker.with_suffix(".go")
     def hook(phase, done):
         if phase == "positions" and not marker.exists():
             marker.write_text("holding the lock")  # the lock is taken before any position is written
         if phase == "moves" and mode == "slow":
-            time.sleep(1.0)
+            deadline = time.monotonic() + hold
+            while not go.exists() and time.monotonic() < deadline:
+                time.sleep(0.02)
         if phase == "moves" and mode == "die" and done >= 300:
             os.kill(os.getpid(), signal.SIGKILL)
+    def waiting(message):
+        print(message, flush=True)
+        marker.with_suffix(".waiting").write_text(message)
     settings = Neo4jSettings.from_env()
     # replace=True: these tests are about two full loads (tests/loaders/test_neo4j_reload.py has reloads).
     report = neo4j_loader.load(build("tictactoe"), open_driver(settings), settings.database, batch_size=100,
-                               graph_id=game_id, after_batch=hook, on_wait=lambda m: print(m, flush=True),
-                               replace=True)
+                               graph_id=game_id, after_batch=hook, on_wait=waiting, replace=True)
     print("done", report.positions, report.moves, flush=True)
 """)
 
 
 def start_loader(tmp_path, settings, game_id: str, marker: Path, mode: str) -> subprocess.Popen:
-    return start_script(tmp_path, settings, LOADER_SCRIPT, game_id, str(marker), mode)
+    return start_script(tmp_path, settings, LOADER_SCRIPT, game_id, str(marker), mode, str(HOLD_SECONDS))
+
+
+def released(marker: Path) -> None:
+    """Lets the slow load that wrote `marker` go on."""
+    marker.with_suffix(".go").write_text("go")
 
 
 @pytest.mark.neo4j
@@ -211,6 +227,8 @@ def test_two_loads_of_one_complete_game_at_once_wait_in_turn_and_leave_it_comple
     first = start_loader(tmp_path, neo4j_server, game_id, tmp_path / "first", "slow")
     wait_for(tmp_path / "first", first)
     second = start_loader(tmp_path, neo4j_server, game_id, tmp_path / "second", "fast")
+    wait_for(tmp_path / "second.waiting", second)  # it waits while the first one holds the lock
+    released(tmp_path / "first")
     out_first, err_first = first.communicate(timeout=600)
     out_second, err_second = second.communicate(timeout=600)
     assert first.returncode == 0, err_first
@@ -253,6 +271,7 @@ def test_loads_of_different_games_at_once_do_not_wait_for_each_other(driver, neo
     out_second, err_second = second.communicate(timeout=600)
     assert second.returncode == 0 and "waiting" not in out_second, err_second
     assert first.poll() is None  # the slow one still runs: the other game did not wait for it
+    released(tmp_path / "first")
     out_first, err_first = first.communicate(timeout=600)
     assert first.returncode == 0, err_first
     for game_id in (one, other):
