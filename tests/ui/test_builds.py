@@ -121,13 +121,13 @@ def test_a_rerun_within_the_grace_period_keeps_the_build(home):
 
 
 def test_a_too_large_request_is_refused_at_once_with_the_estimate():
-    registry = builds.Registry(budget=4 * 2 ** 30, max_positions=3_000_000)
+    def built(*args, **kwargs):
+        raise AssertionError("a build was run: the refusal must come from the estimate first")
+
+    registry = builds.Registry(budget=4 * 2 ** 30, max_positions=3_000_000, load=built)
     game = parse_spec("chopsticks(fingers=99)")
-    began = time.perf_counter()
     with pytest.raises(GraphTooLarge) as refused:
         registry.request(game)
-    seconds = time.perf_counter() - began
-    assert seconds < 1.0, seconds
     assert f"{game.estimate_positions():,} positions" in str(refused.value)
     assert "limit of 3,000,000 positions" in str(refused.value) and "GAMEGRAPH_UI_MAX_POSITIONS" in str(refused.value)
     assert registry.started_builds == 0 and not registry.running()
