@@ -21,8 +21,8 @@ Fixtures and markers for every test (tests/support/neo4j_fixtures.py has the Neo
   `-n 2` (pytest-xdist). For tests that stop or restart the shared Neo4j server, compare the whole
   database or its connections before and after, or measure the machine. `SERIAL_FILES` below marks
   whole files that way without touching them. A module that only needs the server to itself takes
-  `own_neo4j_server` instead (a second embedded server, its state folder and port), so the other
-  worker is not kept waiting.
+  `own_neo4j_server` instead (a second embedded server, its state folder and port: one per worker, which
+  such modules take in turn, each finding it running and empty), so the other worker is not kept waiting.
 - Files are given out longest first, by tests/durations.json (tests/support/durations.py).
 
 Under xdist (./scripts/test without a test path runs `-n 2 --dist loadfile`) each file runs whole

@@ -1,8 +1,9 @@
 """`gamegraph load --bulk` (loaders.neo4j_bulk) and the size advice, against real servers.
 
-The rebuild itself runs on a second embedded server of its own (its own state
-folder and port, GAMEGRAPH_TEST_BULK_PORT, default a free one): it stops, replaces
-and restarts that server's database, which must never be the shared one. One rebuild
+The rebuild itself runs on a second embedded server (its own state folder and port:
+`own_neo4j_server`, the worker's second server, which the modules that stop theirs take
+in turn): it stops, replaces and restarts that server's database, which must never be
+the shared one. One rebuild
 (module fixture `rebuild`) serves both tests that judge it, the Bolt-against-bulk copy
 and what the rebuilt database holds; the second test then replaces a loaded game.
 """
@@ -10,7 +11,6 @@ and what the rebuilt database holds; the second test then replaces a loaded game
 from __future__ import annotations
 
 import os
-import socket
 import subprocess
 import sys
 from pathlib import Path
@@ -108,28 +108,15 @@ def test_yes_without_bulk_is_refused(neo4j_server):  # noqa: F811
 
 
 # -- the rebuild, on a server of its own ------------------------------------------------------
-def free_port() -> int:
-    """A port nothing listens on now, so that parallel test runs each get a server of their own."""
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return probe.getsockname()[1]
-
-
 @pytest.fixture(scope="module")
-def own_server(tmp_path_factory, neo4j_server):  # noqa: F811 (neo4j_server: the jars are resolved, the JVM is known to work)
-    """One server for the module's rebuild (a JVM start costs tens of seconds of CPU)."""
-    port = os.environ.get("GAMEGRAPH_TEST_BULK_PORT") or str(free_port())
-    home = tmp_path_factory.mktemp("bulk") / "state"
-    env = {**os.environ, "GAMEGRAPH_HOME": str(home), "NEO4J_URI": f"bolt://127.0.0.1:{port}",
-           "GAMEGRAPH_PROGRESS": "0", "GAMEGRAPH_NEO4J_HEAP": "768m", "GAMEGRAPH_NEO4J_PAGECACHE": "64m"}
-    for name in ("NEO4J_PASSWORD", "NEO4J_USER", "NEO4J_DATABASE"):
-        env.pop(name, None)
-    done = gamegraph("neo4j", "start", env=env)
+def own_server(own_neo4j_server) -> dict[str, str]:
+    """The environment of the module's own server (tests/support/neo4j_fixtures.py: the worker's second server,
+    which the modules that stop or replace theirs take in turn), running with an empty database: the rebuild
+    stops it, replaces its database and starts it again, which must never happen to the shared one."""
+    env = {**os.environ, "GAMEGRAPH_PROGRESS": "0"}  # GAMEGRAPH_HOME and NEO4J_URI name it while the module runs
+    done = gamegraph("neo4j", "start", env=env)  # it runs: the command says so and returns
     assert done.returncode == 0, done.stderr
-    try:
-        yield env
-    finally:
-        gamegraph("neo4j", "stop", env=env)
+    return env
 
 
 def graph_shape(driver, game_id: str) -> dict:

@@ -1,5 +1,6 @@
 """The real Neo4j server for tests: no mocks, one server for the whole session, and one of their own for the
-few modules that stop, restart or measure it (`own_neo4j_server`)."""
+few modules that stop, restart or measure it (`own_neo4j_server`: a second server per xdist worker, which
+those modules take in turn)."""
 
 from __future__ import annotations
 
@@ -10,6 +11,7 @@ import subprocess
 import sys
 import time
 import uuid
+from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
@@ -50,28 +52,65 @@ def launcher_reused(home: Path) -> None:
         shutil.copytree(built / "classes", target / "classes", dirs_exist_ok=True)
 
 
-@pytest.fixture(scope="module")
-def own_neo4j_server(tmp_path_factory) -> Neo4jSettings:
-    """A Neo4j server of one test module's own, in a state folder of its own, that the environment points at
-    while the module runs (GAMEGRAPH_HOME, NEO4J_URI; the password file of that folder): for modules that stop
-    and restart their server, compare the whole database or its connections before and after, or measure the
-    server's CPU. They used to take the shared server alone (`serial`), and the other xdist worker waited for
-    them; on a server of their own the rest of the suite runs beside them. A module takes it by defining its
-    own module-scoped `neo4j_server` fixture that returns this one (tests/queries/test_console.py does)."""
-    home = tmp_path_factory.mktemp("own-neo4j")
-    launcher_reused(home / "state")
-    with pytest.MonkeyPatch.context() as env:
-        env.setenv("GAMEGRAPH_HOME", str(home / "state"))
-        env.setenv("NEO4J_URI", f"bolt://127.0.0.1:{free_port()}")
-        env.setenv("GAMEGRAPH_NEO4J_HEAP", "768m")
-        env.setenv("GAMEGRAPH_NEO4J_PAGECACHE", "64m")
-        for name in ("NEO4J_PASSWORD", "NEO4J_USER", "NEO4J_DATABASE"):
-            env.delenv(name, raising=False)
-        server.start()
-        try:
-            yield Neo4jSettings.from_env()
-        finally:
+class SpareServer:
+    """Where the xdist worker's second embedded server lives: its state folder and Bolt URI."""
+
+    def __init__(self, home: Path, uri: str):
+        self.home, self.uri = home, uri
+
+    @contextmanager
+    def pointed_at(self):
+        """The environment reaching this server (GAMEGRAPH_HOME, NEO4J_URI, its heap; the password from its folder)."""
+        with pytest.MonkeyPatch.context() as env:
+            env.setenv("GAMEGRAPH_HOME", str(self.home))
+            env.setenv("NEO4J_URI", self.uri)
+            env.setenv("GAMEGRAPH_NEO4J_HEAP", "768m")
+            env.setenv("GAMEGRAPH_NEO4J_PAGECACHE", "64m")
+            for name in ("NEO4J_PASSWORD", "NEO4J_USER", "NEO4J_DATABASE"):
+                env.delenv(name, raising=False)
+            yield env
+
+
+@pytest.fixture(scope="session")
+def spare_neo4j_server(tmp_path_factory) -> SpareServer:
+    """The second embedded server of this worker (see `own_neo4j_server`): started by the first module that
+    asks, kept for the next ones, stopped when the session ends. One JVM start is 20-30 s of CPU here: the
+    four modules that took a server each started four."""
+    home = tmp_path_factory.mktemp("own-neo4j") / "state"
+    launcher_reused(home)
+    spare = SpareServer(home, f"bolt://127.0.0.1:{free_port()}")
+    yield spare
+    with spare.pointed_at():
+        if server.status().running:
             server.stop()
+
+
+def emptied(settings: Neo4jSettings) -> None:
+    """Every node and relationship of the server's database deleted: a module finds it as a fresh server's."""
+    from loaders.settings import open_driver
+
+    with open_driver(settings) as driver:
+        driver.execute_query("MATCH (n) DETACH DELETE n", database_=settings.database)  # thousands at most
+        records, _, _ = driver.execute_query("MATCH (n) RETURN count(n) AS n", database_=settings.database)
+        assert records[0]["n"] == 0
+
+
+@pytest.fixture(scope="module")
+def own_neo4j_server(spare_neo4j_server) -> Neo4jSettings:
+    """A Neo4j server of the test module's own while it runs, in a state folder of its own, that the environment
+    points at while the module runs (GAMEGRAPH_HOME, NEO4J_URI; the password file of that folder): for modules
+    that stop and restart their server, replace its database, compare the whole database or its connections
+    before and after, or measure the server's CPU. They used to take the shared server alone (`serial`), and the
+    other xdist worker waited for them; on a server of their own the rest of the suite runs beside them.
+    The server is the worker's `spare_neo4j_server`, shared in turn by the modules that run on that worker (a
+    file runs whole on one worker, so no two modules use it at once): each module finds it running (started
+    again when a module before left it stopped) with an empty database. A module takes it by defining its own
+    module-scoped `neo4j_server` fixture that returns this one (tests/queries/test_console.py does)."""
+    with spare_neo4j_server.pointed_at():
+        server.start()  # at once when it runs
+        settings = Neo4jSettings.from_env()
+        emptied(settings)
+        yield settings  # left as the module leaves it: the next module starts it again if it must
 
 
 def free_port() -> int:

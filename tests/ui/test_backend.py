@@ -1,8 +1,9 @@
 """Neo4j going away is cheap for the page: a few seconds, one clear line, the mirror, and back by itself.
 
-A second, throwaway Neo4j (its own state folder and port, one for the module) is started here
-so that stopping it disturbs no other test. The page (Streamlit AppTest) shows a
-game from it, the server is stopped, and the next request is timed: it must
+A second Neo4j (its own state folder and port: the worker's one that the modules stopping
+their server take in turn, tests/support/neo4j_fixtures.py) is used here so that stopping it
+disturbs no other test. The page (Streamlit AppTest) shows a game from it, the server is
+stopped, and the next request is timed: it must
 answer from the networkx mirror with one warning line. Once the server is
 back, the page returns to Neo4j without a click on "Check Neo4j again".
 The bound asserted (< 10 s) is a regression guard, not a speed claim: the
@@ -12,7 +13,6 @@ took 32.5 s and ended in a raw driver error, with no fallback.
 
 from __future__ import annotations
 
-import socket
 import time
 
 import pytest
@@ -24,8 +24,7 @@ from explorer.core.errors import GameGraphError, QueryError  # noqa: E402
 from explorer.solved import build  # noqa: E402
 from explorer.ui import backend as ui_backend  # noqa: E402
 from loaders import neo4j_server as server  # noqa: E402
-from loaders.settings import Neo4jSettings, open_driver  # noqa: E402
-from tests.support.neo4j_fixtures import launcher_reused  # noqa: E402
+from loaders.settings import open_driver  # noqa: E402
 from tests.support.ui_support import text_of  # noqa: E402
 from tests.ui.test_app import APP  # noqa: E402
 
@@ -35,35 +34,18 @@ GUARD_S = 10.0
 START_TIMEOUT_S = 400.0  # a JVM start on a machine shared with others took up to 140 s
 
 
-def _free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return probe.getsockname()[1]
-
-
 @pytest.fixture(scope="module")
-def second_server(neo4j_server, tmp_path_factory):
-    """A second Neo4j holding GAME, on its own port and state folder, one for the module (a JVM start is
-    30-40 s here); stopped at the end."""
-    home = tmp_path_factory.mktemp("throwaway") / "home"
-    launcher_reused(home)  # the session server's resolved jars and compiled launcher
-    with pytest.MonkeyPatch.context() as env:
-        env.setenv("GAMEGRAPH_HOME", str(home))
-        env.setenv("NEO4J_URI", f"bolt://127.0.0.1:{_free_port()}")
-        for name in ("NEO4J_PASSWORD", "NEO4J_USER", "NEO4J_DATABASE"):
-            env.delenv(name, raising=False)
-        env.setenv("GAMEGRAPH_NEO4J_HEAP", "512m")
-        env.setenv("GAMEGRAPH_NEO4J_PAGECACHE", "32m")
-        server.start(timeout=START_TIMEOUT_S)
-        try:
-            from loaders.neo4j_loader import load
-            settings = Neo4jSettings.from_env()
-            with open_driver(settings) as driver:
-                load(build(GAME), driver, settings.database)
-            yield settings
-        finally:
-            ui_backend.connection.clear()
-            server.stop()
+def second_server(own_neo4j_server):
+    """A second Neo4j holding GAME, on its own port and state folder (the worker's server that modules stopping
+    theirs take in turn, tests/support/neo4j_fixtures.py), which the environment points at while the module runs."""
+    from loaders.neo4j_loader import load
+
+    try:
+        with open_driver(own_neo4j_server) as driver:
+            load(build(GAME), driver, own_neo4j_server.database)
+        yield own_neo4j_server
+    finally:
+        ui_backend.connection.clear()
 
 
 @pytest.fixture
