@@ -2,8 +2,9 @@
 its own).
 
 The browser test modules take it through their module fixture `browser` (tests/ui/test_browser.py); each
-test opens its own page, whose new context shares nothing with another test's (and a page is a Streamlit
-session of its own). Launching Playwright and Chromium costs seconds, once per run instead of once per module.
+test opens its own page (a tab, and a Streamlit session, of its own), in one browser context kept for the run
+(`_share_context`: the pages share the HTTP cache, so Streamlit's bundle is fetched once, not once a test).
+Launching Playwright and Chromium costs seconds, once per run instead of once per module.
 The explorer (`gamegraph ui`, `shared_server`, which the modules take as `server`) is one per run too, over one
 state folder: a game is built and its networkx mirror made once per worker, not once per module (dodgem:4x4's
 mirror alone is about 40 s of CPU), and a server's start (3 s), its first page's imports and its stop (3 s)
@@ -108,6 +109,7 @@ class RunWatch:
         self.count = 0       # events seen (requests and ends), in order
         self.asked = 0       # the number of the last request for a run
         self.ended = 0       # the number of the last run's end (not one cut short for another run)
+        self.settled = 0     # the count when the last `settle` had seen every request answered
         self.sockets = 0
         page.on("websocket", self._socket)
 
@@ -141,6 +143,11 @@ class RunWatch:
         """Every request for a run sent so far has had a run end after it."""
         return self.ended > self.asked
 
+    @property
+    def asked_since_settled(self) -> bool:
+        """The page has asked for a run since the last `settle` saw every request answered."""
+        return self.asked > self.settled
+
 
 def watched(page):
     """`page` with a RunWatch (`page.gg_runs`), attached before it opens anything."""
@@ -151,21 +158,28 @@ def watched(page):
 def settle(page, timeout_ms: int = 120_000) -> None:
     """Wait until Streamlit has finished the runs the page asked for so far (no running indicator, no placeholders).
 
-    On a page from the run's Chromium (`shared_browser` watches each page's runs, RunWatch): a short pause for a
-    request the last action sends late (a component's new value reaches the page by a message from its frame), then
-    until every request has had a run end after it. On any other page: a fixed 0.5 s pause (what every settle was)."""
+    On a page from the run's Chromium (`shared_browser` watches each page's runs, RunWatch): if the page has asked
+    for a run since the last settle, until every request has had a run end after it. If it has not, first up to
+    0.5 s for a request the last action sends late (a component's new value reaches the page by a message from its
+    frame; a click's request reached the websocket later than 150 ms on a busy machine, and ci16's thermograph test
+    then sampled the page's next run, its expander drawn open), the wait ending as soon as one comes; an action
+    that asks for no run (a download, a hover) waits the whole 0.5 s. (In a run of every browser module, 302 of 328
+    settles had seen a request since the last one, and in none of them did another come in the next 0.5 s: the
+    fixed pause they all waited was lost; 12 saw the request come during it.) On any other page: a fixed 0.5 s
+    pause (what every settle was)."""
     runs = getattr(page, "gg_runs", None)
     if runs is None or not runs.sockets:
         page.wait_for_timeout(500)
     else:
-        # as long as the fixed pause was: a click's request can reach the websocket later than 150 ms (ci16's
-        # thermograph test sampled the page's next run, its expander drawn open, after a 150 ms pause)
-        page.wait_for_timeout(500)
+        late = time.monotonic() + 0.5
+        while not runs.asked_since_settled and time.monotonic() < late:
+            page.wait_for_timeout(50)
         deadline = time.monotonic() + timeout_ms / 1000
         while not runs.answered:
             if time.monotonic() > deadline:
                 raise AssertionError(f"a run the page asked for did not end within {timeout_ms / 1000:.0f} s")
             page.wait_for_timeout(50)
+        runs.settled = runs.count
     page.wait_for_selector("[data-testid=stStatusWidget]", state="detached", timeout=timeout_ms)
     page.wait_for_selector("[data-testid=stSkeleton]", state="detached", timeout=timeout_ms)
 
@@ -190,14 +204,41 @@ def open_choice(page, label: str, option):
     return option
 
 
-def _watch_pages(chromium) -> None:
-    """Every page opened by `chromium.new_page` gets its RunWatch before it opens anything, for `settle`."""
-    new_page = chromium.new_page
+DEFAULT_VIEWPORT = {"width": 1280, "height": 720}  # Playwright's own for a page of a new context
 
-    def page_watched(*args, **kwargs):
-        return watched(new_page(*args, **kwargs))
+
+def _share_context(chromium) -> None:
+    """`chromium.new_page` opens its pages in one browser context kept for the run, each at the viewport asked
+    (Playwright's 1280 x 720 if none) and with its RunWatch attached before it opens anything (for `settle`).
+
+    A new context, which Playwright's own new_page makes for every page, starts with an empty HTTP cache: each
+    test's page fetched and compiled Streamlit's bundle and the canvas component's again. The pages of one context
+    share that cache (and cookies, of which Streamlit sets none a test reads); each page is still a tab, and a
+    Streamlit session, of its own. A page asked with other options gets a context of its own, as before."""
+    new_page = chromium.new_page
+    context = chromium.new_context(viewport=DEFAULT_VIEWPORT)
+    chromium.gg_context = context
+
+    def page_watched(viewport=None, accept_downloads=True, **options):
+        if options or not accept_downloads:
+            return watched(new_page(viewport=viewport, accept_downloads=accept_downloads, **options))
+        page = context.new_page()
+        if viewport and viewport != DEFAULT_VIEWPORT:
+            page.set_viewport_size(viewport)
+        return watched(page)
 
     chromium.new_page = page_watched
+
+
+def close_pages(chromium) -> None:
+    """Closes the pages a test left open (a failed one) and the contexts of their own: each page's Streamlit
+    session and canvas would live on, and keep the next modules' Chromium busy."""
+    for context in chromium.contexts:
+        if context is getattr(chromium, "gg_context", None):
+            for page in context.pages:
+                page.close()
+        else:
+            context.close()
 
 
 @pytest.fixture(scope="session")
@@ -208,7 +249,7 @@ def shared_browser():
     sync_api = pytest.importorskip("playwright.sync_api")
     with sync_api.sync_playwright() as playwright:
         chromium = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
-        _watch_pages(chromium)
+        _share_context(chromium)
         yield chromium
         chromium.close()
 

@@ -16,8 +16,8 @@ from urllib.parse import parse_qs, urlparse
 import pytest
 
 # (the other browser modules import these from here)
-from tests.support.browser import (CHROMIUM, CHROMIUM_ARGS, ROOT, free_port, serving_ui, settle,  # noqa: F401
-                                   wait_healthy)
+from tests.support.browser import (CHROMIUM, CHROMIUM_ARGS, ROOT, close_pages, free_port, serving_ui,  # noqa: F401
+                                   settle, wait_healthy)
 ARTIFACTS = Path(__file__).resolve().parents[1] / "artifacts"
 
 pytestmark = [
@@ -39,8 +39,7 @@ def browser(shared_browser):
     its page at its end; the pages a failed test left open are closed with the module, so that they do not keep
     the next modules' Chromium busy (each page's Streamlit session and canvas live on while it is open)."""
     yield shared_browser
-    for context in shared_browser.contexts:
-        context.close()
+    close_pages(shared_browser)
 
 
 def position_in_url(page) -> str | None:

@@ -38,18 +38,26 @@ def current_frame(page):
     return frame_element, frame_element.element_handle().content_frame()
 
 
+# The addresses open_canvas drew a canvas at in this process: the server (one per run and worker,
+# tests/support/browser.py) has built that game and made that canvas once, so opening it again is as a reload is
+# (keyed by the whole address, not the game alone: a grouped canvas's rings are made within a time limit, and
+# test_canvas_ahead_grouped_browser found none in sight on a first visit at load 30)
+_VISITED: set[str] = set()
+
+
 def open_canvas(page, url: str, warm: bool = False):
     """The page at `url` (a Neighbourhood view), and the canvas's frame once its graph is drawn.
 
-    `warm`: open it twice, so that the game is built before the page the test uses. The first
+    `warm`: the game is built before the page the test uses: opened twice, unless this process drew a canvas
+    at this address on this server before (then this visit is already a later one). The first
     visit to a game shows a status box (or a spinner) above the tabs while the game is built or
-    opened; the next run has no such box, every element below moves up one place, and Streamlit
-    mounts the canvas anew (explorer/ui/loading.py, outside the canvas: see the report of issue 18).
-    A test of growing in place needs the runs after the first to be alike."""
+    opened; the next run has no such box (explorer/ui/loading.py keeps a placeholder in its place now, so
+    that the elements below keep their places: see the report of issue 18). A test of growing in place
+    needs the runs after the first to be alike."""
     page.goto(url)
     page.get_by_text("on the canvas").first.wait_for(timeout=90_000)
     settle(page)
-    if warm:
+    if warm and url not in _VISITED:
         page.reload()
         page.get_by_text("on the canvas").first.wait_for(timeout=90_000)
         settle(page)
@@ -60,6 +68,7 @@ def open_canvas(page, url: str, warm: bool = False):
     frame.wait_for_function(f"() => document.getElementById('cy')?._cyreg?.cy?.nodes().length > 0", timeout=30_000)
     # the page's view keeper (explorer/ui/static/canvas_view.js) has hooked this canvas and refitted it
     frame.wait_for_function(f"() => {CY}.scratch('_gg') === true", timeout=30_000)
+    _VISITED.add(url)
     wait_still(frame)
     return frame_element, frame
 
