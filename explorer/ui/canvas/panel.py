@@ -208,6 +208,8 @@ def _on_event(game: Game, spec: str, solved: SolvedGraph, backend: Backend, focu
         elif action == "remove":
             remove(grown, {k for k in payload.get("node_ids", []) if k != focus})
         elif action == "collapse" and payload.get("element_group") == "nodes":
+            if st.session_state.get(GROUP, "off") != "off":
+                st.session_state[GROUP_EXPANDED] = payload.get("element_id")  # (kept in view, as an expansion's)
             collapse(grown, payload.get("element_id"))
         elif action == "open" and payload.get("element_group") == "nodes":
             key = payload.get("element_id")
@@ -370,18 +372,20 @@ def _grouped_ahead(grown: Grown, game: Game, solved: SolvedGraph, backend: Backe
     grouping, layout, pictures = grouped
     opened = list(view_kept[0][2])
     payload, made = grouped_ahead(grown, game, solved, backend, direction, focus, grouping, opened, layout,
-                                  BOARD_SIZE if pictures else NODE_SIZE, view_kept[4], view_kept[2])
+                                  BOARD_SIZE if pictures else NODE_SIZE, view_kept[4], view_kept[2], layouts=LAYOUTS)
     views = {}
-    for source, now, view, placed in made.values():
-        signature = _signature(source, grouping, now, layout, pictures)
+    for (what, ident), (source, now, view, placed) in made.items():  # (another layout's view: under its name)
+        signature = _signature(source, grouping, now, ident if what == "layout" else layout, pictures)
         views[(grown.generation,) + signature[1:]] = (view, placed)
     st.session_state[GROUP_MADE] = views
     return payload
 
 
 def _scene_into(grown: Grown, game: Game, solved: SolvedGraph, backend: Backend, focus: str, layout: str = "") -> None:
-    """The link's expansions (state.url_scene), made in order on a canvas just started; one line for a scene
-    refused (too long, not a list, too many) or for expansions of positions the canvas does not hold.
+    """The link's expansions (state.url_scene) and searched positions (state.url_paths: each added with its path
+    from here, search.add_path, after as many expansions as it was), made in order on a canvas just started; one
+    line for a scene refused (too long, not a list, too many), for expansions of positions the canvas does not
+    hold, or for searched positions that could not be added.
 
     In a layout placed here (layered, concentric) the canvas is laid out first and each expansion then places
     what it brought around its node (grow_layout), as when it was made by double-clicks: laid out once at the
@@ -459,7 +463,7 @@ GROUP = "canvas_group"            # the Group box's choice
 OPENED = "canvas_group_opened"    # (the canvas's generation, grouping, the clusters opened, in order)
 GROUP_VIEW = "canvas_group_view"  # (what the grouped canvas was made from, its elements, its layout)
 GROUP_MADE = "canvas_group_made"  # the grouped views made ahead (grouped_ahead), by _signature: a double-click's answer
-GROUP_EXPANDED = "canvas_group_expanded"  # the node double-clicked on a grouped canvas, until its answer is drawn
+GROUP_EXPANDED = "canvas_group_expanded"  # the node double-clicked (or collapsed) on a grouped canvas, until its answer is drawn
 GROUP_WIDTH = 235  # px: "cycles (strongly connected)" whole, beside the search in a 1,000 px window's 540 px column
 
 
@@ -596,7 +600,10 @@ def _cluster_event(grown: Grown, action: str | None, payload: dict[str, Any], fo
         return True
     if action == "collapse" and isinstance(ident, str) and not clusters.is_cluster(ident) and ident not in grown.grown:
         groups = clusters.clusters_of(grown.nodes, grown.edges, grouping, focus)
-        ids = [i for i in ids if ident not in groups.get(i, ())]
+        closing = [i for i in ids if ident in groups.get(i, ())]
+        if closing:  # the answer keeps the view, as an expansion's (_grouped), round the cluster closed again
+            st.session_state[GROUP_EXPANDED] = clusters.node_id(closing[0])
+        ids = [i for i in ids if i not in closing]
         st.session_state[OPENED] = (grown.generation, grouping, ids)
         return True
     if action == "remove":
