@@ -70,7 +70,9 @@
 //    until the view shows it whole and clear; a large canvas names no band.
 // 14. The canvas's search (canvas/search.py) sends a layout marked `ggFind` (the keys found): nothing moves,
 //    and the view brings what was found into the middle of the clear area (`showFound`); after a path was
-//    added for it, the expansion's layout places the path first.
+//    added for it, the expansion's layout places the path first. The one position found becomes the node selected,
+//    so the info panel shows it, not the node selected before (a filter's several matches: nothing selected;
+//    `selectFound`).
 // 15. An expansion and a collapse are shown at once, without waiting for the server (issue 35): the server sends the
 //    canvas's next ring ahead (canvas/ahead.py: JSON in the element #gg-ahead, below the canvas):
 //    for each node, what a double-click on it adds (positions, moves, and in a layout placed by the server their
@@ -1222,6 +1224,28 @@
         }, true);
     }
 
+    // 14. The info panel follows the search: the one position found becomes the node selected (the panel shows it,
+    // not the node selected before; the component re-selects that one when the answer's elements come), and once the
+    // panel has opened (its width steady, as revealOnTap waits) it is brought into the middle of the clear area
+    // again; a filter's several matches leave nothing selected (the panel closes). Then showFound.
+    function selectFound(cy, found) {
+        const one = found.length === 1;
+        cy.$(":selected").not(one ? found : cy.collection()).unselect();
+        showFound(cy, found);
+        if (!one || found.selected()) return;
+        found.select();
+        const doc = cy.container().ownerDocument, win = doc.defaultView, until = Date.now() + 2000;
+        let last = -1, steady = 0;
+        const look = () => {
+            const r = overlayRect(doc, "infopanel"), w = r ? r.width : -1;
+            steady = w > 1 && Math.abs(w - last) < 0.5 ? steady + 1 : 0;
+            last = w;
+            if (steady < 3) { if (Date.now() < until) win.requestAnimationFrame(look); return; }
+            if (found.selected() && found.inside()) showFound(cy, found);
+        };
+        win.requestAnimationFrame(look);
+    }
+
     // (16, 17) An option clicked in the Layout or the Colour by box: the canvas laid out, or coloured, from what was
     // sent ahead, at once.
     let chosenAt = 0;
@@ -1379,7 +1403,7 @@
             if (options.ggExpand === undefined && options.ggFind) {
                 // A search (14): nothing moves; what was found is brought to the middle of the clear area.
                 const found = new Set(options.ggFind);
-                win.setTimeout(() => showFound(cy, cy.nodes().filter(n => found.has(n.id()))), 0);
+                win.setTimeout(() => selectFound(cy, cy.nodes().filter(n => found.has(n.id()))), 0);
                 return skipped;
             }
             if (options.ggExpand === undefined && options.fit && cy.__ggLaidOut && !options.ggLaidOut &&
@@ -1417,7 +1441,7 @@
                 const panel = overlayRect(cy.container().ownerDocument, "infopanel");
                 if (options.ggFind) {  // a search's path (14): what it found, in the middle
                     const found = new Set(options.ggFind);
-                    showFound(cy, cy.nodes().filter(n => found.has(n.id())));
+                    selectFound(cy, cy.nodes().filter(n => found.has(n.id())));
                     return;
                 }
                 reveal(cy, [keep, near].concat(panel && panel.width > 100 && boardsOn(cy) ? [[near, PANEL_SHARE]] : [],
