@@ -393,13 +393,24 @@ def _scene_into(grown: Grown, game: Game, solved: SolvedGraph, backend: Backend,
     keys, refused = state.url_scene()
     if refused:
         grown.notes.append(refused)
-    placed = bool(keys) and layout in ("layered", "concentric")
+    paths, refused = state.url_paths()
+    if refused:
+        grown.notes.append(refused)
+    placed = bool(keys or paths) and layout in ("layered", "concentric")
     if placed:
         grown.layout_runs += 1
         grown.layout_name = layout
         grown.layout = first = {**layout_for(layout, grown, focus, animate=False), "run": grown.layout_runs}
-    missing = 0
-    for there in keys:
+    missing, unreached = 0, 0
+    for step in range(len(keys) + 1):
+        for target, _ in (p for p in paths if min(p[1], len(keys)) == step):  # the searches made before this expansion
+            try:
+                search.add_path(grown, game, solved, backend, target, focus)
+            except (GameGraphError, KeyError, ValueError, IndexError):  # (not a position, out of reach, too far)
+                unreached += 1
+        if step == len(keys):
+            break
+        there = keys[step]
         if there not in grown.nodes:
             missing += 1
             continue
@@ -415,15 +426,38 @@ def _scene_into(grown: Grown, game: Game, solved: SolvedGraph, backend: Backend,
         grown.layout = {**first, "positions": grown.layout["positions"], "run": grown.layout_runs}
     if missing:
         grown.notes.append(f"{missing} of the link's {len(keys)} expansions name positions not on this canvas: left out.")
+    if unreached:
+        grown.notes.append(f"{unreached} of the link's {len(paths)} searched positions could not be added with a path "
+                           "from here: left out.")
 
 
 def _scene_out(grown: Grown, layout: str, colouring: str, sizing: str = "none") -> None:
     """The canvas's scene into the URL (state.SCENE_PARAMS), so that the address is always a link to it."""
+    expanded = list(grown.grown)[:state.SCENE_EXPANSIONS]
     scene = {"layout": layout, "colour": colouring, "size": None if sizing == "none" else sizing,
-             "exp": json.dumps(list(grown.grown)[:state.SCENE_EXPANSIONS], separators=(",", ":")) if grown.grown else None}
+             "exp": json.dumps(expanded, separators=(",", ":")) if grown.grown else None,
+             "path": _paths_out(grown, expanded)}
     state.write_params(scene)
     st.session_state["canvas_layout_url"], st.session_state["canvas_colour_url"] = layout, colouring
     st.session_state["canvas_size_url"] = scene["size"]
+
+
+def _paths_out(grown: Grown, expanded: list[str]) -> str | None:
+    """The saved scene's `path=` (state.url_paths): the positions a search added that are still drawn, each with
+    how many of the scene's expansions (`expanded`, in order) were made before it; at most SCENE_PATHS (the
+    last ones) and PATH_TEXT_LIMIT characters."""
+    pairs = []
+    for target, before in grown.paths.items():
+        if target not in grown.nodes:
+            continue
+        n = 0
+        while n < len(expanded) and expanded[n] in before:
+            n += 1
+        pairs.append([target, n])
+    pairs = pairs[-state.SCENE_PATHS:]
+    while pairs and len(json.dumps(pairs, separators=(",", ":"))) > state.PATH_TEXT_LIMIT:
+        pairs = pairs[1:]
+    return json.dumps(pairs, separators=(",", ":")) if pairs else None
 
 
 COPY_LINK = """<button id="gg-copy" style="font:inherit;font-size:0.85rem;padding:2px 10px;border:1px solid #ccc;
