@@ -238,9 +238,9 @@ def grouped_ahead(grown: Grown, game: Game, solved: SolvedGraph, backend: Backen
     `layouts` (name -> the text the Layout box shows), the grouped canvas under each other layout too (`layouts`,
     as `ahead`'s: the preset's places or fcose's options, the moves' data that differ, the bands' names), which the
     page's script switches to when that option is clicked (canvas_view.js, 16).
-    The first ring always; then the other layouts, and the rest in turn (a cluster, a position, a collapse: the
-    clusters the smallest first, the cheapest to place, the positions the newest first) until `limit_seconds` or
-    `limit_bytes` (`cut` then says so).
+    The first ring always; then the collapse of the newest expansion drawn, the other layouts, and the rest in turn
+    (a cluster, a position, a collapse: the clusters the smallest first, the cheapest to place, the positions and
+    expansions the newest first) until `limit_seconds` or `limit_bytes` (`cut` then says so).
     Also returns the views made, (what, id) -> (the canvas they were made from, the clusters opened, the view,
     its layout), so that the server's answer to that double-click, collapse or layout (("layout", name)) is the
     very view sent ahead."""
@@ -257,20 +257,21 @@ def grouped_ahead(grown: Grown, game: Game, solved: SolvedGraph, backend: Backen
                          key=lambda i: (len(groups[clusters.cluster_name(i)]), i))
     positions = [k for k in reversed(list(view.nodes)) if not clusters.is_cluster(k) and k in grown.nodes]
     member_of = {key: cluster for cluster in opened for key in groups.get(cluster, ())}
-    shuts: list[tuple[str, str]] = []
-    for key in positions:  # what "Collapse what it expanded" does on each (panel._cluster_event, _on_event)
-        if key in grown.grown:
-            shuts.append(("shut", key))
-        elif key in member_of and ("close", member_of[key]) not in shuts:
+    # what "Collapse what it expanded" does on each (panel._cluster_event, _on_event): the expansions the newest first
+    # (the one just made is the likeliest to be taken back), then the opened clusters closed again
+    drawn = set(positions)
+    shuts: list[tuple[str, str]] = [("shut", key) for key in reversed(list(grown.grown)) if key in drawn]
+    for key in positions:
+        if key not in grown.grown and key in member_of and ("close", member_of[key]) not in shuts:
             shuts.append(("close", member_of[key]))
     base = None
     asked = _ahead_backend(backend)
     used, cut = 0, False
     order: list[tuple[str, str]] = []
-    for cluster, key, shutting in zip_longest(closed_ones, positions, shuts):
+    for cluster, key, shutting in zip_longest(closed_ones, positions, shuts[1:]):
         order += ([("open", cluster)] if cluster else []) + ([("expand", key)] if key else []) + ([shutting] if shutting else [])
     others = [("layout", n) for n in (layouts or {}) if n != name]
-    order = order[:1] + others + order[1:]
+    order = order[:1] + shuts[:1] + others + order[1:]
     for what, ident in order:
         if (rings or shapes or shut) and (time.perf_counter() - began >= limit_seconds or used >= limit_bytes):
             cut = True
