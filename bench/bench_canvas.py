@@ -20,8 +20,10 @@
    frame that adds its nodes) and until it is still (the nodes' glide out of the expanded one ends), a
    layout chosen until the first frame that moves a node and until the nodes are still in their new
    places, and a colouring chosen ("Colour by") until the first frame with the new fills; on a grouped canvas
-   (tic-tac-toe at k=4, its clusters), a double-click on a cluster until its positions are drawn in its place and
-   one on a position drawn as itself until what it adds is drawn (each also until the answer settled and still). p50 and p95 (the goal: p95 <= 250 ms up to 2,000 nodes), with the load average beside them. Its own section of bench/README.md.
+   (tic-tac-toe at k=4, its clusters), a double-click on a cluster until its positions are drawn in its place,
+   one on a position drawn as itself until what it adds is drawn, "Collapse what it expanded" on that position
+   until it is taken off again, and another layout until the first frame that moves a node (each also until the
+   answer settled and still). p50 and p95 (the goal: p95 <= 250 ms up to 2,000 nodes), with the load average beside them. Its own section of bench/README.md.
 
     python -m bench.bench_canvas            # table into bench/README.md
     python -m bench.bench_canvas --no-write
@@ -402,8 +404,11 @@ def _grouped_clicks(browser, url: str, spec: str, k: int, opened: str, runs: int
     from urllib.parse import quote
 
     times: dict[str, list[float]] = {"open a cluster (drawn)": [], "open a cluster (drawn, still)": [],
-                                     "expand, grouped (drawn)": [], "expand, grouped (drawn, still)": []}
-    ahead = {"open a cluster (drawn)": 0, "expand, grouped (drawn)": 0}
+                                     "expand, grouped (drawn)": [], "expand, grouped (drawn, still)": [],
+                                     "collapse, grouped (drawn)": [], "collapse, grouped (drawn, still)": [],
+                                     "layout changed, grouped (moving)": [], "layout changed, grouped (still)": []}
+    ahead = {"open a cluster (drawn)": 0, "expand, grouped (drawn)": 0, "collapse, grouped (drawn)": 0,
+             "layout changed, grouped (moving)": 0}
     nodes = 0
     page = browser.new_page(viewport={"width": 1440, "height": 900})
     page.set_default_timeout(300_000)
@@ -443,6 +448,9 @@ def _grouped_clicks(browser, url: str, spec: str, k: int, opened: str, runs: int
             page.wait_for_selector("[data-testid=stStatusWidget]", state="detached")
             frame.evaluate(_STILL)
             times[f"{what} (drawn, still)"].append((time.perf_counter() - began) * 1000)
+            if not clusters:  # the position just expanded, collapsed again ("Collapse what it expanded")
+                _grouped_collapse(page, frame_element, frame, key, run, times, ahead)
+        _grouped_layout(page, frame, times, ahead)
     page.close()
     rows = []
     for name, values in times.items():
@@ -453,6 +461,69 @@ def _grouped_clicks(browser, url: str, spec: str, k: int, opened: str, runs: int
             rows.append((f"{spec} k={k} grouped", nodes, name + shown_ahead, statistics.median(values), p95,
                          len(values)))
     return rows
+
+
+def _grouped_collapse(page, frame_element, frame, key: str, run: int, times: dict, ahead: dict) -> None:
+    """A click on `key` until the info panel shows it, then on its "Collapse what it expanded" until the canvas drawn
+    changes (from the ring sent ahead, canvas/ahead.py grouped_ahead `shut`, or by the round trip), and until the
+    server's answer has settled and nothing moves."""
+    try:
+        frame.wait_for_function(f"() => {{ const cy = document.getElementById('cy')._cyreg.cy; try {{ const d = {_AHEAD};"
+                                " return d.grouped && d.count[0] === cy.nodes().length; } catch (e) { return false; } }",
+                                timeout=60_000)
+    except Exception:
+        print(f"run {run + 1}: no ring came for the canvas expanded", file=sys.stderr)
+    frame.evaluate(_STILL)
+    x, y = frame.evaluate("(key) => { const p = document.getElementById('cy')._cyreg.cy.getElementById(key)"
+                          ".renderedPosition(); return [p.x, p.y]; }", key)
+    box = frame_element.bounding_box()
+    page.mouse.click(box["x"] + x, box["y"] + y)
+    button = frame.locator('[data-action-name="collapse"]')
+    try:
+        button.wait_for(state="visible", timeout=30_000)
+        frame.wait_for_function("(key) => { const s = document.getElementById('cy')._cyreg.cy.$('node:selected'); "
+                                "return s.length === 1 && s[0].id() === key; }", arg=key, timeout=30_000)
+    except Exception:
+        print(f"run {run + 1}: the click on {key!r} opened no panel; its collapse left out", file=sys.stderr)
+        return
+    time.sleep(0.5)  # the panel's opening ends
+    was_ahead = frame.evaluate(f"(key) => {{ try {{ return !!{_AHEAD}.shut[key]; }} catch (e) {{ return false; }} }}", key)
+    shown = frame.evaluate(_SHOWN)
+    target = button.bounding_box()
+    began = time.perf_counter()
+    page.mouse.click(target["x"] + target["width"] / 2, target["y"] + target["height"] / 2)
+    try:
+        frame.wait_for_function(f"(shown) => ({_SHOWN})() !== shown", arg=shown, timeout=60_000, polling="raf")
+    except Exception:
+        print(f"run {run + 1}: the collapse of {key!r} changed nothing; left out", file=sys.stderr)
+        return
+    times["collapse, grouped (drawn)"].append((time.perf_counter() - began) * 1000)
+    ahead["collapse, grouped (drawn)"] += bool(was_ahead)
+    frame.wait_for_function(_ANSWERED, timeout=60_000, polling="raf")
+    page.wait_for_selector("[data-testid=stStatusWidget]", state="detached")
+    frame.evaluate(_STILL)
+    times["collapse, grouped (drawn, still)"].append((time.perf_counter() - began) * 1000)
+
+
+def _grouped_layout(page, frame, times: dict, ahead: dict) -> None:
+    """Another layout chosen in the Layout box of the grouped canvas, until the first frame that moves a node (from
+    the layout sent ahead, grouped_ahead `layouts`, or by the round trip) and until the nodes are still."""
+    frame.evaluate(_STILL)
+    shown = page.get_by_label("Layout", exact=False).first.input_value()
+    layout, name = (("layered by remoteness", "layered") if shown == "concentric around the focus"
+                    else ("concentric around the focus", "concentric"))
+    was_ahead = frame.evaluate(f"(name) => {{ try {{ return !!{_AHEAD}.layouts.shapes[name]; }} catch (e) {{ return false; }} }}",
+                               name)
+    option = open_choice(page, "Layout", page.get_by_role("option", name=layout))
+    frame.evaluate(_MARK)
+    began = _click_option(page, option)
+    frame.wait_for_function(_MOVED, timeout=60_000, polling="raf")
+    times["layout changed, grouped (moving)"].append((time.perf_counter() - began) * 1000)
+    ahead["layout changed, grouped (moving)"] += bool(was_ahead)
+    page.wait_for_selector("[data-testid=stStatusWidget]", state="detached")
+    time.sleep(0.05)
+    frame.evaluate(_STILL)
+    times["layout changed, grouped (still)"].append((time.perf_counter() - began) * 1000)
 
 
 def click_table(rows: list, runs: int, load_before: str) -> str:

@@ -63,9 +63,14 @@ def link_k_to_apply(maximum: int) -> int | None:
 
 # A saved scene (issue 35): the canvas's expansions, layout and colouring in the URL beside the position, so that a
 # copied link reopens the same canvas. `exp` is a JSON list of the expanded positions' keys, in order.
-SCENE_PARAMS = ("exp", "layout", "colour", "size", "group", "open")
+SCENE_PARAMS = ("exp", "path", "layout", "colour", "size", "group", "open")
 SCENE_TEXT_LIMIT = 8_000     # characters of `exp`, refused from its length before it is read
 SCENE_EXPANSIONS = 40        # expansions a link may ask for
+# The positions the canvas's search added with their path from the focus (canvas/search.py add_path): `path` is a
+# JSON list of [position, n] pairs, each added after the first n expansions of `exp` (so the canvas is made again in
+# the order it was made: the same places).
+PATH_TEXT_LIMIT = 4_000      # characters of `path`, refused from its length before it is read
+SCENE_PATHS = 10             # searched positions a link may add (each a path query and at most 60 moves)
 # The level of detail (explorer/ui/canvas/clusters.py): `group` is how the positions are grouped, `open` a JSON
 # list of the clusters opened (their ids, as clusters.clusters_of names them).
 OPENED_TEXT_LIMIT = 4_000    # characters of `open`, refused from its length before it is read
@@ -123,6 +128,34 @@ def url_scene() -> tuple[list[str], str | None]:
         return [], (f"The link's scene asks for {len(keys):,} expansions, more than the {SCENE_EXPANSIONS} a scene "
                     "may hold: the canvas opens without them.")
     return list(dict.fromkeys(keys)), None
+
+
+def url_paths() -> tuple[list[tuple[str, int]], str | None]:
+    """The positions a link's searches added (`path=`): ([(key, n)], None), each to be added with its path after the
+    first n expansions of `exp`; ([], None) without any; ([], one line) when `path` is too long, not a JSON list of
+    [position, n] pairs (n a whole number from 0 to SCENE_EXPANSIONS), or names more than SCENE_PATHS. The length
+    is checked before the text is parsed, so a crafted link costs O(PATH_TEXT_LIMIT) at most."""
+    import json
+
+    text = st.query_params.get("path") or ""
+    if not text:
+        return [], None
+    if len(text) > PATH_TEXT_LIMIT:
+        return [], (f"The link's searched positions (path=) are {len(text):,} characters, more than the "
+                    f"{PATH_TEXT_LIMIT:,} a scene may hold: the canvas opens without them.")
+    try:
+        pairs = json.loads(text)
+    except ValueError:
+        pairs = None
+    if not isinstance(pairs, list) or not all(
+            isinstance(p, list) and len(p) == 2 and isinstance(p[0], str) and 0 < len(p[0]) <= 400
+            and type(p[1]) is int and 0 <= p[1] <= SCENE_EXPANSIONS for p in pairs):
+        return [], (f"The link's searched positions (path={_quote(text)}) are not a list of [position, n] pairs: the "
+                    "canvas opens without them.")
+    if len(pairs) > SCENE_PATHS:
+        return [], (f"The link adds {len(pairs):,} searched positions, more than the {SCENE_PATHS} a scene may hold: "
+                    "the canvas opens without them.")
+    return list(dict.fromkeys((k, n) for k, n in pairs)), None
 
 
 def url_opened() -> tuple[list[str], str | None]:
@@ -225,7 +258,7 @@ def set_game(spec: str) -> None:
 
 def set_position(spec: str, key: str) -> None:
     forget_refusals()
-    for name in ("exp", "open"):  # the expansions and opened clusters belong to the canvas around the position left
+    for name in ("exp", "path", "open"):  # the expansions, searches and opened clusters belong to the canvas left
         if name in st.query_params:
             del st.query_params[name]
     st.query_params["game"] = spec

@@ -20,7 +20,9 @@ A grouped canvas (canvas/clusters.py) gets its rings too (`grouped_ahead`): for 
 changes on the canvas drawn, and for each position drawn as itself, what expanding it changes once the positions it
 brings are grouped. Each is the difference between the grouped canvas drawn and the one the server's answer then
 draws (clusters.view_layout, on the canvas as it is with one more cluster opened, or on a fork expanded): elements
-added, taken off and changed, and the places of what is added or moved. Bounded by AHEAD_GROUPED_SECONDS (opening
+added, taken off and changed, and the places of what is added or moved. So are its collapses (for each position
+drawn as itself, what "Collapse what it expanded" changes: what it brought taken off, or its opened cluster closed
+again) and its other layouts (the grouped canvas laid out by each). Bounded by AHEAD_GROUPED_SECONDS (opening
 a large cluster places and names every move again: 0.2-0.5 s of the server each); the views made are handed back,
 so the server's answer to one of them is not made twice."""
 
@@ -87,12 +89,19 @@ def ring_of(grown: Grown, game: Game, solved: SolvedGraph, backend: Backend, key
     return fork.nodes.maps[0], fork.edges.maps[0]
 
 
+def _collapsed(grown: Grown, key: str, edges: bool = True) -> tuple[Grown, set[str]]:
+    """The canvas as collapsing `key` would leave it (elements.collapse on a copy: the canvas is left as it is), and
+    the keys it takes away. `edges=False` leaves the copy's moves out (the keys alone are wanted)."""
+    copy = Grown(scope=grown.scope, nodes=dict(grown.nodes), edges=dict(grown.edges) if edges else {},
+                 base=set(grown.base), grown={k: set(v) for k, v in grown.grown.items()}, generation=grown.generation,
+                 boards=grown.boards, player=grown.player, shown=dict(grown.shown), paths=dict(grown.paths))
+    gone = collapse(copy, key)
+    return copy, gone
+
+
 def collapse_of(grown: Grown, key: str) -> list[str]:
     """What collapsing `key` would take away (elements.collapse on a copy of what each expansion brought)."""
-    copy = Grown(scope=grown.scope, nodes=grown.nodes, edges={}, base=set(grown.base),
-                 grown={k: set(v) for k, v in grown.grown.items()}, shown={})
-    copy.nodes = dict(grown.nodes)  # collapse removes from its own copy
-    return sorted(collapse(copy, key))
+    return sorted(_collapsed(grown, key, edges=False)[1])
 
 
 def layouts_of(grown: Grown, focus: str, names: tuple[str, ...]) -> dict[str, dict[str, Any]]:
@@ -218,37 +227,70 @@ def view_ring(view: Grown, layout: dict[str, Any], after: Grown, placed: dict[st
 
 def grouped_ahead(grown: Grown, game: Game, solved: SolvedGraph, backend: Backend, direction: str, focus: str,
                   grouping: str, opened: list[str], name: str, drawn_size: float, view: Grown, layout: dict[str, Any],
-                  limit_seconds: float = AHEAD_GROUPED_SECONDS, limit_bytes: int = AHEAD_BYTES
+                  limit_seconds: float = AHEAD_GROUPED_SECONDS, limit_bytes: int = AHEAD_BYTES,
+                  layouts: dict[str, str] | None = None
                   ) -> tuple[dict[str, Any], dict[tuple[str, str], tuple[Grown, list[str], Grown, dict[str, Any]]]]:
     """The payload the page's script reads (canvas_view.js, 15) for a grouped canvas drawn as `view` (laid out by
     `layout`), as `ahead`'s but `grouped`, and with each ring a view_ring: what a double-click on a closed cluster
-    (it opens) or on a position drawn as itself (it expands) changes. A cluster and a position in turn: the
-    clusters the smallest first (the cheapest to place), the positions the newest first; the first always, the
-    others until `limit_seconds` or `limit_bytes` (`cut` then says so).
+    (it opens) or on a position drawn as itself (it expands) changes (`ring`), and what "Collapse what it expanded"
+    on a position drawn as itself changes (`shut`: position -> its ring; for a position of an opened cluster that
+    expanded nothing, which closes its cluster, the cluster's node id, whose ring is in `closing`). Given the
+    `layouts` (name -> the text the Layout box shows), the grouped canvas under each other layout too (`layouts`,
+    as `ahead`'s: the preset's places or fcose's options, the moves' data that differ, the bands' names), which the
+    page's script switches to when that option is clicked (canvas_view.js, 16).
+    The first ring always; then the collapse of the newest expansion drawn, the other layouts, and the rest in turn
+    (a cluster, a position, a collapse: the clusters the smallest first, the cheapest to place, the positions and
+    expansions the newest first) until `limit_seconds` or `limit_bytes` (`cut` then says so).
     Also returns the views made, (what, id) -> (the canvas they were made from, the clusters opened, the view,
-    its layout), so that the server's answer to that double-click is the very view sent ahead."""
+    its layout), so that the server's answer to that double-click, collapse or layout (("layout", name)) is the
+    very view sent ahead."""
     began = time.perf_counter()
     nodes: dict[str, dict[str, Any]] = {}
     edges: dict[str, dict[str, Any]] = {}
     rings: dict[str, dict[str, Any]] = {}
+    shut: dict[str, Any] = {}
+    closing: dict[str, dict[str, Any]] = {}
+    shapes: dict[str, dict[str, Any]] = {}
     made: dict[tuple[str, str], tuple[Grown, list[str], Grown, dict[str, Any]]] = {}
     groups = clusters.clusters_of(grown.nodes, grown.edges, grouping, focus)
     closed_ones = sorted((i for i in view.nodes if clusters.is_cluster(i) and clusters.cluster_name(i) in groups),
                          key=lambda i: (len(groups[clusters.cluster_name(i)]), i))
     positions = [k for k in reversed(list(view.nodes)) if not clusters.is_cluster(k) and k in grown.nodes]
+    member_of = {key: cluster for cluster in opened for key in groups.get(cluster, ())}
+    # what "Collapse what it expanded" does on each (panel._cluster_event, _on_event): the expansions the newest first
+    # (the one just made is the likeliest to be taken back), then the opened clusters closed again
+    drawn = set(positions)
+    shuts: list[tuple[str, str]] = [("shut", key) for key in reversed(list(grown.grown)) if key in drawn]
+    for key in positions:
+        if key not in grown.grown and key in member_of and ("close", member_of[key]) not in shuts:
+            shuts.append(("close", member_of[key]))
     base = None
     asked = _ahead_backend(backend)
     used, cut = 0, False
-    order = [i for pair in zip_longest(closed_ones, positions) for i in pair if i is not None]
-    for ident in order:
-        if rings and (time.perf_counter() - began >= limit_seconds or used >= limit_bytes):
+    order: list[tuple[str, str]] = []
+    for cluster, key, shutting in zip_longest(closed_ones, positions, shuts[1:]):
+        order += ([("open", cluster)] if cluster else []) + ([("expand", key)] if key else []) + ([shutting] if shutting else [])
+    others = [("layout", n) for n in (layouts or {}) if n != name]
+    order = order[:1] + shuts[:1] + others + order[1:]
+    for what, ident in order:
+        if (rings or shapes or shut) and (time.perf_counter() - began >= limit_seconds or used >= limit_bytes):
             cut = True
             break
         try:
-            if clusters.is_cluster(ident):
+            if what == "layout":
+                after, placed = clusters.view_layout(grown, grouping, list(opened), focus, ident, drawn_size)
+                shapes[ident] = shape = _shape(view, after, placed, focus)
+                used += len(json.dumps(shape, separators=(",", ":")))
+                made[(what, ident)] = (grown, list(opened), after, placed)
+                continue
+            if what in ("open", "close"):
                 if base is None and name in ("layered", "concentric"):
                     base = clusters.closed_layout(grown, grouping, focus, name, drawn_size)
-                source, now = grown, list(opened) + [clusters.cluster_name(ident)]
+                source = grown
+                now = (list(opened) + [clusters.cluster_name(ident)] if what == "open"
+                       else [i for i in opened if i != ident])
+            elif what == "shut":
+                source, now = _collapsed(grown, ident)[0], list(opened)
             else:
                 source, now = _fork(grown), list(opened)
                 if not expand(source, game, solved, asked, ident, direction, grown.boards, focus):
@@ -258,13 +300,38 @@ def grouped_ahead(grown: Grown, game: Game, solved: SolvedGraph, backend: Backen
                                                  closed=base if source is grown else None)
         except GameGraphError:
             continue  # (a position the arrays do not hold) its expansion makes the round trip
-        rings[ident], size = view_ring(view, layout, after, placed, (nodes, edges))
+        ring, size = view_ring(view, layout, after, placed, (nodes, edges))
         used += size
-        made[("open" if source is grown else "expand", ident)] = (source, now, after, placed)
+        if what == "close":
+            closing[clusters.node_id(ident)] = ring
+            for key in groups.get(ident, ()):
+                if key in view.nodes and key not in grown.grown:
+                    shut[key] = clusters.node_id(ident)
+        elif what == "shut":
+            shut[ident] = ring
+        else:
+            rings[ident] = ring
+        made[(what, ident)] = (source, now, after, placed)
     payload = {"focus": focus, "count": [len(view.nodes), len(view.edges)], "grouped": True,
                "preset": "positions" in layout, "nodes": nodes, "edges": edges, "ring": rings, "collapse": {},
-               "cut": cut}
+               "shut": shut, "closing": closing, "cut": cut}
+    if shapes:
+        payload["layouts"] = {"names": layouts, "current": name, "shapes": shapes}
     return payload, made
+
+
+def _shape(view: Grown, after: Grown, placed: dict[str, Any], focus: str) -> dict[str, Any]:
+    """The grouped canvas drawn (`view`) under another layout (`after`, laid out by `placed`), as the page's script
+    switches to it (canvas_view.js, 16; layouts_of's form): the layout's options, the moves' data that differ (a
+    bend, a name's place) and the layered bands' names."""
+    changed = {}
+    for ident, element in after.edges.items():
+        was = view.edges[ident]["data"] if ident in view.edges else {}
+        diff = {k: v for k, v in element["data"].items() if was.get(k) != v}
+        if diff:
+            changed[ident] = diff
+    rows = after.nodes[focus]["data"].get("_rows", "") if focus in after.nodes else ""
+    return {"options": placed, "edges": changed, "rows": rows}
 
 
 def ahead_json(payload: dict[str, Any]) -> str:

@@ -263,6 +263,9 @@ class Grown:
     # The board each node is drawn as (key -> position), in the orientation that follows the moves
     # from the page's position (games with a symmetry only; see orient).
     shown: dict[str, Any] = field(default_factory=dict)
+    # The positions a search added with their path from the focus (canvas/search.py, add_path), in order, each with
+    # the expansions made before it: the saved scene's `path=` (panel._scene_out), so a copied link keeps them.
+    paths: dict[str, frozenset[str]] = field(default_factory=dict)
 
     def elements(self) -> dict[str, list[dict[str, Any]]]:
         return {"nodes": list(self.nodes.values()), "edges": list(self.edges.values())}

@@ -208,6 +208,8 @@ def _on_event(game: Game, spec: str, solved: SolvedGraph, backend: Backend, focu
         elif action == "remove":
             remove(grown, {k for k in payload.get("node_ids", []) if k != focus})
         elif action == "collapse" and payload.get("element_group") == "nodes":
+            if st.session_state.get(GROUP, "off") != "off":
+                st.session_state[GROUP_EXPANDED] = payload.get("element_id")  # (kept in view, as an expansion's)
             collapse(grown, payload.get("element_id"))
         elif action == "open" and payload.get("element_group") == "nodes":
             key = payload.get("element_id")
@@ -370,18 +372,20 @@ def _grouped_ahead(grown: Grown, game: Game, solved: SolvedGraph, backend: Backe
     grouping, layout, pictures = grouped
     opened = list(view_kept[0][2])
     payload, made = grouped_ahead(grown, game, solved, backend, direction, focus, grouping, opened, layout,
-                                  BOARD_SIZE if pictures else NODE_SIZE, view_kept[4], view_kept[2])
+                                  BOARD_SIZE if pictures else NODE_SIZE, view_kept[4], view_kept[2], layouts=LAYOUTS)
     views = {}
-    for source, now, view, placed in made.values():
-        signature = _signature(source, grouping, now, layout, pictures)
+    for (what, ident), (source, now, view, placed) in made.items():  # (another layout's view: under its name)
+        signature = _signature(source, grouping, now, ident if what == "layout" else layout, pictures)
         views[(grown.generation,) + signature[1:]] = (view, placed)
     st.session_state[GROUP_MADE] = views
     return payload
 
 
 def _scene_into(grown: Grown, game: Game, solved: SolvedGraph, backend: Backend, focus: str, layout: str = "") -> None:
-    """The link's expansions (state.url_scene), made in order on a canvas just started; one line for a scene
-    refused (too long, not a list, too many) or for expansions of positions the canvas does not hold.
+    """The link's expansions (state.url_scene) and searched positions (state.url_paths: each added with its path
+    from here, search.add_path, after as many expansions as it was), made in order on a canvas just started; one
+    line for a scene refused (too long, not a list, too many), for expansions of positions the canvas does not
+    hold, or for searched positions that could not be added.
 
     In a layout placed here (layered, concentric) the canvas is laid out first and each expansion then places
     what it brought around its node (grow_layout), as when it was made by double-clicks: laid out once at the
@@ -389,13 +393,24 @@ def _scene_into(grown: Grown, game: Game, solved: SolvedGraph, backend: Backend,
     keys, refused = state.url_scene()
     if refused:
         grown.notes.append(refused)
-    placed = bool(keys) and layout in ("layered", "concentric")
+    paths, refused = state.url_paths()
+    if refused:
+        grown.notes.append(refused)
+    placed = bool(keys or paths) and layout in ("layered", "concentric")
     if placed:
         grown.layout_runs += 1
         grown.layout_name = layout
         grown.layout = first = {**layout_for(layout, grown, focus, animate=False), "run": grown.layout_runs}
-    missing = 0
-    for there in keys:
+    missing, unreached = 0, 0
+    for step in range(len(keys) + 1):
+        for target, _ in (p for p in paths if min(p[1], len(keys)) == step):  # the searches made before this expansion
+            try:
+                search.add_path(grown, game, solved, backend, target, focus)
+            except (GameGraphError, KeyError, ValueError, IndexError):  # (not a position, out of reach, too far)
+                unreached += 1
+        if step == len(keys):
+            break
+        there = keys[step]
         if there not in grown.nodes:
             missing += 1
             continue
@@ -411,15 +426,38 @@ def _scene_into(grown: Grown, game: Game, solved: SolvedGraph, backend: Backend,
         grown.layout = {**first, "positions": grown.layout["positions"], "run": grown.layout_runs}
     if missing:
         grown.notes.append(f"{missing} of the link's {len(keys)} expansions name positions not on this canvas: left out.")
+    if unreached:
+        grown.notes.append(f"{unreached} of the link's {len(paths)} searched positions could not be added with a path "
+                           "from here: left out.")
 
 
 def _scene_out(grown: Grown, layout: str, colouring: str, sizing: str = "none") -> None:
     """The canvas's scene into the URL (state.SCENE_PARAMS), so that the address is always a link to it."""
+    expanded = list(grown.grown)[:state.SCENE_EXPANSIONS]
     scene = {"layout": layout, "colour": colouring, "size": None if sizing == "none" else sizing,
-             "exp": json.dumps(list(grown.grown)[:state.SCENE_EXPANSIONS], separators=(",", ":")) if grown.grown else None}
+             "exp": json.dumps(expanded, separators=(",", ":")) if grown.grown else None,
+             "path": _paths_out(grown, expanded)}
     state.write_params(scene)
     st.session_state["canvas_layout_url"], st.session_state["canvas_colour_url"] = layout, colouring
     st.session_state["canvas_size_url"] = scene["size"]
+
+
+def _paths_out(grown: Grown, expanded: list[str]) -> str | None:
+    """The saved scene's `path=` (state.url_paths): the positions a search added that are still drawn, each with
+    how many of the scene's expansions (`expanded`, in order) were made before it; at most SCENE_PATHS (the
+    last ones) and PATH_TEXT_LIMIT characters."""
+    pairs = []
+    for target, before in grown.paths.items():
+        if target not in grown.nodes:
+            continue
+        n = 0
+        while n < len(expanded) and expanded[n] in before:
+            n += 1
+        pairs.append([target, n])
+    pairs = pairs[-state.SCENE_PATHS:]
+    while pairs and len(json.dumps(pairs, separators=(",", ":"))) > state.PATH_TEXT_LIMIT:
+        pairs = pairs[1:]
+    return json.dumps(pairs, separators=(",", ":")) if pairs else None
 
 
 COPY_LINK = """<button id="gg-copy" style="font:inherit;font-size:0.85rem;padding:2px 10px;border:1px solid #ccc;
@@ -459,7 +497,7 @@ GROUP = "canvas_group"            # the Group box's choice
 OPENED = "canvas_group_opened"    # (the canvas's generation, grouping, the clusters opened, in order)
 GROUP_VIEW = "canvas_group_view"  # (what the grouped canvas was made from, its elements, its layout)
 GROUP_MADE = "canvas_group_made"  # the grouped views made ahead (grouped_ahead), by _signature: a double-click's answer
-GROUP_EXPANDED = "canvas_group_expanded"  # the node double-clicked on a grouped canvas, until its answer is drawn
+GROUP_EXPANDED = "canvas_group_expanded"  # the node double-clicked (or collapsed) on a grouped canvas, until its answer is drawn
 GROUP_WIDTH = 235  # px: "cycles (strongly connected)" whole, beside the search in a 1,000 px window's 540 px column
 
 
@@ -596,7 +634,10 @@ def _cluster_event(grown: Grown, action: str | None, payload: dict[str, Any], fo
         return True
     if action == "collapse" and isinstance(ident, str) and not clusters.is_cluster(ident) and ident not in grown.grown:
         groups = clusters.clusters_of(grown.nodes, grown.edges, grouping, focus)
-        ids = [i for i in ids if ident not in groups.get(i, ())]
+        closing = [i for i in ids if ident in groups.get(i, ())]
+        if closing:  # the answer keeps the view, as an expansion's (_grouped), round the cluster closed again
+            st.session_state[GROUP_EXPANDED] = clusters.node_id(closing[0])
+        ids = [i for i in ids if i not in closing]
         st.session_state[OPENED] = (grown.generation, grouping, ids)
         return True
     if action == "remove":

@@ -104,6 +104,19 @@ def find(grown: Grown, game: Game, solved: SolvedGraph, backend: Backend, text: 
     key = solved.graph.key(node)
     if key in grown.nodes:
         return [key], f"{key} is on the canvas", False
+    moves, added = add_path(grown, game, solved, backend, key, focus)
+    drawn = grown.shown.get(key)  # named as it is drawn (a game stored up to symmetry keeps one of its images)
+    return [key], f"{game.format(drawn) if drawn is not None else key} added with its path from here ({moves} moves)", bool(added)
+
+
+def add_path(grown: Grown, game: Game, solved: SolvedGraph, backend: Backend, key: str,
+             focus: str) -> tuple[int, set[str]]:
+    """Adds the stored position `key` to the canvas with a shortest path to it from `focus` (the path query),
+    placed as expansions place what they bring, and keeps it in `grown.paths` (the saved scene's `path=`, with the
+    expansions made before it). Returns (the path's moves, the keys added). SearchError for a path longer than
+    MAX_PATH or one that would take the canvas past MAX_NODES; a position the game cannot reach from here raises
+    the path query's one line. A saved scene's searches are made again through here (panel._scene_into)."""
+    key = solved.graph.key(solved.graph.find(key))  # (a link's text: the stored key, as the path query answers)
     steps = data.path(backend, solved, focus, key)
     if len(steps) - 1 > MAX_PATH:
         raise SearchError(f"{key} is {len(steps) - 1} moves from here, more than the {MAX_PATH} the canvas adds")
@@ -121,8 +134,10 @@ def find(grown: Grown, game: Game, solved: SolvedGraph, backend: Backend, text: 
             added |= new
     if grown.layout is not None and added:
         grown.layout["ggNew"] = sorted(added)
-    drawn = grown.shown.get(key)  # named as it is drawn (a game stored up to symmetry keeps one of its images)
-    return [key], f"{game.format(drawn) if drawn is not None else key} added with its path from here ({len(steps) - 1} moves)", bool(added)
+    if added:
+        grown.paths.pop(key, None)  # (a position searched again after it was taken off: last in the order)
+        grown.paths[key] = frozenset(grown.grown)
+    return len(steps) - 1, added
 
 
 

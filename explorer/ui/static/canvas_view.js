@@ -70,7 +70,9 @@
 //    until the view shows it whole and clear; a large canvas names no band.
 // 14. The canvas's search (canvas/search.py) sends a layout marked `ggFind` (the keys found): nothing moves,
 //    and the view brings what was found into the middle of the clear area (`showFound`); after a path was
-//    added for it, the expansion's layout places the path first.
+//    added for it, the expansion's layout places the path first. The one position found becomes the node selected,
+//    so the info panel shows it, not the node selected before (a filter's several matches: nothing selected;
+//    `selectFound`).
 // 15. An expansion and a collapse are shown at once, without waiting for the server (issue 35): the server sends the
 //    canvas's next ring ahead (canvas/ahead.py: JSON in the element #gg-ahead, below the canvas):
 //    for each node, what a double-click on it adds (positions, moves, and in a layout placed by the server their
@@ -89,14 +91,16 @@
 //    mounted anew, a new frame: seconds): the elements the component adds replace what it drew (replaceWith), and
 //    its layout is an expansion's (ggExpand), so nothing moves again. A double-click on a node the server does not
 //    hold is answered at once (#gg-refused, below the canvas, counts the refusals): what was shown ahead is taken
-//    back (dropAhead; watchRefused).
+//    back (dropAhead; watchRefused). "Collapse what it expanded" on a grouped canvas is shown at once the same way
+//    (the payload's `shut`: what is taken out of the clusters, or the cluster closed again, as a ring; collapseAhead),
+//    and the server's answer to it is marked as an expansion's, so nothing moves again.
 // 16. A layout chosen in the Layout box is switched to at once: the server sends every other layout of the canvas
 //    ahead with the ring (canvas/ahead.py, layouts_of: a preset's places, the moves' bends and names, the layered
 //    bands' names; fcose's options), and a click on an option of the box (its listbox is labelled "Layout") lays
 //    the canvas out from it, fitted readably (7). The choice still reaches the server (the saved scene, the
 //    downloads); its answer's layout of the same kind is then skipped, since the canvas is already there (a second
 //    fcose would place the nodes anew). Until the server's next ring comes, nothing else is shown ahead (the rings'
-//    places were made for the layout before).
+//    places were made for the layout before). A grouped canvas's other layouts come the same way (grouped_ahead).
 // 17. A colouring chosen in the "Colour by" box is drawn at once: the server sends its style rules under every
 //    colouring with the ring (`styles`, canvas/style.py's style_rules each), and a click on an option puts that
 //    colouring's rules in place of the current ones in the sheet the component last set. The server's answer sets
@@ -1017,11 +1021,13 @@
         return data;
     }
 
-    // (15) A double-click on `node`: its ring added at once, each new node gliding out of it to its place.
-    function expandAhead(cy, node) {
+    // (15) A double-click on `node`: its ring added at once, each new node gliding out of it to its place. `given`: a
+    // grouped canvas's collapse of `node` (its ring in the payload's `shut`, collapseAhead), shown the same way.
+    function expandAhead(cy, node, given) {
         const data = aheadPayload(cy);
-        const ring = data && data.ring[node.id()];
-        if (!ring || (ring.n.length === 0 && ring.e.length === 0)) return;
+        const ring = data && (given || data.ring[node.id()]);
+        if (!ring || (ring.n.length === 0 && ring.e.length === 0 && !(ring.gone || []).length &&
+                      !Object.keys(ring.d || {}).length)) return;
         const own = ring.own || {}, places = ring.p || {};
         const from = { ...node.position() };
         const fresh = ring.n.filter(id => cy.getElementById(id).length === 0);
@@ -1047,7 +1053,7 @@
                 return;
             added.push({ group: "edges", data: d, classes: "gg-ahead" });
         });
-        if (!added.length && !gone.length) return;
+        if (!added.length && !gone.length && !Object.keys(ring.d || {}).length) return;
         // The component sends the expansion of its last selected node (150 ms after the double-click, which it reads
         // from the selections it saw): the node is made the one selected, so that what the server expands is what
         // is shown here (a double-click that moved the selection onto it left the component's last selection empty).
@@ -1203,10 +1209,41 @@
             if (!button) return;
             const node = cy.$(":selected").first();  // the element the component sends the action for
             const data = node.length && node.isNode() ? aheadPayload(cy) : null;
+            if (data && data.grouped) {  // a grouped canvas: the collapse's ring (the cluster closed again, or what
+                let ring = data.shut && data.shut[node.id()];  // it expanded taken out of the clusters), as a ring
+                if (typeof ring === "string") ring = data.closing && data.closing[ring];
+                if (ring) expandAhead(cy, node, ring);
+                // (its cluster closed: the panel no longer shows a node hidden; after the component's own click
+                // handler, which sends the collapse for the node selected)
+                if (node.hasClass("gg-gone")) win(cy).setTimeout(() => node.unselect(), 0);
+                return;
+            }
             const gone = data && data.collapse && data.collapse[node.id()];
             if (!gone || !gone.length) return;
             cy.batch(() => gone.forEach(id => cy.getElementById(id).remove()));
         }, true);
+    }
+
+    // 14. The info panel follows the search: the one position found becomes the node selected (the panel shows it,
+    // not the node selected before; the component re-selects that one when the answer's elements come), and once the
+    // panel has opened (its width steady, as revealOnTap waits) it is brought into the middle of the clear area
+    // again; a filter's several matches leave nothing selected (the panel closes). Then showFound.
+    function selectFound(cy, found) {
+        const one = found.length === 1;
+        cy.$(":selected").not(one ? found : cy.collection()).unselect();
+        showFound(cy, found);
+        if (!one || found.selected()) return;
+        found.select();
+        const doc = cy.container().ownerDocument, win = doc.defaultView, until = Date.now() + 2000;
+        let last = -1, steady = 0;
+        const look = () => {
+            const r = overlayRect(doc, "infopanel"), w = r ? r.width : -1;
+            steady = w > 1 && Math.abs(w - last) < 0.5 ? steady + 1 : 0;
+            last = w;
+            if (steady < 3) { if (Date.now() < until) win.requestAnimationFrame(look); return; }
+            if (found.selected() && found.inside()) showFound(cy, found);
+        };
+        win.requestAnimationFrame(look);
     }
 
     // (16, 17) An option clicked in the Layout or the Colour by box: the canvas laid out, or coloured, from what was
@@ -1302,6 +1339,7 @@
         const add = cy.add.bind(cy);
         cy.__ggAdd = add;  // (15) what is shown ahead is added as it is, not taken for an answer
         cy.add = function (eles) {
+            if (cy.__ggInJson) return add(eles);  // (cy.json's own: what it does not hold yet, not an answer to settle)
             if (Array.isArray(eles) && eles.length && groupedAnswer(cy, eles)) {  // a grouped canvas's answer (15)
                 return add(replaceWith(cy, eles));
             }
@@ -1315,7 +1353,11 @@
         // an expansion's): what it holds of what was shown ahead is settled, the rest it took off
         const json = cy.json.bind(cy);
         cy.json = function (obj) {
-            const out = json.apply(cy, arguments);
+            // Cytoscape's json() adds what it does not hold through cy.add: on a grouped canvas that was taken for an
+            // answer (replaceWith), which took off everything else (a cluster closed again left an empty canvas)
+            cy.__ggInJson = true;
+            let out;
+            try { out = json.apply(cy, arguments); } finally { cy.__ggInJson = false; }
             if (cy.__ggAhead && obj && obj.elements) {
                 win.clearTimeout(cy.__ggAhead.timer);
                 cy.__ggAhead = null;
@@ -1361,7 +1403,7 @@
             if (options.ggExpand === undefined && options.ggFind) {
                 // A search (14): nothing moves; what was found is brought to the middle of the clear area.
                 const found = new Set(options.ggFind);
-                win.setTimeout(() => showFound(cy, cy.nodes().filter(n => found.has(n.id()))), 0);
+                win.setTimeout(() => selectFound(cy, cy.nodes().filter(n => found.has(n.id()))), 0);
                 return skipped;
             }
             if (options.ggExpand === undefined && options.fit && cy.__ggLaidOut && !options.ggLaidOut &&
@@ -1399,7 +1441,7 @@
                 const panel = overlayRect(cy.container().ownerDocument, "infopanel");
                 if (options.ggFind) {  // a search's path (14): what it found, in the middle
                     const found = new Set(options.ggFind);
-                    showFound(cy, cy.nodes().filter(n => found.has(n.id())));
+                    selectFound(cy, cy.nodes().filter(n => found.has(n.id())));
                     return;
                 }
                 reveal(cy, [keep, near].concat(panel && panel.width > 100 && boardsOn(cy) ? [[near, PANEL_SHARE]] : [],
