@@ -319,48 +319,45 @@
         return count;
     }
 
-    // A view at about `view`'s zoom under which no node is hidden (hiding): the window at that zoom whose edges fall
-    // between nodes (fillAt, as the default view's, 7), held round the first of `anchors` (reveal's tiers, the one
-    // shown first; the node expanded or clicked last) it can hold, in the first free area (AREAS) where no node is
-    // under an overlay; tried at zooms a little either side (ZOOM_TRIES, the nodes' columns may leave the edges no gap
-    // at one zoom but one at the next); else the whole drawing fitted clear of every overlay if its labels still read
-    // there; else the view, of those tried, that hides the fewest.
-    function clearOf(cy, view, anchors) {
+    // A view at `view`'s zoom under which no node is hidden (hiding) and what `view` was made to show (`keep`: reveal's
+    // tier, what was in sight or the node and its neighbours) stays whole and clear: the window at that zoom whose
+    // edges fall between nodes (fillAt, as the default view's, 7), held round `keep`, in the first free area (AREAS)
+    // where no node is under an overlay, or `view` itself, then panned by the least shifts that take each node still
+    // hidden out from under what hides it (shiftClear); else the whole drawing centred in the free area if it fits
+    // there at that zoom; else, of the views that keep `keep`, the one that hides the fewest, if fewer than
+    // `view`. `tiers`: reveal's, from the one `view` shows, then the later ones (with boards on, those that still hold
+    // the node and its neighbours beside the panel, issue 18). Never a lower zoom.
+    function clearOf(cy, view, tiers) {
         let best = view, least = hiding(cy, view);
-        const lowest = (+CONFIG.minLabel || 0) / (+CONFIG.labelFont || 12) * 1.005;
-        for (const t of ZOOM_TRIES) {
-            const zoom = Math.min(cy.maxZoom(), view.zoom * (1 + t));
-            if (t < 0 && zoom < lowest) continue;
-            for (const anchor of anchors) {
-                const v = clearViewport(cy, area => fillAt(cy, area, 0, zoom, anchor));
-                const n = v ? hiding(cy, v) : Infinity;
-                if (n < least) { best = { zoom: v.zoom, pan: v.pan }; least = n; }
-                if (least === 0) return best;
+        // the tiers after it are tried too (the node clicked or expanded is the last), with boards on only those that
+        // still hold the node and its neighbours (a board reads at half the readable zoom, where reveal showed them)
+        const node = tiers[tiers.length - 1], core = node.closedNeighborhood().nodes().filter(n => n.inside());
+        for (const [i, keep] of tiers.entries()) {
+            if (i > 0 && boardsOn(cy) && !core.every(n => keep.has(n))) continue;
+            const filled = clearViewport(cy, area => fillAt(cy, area, 0, view.zoom, keep));
+            for (const start of [filled, view]) {
+                if (!start) continue;
+                const [v, n, held] = shiftClear(cy, { zoom: start.zoom, pan: start.pan }, keep);
+                if (!held) continue;
+                if (n === 0) return v;
+                if (i === 0 && n < least) { best = v; least = n; }
             }
         }
-        // No window edge falls clear (a drawing larger than the window both ways: the panel's band, 160 px at 1000 px,
-        // holds a column of nodes wherever it falls across a grid 54 px apart): the least shifts that take each node
-        // hidden out from under what hides it (shiftClear), from the view tried that hid the fewest and from `view`.
-        const keep = anchors[anchors.length - 1];
-        for (const start of [best, view]) {
-            const [v, n] = shiftClear(cy, start, keep);
-            if (n < least) { best = v; least = n; }
-            if (least === 0) return best;
-        }
-        const area = clearArea(cy);
-        let fit = clearFitViewport(cy, undefined, 0, area);
-        if (fit && fit.zoom > view.zoom) {  // never zoomed in: the drawing centred in the free area at the zoom of now
+        // the whole drawing fits the free area at this zoom: centred there
+        const area = clearArea(cy), fit = clearFitViewport(cy, undefined, 0, area);
+        if (fit && fit.zoom >= view.zoom - 1e-9) {
             const bb = drawingBox(cy);
-            fit = { zoom: view.zoom, pan: { x: (area.x1 + area.x2) / 2 - view.zoom * (bb.x1 + bb.w / 2),
-                                            y: (area.y1 + area.y2) / 2 - view.zoom * (bb.y1 + bb.h / 2) } };
+            const centred = { zoom: view.zoom, pan: { x: (area.x1 + area.x2) / 2 - view.zoom * (bb.x1 + bb.w / 2),
+                                                      y: (area.y1 + area.y2) / 2 - view.zoom * (bb.y1 + bb.h / 2) } };
+            if (hiding(cy, centred) === 0) return centred;
         }
-        if (fit && fit.zoom >= lowest && hiding(cy, fit) < least) return fit;
         return best;
     }
 
     // `view` panned, a few times over, by the shift that leaves the fewest nodes hidden (hiding) while `keep` stays whole
     // and clear: each shift tried takes one node hidden wholly past one side of what hides it (an overlay, MARGIN
-    // included), or for a node cut by the canvas's edge wholly in or wholly out. [view, how many nodes it hides].
+    // included), or for a node cut by the canvas's edge wholly in or wholly out. [view, how many nodes it hides,
+    // whether `keep` is whole and clear there].
     // O(rounds x hidden x V).
     function shiftClear(cy, view, keep) {
         const doc = cy.container().ownerDocument, box = cy.container().getBoundingClientRect();
@@ -401,7 +398,7 @@
             if (!next) break;
             cur = next; least = fewest;
         }
-        return [cur, least];
+        return [cur, least, holds(cur)];
     }
 
     // The canvas's default view (7): the whole drawing fitted into the clear area when that fit is readable
