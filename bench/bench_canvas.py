@@ -181,7 +181,7 @@ def browser_times(runs: int) -> tuple[int, int, float, float, float, float]:
                             if m["name"] == "ThreadTime")
             page.goto(page_url, wait_until="domcontentloaded")  # the game is solved and its mirror made once, here
             page.get_by_text("on the canvas").first.wait_for(timeout=300_000)
-            box = page.locator('input[aria-label^="k (moves away"]').first
+            box = page.locator('input[aria-label^="k ("]').first
             for _ in range(runs):
                 box.fill("2")
                 box.press("Enter")

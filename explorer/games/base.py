@@ -233,6 +233,11 @@ class Offers:
     - survey: the page's survey heatmap (Survey: its column parameter and range), or None. A field
       with a default (None): `gamegraph survey` surveys every game, the page draws the heatmap of
       those that declare it.
+    - board_px: the least width on screen, in px, of a canvas node whose board drawing (``board``) can be read:
+      below it the canvas draws the node as a glyph in its value colour (explorer/ui/static/canvas_view.js, 18).
+      A board's readable size depends on its cells and marks: Dōbutsu's tall 3x4 board with its two hands and
+      lettered pieces needs far more than tic-tac-toe's crosses. A field with a default (None: the canvas's
+      default, explorer/ui/canvas/marks.py MIN_BOARD_PX).
     """
 
     arrays: bool
@@ -253,6 +258,7 @@ class Offers:
     named_files: bool = False
     chart: StrategyChart | None = None
     survey: Survey | None = None
+    board_px: int | None = None
 
     CODES: ClassVar[tuple[str, ...]] = ("code_space", "encode", "decode")
     NEEDS: ClassVar[dict[str, tuple[str, ...]]] = {

@@ -96,7 +96,7 @@ def test_opening_a_position_and_k_run_the_whole_page(server, browser):  # noqa: 
     runs = Runs(page)
     frame_element, frame = open_canvas(page, f"{server}/?game=tictactoe&view=Neighbourhood&k=1", warm=True)
     runs.clear()
-    page.locator('input[aria-label^="k (moves away"]').first.fill("2")
+    page.locator('input[aria-label^="k ("]').first.fill("2")
     page.keyboard.press("Enter")
     wait_canvas(page, "cy.nodes().length > 10")
     settle(page)

@@ -96,7 +96,10 @@ class Dobutsu(Game[DobutsuPosition]):
     notation_help = NOTATION_HELP.format(example="A|-/gle/.c./.C./ELG/-")  # the full game's start
     offers = Offers(arrays=True, compiled_moves=False, ranking=True, unmoves=True, implicit_kernels=True,
                     symmetry=False, cgt=None, board="dobutsu", player_names=("A", "B"),
-                    swap_players=True, diagram_label=True, folded=True, named_cells=True)
+                    swap_players=True, diagram_label=True, folded=True, named_cells=True,
+                    # its pieces' letters (18 px in a drawing 482 px tall, hands included) MIN_LABEL_PX (7) on screen
+                    # (tests/ui/test_canvas_board_px.py): a node of 64 px at zoom 3.3
+                    board_px=214)
 
     def __init__(self, params: DobutsuParams | None = None, preset: str | None = None):
         super().__init__(params, preset)

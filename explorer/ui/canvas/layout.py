@@ -135,8 +135,9 @@ ROW_GAP = 10  # px between a layered band's name and its leftmost node
 
 def band_names(bands: dict[tuple[int, int], list[str]], positions: dict[str, dict[str, float]], far: int,
                node_size: float) -> list[dict[str, Any]]:
-    """Each band's name (row_name), left of its leftmost node, at the height of its lines' middle: what
-    static/canvas_view.js (13) writes beside the band."""
+    """Each band's name (row_name), left of its leftmost node (`x`, where the name ends), at the height of its lines'
+    middle: what static/canvas_view.js (13) writes beside the band; or, where a move runs through it there, right
+    of its rightmost node (`x2`, where the name starts)."""
     names = []
     for band in sorted(bands):
         keys = [k for k in bands[band] if k in positions]
@@ -144,7 +145,7 @@ def band_names(bands: dict[tuple[int, int], list[str]], positions: dict[str, dic
             continue
         xs, ys = [positions[k]["x"] for k in keys], sorted({positions[k]["y"] for k in keys})
         names.append({"x": round(min(xs) - node_size * 0.625 - ROW_GAP, 1), "y": round((ys[0] + ys[-1]) / 2, 1),
-                      "text": row_name(band, far)})
+                      "x2": round(max(xs) + node_size * 0.625 + ROW_GAP, 1), "text": row_name(band, far)})
     return names
 
 

@@ -50,7 +50,8 @@ MOVE_CHAR = 0.62 * MOVE_FONT  # px per character of a move's name
 MIN_LABEL_PX = 7
 # The least width, on screen, of a node with its board drawn (static/canvas_view.js, 18): below it the board (88% of
 # the node) is not drawn and the node shows as a glyph, its shape in the value colour. 18 px: a 3x4 board's cells are
-# still 4 px, at the half of READABLE_ZOOM that a node clicked beside the opened info panel may be shown at.
+# still 4 px, at the half of READABLE_ZOOM that a node clicked beside the opened info panel may be shown at. The default:
+# a game whose board needs more declares its own (Offers.board_px: Dōbutsu shōgi's lettered pieces, 214 px).
 MIN_BOARD_PX = 18
 TEXT_MARGIN = 3           # px between a node and its label
 

@@ -118,9 +118,11 @@ def _controls(game: Game, last: tuple[int, str, bool]) -> tuple[int, str, str, s
     # a popover: at a 1,000 px window the page's column is 540 px, where ten controls side by side were cut
     # ("nothi…", "layered by r…"); each control's label and value is whole at 1,000 and 1,440 px.
     top = st.columns(CONTROL_WIDTHS, vertical_alignment="bottom")
-    top[0].number_input(f"k (moves away, 1 to {data.MAX_K})", min_value=1, max_value=data.MAX_K, step=1,
-                        key="hood_k", on_change=_k_into_url, help=f"the canvas starts with the positions up to k "
-                        f"moves from here (the nearest {MAX_NODES} at most)")
+    # "k (moves away, 1 to 10)" was on two lines in a 1,000 px window (its column is 102 px; the label needs 134 and the
+    # help mark): "moves away" is in the help
+    top[0].number_input(f"k (1 to {data.MAX_K})", min_value=1, max_value=data.MAX_K, step=1,
+                        key="hood_k", on_change=_k_into_url, help=f"k: how many moves away. The canvas starts with the "
+                        f"positions up to k moves from here (the nearest {MAX_NODES} at most)")
     top[1].selectbox("Layout", list(LAYOUTS), key="canvas_layout", format_func=LAYOUTS.get)
     top[2].selectbox("Colour by", colourings, key="canvas_colour", format_func=COLOURINGS.get)
     low = st.container(horizontal=True, vertical_alignment="center")
@@ -322,7 +324,7 @@ def _canvas_fragment(game: Game, spec: str, solved: SolvedGraph, key: str, backe
     st.caption(legend(colouring, grown.mirrored, player_name(game, grown.player) if seen == "focus" else None,
                       "none" if pictures else sizing)
                + (cluster_legend(clusters.GROUPINGS[grouping], clusters.LEGEND[grouping]) if grouped else ""))
-    keep_view()
+    keep_view(game.offers.board_px)
     _send_ahead(grown, game, solved, backend, key,
                 {"names": {c: COLOURINGS[c] for c in sheets}, "current": colouring, "sheets": sheets},
                 (grouping, layout, pictures) if grouped else None)
@@ -481,14 +483,15 @@ def _view_keeper_script() -> str:
     return VIEW_KEEPER.read_text(encoding="utf-8")
 
 
-def keep_view() -> None:
+def keep_view(board_px: int | None = None) -> None:
     """The page's view keeper (static/canvas_view.js, which says what it does): fits that leave the
     component's overlays clear, expansions that move nothing already drawn, the highlight in
-    HIGHLIGHT, a tidy info panel. Below the canvas, the same every run, so it never makes Streamlit
-    mount the canvas again."""
+    HIGHLIGHT, a tidy info panel. Below the canvas, the same every run of a game, so it never makes Streamlit
+    mount the canvas again. `board_px`: the game's least width of a node whose board reads (Offers.board_px), else
+    MIN_BOARD_PX."""
     config = json.dumps({"highlight": HIGHLIGHT, "large": LARGE, "readable": READABLE_ZOOM, "leanMark": LEAN_MARK,
                          "minLabel": MIN_LABEL_PX, "labelFont": LABEL_FONT, "moveFont": MOVE_FONT,
-                         "minBoard": MIN_BOARD_PX, "boardSize": BOARD_SIZE})
+                         "minBoard": board_px or MIN_BOARD_PX, "boardSize": BOARD_SIZE})
     st.html(f"<script>window.__ggCanvas = {config};\n{_view_keeper_script()}</script>", unsafe_allow_javascript=True)
 
 

@@ -66,8 +66,9 @@
 //    node: the server sends them with the focus's data (`_rows`, JSON of model x, y and text; "" in another
 //    layout; an expansion's answer sends them anew, in `ggData`, for the bands its nodes went into), and they are
 //    written on a layer over the drawing at a fixed 11 px, moved with every pan and zoom;
-//    a name that the canvas's edge or an overlay would cut, or that would lie over a node or its label, is hidden
-//    until the view shows it whole and clear; a large canvas names no band.
+//    a name that the canvas's edge or an overlay would cut, that would lie over a node, its label or a move's name, or
+//    that a move's line would run through, is moved further left, else right of the band's rightmost node (`x2`), and
+//    hidden where none of those spots is whole and clear, until the view shows it so; a large canvas names no band.
 // 14. The canvas's search (canvas/search.py) sends a layout marked `ggFind` (the keys found): nothing moves,
 //    and the view brings what was found into the middle of the clear area (`showFound`); after a path was
 //    added for it, the expansion's layout places the path first. The one position found becomes the node selected,
@@ -107,7 +108,7 @@
 //    the same sheet, which is then not set again (a sheet equal to the last one is skipped: restyling a large canvas
 //    costs what drawing it does).
 // 18. A board is drawn on a node only while it can be read: where a node with boards on is under CONFIG.minBoard px wide
-//    on screen (the zoom times CONFIG.boardSize), its picture is not drawn (class gg-glyph) and the node shows as a
+//    (the game's own, Offers.board_px, else canvas/marks.py MIN_BOARD_PX) on screen (the zoom times CONFIG.boardSize), its picture is not drawn (class gg-glyph) and the node shows as a
 //    glyph, its shape filled in the value colour (the picture covered 88% of it: a speck of grey board with a hairline
 //    of colour); zooming in brings the boards back. Looked at, as 11, when the zoom crosses the threshold.
 //
@@ -264,8 +265,9 @@
             py += shift(bb.y1 * zoom + py, bb.y2 * zoom + py, area.y1, area.y2);
             return { zoom, pan: { x: px, y: py } };
         };
-        let view = null;
+        let view = null, chosen = shown.length - 1;
         for (const [i, [tier, floor]] of shown.entries()) {
+            chosen = i;
             const bb = tier.boundingBox({ includeLabels: true, includeOverlays: false });
             for (const ids of AREAS) {
                 const area = clearArea(cy, ids);
@@ -289,10 +291,118 @@
             const [eles, zoom] = shown[shown.length - 1];
             view = viewOf(eles, zoom, clearArea(cy));
         }
+        // The view chosen keeps the tier clear of the overlays, not the nodes beside it: those are looked at too, and
+        // where one would lie under an overlay or be cut by the canvas's edge the view is made again so that none does
+        // (clearOf). Issue 35: at 1000 px, Dodgem 3x3 after three expansions had 2 nodes under the opened info panel,
+        // dobutsu:small 1 to 4.
+        if (cy.nodes().length < CONFIG.large && hiding(cy, view) > 0)
+            view = clearOf(cy, view, shown.slice(chosen).map(([eles]) => eles));
         const zoom = view.zoom, px = view.pan.x, py = view.pan.y;
         if (Math.abs(zoom - now) < 1e-6 && Math.abs(px - pan.x) < 0.5 && Math.abs(py - pan.y) < 0.5) return;
         cy.stop();  // a glide of the view still going (an expansion's, a tap's) ends where it is
         cy.animate(local(cy, { zoom: zoom, pan: { x: px, y: py } }), local(cy, { duration: GLIDE_MS }));
+    }
+
+    // How many nodes (drawn, with their labels) `view` would show in part under one of the component's overlays (MARGIN
+    // included) or cut by the canvas's edge: a node is shown whole, clear of the overlays, or not at all.
+    function hiding(cy, view) {
+        const doc = cy.container().ownerDocument, box = cy.container().getBoundingClientRect();
+        const rects = OVERLAYS.map(id => overlayRect(doc, id)).filter(Boolean)
+            .map(r => ({ x1: r.left - box.left - MARGIN, y1: r.top - box.top - MARGIN,
+                         x2: r.right - box.left + MARGIN, y2: r.bottom - box.top + MARGIN }));
+        let count = 0;
+        cy.nodes().forEach(n => {
+            if (!n.visible()) return;
+            const b = n.boundingBox({ includeLabels: true, includeOverlays: false });
+            const x1 = b.x1 * view.zoom + view.pan.x, x2 = b.x2 * view.zoom + view.pan.x;
+            const y1 = b.y1 * view.zoom + view.pan.y, y2 = b.y2 * view.zoom + view.pan.y;
+            if (x2 <= 0 || y2 <= 0 || x1 >= box.width || y1 >= box.height) return;  // wholly out of sight
+            if (x1 < 0 || y1 < 0 || x2 > box.width || y2 > box.height ||
+                rects.some(r => x1 < r.x2 && r.x1 < x2 && y1 < r.y2 && r.y1 < y2)) count++;
+        });
+        return count;
+    }
+
+    // A view at `view`'s zoom under which no node is hidden (hiding) and what `view` was made to show (`keep`: reveal's
+    // tier, what was in sight or the node and its neighbours) stays whole and clear: the window at that zoom whose
+    // edges fall between nodes (fillAt, as the default view's, 7), held round `keep`, in the first free area (AREAS)
+    // where no node is under an overlay, or `view` itself, then panned by the least shifts that take each node still
+    // hidden out from under what hides it (shiftClear); else the whole drawing centred in the free area if it fits
+    // there at that zoom; else, of the views that keep `keep`, the one that hides the fewest, if fewer than
+    // `view`. `tiers`: reveal's, from the one `view` shows, then the later ones (with boards on, those that still hold
+    // the node and its neighbours beside the panel, issue 18). Never a lower zoom.
+    function clearOf(cy, view, tiers) {
+        let best = view, least = hiding(cy, view);
+        // the tiers after it are tried too (the node clicked or expanded is the last), with boards on only those that
+        // still hold the node and its neighbours (a board reads at half the readable zoom, where reveal showed them)
+        const node = tiers[tiers.length - 1], core = node.closedNeighborhood().nodes().filter(n => n.inside());
+        for (const [i, keep] of tiers.entries()) {
+            if (i > 0 && boardsOn(cy) && !core.every(n => keep.has(n))) continue;
+            const filled = clearViewport(cy, area => fillAt(cy, area, 0, view.zoom, keep));
+            for (const start of [filled, view]) {
+                if (!start) continue;
+                const [v, n, held] = shiftClear(cy, { zoom: start.zoom, pan: start.pan }, keep);
+                if (!held) continue;
+                if (n === 0) return v;
+                if (i === 0 && n < least) { best = v; least = n; }
+            }
+        }
+        // the whole drawing fits the free area at this zoom: centred there
+        const area = clearArea(cy), fit = clearFitViewport(cy, undefined, 0, area);
+        if (fit && fit.zoom >= view.zoom - 1e-9) {
+            const bb = drawingBox(cy);
+            const centred = { zoom: view.zoom, pan: { x: (area.x1 + area.x2) / 2 - view.zoom * (bb.x1 + bb.w / 2),
+                                                      y: (area.y1 + area.y2) / 2 - view.zoom * (bb.y1 + bb.h / 2) } };
+            if (hiding(cy, centred) === 0) return centred;
+        }
+        return best;
+    }
+
+    // `view` panned, a few times over, by the shift that leaves the fewest nodes hidden (hiding) while `keep` stays whole
+    // and clear: each shift tried takes one node hidden wholly past one side of what hides it (an overlay, MARGIN
+    // included), or for a node cut by the canvas's edge wholly in or wholly out. [view, how many nodes it hides,
+    // whether `keep` is whole and clear there].
+    // O(rounds x hidden x V).
+    function shiftClear(cy, view, keep) {
+        const doc = cy.container().ownerDocument, box = cy.container().getBoundingClientRect();
+        const W = box.width, H = box.height;
+        const rects = OVERLAYS.map(id => overlayRect(doc, id)).filter(Boolean)
+            .map(r => ({ x1: r.left - box.left - MARGIN, y1: r.top - box.top - MARGIN,
+                         x2: r.right - box.left + MARGIN, y2: r.bottom - box.top + MARGIN }));
+        const boxes = cy.nodes().filter(n => n.visible()).map(n => n.boundingBox({ includeLabels: true, includeOverlays: false }));
+        const kept = keep.boundingBox({ includeLabels: true, includeOverlays: false });
+        const screen = (b, v) => ({ x1: b.x1 * v.zoom + v.pan.x, x2: b.x2 * v.zoom + v.pan.x,
+                                    y1: b.y1 * v.zoom + v.pan.y, y2: b.y2 * v.zoom + v.pan.y });
+        const meets = (s, r) => s.x1 < r.x2 && r.x1 < s.x2 && s.y1 < r.y2 && r.y1 < s.y2;
+        const hid = s => !(s.x2 <= 0 || s.y2 <= 0 || s.x1 >= W || s.y1 >= H) &&
+            (s.x1 < 0 || s.y1 < 0 || s.x2 > W || s.y2 > H || rects.some(r => meets(s, r)));
+        const count = v => boxes.reduce((n, b) => n + (hid(screen(b, v)) ? 1 : 0), 0);
+        const holds = v => { const s = screen(kept, v);
+            return s.x1 >= 0 && s.y1 >= 0 && s.x2 <= W && s.y2 <= H && !rects.some(r => meets(s, r)); };
+        let cur = view, least = count(view);
+        for (let round = 0; round < 8 && least > 0; round++) {
+            const shifts = [];
+            boxes.forEach(b => {
+                const s = screen(b, cur);
+                if (!hid(s)) return;
+                rects.filter(r => meets(s, r)).forEach(r => shifts.push([r.x2 - s.x1 + 1, 0], [r.x1 - s.x2 - 1, 0],
+                                                                        [0, r.y2 - s.y1 + 1], [0, r.y1 - s.y2 - 1]));
+                if (s.x1 < 0) shifts.push([-s.x1 + 1, 0], [-s.x2 - 1, 0]);
+                if (s.x2 > W) shifts.push([W - s.x2 - 1, 0], [W - s.x1 + 1, 0]);
+                if (s.y1 < 0) shifts.push([0, -s.y1 + 1], [0, -s.y2 - 1]);
+                if (s.y2 > H) shifts.push([0, H - s.y2 - 1], [0, H - s.y1 + 1]);
+            });
+            let next = null, fewest = least, far = Infinity;
+            shifts.forEach(([dx, dy]) => {
+                const v = { zoom: cur.zoom, pan: { x: cur.pan.x + dx, y: cur.pan.y + dy } };
+                if (!holds(v)) return;
+                const n = count(v), d = Math.abs(dx) + Math.abs(dy);
+                if (n < fewest || (n === fewest && next && d < far)) { next = v; fewest = n; far = d; }
+            });
+            if (!next) break;
+            cur = next; least = fewest;
+        }
+        return [cur, least, holds(cur)];
     }
 
     // The canvas's default view (7): the whole drawing fitted into the clear area when that fit is readable
@@ -695,13 +805,18 @@
     }
 
     // (18) Boards under CONFIG.minBoard px on screen drawn as glyphs; the class changes only when the zoom crosses the
-    // threshold (or elements are added, `again`).
+    // threshold (or elements are added, `again`). The threshold is the game's (Offers.board_px: Dōbutsu's lettered 3x4
+    // board with its hands reads from about 214 px, tic-tac-toe's from 18): read from the config the page set last
+    // (keep_view, again when another game opens), not the one this script first saw.
     function glyphs(cy, again) {
-        const small = (+CONFIG.boardSize || 64) * cy.zoom() < (+CONFIG.minBoard || 0);
+        const config = window.__ggCanvas || CONFIG;
+        const small = (+config.boardSize || 64) * cy.zoom() < (+config.minBoard || 0);
         if (!again && cy.__ggGlyphs === small) return;
         cy.__ggGlyphs = small;
+        // (every node, not only those with a board now: boards turned on give the nodes their pictures without an
+        // addition or a zoom, and a Dōbutsu board at the default zoom was drawn)
         cy.batch(() => {
-            if (small) cy.nodes("[_image]").addClass("gg-glyph");
+            if (small) cy.nodes().addClass("gg-glyph");
             else cy.nodes(".gg-glyph").removeClass("gg-glyph");
         });
     }
@@ -716,7 +831,7 @@
     // a grid of CELL-sized cells; a large canvas draws no names.
     const CELL = 80;
     const LABEL_ONLY = { includeNodes: false, includeEdges: false, includeLabels: true, includeOverlays: false };
-    const NODE_BOX = { includeNodes: true, includeEdges: false, includeLabels: true, includeOverlays: false };
+    const NODE_BODY = { includeNodes: true, includeEdges: false, includeLabels: false, includeOverlays: false };
     function tuckNames(cy) {
         unreveal(cy, cy.edges(".gg-shown"));
         cy.__ggPlaces = null;
@@ -732,7 +847,11 @@
         const put = b => cells(b, k => { if (!grid.has(k)) grid.set(k, []); grid.get(k).push(b); });
         const clear = b => { let ok = true; cells(b, k => { if (ok) ok = (grid.get(k) || []).every(
             o => b.x2 <= o.x1 || b.x1 >= o.x2 || b.y2 <= o.y1 || b.y1 >= o.y2); }); return ok; };
-        cy.nodes().forEach(n => { const b = n.boundingBox(NODE_BOX); if (isFinite(b.w)) put(b); });
+        // a node's disc (or board) and its label, each its own box, as the server measures them (canvas/captions.py): one
+        // box round both is as wide as the disc all down the label, and took a name beside a narrow label for one over
+        // it (issue 35: tic-tac-toe's "X a3" and "X b2" beside the start's "..." were hidden, "X b3" alone named)
+        cy.nodes().forEach(n => [n.boundingBox(NODE_BODY), n.boundingBox(LABEL_ONLY)].forEach(b => {
+            if (b.w > 0 && b.h > 0 && isFinite(b.w)) put(b); }));
         // every move's drawn line as segments LINE_STEP long: a name another move crosses is tucked too (issue 35).
         // Segments, not their points: a line that only clipped a name's corner passed between two points (a node
         // drawn smaller, "Size by", brings its moves' ends nearer the names placed beside it).
@@ -866,6 +985,7 @@
 
     // (13) the layered bands' names, on a layer of their own over the drawing
     const ROW_FONT = 11;
+    const ROW_SHIFT = 24;  // px on screen: how far a band's name may move further out, away from a move through it
     const ROW_BODY = { includeNodes: true, includeEdges: false, includeLabels: false, includeOverlays: false };
     const ROW_LABEL = { includeNodes: false, includeEdges: false, includeLabels: true, includeOverlays: false };
     function rowNames(cy) {
@@ -899,21 +1019,48 @@
             if (list.length && !large) cy.edges().forEach(e => {
                 if (+e.style("text-opacity") > 0 && !e.hasClass("gg-speck")) boxes.push(e.renderedBoundingBox(ROW_LABEL));
             });
+            const lines = list.length && !large ? rowLines() : [];
             list.forEach((row, i) => {
                 const name = layer.children[i];
                 if (!name) return;
-                const x = row.x * z + pan.x, y = row.y * z + pan.y;
-                name.style.left = x + "px";
+                const w = name.offsetWidth, h = name.offsetHeight, y = row.y * z + pan.y;
+                // where it may go: left of the band (its end at `x`), a little further left, then right of the band
+                // (its start at `x2`), a little further right; the first spot where it is whole and clear is taken
+                const spots = [0, ROW_SHIFT, 2 * ROW_SHIFT].map(d => row.x * z + pan.x - w - d);
+                if (typeof row.x2 === "number") spots.push(...[0, ROW_SHIFT, 2 * ROW_SHIFT].map(d => row.x2 * z + pan.x + d));
+                const at = large ? undefined : spots.find(left => {
+                    const b = { x1: left, y1: y - h / 2, x2: left + w, y2: y + h / 2 };
+                    // whole or not at all: never cut by the canvas's edge nor under an overlay
+                    const whole = b.x1 >= area.x1 && b.x2 <= area.x2 && b.y1 >= area.y1 && b.y2 <= area.y2;
+                    // nor drawn over a node or its label (an expansion may place nodes beside a band)
+                    return whole && boxes.every(o => !(o.w > 0) || b.x2 <= o.x1 || b.x1 >= o.x2 || b.y2 <= o.y1 || b.y1 >= o.y2) &&
+                        // nor with a move's line running through it (issue 35: "remoteness 25" crossed)
+                        !lines.some(([e, bb, pts]) => {
+                            const m = { x1: (b.x1 - pan.x) / z, y1: (b.y1 - pan.y) / z, x2: (b.x2 - pan.x) / z, y2: (b.y2 - pan.y) / z };
+                            if (bb.x2 < m.x1 || bb.x1 > m.x2 || bb.y2 < m.y1 || bb.y1 > m.y2) return false;
+                            for (let k = 1; k < pts.length; k++)
+                                if (segmentInBox(pts[k - 1].x, pts[k - 1].y, pts[k].x, pts[k].y, m)) return true;
+                            return false;
+                        });
+                });
+                // (placed as text that ends at its left + w: the layer's names are right-aligned by their transform)
+                name.style.left = ((at === undefined ? spots[0] : at) + w) + "px";
                 name.style.top = y + "px";
-                // a name is shown whole or not at all: never cut by the canvas's edge nor under an overlay
-                const w = name.offsetWidth, h = name.offsetHeight;
-                const whole = x - w >= area.x1 && x <= area.x2 && y - h / 2 >= area.y1 && y + h / 2 <= area.y2;
-                // nor drawn over a node or its label (an expansion may place nodes beside a band)
-                const b = { x1: x - w, y1: y - h / 2, x2: x, y2: y + h / 2 };
-                const clear = boxes.every(o => !(o.w > 0) || b.x2 <= o.x1 || b.x1 >= o.x2 || b.y2 <= o.y1 || b.y1 >= o.y2);
-                name.style.visibility = whole && clear && !large ? "visible" : "hidden";
+                name.style.visibility = at !== undefined ? "visible" : "hidden";
             });
         };
+        // (13) every move's line as drawn (movePoints), with its box, in model px: made again after the moves or the
+        // nodes change, not at every frame of a pan
+        let drawnLines = null;
+        const rowLines = () => {
+            if (!drawnLines) drawnLines = cy.edges().filter(e => e.visible()).map(e => {
+                const pts = movePoints(e);
+                const xs = pts.map(p => p.x), ys = pts.map(p => p.y);
+                return [e, { x1: Math.min(...xs), y1: Math.min(...ys), x2: Math.max(...xs), y2: Math.max(...ys) }, pts];
+            }).filter(([, , pts]) => pts.length > 1);
+            return drawnLines;
+        };
+        cy.on("add remove position layoutstop data style", () => { drawnLines = null; });
         let queued = false;  // once a frame, however many viewport events ask for it
         const soon = () => {
             if (queued) return;
