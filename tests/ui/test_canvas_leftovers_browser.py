@@ -19,11 +19,15 @@ from tests.ui.test_canvas_browser import (CY, OVERLAPS, _choose, act, click_node
 
 NODE_BOX = "{includeNodes: true, includeEdges: false, includeLabels: true, includeOverlays: false}"
 LABEL_BOX = "{includeNodes: false, includeEdges: false, includeLabels: true, includeOverlays: false}"
+BODY_BOX = "{includeNodes: true, includeEdges: false, includeLabels: false, includeOverlays: false}"
 
-# The names drawn (text-opacity above 0, a non-empty label) over a node's box (its disc or board and its
-# label): [move, node] pairs. A name that only touches a box (1 px) is read.
+# The names drawn (text-opacity above 0, a non-empty label) over a node's disc or board, or over its label:
+# [move, node] pairs. The two are boxes of their own (as the page places names, canvas_view.js): a name in the
+# empty corner of their union, beside a label narrower than its node, covers neither. A name that only touches
+# a box (1 px) is read.
 NAMES_OVER_NODES = f"""() => {{ const cy = {CY}; const out = [];
-    const boxes = cy.nodes().map(n => [n.id(), n.boundingBox({NODE_BOX})]);
+    const boxes = cy.nodes().flatMap(n => [[n.id(), n.boundingBox({BODY_BOX})], [n.id(), n.boundingBox({LABEL_BOX})]])
+        .filter(([id, a]) => a.w > 0 && a.h > 0 && isFinite(a.w));
     cy.edges().forEach(e => {{
         if (!(parseFloat(e.style('text-opacity')) > 0)) return;
         const b = e.boundingBox({LABEL_BOX});
