@@ -1077,10 +1077,38 @@ def finish_cells(cells):
             code = cell & CODE_MASK
             if code == OPEN or code == OPEN_TIE:
                 cells[i] = DRAW
-                code = DRAW
-            elif code <= WIN and code != DRAW:
-                deep = max(deep, np.int64(cell >> CODE_BITS))
-            tally[code] += 1
+                cell = DRAW
+            deep = _tallied(cell, tally, deep)
+        rows[b] = tally
+        deepest[b] = deep
+    return deepest.max(), rows.sum(axis=0)
+
+
+@njit(inline="always")
+def _tallied(cell, tally, deep):
+    """One finished cell counted: tally[its code] += 1; returns `deep`, or the cell's remoteness when it is a
+    deeper win, loss or tie (finish_cells, count_cells)."""
+    code = cell & CODE_MASK
+    tally[code] += 1
+    if code <= WIN and code != DRAW:
+        return max(deep, np.int64(cell >> CODE_BITS))
+    return deep
+
+
+@njit(cache=True, nogil=True, parallel=True)
+def count_cells(cells):
+    """finish_cells' counts of cells finished already, read only (a tier's file memory-mapped read-only:
+    explorer.tiered.files._summarize), on every core: (the deepest remoteness of a win, loss or tie, 0 when
+    none; counts[code] for each code 0-7), valuestore.summarize's answer, the same with any threads. O(n)."""
+    n = len(cells)
+    blocks = (n + FINISH_BLOCK - 1) // FINISH_BLOCK
+    rows = np.zeros((max(blocks, 1), CODE_MASK + 1), dtype=np.int64)
+    deepest = np.zeros(max(blocks, 1), dtype=np.int64)
+    for b in prange(blocks):
+        tally = np.zeros(CODE_MASK + 1, dtype=np.int64)
+        deep = 0
+        for i in range(b * FINISH_BLOCK, min(n, (b + 1) * FINISH_BLOCK)):
+            deep = _tallied(cells[i], tally, deep)
         rows[b] = tally
         deepest[b] = deep
     return deepest.max(), rows.sum(axis=0)
