@@ -44,8 +44,8 @@ MAX_INDICES = 2 ** 31  # int32 queue entries
 # The most a solve holds an index: its 2-byte cell and, at worst, a 4-byte queue entry (the queue gives back the
 # pages behind its head, and a first level of more than a quarter of the cells is read from them, never queued:
 # explorer.kernels.retrograde.queue_first_level; so it is less in practice. Dōbutsu shōgi peaked at 5.3 bytes an
-# index when its first level, 85% of its indices, was queued; about 2.3 since by the arithmetic of docs/kernels.md,
-# not measured whole; a reduced one, 16 million indices, went from 6.1 to 2.9 bytes an index above the interpreter).
+# index when its first level, 85% of its indices, was queued; 2.34 since, measured whole at ff62ceb (docs/kernels.md);
+# a reduced one, 16 million indices, went from 6.1 to 2.9 bytes an index above the interpreter).
 BYTES_PER_INDEX_SOLVING = 6
 CACHE_KIND = "implicit"  # the state folder's subfolder of value files
 

@@ -146,14 +146,18 @@ SORTED = 6  # state[SORTED]: the queue before this entry is in index order level
 SCAN = 7  # state[SCAN]: the next cell the first level is read from (`_scan_chunk`), len(cells) once read or never
 SCANNED = 8  # state[SCANNED]: the first level's entries worked from the cells so far (progress: explorer.implicit)
 FIRST_LEVEL_QUEUED = 4  # the first level goes into the queue when it is at most 1/4 of the cells, else read from them
+GAME_FIRST_PASS = 9  # state[GAME_FIRST_PASS] 1: a game's solve may run its own first pass (Dōbutsu shōgi's decides
+# the first two levels: `queue_levels`); 0 makes it fill the cells with implicit_initial (the tests' oracle)
 
 
-def new_state() -> np.ndarray:
+def new_state(game_first_pass: bool = True) -> np.ndarray:
     """A solve's state before its first call: START, and numba's number of threads now (set_num_threads).
     Read here, not in the loop: numba's get_num_threads in compiled code is a call through a pointer,
-    which keeps numba from caching the kernel."""
-    state = np.zeros(9, dtype=np.int64)
+    which keeps numba from caching the kernel. `game_first_pass=False`: a game's own first pass is not
+    used (state[GAME_FIRST_PASS]), the cells come from implicit_initial (a test's oracle)."""
+    state = np.zeros(10, dtype=np.int64)
     state[THREADS] = numba.get_num_threads()
+    state[GAME_FIRST_PASS] = 1 if game_first_pass else 0
     return state
 
 
@@ -365,10 +369,10 @@ SCAN_BLOCK = 1 << 16  # cells a thread takes at a time in _collect
 
 
 @njit(cache=True, nogil=True, parallel=True)
-def _collect(cells, queue, tie_phase, most):
+def _collect(cells, queue, tie_phase, most, lowest):
     """The queue a phase starts from, in ascending index order: queue[:count] = the local indices
-    whose code is WIN or LOSS (phase 1) or OPEN_TIE (phase 2, each rewritten as a tie of
-    remoteness 0). Returns count, or STUCK - i for the first i that is NOT_OVER (phase 1). When count
+    whose code is WIN or LOSS of remoteness `lowest` or more (phase 1) or OPEN_TIE (phase 2, each rewritten
+    as a tie of remoteness 0). Returns count, or STUCK - i for the first i that is NOT_OVER (phase 1). When count
     is more than `most` (phase 1), nothing is written: the caller reads them from the cells (`_scan_chunk`).
 
     On every core and the same with any threads: each block of SCAN_BLOCK cells counts its
@@ -387,7 +391,8 @@ def _collect(cells, queue, tie_phase, most):
                 if code == OPEN_TIE:
                     found += 1
             elif code == WIN or code == LOSS:
-                found += 1
+                if (cells[i] >> CODE_BITS) >= lowest:
+                    found += 1
             elif code == NOT_OVER and first_stuck[b] == n:
                 first_stuck[b] = i
         offsets[b + 1] = found
@@ -408,7 +413,7 @@ def _collect(cells, queue, tie_phase, most):
                     cells[i] = TIE
                     queue[tail] = i
                     tail += 1
-            elif code == WIN or code == LOSS:
+            elif (code == WIN or code == LOSS) and (cells[i] >> CODE_BITS) >= lowest:
                 queue[tail] = i
                 tail += 1
     return offsets[blocks]
@@ -475,13 +480,24 @@ def queue_first_level(cells, queue, state):
     SCAN slots or more): the loop reads it from the cells as it goes (`_scan_chunk`), in the same index
     order, and the queue starts with the second level. Dōbutsu shōgi's first level, the positions where
     the mover takes the lion, is 85% of its indices: 5.3 GB of queue against 3.1 GB of cells."""
+    return queue_levels(cells, queue, state, 0)
+
+
+@njit(inline="always")
+def queue_levels(cells, queue, state, lowest):
+    """queue_first_level, after a first pass that has decided the levels below remoteness `lowest` and worked
+    them already: the queue of phase 1 starts with the finished wins and losses of remoteness `lowest` (0:
+    every finished one, queue_first_level). Dōbutsu shōgi's own first pass (explorer/games/dobutsu/kernels.py)
+    gives each unfinished position its counter less its moves into a finished win, a win at remoteness 1 when
+    one of its moves ends the game in its favour, a loss at remoteness 1 when every move loses at once:
+    what working the first level gives, so the loop starts at `lowest` 1 and never reads the first level."""
     n = len(cells)
     scanned = len(state) > SCANNED
-    tail = _collect(cells, queue, False, n // FIRST_LEVEL_QUEUED if scanned else n)
+    tail = _collect(cells, queue, False, n // FIRST_LEVEL_QUEUED if scanned and lowest == 0 else n, lowest)
     if tail < 0:
         return tail
     scan = n
-    if scanned and tail > n // FIRST_LEVEL_QUEUED:
+    if scanned and lowest == 0 and tail > n // FIRST_LEVEL_QUEUED:
         scan, tail = 0, 0
     state[0], state[1], state[2], state[3], state[4] = WINS_AND_LOSSES, 0, tail, 0, 0
     if len(state) > SORTED:
@@ -612,7 +628,7 @@ def solve_cells(initial, predecessors, valid, move_count, terminal, graph, max_u
             if tie_phase:
                 break
             # Ties, from the finished ties outward, shortest first: the queue starts again at 0.
-            tail = _collect(cells, queue, True, n)
+            tail = _collect(cells, queue, True, n, 0)
             phase, head, sorted_until = TIES, 0, tail  # in index order
             continue
         if m < 0:
@@ -1061,10 +1077,38 @@ def finish_cells(cells):
             code = cell & CODE_MASK
             if code == OPEN or code == OPEN_TIE:
                 cells[i] = DRAW
-                code = DRAW
-            elif code <= WIN and code != DRAW:
-                deep = max(deep, np.int64(cell >> CODE_BITS))
-            tally[code] += 1
+                cell = DRAW
+            deep = _tallied(cell, tally, deep)
+        rows[b] = tally
+        deepest[b] = deep
+    return deepest.max(), rows.sum(axis=0)
+
+
+@njit(inline="always")
+def _tallied(cell, tally, deep):
+    """One finished cell counted: tally[its code] += 1; returns `deep`, or the cell's remoteness when it is a
+    deeper win, loss or tie (finish_cells, count_cells)."""
+    code = cell & CODE_MASK
+    tally[code] += 1
+    if code <= WIN and code != DRAW:
+        return max(deep, np.int64(cell >> CODE_BITS))
+    return deep
+
+
+@njit(cache=True, nogil=True, parallel=True)
+def count_cells(cells):
+    """finish_cells' counts of cells finished already, read only (a tier's file memory-mapped read-only:
+    explorer.tiered.files._summarize), on every core: (the deepest remoteness of a win, loss or tie, 0 when
+    none; counts[code] for each code 0-7), valuestore.summarize's answer, the same with any threads. O(n)."""
+    n = len(cells)
+    blocks = (n + FINISH_BLOCK - 1) // FINISH_BLOCK
+    rows = np.zeros((max(blocks, 1), CODE_MASK + 1), dtype=np.int64)
+    deepest = np.zeros(max(blocks, 1), dtype=np.int64)
+    for b in prange(blocks):
+        tally = np.zeros(CODE_MASK + 1, dtype=np.int64)
+        deep = 0
+        for i in range(b * FINISH_BLOCK, min(n, (b + 1) * FINISH_BLOCK)):
+            deep = _tallied(cells[i], tally, deep)
         rows[b] = tally
         deepest[b] = deep
     return deepest.max(), rows.sum(axis=0)

@@ -73,7 +73,8 @@ def _compress_tier(folder: Path, tier: int) -> "TierSummary | None":
         return None
     cells = store.as_memmap()
     summary = _summarize(cells)
-    valuestore.write(_tier_path(folder, tier), cells, chunk=valuestore.RANDOM_ACCESS_CHUNK, codec="zstd")
+    valuestore.write(_tier_path(folder, tier), cells, chunk=valuestore.RANDOM_ACCESS_CHUNK, codec="zstd",
+                     threads=_threads())  # the chunks compressed on every core (the same bytes)
     del cells
     store.close()
     return summary
@@ -87,10 +88,24 @@ class TierSummary(NamedTuple):
 
 
 def _summarize(cells) -> TierSummary:
-    """The tier's TierSummary (valuestore.summarize: in blocks, a memory map read once, in order). O(N)."""
-    from explorer.core import valuestore
+    """The tier's TierSummary, valuestore.summarize's answer, counted on every core (explorer.kernels.retrograde.
+    count_cells: blocks of a memory map read once, each by one thread, their counts added; the same with any
+    threads). O(N)."""
+    import numpy as np
 
-    return TierSummary(*valuestore.summarize(cells))
+    from explorer.kernels.retrograde import count_cells
+
+    deepest, counts = count_cells(np.asarray(cells))
+    return TierSummary(tuple(int(c) for c in counts), int(deepest))
+
+
+def _threads() -> int:
+    """The threads that compress a tier's chunks: numba's (NUMBA_NUM_THREADS), else one a core."""
+    import os
+
+    from explorer.core.settings import numba_threads
+
+    return numba_threads() or os.cpu_count() or 1
 
 
 

@@ -456,6 +456,36 @@ def test_finish_cells_counts_the_finished_codes_as_summarize_does(size, dtype):
     assert (counts.tolist(), int(deepest)) == (list(valuestore.summarize(cells)[0]), valuestore.summarize(cells)[1])
 
 
+@pytest.mark.parametrize("size", [0, 7, (1 << 20) + 3, (5 << 20) + 1])
+@pytest.mark.parametrize("dtype", [np.uint16, np.uint32])
+def test_a_tiers_summary_is_counted_on_every_core_as_summarize_counts(size, dtype, tmp_path):
+    """explorer.tiered.files._summarize counts a finished tier's cells on every core (count_cells, over a read-only
+    memory map as the tier's file is opened): the same counts and deepest remoteness with one thread and two, and
+    as valuestore.summarize's, across block boundaries."""
+    import numba
+
+    from explorer.core import valuestore
+    from explorer.kernels.retrograde import CODE_BITS, LOSS, NO_POSITION, TIE, WIN
+    from explorer.tiered.files import _summarize
+
+    rng = np.random.default_rng(size + 1)
+    codes = rng.choice([LOSS, 1, TIE, WIN, NO_POSITION], size)
+    payload = rng.integers(0, 1000, size) * np.isin(codes, [LOSS, TIE, WIN])
+    ((payload << CODE_BITS) | codes).astype(dtype).tofile(tmp_path / "cells")
+    cells = np.memmap(tmp_path / "cells", dtype=dtype, mode="r") if size else np.zeros(0, dtype)
+    before = numba.get_num_threads()
+    found = {}
+    try:
+        for threads in (1, min(2, numba.config.NUMBA_NUM_THREADS)):
+            numba.set_num_threads(threads)
+            found[threads] = _summarize(cells)
+    finally:
+        numba.set_num_threads(before)
+    expected = valuestore.summarize(cells)
+    assert found[1] == found[2] == (expected[0], expected[1])
+    assert sum(found[1].codes) == size
+
+
 @pytest.mark.parametrize("threads", [1, 2])
 def test_a_large_first_level_is_read_from_the_cells_and_never_queued(threads):
     """A first level of more than 1/FIRST_LEVEL_QUEUED of the cells (Dōbutsu shōgi's: 85% of its indices, 5.3 GB
@@ -470,7 +500,7 @@ def test_a_large_first_level_is_read_from_the_cells_and_never_queued(threads):
     numba.set_num_threads(min(threads, numba.config.NUMBA_NUM_THREADS))
     try:
         results, first_queued, most_queued = [], [], []
-        for state in (new_state(), new_state()[:SCAN]):
+        for state in (new_state(False), new_state(False)[:SCAN]):  # (Dōbutsu's own first pass works the level)
             cells, queue = np.empty(kernels.size, np.uint16), np.zeros(kernels.size, np.int32)
             budget, longest = 0, 0  # the first call stops with the first level ready
             while (status := kernels.solve(kernels.ctx, kernels.max_unmoves, cells, queue, state, budget, 0,

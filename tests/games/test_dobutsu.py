@@ -310,6 +310,87 @@ def test_implicit_solve_equals_edge_solve(spec, tmp_path):
     assert len(result.values) == game.index_space() // 2
 
 
+def first_cell_by_the_rules(game, index: int) -> int:
+    """The cell of `index` once the first level is worked, from the rules alone: a finished position's
+    value at remoteness 0; else a win at 1 when a move finishes the game against the other side, a loss at 1
+    when every move finishes it for the other side, else open with the moves not finishing it."""
+    from explorer.kernels.retrograde import CODE_BITS, LOSS, OPEN, WIN
+
+    position = game.unrank(index)
+    over = game.outcome(position)
+    if over is not None:
+        return int(over)
+    after = [game.outcome(m.position) for m in game.moves(position)]
+    if Value.LOSS in after:
+        return (1 << CODE_BITS) | WIN
+    left = sum(1 for o in after if o != Value.WIN)
+    return (left << CODE_BITS) | OPEN if left else (1 << CODE_BITS) | LOSS
+
+
+@pytest.mark.parametrize("spec", ["dobutsu:lions", "dobutsu:small", CHICKS, STANDARD])
+def test_the_first_pass_works_the_first_level_as_the_rules_say(spec):
+    """Dōbutsu shōgi's own first pass (kernels.first_cells: no successor built, an index unranked once a run of
+    indices that differ in their pieces' owners only) against the rules: over the whole of each reduced game
+    and over stretches of the full one (the runs cut at any index), every cell the same as an index unranked
+    alone, and as the rules give on every index of the small games and a sample of the others."""
+    from explorer.games.dobutsu.kernels import first_cells
+
+    game = parse_spec(spec)
+    k = game.implicit_kernels()
+    rng = random.Random(11)
+    stretches = [(0, k.size)] if k.size <= 2_000_000 else \
+        [(at, at + 30_000) for at in rng.sample(range(k.size - 30_000), 4)] + [(k.size - 777, k.size)]
+    kinds = set()
+    for lo, hi in stretches:
+        cells = np.zeros(hi - lo, np.uint16)
+        first_cells(k.ctx, lo, cells)
+        alone = np.zeros(1, np.uint16)
+        for i in rng.sample(range(lo, hi), min(hi - lo, 3000)):
+            first_cells(k.ctx, i, alone)
+            assert cells[i - lo] == alone[0], i
+        checked = range(lo, hi) if hi - lo <= 40_000 else rng.sample(range(lo, hi), 600)
+        for i in checked:
+            expected = first_cell_by_the_rules(game, i)
+            assert int(cells[i - lo]) == expected, game.format(game.unrank(i))
+            kinds.add(expected & 7 if expected & 7 == 4 else expected)
+    assert kinds <= {0, 3, 8, 11, 4}, kinds
+    if spec == "dobutsu:small":  # every index checked: each kind of cell made (loss and win at 0 and 1, open)
+        assert kinds == {0, 3, 8, 11, 4}, kinds
+
+
+@pytest.mark.parametrize("spec", ["dobutsu:lions", "dobutsu:small", CHICKS, "dobutsu(giraffes=1,elephants=0,chicks=0)"])
+@pytest.mark.parametrize("threads", [1, 2])
+def test_the_solve_from_the_games_first_pass_equals_the_loops_own(spec, threads):
+    """The whole solve with Dōbutsu shōgi's own first pass (the first level worked as the cells are filled, the
+    queue starting at remoteness 1) leaves the same cells, byte for byte, as with the loop's own first pass
+    (implicit_initial, then the first level worked from the queue or the cells: new_state(False)), on one
+    thread and on two; its queue never holds a position of remoteness 0."""
+    import numba
+
+    from explorer.kernels.retrograde import CODE_BITS, MORE, new_state, no_seeds
+
+    kernels = parse_spec(spec).implicit_kernels()
+    before = numba.get_num_threads()
+    numba.set_num_threads(min(threads, numba.config.NUMBA_NUM_THREADS))
+    try:
+        results, starts = [], []
+        for own in (True, False):
+            state = new_state(own)
+            cells, queue = np.empty(kernels.size, np.uint16), np.zeros(kernels.size, np.int32)
+            budget = 0  # the first call stops with the first pass done and the queue ready
+            while (status := kernels.solve(kernels.ctx, kernels.max_unmoves, cells, queue, state, budget, 0,
+                                           *no_seeds())) == MORE:
+                if budget == 0:
+                    starts.append(np.unique(cells[queue[:state[2]]] >> CODE_BITS).tolist())
+                budget = 1000
+            assert status == 0
+            results.append(cells)
+    finally:
+        numba.set_num_threads(before)
+    assert np.array_equal(results[0], results[1])
+    assert starts[0] == [1]  # the game's pass: the second level queued, the first never
+
+
 # -- the Graphviz board -------------------------------------------------------------------------
 
 def test_the_graphviz_board_shows_both_hands_and_the_ranks_in_place():

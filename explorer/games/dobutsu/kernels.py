@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import numpy as np
 from llvmlite import ir
-from numba import carray, types
+from numba import carray, prange, types
 from numba.core import cgutils
 from numba.extending import intrinsic
 
@@ -28,7 +28,8 @@ from explorer.kernels import njit
 
 from explorer.games.base import ImplicitKernels
 from explorer.kernels.bits import popcount, trailing_zeros
-from explorer.kernels.ranked import cached_wrappers
+from explorer.kernels.retrograde import (CODE_BITS, GAME_FIRST_PASS, LOSS, OPEN, START, WIN, implicit_initial,
+                                         queue_levels, solve_cells)
 from explorer.games.dobutsu.ranking import RANKING_CONTEXT, rank_position, ranking_context, unrank_position
 from explorer.games.dobutsu.pieces import MAX_MOVES, MAX_UNMOVES, SQUARES, STEPS, targets
 
@@ -359,7 +360,205 @@ def predecessors(ctx, index, out):
     return count
 
 
-(solve,) = cached_wrappers(globals(), "solve")  # cached (explorer.kernels.ranked)
+@njit(cache=True, inline="always")
+def _first_cell(ctx, index, board, hand):
+    """implicit_initial's cell of `index` once the first level (the finished wins and losses) is worked: a
+    finished position's value (remoteness 0); else a win at remoteness 1 when one of its moves finishes the
+    game for the mover (its lion reaches the far rank where it cannot be taken, or the other side is left
+    without a move), a loss at remoteness 1 when every move lets the mover's lion be taken, else open with its
+    counter of moves less those that let the lion be taken (each such move reaches a finished win of the
+    other side, which the first level would have counted off). No successor is built or ranked: pieces do
+    not block one another in Dōbutsu shōgi (each moves one step), so whether the mover's lion can be taken
+    after a move is the other side's attacks on its square, less the piece the move takes. The same cell as
+    implicit_initial then the first level worked by the loop (tests/games/test_dobutsu.py, index by index)."""
+    return _first_cell_of(ctx, _unrank(ctx, index, board, hand), board, hand)
+
+
+@njit(cache=True, inline="always")
+def _first_cell_of(ctx, mover, board, hand):
+    """_first_cell of the position (mover, board, hand)."""
+    other = 1 - mover
+    mine, occupied, my_lion, their_lion = _squares(board, mover)
+    far = 3 if mover == 0 else 0
+    total = 0
+    pieces = mine
+    while pieces != 0:
+        s = trailing_zeros(pieces)
+        pieces &= pieces - 1
+        reach = _mask(ctx, mover, (board[s] - 1) % 5, s)
+        if (reach >> their_lion) & 1:
+            return WIN  # the opposing lion can be taken: over, remoteness 0
+        total += popcount(reach & ~mine)
+    if my_lion // 3 == far:
+        return WIN
+    if their_lion // 3 == 3 - far:
+        return LOSS
+    empty = SQUARES - popcount(occupied)
+    drops = 0
+    if empty > 0:
+        for k in range(3):
+            if hand[3 * mover + k] > 0:
+                drops += 1
+    total += drops * empty
+    if total == 0:
+        return LOSS  # no move
+    # The other side's pieces: the squares they attack (`attacked`), those attacked twice or more (`twice`), and
+    # those of its pieces that have a move on the board now (`mobile`).
+    theirs = occupied & ~mine
+    attacked = 0
+    twice = 0
+    mobile = 0
+    pieces = theirs
+    while pieces != 0:
+        q = trailing_zeros(pieces)
+        pieces &= pieces - 1
+        reach = _mask(ctx, other, (board[q] - 1) % 5, q)
+        twice |= attacked & reach
+        attacked |= reach
+        if reach & ~theirs:
+            mobile |= 1 << q
+    in_hand = hand[3 * other] + hand[3 * other + 1] + hand[3 * other + 2] > 0  # a drop: never a full board
+    refuted = 0
+    wins = False
+    lion_attacked = (attacked >> my_lion) & 1
+    pieces = mine
+    while pieces != 0:
+        s = trailing_zeros(pieces)
+        pieces &= pieces - 1
+        kind = (board[s] - 1) % 5
+        targets = _mask(ctx, mover, kind, s) & ~mine
+        while targets != 0:
+            t = trailing_zeros(targets)
+            targets &= targets - 1
+            taken = (theirs >> t) & 1
+            if kind == 0:
+                hit = (attacked >> t) & 1  # the piece on t (taken) does not attack its own square
+            elif (twice >> my_lion) & 1:
+                hit = 1
+            elif lion_attacked and taken:
+                hit = 0 if (_mask(ctx, other, (board[t] - 1) % 5, t) >> my_lion) & 1 else 1  # the attacker taken?
+            else:
+                hit = lion_attacked
+            if hit:
+                refuted += 1
+            elif kind == 0 and t // 3 == far:
+                wins = True  # a try that stands
+            elif not in_hand:
+                # The other side left without a move? A piece it keeps with an empty square or one of ours to go
+                # to (the piece just taken frees its square for the others).
+                if taken:
+                    stuck = (mobile & ~(1 << t)) == 0 and ((attacked >> t) & 1) == 0
+                else:
+                    stuck = mobile == 0
+                if stuck:
+                    wins = True
+    if drops > 0:
+        if lion_attacked:
+            refuted += drops * empty
+        elif not in_hand and mobile == 0:
+            wins = True
+    if wins:
+        return (1 << CODE_BITS) | WIN
+    if refuted == total:
+        return (1 << CODE_BITS) | LOSS
+    return ((total - refuted) << CODE_BITS) | OPEN
+
+
+@njit(cache=True, inline="always")
+def first_cells(ctx, lo, cells):
+    """cells[i] = _first_cell(index lo + i), on every core (blocks of FIRST_BLOCK indices, each index writing its
+    own cell), unranking one index of each run that differs only in its pieces' owners and promotions.
+
+    The ranking's lowest digits are the owner of each giraffe and elephant and the owner and promotion of each
+    chick (ranking.py): 2 ** (giraffes + elephants + 2 chicks on the board) consecutive indices, up to 256,
+    share the squares of every piece and the hands. So the first index met of such a run is unranked, the
+    pieces' squares listed in the digits' order (square order from the mover's side), and each next index of
+    the run is its board with those few cells rewritten from the digits, not unranked again."""
+    for b in prange((len(cells) + FIRST_BLOCK - 1) // FIRST_BLOCK):
+        board = carray(_stack_int64(12), 12)
+        hand = carray(_stack_int64(6), 6)
+        where = carray(_stack_int64(6), 6)  # the board square of each digit's piece: chicks, elephants, giraffes
+        base = carray(_stack_int64(6), 6)   # its cell less owner and promotion: 4 chick, 3 elephant, 2 giraffe
+        i = b * FIRST_BLOCK
+        end = min(len(cells), (b + 1) * FIRST_BLOCK)
+        while i < end:
+            mover = _unrank(ctx, lo + i, board, hand)
+            # The pieces in the digits' order, and this index's digits (owner bits, relative to the mover).
+            chicks = 0
+            elephants = 0
+            giraffes = 0
+            for s in range(12):
+                square = s + mover * (11 - 2 * s)  # square s seen from the mover
+                v = board[square]
+                kind = (v - 1) % 5
+                if v == 0 or kind == 0:
+                    continue
+                if kind >= 3:
+                    chicks += 1
+                elif kind == 2:
+                    elephants += 1
+                else:
+                    giraffes += 1
+            digits = 0
+            width = 0
+            seen_c = 0
+            seen_e = 0
+            seen_g = 0
+            for s in range(12):
+                square = s + mover * (11 - 2 * s)
+                v = board[square]
+                kind = (v - 1) % 5
+                if v == 0 or kind == 0:
+                    continue
+                owner = (1 if v > 5 else 0) ^ mover
+                if kind >= 3:
+                    slot = seen_c
+                    digits |= (owner + (2 if kind == 4 else 0)) << (2 * seen_c)
+                    seen_c += 1
+                    base[slot] = 4
+                elif kind == 2:
+                    slot = chicks + seen_e
+                    digits |= owner << (2 * chicks + seen_e)
+                    seen_e += 1
+                    base[slot] = 3
+                else:
+                    slot = chicks + elephants + seen_g
+                    digits |= owner << (2 * chicks + elephants + seen_g)
+                    seen_g += 1
+                    base[slot] = 2
+                where[slot] = square
+            width = 2 * chicks + elephants + giraffes
+            run = min((1 << width) - digits, end - i)
+            for step in range(run):
+                if step > 0:
+                    d = digits + step
+                    for c in range(chicks):
+                        bits = d >> (2 * c)
+                        board[where[c]] = 4 + ((bits >> 1) & 1) + 5 * ((bits & 1) ^ mover)
+                    for e in range(chicks, chicks + elephants + giraffes):
+                        board[where[e]] = base[e] + 5 * (((d >> (chicks + e)) & 1) ^ mover)
+                cells[i + step] = _first_cell_of(ctx, mover, board, hand)
+            i += run
+
+
+FIRST_BLOCK = 1 << 16  # indices a thread takes at a time in first_cells
+
+
+@njit(cache=True, nogil=True, parallel=True)
+def solve(ctx, max_unmoves, cells, queue, state, budget, lo, seeds, seed_runs):
+    """The one retrograde kernel with these un-moves, compiled once and cached (ImplicitKernels.solve).
+    A solve of the whole ranking (no tier, no seeds) starts with Dōbutsu shōgi's own first pass
+    (first_cells: the first level worked as it fills the cells), then the loop from the second level on
+    (queue_levels); otherwise, or with state[GAME_FIRST_PASS] 0, solve_cells' own first pass."""
+    whole = ctx[4] if ctx[FOLD] != 0 else 2 * ctx[4]
+    if (state[0] == START and len(state) > GAME_FIRST_PASS and state[GAME_FIRST_PASS] != 0 and lo == 0
+            and len(cells) == whole and len(seeds) == 0):
+        first_cells(ctx, 0, cells)
+        status = queue_levels(cells, queue, state, 1)
+        if status < 0:
+            return status
+    return solve_cells(implicit_initial, predecessors, valid, move_count, terminal, ctx, max_unmoves, cells, queue,
+                       state, budget, lo, seeds, seed_runs)
 
 
 def context(game, folded: bool = True) -> np.ndarray:
