@@ -106,22 +106,31 @@ def url_unknown() -> str | None:
             f"{', '.join(URL_PARAMS)}.")
 
 
+def _url_json(name: str, limit: int, too_long) -> tuple[str, object, str | None]:
+    """A scene parameter of the link read as JSON: (its text, its value, None); the value is None when the text is
+    empty or not JSON. When the text is longer than `limit` characters: (text, None, too_long(its length)), before
+    it is parsed, so a crafted link costs O(limit) at most. Each caller checks the value's shape and says its own
+    line (url_scene, url_paths, url_opened)."""
+    import json
+
+    text = st.query_params.get(name) or ""
+    if len(text) > limit:
+        return text, None, too_long(len(text))
+    try:
+        return text, json.loads(text) if text else None, None
+    except ValueError:
+        return text, None, None
+
+
 def url_scene() -> tuple[list[str], str | None]:
     """The expansions a link asks for: (keys, None); ([], None) without any; ([], one line) when `exp` is too
     long, not a JSON list of texts, or names more than SCENE_EXPANSIONS. The length is checked before the
     text is parsed, so a crafted link costs O(SCENE_TEXT_LIMIT) at most."""
-    import json
-
-    text = st.query_params.get("exp") or ""
-    if not text:
-        return [], None
-    if len(text) > SCENE_TEXT_LIMIT:
-        return [], (f"The link's scene (exp=) is {len(text):,} characters, more than the {SCENE_TEXT_LIMIT:,} "
-                    "a scene may hold: the canvas opens without its expansions.")
-    try:
-        keys = json.loads(text)
-    except ValueError:
-        keys = None
+    text, keys, refused = _url_json("exp", SCENE_TEXT_LIMIT, lambda length: (
+        f"The link's scene (exp=) is {length:,} characters, more than the {SCENE_TEXT_LIMIT:,} a scene may hold: "
+        "the canvas opens without its expansions."))
+    if not text or refused:
+        return [], refused
     if not isinstance(keys, list) or not all(isinstance(k, str) and 0 < len(k) <= 400 for k in keys):
         return [], f"The link's scene (exp={_quote(text)}) is not a list of positions: the canvas opens without it."
     if len(keys) > SCENE_EXPANSIONS:
@@ -135,18 +144,11 @@ def url_paths() -> tuple[list[tuple[str, int]], str | None]:
     first n expansions of `exp`; ([], None) without any; ([], one line) when `path` is too long, not a JSON list of
     [position, n] pairs (n a whole number from 0 to SCENE_EXPANSIONS), or names more than SCENE_PATHS. The length
     is checked before the text is parsed, so a crafted link costs O(PATH_TEXT_LIMIT) at most."""
-    import json
-
-    text = st.query_params.get("path") or ""
-    if not text:
-        return [], None
-    if len(text) > PATH_TEXT_LIMIT:
-        return [], (f"The link's searched positions (path=) are {len(text):,} characters, more than the "
-                    f"{PATH_TEXT_LIMIT:,} a scene may hold: the canvas opens without them.")
-    try:
-        pairs = json.loads(text)
-    except ValueError:
-        pairs = None
+    text, pairs, refused = _url_json("path", PATH_TEXT_LIMIT, lambda length: (
+        f"The link's searched positions (path=) are {length:,} characters, more than the {PATH_TEXT_LIMIT:,} a "
+        "scene may hold: the canvas opens without them."))
+    if not text or refused:
+        return [], refused
     if not isinstance(pairs, list) or not all(
             isinstance(p, list) and len(p) == 2 and isinstance(p[0], str) and 0 < len(p[0]) <= 400
             and type(p[1]) is int and 0 <= p[1] <= SCENE_EXPANSIONS for p in pairs):
@@ -163,18 +165,11 @@ def url_opened() -> tuple[list[str], str | None]:
     too long, not a JSON list of short texts, or names more than OPENED_CLUSTERS. The length is checked before
     the text is parsed, so a crafted link costs O(OPENED_TEXT_LIMIT) at most; ids the canvas has no cluster
     for are the caller's to say (it knows the clusters)."""
-    import json
-
-    text = st.query_params.get("open") or ""
-    if not text:
-        return [], None
-    if len(text) > OPENED_TEXT_LIMIT:
-        return [], (f"The link's opened clusters (open=) are {len(text):,} characters, more than the "
-                    f"{OPENED_TEXT_LIMIT:,} a scene may hold: the canvas opens with every cluster closed.")
-    try:
-        ids = json.loads(text)
-    except ValueError:
-        ids = None
+    text, ids, refused = _url_json("open", OPENED_TEXT_LIMIT, lambda length: (
+        f"The link's opened clusters (open=) are {length:,} characters, more than the {OPENED_TEXT_LIMIT:,} a "
+        "scene may hold: the canvas opens with every cluster closed."))
+    if not text or refused:
+        return [], refused
     if not isinstance(ids, list) or not all(isinstance(i, str) and 0 < len(i) <= OPENED_ID_LIMIT for i in ids):
         return [], (f"The link's opened clusters (open={_quote(text)}) are not a list of clusters: the canvas opens "
                     "with every cluster closed.")
