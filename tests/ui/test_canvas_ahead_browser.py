@@ -124,11 +124,10 @@ def test_a_ring_made_for_another_canvas_is_not_used(server, browser):  # noqa: F
     page.close()
 
 
-def test_a_layout_chosen_is_laid_out_at_once_and_once(server, browser):  # noqa: F811
-    """Choosing another layout lays the canvas out from the layout sent ahead (canvas_view.js, 16): the only layout
-    of the whole canvas that runs is the page's own (the server's answer of the same kind is skipped: nothing moves
-    again), each node ends where the server placed it, and the server has the choice (the address says it)."""
-    page, frame_element, frame = _open(browser, f"{server}/?game=tictactoe&view=Neighbourhood&k=2")
+def concentric_chosen_at_once(page, frame) -> dict:
+    """Chooses the concentric layout and checks that it was laid out from the layout sent ahead: the only layout of
+    the whole canvas that runs is the page's own preset (none from the server's answer), and each node ends where the
+    shape sent ahead placed it. Returns that shape (its options, rows and, on a grouped canvas, its edges' data)."""
     shape = cy(frame, f"{AHEAD}.layouts.shapes.concentric")
     assert shape and shape["options"]["name"] == "preset"
     frame.evaluate(f"""() => {{ const cy = {CY}; window.__runs = [];
@@ -141,10 +140,18 @@ def test_a_layout_chosen_is_laid_out_at_once_and_once(server, browser):  # noqa:
     settle(page)
     wait_still(frame)
     assert frame.evaluate("() => window.__runs") == [["preset", True]]   # ours only, made from what was sent ahead
-    places = cy(frame, "cy.nodes().map(n => [n.id(), n.position().x, n.position().y])")
-    for key, x, y in places:
+    for key, x, y in cy(frame, "cy.nodes().map(n => [n.id(), n.position().x, n.position().y])"):
         p = shape["options"]["positions"][key]
         assert abs(x - p["x"]) < 0.5 and abs(y - p["y"]) < 0.5, key
+    return shape
+
+
+def test_a_layout_chosen_is_laid_out_at_once_and_once(server, browser):  # noqa: F811
+    """Choosing another layout lays the canvas out from the layout sent ahead (canvas_view.js, 16): the only layout
+    of the whole canvas that runs is the page's own (the server's answer of the same kind is skipped: nothing moves
+    again), each node ends where the server placed it, and the server has the choice (the address says it)."""
+    page, frame_element, frame = _open(browser, f"{server}/?game=tictactoe&view=Neighbourhood&k=2")
+    shape = concentric_chosen_at_once(page, frame)
     assert cy(frame, "cy.nodes('[_focus]').data('_rows')") == shape["rows"]   # no band names in this layout
     page.close()
 

@@ -13,12 +13,11 @@ import json
 import re
 from urllib.parse import parse_qs, quote, urlparse
 
-from tests.support.browser import open_choice
 from tests.ui.test_browser import ARTIFACTS, browser, server  # noqa: F401 - fixtures
 from tests.ui.test_browser import pytestmark  # noqa: F401 - browser, and Chromium must be there
-from tests.ui.test_canvas_ahead_browser import AHEAD
+from tests.ui.test_canvas_ahead_browser import AHEAD, concentric_chosen_at_once
 from tests.ui.test_canvas_ahead_grouped_browser import DONE, _double_click_ahead, _in_sight
-from tests.ui.test_canvas_browser import CY, click_node, current_frame, cy, open_canvas, settle, wait_canvas, wait_still
+from tests.ui.test_canvas_browser import CY, click_node, cy, open_canvas, settle, wait_canvas, wait_still
 
 # (in a click listener of the frame's document added after the page's script's own: what the collapse drew at once)
 WATCH_CLICK = f"""() => {{ const cy = {CY}; window.__seen = null;
@@ -100,21 +99,7 @@ def test_a_grouped_collapse_is_shown_at_once(server, browser):  # noqa: F811
 
 def test_a_grouped_canvas_switches_layout_at_once(server, browser):  # noqa: F811
     page, frame_element, frame = _grouped_page(browser, server)
-    shape = cy(frame, f"{AHEAD}.layouts.shapes.concentric")
-    assert shape and shape["options"]["name"] == "preset"
-    frame.evaluate(f"""() => {{ const cy = {CY}; window.__runs = [];
-        cy.on('layoutstart', e => {{ const o = e.layout.options;
-            if (o.fit !== false || o.ggLaidOut) window.__runs.push([o.name, !!o.ggLaidOut]); }}); }}""")
-    wait_still(frame)
-    option = open_choice(page, "Layout", page.get_by_role("option", name="concentric around the focus"))
-    option.click()
-    page.wait_for_function("() => new URL(location.href).searchParams.get('layout') === 'concentric'", timeout=60_000)
-    settle(page)
-    wait_still(frame)
-    assert frame.evaluate("() => window.__runs") == [["preset", True]]   # ours only, made from what was sent ahead
-    for key, x, y in cy(frame, "cy.nodes().map(n => [n.id(), n.position().x, n.position().y])"):
-        p = shape["options"]["positions"][key]
-        assert abs(x - p["x"]) < 0.5 and abs(y - p["y"]) < 0.5, key
+    shape = concentric_chosen_at_once(page, frame)
     for ident, data in shape["edges"].items():   # the moves' bends and names as the server then has them
         drawn = cy(frame, f"cy.getElementById({json.dumps(ident)}).data()")
         assert all(drawn.get(k) == v for k, v in data.items()), ident
