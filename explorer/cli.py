@@ -258,10 +258,11 @@ def _main(argv: list[str] | None = None) -> int:
         settings.check_library_environment()
         # A global option honoured by every command: load the file's games before anything parses a spec.
         argv, paths = _game_modules(argv)
-        from explorer.games import plugins
-        for path in paths:
-            plugins.load_file(path)
-            plugins.add_module_path(path)  # children (the UI) load it too
+        if paths:  # only then: explorer.games imports numpy, a quarter of a second `--help` need not pay
+            from explorer.games import plugins
+            for path in paths:
+                plugins.load_file(path)
+                plugins.add_module_path(path)  # children (the UI) load it too
     except GameGraphError as exc:
         say(f"gamegraph: error: {exc}")
         return 2

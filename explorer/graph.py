@@ -25,11 +25,10 @@ import numpy as np
 from explorer.algorithms.reverse import edge_sources, reverse_csr
 from explorer.core import progress
 from explorer.core import limits
-from explorer.core.limits import RAISE_THE_LIMIT
+from explorer.core.limits import DEFAULT_MAX_POSITIONS, RAISE_THE_LIMIT  # noqa: F401 - DEFAULT_MAX_POSITIONS: also read from here
 from explorer.core.errors import GameGraphError, GraphTooLarge, UnreachablePosition
 from explorer.games.base import Game
 
-DEFAULT_MAX_POSITIONS = 30_000_000
 CHUNK_MOVES = 1 << 20  # the array generator expands about this many moves per kernel call
 NOSYM = "[nosym]"
 

@@ -17,7 +17,7 @@ from explorer.commands import StoreOnce, positive_int, shown, writes_output
 from explorer.core.errors import GameGraphError, InvalidParameter
 from explorer.core.files import output_file
 from explorer.games import games, parse_spec
-from explorer.graph import DEFAULT_MAX_POSITIONS
+from explorer.core.limits import DEFAULT_MAX_POSITIONS
 
 if TYPE_CHECKING:
     from explorer.solved import SolvedGraph

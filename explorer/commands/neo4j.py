@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Any, Iterable
 from explorer.commands import bounded_int, positive_int, shell_hint
 from explorer.core.errors import GameGraphError
 from explorer.games import parse_spec
-from explorer.graph import DEFAULT_MAX_POSITIONS
+from explorer.core.limits import DEFAULT_MAX_POSITIONS
 from loaders import neo4j_server
 from loaders.defaults import DEFAULT_BATCH_SIZE, DEFAULT_WORKERS
 from loaders.settings import Neo4jSettings, open_driver

@@ -27,6 +27,9 @@ from explorer.core import settings
 from explorer.core.errors import GraphTooLarge
 from explorer.core.settings import MEMORY_ENV, parse_size  # noqa: F401 - the budget setting, read in settings
 
+# The default --max-positions of a whole graph's generation (explorer.graph); here, below the commands, so that
+# they read it without importing the generator and numpy (`gamegraph --help` stays under 0.3 s of CPU, issue 34).
+DEFAULT_MAX_POSITIONS = 30_000_000
 BYTES_PER_ITEM = 100          # peak bytes per position and per move while building (measured at most 89)
 BYTES_PER_CODE = 8            # the compiled generator's per-code table: int32 dense id and last source (explorer.graph)
 

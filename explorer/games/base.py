@@ -36,13 +36,14 @@ from __future__ import annotations
 import dataclasses
 import functools
 from dataclasses import dataclass, field
-from typing import Any, Callable, ClassVar, Generic, Hashable, Iterable, NamedTuple, Sequence, TypeVar
-
-import numpy as np
+from typing import TYPE_CHECKING, Any, Callable, ClassVar, Generic, Hashable, Iterable, NamedTuple, Sequence, TypeVar
 
 from explorer.core.bounds import MAX_NOTATION_LENGTH, whole_number
 from explorer.core.errors import GameGraphError, InvalidParameter, InvalidPosition, shown
 from explorer.core.values import Value
+
+if TYPE_CHECKING:  # numpy is imported where arrays are made: `gamegraph --help` and `games` need no arrays (issue 34)
+    import numpy as np
 
 P = TypeVar("P", bound=Hashable)
 
@@ -454,6 +455,8 @@ class ImplicitKernels(NamedTuple):
 
     def batch_moves(self, codes) -> MoveBatch:
         """A MoveBatch of every move of many indices, through the compiled kernels. O(moves)."""
+        import numpy as np
+
         codes = np.ascontiguousarray(codes, dtype=np.int64)
         room = len(codes) * self.max_moves
         sources = np.empty(room, dtype=np.int64)
@@ -464,6 +467,8 @@ class ImplicitKernels(NamedTuple):
 
     def batch_terminal(self, codes) -> np.ndarray:
         """int8 terminal value (-1: not over) of many indices, through the compiled kernels. O(len(codes))."""
+        import numpy as np
+
         codes = np.ascontiguousarray(codes, dtype=np.int64)
         out = np.empty(len(codes), dtype=np.int8)
         self._batch_kernels()[1](self.ctx, codes, out)

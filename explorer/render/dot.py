@@ -34,7 +34,6 @@ from typing import TYPE_CHECKING, Any
 from explorer.core.errors import GameGraphError, GraphTooLarge, InvalidParameter, QueryError, counted
 from explorer.core.files import output_file
 from explorer.games.base import MIRRORED_MARK
-from explorer.graph import parse_graph_id
 from explorer.render import palette
 
 if TYPE_CHECKING:  # graphviz and networkx load when a diagram is drawn, not with the CLI
@@ -324,6 +323,8 @@ def _moves_away(distance: int) -> str:
 def _game_name(graph_id: str) -> str:
     """The short spec people use (chopsticks:magic-fingers, marked [nosym] when not symmetry-reduced)
     for a graph id, else the id itself."""
+    from explorer.graph import parse_graph_id  # here: `query`'s options read this module's limits, numpy unneeded
+
     try:
         game, symmetric = parse_graph_id(graph_id)
     except GameGraphError:
@@ -368,6 +369,8 @@ def _steps_diagram(title: str, result: Any, rows: list[dict[str, Any]], highligh
 
 def _game_of(graph_id: str) -> Any:
     """The game of a graph id, for drawing its boards."""
+    from explorer.graph import parse_graph_id
+
     return parse_graph_id(graph_id)[0]
 
 
