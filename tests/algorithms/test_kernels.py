@@ -287,12 +287,33 @@ def test_results_are_bit_identical_with_one_thread_and_with_two(tmp_path):
     assert digests["1"] == digests["2"]
 
 
+def shared_kernels_into(cache: Path) -> None:
+    """Into the empty cache folder `cache` (a NUMBA_CACHE_DIR to be): this run's compiled kernels of explorer/kernels
+    (the shared ones every game's solve calls: finish_cells, count_cells, ...) as the install's warm-up leaves them,
+    and no game's own (none where nothing was compiled yet: all compile then). In the keyed folder a child finds
+    there: the same kernel sources and numba make the same key."""
+    import shutil
+
+    def not_numbas(folder, names):
+        return [name for name in names if not name.endswith((".nbi", ".nbc"))]
+
+    warm = Path(os.environ["NUMBA_CACHE_DIR"])  # explorer.kernels' keyed folder (imported above: bfs, csr)
+    if (warm / "explorer" / "kernels").is_dir():
+        shutil.copytree(warm / "explorer" / "kernels", cache / warm.name / "explorer" / "kernels", ignore=not_numbas)
+
+
 @pytest.mark.slow  # among the slowest of the suite (bench/README.md, Test suite)
 def test_the_implicit_kernels_are_cached(tmp_path):
     """A game's own wrappers of the one kernel (solve, moves_of, terminal_of) load from numba's
     cache in the next process instead of compiling again (issue 20: no compile tax): Dodgem's own
     solve, and the wrappers explorer.kernels.ranked builds from one template for each game (Dodgem's
-    batch helpers, Chopsticks' solve), each game's filed apart (the same bytecode, other callees)."""
+    batch helpers, Chopsticks' solve), each game's filed apart (the same bytecode, other callees).
+    The cache starts as an install leaves it for a game not compiled yet: the shared kernels of
+    explorer/kernels in it (`shared_kernels_into`), none of either game's, so the first process compiles the
+    games' wrappers it checks and not every shared kernel the solve calls besides (finish_cells, count_cells,
+    ...: an empty folder is test_kernels_run_from_a_fresh_cache_folder's case; here it made this test the
+    suite's slowest, 141 s once)."""
+    shared_kernels_into(tmp_path / "cache")
     env = {**os.environ, "NUMBA_CACHE_DIR": str(tmp_path / "cache"), "GAMEGRAPH_PROGRESS": "0",
            "GAMEGRAPH_HOME": str(tmp_path / "home")}
     script = ("import tempfile; from explorer import implicit; from explorer.games import parse_spec; "

@@ -665,22 +665,41 @@ def test_a_worker_killed_mid_solve_is_replaced_and_the_files_are_the_same(tmp_pa
         assert one.read_bytes() == (tmp_path / "two" / one.name).read_bytes()
 
 
-def test_the_local_cluster_listens_on_loopback_only():
-    """The scheduler, the workers and every dashboard of the default local cluster accept connections
-    from this machine only."""
-    import psutil
-
+@pytest.fixture(scope="class")
+def default_local_client():
+    """A client on the default local cluster (tiered._client without a scheduler, as `solve --tiered` starts it),
+    started once for the class of tests that only look at it (a nanny and a worker process, each importing Dask and
+    the package) and closed after them, before the tests that start clusters of their own."""
     client = tiered._client(None, 1)
     try:
+        yield client
+    finally:
+        cluster = client.cluster
+        client.close()
+        cluster.close()
+
+
+class TestTheDefaultLocalCluster:
+    """What the default local cluster is, one cluster for every test (`default_local_client`)."""
+
+    def test_the_local_cluster_listens_on_loopback_only(self, default_local_client):
+        """The scheduler, the workers and every dashboard of the default local cluster accept connections
+        from this machine only."""
+        import psutil
+
         mine = {p.pid for p in psutil.Process().children(recursive=True)} | {psutil.Process().pid}
         listening = [c.laddr for c in psutil.net_connections(kind="tcp")
                      if c.status == psutil.CONN_LISTEN and c.pid in mine]
         assert listening, "the cluster listens somewhere"
         assert all(address.ip == "127.0.0.1" for address in listening), listening
-    finally:
-        cluster = client.cluster
-        client.close()
-        cluster.close()
+
+    def test_the_local_cluster_keeps_its_scratch_space_in_the_state_folder(self, default_local_client):
+        from explorer.core import settings
+
+        assert (settings.state_dir() / "dask").is_dir()
+        scratch = default_local_client.run(lambda dask_worker: dask_worker.local_directory)
+        assert [folder.startswith(str(settings.state_dir() / "dask")) for folder in scratch.values()] == [True], \
+            scratch  # the worker's own scratch there too, not /tmp/dask-scratch-space
 
 
 def test_an_address_where_no_scheduler_answers_is_one_line_in_time(monkeypatch):
@@ -695,18 +714,6 @@ def test_an_address_where_no_scheduler_answers_is_one_line_in_time(monkeypatch):
         address = f"tcp://127.0.0.1:{silent.getsockname()[1]}"
         with pytest.raises(GameGraphError, match=r"cannot reach the Dask scheduler at .* \(no answer within 2 s\)"):
             tiered._client(address, None)
-
-
-def test_the_local_cluster_keeps_its_scratch_space_in_the_state_folder():
-    from explorer.core import settings
-
-    client = tiered._client(None, 1)
-    try:
-        assert (settings.state_dir() / "dask").is_dir()
-    finally:
-        cluster = client.cluster
-        client.close()
-        cluster.close()
 
 
 def test_a_damaged_tier_file_says_how_to_redo_it(tmp_path):
