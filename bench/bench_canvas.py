@@ -23,7 +23,9 @@
    (tic-tac-toe at k=4, its clusters), a double-click on a cluster until its positions are drawn in its place,
    one on a position drawn as itself until what it adds is drawn, "Collapse what it expanded" on that position
    until it is taken off again, and another layout until the first frame that moves a node (each also until the
-   answer settled and still). p50 and p95 (the goal: p95 <= 250 ms up to 2,000 nodes), with the load average beside them. Its own section of bench/README.md.
+   answer settled and still). p50 and p95 (the goal: p95 <= 250 ms up to 2,000 nodes), with the load average beside them,
+   and for each "drawn" or "moving" also the time in the page (from the press's own timeStamp to the frame after the
+   first that shows it, `_ARM`: without Playwright's round trips, 100-190 ms of a wall time). Its own section of bench/README.md.
 
     python -m bench.bench_canvas            # table into bench/README.md
     python -m bench.bench_canvas --no-write
