@@ -998,12 +998,18 @@
         const update = () => {
             const focus = cy.nodes("[_focus]");
             const rows = focus.length ? (focus.data("_rows") || "") : "";
+            // While nodes or the view glide (a layout's or an expansion's animation, a reveal), each name keeps the
+            // spot it was given when they were last still and only follows the view: the spots are looked at again
+            // once they stop (the checks cost 7-14 ms a frame at 48 nodes, O(nodes + moves) each, issue 35)
+            const gliding = cy.animated() || cy.nodes().some(n => n.animated());
             if (rows !== shown) {
                 shown = rows;
+                const spotOf = new Map(Array.from(layer.children, name => [name.textContent, name.__ggSpot]));
                 try { list = rows ? JSON.parse(rows) : []; } catch (e) { list = []; }
                 layer.textContent = "";
                 list.forEach(row => {
                     const name = doc.createElement("div");
+                    name.__ggSpot = spotOf.get(String(row.text));  // (a band named again keeps its spot while it glides)
                     name.className = "gg-row";
                     name.textContent = String(row.text);
                     name.style.cssText = "position:absolute;transform:translate(-100%,-50%);white-space:nowrap;" +
@@ -1013,13 +1019,14 @@
             }
             const z = cy.zoom(), pan = cy.pan(), area = list.length ? clearArea(cy) : null;
             const large = cy.nodes().length >= CONFIG.large;  // (a large canvas labels no node: nor its bands)
-            const boxes = list.length && !large ? cy.nodes().map(n => [n.renderedBoundingBox(ROW_BODY),
-                                                                       n.renderedBoundingBox(ROW_LABEL)]).flat() : [];
+            const placing = list.length && !large && !gliding;
+            const boxes = placing ? cy.nodes().map(n => [n.renderedBoundingBox(ROW_BODY),
+                                                         n.renderedBoundingBox(ROW_LABEL)]).flat() : [];
             // and the moves' names drawn (a name revealed on a selection lay under "remoteness 1")
-            if (list.length && !large) cy.edges().forEach(e => {
+            if (placing) cy.edges().forEach(e => {
                 if (+e.style("text-opacity") > 0 && !e.hasClass("gg-speck")) boxes.push(e.renderedBoundingBox(ROW_LABEL));
             });
-            const lines = list.length && !large ? rowLines() : [];
+            const lines = placing ? rowLines() : [];
             list.forEach((row, i) => {
                 const name = layer.children[i];
                 if (!name) return;
@@ -1028,7 +1035,7 @@
                 // (its start at `x2`), a little further right; the first spot where it is whole and clear is taken
                 const spots = [0, ROW_SHIFT, 2 * ROW_SHIFT].map(d => row.x * z + pan.x - w - d);
                 if (typeof row.x2 === "number") spots.push(...[0, ROW_SHIFT, 2 * ROW_SHIFT].map(d => row.x2 * z + pan.x + d));
-                const at = large ? undefined : spots.find(left => {
+                const at = large ? undefined : gliding ? spots[name.__ggSpot] : spots.find(left => {
                     const b = { x1: left, y1: y - h / 2, x2: left + w, y2: y + h / 2 };
                     // whole or not at all: never cut by the canvas's edge nor under an overlay
                     const whole = b.x1 >= area.x1 && b.x2 <= area.x2 && b.y1 >= area.y1 && b.y2 <= area.y2;
@@ -1043,11 +1050,13 @@
                             return false;
                         });
                 });
+                if (placing) name.__ggSpot = at === undefined ? undefined : spots.indexOf(at);
                 // (placed as text that ends at its left + w: the layer's names are right-aligned by their transform)
                 name.style.left = ((at === undefined ? spots[0] : at) + w) + "px";
                 name.style.top = y + "px";
                 name.style.visibility = at !== undefined ? "visible" : "hidden";
             });
+            if (gliding && list.length && !large) soon();  // looked at again until nothing glides, then placed
         };
         // (13) every move's line as drawn (movePoints), with its box, in model px: made again after the moves or the
         // nodes change, not at every frame of a pan
