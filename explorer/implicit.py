@@ -178,7 +178,7 @@ def solve(game: Game, folder: Path | None = None) -> "ValueFile":
     if _old_format(folder, game):
         return compress(game, folder)
     check_memory(game)
-    watch = _MemoryWatch(game) if game.offers.solve_bytes is not None else None  # the declaration checked
+    watch = _MemoryWatch(game)  # the peak measured, and the game's declaration checked if it makes one
     seconds: dict[str, float] = {}
     t0 = time.perf_counter()
     kernels = game.implicit_kernels()
@@ -209,7 +209,7 @@ def solve(game: Game, folder: Path | None = None) -> "ValueFile":
         del cells
         meta = _meta(game, kernels, codes, deepest, int(value[0]), int(remoteness[0]), remoteness.dtype)
         meta["seconds"] = {k: round(v, 3) for k, v in seconds.items()}
-        if watch is not None and watch.peak:  # the figure a declaration (Offers.solve_bytes) is measured by
+        if watch.peak:  # the figure a declaration (Offers.solve_bytes) is measured by; declared None without one
             meta["memory"] = {"cells_and_queue_peak": watch.peak, "declared": watch.allowed}
         _write_meta(partial, meta)
     return ValueFile(game, folder)

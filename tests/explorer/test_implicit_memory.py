@@ -151,3 +151,13 @@ def test_a_solve_that_outgrows_its_declaration_goes_on_when_the_worst_case_fits(
         (tmp_path / "plain" / implicit.CODES_FILE).read_bytes()
     assert watched.meta["memory"]["cells_and_queue_peak"] > watched.meta["memory"]["declared"]
     assert plain.meta["counts"] == watched.meta["counts"]
+
+
+def test_a_game_that_declares_nothing_has_its_peak_measured_to_declare_from(tmp_path):
+    """What a game's author reads to declare a figure (docs/your-own-game.md): the same measurement, no check."""
+    game = parse_spec("dodgem:4x4")
+    size = game.implicit_size()
+    values = implicit.solve(game, tmp_path / "v")
+    memory = values.meta["memory"]
+    assert memory["declared"] is None
+    assert 2 * size < memory["cells_and_queue_peak"] < implicit.BYTES_PER_INDEX_SOLVING * size
