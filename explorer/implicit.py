@@ -26,6 +26,7 @@ and stores the first half only, and a position is read at its index folded into 
 
 from __future__ import annotations
 
+import functools
 import json
 import time
 from pathlib import Path
@@ -44,9 +45,12 @@ MAX_INDICES = 2 ** 31  # int32 queue entries
 # The most a solve holds an index: its 2-byte cell and, at worst, a 4-byte queue entry (the queue gives back the
 # pages behind its head, and a first level of more than a quarter of the cells is read from them, never queued:
 # explorer.kernels.retrograde.queue_first_level; so it is less in practice. Dōbutsu shōgi peaked at 5.3 bytes an
-# index when its first level, 85% of its indices, was queued; 2.34 since, measured whole at ff62ceb (docs/kernels.md);
-# a reduced one, 16 million indices, went from 6.1 to 2.9 bytes an index above the interpreter).
+# index when its first level, 85% of its indices, was queued; 2.34-2.50 since, measured whole: bench/README.md).
+# The worst case, for a game that declares no measured figure of its own (Offers.solve_bytes).
 BYTES_PER_INDEX_SOLVING = 6
+# What the loop holds whatever the game's size: its batch buffers (at most BATCH_ROOM predecessors' room, 32 MiB of
+# int64 and 16 MiB of int32: explorer.kernels.retrograde.solve_cells) and the rounding to pages.
+SOLVE_BUFFERS = 64 * 2 ** 20
 CACHE_KIND = "implicit"  # the state folder's subfolder of value files
 
 
@@ -81,21 +85,78 @@ def _require(game: Game) -> None:
         raise GameGraphError(f"{game.display_name} offers no ranking and un-moves, so it has no implicit mode")
 
 
-def check_memory(game: Game) -> None:
-    """Refuse at once, in one line (GraphTooLarge), a solve whose cells and queue would not fit in the memory
-    available now (explorer.core.limits.available_memory), before anything is built. O(1)."""
-    from explorer.core import limits
-
+def solving_memory(game: Game) -> tuple[int, float, bool] | None:
+    """(bytes, bytes an index, declared) the implicit solve of `game` holds at most: its indices at the game's
+    declared figure (Offers.solve_bytes: measured, with a margin; declared True) or at the worst case
+    (BYTES_PER_INDEX_SOLVING), plus SOLVE_BUFFERS. None without a ranking. O(1)."""
     size = game.implicit_size()
     if size is None:
+        return None
+    declared = game.offers.solve_bytes
+    per_index = float(declared) if declared is not None else float(BYTES_PER_INDEX_SOLVING)
+    return int(per_index * size) + SOLVE_BUFFERS, per_index, declared is not None
+
+
+def check_memory(game: Game) -> None:
+    """Refuse at once, in one line (GraphTooLarge), a solve whose cells and queue would not fit in the memory
+    available now (explorer.core.limits.available_memory), before anything is built: `solving_memory`, the
+    game's measured figure where it declares one, else the worst case. O(1)."""
+    from explorer.core import limits
+
+    found = solving_memory(game)
+    if found is None:
         return
-    need = BYTES_PER_INDEX_SOLVING * size
+    need, per_index, declared = found
     available = limits.available_memory()
     if available is not None and need > available:
+        size = game.implicit_size()
+        basis = "as measured, with a margin" if declared else "at worst"
         raise GraphTooLarge(f"solving {game.display_name} takes up to {limits.human_bytes(need)} of memory "
-                            f"({size:,} indices, {BYTES_PER_INDEX_SOLVING} bytes each), more than the "
+                            f"({size:,} indices, {per_index:g} bytes each {basis}), more than the "
                             f"{limits.human_bytes(available)} this machine has available now; close other work "
                             "or solve it on a larger machine")
+
+
+class _MemoryWatch:
+    """A solve's own memory between the loop's steps: its cells and the queue's pages still held (_Queue.resident,
+    the level sort's scratch included), not the interpreter's nor a first compile's. Keeps the most seen (`peak`:
+    a step's pages are given back only after it, so its end is its peak) and, for a game that declares its figure
+    (Offers.solve_bytes), checks the declaration: a solve grown past the game's figure means its queue outgrew it.
+    Then, once, the worst case of the rest (every index a cell and a queue entry, less what is already held) must be
+    available now, else the solve stops with one line (GraphTooLarge) instead of running on into the kernel's
+    out-of-memory kill. A step's growth is seen at its end: QUEUE_STEP queue entries apart. Cheap: one mincore
+    call a step (a byte a 4 KiB page of the queue), against the step's 16 million entries worked."""
+
+    def __init__(self, game: Game):
+        found = solving_memory(game)
+        size = game.implicit_size()
+        self.game = game
+        self.allowed = int(found[1] * size) if found and found[2] else None  # the declaration, less the buffers
+        self.worst = BYTES_PER_INDEX_SOLVING * size
+        self.peak = 0
+        self.settled = self.allowed is None
+
+    def after_step(self, cells, queue: "_Queue", more: bool) -> None:
+        """After a return of the loop, before the queue gives pages back; `more`: the loop goes on."""
+        queued = queue.resident()
+        if queued is None:
+            self.settled = True  # unknown on this system: the check before the solve stands alone
+            return
+        held = cells.nbytes + queued
+        self.peak = max(self.peak, held)
+        if self.settled or not more or held <= self.allowed:
+            return
+        from explorer.core import limits
+
+        rest = max(0, self.worst - held)
+        available = limits.available_memory()
+        if available is not None and rest > available:
+            human = limits.human_bytes
+            raise GraphTooLarge(f"solving {self.game.display_name} stopped: its cells and queue hold {human(held)}, "
+                                f"more than the {human(self.allowed)} its game declares (Offers.solve_bytes), and "
+                                f"could need up to {human(rest)} more, more than the {human(available)} this "
+                                "machine has available now; close other work or solve it on a larger machine")
+        self.settled = True
 
 
 def solve(game: Game, folder: Path | None = None) -> "ValueFile":
@@ -117,6 +178,7 @@ def solve(game: Game, folder: Path | None = None) -> "ValueFile":
     if _old_format(folder, game):
         return compress(game, folder)
     check_memory(game)
+    watch = _MemoryWatch(game)  # the peak measured, and the game's declaration checked if it makes one
     seconds: dict[str, float] = {}
     t0 = time.perf_counter()
     kernels = game.implicit_kernels()
@@ -131,7 +193,7 @@ def solve(game: Game, folder: Path | None = None) -> "ValueFile":
         seconds["setup"] = time.perf_counter() - t0
         t0 = time.perf_counter()
         # The whole ranking as one tier: the tiered solver's range solve without seeds.
-        cells = solve_range(game, kernels, 0, size, *no_seeds())
+        cells = solve_range(game, kernels, 0, size, *no_seeds(), watch=watch)
         seconds["solve"] = time.perf_counter() - t0
         t0 = time.perf_counter()
         # What is still open is a draw, and each code counted (valuestore.summarize's counts), in one pass on every
@@ -147,6 +209,8 @@ def solve(game: Game, folder: Path | None = None) -> "ValueFile":
         del cells
         meta = _meta(game, kernels, codes, deepest, int(value[0]), int(remoteness[0]), remoteness.dtype)
         meta["seconds"] = {k: round(v, 3) for k, v in seconds.items()}
+        if watch.peak:  # the figure a declaration (Offers.solve_bytes) is measured by; declared None without one
+            meta["memory"] = {"cells_and_queue_peak": watch.peak, "declared": watch.allowed}
         _write_meta(partial, meta)
     return ValueFile(game, folder)
 
@@ -235,7 +299,8 @@ def compress(game: Game, folder: Path | None = None) -> "ValueFile":
 
 
 def solve_range(game: Game, kernels, lo: int, hi: int, seeds, seed_runs, description: str | None = None,
-                windows=None, report: Callable[[int], None] | None = None, step: int | None = None):
+                windows=None, report: Callable[[int], None] | None = None, step: int | None = None,
+                watch: "_MemoryWatch | None" = None):
     """The cells of indices [lo, hi) of the game's ranking, solved by the one compiled loop
     (explorer.kernels.retrograde.solve_cells) with these seeds from child tiers (no_seeds() for
     none; with `windows`, a SeedWindows, its first window, the next ones asked of it as the loop
@@ -243,7 +308,8 @@ def solve_range(game: Game, kernels, lo: int, hi: int, seeds, seed_runs, descrip
     solve of the implicit mode (lo=0, the whole ranking) and of explorer.tiered. The loop runs in
     steps of at most `step` queue entries (QUEUE_STEP, never more; less for a finer `report`); after
     each, the bar moves and `report` (if given) is called with the positions worked off the queue so
-    far (`_Worked`): the tiered solver's progress events. The cells do not depend on the steps.
+    far (`_Worked`): the tiered solver's progress events. The cells do not depend on the steps. With `watch`
+    (a _MemoryWatch), the memory held is checked after each step that leaves work to do.
     Raises a GameGraphError for kernels that leave a position without a move or a remoteness too large."""
     import numpy as np
 
@@ -269,7 +335,7 @@ def solve_range(game: Game, kernels, lo: int, hi: int, seeds, seed_runs, descrip
             if windows is not None:  # the seeds start again with the solve
                 seeds, seed_runs = windows.first()
             status = _run(kernel, kernels, cells, queue, description or f"solving {game.display_name}",
-                          lo, seeds, seed_runs, windows, report, step)
+                          lo, seeds, seed_runs, windows, report, step, watch)
             if status <= STUCK:
                 stuck = game.format(game.unrank(lo + STUCK - status))
                 raise GameGraphError(f"{game.display_name}: position {stuck} is not over but has no moves")
@@ -309,12 +375,42 @@ class _Queue:
             self._map.madvise(mmap.MADV_DONTNEED, self._given_back, end - self._given_back)
             self._given_back = end
 
+    def resident(self) -> int | None:
+        """Bytes of the queue's pages in memory now (mincore): what it holds, entries and the level sort's scratch
+        beyond its tail, less the pages given back; None where mincore is not to be had. O(pages) in the kernel."""
+        import mmap
+
+        import numpy as np
+
+        mincore = _mincore()
+        if mincore is None:
+            return None
+        length = len(self._map)
+        pages = np.zeros((length + mmap.PAGESIZE - 1) // mmap.PAGESIZE, dtype=np.uint8)
+        if mincore(self.array.ctypes.data, length, pages.ctypes.data) != 0:
+            return None
+        return int(np.count_nonzero(pages & 1)) * mmap.PAGESIZE
+
     def close(self) -> None:
         self.array = None
         try:
             self._map.close()
         except BufferError:  # an exception on its way out still holds the array in its frames: the map is
             pass             # unmapped with them, and this must not hide that exception (Ctrl-C, SIGTERM)
+
+
+@functools.cache
+def _mincore():
+    """libc's mincore(addr, length, vec), or None (not Linux or BSD libc)."""
+    import ctypes
+
+    try:
+        found = ctypes.CDLL(None, use_errno=True).mincore
+    except (OSError, AttributeError):
+        return None
+    found.argtypes = (ctypes.c_void_p, ctypes.c_size_t, ctypes.c_void_p)
+    found.restype = ctypes.c_int
+    return found
 
 
 class _Worked:
@@ -345,11 +441,13 @@ class _Worked:
 
 
 def _run(kernel, kernels, cells, queue: _Queue, description: str, lo: int, seeds, seed_runs, windows=None,
-         report: Callable[[int], None] | None = None, step: int | None = None) -> int:
+         report: Callable[[int], None] | None = None, step: int | None = None,
+         watch: _MemoryWatch | None = None) -> int:
     """Run the compiled solve over its queue a step at a time (at most `step` queue entries, QUEUE_STEP by
     default and at most). Between steps, in Python (nothing is added to the compiled loop): move a progress
-    bar and call `report` with the positions worked so far (`_Worked`), give back the queue's used pages, and
-    hand the loop the next window of seeds (`windows`) when it asks. Returns the kernel's status."""
+    bar and call `report` with the positions worked so far (`_Worked`), measure the cells and queue held
+    (`watch`, if given), give back the queue's used pages, and hand the loop the next window of seeds
+    (`windows`) when it asks. Returns the kernel's status."""
     from explorer.kernels import probably_cached
     from explorer.kernels.retrograde import MORE, NEED_SEEDS, new_state
 
@@ -370,6 +468,8 @@ def _run(kernel, kernels, cells, queue: _Queue, description: str, lo: int, seeds
             # After every return, not only MORE's: a loopy tier with a large child asks for its windows many
             # times within one step (Teeko's tier 7: 32 windows, 4.31 bytes a position at peak when only MORE
             # gave pages back, 3.13 since).
+            if watch is not None:  # before give_back: the step's pages, all of them still held
+                watch.after_step(cells, queue, status == MORE or status == NEED_SEEDS)
             queue.give_back(int(state[1]))
             if status == NEED_SEEDS:
                 if windows is None:

@@ -239,6 +239,11 @@ class Offers:
       A board's readable size depends on its cells and marks: Dōbutsu's tall 3x4 board with its two hands and
       lettered pieces needs far more than tic-tac-toe's crosses. A field with a default (None: the canvas's
       default, explorer/ui/canvas/marks.py MIN_BOARD_PX).
+    - solve_bytes: the most bytes an index the implicit mode's solve of this game holds at once: its 2-byte cell
+      and its share of the queue, the level sort's scratch included, as measured on the game with a margin (the
+      measurement named beside the declaration). The memory asked for before the solve (explorer/implicit.py
+      check_memory), which the solve then watches between its steps. A field with a default (None: the worst
+      case, a cell and a 4-byte queue entry an index, implicit.BYTES_PER_INDEX_SOLVING). Needs implicit_kernels.
     """
 
     arrays: bool
@@ -260,6 +265,7 @@ class Offers:
     chart: StrategyChart | None = None
     survey: Survey | None = None
     board_px: int | None = None
+    solve_bytes: float | None = None
 
     CODES: ClassVar[tuple[str, ...]] = ("code_space", "encode", "decode")
     NEEDS: ClassVar[dict[str, tuple[str, ...]]] = {
@@ -278,7 +284,8 @@ class Offers:
     }
     REQUIRES: ClassVar[dict[str, tuple[str, ...]]] = {
         "compiled_moves": ("arrays",), "implicit_kernels": ("ranking", "unmoves"), "tiers": ("implicit_kernels",),
-        "folded": ("implicit_kernels",), "batch_columns": ("arrays",)}
+        "folded": ("implicit_kernels",), "batch_columns": ("arrays",),
+        "solve_bytes": ("implicit_kernels",)}
 
     def missing(self, cls: type) -> str | None:
         """What `cls` lacks to keep this declaration, as one line; None when nothing. O(fields)."""
@@ -297,6 +304,10 @@ class Offers:
         for what, parameter in (("chart", self.chart and self.chart.size), ("survey", self.survey and self.survey.axis)):
             if parameter and not _whole_parameter(cls, parameter):
                 return f"declares a {what} over {parameter!r}, which is not a whole-number parameter of its Params"
+        declared = self.solve_bytes
+        if declared is not None and not (isinstance(declared, (int, float)) and not isinstance(declared, bool)
+                                         and 0 < declared < float("inf")):
+            return f"declares solve_bytes={declared!r}: a positive number of bytes an index is needed"
         names = self.player_names
         if names is not None and not (isinstance(names, tuple) and len(names) == 2
                                       and all(isinstance(n, str) for n in names)):

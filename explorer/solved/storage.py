@@ -118,17 +118,22 @@ def advice(game: Game | str, spec: str | None = None, command: str = "solve") ->
     return limits.RAISE_THE_LIMIT
 
 
-# What `gamegraph solve SPEC --implicit/--tiered` took on this 2-core machine (bench/README.md), in seconds, the
-# fastest and slowest run, by the game's display name; another game's time is estimated from Dōbutsu shōgi's rate
-# (1,567,925,964 indices in 974 s of the solver's own time from a cold start: 1.6 million indices a second).
-MEASURED_SOLVES = {"dobutsu:standard": (16 * 60, 19 * 60), "teeko:standard": (70, 70), "teeko:advanced": (100, 100),
-                   "dodgem:5x5": (5 * 60, 12 * 60), "connect4:6x4": (150, 150), "connect4:6x5": (48 * 60, 48 * 60)}
+# What the solve the page's button runs (`gamegraph solve SPEC --implicit`, or --tiered for a game with tiers:
+# explorer.tiered.edgeless_flag) took end to end on this 2-core machine with its kernels compiled, at load 6 or less
+# (bench/README.md; Connect Four 6x5's on loaded cores), in seconds, the fastest and slowest run, by the game's display name. Dōbutsu shōgi 186-195 s
+# (2026-11-29, its own first pass; 16-19 min before); Dodgem 5x5's tiered solve 31-69 s (2026-11-27). Other work
+# on both cores stretches them several times: Dodgem 5x5's took 11 min 20 s of wall for 137 s of CPU at load 19-24
+# (2026-11-29 23:09 UTC). Another game's time is estimated at 1.6 million indices a second, about the measured
+# solves' slower rates (Connect Four 6x4's 1.1-1.3 million, Teeko's 1.7-2.5; Dōbutsu shōgi's 8 million owe to its
+# own first pass).
+MEASURED_SOLVES = {"dobutsu:standard": (186, 195), "teeko:standard": (70, 70), "teeko:advanced": (100, 100),
+                   "dodgem:5x5": (31, 69), "connect4:6x4": (150, 150), "connect4:6x5": (48 * 60, 48 * 60)}
 INDICES_PER_SECOND = 1_600_000
 
 
 def solve_seconds(game: Game) -> tuple[float, float, bool]:
     """How long the value-file solve of `game` takes here, in seconds: (fastest, slowest, measured), measured
-    (MEASURED_SOLVES) or estimated from Dōbutsu shōgi's rate (then fastest == slowest and measured is False)."""
+    (MEASURED_SOLVES) or estimated at INDICES_PER_SECOND (then fastest == slowest and measured is False)."""
     measured = MEASURED_SOLVES.get(game.display_name)
     if measured:
         return float(measured[0]), float(measured[1]), True
@@ -144,12 +149,12 @@ def _duration(seconds: float) -> tuple[str, str]:
 
 
 def solve_time(game: Game) -> str:
-    """How long the value-file solve of `game` takes here, in words: '16-19 min here (measured)', '70 s here
+    """How long the value-file solve of `game` takes here, in words: '31-69 s here (measured)', '3 min here
     (measured)', else 'about N min here (estimated ...)'."""
     fastest, slowest, measured = solve_seconds(game)
     high, unit = _duration(slowest)
     if not measured:
-        return f"about {high} {unit} here (estimated from Dōbutsu shōgi's rate)"
+        return f"about {high} {unit} here (estimated from the measured solves' rate)"
     low, low_unit = _duration(fastest)
     span = f"{high} {unit}" if low == high and low_unit == unit else (
         f"{low}-{high} {unit}" if low_unit == unit else f"{low} {low_unit}-{high} {unit}")

@@ -99,7 +99,13 @@ class Dobutsu(Game[DobutsuPosition]):
                     swap_players=True, diagram_label=True, folded=True, named_cells=True,
                     # its pieces' letters (18 px in a drawing 482 px tall, hands included) MIN_LABEL_PX (7) on screen
                     # (tests/ui/test_canvas_board_px.py): a node of 64 px at zoom 3.3
-                    board_px=214)
+                    board_px=214,
+                    # The whole game's solve peaked at 3,492-3,740 MB of RSS, the interpreter included, for its
+                    # 1,567,925,964 indices: 2.34-2.50 bytes an index (bench/README.md, 2026-11-29); its cells are 2
+                    # and its queue at most its largest later level twice, 44.8 million entries (docs/kernels.md).
+                    # 3 asks for 4.4 GB, not the worst case's 8.8: the queue's share may be twice that measured.
+                    # The reduced games are measured against it (tests/explorer/test_implicit_memory.py).
+                    solve_bytes=3.0)
 
     def __init__(self, params: DobutsuParams | None = None, preset: str | None = None):
         super().__init__(params, preset)
