@@ -2,8 +2,8 @@
 game opens, Dōbutsu shōgi's solved game included, from the README's main command alone).
 
 A job is the CLI's own command, `gamegraph solve SPEC --implicit` (or `--tiered`), run in a process of its
-own session, so that it outlives the page's rerun, the visitor's tab and the Streamlit server (a 16-minute
-solve should not die with a reload). Its output, progress bars included (GAMEGRAPH_PROGRESS=1), goes to a
+own session, so that it outlives the page's rerun, the visitor's tab and the Streamlit server (a solve of
+minutes should not die with a reload). Its output, progress bars included (GAMEGRAPH_PROGRESS=1), goes to a
 log in the state folder, `jobs/<game>.log`, and its process id and start to `jobs/<game>.json` (owner-only,
 written whole: explorer.core.private). The page reads them back: a job is running while its process lives,
 done when the game's value file or tiers are stored (explorer.solved.stored_values: the page then opens
