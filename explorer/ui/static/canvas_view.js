@@ -1108,6 +1108,10 @@
         cy.on("viewport resize layoutstop add remove position", soon);
         cy.on("class style", "edge", soon);  // a move's name shown or hidden (12)
         cy.on("data", "node[_focus]", soon);
+        // the info panel opening or folding (its width grows over a transition, and the view may not move after it):
+        // a name placed beside the folded strip lay under the opened panel
+        const panel = doc.getElementById("infopanel"), Observer = doc.defaultView.ResizeObserver;
+        if (panel && Observer) new Observer(soon).observe(panel);
         update();
     }
 
