@@ -14,7 +14,8 @@ the first neighbourhood by distance); a node past the cap expands by the round t
 
 The other layouts of the canvas go ahead too (`layouts_of`: the places and the moves' bends and names each would
 give), for a canvas small enough (AHEAD_LAYOUT_WORK) or large, so that choosing one in the Layout box switches at
-once (canvas_view.js, 16).
+once (canvas_view.js, 16). So does the canvas with its boards turned on or off (`boards_of`: the nodes' pictures and
+the layout they are placed anew in), so that the "Boards on the nodes" box draws them at once (canvas_view.js, 19).
 
 A grouped canvas (canvas/clusters.py) gets its rings too (`grouped_ahead`): for each closed cluster, what opening it
 changes on the canvas drawn, and for each position drawn as itself, what expanding it changes once the positions it
@@ -39,9 +40,9 @@ from explorer.games import Game
 from explorer.solved import SolvedGraph
 from explorer.ui.backend import Backend
 import explorer.ui.canvas.clusters as clusters
-from explorer.ui.canvas.elements import Grown, collapse, expand
+from explorer.ui.canvas.elements import Grown, collapse, expand, set_boards
 from explorer.ui.canvas.layout import PLACED, expansion_order, label_lines, layout_for, room_for
-from explorer.ui.canvas.marks import LARGE
+from explorer.ui.canvas.marks import BOARD_SIZE, LARGE, NODE_SIZE
 
 AHEAD_NODES = 400          # the most nodes whose next ring is sent ahead (about 100 ms of the server per 100 nodes)
 # The other layouts are made ahead for a canvas of at most this many nodes x moves, or a large one (marks.LARGE: plain
@@ -127,6 +128,49 @@ def layouts_of(grown: Grown, focus: str, names: tuple[str, ...]) -> dict[str, di
     return shapes
 
 
+def with_boards(grown: Grown, game: Game, solved: SolvedGraph, boards: bool) -> Grown:
+    """A copy of the canvas with its board pictures turned on or off (elements.set_boards on copies of the nodes' and
+    moves' data, which it and a layout write): the canvas is left as it is."""
+    copy = Grown(scope=grown.scope, nodes={k: {**e, "data": dict(e["data"])} for k, e in grown.nodes.items()},
+                 edges={i: {**e, "data": dict(e["data"])} for i, e in grown.edges.items()}, base=grown.base,
+                 grown=grown.grown, generation=grown.generation, boards=boards, player=grown.player, shown=grown.shown,
+                 paths=grown.paths, layout_name=grown.layout_name, bands=dict(grown.bands))
+    set_boards(copy, game, solved, boards)
+    return copy
+
+
+def _changed_nodes(before: dict[str, dict[str, Any]], after: dict[str, dict[str, Any]]) -> dict[str, dict[str, Any]]:
+    """The nodes of `after` whose data differ from `before`'s: id -> their whole data (the page's script drops the
+    keys it no longer has, as a picture taken off)."""
+    return {k: e["data"] for k, e in after.items() if k in before and e["data"] != before[k]["data"]}
+
+
+def boards_of(grown: Grown, game: Game, solved: SolvedGraph, focus: str) -> dict[str, Any] | None:
+    """The canvas with its boards turned the other way, as the server would draw it after a click on "Boards on the
+    nodes" (panel._canvas_fragment: elements.set_boards, then the layout made again, since a board is larger than a
+    disc): `on` (the boards after the click), the nodes whose data change (`nodes`: id -> data, a picture added or
+    taken off), and the layout in layouts_of's form (`options`, `edges`, `rows`). The page's script draws it at once
+    (canvas_view.js, 19). None for a canvas without a layout, or one the boards would not change (a large one:
+    pictures are drawn below marks.LARGE positions only)."""
+    if grown.layout is None or (not grown.boards and len(grown.nodes) >= LARGE):
+        return None
+    copy = with_boards(grown, game, solved, not grown.boards)
+    nodes = _changed_nodes(grown.nodes, copy.nodes)
+    if not nodes:
+        return None  # (a game without drawings)
+    options = layout_for(grown.layout_name, copy, focus, animate=True)
+    edges = {}
+    for ident, element in copy.edges.items():
+        was = grown.edges[ident]["data"]
+        changed = {k: element["data"][k] for k in PLACED if k in element["data"] and element["data"][k] != was.get(k)}
+        if changed:
+            edges[ident] = changed
+    rows = copy.nodes[focus]["data"].get("_rows", "") if focus in copy.nodes else ""
+    if focus in nodes:  # (the focus's data carry the bands' names: the layout's own)
+        nodes[focus] = {**nodes[focus], "_rows": rows}
+    return {"on": copy.boards, "nodes": nodes, "options": options, "edges": edges, "rows": rows}
+
+
 def ahead(grown: Grown, game: Game, solved: SolvedGraph, backend: Backend, direction: str, focus: str,
           limit_nodes: int = AHEAD_NODES, limit_bytes: int = AHEAD_BYTES, layouts: dict[str, str] | None = None
           ) -> dict[str, Any]:
@@ -173,6 +217,9 @@ def ahead(grown: Grown, game: Game, solved: SolvedGraph, backend: Backend, direc
     if layouts and grown.layout is not None and small:  # (name -> the option's text in the Layout box)
         payload["layouts"] = {"names": layouts, "current": grown.layout_name,
                               "shapes": layouts_of(grown, focus, tuple(n for n in layouts if n != grown.layout_name))}
+        shape = boards_of(grown, game, solved, focus)
+        if shape is not None and used + len(json.dumps(shape, separators=(",", ":"))) <= limit_bytes:
+            payload["boards"] = shape
     return payload
 
 
@@ -237,8 +284,11 @@ def grouped_ahead(grown: Grown, game: Game, solved: SolvedGraph, backend: Backen
     expanded nothing, which closes its cluster, the cluster's node id, whose ring is in `closing`). Given the
     `layouts` (name -> the text the Layout box shows), the grouped canvas under each other layout too (`layouts`,
     as `ahead`'s: the preset's places or fcose's options, the moves' data that differ, the bands' names), which the
-    page's script switches to when that option is clicked (canvas_view.js, 16).
-    The first ring always; then the collapse of the newest expansion drawn, the other layouts, and the rest in turn
+    page's script switches to when that option is clicked (canvas_view.js, 16), and with its boards turned the other
+    way (`boards`, boards_of's form: the made view's key is ("boards", "")), which the "Boards on the nodes" box draws
+    at once (canvas_view.js, 19).
+    The first ring always; then the collapse of the newest expansion drawn, the boards, the other layouts, and the
+    rest in turn
     (a cluster, a position, a collapse: the clusters the smallest first, the cheapest to place, the positions and
     expansions the newest first) until `limit_seconds` or `limit_bytes` (`cut` then says so).
     Also returns the views made, (what, id) -> (the canvas they were made from, the clusters opened, the view,
@@ -271,12 +321,28 @@ def grouped_ahead(grown: Grown, game: Game, solved: SolvedGraph, backend: Backen
     for cluster, key, shutting in zip_longest(closed_ones, positions, shuts[1:]):
         order += ([("open", cluster)] if cluster else []) + ([("expand", key)] if key else []) + ([shutting] if shutting else [])
     others = [("layout", n) for n in (layouts or {}) if n != name]
-    order = order[:1] + shuts[:1] + others + order[1:]
+    order = order[:1] + shuts[:1] + [("boards", "")] + others + order[1:]
+    boards = None
     for what, ident in order:
         if (rings or shapes or shut) and (time.perf_counter() - began >= limit_seconds or used >= limit_bytes):
             cut = True
             break
         try:
+            if what == "boards":  # the grouped canvas with its boards turned the other way (boards_of's form)
+                if not grown.boards and len(grown.nodes) >= LARGE:
+                    continue
+                source = with_boards(grown, game, solved, not grown.boards)
+                if not _changed_nodes(grown.nodes, source.nodes):
+                    continue  # (a game without drawings)
+                after, placed = clusters.view_layout(source, grouping, list(opened), focus, name,
+                                                     BOARD_SIZE if source.boards else NODE_SIZE)
+                if set(after.nodes) != set(view.nodes) or set(after.edges) != set(view.edges):
+                    continue
+                boards = {**_shape(view, after, placed, focus), "on": source.boards,
+                          "nodes": _changed_nodes(view.nodes, after.nodes)}
+                used += len(json.dumps(boards, separators=(",", ":")))
+                made[(what, ident)] = (source, list(opened), after, placed)
+                continue
             if what == "layout":
                 after, placed = clusters.view_layout(grown, grouping, list(opened), focus, ident, drawn_size)
                 shapes[ident] = shape = _shape(view, after, placed, focus)
@@ -317,6 +383,8 @@ def grouped_ahead(grown: Grown, game: Game, solved: SolvedGraph, backend: Backen
                "shut": shut, "closing": closing, "cut": cut}
     if shapes:
         payload["layouts"] = {"names": layouts, "current": name, "shapes": shapes}
+    if boards is not None:
+        payload["boards"] = boards
     return payload, made
 
 

@@ -68,7 +68,7 @@ def layered_positions(nodes: dict[str, dict[str, Any]], spacing: float = SPACING
                       focus: str | None = None, node_size: float = NODE_SIZE,
                       rows: list[dict[str, Any]] | None = None,
                       placed_in: dict[str, tuple[int, int]] | None = None,
-                      missing_room: bool = True) -> dict[str, dict[str, float]]:
+                      missing_room: bool = True, columns: list[int] | None = None) -> dict[str, dict[str, float]]:
     """One band per remoteness (the end of the game, remoteness 0, at the bottom), then the draws,
     which have no remoteness, above the rest in one band per distance from the focus (a draw-heavy
     game such as Chopsticks was one band of everything). A band longer than row_width() wraps into
@@ -78,7 +78,8 @@ def layered_positions(nodes: dict[str, dict[str, Any]], spacing: float = SPACING
     lines are 0.85 `spacing` apart, and far enough that a move's name, drawn half-way along it, clears
     the label under the node it leaves (and the label under the node it reaches, for a move upwards):
     move_label_step. `missing_room`: leave a line between two bands for the band missing between them, where an
-    expansion brings its nodes (not for a grouped canvas, whose clusters open round their own places).
+    expansion brings its nodes (not for a grouped canvas, whose clusters open round their own places). `columns`, given,
+    gets how many columns side_by_side set the bands in.
     O(V + E) plus the sorts."""
     hops = _hops(nodes, edges, focus)
     far = max(hops.values(), default=0) + 1
@@ -124,7 +125,7 @@ def layered_positions(nodes: dict[str, dict[str, Any]], spacing: float = SPACING
             y += step_y
         spans.append((keys, top, y))
         y += spacing * 0.6  # a gap between bands
-    placed = side_by_side(positions, spans, step_x, spacing)
+    placed = side_by_side(positions, spans, step_x, spacing, columns)
     if rows is not None:
         rows.extend(band_names({band: keys for (keys, _, _), band in zip(spans, sorted(bands))}, placed, far, node_size))
     return placed
@@ -165,15 +166,18 @@ MAX_COLUMNS = 12
 
 
 def side_by_side(positions: dict[str, dict[str, float]], spans: list[tuple[list[str], float, float]],
-                 step_x: float, spacing: float) -> dict[str, dict[str, float]]:
+                 step_x: float, spacing: float, columns: list[int] | None = None) -> dict[str, dict[str, float]]:
     """The bands of a layered layout much taller than the canvas is (a part of a game with long lines of
     play: a band or two for each of many remoteness values) set in columns side by side, as a newspaper
     sets its text, each column the next bands upwards (whole bands: a band is never split), so that the
     fitted drawing has about the canvas's shape and its labels stay readable (a single column of
     35 bands fitted the canvas at a fifth of the size). `spans`: each band's keys and the extent of
     its lines (y downwards from the first band). The number of columns is the fewest whose drawing the
-    canvas shows largest (a drawing it shows at full size stays one column). O(V + bands x MAX_COLUMNS)."""
+    canvas shows largest (a drawing it shows at full size stays one column). `columns`, given, gets the number of
+    columns (the legend says what they do to the moves between them: style.legend). O(V + bands x MAX_COLUMNS)."""
     if len(spans) < 2 or not positions:
+        if columns is not None:
+            columns.append(1)
         return positions
     xs = [p["x"] for p in positions.values()]
     width = max(xs) - min(xs) + step_x  # a node's room on either side
@@ -199,6 +203,8 @@ def side_by_side(positions: dict[str, dict[str, float]], spans: list[tuple[list[
         return min(CANVAS_WIDTH / wide, HEIGHT / tall, 1.0), -len(columns)
 
     best = max((columns_of(n) for n in range(1, min(MAX_COLUMNS, len(spans)) + 1)), key=scale)
+    if columns is not None:
+        columns.append(len(best))
     if len(best) == 1:
         return positions
     placed = {}
@@ -439,16 +445,20 @@ def layout_for(name: str, grown: Grown, focus: str, animate: bool = True) -> dic
     if name in ("layered", "concentric"):
         rows: list[dict[str, Any]] = []
         placed_in: dict[str, tuple[int, int]] = {}
+        columns: list[int] = []
         positions = (layered_positions(grown.nodes, spacing, grown.edges, focus,
-                                       BOARD_SIZE if grown.boards else NODE_SIZE, rows, placed_in) if name == "layered"
-                     else concentric_positions(grown.nodes, grown.edges, focus, spacing))
+                                       BOARD_SIZE if grown.boards else NODE_SIZE, rows, placed_in, columns=columns)
+                     if name == "layered" else concentric_positions(grown.nodes, grown.edges, focus, spacing))
         if name == "layered":
             grown.bands = placed_in
         _row_names(grown, focus, rows)
         bend_around(grown, positions, spacing)
         place_move_names(grown, positions, BOARD_SIZE if grown.boards else NODE_SIZE)
         # (ggLayered: an expansion places its nodes in their bands, room_for; Cytoscape.js ignores it)
-        return {**common, "name": "preset", "positions": positions, **({"ggLayered": True} if name == "layered" else {})}
+        # (ggColumns: the bands set in columns side by side, which the legend explains; Cytoscape.js ignores it too)
+        return {**common, "name": "preset", "positions": positions,
+                **({"ggLayered": True} if name == "layered" else {}),
+                **({"ggColumns": columns[0]} if columns and columns[0] > 1 else {})}
     _row_names(grown, focus, [])
     large = len(grown.nodes) >= LARGE
     for edge in grown.edges.values():  # fcose places nodes away from the moves itself (names in the middle)

@@ -317,17 +317,20 @@ def _canvas_fragment(game: Game, spec: str, solved: SolvedGraph, key: str, backe
     extra = cluster_rules() if grouped else []
     sheets = {c: [rule.dump() for rule in style_rules(c, move_labels, pictures, large, seen, sizing) + extra]
               for c in _colourings(game)}
+    styles = {"names": {c: COLOURINGS[c] for c in sheets}, "current": colouring, "sheets": sheets}
+    if has_boards(game) and (pictures or not large):  # (the sheets with boards the other way: canvas_view.js, 19)
+        styles["boards"] = {c: [rule.dump() for rule in
+                                style_rules(c, move_labels, not pictures, large, seen, sizing) + extra] for c in sheets}
     draw(grouped[0] if grouped else grown.elements(), grouped[1] if grouped else grown.layout,
          style_rules(colouring, move_labels, pictures, large, seen, sizing) + extra, key=widget,
          on_change=_on_event, args=(game, spec, solved, backend, key, widget), actions=ACTIONS,
          node_actions=("expand", "remove"))
+    columns = (grown.layout or {}).get("ggColumns", 1) if not grouped else 1
     st.caption(legend(colouring, grown.mirrored, player_name(game, grown.player) if seen == "focus" else None,
-                      "none" if pictures else sizing)
+                      "none" if pictures else sizing, columns)
                + (cluster_legend(clusters.GROUPINGS[grouping], clusters.LEGEND[grouping]) if grouped else ""))
     keep_view(game.offers.board_px)
-    _send_ahead(grown, game, solved, backend, key,
-                {"names": {c: COLOURINGS[c] for c in sheets}, "current": colouring, "sheets": sheets},
-                (grouping, layout, pictures) if grouped else None)
+    _send_ahead(grown, game, solved, backend, key, styles, (grouping, layout, pictures) if grouped else None)
     _scene_out(grown, layout, colouring, sizing)
     _group_out(grown, grouping)
     _copy_link()
@@ -377,7 +380,8 @@ def _grouped_ahead(grown: Grown, game: Game, solved: SolvedGraph, backend: Backe
                                   BOARD_SIZE if pictures else NODE_SIZE, view_kept[4], view_kept[2], layouts=LAYOUTS)
     views = {}
     for (what, ident), (source, now, view, placed) in made.items():  # (another layout's view: under its name)
-        signature = _signature(source, grouping, now, ident if what == "layout" else layout, pictures)
+        signature = _signature(source, grouping, now, ident if what == "layout" else layout,
+                               not pictures if what == "boards" else pictures)
         views[(grown.generation,) + signature[1:]] = (view, placed)
     st.session_state[GROUP_MADE] = views
     return payload
@@ -593,9 +597,12 @@ def _grouped(grown: Grown, grouping: str, layout: str, focus: str, pictures: boo
                                                 BOARD_SIZE if pictures else NODE_SIZE)
         run = kept[3] + 1 if kept else 1
         marked = sorted(i for i, n in view.nodes.items() if n["data"].get("_found"))
-        if (kept and found and kept[0][-1] != found and
-                {n["data"]["id"] for n in kept[1]["nodes"]} == set(view.nodes)):
-            placed = {**placed, "ggFind": marked}  # a search that added nothing: nothing moves, the view goes to it
+        if kept and found and kept[0][-1] != found:
+            # a search: the view goes to what it found (static/canvas_view.js, 14); where it added nothing, nothing
+            # moves; where it added a path (its positions grouped into clusters that grew or came: `ggRegrouped`),
+            # the page's script lays the canvas out without a fit, then brings what was found into the middle
+            same = {n["data"]["id"] for n in kept[1]["nodes"]} == set(view.nodes)
+            placed = {**placed, "ggFind": marked, **({} if same else {"ggRegrouped": True})}
         expanded = st.session_state.pop(GROUP_EXPANDED, None)
         if expanded is not None and kept is not None and kept[0][:2] == signature[:2]:
             # the answer to a double-click: the component keeps what it drew, and nothing is fitted anew

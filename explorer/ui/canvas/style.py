@@ -162,10 +162,11 @@ SIZE_NOTES = {
 }
 
 
-def legend(colouring: str, mirrored: int = 0, player: str | None = None, sizing: str = "none") -> str:
+def legend(colouring: str, mirrored: int = 0, player: str | None = None, sizing: str = "none", columns: int = 1) -> str:
     """The canvas's key in plain words; `mirrored` moves lead to a node drawn in another orientation;
     `player`: the name of the player whose side the nodes' values are shown from (the perspective
-    "focus"), None for each node's own mover."""
+    "focus"), None for each node's own mover; `columns`: how many columns the layered layout set its bands in
+    (layout.side_by_side), whose moves between columns run across the canvas."""
     side = (f"for **{player}** (to move at this page's position), on every node" if player
             else "for the player to move at that node")
     fills = {
@@ -186,7 +187,15 @@ def legend(colouring: str, mirrored: int = 0, player: str | None = None, sizing:
             "winning move, red a losing one, amber to a tie, blue to a draw; solid and thick = a best move, dashed "
             "and faint = another; a hollow dot in the middle = a move on a cycle (play can come back); a move with "
             "no room for its name is named while its position is selected."
+            + (COLUMNS_NOTE.format(count=columns) if columns > 1 else "")
             + (MIRRORED_NOTE.format(count=mirrored) if mirrored else ""))
+
+
+# (issue 35: dobutsu:small at k=2 drew long dashed moves across the canvas, unexplained)
+COLUMNS_NOTE = (" **The bands are set in {count} columns side by side** (the drawing is much taller than the canvas), "
+                "each read upwards: a move between bands in two columns (as from a draw into a decided position) is "
+                "drawn as a long line across the canvas, dashed when it is not a best move. Click a position to pick "
+                "out its own moves.")
 
 
 MIRRORED_NOTE = (" **Mirror images are one node:** the game is stored up to symmetry, so a position and its "

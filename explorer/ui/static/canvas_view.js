@@ -67,11 +67,14 @@
 //    layout; an expansion's answer sends them anew, in `ggData`, for the bands its nodes went into), and they are
 //    written on a layer over the drawing at a fixed 11 px, moved with every pan and zoom;
 //    a name that the canvas's edge or an overlay would cut, that would lie over a node, its label or a move's name, or
-//    that a move's line would run through, is moved further left, else right of the band's rightmost node (`x2`), and
+//    that a move's line would run through, is moved further left, else right of the band's rightmost node (`x2`), else
+//    (the band's ends out of the clear area: its left end under the opened info panel, its right end past the canvas's
+//    edge) inside the band's extent, at the clear area's left edge or in a gap beside one of its nodes, and
 //    hidden where none of those spots is whole and clear, until the view shows it so; a large canvas names no band.
 // 14. The canvas's search (canvas/search.py) sends a layout marked `ggFind` (the keys found): nothing moves,
 //    and the view brings what was found into the middle of the clear area (`showFound`); after a path was
-//    added for it, the expansion's layout places the path first. The one position found becomes the node selected,
+//    added for it, the expansion's layout places the path first (on a grouped canvas, whose answer is the whole
+//    canvas grouped anew, its places are taken without a fit, then what was found is shown). The one position found becomes the node selected,
 //    so the info panel shows it, not the node selected before (a filter's several matches: nothing selected;
 //    `selectFound`).
 // 15. An expansion and a collapse are shown at once, without waiting for the server (issue 35): the server sends the
@@ -111,6 +114,14 @@
 //    (the game's own, Offers.board_px, else canvas/marks.py MIN_BOARD_PX) on screen (the zoom times CONFIG.boardSize), its picture is not drawn (class gg-glyph) and the node shows as a
 //    glyph, its shape filled in the value colour (the picture covered 88% of it: a speck of grey board with a hairline
 //    of colour); zooming in brings the boards back. Looked at, as 11, when the zoom crosses the threshold.
+// 19. "Boards on the nodes" turned on or off is drawn at once, on a plain or a grouped canvas: the server sends the
+//    canvas with its boards turned the other way ahead with the ring (canvas/ahead.py boards_of, grouped_ahead's
+//    `boards`: the nodes' data that change, a picture added or taken off, and the layout the server then makes, since
+//    a board is larger than a disc, in 16's form) and its style sheets under every colouring (`styles.boards`). A
+//    click on the box (its input is labelled "Boards on the nodes") sets the nodes' data, puts the sheet in place as
+//    17 does and lays the canvas out as 16 does, fitted readably (7). The click still reaches the server (the legend,
+//    Size by, the downloads), whose answer then sets the same data and sheet and its layout is skipped; until its next
+//    ring comes nothing else is shown ahead.
 //
 // The server marks its layouts: `ggExpand` (the node expanded), `ggNew` (the nodes it brought) and, for its
 // own layouts, `ggData` (the bends and names of moves already drawn, placed anew around the new nodes).
@@ -296,7 +307,8 @@
         // (clearOf). Issue 35: at 1000 px, Dodgem 3x3 after three expansions had 2 nodes under the opened info panel,
         // dobutsu:small 1 to 4.
         if (cy.nodes().length < CONFIG.large && hiding(cy, view) > 0)
-            view = clearOf(cy, view, shown.slice(chosen).map(([eles]) => eles));
+            view = clearOf(cy, view, shown.slice(chosen).map(([eles]) => eles),
+                           Math.min(...shown.slice(chosen).map(([, floor]) => floor)));
         const zoom = view.zoom, px = view.pan.x, py = view.pan.y;
         if (Math.abs(zoom - now) < 1e-6 && Math.abs(px - pan.x) < 0.5 && Math.abs(py - pan.y) < 0.5) return;
         cy.stop();  // a glide of the view still going (an expansion's, a tap's) ends where it is
@@ -330,21 +342,33 @@
     // hidden out from under what hides it (shiftClear); else the whole drawing centred in the free area if it fits
     // there at that zoom; else, of the views that keep `keep`, the one that hides the fewest, if fewer than
     // `view`. `tiers`: reveal's, from the one `view` shows, then the later ones (with boards on, those that still hold
-    // the node and its neighbours beside the panel, issue 18). Never a lower zoom.
-    function clearOf(cy, view, tiers) {
+    // the node and its neighbours beside the panel, issue 18). Never a lower zoom than `view`'s, but where no view at it
+    // hides no node, a few zooms a little lower (LOWER, down to `floor`, the least reveal allowed those tiers): the nodes'
+    // columns and the panel's edge are a fixed width apart, and one zoom may leave no gap for the edge to fall in where
+    // a slightly lower one does (issue 35: with boards on, the view still hid one node or two under the opened panel).
+    const LOWER = [0.97, 0.94, 0.91, 0.88, 0.85, 0.8];
+    function clearOf(cy, view, tiers, floor) {
         let best = view, least = hiding(cy, view);
         // the tiers after it are tried too (the node clicked or expanded is the last), with boards on only those that
         // still hold the node and its neighbours (a board reads at half the readable zoom, where reveal showed them)
         const node = tiers[tiers.length - 1], core = node.closedNeighborhood().nodes().filter(n => n.inside());
-        for (const [i, keep] of tiers.entries()) {
-            if (i > 0 && boardsOn(cy) && !core.every(n => keep.has(n))) continue;
-            const filled = clearViewport(cy, area => fillAt(cy, area, 0, view.zoom, keep));
-            for (const start of [filled, view]) {
-                if (!start) continue;
-                const [v, n, held] = shiftClear(cy, { zoom: start.zoom, pan: start.pan }, keep);
-                if (!held) continue;
-                if (n === 0) return v;
-                if (i === 0 && n < least) { best = v; least = n; }
+        const kept = tiers[0].boundingBox({ includeLabels: true, includeOverlays: false });
+        const mid = { x: kept.x1 + kept.w / 2, y: kept.y1 + kept.h / 2 };
+        const zooms = [view.zoom].concat(LOWER.map(f => view.zoom * f).filter(z => z >= (floor || view.zoom) - 1e-9));
+        for (const zoom of zooms) {
+            // `view` at this zoom, the tier's middle kept where it was on the screen
+            const scaled = { zoom, pan: { x: view.pan.x + (view.zoom - zoom) * mid.x,
+                                          y: view.pan.y + (view.zoom - zoom) * mid.y } };
+            for (const [i, keep] of tiers.entries()) {
+                if (i > 0 && boardsOn(cy) && !core.every(n => keep.has(n))) continue;
+                const filled = clearViewport(cy, area => fillAt(cy, area, 0, zoom, keep));
+                for (const start of [filled, scaled]) {
+                    if (!start) continue;
+                    const [v, n, held] = shiftClear(cy, { zoom: start.zoom, pan: start.pan }, keep);
+                    if (!held) continue;
+                    if (n === 0) return v;
+                    if (i === 0 && zoom === view.zoom && n < least) { best = v; least = n; }
+                }
             }
         }
         // the whole drawing fits the free area at this zoom: centred there
@@ -986,6 +1010,7 @@
     // (13) the layered bands' names, on a layer of their own over the drawing
     const ROW_FONT = 11;
     const ROW_SHIFT = 24;  // px on screen: how far a band's name may move further out, away from a move through it
+    const ROW_GAP_PX = 6;  // px on screen between a band's name put inside the band and the node or label beside it
     const ROW_BODY = { includeNodes: true, includeEdges: false, includeLabels: false, includeOverlays: false };
     const ROW_LABEL = { includeNodes: false, includeEdges: false, includeLabels: true, includeOverlays: false };
     function rowNames(cy) {
@@ -1035,7 +1060,21 @@
                 // (its start at `x2`), a little further right; the first spot where it is whole and clear is taken
                 const spots = [0, ROW_SHIFT, 2 * ROW_SHIFT].map(d => row.x * z + pan.x - w - d);
                 if (typeof row.x2 === "number") spots.push(...[0, ROW_SHIFT, 2 * ROW_SHIFT].map(d => row.x2 * z + pan.x + d));
-                const at = large ? undefined : gliding ? spots[name.__ggSpot] : spots.find(left => {
+                // Where the band's ends are out of the clear area (its left end under the opened info panel, its right
+                // end past the canvas's edge: at 1000 px every band's name was hidden once the panel opened), the name
+                // goes inside the band's extent, in sight: at the clear area's left edge, else in a gap beside a node or
+                // label of the band, the nearest to the band's left end first (the checks below keep it clear).
+                if (placing && area && typeof row.x2 === "number") {  // (while gliding a name keeps its spot: below)
+                    const inRow = boxes.filter(o => o.w > 0 && o.y1 < y + h / 2 && o.y2 > y - h / 2);
+                    const end = row.x2 * z + pan.x;  // (never past the band's ends: a name away from its band misleads)
+                    const inner = [area.x1].concat(inRow.map(o => o.x2 + ROW_GAP_PX),
+                                                   inRow.map(o => o.x1 - ROW_GAP_PX - w))
+                        .filter(left => left >= Math.max(area.x1, spots[0]) && left + w <= Math.min(area.x2, end))
+                        .sort((a, b) => Math.abs(a - spots[0]) - Math.abs(b - spots[0]));
+                    spots.push(...inner);
+                }
+                const at = large ? undefined : gliding ? (name.__ggSpot === undefined ? undefined : name.__ggSpot * z + pan.x) :
+                    spots.find(left => {
                     const b = { x1: left, y1: y - h / 2, x2: left + w, y2: y + h / 2 };
                     // whole or not at all: never cut by the canvas's edge nor under an overlay
                     const whole = b.x1 >= area.x1 && b.x2 <= area.x2 && b.y1 >= area.y1 && b.y2 <= area.y2;
@@ -1050,7 +1089,8 @@
                             return false;
                         });
                 });
-                if (placing) name.__ggSpot = at === undefined ? undefined : spots.indexOf(at);
+                // (the spot kept in the graph's x, so that it follows the view while nodes glide, an inner spot as well)
+                if (placing) name.__ggSpot = at === undefined ? undefined : (at - pan.x) / z;
                 // (placed as text that ends at its left + w: the layer's names are right-aligned by their transform)
                 name.style.left = ((at === undefined ? spots[0] : at) + w) + "px";
                 name.style.top = y + "px";
@@ -1079,6 +1119,10 @@
         cy.on("viewport resize layoutstop add remove position", soon);
         cy.on("class style", "edge", soon);  // a move's name shown or hidden (12)
         cy.on("data", "node[_focus]", soon);
+        // the info panel opening or folding (its width grows over a transition, and the view may not move after it):
+        // a name placed beside the folded strip lay under the opened panel
+        const panel = doc.getElementById("infopanel"), Observer = doc.defaultView.ResizeObserver;
+        if (panel && Observer) new Observer(soon).observe(panel);
         update();
     }
 
@@ -1419,19 +1463,61 @@
     function switchColour(cy, text) {
         const data = readAhead(), styles = data && data.styles;
         const focus = cy.nodes("[_focus]");
-        if (!styles || !focus.length || focus.id() !== data.focus || !Array.isArray(cy.__ggSheet)) return;
+        if (!styles || !focus.length || focus.id() !== data.focus) return;
         const name = Object.keys(styles.names).find(n => styles.names[n] === text);
         const now = styles.sheets[styles.current], next = name && name !== styles.current ? styles.sheets[name] : null;
-        if (!next || !now || !now.length) return;
-        // the current colouring's rules in the sheet the component set (its defaults, ours, its own last)
+        if (!next || !swapRules(cy, now, next)) return;
+        styles.current = name;
+    }
+
+    // (17, 19) Our rules `now` in the sheet the component set last (its defaults, ours, its own last) replaced by
+    // `next`, as the server's answer will set the sheet; false where `now` is not found there (nothing set).
+    function swapRules(cy, now, next) {
+        if (!Array.isArray(cy.__ggSheet) || !now || !now.length || !next) return false;
         const sheet = cy.__ggSheet, first = JSON.stringify(now[0]), whole = JSON.stringify(now);
         let at = -1;
         for (let i = 0; i + now.length <= sheet.length && at < 0; i++) {
             if (JSON.stringify(sheet[i]) === first && JSON.stringify(sheet.slice(i, i + now.length)) === whole) at = i;
         }
-        if (at < 0) return;
-        styles.current = name;
+        if (at < 0) return false;
         cy.style(local(cy, sheet.slice(0, at).concat(next, sheet.slice(at + now.length))));
+        return true;
+    }
+
+    // (19) "Boards on the nodes" turned on (`on`) or off: the canvas drawn with its boards the other way from what the
+    // server sent ahead, at once: the nodes' data (a key a node no longer has, as its picture, taken off), the sheet
+    // under the current colouring, and the layout (16's).
+    function switchBoards(cy, on) {
+        const data = aheadPayload(cy);
+        const shape = data && data.boards, styles = data && data.styles;
+        if (!shape || shape.on !== on || !styles || !styles.boards) return;
+        const now = styles.sheets[styles.current], next = styles.boards[styles.current];
+        if (!now || !next) return;
+        data.stale = true;  // its rings and layouts were made with the boards as they were
+        cy.batch(() => Object.entries(shape.nodes).forEach(([id, d]) => {
+            const node = cy.getElementById(id);
+            if (!node.length) return;
+            const drop = Object.keys(node.data()).filter(k => !(k in d) && k !== "id");
+            if (drop.length) node.removeData(drop.join(" "));
+            node.data(local(cy, d));
+        }));
+        if (swapRules(cy, now, next)) [styles.sheets, styles.boards] = [styles.boards, styles.sheets];
+        glyphs(cy, true);
+        layOutFrom(cy, shape);
+    }
+
+    // (19) A click on the Boards box, in the page (its hidden input is labelled with the box's text). Streamlit's
+    // checkbox (React Aria) sends no change event and sets its state after the click: read in the click's capture
+    // phase, the input still holds the state before, so the boards go to the other one.
+    let boardsAt = 0;
+    function chooseBoards(e) {
+        const holder = e.target && e.target.closest && e.target.closest('[data-testid="stCheckbox"]');
+        const box = holder && holder.querySelector('input[type="checkbox"]');
+        if (!box || box.disabled || box.getAttribute("aria-label") !== "Boards on the nodes") return;
+        if (Date.now() - boardsAt < 400) return;  // (one click)
+        boardsAt = Date.now();
+        const on = !box.checked;
+        canvases().forEach(cy => switchBoards(cy, on));
     }
 
     function canvases() {
@@ -1454,6 +1540,12 @@
         const shape = name && name !== all.current ? all.shapes[name] : null;
         if (!shape) return;
         data.stale = true;  // its rings' places were made for the layout before: the next ring comes with the answer
+        layOutFrom(cy, shape);
+    }
+
+    // (16, 19) The canvas laid out from a shape sent ahead: the moves' data (bends, names' places) and the bands' names
+    // set, the layout run (fitted readably, 7); the server's answer of the same kind is then skipped.
+    function layOutFrom(cy, shape) {
         cy.batch(() => {
             Object.entries(shape.edges).forEach(([id, d]) => {
                 const edge = cy.getElementById(id);
@@ -1559,8 +1651,14 @@
             if (options.ggExpand === undefined && options.ggFind) {
                 // A search (14): nothing moves; what was found is brought to the middle of the clear area.
                 const found = new Set(options.ggFind);
-                win.setTimeout(() => selectFound(cy, cy.nodes().filter(n => found.has(n.id()))), 0);
-                return skipped;
+                const show = () => selectFound(cy, cy.nodes().filter(n => found.has(n.id())));
+                // A grouped canvas whose search added a path comes as a whole canvas (`ggRegrouped`: its clusters grew,
+                // or new ones came, placed anew): its places are taken, without a fit (which ended in the default view,
+                // 7, round the page's position: the match was ringed out of sight), and then what was found is shown.
+                if (!options.ggRegrouped) { win.setTimeout(show, 0); return skipped; }
+                const run = layout({ ...options, fit: false });
+                run.one("layoutstop", () => { zoomFloor(cy); show(); });
+                return run;
             }
             if (options.ggExpand === undefined && options.fit && cy.__ggLaidOut && !options.ggLaidOut &&
                 cy.__ggLaidOut.name === options.name) {
@@ -1652,6 +1750,7 @@
     try {  // (16) the Layout box's options, in the page
         window.parent.document.addEventListener("pointerup", chooseLayout, true);
         window.parent.document.addEventListener("click", chooseLayout, true);
+        window.parent.document.addEventListener("click", chooseBoards, true);  // (19)
     } catch (e) { /* the page of another origin */ }
     try {  // (9) a new frame is watched from the moment it is in the page, not at the next scan
         new MutationObserver(() => window.parent.document.querySelectorAll(FRAMES).forEach(watch))
