@@ -116,16 +116,23 @@ def layouts_of(grown: Grown, focus: str, names: tuple[str, ...]) -> dict[str, di
                      base=grown.base, boards=grown.boards, player=grown.player, shown=grown.shown)
         if focus in copy.nodes:
             copy.nodes[focus] = {**copy.nodes[focus], "data": dict(copy.nodes[focus]["data"])}
-        options = layout_for(name, copy, focus, animate=True)
-        edges = {}
-        for ident, element in copy.edges.items():
-            was = grown.edges[ident]["data"]
-            changed = {k: element["data"][k] for k in PLACED if k in element["data"] and element["data"][k] != was.get(k)}
-            if changed:
-                edges[ident] = changed
-        rows = copy.nodes[focus]["data"].get("_rows", "") if focus in copy.nodes else ""
-        shapes[name] = {"options": options, "edges": edges, "rows": rows}
+        shapes[name] = _laid_out(grown, copy, name, focus)
     return shapes
+
+
+def _laid_out(grown: Grown, copy: Grown, name: str, focus: str) -> dict[str, Any]:
+    """`copy` (of `grown`, its moves' and focus's data its own) laid out by the layout `name`, in the form the page's
+    script switches to: the Cytoscape.js options, the moves' placed data that differ from `grown`'s (`edges`: id ->
+    PLACED keys) and the bands' names (`rows`, the focus's `_rows`). O(nodes + moves) besides the layout."""
+    options = layout_for(name, copy, focus, animate=True)
+    edges = {}
+    for ident, element in copy.edges.items():
+        was = grown.edges[ident]["data"]
+        changed = {k: element["data"][k] for k in PLACED if k in element["data"] and element["data"][k] != was.get(k)}
+        if changed:
+            edges[ident] = changed
+    rows = copy.nodes[focus]["data"].get("_rows", "") if focus in copy.nodes else ""
+    return {"options": options, "edges": edges, "rows": rows}
 
 
 def with_boards(grown: Grown, game: Game, solved: SolvedGraph, boards: bool) -> Grown:
@@ -158,17 +165,10 @@ def boards_of(grown: Grown, game: Game, solved: SolvedGraph, focus: str) -> dict
     nodes = _changed_nodes(grown.nodes, copy.nodes)
     if not nodes:
         return None  # (a game without drawings)
-    options = layout_for(grown.layout_name, copy, focus, animate=True)
-    edges = {}
-    for ident, element in copy.edges.items():
-        was = grown.edges[ident]["data"]
-        changed = {k: element["data"][k] for k in PLACED if k in element["data"] and element["data"][k] != was.get(k)}
-        if changed:
-            edges[ident] = changed
-    rows = copy.nodes[focus]["data"].get("_rows", "") if focus in copy.nodes else ""
+    shape = _laid_out(grown, copy, grown.layout_name, focus)
     if focus in nodes:  # (the focus's data carry the bands' names: the layout's own)
-        nodes[focus] = {**nodes[focus], "_rows": rows}
-    return {"on": copy.boards, "nodes": nodes, "options": options, "edges": edges, "rows": rows}
+        nodes[focus] = {**nodes[focus], "_rows": shape["rows"]}
+    return {"on": copy.boards, "nodes": nodes, **shape}
 
 
 def ahead(grown: Grown, game: Game, solved: SolvedGraph, backend: Backend, direction: str, focus: str,
