@@ -204,6 +204,23 @@ def open_choice(page, label: str, option):
     return option
 
 
+
+def switch_on(page, key: str, label: str, timeout_ms: int = 120_000) -> None:
+    """Turns the toggle `label` (widget key `key`) on and waits for the run it asks: up to three clicks, until its
+    switch shows checked. A click that lands while Streamlit redraws the toggle changes nothing (ci19 waited 60 s
+    for the Play board's move values after a click on "Show move values" that had not taken)."""
+    switch = page.locator(f".st-key-{key} input[type=checkbox]")
+    for _ in range(3):
+        if switch.is_checked():
+            break
+        page.get_by_text(label, exact=True).first.click()
+        try:
+            page.wait_for_function("s => document.querySelector(s)?.checked === true",
+                                   arg=f".st-key-{key} input[type=checkbox]", timeout=10_000)
+        except Exception:  # noqa: BLE001 - Playwright's timeout: the click did not take, try again
+            continue
+    settle(page, timeout_ms)
+
 DEFAULT_VIEWPORT = {"width": 1280, "height": 720}  # Playwright's own for a page of a new context
 
 

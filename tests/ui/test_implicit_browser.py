@@ -95,7 +95,7 @@ def test_play_the_opening_against_the_perfect_player_by_clicking_the_board(serve
     page.goto(f"{server}/?game={URL_SPEC}&view=Play&side=B&opp=perfect")
     page.get_by_text("your move").first.wait_for(timeout=120_000)
     settle(page)
-    page.get_by_text("Show move values").click()
+    browser_support.switch_on(page, "play_move_values", "Show move values")
     board = page.locator(".st-key-play_board .gg-diagram a[data-value]")
     for ply in range(3):
         settle(page)

@@ -13,6 +13,7 @@ import pytest
 from explorer.render import palette
 from explorer.solved import build
 from tests.ui.test_browser import ARTIFACTS, browser, server, settle  # noqa: F401 - fixtures
+from tests.support.browser import switch_on
 
 pytestmark = [pytest.mark.browser]
 SLOW = 120_000  # the first visit of a game builds it and its mirror
@@ -69,7 +70,7 @@ def test_play_hides_move_values_until_asked_and_draws_the_value_history(server, 
     board = page.locator(".st-key-play_board .gg-diagram a[data-move]")
     board.first.wait_for(timeout=SLOW)
     assert page.locator(".st-key-play_board a.gg-move").count() == 0  # off by default: GamesmanUni's hint
-    page.get_by_text("Show move values").click()
+    switch_on(page, "play_move_values", "Show move values")
     page.locator(".st-key-play_board a.gg-move").first.wait_for(timeout=SLOW)
     settle(page)
     coloured = page.locator(".st-key-play_board a.gg-move")
