@@ -515,7 +515,7 @@ def _grouping(grown: Grown, k: int, where: Any = st) -> str:
     (an unknown one is one escaped line), and its `open=` on the canvas it was made for (state.url_opened)."""
     if st.session_state.get("canvas_group_for") != grown.generation:
         st.session_state["canvas_group_for"] = grown.generation
-        st.session_state["canvas_group_default"] = clusters.default_grouping(len(grown.nodes), k)
+        st.session_state["canvas_group_default"] = clusters.default_grouping(len(grown.nodes), len(grown.edges), k)
         if not st.session_state.get("canvas_group_chosen"):
             st.session_state[GROUP] = st.session_state["canvas_group_default"]
         asked, refused = state.url_opened()
@@ -536,8 +536,9 @@ def _grouping(grown: Grown, k: int, where: Any = st) -> str:
         st.session_state[GROUP] = "off"
     where.selectbox("Group positions", list(clusters.GROUPINGS), key=GROUP, format_func=clusters.GROUPINGS.get,
                     width=GROUP_WIDTH, on_change=_group_chosen,
-                    help=f"a level of detail for a big canvas (on by itself past {clusters.AUTO_NODES} positions, or "
-                         f"from k={clusters.AUTO_K} past {clusters.AUTO_FLOOR}): each cluster is one node; "
+                    help=f"a level of detail for a big canvas (on by itself past {clusters.AUTO_NODES} positions, fewer "
+                         f"when many moves close cycles, or from k={clusters.AUTO_K} past {clusters.AUTO_FLOOR}): "
+                         "each cluster is one node; "
                          "double-click it to open it")
     return st.session_state[GROUP]
 
