@@ -23,7 +23,8 @@ from explorer.ui.canvas.elements import Grown, collapse, expand, has_boards, rem
 from explorer.ui.canvas.layout import EXPAND_ANIMATION_MS, grow_layout, layout_for
 from explorer.ui.canvas.marks import (BOARD_SIZE, HEIGHT, HIGHLIGHT, LABEL_FONT, LARGE, MAX_NODES, MIN_BOARD_PX,
                                       MIN_LABEL_PX, MOVE_FONT, NODE_SIZE, READABLE_ZOOM)
-from explorer.ui.canvas.style import LEAN_MARK, PERSPECTIVES, _Rule, cluster_legend, cluster_rules, legend, style_rules
+from explorer.ui.canvas.style import (LEAN_MARK, PERSPECTIVES, _Rule, cluster_legend, cluster_rules, legend,
+                                      legend_strip, style_rules)
 from explorer.ui.widgets import as_text, echo, player_name
 
 LAYOUTS = {"layered": "layered by remoteness", "force": "force-directed", "concentric": "concentric around the focus"}
@@ -343,6 +344,9 @@ def _canvas_fragment(game: Game, spec: str, solved: SolvedGraph, key: str, backe
     if has_boards(game) and (pictures or not large):  # (the sheets with boards the other way: canvas_view.js, 19)
         styles["boards"] = {c: [rule.dump() for rule in
                                 style_rules(c, move_labels, not pictures, large, seen, sizing) + extra] for c in sheets}
+    # The legend's key in one strip right above the canvas, in sight with it (the legend in words, below, was out of
+    # view at 1,440x900 and 1,000x800: issue 35); always one element here, so the canvas keeps its place
+    st.html(legend_strip(colouring, player_name(game, grown.player) if seen == "focus" else None, bool(grouped)))
     draw(grouped[0] if grouped else grown.elements(), grouped[1] if grouped else grown.layout,
          style_rules(colouring, move_labels, pictures, large, seen, sizing) + extra, key=widget,
          on_change=_on_event, args=(game, spec, solved, backend, key, widget), actions=ACTIONS,
