@@ -92,3 +92,25 @@ def test_a_link_copied_after_a_search_reopens_with_the_searched_position_in_sigh
     ARTIFACTS.mkdir(exist_ok=True)
     frame_element.screenshot(path=str(ARTIFACTS / f"h20-scene-reopened-{width}.png"))
     again.close()
+
+
+def test_a_position_typed_as_its_mirror_image_is_shown_in_one_spelling(server, browser):  # noqa: F811
+    """Tic-tac-toe at k=2: "..X/.../..." typed (a corner X: the canvas draws that node as X../.../..., its stored key
+    .../.../..X). The line under the canvas names the drawn board and says once that it is the typed one's mirror
+    image; the node's label and the info panel show the drawn board; the stored key is not shown."""
+    page = browser.new_page(viewport={"width": 1440, "height": 900})
+    open_canvas(page, f"{server}/?game=tictactoe&view=Neighbourhood")
+    frame_element, frame = _find(page, "..X/.../...", "=== 1")
+    node = cy(frame, "(() => { const n = cy.nodes('[_found = 1]')[0]; "
+                     "return {id: n.id(), position: n.data('position'), label: n.data('label')}; })()")
+    drawn = node["position"]
+    assert node["label"].replace("\n", "/") == drawn and drawn != "..X/.../...", node
+    line = page.get_by_text("is on the canvas").first.inner_text()
+    assert line == f"..X/.../... is on the canvas, drawn as its mirror image (or turn) {drawn}", line
+    if node["id"] not in (drawn, "..X/.../..."):
+        assert node["id"] not in line
+    panel = frame.locator("#infopanel").inner_text()
+    assert drawn in panel and (node["id"] in (drawn, "..X/.../...") or node["id"] not in panel), panel
+    ARTIFACTS.mkdir(exist_ok=True)
+    page.screenshot(path=str(ARTIFACTS / "h20-find-mirror.png"))
+    page.close()
