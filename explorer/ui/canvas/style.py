@@ -207,7 +207,7 @@ def legend_strip(colouring: str, player: str | None = None, grouped: bool = Fals
     side the values are seen from (`player`: the perspective "focus"; None, each node's own mover), the moves'
     colours and the focus's ring. The whole legend in words stays below the canvas (`legend`). HTML; the player's
     name is escaped. Colours from the palette (and marks' and the draw map's, which come from it)."""
-    side = (f"values for <b>{escape(player)}</b> (to move here)" if player
+    side = (f'values for <span style="font-weight:600">{escape(player)}</span> (to move here)' if player
             else "values for the player to move at each node")
     if colouring == "value":
         keys = "".join(_swatch(palette.FILLS[v], palette.COLOURS[v]) + v for v in palette.COLOURS)
