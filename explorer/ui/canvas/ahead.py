@@ -29,6 +29,7 @@ so the server's answer to one of them is not made twice."""
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import time
 from itertools import zip_longest
@@ -137,11 +138,13 @@ def _laid_out(grown: Grown, copy: Grown, name: str, focus: str) -> dict[str, Any
 
 def with_boards(grown: Grown, game: Game, solved: SolvedGraph, boards: bool) -> Grown:
     """A copy of the canvas with its board pictures turned on or off (elements.set_boards on copies of the nodes' and
-    moves' data, which it and a layout write): the canvas is left as it is."""
-    copy = Grown(scope=grown.scope, nodes={k: {**e, "data": dict(e["data"])} for k, e in grown.nodes.items()},
-                 edges={i: {**e, "data": dict(e["data"])} for i, e in grown.edges.items()}, base=grown.base,
-                 grown=grown.grown, generation=grown.generation, boards=boards, player=grown.player, shown=grown.shown,
-                 paths=grown.paths, layout_name=grown.layout_name, bands=dict(grown.bands))
+    moves' data, which it and a layout write), as the server holds it after the click before laying it out again
+    (panel._canvas_fragment: boards set, `layout` None, then made anew): every other field as the canvas's
+    (dataclasses.replace, so a field added to Grown is carried, not dropped). The canvas is left as it is."""
+    copy = dataclasses.replace(grown, nodes={k: {**e, "data": dict(e["data"])} for k, e in grown.nodes.items()},
+                               edges={i: {**e, "data": dict(e["data"])} for i, e in grown.edges.items()},
+                               bands=dict(grown.bands), notes=list(grown.notes), said=list(grown.said),
+                               boards=boards, layout=None)
     set_boards(copy, game, solved, boards)
     return copy
 
