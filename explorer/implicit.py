@@ -30,12 +30,11 @@ import contextlib
 import errno
 import functools
 import json
-import os
 import time
 from pathlib import Path
 from typing import Any, Callable
 
-from explorer.core import private, progress, records
+from explorer.core import private, progress, records, settings
 from explorer.core.errors import GameGraphError, GraphTooLarge
 from explorer.games.base import Game
 from explorer.core.values import Value
@@ -112,22 +111,15 @@ def solving_memory(game: Game) -> tuple[int, float, bool] | None:
     return int(per_index * size) + SOLVE_BUFFERS, per_index, declared is not None
 
 
-def solve_threads() -> int:
-    """The threads numba will solve on (NUMBA_NUM_THREADS, else one a core), without importing numba."""
-    from explorer.core.settings import numba_threads
-
-    return numba_threads() or os.cpu_count() or 1
-
-
 def mapped_memory(game: Game, threads: int | None = None) -> int | None:
     """The address space the implicit solve of `game` maps beyond what the process maps before it (what
     RLIMIT_AS counts): BYTES_MAPPED_PER_INDEX an index, its cells and its whole queue, touched or not; SOLVE_BUFFERS;
-    and SOLVE_RUNTIME_MAPS with THREAD_MAPS a thread beyond the first (`threads`, default `solve_threads`). None
-    without a ranking. O(1)."""
+    and SOLVE_RUNTIME_MAPS with THREAD_MAPS a thread beyond the first (`threads`, default
+    `settings.solve_threads`). None without a ranking. O(1)."""
     size = game.implicit_size()
     if size is None:
         return None
-    threads = solve_threads() if threads is None else threads
+    threads = settings.solve_threads() if threads is None else threads
     return BYTES_MAPPED_PER_INDEX * size + SOLVE_BUFFERS + SOLVE_RUNTIME_MAPS + THREAD_MAPS * max(0, threads - 1)
 
 
@@ -142,7 +134,7 @@ def check_memory(game: Game) -> None:
     if found is None:
         return
     need, per_index, declared = found
-    threads = solve_threads()
+    threads = settings.solve_threads()
     mapped = mapped_memory(game, threads)
     short = limits.short_of_room(need, mapped)
     if short is None:

@@ -192,6 +192,12 @@ def numba_threads() -> int | None:
     return value
 
 
+
+def solve_threads() -> int:
+    """The threads numba solves and compresses on: NUMBA_NUM_THREADS (`numba_threads`), else one a core; read
+    without importing numba."""
+    return numba_threads() or os.cpu_count() or 1
+
 def check_library_environment() -> None:
     """InvalidParameter (one line, naming the variable) for a library setting gamegraph cannot run
     under: NUMBA_NUM_THREADS (numba_threads), NUMBA_DISABLE_JIT set (the kernels use numba
