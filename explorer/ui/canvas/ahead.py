@@ -37,6 +37,7 @@ from collections import ChainMap
 from typing import Any
 
 from explorer.core.errors import GameGraphError
+from explorer.core.settings import DEFAULT_UI_AHEAD_SECONDS
 from explorer.games import Game
 from explorer.solved import SolvedGraph
 from explorer.ui.backend import Backend
@@ -51,7 +52,8 @@ AHEAD_NODES = 400          # the most nodes whose next ring is sent ahead (about
 # at k=4, 162 x 279: 2 s of CPU), paid on every change of the canvas; such a canvas changes layout by the round trip.
 AHEAD_LAYOUT_WORK = 10_000
 AHEAD_BYTES = 1_000_000    # the most JSON sent ahead (positions' data and places); past either, the round trip
-AHEAD_GROUPED_SECONDS = 2.0  # the most server time spent on a grouped canvas's rings (the rest: the round trip)
+# the most server time spent on a grouped canvas's rings (the rest: the round trip); GAMEGRAPH_UI_AHEAD_SECONDS sets it
+AHEAD_GROUPED_SECONDS = DEFAULT_UI_AHEAD_SECONDS
 
 
 class _Over(ChainMap):

@@ -11,6 +11,7 @@ from typing import Any
 
 import streamlit as st
 
+from explorer.core import settings
 from explorer.core.errors import GameGraphError
 from explorer.games import Game
 from explorer.solved import SolvedGraph
@@ -25,7 +26,7 @@ from explorer.ui.canvas.marks import (BOARD_SIZE, HEIGHT, HIGHLIGHT, LABEL_FONT,
                                       MIN_LABEL_PX, MOVE_FONT, NODE_SIZE, READABLE_ZOOM)
 from explorer.ui.canvas.style import (LEAN_MARK, PERSPECTIVES, _Rule, cluster_legend, cluster_rules, legend,
                                       legend_strip, style_rules)
-from explorer.ui.widgets import as_text, echo, player_name
+from explorer.ui.widgets import as_text, echo, error, player_name
 
 LAYOUTS = {"layered": "layered by remoteness", "force": "force-directed", "concentric": "concentric around the focus"}
 COLOURINGS = {"value": "value", "remoteness": "remoteness", "draw_level": "draw level", "cycle": "on a cycle",
@@ -402,8 +403,14 @@ def _grouped_ahead(grown: Grown, game: Game, solved: SolvedGraph, backend: Backe
     _grouped will ask for (GROUP_MADE: the answer to that double-click is the view sent ahead, made once)."""
     grouping, layout, pictures = grouped
     opened = list(view_kept[0][2])
+    try:
+        seconds = settings.ui_ahead_seconds()
+    except GameGraphError as exc:  # a bad GAMEGRAPH_UI_AHEAD_SECONDS: said once a canvas, the default used
+        error(str(exc))
+        seconds = settings.DEFAULT_UI_AHEAD_SECONDS
     payload, made = grouped_ahead(grown, game, solved, backend, direction, focus, grouping, opened, layout,
-                                  BOARD_SIZE if pictures else NODE_SIZE, view_kept[4], view_kept[2], layouts=LAYOUTS)
+                                  BOARD_SIZE if pictures else NODE_SIZE, view_kept[4], view_kept[2],
+                                  limit_seconds=seconds, layouts=LAYOUTS)
     views = {}
     for (what, ident), (source, now, view, placed) in made.items():  # (another layout's view: under its name)
         signature = _signature(source, grouping, now, ident if what == "layout" else layout,
