@@ -263,8 +263,10 @@ def _board(game: Game, spec: str, played: Played, side: str, choice: str) -> Non
         key = solved.game.format(position)
         by_key.setdefault(key, number)
         links[label] = _link(spec, played.numbers + [number], side, choice, key)
-    # GamesmanUni's hint: off by default, so that a game against the solver is a game.
-    hint = st.toggle("Show move values", key="play_move_values",
+    # GamesmanUni's hint: off by default, so that a game against the solver is a game. Kept for the session
+    # while another tab is open: the tabs run only the open one's panel, and a widget not drawn in a run lost
+    # its value (switched on, a look at the Graph tab and back, and the values were off).
+    hint = st.toggle("Show move values", key="play_move_values", persist_state="session",
                      help="colour each move on the board by its value for you (win green, loss red, tie amber, "
                           "draw blue); hover a move for its remoteness")
     values = played.move_values() if hint and links else None

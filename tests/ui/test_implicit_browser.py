@@ -99,7 +99,7 @@ def test_play_the_opening_against_the_perfect_player_by_clicking_the_board(serve
     board = page.locator(".st-key-play_board .gg-diagram a[data-value]")
     for ply in range(3):
         settle(page)
-        board.first.wait_for(timeout=60_000)
+        _wait_for_values(page, board, ply)
         before = parse_qs(urlparse(page.url).query).get("play", [""])[0]
         position = _replayed(game, before)
         on_board = {board.nth(i).get_attribute("data-move"): board.nth(i).get_attribute("data-value")
@@ -125,6 +125,25 @@ def test_play_the_opening_against_the_perfect_player_by_clicking_the_board(serve
             assert values.value(after).for_previous_player() == values.value(position)
         position = after
     assert len(play.split(".")) >= 3 and page.get_by_text("Slips so far").count() == 1
+
+
+def _wait_for_values(page, board, ply: int) -> None:
+    """Until the Play board shows its moves' values; else an AssertionError that says what the page showed
+    instead (the switch, the board's links, the legend drawn under a board with values, the URL): the CI of
+    2026-11-30 timed out here twice, which this test alone never did."""
+    try:
+        board.first.wait_for(timeout=60_000)
+    except Exception as exc:  # noqa: BLE001 - Playwright's timeout, told with what the page shows
+        shown = page.evaluate("""() => ({
+            checked: document.querySelector('.st-key-play_move_values input[type=checkbox]')?.checked,
+            links: document.querySelectorAll('.st-key-play_board .gg-diagram a').length,
+            valued: document.querySelectorAll('.st-key-play_board a[data-value]').length,
+            diagrams: document.querySelectorAll('.st-key-play_board .gg-diagram').length,
+            legend: document.body.innerText.includes('Moves coloured by their value'),
+            over: document.body.innerText.includes('Game over'),
+            running: !!document.querySelector('[data-testid=stStatusWidget]'),
+            url: location.search})""")
+        raise AssertionError(f"no move values on the board at ply {ply}: {shown}") from exc
 
 
 def _replayed(game, play: str):

@@ -85,6 +85,14 @@ def test_play_hides_move_values_until_asked_and_draws_the_value_history(server, 
     assert box["width"] <= column + 1  # the chart stays inside its column
     ARTIFACTS.mkdir(exist_ok=True)
     page.screenshot(path=str(ARTIFACTS / "values-play.png"), full_page=True)
+    # a look at another tab and back: the values stay on (the tabs run only the open one's panel, and the
+    # switch, not drawn in that run, had lost its value)
+    for tab in ("Graph", "Play"):
+        page.get_by_role("tab", name=tab, exact=True).click()
+        settle(page)
+    page.locator(".st-key-play_board a.gg-move").first.wait_for(timeout=SLOW)
+    assert page.locator(".st-key-play_move_values input[type=checkbox]").is_checked()
+    assert page.locator(".st-key-play_board a.gg-move").count() == board.count() > 0
     page.close()
 
 
