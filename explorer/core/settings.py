@@ -56,7 +56,7 @@ import stat
 from fractions import Fraction
 from pathlib import Path
 
-from explorer.core.bounds import whole_number
+from explorer.core.bounds import decimal_number, whole_number
 from explorer.core.errors import GameGraphError, InvalidParameter, StateFolderReadOnly, exit_if_locating_main, shown
 
 APP_DIR_NAME = "gamegraph"
@@ -153,10 +153,10 @@ def ui_ahead_seconds() -> float:
     if not text:
         return DEFAULT_UI_AHEAD_SECONDS
     try:
-        value = float(text) if len(text) <= 20 and text.isascii() else -1.0
+        value = decimal_number(text, "", max_length=20)
     except ValueError:
         value = -1.0
-    if not 0 < value <= MAX_UI_AHEAD_SECONDS:  # (nan fails both comparisons)
+    if not 0 < value <= MAX_UI_AHEAD_SECONDS:
         raise InvalidParameter(f"{UI_AHEAD_SECONDS_ENV}={shown(text)} must be a number of seconds above 0 and at "
                                f"most {MAX_UI_AHEAD_SECONDS:g}; unset it for {DEFAULT_UI_AHEAD_SECONDS:g}")
     return value

@@ -121,7 +121,7 @@ def test_the_canvas_time_for_what_it_sends_ahead_is_a_number_of_seconds(monkeypa
     for text, seconds in (("60", 60.0), (" 0.5 ", 0.5), ("600", 600.0), ("", 2.0)):
         monkeypatch.setenv(settings.UI_AHEAD_SECONDS_ENV, text)
         assert settings.ui_ahead_seconds() == seconds
-    for text in ("0", "-1", "nan", "inf", "601", "two", "1e400", "\u0663", "9" * 500, "1_0x"):
+    for text in ("0", "-1", "nan", "inf", "601", "two", "1e400", "\u0663", "9" * 500, "1_0", "0x10"):
         monkeypatch.setenv(settings.UI_AHEAD_SECONDS_ENV, text)
         with pytest.raises(GameGraphError, match="GAMEGRAPH_UI_AHEAD_SECONDS=") as caught:
             settings.ui_ahead_seconds()
