@@ -127,3 +127,45 @@ def _in_canvas(frame) -> list[str]:
     """The nodes drawn at least in part inside the canvas."""
     return cy(frame, "cy.nodes().filter(n => { const b = n.renderedBoundingBox({includeLabels: true}); "
                      "return b.x2 > 0 && b.y2 > 0 && b.x1 < cy.width() && b.y1 < cy.height(); }).map(n => n.id())")
+
+
+# The zoom that fits the whole drawing into the free area with no padding: the canvas less each overlay cut away from the
+# side that loses the least (SEEN's area), with the view keeper's 6 px margin; and whether the labels are drawn.
+TIGHT = f"""() => {{ const cy = {CY}; const box = document.getElementById('cy').getBoundingClientRect();
+    const bb = cy.elements().boundingBox();
+    const strip = document.getElementById('infopanel').getBoundingClientRect();
+    const left = Math.max(0, strip.right - box.left) + 12;  // (the margin past the strip, and the area's own)
+    return {{ tight: Math.min((box.width - left - 6) / bb.w, (box.height - 12) / bb.h), zoom: cy.zoom(),
+              specks: cy.nodes('.gg-speck').length, nodes: cy.nodes().length }}; }}"""
+
+
+@pytest.mark.parametrize("width", [1440, 1000])
+@pytest.mark.parametrize("spec, scene", [("tictactoe", "k=2"), ("ponghauki", "k=8")], ids=["tictactoe", "ponghauki"])
+def test_the_fit_button_keeps_the_labels_where_the_drawing_fits_them(server, browser, spec, scene, width):  # noqa: F811
+    """A stranger at 1000 px pressed "Fit to screen" on tic-tac-toe's neighbourhood and on Pong Hau K'i whole: every
+    label vanished (the fit's zoom was a little under the one at which labels are drawn, 7 px on screen, though the
+    drawing fitted there without the button's 20 px padding). Now the Fit button still shows every node, clear of the
+    overlays, and where the drawing fits the free area at a zoom whose labels are drawn, they are drawn; the bands'
+    names overlap no node, label or other band's name (one was drawn under another)."""
+    from explorer.ui.canvas import LABEL_FONT, MIN_LABEL_PX
+    from tests.ui.test_canvas_readable_browser import MEASURE
+
+    page = browser.new_page(viewport={"width": width, "height": 800})
+    frame_element, frame = open_canvas(page, f"{server}/?game={spec}&view=Neighbourhood&{scene}")
+    frame.locator("#viewbarFit").click()
+    time.sleep(1.0)  # the button's fit runs debounced, then glides
+    wait_still(frame)
+    frame.wait_for_timeout(300)  # the bands' names are placed in the frame after the view's last move
+    ARTIFACTS.mkdir(exist_ok=True)
+    frame_element.screenshot(path=str(ARTIFACTS / f"canvas-fit-button-{spec}-{width}.png"))
+    seen = frame.evaluate(SEEN)
+    assert hidden(seen) == [], (spec, width, round(seen["zoom"], 3))     # the Fit button shows every node
+    tight = frame.evaluate(TIGHT)
+    label_zoom = MIN_LABEL_PX / LABEL_FONT
+    where = (spec, width, tight)
+    if tight["tight"] >= label_zoom * 1.01:
+        assert tight["zoom"] * LABEL_FONT >= MIN_LABEL_PX, where
+        assert tight["specks"] == 0, where
+    measured = frame.evaluate(MEASURE)
+    assert [b for b in measured["bad"] if b[0].startswith("band name")] == [], (where, measured["bad"][:4])
+    page.close()

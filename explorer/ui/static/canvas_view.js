@@ -69,8 +69,9 @@
 //    a name that the canvas's edge or an overlay would cut, that would lie over a node, its label or a move's name, or
 //    that a move's line would run through, is moved further left, else right of the band's rightmost node (`x2`), else
 //    (the band's ends out of the clear area: its left end under the opened info panel, its right end past the canvas's
-//    edge) inside the band's extent, at the clear area's left edge or in a gap beside one of its nodes, and
-//    hidden where none of those spots is whole and clear, until the view shows it so; a large canvas names no band.
+//    edge) inside the band's extent, at the clear area's left edge or in a gap beside one of its nodes, else just above
+//    the band's nodes, and hidden where none of those spots is whole and clear (nor clear of the names placed before it),
+//    until the view shows it so; a large canvas names no band.
 // 14. The canvas's search (canvas/search.py) sends a layout marked `ggFind` (the keys found): nothing moves,
 //    and the view brings what was found into the middle of the clear area (`showFound`); after a path was
 //    added for it, the expansion's layout places the path first (on a grouped canvas, whose answer is the whole
@@ -122,6 +123,8 @@
 //    17 does and lays the canvas out as 16 does, fitted readably (7). The click still reaches the server (the legend,
 //    Size by, the downloads), whose answer then sets the same data and sheet and its layout is skipped; until its next
 //    ring comes nothing else is shown ahead.
+// 20. A node's label that a move between two other nodes runs through is put beside its node or above it, where no move
+//    crosses it and it covers nothing (placeCaptions), once the nodes are still after a layout, a drag or an expansion.
 //
 // The server marks its layouts: `ggExpand` (the node expanded), `ggNew` (the nodes it brought) and, for its
 // own layouts, `ggData` (the bends and names of moves already drawn, placed anew around the new nodes).
@@ -444,10 +447,16 @@
         const now = cy.zoom();
         const fit = Math.min((area.x2 - area.x1) / Math.max(bb.w, 1), (area.y2 - area.y1) / Math.max(bb.h, 1));
         const zoom = Math.min(now, Math.max(fit, Math.min(now, +CONFIG.readable || now)));
-        const pan = { x: (area.x1 + area.x2) / 2 - zoom * (bb.x1 + bb.w / 2),
-                      y: (area.y1 + area.y2) / 2 - zoom * (bb.y1 + bb.h / 2) };
+        let view = { zoom, pan: { x: (area.x1 + area.x2) / 2 - zoom * (bb.x1 + bb.w / 2),
+                                  y: (area.y1 + area.y2) / 2 - zoom * (bb.y1 + bb.h / 2) } };
+        // What was found is clear of the overlays, the nodes beside it need not be: where one would lie in part under the
+        // opened info panel (or a bar, or be cut by the canvas's edge), the view is made again so that none does, as after
+        // an expansion (clearOf; its lower zooms no lower than the labels are drawn at). Issue 35: after a search, at 1000
+        // and 1440 px, nodes sat half under the panel. Once per search, O(rounds x hidden x V); nothing per frame.
+        if (cy.nodes().length < CONFIG.large && hiding(cy, view) > 0)
+            view = clearOf(cy, view, [found], Math.min(zoom, labelZoom()));
         cy.stop();
-        cy.animate(local(cy, { zoom: zoom, pan: pan }), local(cy, { duration: GLIDE_MS }));
+        cy.animate(local(cy, { zoom: view.zoom, pan: view.pan }), local(cy, { duration: GLIDE_MS }));
     }
 
     // The free area is the canvas less the info panel, its node action bar, the toolbar (top right) and the zoom
@@ -481,6 +490,17 @@
         });
     }
 
+    // The Fit button's view: the whole drawing in the free area. Its padding (the component's 20 px a side) is given up
+    // where the drawing then fits at a zoom whose labels are drawn (11) and not with it: at 1000 px, tic-tac-toe's
+    // neighbourhood and Pong Hau K'i whole were fitted a little under that zoom and every label was hidden (issue 35).
+    // Once per click.
+    function buttonFit(cy, eles, padding) {
+        const fit = clearViewport(cy, area => clearFitViewport(cy, eles, padding, area));
+        if (!fit || fit.zoom >= labelZoom()) return fit;
+        const tight = clearViewport(cy, area => clearFitViewport(cy, eles, 0, area));
+        return tight && tight.zoom >= labelZoom() ? tight : fit;
+    }
+
     function readableViewport(cy, padding) {
         const fit = clearViewport(cy, area => clearFitViewport(cy, undefined, padding, area));
         if (!fit) return fit;
@@ -495,9 +515,14 @@
     // fixed width apart, and the nodes' columns may leave them no gap to fall in at one zoom but one at the next
     // (Dodgem 4x4 with boards, layered, on a 934 px canvas cut a node at the left edge at 0.6 and none at 0.606).
     // `anchor` (reveal): the nodes the window holds instead of the focus and its neighbours, at `least` only.
+    // The least zoom at which the nodes' labels are drawn (11: CONFIG.minLabel px on screen), a hair above it.
+    function labelZoom() {
+        return (+CONFIG.minLabel || 0) / (+CONFIG.labelFont || 12) * 1.005;
+    }
+
     function fillViewport(cy, area, padding, least, fit, anchor) {
         let best = null;
-        const lowest = (+CONFIG.minLabel || 0) / (+CONFIG.labelFont || 12) * 1.005;
+        const lowest = labelZoom();
         for (const t of ZOOM_TRIES) {
             const zoom = Math.min(cy.maxZoom(), least * (1 + t));
             if ((t < 0 && zoom < lowest) || (anchor && t !== 0)) continue;
@@ -910,6 +935,70 @@
         revealNames(cy);
     }
 
+    // (20) A node's label hangs below its node; where a move between two other nodes runs through it there (issue 35:
+    // "Edges never run through a caption"; moves passed under tic-tac-toe's three-line labels), it is put beside its
+    // node, right or left, or above it: the first of those spots that no move's line crosses (its own moves included)
+    // and that covers no node, no other label and no move's name; where none is, it stays below. Looked at once the
+    // nodes are still after a layout, a drag or an expansion (an expansion's nodes glide GLIDE_MS), then the moves'
+    // names are tucked anew round the labels as placed; nothing per frame. O(V x spots x (V + E + segments near)),
+    // not on a large canvas (it labels no node) nor on a grouped one (its labels sit where its layout made room).
+    const CAPTION_SPOTS = [
+        { "text-valign": "center", "text-halign": "right", "text-margin-x": 3, "text-margin-y": 0 },
+        { "text-valign": "center", "text-halign": "left", "text-margin-x": -3, "text-margin-y": 0 },
+        { "text-valign": "top", "text-halign": "center", "text-margin-x": 0, "text-margin-y": -3 },
+    ];
+    const CAPTION_STYLE = "text-valign text-halign text-margin-x text-margin-y";
+    function placeCaptions(cy) {
+        const moved = cy.nodes().filter(n => n.scratch("_ggCaption"));
+        if (moved.length) cy.batch(() => moved.forEach(n => { n.removeStyle(CAPTION_STYLE); n.removeScratch("_ggCaption"); }));
+        if (cy.nodes().length >= CONFIG.large || cy.edges().length === 0 || cy.nodes("[?_cluster]").length) return;
+        const lines = new Map();
+        const cells = (b, f) => {
+            for (let i = Math.floor(b.x1 / CELL); i <= Math.floor(b.x2 / CELL); i++)
+                for (let j = Math.floor(b.y1 / CELL); j <= Math.floor(b.y2 / CELL); j++) f(i + "," + j);
+        };
+        cy.edges().filter(e => e.visible()).forEach(e => { const pts = movePoints(e); for (let i = 1; i < pts.length; i++) {
+            const a = pts[i - 1], c = pts[i];
+            cells({ x1: Math.min(a.x, c.x), y1: Math.min(a.y, c.y), x2: Math.max(a.x, c.x), y2: Math.max(a.y, c.y) }, k => {
+                if (!lines.has(k)) lines.set(k, []);
+                lines.get(k).push([a.x, a.y, c.x, c.y, e]);
+            });
+        } });
+        const crossed = (b, skip) => { let hit = false;
+            cells(b, k => { if (!hit) hit = (lines.get(k) || []).some(([x1, y1, x2, y2, e]) => !skip(e) && segmentInBox(x1, y1, x2, y2, b)); });
+            return hit; };
+        const inner = b => ({ x1: b.x1 + 1, y1: b.y1 + 1, x2: b.x2 - 1, y2: b.y2 - 1 });
+        const meets = (a, o) => a.x1 < o.x2 && o.x1 < a.x2 && a.y1 < o.y2 && o.y1 < a.y2;
+        const nodes = cy.nodes().filter(n => n.visible() && n.style("label"));
+        const bodies = cy.nodes().map(n => n.boundingBox(NODE_BODY));
+        const labels = nodes.map(n => inner(n.boundingBox(LABEL_ONLY)));
+        const names = cy.edges().map(e => e.boundingBox(LABEL_ONLY)).filter(b => b.w > 0 && isFinite(b.w));
+        nodes.forEach((n, i) => {
+            const own = new Set(n.connectedEdges().map(e => e.id()));
+            if (!(labels[i].x2 > labels[i].x1) || !crossed(labels[i], e => own.has(e.id()))) return;
+            for (const spot of CAPTION_SPOTS) {
+                n.style(spot);
+                const b = inner(n.boundingBox(LABEL_ONLY));
+                if (!(b.x2 > b.x1) || crossed(b, () => false) || bodies.some(o => meets(b, o)) ||
+                    labels.some((o, j) => j !== i && meets(b, o)) || names.some(o => meets(b, o))) continue;
+                n.scratch("_ggCaption", true);
+                labels[i] = b;
+                return;
+            }
+            n.removeStyle(CAPTION_STYLE);
+        });
+    }
+
+    function captionsSoon(cy) {
+        const win = cy.container().ownerDocument.defaultView;
+        win.clearTimeout(cy.__ggCaptions);
+        cy.__ggCaptions = win.setTimeout(() => {
+            if (cy.animated() || cy.nodes().some(n => n.animated())) { captionsSoon(cy); return; }
+            placeCaptions(cy);
+            tuckNames(cy);
+        }, GLIDE_MS + 50);
+    }
+
     // (12) A tucked move's name is shown when the move or one of its ends is selected or highlighted (the component
     // highlights a selected node's moves, and what an expansion brought), but only where it covers no node, no
     // label, no name drawn and no other move's line: at its own place if that is clear now, else at the first clear
@@ -1052,6 +1141,9 @@
                 if (+e.style("text-opacity") > 0 && !e.hasClass("gg-speck")) boxes.push(e.renderedBoundingBox(ROW_LABEL));
             });
             const lines = placing ? rowLines() : [];
+            // the names placed so far (rendered px): a band's name is never drawn over another's (issue 35: after a fit
+            // at 1000 px, "draws, 2 moves away" lay under "draws, 7 moves away"). O(bands^2), only while the view is still.
+            const named = [];
             list.forEach((row, i) => {
                 const name = layer.children[i];
                 if (!name) return;
@@ -1073,13 +1165,30 @@
                         .sort((a, b) => Math.abs(a - spots[0]) - Math.abs(b - spots[0]));
                     spots.push(...inner);
                 }
-                const at = large ? undefined : gliding ? (name.__ggSpot === undefined ? undefined : name.__ggSpot * z + pan.x) :
-                    spots.find(left => {
-                    const b = { x1: left, y1: y - h / 2, x2: left + w, y2: y + h / 2 };
+                // Where the band's line is full across the clear area (no gap between its nodes as wide as the name; issue
+                // 35: after three expansions on tic-tac-toe the remoteness 6 band was nameless), the name goes just above
+                // the band's nodes, over one of them or a gap, the nearest to the band's left end first; then a line higher.
+                const tries = spots.map(left => [left, 0]);
+                const inLine = placing && area && typeof row.x2 === "number" ?
+                    boxes.filter(o => o.w > 0 && o.y1 < y + h / 2 && o.y2 > y - h / 2) : [];
+                if (inLine.length) {
+                    const top = Math.min(...inLine.map(o => o.y1)), end = row.x2 * z + pan.x, start = row.x * z + pan.x;
+                    [top - ROW_GAP_PX / 2 - h / 2 - y, top - ROW_GAP_PX / 2 - 1.5 * h - y].forEach(dy => {
+                        const strip = boxes.filter(o => o.w > 0 && o.y1 < y + dy + h / 2 && o.y2 > y + dy - h / 2);
+                        [area.x1, start].concat(strip.map(o => o.x2 + ROW_GAP_PX), strip.map(o => o.x1 - ROW_GAP_PX - w))
+                            .filter(left => left >= Math.max(area.x1, spots[0]) && left + w <= Math.min(area.x2, end))
+                            .sort((a, b) => Math.abs(a - start) - Math.abs(b - start))
+                            .forEach(left => tries.push([left, dy]));
+                    });
+                }
+                const kept = name.__ggSpot === undefined ? undefined : [name.__ggSpot * z + pan.x, (name.__ggDy || 0) * z];
+                const [at, dy] = (large ? undefined : gliding ? kept :
+                    tries.find(([left, dy]) => {
+                    const b = { x1: left, y1: y + dy - h / 2, x2: left + w, y2: y + dy + h / 2 };
                     // whole or not at all: never cut by the canvas's edge nor under an overlay
                     const whole = b.x1 >= area.x1 && b.x2 <= area.x2 && b.y1 >= area.y1 && b.y2 <= area.y2;
-                    // nor drawn over a node or its label (an expansion may place nodes beside a band)
-                    return whole && boxes.every(o => !(o.w > 0) || b.x2 <= o.x1 || b.x1 >= o.x2 || b.y2 <= o.y1 || b.y1 >= o.y2) &&
+                    // nor drawn over a node or its label (an expansion may place nodes beside a band), nor over another band's name
+                    return whole && named.every(o => b.x2 <= o.x1 || b.x1 >= o.x2 || b.y2 <= o.y1 || b.y1 >= o.y2) && boxes.every(o => !(o.w > 0) || b.x2 <= o.x1 || b.x1 >= o.x2 || b.y2 <= o.y1 || b.y1 >= o.y2) &&
                         // nor with a move's line running through it (issue 35: "remoteness 25" crossed)
                         !lines.some(([e, bb, pts]) => {
                             const m = { x1: (b.x1 - pan.x) / z, y1: (b.y1 - pan.y) / z, x2: (b.x2 - pan.x) / z, y2: (b.y2 - pan.y) / z };
@@ -1088,12 +1197,14 @@
                                 if (segmentInBox(pts[k - 1].x, pts[k - 1].y, pts[k].x, pts[k].y, m)) return true;
                             return false;
                         });
-                });
+                })) || [undefined, 0];
                 // (the spot kept in the graph's x, so that it follows the view while nodes glide, an inner spot as well)
                 if (placing) name.__ggSpot = at === undefined ? undefined : (at - pan.x) / z;
+                if (placing) name.__ggDy = dy / z;
+                if (at !== undefined) named.push({ x1: at, y1: y + dy - h / 2, x2: at + w, y2: y + dy + h / 2 });
                 // (placed as text that ends at its left + w: the layer's names are right-aligned by their transform)
                 name.style.left = ((at === undefined ? spots[0] : at) + w) + "px";
-                name.style.top = y + "px";
+                name.style.top = (y + dy) + "px";
                 name.style.visibility = at !== undefined ? "visible" : "hidden";
             });
             if (gliding && list.length && !large) soon();  // looked at again until nothing glides, then placed
@@ -1615,6 +1726,7 @@
             return out;
         };
         cy.on("layoutstop dragfree", () => tuckSoon(cy));
+        cy.on("layoutstop dragfree add remove", () => captionsSoon(cy));  // (20) once the nodes are still
         cy.on("viewport resize layoutstop add remove position select unselect", () => coverSoon(cy));
         // (the info panel opens over a transition after a selection: looked at again once it has)
         cy.on("select unselect", () => win.setTimeout(() => coverSoon(cy), 400));
@@ -1638,7 +1750,7 @@
         if (fitButton) fitButton.addEventListener("click", () => { asked = Date.now(); }, true);
         cy.getFitViewport = function (eles, padding) {
             const whole = eles === undefined || typeof eles === "number";
-            if (whole && Date.now() - asked < 2000) { asked = 0; return clearViewport(cy, area => clearFitViewport(cy, eles, padding, area)); }
+            if (whole && Date.now() - asked < 2000) { asked = 0; return buttonFit(cy, eles, padding); }
             if (whole) return readableViewport(cy, typeof eles === "number" ? eles : padding);
             return clearFitViewport(cy, eles, padding);
         };
@@ -1709,6 +1821,7 @@
         readableView(cy, 30);
         hideSpecks(cy, true);
         tuckNames(cy);
+        captionsSoon(cy);  // (20)
         cy.scratch("_ggDefaultView", () => readableViewport(cy, 30));  // for the tests: the view (7) as of now
         cy.scratch("_gg", true);
     }
