@@ -24,7 +24,8 @@ from tests.ui.test_browser import ARTIFACTS, browser, server  # noqa: F401 - fix
 from tests.ui.test_browser import pytestmark  # noqa: F401 - browser, and Chromium must be there
 from tests.ui.test_canvas_browser import CY, cy, expand_node, open_canvas, wait_still
 
-# Each node: the overlays it lies under (in part or wholly, its box with its label), whether it is cut by the
+# Each node: the overlays it lies under (in part or wholly, its box with its label; `wholly`: those it is wholly under,
+# out of sight), whether it is cut by the
 # canvas's edge (in part inside, in part out) and whether it is wholly inside the canvas.
 NODES = f"""() => {{ const cy = {CY}; const box = document.getElementById('cy').getBoundingClientRect();
     const overlays = ['infopanel', 'nodeActions', 'toolbar', 'viewbar'].map(id => [id, document.getElementById(id)])
@@ -38,6 +39,8 @@ NODES = f"""() => {{ const cy = {CY}; const box = document.getElementById('cy').
         const outside = x2 <= box.left || y2 <= box.top || x1 >= box.right || y1 >= box.bottom;
         out[n.id()] = {{ under: overlays.filter(([id, r]) => x1 < r.right && r.left < x2 && y1 < r.bottom && r.top < y2)
                                        .map(([id]) => id),
+                         wholly: overlays.filter(([id, r]) => x1 >= r.left && x2 <= r.right && y1 >= r.top && y2 <= r.bottom)
+                                        .map(([id]) => id),
                          cut: !inside && !outside, inside }};
     }});
     return {{ nodes: out, zoom: cy.zoom(),

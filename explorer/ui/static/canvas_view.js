@@ -125,6 +125,8 @@
 //    ring comes nothing else is shown ahead.
 // 20. A node's label that a move between two other nodes runs through is put beside its node or above it, where no move
 //    crosses it and it covers nothing (placeCaptions), once the nodes are still after a layout, a drag or an expansion.
+// 21. Below the zoom at which labels are drawn at their size (a Fit of a drawing wider than the canvas), once the zoom is
+//    still, the labels are drawn at CONFIG.minLabel px on screen where they cover no node and no other label (smallLabels).
 //
 // The server marks its layouts: `ggExpand` (the node expanded), `ggNew` (the nodes it brought) and, for its
 // own layouts, `ggData` (the bends and names of moves already drawn, placed anew around the new nodes).
@@ -390,7 +392,8 @@
     // included), or for a node cut by the canvas's edge wholly in or wholly out. [view, how many nodes it hides,
     // whether `keep` is whole and clear there].
     // O(rounds x hidden x V).
-    function shiftClear(cy, view, keep) {
+    // `partial`: a node wholly under an overlay counts as out of sight, as one past the canvas's edge (showFound).
+    function shiftClear(cy, view, keep, partial) {
         const doc = cy.container().ownerDocument, box = cy.container().getBoundingClientRect();
         const W = box.width, H = box.height;
         const rects = OVERLAYS.map(id => overlayRect(doc, id)).filter(Boolean)
@@ -401,8 +404,10 @@
         const screen = (b, v) => ({ x1: b.x1 * v.zoom + v.pan.x, x2: b.x2 * v.zoom + v.pan.x,
                                     y1: b.y1 * v.zoom + v.pan.y, y2: b.y2 * v.zoom + v.pan.y });
         const meets = (s, r) => s.x1 < r.x2 && r.x1 < s.x2 && s.y1 < r.y2 && r.y1 < s.y2;
+        // (wholly under the overlay itself: `rects` hold MARGIN round it)
+        const within = (s, r) => s.x1 >= r.x1 + MARGIN && s.x2 <= r.x2 - MARGIN && s.y1 >= r.y1 + MARGIN && s.y2 <= r.y2 - MARGIN;
         const hid = s => !(s.x2 <= 0 || s.y2 <= 0 || s.x1 >= W || s.y1 >= H) &&
-            (s.x1 < 0 || s.y1 < 0 || s.x2 > W || s.y2 > H || rects.some(r => meets(s, r)));
+            (s.x1 < 0 || s.y1 < 0 || s.x2 > W || s.y2 > H || rects.some(r => meets(s, r) && !(partial && within(s, r))));
         const count = v => boxes.reduce((n, b) => n + (hid(screen(b, v)) ? 1 : 0), 0);
         const holds = v => { const s = screen(kept, v);
             return s.x1 >= 0 && s.y1 >= 0 && s.x2 <= W && s.y2 <= H && !rects.some(r => meets(s, r)); };
@@ -414,6 +419,8 @@
                 if (!hid(s)) return;
                 rects.filter(r => meets(s, r)).forEach(r => shifts.push([r.x2 - s.x1 + 1, 0], [r.x1 - s.x2 - 1, 0],
                                                                         [0, r.y2 - s.y1 + 1], [0, r.y1 - s.y2 - 1]));
+                if (partial) rects.filter(r => meets(s, r)).forEach(r => shifts.push([r.x2 - MARGIN - s.x2 - 1, 0],
+                                                                                     [r.x1 + MARGIN - s.x1 + 1, 0]));
                 if (s.x1 < 0) shifts.push([-s.x1 + 1, 0], [-s.x2 - 1, 0]);
                 if (s.x2 > W) shifts.push([W - s.x2 - 1, 0], [W - s.x1 + 1, 0]);
                 if (s.y1 < 0) shifts.push([0, -s.y1 + 1], [0, -s.y2 - 1]);
@@ -450,11 +457,16 @@
         let view = { zoom, pan: { x: (area.x1 + area.x2) / 2 - zoom * (bb.x1 + bb.w / 2),
                                   y: (area.y1 + area.y2) / 2 - zoom * (bb.y1 + bb.h / 2) } };
         // What was found is clear of the overlays, the nodes beside it need not be: where one would lie in part under the
-        // opened info panel (or a bar, or be cut by the canvas's edge), the view is made again so that none does, as after
-        // an expansion (clearOf; its lower zooms no lower than the labels are drawn at). Issue 35: after a search, at 1000
-        // and 1440 px, nodes sat half under the panel. Once per search, O(rounds x hidden x V); nothing per frame.
-        if (cy.nodes().length < CONFIG.large && hiding(cy, view) > 0)
-            view = clearOf(cy, view, [found], Math.min(zoom, labelZoom()));
+        // opened info panel (or a bar, or be cut by the canvas's edge), the view is panned by the least shifts that take
+        // each such node wholly out from under it or wholly under it, what was found kept whole and clear (shiftClear).
+        // Issue 35: after a search, at 1000 and 1440 px, nodes sat half under the panel. Once per search,
+        // O(rounds x hidden x V); nothing per frame.
+        // (a node wholly under the panel is out of sight, as one past the canvas's edge: a search's match in a band wider
+        // than the free area leaves some there)
+        if (cy.nodes().length < CONFIG.large) {
+            const [clear, , held] = shiftClear(cy, view, found, true);
+            if (held) view = clear;
+        }
         cy.stop();
         cy.animate(local(cy, { zoom: view.zoom, pan: view.pan }), local(cy, { duration: GLIDE_MS }));
     }
@@ -853,6 +865,54 @@
         });
     }
 
+    // (21) Below the zoom at which the labels are drawn at their size (11: a Fit of the whole drawing, which at 1000 px
+    // showed Pong Hau K'i with every label hidden, issue 35), once the zoom has stopped changing (SMALL_WAIT_MS), each
+    // label is drawn at CONFIG.minLabel px on screen (its font enlarged) where it then covers no node and no label kept
+    // before it (the focus first); the others stay hidden. Not below SMALL_LEAST of that zoom (the labels would be larger
+    // than the room the layout gave them) nor on a large canvas. Undone at the next zoom, so nothing is done per frame of
+    // a glide but a timer's reset; once still, O(V^2) over the labels (fewer than CONFIG.large).
+    const SMALL_WAIT_MS = 150, SMALL_LEAST = 0.6;
+    function smallSoon(cy) {
+        const win = cy.container().ownerDocument.defaultView;
+        if (cy.__ggSmall) unSmall(cy);
+        win.clearTimeout(cy.__ggSmallTimer);
+        cy.__ggSmallTimer = win.setTimeout(() => {
+            if (cy.animated() || cy.nodes().some(n => n.animated())) { smallSoon(cy); return; }
+            smallLabels(cy);
+        }, SMALL_WAIT_MS);
+    }
+
+    function unSmall(cy) {
+        const enlarged = cy.__ggSmall;
+        cy.__ggSmall = null;
+        if (!enlarged) return;
+        cy.batch(() => enlarged.removeStyle("font-size"));
+        hideSpecks(cy, true);
+        cy.emit("gglabels");
+    }
+
+    function smallLabels(cy) {
+        const z = cy.zoom(), readable = labelZoom();
+        if (z >= readable || z < readable * SMALL_LEAST || cy.nodes().length >= CONFIG.large) return;
+        const hidden = cy.nodes(".gg-speck").filter(n => n.visible() && n.style("label"));
+        if (!hidden.length) return;
+        hidden.style("font-size", (+CONFIG.labelFont || 12) * readable / z);  // (model px; measured so below)
+        const meets = (a, o) => a.x1 < o.x2 && o.x1 < a.x2 && a.y1 < o.y2 && o.y1 < a.y2;
+        const bodies = cy.nodes().filter(n => n.visible()).map(n => [n.id(), n.boundingBox(NODE_BODY)]);
+        const kept = [], shown = [];
+        hidden.sort((a, b) => (b.data("_focus") ? 1 : 0) - (a.data("_focus") ? 1 : 0)).forEach(n => {
+            const l = n.boundingBox(LABEL_ONLY), b = { x1: l.x1 + 1, y1: l.y1 + 1, x2: l.x2 - 1, y2: l.y2 - 1 };
+            // (its own node's box, with its ring and outline, reaches into its label)
+            if (!(l.w > 0) || bodies.some(([id, o]) => id !== n.id() && meets(b, o)) || kept.some(o => meets(b, o))) return;
+            kept.push(b);
+            shown.push(n);
+        });
+        const enlarged = cy.collection(shown);
+        cy.batch(() => { hidden.not(enlarged).removeStyle("font-size"); enlarged.removeClass("gg-speck"); });
+        cy.__ggSmall = enlarged.length ? enlarged : null;
+        cy.emit("gglabels");  // the bands' names placed again round the labels (13)
+    }
+
     // (18) Boards under CONFIG.minBoard px on screen drawn as glyphs; the class changes only when the zoom crosses the
     // threshold (or elements are added, `again`). The threshold is the game's (Offers.board_px: Dōbutsu's lettered 3x4
     // board with its hands reads from about 214 px, tic-tac-toe's from 18): read from the config the page set last
@@ -937,15 +997,19 @@
 
     // (20) A node's label hangs below its node; where a move between two other nodes runs through it there (issue 35:
     // "Edges never run through a caption"; moves passed under tic-tac-toe's three-line labels), it is put beside its
-    // node, right or left, or above it: the first of those spots that no move's line crosses (its own moves included)
+    // node, right or left, or above it, else at one of its corners: the first of those spots that no move's line crosses (its own moves included)
     // and that covers no node, no other label and no move's name; where none is, it stays below. Looked at once the
     // nodes are still after a layout, a drag or an expansion (an expansion's nodes glide GLIDE_MS), then the moves'
     // names are tucked anew round the labels as placed; nothing per frame. O(V x spots x (V + E + segments near)),
     // not on a large canvas (it labels no node) nor on a grouped one (its labels sit where its layout made room).
     const CAPTION_SPOTS = [
-        { "text-valign": "center", "text-halign": "right", "text-margin-x": 3, "text-margin-y": 0 },
-        { "text-valign": "center", "text-halign": "left", "text-margin-x": -3, "text-margin-y": 0 },
+        { "text-valign": "center", "text-halign": "right", "text-margin-x": 7, "text-margin-y": 0 },
+        { "text-valign": "center", "text-halign": "left", "text-margin-x": -7, "text-margin-y": 0 },
         { "text-valign": "top", "text-halign": "center", "text-margin-x": 0, "text-margin-y": -3 },
+        { "text-valign": "bottom", "text-halign": "right", "text-margin-x": 2, "text-margin-y": 2 },
+        { "text-valign": "bottom", "text-halign": "left", "text-margin-x": -2, "text-margin-y": 2 },
+        { "text-valign": "top", "text-halign": "right", "text-margin-x": 2, "text-margin-y": -2 },
+        { "text-valign": "top", "text-halign": "left", "text-margin-x": -2, "text-margin-y": -2 },
     ];
     const CAPTION_STYLE = "text-valign text-halign text-margin-x text-margin-y";
     function placeCaptions(cy) {
@@ -970,16 +1034,18 @@
         const inner = b => ({ x1: b.x1 + 1, y1: b.y1 + 1, x2: b.x2 - 1, y2: b.y2 - 1 });
         const meets = (a, o) => a.x1 < o.x2 && o.x1 < a.x2 && a.y1 < o.y2 && o.y1 < a.y2;
         const nodes = cy.nodes().filter(n => n.visible() && n.style("label"));
-        const bodies = cy.nodes().map(n => n.boundingBox(NODE_BODY));
+        const bodies = cy.nodes().map(n => [n.id(), n.boundingBox(NODE_BODY)]);
         const labels = nodes.map(n => inner(n.boundingBox(LABEL_ONLY)));
         const names = cy.edges().map(e => e.boundingBox(LABEL_ONLY)).filter(b => b.w > 0 && isFinite(b.w));
+        const spots = CAPTION_SPOTS.map(spot => local(cy, spot));  // (Cytoscape.js takes only its own realm's objects)
         nodes.forEach((n, i) => {
             const own = new Set(n.connectedEdges().map(e => e.id()));
             if (!(labels[i].x2 > labels[i].x1) || !crossed(labels[i], e => own.has(e.id()))) return;
-            for (const spot of CAPTION_SPOTS) {
+            for (const spot of spots) {
                 n.style(spot);
                 const b = inner(n.boundingBox(LABEL_ONLY));
-                if (!(b.x2 > b.x1) || crossed(b, () => false) || bodies.some(o => meets(b, o)) ||
+                // (its own node's box holds its ring, which the label beside it may touch)
+                if (!(b.x2 > b.x1) || crossed(b, () => false) || bodies.some(([id, box]) => id !== n.id() && meets(b, box)) ||
                     labels.some((o, j) => j !== i && meets(b, o)) || names.some(o => meets(b, o))) continue;
                 n.scratch("_ggCaption", true);
                 labels[i] = b;
@@ -1227,7 +1293,7 @@
             queued = true;
             doc.defaultView.requestAnimationFrame(() => { queued = false; update(); });
         };
-        cy.on("viewport resize layoutstop add remove position", soon);
+        cy.on("viewport resize layoutstop add remove position gglabels", soon);
         cy.on("class style", "edge", soon);  // a move's name shown or hidden (12)
         cy.on("data", "node[_focus]", soon);
         // the info panel opening or folding (its width grows over a transition, and the view may not move after it):
@@ -1734,6 +1800,7 @@
         cy.on("select unselect class", "edge", () => revealSoon(cy));  // (12) a name revealed where it is clear
         cy.__ggRestyled = () => tuckSoon(cy);  // a new sheet (move names turned on or off): wrapStyle
         cy.on("zoom", () => hideSpecks(cy));
+        cy.on("zoom layoutstop add remove", () => smallSoon(cy));  // (21)
         // a large canvas's newly selected node and highlighted moves (the component highlights them on select)
         cy.on("select", () => { if (cy.nodes().length >= CONFIG.large) setTimeout(() => hideSpecks(cy, true), 0); });
         cy.on("dragfree", "node", () => zoomFloor(cy));
