@@ -319,7 +319,6 @@ def test_a_position_found_is_centred_with_no_name_under_the_toolbar(server, brow
     page.close()
 
 
-@pytest.mark.parametrize("width", [1440, 1000])
 LEFT = pytest.mark.xfail(strict=False, reason="issue 35 left: a few labels (1-4) have no spot beside or above their node "
                                                "that no move crosses (canvas_view.js 20); the layout does not yet route "
                                                "moves round labels")
@@ -328,6 +327,7 @@ LEFT = pytest.mark.xfail(strict=False, reason="issue 35 left: a few labels (1-4)
 @pytest.mark.parametrize("spec, grow", [pytest.param("tictactoe", True, marks=LEFT), ("chopsticks:standard", False),
                                         pytest.param("dodgem(size=3)", False, marks=LEFT)],
                          ids=["tictactoe", "chopsticks", "dodgem"])
+@pytest.mark.parametrize("width", [1440, 1000])
 def test_no_move_runs_through_a_label(server, browser, spec, grow, width):  # noqa: F811
     """Issue 35: "Edges never run through a caption." Moves between two other nodes ran through the nodes' labels (under
     their opaque cards: tic-tac-toe's three-line boards were cut by lines coming in and going out). At k=2, tic-tac-toe
