@@ -1062,6 +1062,7 @@
             if (cy.animated() || cy.nodes().some(n => n.animated())) { captionsSoon(cy); return; }
             placeCaptions(cy);
             tuckNames(cy);
+            cy.emit("gglabels");  // the bands' names placed again round the labels as moved (13)
         }, GLIDE_MS + 50);
     }
 
