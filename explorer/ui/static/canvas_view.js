@@ -1038,6 +1038,10 @@
         const labels = nodes.map(n => inner(n.boundingBox(LABEL_ONLY)));
         const names = cy.edges().map(e => e.boundingBox(LABEL_ONLY)).filter(b => b.w > 0 && isFinite(b.w));
         const spots = CAPTION_SPOTS.map(spot => local(cy, spot));  // (Cytoscape.js takes only its own realm's objects)
+        // each node's whole box (its disc or board and its label), as the view keeper and the tests see a node: a label
+        // beside its node widens it, and it must not then reach another's (tic-tac-toe's force layout had two overlapping)
+        const WHOLE = { includeNodes: true, includeEdges: false, includeLabels: true, includeOverlays: false };
+        const wholes = new Map(cy.nodes().map(n => [n.id(), n.boundingBox(WHOLE)]));
         nodes.forEach((n, i) => {
             const own = new Set(n.connectedEdges().map(e => e.id()));
             if (!(labels[i].x2 > labels[i].x1) || !crossed(labels[i], e => own.has(e.id()))) return;
@@ -1047,6 +1051,9 @@
                 // (its own node's box holds its ring, which the label beside it may touch)
                 if (!(b.x2 > b.x1) || crossed(b, () => false) || bodies.some(([id, box]) => id !== n.id() && meets(b, box)) ||
                     labels.some((o, j) => j !== i && meets(b, o)) || names.some(o => meets(b, o))) continue;
+                const whole = n.boundingBox(WHOLE);
+                if (Array.from(wholes).some(([id, o]) => id !== n.id() && meets(whole, o))) continue;
+                wholes.set(n.id(), whole);
                 n.scratch("_ggCaption", true);
                 labels[i] = b;
                 return;
