@@ -1042,6 +1042,15 @@
         // beside its node widens it, and it must not then reach another's (tic-tac-toe's force layout had two overlapping)
         const WHOLE = { includeNodes: true, includeEdges: false, includeLabels: true, includeOverlays: false };
         const wholes = new Map(cy.nodes().map(n => [n.id(), n.boundingBox(WHOLE)]));
+        // A node shown whole and clear of the overlays in the view as it is stays so (a label put above a node of the top
+        // row went past the canvas's edge: dobutsu:small's six-line labels, issue 35).
+        const doc = cy.container().ownerDocument, frame = cy.container().getBoundingClientRect();
+        const rects = OVERLAYS.map(id => overlayRect(doc, id)).filter(Boolean)
+            .map(r => ({ x1: r.left - frame.left - MARGIN, y1: r.top - frame.top - MARGIN,
+                         x2: r.right - frame.left + MARGIN, y2: r.bottom - frame.top + MARGIN }));
+        const z = cy.zoom(), pan = cy.pan();
+        const shown = b => { const r = { x1: b.x1 * z + pan.x, y1: b.y1 * z + pan.y, x2: b.x2 * z + pan.x, y2: b.y2 * z + pan.y };
+            return r.x1 >= 0 && r.y1 >= 0 && r.x2 <= frame.width && r.y2 <= frame.height && !rects.some(o => meets(r, o)); };
         nodes.forEach((n, i) => {
             const own = new Set(n.connectedEdges().map(e => e.id()));
             if (!(labels[i].x2 > labels[i].x1) || !crossed(labels[i], e => own.has(e.id()))) return;
@@ -1053,6 +1062,7 @@
                     labels.some((o, j) => j !== i && meets(b, o)) || names.some(o => meets(b, o))) continue;
                 const whole = n.boundingBox(WHOLE);
                 if (Array.from(wholes).some(([id, o]) => id !== n.id() && meets(whole, o))) continue;
+                if (shown(wholes.get(n.id())) && !shown(whole)) continue;
                 wholes.set(n.id(), whole);
                 n.scratch("_ggCaption", true);
                 labels[i] = b;
