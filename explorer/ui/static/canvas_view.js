@@ -1012,9 +1012,16 @@
         { "text-valign": "top", "text-halign": "left", "text-margin-x": -2, "text-margin-y": -2 },
     ];
     const CAPTION_STYLE = "text-valign text-halign text-margin-x text-margin-y";
-    function placeCaptions(cy) {
+    // Every label moved put back below its node: before a spot is looked for, and before a layout runs (fcose makes room
+    // for each label where it is, nodeDimensionsIncludeLabels: a label left above its node by the layered layout was put
+    // back below at the force layout's end, over the node fcose had placed there; Dodgem 3x3, issue 35).
+    function resetCaptions(cy) {
         const moved = cy.nodes().filter(n => n.scratch("_ggCaption"));
         if (moved.length) cy.batch(() => moved.forEach(n => { n.removeStyle(CAPTION_STYLE); n.removeScratch("_ggCaption"); }));
+    }
+
+    function placeCaptions(cy) {
+        resetCaptions(cy);
         if (cy.nodes().length >= CONFIG.large || cy.edges().length === 0 || cy.nodes("[?_cluster]").length) return;
         const lines = new Map();
         const cells = (b, f) => {
@@ -1823,7 +1830,8 @@
         cy.on("select", () => { if (cy.nodes().length >= CONFIG.large) setTimeout(() => hideSpecks(cy, true), 0); });
         cy.on("dragfree", "node", () => zoomFloor(cy));
         cy.on("add remove position style", () => { cy.__ggBox = null; });  // drawingBox's, out of date
-        const layout = cy.layout.bind(cy);
+        const layoutAsIs = cy.layout.bind(cy);
+        const layout = options => { resetCaptions(cy); return layoutAsIs(options); };  // (20) placed anew once still
         const skipped = { stop() { return this; }, on() { return this; }, one() { return this; }, promiseOn() { return Promise.resolve(); } };
         skipped.run = function () { return this; };
 
