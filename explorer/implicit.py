@@ -26,13 +26,15 @@ and stores the first half only, and a position is read at its index folded into 
 
 from __future__ import annotations
 
+import contextlib
+import errno
 import functools
 import json
 import time
 from pathlib import Path
 from typing import Any, Callable
 
-from explorer.core import private, progress, records
+from explorer.core import private, progress, records, settings
 from explorer.core.errors import GameGraphError, GraphTooLarge
 from explorer.games.base import Game
 from explorer.core.values import Value
@@ -51,6 +53,18 @@ BYTES_PER_INDEX_SOLVING = 6
 # What the loop holds whatever the game's size: its batch buffers (at most BATCH_ROOM predecessors' room, 32 MiB of
 # int64 and 16 MiB of int32: explorer.kernels.retrograde.solve_cells) and the rounding to pages.
 SOLVE_BUFFERS = 64 * 2 ** 20
+# What the solve MAPS, against the address-space limit (ulimit -v), which counts a map whole the moment it is made,
+# touched or not: every index's cell (2 bytes) and its queue entry (4 bytes: the queue is one anonymous map of the
+# whole ranking, of which only the live part fills). A solve whose remoteness outgrows 2-byte cells solves again in
+# 4-byte ones (the 2-byte ones given back first), 2 bytes an index more than checked: a refusal then is `_mapping`'s.
+CELL_BYTES, QUEUE_ENTRY_BYTES = 2, 4
+BYTES_MAPPED_PER_INDEX = CELL_BYTES + QUEUE_ENTRY_BYTES
+# And, mapped after the check whatever the game's size: numba's threads and the solve's compiled code, loaded on its
+# first call. Measured with VmSize on dobutsu:small (2026-11-30, numba 0.68, OpenMP layer): 211 MiB with one
+# thread, and 72 MiB each thread more (its 8 MiB stack and the 64 MiB its malloc arena reserves): 283 with two,
+# 427 with four, 715 with eight.
+SOLVE_RUNTIME_MAPS = 256 * 2 ** 20
+THREAD_MAPS = 72 * 2 ** 20
 CACHE_KIND = "implicit"  # the state folder's subfolder of value files
 
 
@@ -97,24 +111,66 @@ def solving_memory(game: Game) -> tuple[int, float, bool] | None:
     return int(per_index * size) + SOLVE_BUFFERS, per_index, declared is not None
 
 
+def mapped_memory(game: Game, threads: int | None = None) -> int | None:
+    """The address space the implicit solve of `game` maps beyond what the process maps before it (what
+    RLIMIT_AS counts): BYTES_MAPPED_PER_INDEX an index, its cells and its whole queue, touched or not; SOLVE_BUFFERS;
+    and SOLVE_RUNTIME_MAPS with THREAD_MAPS a thread beyond the first (`threads`, default
+    `settings.solve_threads`). None without a ranking. O(1)."""
+    size = game.implicit_size()
+    if size is None:
+        return None
+    threads = settings.solve_threads() if threads is None else threads
+    return BYTES_MAPPED_PER_INDEX * size + SOLVE_BUFFERS + SOLVE_RUNTIME_MAPS + THREAD_MAPS * max(0, threads - 1)
+
+
 def check_memory(game: Game) -> None:
-    """Refuse at once, in one line (GraphTooLarge), a solve whose cells and queue would not fit in the memory
-    available now (explorer.core.limits.available_memory), before anything is built: `solving_memory`, the
-    game's measured figure where it declares one, else the worst case. O(1)."""
+    """Refuse at once, in one line (GraphTooLarge) naming the limit, a solve that would not fit, before anything is
+    built (explorer.core.limits.short_of_room): what it keeps in memory (`solving_memory`: the game's measured
+    figure where it declares one, else the worst case) against the memory available now, and what it maps
+    (`mapped_memory`: the queue is mapped whole) against the address space left (ulimit -v). O(1)."""
     from explorer.core import limits
 
     found = solving_memory(game)
     if found is None:
         return
     need, per_index, declared = found
-    available = limits.available_memory()
-    if available is not None and need > available:
-        size = game.implicit_size()
-        basis = "as measured, with a margin" if declared else "at worst"
-        raise GraphTooLarge(f"solving {game.display_name} takes up to {limits.human_bytes(need)} of memory "
-                            f"({size:,} indices, {per_index:g} bytes each {basis}), more than the "
-                            f"{limits.human_bytes(available)} this machine has available now; close other work "
-                            "or solve it on a larger machine")
+    threads = settings.solve_threads()
+    mapped = mapped_memory(game, threads)
+    short = limits.short_of_room(need, mapped)
+    if short is None:
+        return
+    room, _ = short
+    size, human = game.implicit_size(), limits.human_bytes
+    if room.limit == limits.ADDRESS_SPACE_LEAVES:
+        fixed = mapped - BYTES_MAPPED_PER_INDEX * size
+        raise GraphTooLarge(f"solving {game.display_name} maps {human(mapped)} ({size:,} indices, "
+                            f"{BYTES_MAPPED_PER_INDEX} bytes each: a {CELL_BYTES}-byte cell and a "
+                            f"{QUEUE_ENTRY_BYTES}-byte queue entry, the queue mapped whole though only its live "
+                            f"part fills; and {human(fixed)} for buffers, compiled code and {threads} "
+                            f"thread{'s' if threads != 1 else ''}), more than the {human(room.bytes)} {room.limit}; "
+                            f"raise it by {human(mapped - room.bytes)} or solve it on a larger machine")
+    basis = "as measured, with a margin" if declared else "at worst"
+    raise GraphTooLarge(f"solving {game.display_name} takes up to {human(need)} of memory "
+                        f"({size:,} indices, {per_index:g} bytes each {basis}), more than the "
+                        f"{human(room.bytes)} {room.limit}; close other work or solve it on a larger machine")
+
+
+@contextlib.contextmanager
+def _mapping(game: Game, what: str, nbytes: int):
+    """The system's refusal to map the solve's `what` (`nbytes`: an OSError ENOMEM from mmap, numpy's MemoryError)
+    as one line (GraphTooLarge), for when `check_memory`'s figures fall short of the system's (a limit lowered,
+    memory taken, since the check). Raised inside the solve's partial folder: nothing is left written."""
+    try:
+        yield
+    except (MemoryError, OSError) as error:
+        if isinstance(error, OSError) and error.errno != errno.ENOMEM:
+            raise
+        from explorer.core import limits
+
+        raise GraphTooLarge(f"solving {game.display_name}: the system refused to map its {what} "
+                            f"({limits.human_bytes(nbytes)}): no memory or address space left for this process "
+                            "(ulimit -v, a container's limit, other work); close other work, raise the limit or "
+                            "solve it on a larger machine") from None
 
 
 class _MemoryWatch:
@@ -149,13 +205,13 @@ class _MemoryWatch:
         from explorer.core import limits
 
         rest = max(0, self.worst - held)
-        available = limits.available_memory()
-        if available is not None and rest > available:
+        room = limits.resident_room()  # the queue is mapped whole already: the rest is pages filled
+        if room is not None and rest > room.bytes:
             human = limits.human_bytes
             raise GraphTooLarge(f"solving {self.game.display_name} stopped: its cells and queue hold {human(held)}, "
                                 f"more than the {human(self.allowed)} its game declares (Offers.solve_bytes), and "
-                                f"could need up to {human(rest)} more, more than the {human(available)} this "
-                                "machine has available now; close other work or solve it on a larger machine")
+                                f"could need up to {human(rest)} more, more than the {human(room.bytes)} "
+                                f"{room.limit}; close other work or solve it on a larger machine")
         self.settled = True
 
 
@@ -325,11 +381,14 @@ def solve_range(game: Game, kernels, lo: int, hi: int, seeds, seed_runs, descrip
     kernel = tier_wrapper(kernels)
     # Solved in anonymous memory and saved at the end: a memory-mapped file updated at
     # random would be written back to disk over and over while solving.
-    queue = _Queue(size)
+    with _mapping(game, "queue", QUEUE_ENTRY_BYTES * max(size, 1)):
+        queue = _Queue(size)
     try:
         status = OVERFLOW
         for dtype in (np.uint16, np.uint32):  # 2-byte cells unless a counter or remoteness needs more
-            cells = np.empty(size, dtype=dtype)
+            cells = None  # the 2-byte cells given back before the 4-byte ones are mapped (mapped_memory)
+            with _mapping(game, "cells", np.dtype(dtype).itemsize * size):
+                cells = np.empty(size, dtype=dtype)
             if kernels.max_moves > payload_limit(cells):
                 continue
             if windows is not None:  # the seeds start again with the solve

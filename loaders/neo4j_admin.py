@@ -16,7 +16,7 @@ import os
 from pathlib import Path
 
 from loaders import neo4j_server
-from loaders.settings import admin_heap, neo4j_dir
+from loaders.settings import admin_heap, extra_jvm_options, neo4j_dir
 
 MAIN_CLASS = "org.neo4j.cli.AdminTool"
 # The admin tool runs batch work (the bulk importer above all), so it takes the throughput collector
@@ -42,6 +42,7 @@ def argv(arguments: list[str], home: Path | None = None) -> tuple[list[str], dic
     java = neo4j_server.java()
     heap = admin_heap()
     options = [ADMIN_COLLECTOR if option == "-XX:+UseG1GC" else option for option in neo4j_server.NEO4J_JVM_OPTIONS]
-    command = [java, f"-Xmx{heap}", *options, "-cp", neo4j_server.classpath(), MAIN_CLASS, *arguments]
+    command = [java, f"-Xmx{heap}", *options, *extra_jvm_options(), "-cp", neo4j_server.classpath(), MAIN_CLASS,
+               *arguments]
     env = {**os.environ, "NEO4J_HOME": str(home), "NEO4J_CONF": str(conf)}
     return command, env

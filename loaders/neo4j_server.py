@@ -38,8 +38,8 @@ from explorer.core.errors import GameGraphError, LauncherError, Neo4jUnavailable
 from explorer.core.files import read_regular_file
 from explorer.core.private import ensure_private_dir, existing_state_path
 from explorer.core.settings import state_dir_location
-from loaders.settings import (NEO4J_KIND, Neo4jSettings, check_uri, neo4j_dir, neo4j_uri, open_driver, server_heap,
-                              server_pagecache)
+from loaders.settings import (NEO4J_KIND, Neo4jSettings, check_uri, extra_jvm_options, neo4j_dir, neo4j_uri,
+                              open_driver, server_heap, server_pagecache)
 
 LAUNCHER_DIR = Path(__file__).parent / "launcher"
 POM = LAUNCHER_DIR / "pom.xml"
@@ -117,6 +117,7 @@ def start(host: str | None = None, port: int | None = None, *, timeout: float = 
     folder = neo4j_dir()
     heap = server_heap()
     pagecache = server_pagecache()
+    extra = extra_jvm_options()
     with _lock(folder):
         settings = Neo4jSettings.from_env(create_password=True)
         pid = _launcher_pid(folder)
@@ -136,7 +137,7 @@ def start(host: str | None = None, port: int | None = None, *, timeout: float = 
 
         _remove_ready(folder)
         argv = [
-            java, f"-Xms{heap}", f"-Xmx{heap}", *NEO4J_JVM_OPTIONS,
+            java, f"-Xms{heap}", f"-Xmx{heap}", *NEO4J_JVM_OPTIONS, *extra,
             "-cp", os.pathsep.join([str(classes), classpath]), MAIN_CLASS,
             f"--home={folder}", f"--bolt-host={host}", f"--bolt-port={port}",
             f"--pagecache={pagecache}",

@@ -6,7 +6,8 @@ ones, one function each: NEO4J_URI, NEO4J_USER, NEO4J_PASSWORD, NEO4J_DATABASE
 (`Neo4jSettings.from_env`) and the embedded server's memory,
 GAMEGRAPH_NEO4J_HEAP, GAMEGRAPH_NEO4J_PAGECACHE, GAMEGRAPH_NEO4J_ADMIN_HEAP,
 GAMEGRAPH_NEO4J_IMPORT_MEMORY and GAMEGRAPH_NEO4J_IMPORT_THREADS (`server_heap`,
-`server_pagecache`, `admin_heap`, `import_memory`, `import_threads`). The
+`server_pagecache`, `admin_heap`, `import_memory`, `import_threads`), and
+GAMEGRAPH_NEO4J_JVM_OPTIONS, options added to both JVMs' own (`extra_jvm_options`). The
 importer's two are chosen from the machine when unset (`import_threads`, `import_memory`).
 
 Every Neo4j setting comes from the same environment variables whether the
@@ -49,6 +50,7 @@ PAGECACHE_ENV = "GAMEGRAPH_NEO4J_PAGECACHE"
 ADMIN_HEAP_ENV = "GAMEGRAPH_NEO4J_ADMIN_HEAP"
 IMPORT_MEMORY_ENV = "GAMEGRAPH_NEO4J_IMPORT_MEMORY"
 IMPORT_THREADS_ENV = "GAMEGRAPH_NEO4J_IMPORT_THREADS"
+JVM_OPTIONS_ENV = "GAMEGRAPH_NEO4J_JVM_OPTIONS"
 NEO4J_ADMIN_HEAP_ENV = "HEAP_SIZE"  # what Neo4j's own bin/neo4j-admin script reads; honoured after ours
 DEFAULT_HEAP = "2g"
 DEFAULT_PAGECACHE = "256m"
@@ -109,6 +111,26 @@ def import_threads() -> int:
     if not text.strip().isdigit() or int(text) < 1:
         raise LauncherError(f"{IMPORT_THREADS_ENV} must be a whole number of threads from 1, not {text!r}")
     return int(text)
+
+
+def extra_jvm_options() -> list[str]:
+    """GAMEGRAPH_NEO4J_JVM_OPTIONS: JVM options (words, as a shell splits them) that the embedded server's JVM and
+    neo4j-admin's take after their own, so that one given here wins. ./scripts/test sets -XX:TieredStopAtLevel=1:
+    the suite starts a dozen short-lived servers and importers, and a JVM that compiles with C1 only starts on less
+    CPU (bench/README.md, Test suite). LauncherError for a word that is not an option (a class name or a stray
+    argument there would change what runs)."""
+    import shlex
+
+    text = os.environ.get(JVM_OPTIONS_ENV, "")
+    try:
+        words = shlex.split(text)
+    except ValueError as error:
+        raise LauncherError(f"{JVM_OPTIONS_ENV}={shown(text)} cannot be split into options: {error}") from None
+    for word in words:
+        if not word.startswith("-"):
+            raise LauncherError(f"{JVM_OPTIONS_ENV}={shown(text)} holds {shown(word)}, which is not a JVM option "
+                                "(options start with -, e.g. -XX:TieredStopAtLevel=1)")
+    return words
 
 
 def usable_cores() -> int:

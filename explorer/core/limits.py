@@ -14,6 +14,11 @@ for the array generator's code -> id table. Measured with tracemalloc on
 Chopsticks (20 to 40 fingers, with and without symmetry), Nim and tic-tac-toe:
 44 to 89 bytes per position and move; see docs/limits.md.
 
+The memory left is two questions, each with its limits (`Room`: the bytes and the limit's name for a message):
+what a work keeps in memory against MemAvailable and a container's limit (`resident_room`), and what it maps
+against the address-space limit, ``ulimit -v`` (`address_space_room`). They differ for work that maps more than
+it fills (the implicit solve's queue, mapped whole: explorer.implicit.check_memory, through `short_of_room`).
+
 This module imports nothing heavy: the CLI refuses before numpy loads.
 """
 
@@ -55,12 +60,54 @@ def human_bytes(count: float) -> str:
     raise AssertionError("unreachable")
 
 
+@dataclass(frozen=True)
+class Room:
+    """What one limit leaves this process: `bytes`, and `limit`, the words that name the limit after
+    "the <bytes>" in a message ("more than the 5.7 GB the address-space limit (ulimit -v) leaves")."""
+
+    bytes: int
+    limit: str
+
+
+AVAILABLE_NOW = "this machine has available now"
+CGROUP_LEAVES = "the container's memory limit (cgroup memory.max) leaves"
+ADDRESS_SPACE_LEAVES = "the address-space limit (ulimit -v) leaves"
+
+
+def resident_room() -> Room | None:
+    """The memory this process may still fill (the pages it touches): MemAvailable, or what a cgroup's (container's)
+    limit leaves when that is less; None when neither is known. The question for what a work keeps in memory."""
+    rooms = [Room(left, limit) for left, limit in ((meminfo_available(), AVAILABLE_NOW),
+                                                   (_cgroup_room(), CGROUP_LEAVES)) if left is not None]
+    return min(rooms, key=lambda room: room.bytes, default=None)
+
+
+def address_space_room() -> Room | None:
+    """The address space this process may still map: the address-space limit (RLIMIT_AS, ``ulimit -v``) less what
+    it maps already (VmSize); None without a limit. The question for what a work maps, touched or not: a map
+    counts whole the moment it is made, so one larger than this fails at once (ENOMEM, or numpy's MemoryError)
+    however little of it would ever be in memory."""
+    left = _address_space_left()
+    return None if left is None else Room(left, ADDRESS_SPACE_LEAVES)
+
+
 def available_memory() -> int | None:
-    """Bytes this process may still allocate: MemAvailable, capped by a cgroup (container) limit and by the
-    address-space limit (``ulimit -v``) less what the process already maps; None if unknown."""
-    candidates = [_address_space_left(), meminfo_available(), _cgroup_room()]
-    known = [c for c in candidates if c is not None]
+    """Bytes this process may still allocate and fill: the least of `resident_room` and `address_space_room`;
+    None if neither is known. For work that fills what it maps (a graph built in numpy arrays: `check`); work
+    that maps more than it fills asks the two questions apart (`short_of_room`)."""
+    known = [room.bytes for room in (address_space_room(), resident_room()) if room is not None]
     return min(known) if known else None
+
+
+def short_of_room(resident: int, mapped: int) -> tuple[Room, int] | None:
+    """The limit that work keeping `resident` bytes in memory and mapping `mapped` bytes (its whole maps, however
+    little of them it touches) would pass, with the figure it passes: `mapped` against the address-space limit,
+    `resident` against the memory available (and a container's limit); None when both fit or nothing is known.
+    The address space first: passing it fails at once, at the map, where memory runs short only as pages fill."""
+    for room, need in ((address_space_room(), mapped), (resident_room(), resident)):
+        if room is not None and need > room.bytes:
+            return room, need
+    return None
 
 
 def meminfo_available() -> int | None:
@@ -83,7 +130,7 @@ def _cgroup_room() -> int | None:
         used = int(Path("/sys/fs/cgroup/memory.current").read_text().strip())
     except (OSError, ValueError):
         return None
-    return int(limit) - used if limit.isdigit() else None
+    return max(0, int(limit) - used) if limit.isdigit() else None
 
 
 def _address_space_left() -> int | None:

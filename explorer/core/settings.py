@@ -8,6 +8,7 @@ Neo4j half (NEO4J_*, GAMEGRAPH_NEO4J_*) is in loaders/settings.py.
 - GAMEGRAPH_HOME: the state folder (`state_dir`);
 - GAMEGRAPH_MEMORY, GAMEGRAPH_UI_MEMORY: memory budgets (`memory_budget`, `ui_memory`);
 - GAMEGRAPH_UI_MAX_POSITIONS, GAMEGRAPH_UI_MIRROR_MAX_POSITIONS: the page's limits;
+- GAMEGRAPH_UI_AHEAD_SECONDS: the server time a grouped canvas spends on what it sends ahead (`ui_ahead_seconds`);
 - GAMEGRAPH_KERNELS_FROM: the size from which compiled kernels run (`kernels_from`);
 - GAMEGRAPH_GAME_MODULES: game files to load (`game_modules`, `set_game_modules`);
 - GAMEGRAPH_PROGRESS: progress bars (`progress`); GAMEGRAPH_DEBUG: tracebacks (`debug`).
@@ -66,6 +67,7 @@ MEMORY_ENV = "GAMEGRAPH_MEMORY"
 UI_MEMORY_ENV = "GAMEGRAPH_UI_MEMORY"
 UI_MAX_POSITIONS_ENV = "GAMEGRAPH_UI_MAX_POSITIONS"
 UI_MIRROR_MAX_POSITIONS_ENV = "GAMEGRAPH_UI_MIRROR_MAX_POSITIONS"
+UI_AHEAD_SECONDS_ENV = "GAMEGRAPH_UI_AHEAD_SECONDS"
 KERNELS_FROM_ENV = "GAMEGRAPH_KERNELS_FROM"
 GAME_MODULES_ENV = "GAMEGRAPH_GAME_MODULES"
 PROGRESS_ENV = "GAMEGRAPH_PROGRESS"
@@ -76,6 +78,8 @@ UI_PROFILE_ENV = "GAMEGRAPH_UI_PROFILE"
 KERNELS_FROM = 200_000                   # positions + moves from which the compiled kernels run
 DEFAULT_UI_MAX_POSITIONS = 3_000_000     # the most positions the page builds
 DEFAULT_UI_MIRROR_MAX_POSITIONS = 500_000  # the most positions the page mirrors in networkx
+DEFAULT_UI_AHEAD_SECONDS = 2.0           # the most server time a grouped canvas spends on its rings sent ahead
+MAX_UI_AHEAD_SECONDS = 600.0
 
 # ASCII digits only (re.ASCII: \d would take "٣"), at most MAX_SIZE_DIGITS of them before the unit.
 _SIZE = re.compile(r"^\s*(\d+(?:\.\d+)?)\s*([kmgt]?)(?:i?b)?\s*$", re.IGNORECASE | re.ASCII)
@@ -140,6 +144,24 @@ def ui_mirror_max_positions() -> int:
         return DEFAULT_UI_MIRROR_MAX_POSITIONS
 
 
+def ui_ahead_seconds() -> float:
+    """GAMEGRAPH_UI_AHEAD_SECONDS, else 2: the most seconds of server time a grouped canvas spends on the rings it
+    sends ahead (explorer.ui.canvas.ahead.grouped_ahead; past it the rest are the round trip's). More makes each
+    grouped canvas slower to come and more of its double-clicks drawn at once; the browser tests that need every
+    ring raise it. InvalidParameter unless a number of seconds above 0 and at most 600."""
+    text = _text(UI_AHEAD_SECONDS_ENV)
+    if not text:
+        return DEFAULT_UI_AHEAD_SECONDS
+    try:
+        value = float(text) if len(text) <= 20 and text.isascii() else -1.0
+    except ValueError:
+        value = -1.0
+    if not 0 < value <= MAX_UI_AHEAD_SECONDS:  # (nan fails both comparisons)
+        raise InvalidParameter(f"{UI_AHEAD_SECONDS_ENV}={shown(text)} must be a number of seconds above 0 and at "
+                               f"most {MAX_UI_AHEAD_SECONDS:g}; unset it for {DEFAULT_UI_AHEAD_SECONDS:g}")
+    return value
+
+
 def kernels_from() -> int:
     """GAMEGRAPH_KERNELS_FROM, else 200,000: the size from which the compiled kernels run (0 = always)."""
     text = _text(KERNELS_FROM_ENV)
@@ -191,6 +213,12 @@ def numba_threads() -> int | None:
         raise error
     return value
 
+
+
+def solve_threads() -> int:
+    """The threads numba solves and compresses on: NUMBA_NUM_THREADS (`numba_threads`), else one a core; read
+    without importing numba."""
+    return numba_threads() or os.cpu_count() or 1
 
 def check_library_environment() -> None:
     """InvalidParameter (one line, naming the variable) for a library setting gamegraph cannot run

@@ -8,6 +8,7 @@ from typing import NamedTuple
 
 from explorer.core import private
 from explorer.core.errors import GameGraphError
+from explorer.core.settings import solve_threads
 from explorer.core.values import Value
 from explorer.games.base import Game
 
@@ -74,7 +75,7 @@ def _compress_tier(folder: Path, tier: int) -> "TierSummary | None":
     cells = store.as_memmap()
     summary = _summarize(cells)
     valuestore.write(_tier_path(folder, tier), cells, chunk=valuestore.RANDOM_ACCESS_CHUNK, codec="zstd",
-                     threads=_threads())  # the chunks compressed on every core (the same bytes)
+                     threads=solve_threads())  # the chunks compressed on every core (the same bytes)
     del cells
     store.close()
     return summary
@@ -99,13 +100,6 @@ def _summarize(cells) -> TierSummary:
     return TierSummary(tuple(int(c) for c in counts), int(deepest))
 
 
-def _threads() -> int:
-    """The threads that compress a tier's chunks: numba's (NUMBA_NUM_THREADS), else one a core."""
-    import os
-
-    from explorer.core.settings import numba_threads
-
-    return numba_threads() or os.cpu_count() or 1
 
 
 

@@ -2,7 +2,7 @@
 
 `?game=<spec>&pos=<key>` is the single source of truth for what is shown, so a
 copied link opens the same view (`&view=<tab>` opens a tab, `&k=<moves>` the neighbourhood's k, `&exp=`,
-`&layout=`, `&colour=`, `&size=`, `&group=` and `&open=` the canvas's saved scene: `url_scene`, `url_opened`); the history of visited positions is per
+`&layout=`, `&colour=`, `&size=`, `&group=`, `&open=`, `&dir=`, `&grow=`, `&boards=`, `&labels=` and `&seen=` the canvas's saved scene: `url_scene`, `url_opened`); the history of visited positions is per
 browser tab (Streamlit session state) because it is a trail, not a view.
 """
 
@@ -63,7 +63,10 @@ def link_k_to_apply(maximum: int) -> int | None:
 
 # A saved scene (issue 35): the canvas's expansions, layout and colouring in the URL beside the position, so that a
 # copied link reopens the same canvas. `exp` is a JSON list of the expanded positions' keys, in order.
-SCENE_PARAMS = ("exp", "path", "layout", "colour", "size", "group", "open")
+SCENE_PARAMS = ("exp", "path", "layout", "colour", "size", "group", "open", "dir", "grow", "boards", "labels", "seen")
+# `dir` the moves the canvas follows (both, out, in: which positions it starts with), `grow` what an expansion adds,
+# `boards` and `labels` on or off, `seen` whose side the values are seen from: each written only when not the
+# canvas's default (explorer/ui/canvas/panel.py SCENE_CHOICES).
 SCENE_TEXT_LIMIT = 8_000     # characters of `exp`, refused from its length before it is read
 SCENE_EXPANSIONS = 40        # expansions a link may ask for
 # The positions the canvas's search added with their path from the focus (canvas/search.py add_path): `path` is a

@@ -115,6 +115,19 @@ def test_progress_and_debug_settings(monkeypatch):
     assert not settings.debug()
 
 
+def test_the_canvas_time_for_what_it_sends_ahead_is_a_number_of_seconds(monkeypatch):
+    monkeypatch.delenv(settings.UI_AHEAD_SECONDS_ENV, raising=False)
+    assert settings.ui_ahead_seconds() == settings.DEFAULT_UI_AHEAD_SECONDS == 2.0
+    for text, seconds in (("60", 60.0), (" 0.5 ", 0.5), ("600", 600.0), ("", 2.0)):
+        monkeypatch.setenv(settings.UI_AHEAD_SECONDS_ENV, text)
+        assert settings.ui_ahead_seconds() == seconds
+    for text in ("0", "-1", "nan", "inf", "601", "two", "1e400", "\u0663", "9" * 500, "1_0x"):
+        monkeypatch.setenv(settings.UI_AHEAD_SECONDS_ENV, text)
+        with pytest.raises(GameGraphError, match="GAMEGRAPH_UI_AHEAD_SECONDS=") as caught:
+            settings.ui_ahead_seconds()
+        assert "\n" not in str(caught.value) and len(str(caught.value)) < 200
+
+
 # -- a state folder gamegraph owns, and nothing else (issue 19, item 1) -------------------------------
 def snapshot(folder: Path) -> dict[str, tuple[int, int, int]]:
     """Every entry below `folder` (itself included) with its mode, size and mtime: what must not change."""

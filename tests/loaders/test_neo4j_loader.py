@@ -520,15 +520,19 @@ def test_neo4j_admin_imports_the_files(neo4j_server, tmp_path):  # noqa: F811
     assert (tmp_path / "home" / "data" / "databases" / "neo4j").is_dir()
 
 
-def test_neo4j_admin_runs_with_the_throughput_collector(tmp_path):
+def test_neo4j_admin_runs_with_the_throughput_collector(tmp_path, monkeypatch):
     """The admin tool (the bulk importer) runs with ParallelGC, not the server's G1 (issue 23: less CPU
-    on 2 cores), and keeps every other JVM option of the server."""
+    on 2 cores), and keeps every other JVM option of the server; GAMEGRAPH_NEO4J_JVM_OPTIONS come after them."""
     from loaders import neo4j_admin, neo4j_server
 
+    monkeypatch.setenv("GAMEGRAPH_NEO4J_JVM_OPTIONS", "-XX:TieredStopAtLevel=1 -Dgamegraph.test=admin")
     command, _ = neo4j_admin.argv(["--version"], home=tmp_path / "home")
     assert neo4j_admin.ADMIN_COLLECTOR in command and "-XX:+UseG1GC" not in command
     others = [option for option in neo4j_server.NEO4J_JVM_OPTIONS if option != "-XX:+UseG1GC"]
     assert [option for option in command if option in others] == others
+    extra = command.index("-XX:TieredStopAtLevel=1")
+    assert command[extra:extra + 3] == ["-XX:TieredStopAtLevel=1", "-Dgamegraph.test=admin", "-cp"]
+    assert extra > command.index(others[-1])
 
 
 @pytest.mark.neo4j

@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 import os
+import re
 import secrets
 import shutil
 import socket
 import stat
 from dataclasses import replace
+from pathlib import Path
 
 import pytest
 
@@ -98,8 +100,14 @@ def test_generated_password_is_owner_only(neo4j_server):
     assert neo4j_server.password not in repr(neo4j_server)
 
 
+def jvm_command_line(pid: int) -> list[str]:
+    return Path(f"/proc/{pid}/cmdline").read_bytes().decode().split("\0")[:-1]
+
+
 @pytest.mark.neo4j
-def test_data_survives_a_restart_and_only_the_server_asked_for_stops(neo4j_server):
+def test_data_survives_a_restart_and_only_the_server_asked_for_stops(neo4j_server, monkeypatch):
+    """Data survive a stop and a start; a command stops only the server it started; the JVM started again takes
+    GAMEGRAPH_NEO4J_JVM_OPTIONS, as a shell splits them, after its own options (so that one given there wins)."""
     token = secrets.token_hex(8)
     with open_driver(neo4j_server) as driver:
         driver.execute_query("CREATE (:GamegraphTestPersistence {token: $token})", token=token,
@@ -111,7 +119,14 @@ def test_data_survives_a_restart_and_only_the_server_asked_for_stops(neo4j_serve
         assert server.stop(only=running) is True
         assert not server.status().running
         assert "not reachable" in _unavailable(neo4j_server)
+        # Added to the run's own (./scripts/test's C1 only), which this server keeps for the modules after this one.
+        given = os.environ.get("GAMEGRAPH_NEO4J_JVM_OPTIONS", "")
+        monkeypatch.setenv("GAMEGRAPH_NEO4J_JVM_OPTIONS", f"{given} -Dgamegraph.test=restart '-Dgamegraph.words=a b'")
         server.start()
+        command = jvm_command_line(server.status().pid)
+        classpath = command.index("-cp")
+        assert command[classpath - 2:classpath] == ["-Dgamegraph.test=restart", "-Dgamegraph.words=a b"], command
+        assert command.index(server.NEO4J_JVM_OPTIONS[-1]) < command.index("-Dgamegraph.test=restart")
         with open_driver(neo4j_server) as driver:
             records, _, _ = driver.execute_query(
                 "MATCH (n:GamegraphTestPersistence {token: $token}) DELETE n RETURN count(*) AS found",
@@ -218,6 +233,19 @@ def test_a_bad_neo4j_uri_is_one_line_before_any_connection(monkeypatch, uri, mes
     monkeypatch.setenv("NEO4J_PASSWORD", "long-enough-password")
     with pytest.raises(Neo4jUnavailable, match=f"NEO4J_URI .* is not a Neo4j URI: .*{message}"):
         Neo4jSettings.from_env()
+
+
+@pytest.mark.parametrize("value, message", [("-XX:TieredStopAtLevel=1 gamegraph.Other", "holds 'gamegraph.Other', which is not a JVM option"),
+                                            ("'-Xss1m", "cannot be split into options: No closing quotation")])
+def test_bad_jvm_options_are_refused_before_a_start(elsewhere, monkeypatch, value, message):
+    """A word that is not an option would be taken by java as the class to run (or its argument)."""
+    monkeypatch.setenv("GAMEGRAPH_NEO4J_JVM_OPTIONS", value)
+    try:
+        with pytest.raises(LauncherError, match=re.escape(message)):
+            server.start(port=_free_port())
+        assert not server.status().running
+    finally:
+        server.stop()  # a start that was not refused leaves no JVM behind
 
 
 @pytest.mark.parametrize("name, value", [("GAMEGRAPH_NEO4J_HEAP", "lots"), ("GAMEGRAPH_NEO4J_PAGECACHE", "-1g")])

@@ -207,8 +207,9 @@ def open_choice(page, label: str, option):
 
 def switch_on(page, key: str, label: str, timeout_ms: int = 120_000) -> None:
     """Turns the toggle `label` (widget key `key`) on and waits for the run it asks: up to three clicks, until its
-    switch shows checked. A click that lands while Streamlit redraws the toggle changes nothing (ci19 waited 60 s
-    for the Play board's move values after a click on "Show move values" that had not taken)."""
+    switch shows checked. A click that lands while Streamlit redraws the toggle changes nothing (the CI of
+    2026-11-30 waited 60 s for the Play board's move values after a click on "Show move values" that had not
+    taken)."""
     switch = page.locator(f".st-key-{key} input[type=checkbox]")
     for _ in range(3):
         if switch.is_checked():

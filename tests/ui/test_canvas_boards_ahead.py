@@ -76,3 +76,26 @@ def test_a_grouped_canvas_s_boards_are_the_view_the_server_then_draws(layout):
     assert any("_image" in e["data"] for e in after.nodes.values())
     for ident, edge in after.edges.items():
         assert {**view.edges[ident]["data"], **shape["edges"].get(ident, {})} == edge["data"], ident
+
+
+def test_the_copy_with_boards_is_the_canvas_the_server_then_holds():
+    """ahead.with_boards is the server's canvas after the click, before it is laid out again (panel._canvas_fragment:
+    the boards set, the layout dropped): every field of Grown equal, none dropped by a list of fields written out by
+    hand (it had left out the expansions handled, the layouts counted and the canvas's notes), and the canvas itself
+    untouched."""
+    import dataclasses
+
+    from explorer.ui.canvas.ahead import with_boards
+
+    solved, backend, key, grown = _canvas("tictactoe", 2, "layered")
+    grown.layout_name, grown.handled, grown.layout_runs = "layered", 3, 5
+    grown.notes.append("a note about how the canvas started")
+    grown.said.append("the last action's line")
+    kept = copy.deepcopy(grown)
+    sent = with_boards(grown, solved.game, solved, True)
+    assert all(getattr(grown, f.name) == getattr(kept, f.name) for f in dataclasses.fields(grown))  # left as it was
+    server = copy.deepcopy(grown)
+    canvas.set_boards(server, solved.game, solved, True)
+    server.boards, server.layout = True, None
+    differ = [f.name for f in dataclasses.fields(server) if getattr(sent, f.name) != getattr(server, f.name)]
+    assert differ == [], differ

@@ -195,11 +195,34 @@ def test_labels_sit_where_the_layout_leaves_room_for_them(drawn):
 
 
 def test_the_default_grouping():
-    assert clusters.default_grouping(162, 4) == "value"
-    assert clusters.default_grouping(151, 2) == "value"
-    assert clusters.default_grouping(150, 2) == "off"
-    assert clusters.default_grouping(61, 3) == "value"
-    assert clusters.default_grouping(34, 3) == "off"   # chopsticks at k=3 reads position by position
+    assert clusters.default_grouping(162, 279, 4) == "value"
+    assert clusters.default_grouping(151, 150, 2) == "value"   # a tree past AUTO_NODES
+    assert clusters.default_grouping(150, 149, 2) == "off"
+    assert clusters.default_grouping(61, 60, 3) == "value"
+    assert clusters.default_grouping(34, 34, 3) == "off"   # chopsticks at k=3 reads position by position
+
+
+def test_density_counts_beside_size():
+    """Moves that close cycles make a canvas open grouped at fewer positions than a tree: the same 86 positions
+    open plain as a tree and grouped with dobutsu:small's 122 moves at k=2 (the stranger's hairball)."""
+    assert clusters.clutter(86, 85) == 86 and clusters.clutter(86, 122) == 86 + clusters.CYCLE_WEIGHT * 37
+    assert clusters.default_grouping(86, 85, 2) == "off"
+    assert clusters.default_grouping(86, 122, 2) == "value"
+    assert clusters.clutter(5, 2) == 5  # (a canvas in parts: no negative cycle rank)
+
+
+@pytest.mark.parametrize("spec, grouped", [("tictactoe", False), ("chopsticks:standard", False),
+                                            ("dodgem(size=3)", False), ("dobutsu:small", True)])
+def test_at_k_2_the_small_games_open_plain_and_dobutsu_small_grouped(spec, grouped):
+    """The decision on the canvases the page starts at k=2 (graphs.DEFAULT_K), counted from the games themselves."""
+    from explorer.ui.graphs import DEFAULT_K
+
+    solved = load_or_build(spec)
+    key = solved.graph.key(0)
+    grown = canvas.start(solved.game, solved, Backend("arrays", "the solved arrays"), key, DEFAULT_K, "both", False,
+                         ("s",), 0)
+    chosen = clusters.default_grouping(len(grown.nodes), len(grown.edges), DEFAULT_K)
+    assert chosen == ("value" if grouped else "off"), (spec, len(grown.nodes), len(grown.edges))
 
 
 def test_cluster_titles_read_as_words():

@@ -13,10 +13,11 @@ import json
 import re
 from urllib.parse import parse_qs, quote, urlparse
 
-from tests.ui.test_browser import ARTIFACTS, browser, server  # noqa: F401 - fixtures
+from tests.ui.test_browser import ARTIFACTS, browser  # noqa: F401 - fixtures
 from tests.ui.test_browser import pytestmark  # noqa: F401 - browser, and Chromium must be there
 from tests.ui.test_canvas_ahead_browser import AHEAD, concentric_chosen_at_once
-from tests.ui.test_canvas_ahead_grouped_browser import DONE, _double_click_ahead, _in_sight
+from tests.ui.test_canvas_ahead_grouped_browser import DONE, _double_click_ahead, _in_sight, node_in_sight
+from tests.ui.test_canvas_ahead_grouped_browser import server  # noqa: F401 - every ring of a grouped canvas made
 from tests.ui.test_canvas_browser import CY, click_node, cy, open_canvas, settle, wait_canvas, wait_still
 
 # (in a click listener of the frame's document added after the page's script's own: what the collapse drew at once)
@@ -83,10 +84,7 @@ def test_a_grouped_collapse_is_shown_at_once(server, browser):  # noqa: F811
 
     # a position of the opened cluster that expanded nothing: its cluster closes again, at once
     frame.wait_for_function(RING_FOR_DRAWN, timeout=60_000)
-    member = cy(frame, f"(() => {{ const d = {AHEAD}; const w = cy.width(), h = cy.height(); const n = cy.nodes().filter("
-                       "n => typeof d.shut[n.id()] === 'string' && n.renderedPosition().x > 120 && n.renderedPosition().x "
-                       "< w - 80 && n.renderedPosition().y > 80 && n.renderedPosition().y < h - 80); "
-                       "return n.length ? n[0].id() : null; })()")
+    member = node_in_sight(frame, "typeof d.shut[n.id()] === 'string'")
     assert member, "no position of the opened cluster in sight"
     cluster = cy(frame, f"{AHEAD}.shut[{json.dumps(member)}]")
     _, seen = _collapse_ahead(page, frame_element, frame, member)

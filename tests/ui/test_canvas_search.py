@@ -82,3 +82,55 @@ def test_bad_text_is_one_line(tictactoe, text, says):
         search.find(grown, solved.game, solved, backend, text, start)
     assert says in str(error.value) and "\n" not in str(error.value) and len(str(error.value)) < 600
     assert (grown.nodes, grown.edges) == before
+
+
+def _images(board: str) -> set[str]:
+    """The eight turns and mirror images of a tic-tac-toe board written in rows ("X../.../...")."""
+    grid = [list(row) for row in board.split("/")]
+    seen = set()
+    for _ in range(4):
+        grid = [list(row) for row in zip(*grid[::-1])]  # a quarter turn
+        for image in (grid, [row[::-1] for row in grid]):
+            seen.add("/".join("".join(row) for row in image))
+    return seen
+
+
+@pytest.mark.parametrize("k", [1, 3])
+def test_a_position_typed_in_any_orientation_is_named_as_drawn(tictactoe, k):
+    """One spelling per position (issue 35): the line a search answers names the position as the canvas draws it
+    (its label and its info panel's `position`), never the stored key when that is a third orientation; typed as
+    another turn or mirror image, it says so once. The stranger saw "X../.../..." typed, "X.." drawn and
+    ".../.../..X is on the canvas" said."""
+    solved, backend = tictactoe
+    grown, start = _canvas(solved, backend, k=k)
+    checked = mirrored = third = 0
+    for key, node in list(grown.nodes.items())[:12]:
+        drawn = node["data"].get("position", key)
+        assert node["data"]["label"].replace("\n", "/") == drawn  # the label is the board drawn
+        for typed in sorted(_images(drawn)):
+            found, note, added = search.find(grown, solved.game, solved, backend, typed, start)
+            assert found == [key] and not added
+            if typed == drawn:
+                assert note == f"{drawn} is on the canvas", note
+            else:
+                assert note == f"{typed} is on the canvas, drawn as its mirror image (or turn) {drawn}", note
+                mirrored += 1
+            if key not in (typed, drawn):
+                assert key not in note, note  # the stored key is no third spelling
+                third += 1
+            checked += 1
+    assert checked > min(len(grown.nodes), 12) and mirrored and third  # (the stranger's case among them)
+
+
+def test_a_position_added_in_another_orientation_is_named_as_drawn(tictactoe):
+    """A position not drawn yet, typed as an orientation its path does not reach: added, named as drawn, the
+    typed text named once beside it."""
+    solved, backend = tictactoe
+    for typed in sorted(_images("XO./.X./..O")):
+        grown, start = _canvas(solved, backend)
+        found, note, added = search.find(grown, solved.game, solved, backend, typed, start)
+        drawn = grown.nodes[found[0]]["data"].get("position", found[0])
+        assert added and drawn in _images(typed)
+        says = "added with its path from here (4 moves)"
+        assert note == (f"{drawn} {says}" if typed == drawn else
+                        f"{typed} {says}, drawn as its mirror image (or turn) {drawn}"), note

@@ -143,3 +143,30 @@ def test_a_bad_scene_names_only_the_choices_the_game_offers(monkeypatch, tmp_pat
     at = _page(monkeypatch, tmp_path, game="domineering(rows=2,cols=3)", size="huge")
     said = [text_of(w.value) for w in at.warning]
     assert len(said) == 1 and "temperature" in said[0], said  # a CGT game offers it
+
+
+@pytest.mark.parametrize("colouring", ["value", "remoteness", "draw_level", "cgt_kind", "temperature", "cycle"])
+def test_the_key_strip_shows_each_fill_and_whose_values(colouring):
+    """The key above the canvas (style.legend_strip, issue 35): one swatch per fill the colouring uses, in the
+    palette's colours, whose side a value colouring is seen from, the player's name escaped."""
+    import re
+
+    from explorer.render import palette
+    from explorer.ui.canvas.marks import CGT_KIND_COLOURS
+    from explorer.ui.canvas.style import legend_strip
+
+    strip = legend_strip(colouring, "<b>X</b>")
+    fills = re.findall(r"background:(#[0-9a-f]{6})", strip)
+    from explorer.ui.canvas.marks import DRAW_LEVEL_DEAD, NO_FACT
+
+    expected = {"value": list(palette.FILLS.values()),
+                "draw_level": [*palette.LEVEL_COLOURS, DRAW_LEVEL_DEAD, NO_FACT],  # (elements._fills's)
+                "cgt_kind": list(CGT_KIND_COLOURS.values()),
+                "temperature": [palette.TEMPERATURE_COLD, palette.TEMPERATURE_HOT]}.get(colouring)
+    if expected is not None:
+        assert [f for f in fills if f != "#ffffff"] == [c for c in expected if c != "#ffffff"], fills
+    assert "<b>X</b>" not in strip
+    if colouring in ("value", "remoteness"):
+        assert "&lt;b&gt;X&lt;/b&gt;" in strip and "to move here" in strip
+        assert "for the player to move at each node" in legend_strip(colouring, None)
+    assert "thick ring: here" in strip and "cluster" not in strip and "cluster" in legend_strip(colouring, None, True)

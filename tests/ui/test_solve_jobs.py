@@ -79,7 +79,8 @@ def test_a_solve_that_does_not_fit_the_memory_is_refused_in_one_line_before_it_s
     from explorer.core import limits
 
     monkeypatch.setenv("GAMEGRAPH_UI_MAX_POSITIONS", "1000")
-    monkeypatch.setattr(limits, "available_memory", lambda: 100_000)  # less than its cells and buffers
+    monkeypatch.setattr(limits, "resident_room",  # less than its cells and buffers
+                        lambda: limits.Room(100_000, limits.AVAILABLE_NOW))
     game = parse_spec(SPEC)
     refusal = (r"solving dobutsu:small takes up to .* \(29,436 indices, 3 bytes each as measured, with a margin\)"
                r".*available now")

@@ -29,6 +29,7 @@ so the server's answer to one of them is not made twice."""
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import time
 from itertools import zip_longest
@@ -36,6 +37,7 @@ from collections import ChainMap
 from typing import Any
 
 from explorer.core.errors import GameGraphError
+from explorer.core.settings import DEFAULT_UI_AHEAD_SECONDS
 from explorer.games import Game
 from explorer.solved import SolvedGraph
 from explorer.ui.backend import Backend
@@ -50,7 +52,8 @@ AHEAD_NODES = 400          # the most nodes whose next ring is sent ahead (about
 # at k=4, 162 x 279: 2 s of CPU), paid on every change of the canvas; such a canvas changes layout by the round trip.
 AHEAD_LAYOUT_WORK = 10_000
 AHEAD_BYTES = 1_000_000    # the most JSON sent ahead (positions' data and places); past either, the round trip
-AHEAD_GROUPED_SECONDS = 2.0  # the most server time spent on a grouped canvas's rings (the rest: the round trip)
+# the most server time spent on a grouped canvas's rings (the rest: the round trip); GAMEGRAPH_UI_AHEAD_SECONDS sets it
+AHEAD_GROUPED_SECONDS = DEFAULT_UI_AHEAD_SECONDS
 
 
 class _Over(ChainMap):
@@ -137,11 +140,13 @@ def _laid_out(grown: Grown, copy: Grown, name: str, focus: str) -> dict[str, Any
 
 def with_boards(grown: Grown, game: Game, solved: SolvedGraph, boards: bool) -> Grown:
     """A copy of the canvas with its board pictures turned on or off (elements.set_boards on copies of the nodes' and
-    moves' data, which it and a layout write): the canvas is left as it is."""
-    copy = Grown(scope=grown.scope, nodes={k: {**e, "data": dict(e["data"])} for k, e in grown.nodes.items()},
-                 edges={i: {**e, "data": dict(e["data"])} for i, e in grown.edges.items()}, base=grown.base,
-                 grown=grown.grown, generation=grown.generation, boards=boards, player=grown.player, shown=grown.shown,
-                 paths=grown.paths, layout_name=grown.layout_name, bands=dict(grown.bands))
+    moves' data, which it and a layout write), as the server holds it after the click before laying it out again
+    (panel._canvas_fragment: boards set, `layout` None, then made anew): every other field as the canvas's
+    (dataclasses.replace, so a field added to Grown is carried, not dropped). The canvas is left as it is."""
+    copy = dataclasses.replace(grown, nodes={k: {**e, "data": dict(e["data"])} for k, e in grown.nodes.items()},
+                               edges={i: {**e, "data": dict(e["data"])} for i, e in grown.edges.items()},
+                               bands=dict(grown.bands), notes=list(grown.notes), said=list(grown.said),
+                               boards=boards, layout=None)
     set_boards(copy, game, solved, boards)
     return copy
 

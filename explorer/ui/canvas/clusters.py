@@ -32,7 +32,10 @@ from explorer.ui.canvas.marks import BOARD_SIZE, LABEL_CHAR, NODE_SIZE, SPACING,
 
 GROUPINGS = {"off": "off", "value": "value & remoteness", "distance": "distance from here",
              "cycles": "cycles (strongly connected)"}
-AUTO_NODES = 150     # a canvas of more positions than this opens grouped
+AUTO_NODES = 150     # a canvas whose clutter (`clutter`: its positions, its moves that close a cycle twice) passes
+#                      this opens grouped: a tree of more positions than this, dobutsu:small at k=2 (86 positions,
+#                      122 moves: 160), not tic-tac-toe at k=2 (16, 15: 16) nor k=3 (54, 81: 110)
+CYCLE_WEIGHT = 2     # what a move that closes a cycle adds to the clutter, in positions
 AUTO_K = 3           # and so does one from this k on,
 AUTO_FLOOR = 60      # when it has more positions than this (chopsticks at k=3, 34 positions, reads as it is)
 CLUSTER_MARK = "\x1e"  # starts every cluster node's id and aggregated move's id: no position's key holds it
@@ -52,9 +55,18 @@ LEGEND = {
 }
 
 
-def default_grouping(count: int, k: int) -> str:
-    """How a canvas of `count` positions started at `k` opens: grouped by value and remoteness when it is big."""
-    return "value" if count > AUTO_NODES or (k >= AUTO_K and count > AUTO_FLOOR) else "off"
+def clutter(count: int, moves: int) -> int:
+    """How hard a canvas of `count` positions and `moves` moves is to read drawn position by position, in positions:
+    its positions, and CYCLE_WEIGHT more for each move beyond a spanning tree's `count - 1` (its cycle rank). A
+    tree is laid out in bands without a crossing; each move that closes a cycle runs across bands and captions
+    (dobutsu:small at k=2, 86 positions, was a tangle at 122 moves; tic-tac-toe at k=2, a tree of 16, reads)."""
+    return count + CYCLE_WEIGHT * max(0, moves - count + 1)
+
+
+def default_grouping(count: int, moves: int, k: int) -> str:
+    """How a canvas of `count` positions and `moves` moves started at `k` opens: grouped by value and remoteness
+    when it is big or dense (`clutter` past AUTO_NODES), or from k=AUTO_K past AUTO_FLOOR positions."""
+    return "value" if clutter(count, moves) > AUTO_NODES or (k >= AUTO_K and count > AUTO_FLOOR) else "off"
 
 
 def node_id(cluster: str) -> str:

@@ -11,6 +11,7 @@ from typing import Any
 
 import streamlit as st
 
+from explorer.core import settings
 from explorer.core.errors import GameGraphError
 from explorer.games import Game
 from explorer.solved import SolvedGraph
@@ -23,8 +24,9 @@ from explorer.ui.canvas.elements import Grown, collapse, expand, has_boards, rem
 from explorer.ui.canvas.layout import EXPAND_ANIMATION_MS, grow_layout, layout_for
 from explorer.ui.canvas.marks import (BOARD_SIZE, HEIGHT, HIGHLIGHT, LABEL_FONT, LARGE, MAX_NODES, MIN_BOARD_PX,
                                       MIN_LABEL_PX, MOVE_FONT, NODE_SIZE, READABLE_ZOOM)
-from explorer.ui.canvas.style import LEAN_MARK, PERSPECTIVES, _Rule, cluster_legend, cluster_rules, legend, style_rules
-from explorer.ui.widgets import as_text, echo, player_name
+from explorer.ui.canvas.style import (LEAN_MARK, PERSPECTIVES, _Rule, cluster_legend, cluster_rules, legend,
+                                      legend_strip, style_rules)
+from explorer.ui.widgets import as_text, echo, error, player_name
 
 LAYOUTS = {"layered": "layered by remoteness", "force": "force-directed", "concentric": "concentric around the focus"}
 COLOURINGS = {"value": "value", "remoteness": "remoteness", "draw_level": "draw level", "cycle": "on a cycle",
@@ -97,17 +99,18 @@ def _controls(game: Game, last: tuple[int, str, bool]) -> tuple[int, str, str, s
     sizings = [c for c in SIZINGS if c not in CGT_ONLY or cgt]
     bad_scene = []
     for param, name, allowed in (("layout", "canvas_layout", list(LAYOUTS)), ("colour", "canvas_colour", colourings),
-                                 ("size", "canvas_size", sizings)):
+                                 ("size", "canvas_size", sizings)) + tuple(
+                                     (param, name, list(choices)) for param, name, choices, _ in SCENE_CHOICES):
         text = st.query_params.get(param)
         if text and st.session_state.get(f"{name}_url") != text:
             st.session_state[f"{name}_url"] = text
             if text in allowed:
-                st.session_state[name] = text
+                st.session_state[name] = _scene_value(name, text)
             else:
-                if st.session_state[name] not in allowed:
-                    st.session_state[name] = allowed[0]
+                if _scene_text(name, st.session_state[name]) not in allowed:
+                    st.session_state[name] = _scene_value(name, allowed[0])
                 bad_scene.append(f"The link's {param}={echo(text)} is not one of {', '.join(allowed)}: "
-                                 f"the canvas uses {st.session_state[name]}.")
+                                 f"the canvas uses {_scene_text(name, st.session_state[name])}.")
     if st.session_state["canvas_colour"] not in colourings:
         st.session_state["canvas_colour"] = "value"
     if st.session_state["canvas_size"] not in sizings:
@@ -151,6 +154,27 @@ def _controls(game: Game, last: tuple[int, str, bool]) -> tuple[int, str, str, s
     return (k, st.session_state["hood_dir"], st.session_state["canvas_layout"], st.session_state["canvas_colour"],
             boards, bool(st.session_state["hood_labels"]), st.session_state["canvas_expand"],
             st.session_state["canvas_perspective"], st.session_state["canvas_size"])
+
+
+# The saved scene's other settings (state.SCENE_PARAMS): (URL parameter, session key, its choices, the default, written
+# only when another is chosen). `dir` changes which positions the canvas starts with and `grow` what each of the
+# link's expansions adds: without them a reopened link drew another node set (issue 35).
+SCENE_CHOICES = (("dir", "hood_dir", ("both", "out", "in"), "both"),
+                 ("grow", "canvas_expand", tuple(EXPAND_DIRECTIONS), "both"),
+                 ("boards", "canvas_boards", ("on", "off"), "off"),
+                 ("labels", "hood_labels", ("on", "off"), "on"),
+                 ("seen", "canvas_perspective", tuple(PERSPECTIVES), "focus"))
+_SWITCHES = ("canvas_boards", "hood_labels")  # checkboxes: True and False in the session, "on" and "off" in the URL
+
+
+def _scene_value(name: str, text: str) -> Any:
+    """A scene parameter's text as its control holds it."""
+    return text == "on" if name in _SWITCHES else text
+
+
+def _scene_text(name: str, value: Any) -> str:
+    """A control's value as the scene parameter writes it."""
+    return ("on" if value else "off") if name in _SWITCHES else str(value)
 
 
 def _colourings(game: Game) -> list[str]:
@@ -321,6 +345,9 @@ def _canvas_fragment(game: Game, spec: str, solved: SolvedGraph, key: str, backe
     if has_boards(game) and (pictures or not large):  # (the sheets with boards the other way: canvas_view.js, 19)
         styles["boards"] = {c: [rule.dump() for rule in
                                 style_rules(c, move_labels, not pictures, large, seen, sizing) + extra] for c in sheets}
+    # The legend's key in one strip right above the canvas, in sight with it (the legend in words, below, was out of
+    # view at 1,440x900 and 1,000x800: issue 35); always one element here, so the canvas keeps its place
+    st.html(legend_strip(colouring, player_name(game, grown.player) if seen == "focus" else None, bool(grouped)))
     draw(grouped[0] if grouped else grown.elements(), grouped[1] if grouped else grown.layout,
          style_rules(colouring, move_labels, pictures, large, seen, sizing) + extra, key=widget,
          on_change=_on_event, args=(game, spec, solved, backend, key, widget), actions=ACTIONS,
@@ -376,8 +403,14 @@ def _grouped_ahead(grown: Grown, game: Game, solved: SolvedGraph, backend: Backe
     _grouped will ask for (GROUP_MADE: the answer to that double-click is the view sent ahead, made once)."""
     grouping, layout, pictures = grouped
     opened = list(view_kept[0][2])
+    try:
+        seconds = settings.ui_ahead_seconds()
+    except GameGraphError as exc:  # a bad GAMEGRAPH_UI_AHEAD_SECONDS: said once a canvas, the default used
+        error(str(exc))
+        seconds = settings.DEFAULT_UI_AHEAD_SECONDS
     payload, made = grouped_ahead(grown, game, solved, backend, direction, focus, grouping, opened, layout,
-                                  BOARD_SIZE if pictures else NODE_SIZE, view_kept[4], view_kept[2], layouts=LAYOUTS)
+                                  BOARD_SIZE if pictures else NODE_SIZE, view_kept[4], view_kept[2],
+                                  limit_seconds=seconds, layouts=LAYOUTS)
     views = {}
     for (what, ident), (source, now, view, placed) in made.items():  # (another layout's view: under its name)
         signature = _signature(source, grouping, now, ident if what == "layout" else layout,
@@ -430,6 +463,13 @@ def _scene_into(grown: Grown, game: Game, solved: SolvedGraph, backend: Backend,
             grow_layout(grown, there, new)
     if placed:  # one layout of the whole canvas, at the places the expansions gave (the moves' data hold their bends)
         grown.layout = {**first, "positions": grown.layout["positions"], "run": grown.layout_runs}
+    # The last position searched is ringed as the search left it (search.mark's `_found`), which the page's default
+    # view keeps in sight beside the page's position (static/canvas_view.js, 7): reopened, the link's view showed the
+    # page's position alone, the searched one out of sight above the canvas (Chopsticks, issue 35). Only the data: the
+    # layout is the canvas's first, fitted as any first one (a search's `ggFind` would skip it).
+    last = [key for key in grown.paths if key in grown.nodes][-1:]
+    for key in last:
+        grown.nodes[key]["data"]["_found"] = 1
     if missing:
         grown.notes.append(f"{missing} of the link's {len(keys)} expansions name positions not on this canvas: left out.")
     if unreached:
@@ -443,6 +483,10 @@ def _scene_out(grown: Grown, layout: str, colouring: str, sizing: str = "none") 
     scene = {"layout": layout, "colour": colouring, "size": None if sizing == "none" else sizing,
              "exp": json.dumps(expanded, separators=(",", ":")) if grown.grown else None,
              "path": _paths_out(grown, expanded)}
+    for param, name, _, default in SCENE_CHOICES:
+        text = _scene_text(name, st.session_state.get(name, _scene_value(name, default)))
+        scene[param] = None if text == default else text
+        st.session_state[f"{name}_url"] = scene[param]
     state.write_params(scene)
     st.session_state["canvas_layout_url"], st.session_state["canvas_colour_url"] = layout, colouring
     st.session_state["canvas_size_url"] = scene["size"]
@@ -515,7 +559,7 @@ def _grouping(grown: Grown, k: int, where: Any = st) -> str:
     (an unknown one is one escaped line), and its `open=` on the canvas it was made for (state.url_opened)."""
     if st.session_state.get("canvas_group_for") != grown.generation:
         st.session_state["canvas_group_for"] = grown.generation
-        st.session_state["canvas_group_default"] = clusters.default_grouping(len(grown.nodes), k)
+        st.session_state["canvas_group_default"] = clusters.default_grouping(len(grown.nodes), len(grown.edges), k)
         if not st.session_state.get("canvas_group_chosen"):
             st.session_state[GROUP] = st.session_state["canvas_group_default"]
         asked, refused = state.url_opened()
@@ -536,8 +580,9 @@ def _grouping(grown: Grown, k: int, where: Any = st) -> str:
         st.session_state[GROUP] = "off"
     where.selectbox("Group positions", list(clusters.GROUPINGS), key=GROUP, format_func=clusters.GROUPINGS.get,
                     width=GROUP_WIDTH, on_change=_group_chosen,
-                    help=f"a level of detail for a big canvas (on by itself past {clusters.AUTO_NODES} positions, or "
-                         f"from k={clusters.AUTO_K} past {clusters.AUTO_FLOOR}): each cluster is one node; "
+                    help=f"a level of detail for a big canvas (on by itself past {clusters.AUTO_NODES} positions, fewer "
+                         f"when many moves close cycles, or from k={clusters.AUTO_K} past {clusters.AUTO_FLOOR}): "
+                         "each cluster is one node; "
                          "double-click it to open it")
     return st.session_state[GROUP]
 

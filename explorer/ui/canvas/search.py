@@ -13,7 +13,7 @@ from explorer.games import Game
 from explorer.solved import SolvedGraph
 from explorer.ui import data
 from explorer.ui.backend import Backend
-from explorer.ui.canvas.elements import Grown, _add
+from explorer.ui.canvas.elements import Grown, _add, _board
 from explorer.ui.canvas.layout import grow_layout
 from explorer.ui.canvas.marks import MAX_NODES
 from explorer.ui.local import Neighbourhood
@@ -103,10 +103,24 @@ def find(grown: Grown, game: Game, solved: SolvedGraph, backend: Backend, text: 
         return found, f"{len(found)} of the {len(grown.nodes)} positions drawn match {text!r}", False
     key = solved.graph.key(node)
     if key in grown.nodes:
-        return [key], f"{key} is on the canvas", False
+        return [key], found_line(grown, game, solved, key, text, "is on the canvas"), False
     moves, added = add_path(grown, game, solved, backend, key, focus)
-    drawn = grown.shown.get(key)  # named as it is drawn (a game stored up to symmetry keeps one of its images)
-    return [key], f"{game.format(drawn) if drawn is not None else key} added with its path from here ({moves} moves)", bool(added)
+    return [key], found_line(grown, game, solved, key, text, f"added with its path from here ({moves} moves)"), bool(added)
+
+
+def found_line(grown: Grown, game: Game, solved: SolvedGraph, key: str, text: str, what: str) -> str:
+    """The line that names a position found: in the one spelling the canvas draws it in (its label and info panel:
+    the orientation that follows the moves from here, `_board`), never the stored key, which in a game stored up
+    to symmetry may be a third orientation. When `text` was typed as another orientation of it, the line says so
+    once ("X../.../... is on the canvas, drawn as its mirror image (or turn) ../../..X"). O(1) rule calls."""
+    drawn = game.format(_board(grown, solved, key))
+    try:
+        typed = game.format(game.parse(text))  # (as the game writes it: spaces, case)
+    except (GameGraphError, KeyError, ValueError, IndexError):
+        typed = drawn  # (typed as a key, not a board: named as drawn)
+    if typed == drawn:
+        return f"{drawn} {what}"
+    return f"{typed} {what}, drawn as its mirror image (or turn) {drawn}"
 
 
 def add_path(grown: Grown, game: Game, solved: SolvedGraph, backend: Backend, key: str,

@@ -2,11 +2,15 @@
 
 from __future__ import annotations
 
+from html import escape
 from typing import Any
 
+from explorer.render import palette
+from explorer.render.palette import INK_SOFT, RULE
 from explorer.ui.canvas.elements import MIRRORED_MARK
-from explorer.ui.canvas.marks import (BOARD_SIZE, FOCUS_RING, HIGHLIGHT, LABEL_FONT, LABEL_LINE, MIN_LABEL_PX, MOVE_FONT,
-                                      NODE_SIZE, OPTIMAL_EDGE, OTHER_EDGE, TEXT_MARGIN)
+from explorer.ui.canvas.marks import (BOARD_SIZE, CGT_KIND_COLOURS, DRAW_LEVEL_DEAD, FOCUS_RING, HIGHLIGHT, LABEL_FONT,
+                                      LABEL_LINE, MIN_LABEL_PX, MOVE_FONT, NO_FACT, NODE_SIZE, OPTIMAL_EDGE, OTHER_EDGE,
+                                      TEXT_MARGIN)
 
 # Whose side a node's value is shown from: the player to move at the page's position (one side for the
 # whole canvas, so that a best line reads in one colour from end to end), or each node's own mover.
@@ -189,6 +193,50 @@ def legend(colouring: str, mirrored: int = 0, player: str | None = None, sizing:
             "no room for its name is named while its position is selected."
             + (COLUMNS_NOTE.format(count=columns) if columns > 1 else "")
             + (MIRRORED_NOTE.format(count=mirrored) if mirrored else ""))
+
+
+def _swatch(fill: str, border: str | None = None, square: bool = False) -> str:
+    """A node's look in the key strip: a small disc (a square for a cluster) in `fill`, ringed in `border`."""
+    return (f'<span style="display:inline-block;width:0.85em;height:0.85em;vertical-align:-0.1em;margin:0 0.2em 0 0.5em;'
+            f'border-radius:{"2px" if square else "50%"};background:{fill};border:2px solid {border or RULE}"></span>')
+
+
+def legend_strip(colouring: str, player: str | None = None, grouped: bool = False) -> str:
+    """The legend's key in one line, drawn just above the canvas so that it is in sight with it (issue 35: the legend
+    below the canvas was out of view at 1,440x900 and 1,000x800): each fill under the colouring as a swatch, whose
+    side the values are seen from (`player`: the perspective "focus"; None, each node's own mover), the moves'
+    colours and the focus's ring. The whole legend in words stays below the canvas (`legend`). HTML; the player's
+    name is escaped. Colours from the palette (and marks' and the draw map's, which come from it)."""
+    side = (f'values for <span style="font-weight:600">{escape(player)}</span> (to move here)' if player
+            else "values for the player to move at each node")
+    if colouring == "value":
+        keys = "".join(_swatch(palette.FILLS[v], palette.COLOURS[v]) + v for v in palette.COLOURS)
+        head = f"Fill: {side}"
+    elif colouring == "remoteness":
+        keys = (_swatch(palette.COLOURS["win"], palette.COLOURS["win"]) + "ends soon"
+                + _swatch(palette.FILLS["win"], palette.COLOURS["win"]) + "far off (in the value's colour)"
+                + _swatch(NO_FACT) + "a draw")
+        head = f"Fill: remoteness, {side}"
+    elif colouring == "draw_level":
+        levels = palette.LEVEL_COLOURS  # (as elements._fills draws them: a level past the last in the last's blue)
+        keys = ("".join(_swatch(colour) + f"level {i}" + ("+" if i == len(levels) - 1 else "")
+                        for i, colour in enumerate(levels))
+                + _swatch(DRAW_LEVEL_DEAD) + "a dead draw" + _swatch(NO_FACT) + "not a draw")
+        head = "Fill: draw level (deep = one slip from decided)"
+    elif colouring == "cgt_kind":
+        keys = "".join(_swatch(colour) + kind for kind, colour in CGT_KIND_COLOURS.items())
+        head = "Fill: kind of combinatorial value"
+    elif colouring == "temperature":
+        keys = _swatch(palette.TEMPERATURE_COLD) + "cold" + _swatch(palette.TEMPERATURE_HOT) + "hot"
+        head = "Fill: temperature"
+    else:
+        keys = _swatch(palette.ON_CYCLE) + "on a cycle" + _swatch(NO_FACT) + "on none"
+        head = "Fill"
+    moves = "arrows: the value for the player who moves (solid = best)"
+    ring = _swatch("#ffffff", FOCUS_RING) + "thick ring: here"
+    cluster = (_swatch(NO_FACT, RULE, square=True) + "a cluster (double-click to open)") if grouped else ""
+    return (f'<div class="gg-key" style="font-size:0.8rem;line-height:1.5;color:{INK_SOFT};white-space:normal">'
+            f"{head}:{keys} · {moves} ·{ring}{cluster}</div>")
 
 
 # (issue 35: dobutsu:small at k=2 drew long dashed moves across the canvas, unexplained)

@@ -518,7 +518,17 @@
         if (!fit) return fit;
         const least = Math.min(cy.maxZoom(), +CONFIG.readable || 0);
         if (fit.zoom >= least) return fit;
-        return clearViewport(cy, area => fillViewport(cy, area, padding, least, fit));
+        // A position the search found (ringed, `_found`; a reopened link's last searched one too, canvas/panel.py
+        // _scene_into) stays in sight: the window holds it and the focus where both fit at this zoom, else it alone
+        // (a link copied after a search reopened round the focus, the searched position above the canvas: issue 35).
+        const found = cy.nodes("[_found = 1]");
+        const anchor = area => {
+            if (!found.length) return undefined;
+            const both = found.union(cy.nodes("[_focus]"));
+            const b = both.boundingBox({ includeLabels: true, includeOverlays: false });
+            return b.w * least <= area.x2 - area.x1 && b.h * least <= area.y2 - area.y1 ? both : found;
+        };
+        return clearViewport(cy, area => fillViewport(cy, area, padding, least, fit, anchor(area)));
     }
 
     // The window of `area`'s size at zoom `least` over a drawing too large to fit (readableViewport).
