@@ -129,3 +129,49 @@ def _in_canvas(frame) -> list[str]:
     """The nodes drawn at least in part inside the canvas."""
     return cy(frame, "cy.nodes().filter(n => { const b = n.renderedBoundingBox({includeLabels: true}); "
                      "return b.x2 > 0 && b.y2 > 0 && b.x1 < cy.width() && b.y1 < cy.height(); }).map(n => n.id())")
+
+
+# The zoom that fits the whole drawing into the free area with no padding: the canvas less the folded panel's strip, with
+# the view keeper's 6 px margins; the zoom; and each node's label drawn, at its size on screen (px).
+TIGHT = f"""() => {{ const cy = {CY}; const box = document.getElementById('cy').getBoundingClientRect();
+    const bb = cy.elements().boundingBox();
+    const strip = document.getElementById('infopanel').getBoundingClientRect();
+    const left = Math.max(0, strip.right - box.left) + 12;  // (the margin past the strip, and the area's own)
+    return {{ tight: Math.min((box.width - left - 6) / bb.w, (box.height - 12) / bb.h), zoom: cy.zoom(), nodes: cy.nodes().length,
+              drawn: cy.nodes().filter(n => n.style('label') && !n.hasClass('gg-speck') && +n.style('text-opacity') > 0)
+                       .map(n => parseFloat(n.style('font-size')) * cy.zoom()) }}; }}"""
+
+
+@pytest.mark.parametrize("width", [1440, 1000])
+@pytest.mark.parametrize("spec, scene", [("tictactoe", "k=2"), ("ponghauki", "k=8")], ids=["tictactoe", "ponghauki"])
+def test_the_fit_button_keeps_the_labels_readable(server, browser, spec, scene, width):  # noqa: F811
+    """A stranger at 1000 px pressed "Fit to screen" on Pong Hau K'i whole (and tic-tac-toe's neighbourhood): every label
+    vanished, the fit's zoom (0.51) being under the one at which a label is 7 px on screen (0.58). Now the Fit button
+    still shows every node, clear of the overlays; where the drawing fits at a zoom whose labels are drawn at their size,
+    the button gives up its padding for it; else, once the view is still, the labels are drawn at 7 px on screen where
+    they cover nothing: more than half of them, none smaller, and no caption, node or band's name overlapping another
+    (MEASURE: a band's name was drawn under another's)."""
+    from explorer.ui.canvas import LABEL_FONT, MIN_LABEL_PX
+    from tests.ui.test_canvas_readable_browser import MEASURE
+
+    page = browser.new_page(viewport={"width": width, "height": 800})
+    frame_element, frame = open_canvas(page, f"{server}/?game={spec}&view=Neighbourhood&{scene}")
+    frame.locator("#viewbarFit").click()
+    time.sleep(1.0)  # the button's fit runs debounced, then glides
+    wait_still(frame)
+    frame.wait_for_timeout(600)  # the labels (canvas_view.js 21), then the bands' names, are placed once the view is still
+    ARTIFACTS.mkdir(exist_ok=True)
+    frame_element.screenshot(path=str(ARTIFACTS / f"canvas-fit-button-{spec}-{width}.png"))
+    seen = frame.evaluate(SEEN)
+    assert hidden(seen) == [], (spec, width, round(seen["zoom"], 3))     # the Fit button shows every node
+    state = frame.evaluate(TIGHT)
+    label_zoom = MIN_LABEL_PX / LABEL_FONT
+    where = (spec, width, round(state["zoom"], 3), round(state["tight"], 3), len(state["drawn"]), state["nodes"])
+    if state["tight"] >= label_zoom * 1.01:
+        assert state["zoom"] * LABEL_FONT >= MIN_LABEL_PX, where
+    if state["zoom"] >= label_zoom * 0.6:
+        assert len(state["drawn"]) > state["nodes"] / 2, where
+    assert all(px >= MIN_LABEL_PX - 0.01 for px in state["drawn"]), where
+    measured = frame.evaluate(MEASURE)
+    assert measured["bad"] == [], (where, measured["bad"][:4])
+    page.close()

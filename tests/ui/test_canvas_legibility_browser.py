@@ -4,7 +4,8 @@ page draws a part of 30 positions at zoom 0.63.
 
 - Every node label and move name drawn is at least canvas.MIN_LABEL_PX high on screen; a smaller one is
   hidden (static/canvas_view.js, 11), not drawn as a speck. The move names were 6 px, and drawn down to 5 px:
-  Cytoscape's own min-zoomed-font-size rounds the zoom up to a power of two.
+  Cytoscape's own min-zoomed-font-size rounds the zoom up to a power of two. Zoomed out past that size, a
+  label is drawn only enlarged to MIN_LABEL_PX on screen, where it covers no node and no other caption (21, issue 35).
 - With boards on, the view at the readable zoom shows each node whole or not at all (board and label):
   it cut the top row in half (canvas_view.js, 7).
 Screenshots go to tests/artifacts/canvas-legible-*.png.
@@ -49,7 +50,8 @@ def _shot(frame_element, name: str) -> None:
 
 
 def test_what_the_default_view_draws_is_legible_and_specks_are_hidden(part_server, browser):  # noqa: F811
-    from explorer.ui.canvas import MIN_LABEL_PX
+    from explorer.ui.canvas import LABEL_FONT, MIN_LABEL_PX
+    from tests.ui.test_canvas_readable_browser import MEASURE
 
     page = browser.new_page(viewport={"width": 1400, "height": 1300})
     frame_element, frame = open_canvas(page, part_server + URL)
@@ -59,15 +61,31 @@ def test_what_the_default_view_draws_is_legible_and_specks_are_hidden(part_serve
     assert any(t["edge"] for t in drawn) and any(not t["edge"] for t in drawn), texts
     assert all(t["px"] >= MIN_LABEL_PX - 1e-6 for t in drawn), [t for t in drawn if t["px"] < MIN_LABEL_PX]
     _shot(frame_element, "default-dodgem")
-    # Zoomed out past the least size (by the zoom buttons or Ctrl + wheel): hidden, then back on zooming in.
+    # Zoomed out past the least size (by the zoom buttons or Ctrl + wheel), where a label at its own size would be a
+    # speck: none is drawn so. Once the view is still, a label may be drawn enlarged to MIN_LABEL_PX on screen where it
+    # covers no node and no other caption (canvas_view.js, 21); `px` is the size drawn (its font size, enlarged or not,
+    # times the zoom). The move names stay hidden. Then back to the labels at their size on zooming in.
     frame.evaluate(f"() => {{ const cy = {CY}; cy.zoom(cy.zoom() * 0.7); }}")
     wait_still(frame)
+    frame.wait_for_timeout(600)  # the labels (21), then the bands' names, are placed once the view is still
+    zoom = frame.evaluate(f"() => {CY}.zoom()")
+    assert LABEL_FONT * zoom < MIN_LABEL_PX, zoom                     # the case: labels at their size are specks
     texts = frame.evaluate(DRAWN_TEXT)
-    assert texts[0]["px"] < MIN_LABEL_PX
-    assert not [t for t in texts if t["drawn"]], [t for t in texts if t["drawn"]][:5]
+    drawn = [t for t in texts if t["drawn"]]
+    assert all(t["px"] >= MIN_LABEL_PX - 1e-6 for t in drawn), [t for t in drawn if t["px"] < MIN_LABEL_PX][:5]
+    assert not [t for t in drawn if t["edge"]], [t for t in drawn if t["edge"]][:5]
+    seen = frame.evaluate(MEASURE)
+    assert seen["bad"] == [], (len(seen["bad"]), seen["bad"][:4])
+    _shot(frame_element, "zoomed-out-dodgem")
     frame.evaluate(f"() => {{ const cy = {CY}; cy.zoom(cy.zoom() / 0.7); }}")
     wait_still(frame)
-    assert any(t["drawn"] for t in frame.evaluate(DRAWN_TEXT))
+    frame.wait_for_timeout(600)
+    zoom = frame.evaluate(f"() => {CY}.zoom()")
+    texts = frame.evaluate(DRAWN_TEXT)
+    drawn = [t for t in texts if t["drawn"]]
+    assert any(t["edge"] for t in drawn) and any(not t["edge"] for t in drawn), texts
+    # (no label left enlarged: each node's label back at LABEL_FONT)
+    assert all(abs(t["px"] - LABEL_FONT * zoom) < 1e-6 for t in texts if not t["edge"]), zoom
     page.close()
 
 

@@ -2,7 +2,8 @@
 layout) on tic-tac-toe, Chopsticks and Dodgem 3x3,
 
 - no caption (a node's label, a move's name as drawn) overlaps another caption or a node's box, by the
-  bounding boxes Cytoscape.js reports, and no move's line runs through a move's name; a move passing a
+  bounding boxes Cytoscape.js reports, and no move's line runs through a move's name; no layered band's name
+  overlaps a node, a caption or another band's name; a move passing a
   node's label goes under its opaque card (nodes and their labels are drawn after the moves);
 - every move along a best line from the page's position is drawn in its value for its mover, and every
   position on it in the value for the player to move at the page's position: the line reads in one
@@ -54,6 +55,18 @@ MEASURE = """() => {
         const y = c ? (1-u)*(1-u)*s.y + 2*u*(1-u)*c.y + u*u*t.y : s.y + (t.y - s.y) * u;
         if (x > cap.b.x1 + 1 && x < cap.b.x2 - 1 && y > cap.b.y1 + 1 && y < cap.b.y2 - 1) {
           bad.push(['move through a name', e.id(), cap.id]); break; } } } });
+  // every move's line (sampled as above) through a node's label drawn, other than its own two ends' labels
+  const crossings = [];
+  cy.edges().filter(e => e.visible()).forEach(e => {
+    const s = e.sourceEndpoint(), t = e.targetEndpoint(), cps = e.controlPoints() || [];
+    const c = cps.length === 1 ? cps[0] : null;
+    for (const cap of caps) {
+      if (cap.kind !== 'label' || cap.id === e.source().id() || cap.id === e.target().id()) continue;
+      for (let k = 0; k <= 60; k++) { const u = k / 60;
+        const x = c ? (1-u)*(1-u)*s.x + 2*u*(1-u)*c.x + u*u*t.x : s.x + (t.x - s.x) * u;
+        const y = c ? (1-u)*(1-u)*s.y + 2*u*(1-u)*c.y + u*u*t.y : s.y + (t.y - s.y) * u;
+        if (x > cap.b.x1 && x < cap.b.x2 && y > cap.b.y1 && y < cap.b.y2) {
+          crossings.push([e.id(), cap.id]); break; } } } });
   // (a label hidden as a speck, gg-speck, draws neither text nor card: a force layout's fit may be that far out)
   const opaque = cy.nodes().every(n => n.hasClass('gg-speck') || +n.style('text-background-opacity') === 1);
   // the layered bands' names (static/canvas_view.js, 13), in rendered px: clear of every node and its label
@@ -66,7 +79,9 @@ MEASURE = """() => {
     .concat(cy.edges().filter(e => (e.style('label') || e.style('source-label')) && drawn(e))
       .map(e => ({id: e.id(), b: inner(e.renderedBoundingBox({includeNodes: false, includeEdges: false, includeLabels: true, includeOverlays: false}))})));
   for (const r of rows) for (const n of drawnBoxes) if (hit(r.b, n.b)) bad.push(['band name over a node', r.text, n.id]);
-  return {bad, captions: caps.length, nodes: cy.nodes().length, opaque, rows: rows.map(r => r.text)};
+  for (let i = 0; i < rows.length; i++) for (let j = i + 1; j < rows.length; j++)
+    if (hit(inner(rows[i].b), inner(rows[j].b))) bad.push(['band name over a band name', rows[i].text, rows[j].text]);
+  return {bad, crossings, captions: caps.length, nodes: cy.nodes().length, opaque, rows: rows.map(r => r.text)};
 }"""
 
 GAMES = [("tictactoe", 1), ("chopsticks:standard", 2), ("dodgem(size=3)", 1)]
@@ -265,11 +280,17 @@ NAMES_COVERED = """() => { const cy = document.getElementById('cy')._cyreg.cy; c
   return bad; }"""
 
 
-def test_a_position_found_is_centred_with_no_name_under_the_toolbar(server, browser):  # noqa: F811
+@pytest.mark.parametrize("width", [1440, 1000])
+def test_a_position_found_is_centred_with_no_name_under_the_toolbar(server, browser, width):  # noqa: F811
     """Tic-tac-toe at k=2: a stranger typed XO./.X./... in "Find on the canvas". The position was added with its path and
     brought into view, and the names of other moves were left under the canvas's toolbar and cut at its edge. Now no
-    move name drawn lies under an overlay or across the canvas's edge, and what was found is in sight, clear of them."""
-    page = browser.new_page(viewport={"width": 1440, "height": 900})
+    move name drawn lies under an overlay or across the canvas's edge, and what was found is in sight, clear of them.
+    The position found is selected, which opens the info panel: a later stranger saw nodes beside it half under the
+    opened panel, at 1000 and 1440 px; now no node is shown in part: under an overlay or across the canvas's edge."""
+    from tests.ui.test_canvas_bands_browser import PANEL_OPEN
+    from tests.ui.test_canvas_clear_browser import NODES
+
+    page = browser.new_page(viewport={"width": width, "height": 900})
     frame_element, frame = open_canvas(page, f"{server}/?game=tictactoe&view=Neighbourhood&k=2", warm=True)
     box = page.get_by_placeholder("a position, or value=win remoteness<5 cycle kind=number")
     box.fill("XO./.X./...")
@@ -279,13 +300,55 @@ def test_a_position_found_is_centred_with_no_name_under_the_toolbar(server, brow
     frame_element, frame = current_frame(page)
     frame.wait_for_function("() => document.getElementById('cy')._cyreg.cy.nodes('[_found = 1]').length === 1",
                             timeout=60_000)
+    frame.wait_for_function(PANEL_OPEN, timeout=30_000)
     wait_still(frame)
-    frame.wait_for_timeout(400)
+    frame.wait_for_timeout(800)  # the panel's width grows over a transition; the view glides after it
     wait_still(frame)
+    ARTIFACTS.mkdir(exist_ok=True)
+    frame_element.screenshot(path=str(ARTIFACTS / f"canvas-readable-found-{width}.png"))
     assert frame.evaluate(NAMES_COVERED) == []
     found = cy(frame, "(() => { const b = cy.nodes('[_found = 1]').renderedBoundingBox({includeLabels: true}); "
                       "return [b.x1, b.y1, b.x2, b.y2, cy.width(), cy.height()]; })()")
     assert 0 <= found[0] and found[2] <= found[4] and 0 <= found[1] and found[3] <= found[5], found
+    seen = frame.evaluate(NODES)
+    assert seen["panel"], width
+    # (shown in part: a node wholly under the panel is out of sight, as one past the canvas's edge in a band wider than
+    # the free area)
+    hidden = {k: n["under"] or "cut" for k, n in seen["nodes"].items() if set(n["under"]) - set(n["wholly"]) or n["cut"]}
+    assert hidden == {}, (width, round(seen["zoom"], 3))
+    page.close()
+
+
+LEFT = pytest.mark.xfail(strict=False, reason="issue 35 left: a few labels (1-4) have no spot beside or above their node "
+                                               "that no move crosses (canvas_view.js 20); the layout does not yet route "
+                                               "moves round labels")
+
+
+@pytest.mark.parametrize("spec, grow", [pytest.param("tictactoe", True, marks=LEFT), ("chopsticks:standard", False),
+                                        pytest.param("dodgem(size=3)", False, marks=LEFT)],
+                         ids=["tictactoe", "chopsticks", "dodgem"])
+@pytest.mark.parametrize("width", [1440, 1000])
+def test_no_move_runs_through_a_label(server, browser, spec, grow, width):  # noqa: F811
+    """Issue 35: "Edges never run through a caption." Moves between two other nodes ran through the nodes' labels (under
+    their opaque cards: tic-tac-toe's three-line boards were cut by lines coming in and going out). At k=2, tic-tac-toe
+    after three expansions, Chopsticks and Dodgem 3x3 as they open: no move's line crosses the label of a node other
+    than its own two ends, and no caption overlaps another or a node (MEASURE)."""
+    page = browser.new_page(viewport={"width": width, "height": 900})
+    frame_element, frame = open_canvas(page, f"{server}/?game={spec}&view=Neighbourhood&k=2")
+    for _ in range(3 if grow else 0):  # (at k=2 a node one move from the focus brings nothing new)
+        key = cy(frame, "cy.nodes().filter(n => !n.data('_focus') && n.outgoers('node').length === 0 && "
+                        "n.data('game over') !== 'yes' && n.renderedPosition().x > 200 && "
+                        "n.renderedPosition().x < cy.width() - 60 && n.renderedPosition().y > 40 && "
+                        "n.renderedPosition().y < cy.height() - 40).map(n => n.id()).sort()[0]")
+        assert key, f"{spec}: no node in sight to expand"
+        frame_element, frame = expand_node(page, frame_element, frame, key)
+    frame_element, frame = current_frame(page)
+    wait_still(frame)
+    frame.wait_for_timeout(800)  # the labels are placed once the nodes are still (canvas_view.js 20), then the names
     ARTIFACTS.mkdir(exist_ok=True)
-    frame_element.screenshot(path=str(ARTIFACTS / "canvas-readable-found.png"))
+    frame_element.screenshot(path=str(ARTIFACTS / f"canvas-readable-labels-{spec.split('(')[0].split(':')[0]}-{width}.png"))
+    seen = frame.evaluate(MEASURE)
+    assert seen["captions"] > 0
+    assert seen["crossings"] == [], (spec, width, len(seen["crossings"]), seen["crossings"][:6])
+    assert seen["bad"] == [], (spec, width, seen["bad"][:4])
     page.close()

@@ -69,8 +69,9 @@
 //    a name that the canvas's edge or an overlay would cut, that would lie over a node, its label or a move's name, or
 //    that a move's line would run through, is moved further left, else right of the band's rightmost node (`x2`), else
 //    (the band's ends out of the clear area: its left end under the opened info panel, its right end past the canvas's
-//    edge) inside the band's extent, at the clear area's left edge or in a gap beside one of its nodes, and
-//    hidden where none of those spots is whole and clear, until the view shows it so; a large canvas names no band.
+//    edge) inside the band's extent, at the clear area's left edge or in a gap beside one of its nodes, else just above
+//    the band's nodes, and hidden where none of those spots is whole and clear (nor clear of the names placed before it),
+//    until the view shows it so; a large canvas names no band.
 // 14. The canvas's search (canvas/search.py) sends a layout marked `ggFind` (the keys found): nothing moves,
 //    and the view brings what was found into the middle of the clear area (`showFound`); after a path was
 //    added for it, the expansion's layout places the path first (on a grouped canvas, whose answer is the whole
@@ -122,6 +123,10 @@
 //    17 does and lays the canvas out as 16 does, fitted readably (7). The click still reaches the server (the legend,
 //    Size by, the downloads), whose answer then sets the same data and sheet and its layout is skipped; until its next
 //    ring comes nothing else is shown ahead.
+// 20. A node's label that a move between two other nodes runs through is put beside its node or above it, where no move
+//    crosses it and it covers nothing (placeCaptions), once the nodes are still after a layout, a drag or an expansion.
+// 21. Below the zoom at which labels are drawn at their size (a Fit of a drawing wider than the canvas), once the zoom is
+//    still, the labels are drawn at CONFIG.minLabel px on screen where they cover no node and no other label (smallLabels).
 //
 // The server marks its layouts: `ggExpand` (the node expanded), `ggNew` (the nodes it brought) and, for its
 // own layouts, `ggData` (the bends and names of moves already drawn, placed anew around the new nodes).
@@ -387,7 +392,8 @@
     // included), or for a node cut by the canvas's edge wholly in or wholly out. [view, how many nodes it hides,
     // whether `keep` is whole and clear there].
     // O(rounds x hidden x V).
-    function shiftClear(cy, view, keep) {
+    // `partial`: a node wholly under an overlay counts as out of sight, as one past the canvas's edge (showFound).
+    function shiftClear(cy, view, keep, partial) {
         const doc = cy.container().ownerDocument, box = cy.container().getBoundingClientRect();
         const W = box.width, H = box.height;
         const rects = OVERLAYS.map(id => overlayRect(doc, id)).filter(Boolean)
@@ -398,8 +404,10 @@
         const screen = (b, v) => ({ x1: b.x1 * v.zoom + v.pan.x, x2: b.x2 * v.zoom + v.pan.x,
                                     y1: b.y1 * v.zoom + v.pan.y, y2: b.y2 * v.zoom + v.pan.y });
         const meets = (s, r) => s.x1 < r.x2 && r.x1 < s.x2 && s.y1 < r.y2 && r.y1 < s.y2;
+        // (wholly under the overlay itself: `rects` hold MARGIN round it)
+        const within = (s, r) => s.x1 >= r.x1 + MARGIN && s.x2 <= r.x2 - MARGIN && s.y1 >= r.y1 + MARGIN && s.y2 <= r.y2 - MARGIN;
         const hid = s => !(s.x2 <= 0 || s.y2 <= 0 || s.x1 >= W || s.y1 >= H) &&
-            (s.x1 < 0 || s.y1 < 0 || s.x2 > W || s.y2 > H || rects.some(r => meets(s, r)));
+            (s.x1 < 0 || s.y1 < 0 || s.x2 > W || s.y2 > H || rects.some(r => meets(s, r) && !(partial && within(s, r))));
         const count = v => boxes.reduce((n, b) => n + (hid(screen(b, v)) ? 1 : 0), 0);
         const holds = v => { const s = screen(kept, v);
             return s.x1 >= 0 && s.y1 >= 0 && s.x2 <= W && s.y2 <= H && !rects.some(r => meets(s, r)); };
@@ -411,6 +419,8 @@
                 if (!hid(s)) return;
                 rects.filter(r => meets(s, r)).forEach(r => shifts.push([r.x2 - s.x1 + 1, 0], [r.x1 - s.x2 - 1, 0],
                                                                         [0, r.y2 - s.y1 + 1], [0, r.y1 - s.y2 - 1]));
+                if (partial) rects.filter(r => meets(s, r)).forEach(r => shifts.push([r.x2 - MARGIN - s.x2 - 1, 0],
+                                                                                     [r.x1 + MARGIN - s.x1 + 1, 0]));
                 if (s.x1 < 0) shifts.push([-s.x1 + 1, 0], [-s.x2 - 1, 0]);
                 if (s.x2 > W) shifts.push([W - s.x2 - 1, 0], [W - s.x1 + 1, 0]);
                 if (s.y1 < 0) shifts.push([0, -s.y1 + 1], [0, -s.y2 - 1]);
@@ -444,10 +454,21 @@
         const now = cy.zoom();
         const fit = Math.min((area.x2 - area.x1) / Math.max(bb.w, 1), (area.y2 - area.y1) / Math.max(bb.h, 1));
         const zoom = Math.min(now, Math.max(fit, Math.min(now, +CONFIG.readable || now)));
-        const pan = { x: (area.x1 + area.x2) / 2 - zoom * (bb.x1 + bb.w / 2),
-                      y: (area.y1 + area.y2) / 2 - zoom * (bb.y1 + bb.h / 2) };
+        let view = { zoom, pan: { x: (area.x1 + area.x2) / 2 - zoom * (bb.x1 + bb.w / 2),
+                                  y: (area.y1 + area.y2) / 2 - zoom * (bb.y1 + bb.h / 2) } };
+        // What was found is clear of the overlays, the nodes beside it need not be: where one would lie in part under the
+        // opened info panel (or a bar, or be cut by the canvas's edge), the view is panned by the least shifts that take
+        // each such node wholly out from under it or wholly under it, what was found kept whole and clear (shiftClear).
+        // Issue 35: after a search, at 1000 and 1440 px, nodes sat half under the panel. Once per search,
+        // O(rounds x hidden x V); nothing per frame.
+        // (a node wholly under the panel is out of sight, as one past the canvas's edge: a search's match in a band wider
+        // than the free area leaves some there)
+        if (cy.nodes().length < CONFIG.large) {
+            const [clear, , held] = shiftClear(cy, view, found, true);
+            if (held) view = clear;
+        }
         cy.stop();
-        cy.animate(local(cy, { zoom: zoom, pan: pan }), local(cy, { duration: GLIDE_MS }));
+        cy.animate(local(cy, { zoom: view.zoom, pan: view.pan }), local(cy, { duration: GLIDE_MS }));
     }
 
     // The free area is the canvas less the info panel, its node action bar, the toolbar (top right) and the zoom
@@ -481,6 +502,17 @@
         });
     }
 
+    // The Fit button's view: the whole drawing in the free area. Its padding (the component's 20 px a side) is given up
+    // where the drawing then fits at a zoom whose labels are drawn (11) and not with it: at 1000 px, tic-tac-toe's
+    // neighbourhood and Pong Hau K'i whole were fitted a little under that zoom and every label was hidden (issue 35).
+    // Once per click.
+    function buttonFit(cy, eles, padding) {
+        const fit = clearViewport(cy, area => clearFitViewport(cy, eles, padding, area));
+        if (!fit || fit.zoom >= labelZoom()) return fit;
+        const tight = clearViewport(cy, area => clearFitViewport(cy, eles, 0, area));
+        return tight && tight.zoom >= labelZoom() ? tight : fit;
+    }
+
     function readableViewport(cy, padding) {
         const fit = clearViewport(cy, area => clearFitViewport(cy, undefined, padding, area));
         if (!fit) return fit;
@@ -505,9 +537,14 @@
     // fixed width apart, and the nodes' columns may leave them no gap to fall in at one zoom but one at the next
     // (Dodgem 4x4 with boards, layered, on a 934 px canvas cut a node at the left edge at 0.6 and none at 0.606).
     // `anchor` (reveal): the nodes the window holds instead of the focus and its neighbours, at `least` only.
+    // The least zoom at which the nodes' labels are drawn (11: CONFIG.minLabel px on screen), a hair above it.
+    function labelZoom() {
+        return (+CONFIG.minLabel || 0) / (+CONFIG.labelFont || 12) * 1.005;
+    }
+
     function fillViewport(cy, area, padding, least, fit, anchor) {
         let best = null;
-        const lowest = (+CONFIG.minLabel || 0) / (+CONFIG.labelFont || 12) * 1.005;
+        const lowest = labelZoom();
         for (const t of ZOOM_TRIES) {
             const zoom = Math.min(cy.maxZoom(), least * (1 + t));
             if ((t < 0 && zoom < lowest) || (anchor && t !== 0)) continue;
@@ -838,6 +875,54 @@
         });
     }
 
+    // (21) Below the zoom at which the labels are drawn at their size (11: a Fit of the whole drawing, which at 1000 px
+    // showed Pong Hau K'i with every label hidden, issue 35), once the zoom has stopped changing (SMALL_WAIT_MS), each
+    // label is drawn at CONFIG.minLabel px on screen (its font enlarged) where it then covers no node and no label kept
+    // before it (the focus first); the others stay hidden. Not below SMALL_LEAST of that zoom (the labels would be larger
+    // than the room the layout gave them) nor on a large canvas. Undone at the next zoom, so nothing is done per frame of
+    // a glide but a timer's reset; once still, O(V^2) over the labels (fewer than CONFIG.large).
+    const SMALL_WAIT_MS = 150, SMALL_LEAST = 0.6;
+    function smallSoon(cy) {
+        const win = cy.container().ownerDocument.defaultView;
+        if (cy.__ggSmall) unSmall(cy);
+        win.clearTimeout(cy.__ggSmallTimer);
+        cy.__ggSmallTimer = win.setTimeout(() => {
+            if (cy.animated() || cy.nodes().some(n => n.animated())) { smallSoon(cy); return; }
+            smallLabels(cy);
+        }, SMALL_WAIT_MS);
+    }
+
+    function unSmall(cy) {
+        const enlarged = cy.__ggSmall;
+        cy.__ggSmall = null;
+        if (!enlarged) return;
+        cy.batch(() => enlarged.removeStyle("font-size"));
+        hideSpecks(cy, true);
+        cy.emit("gglabels");
+    }
+
+    function smallLabels(cy) {
+        const z = cy.zoom(), readable = labelZoom();
+        if (z >= readable || z < readable * SMALL_LEAST || cy.nodes().length >= CONFIG.large) return;
+        const hidden = cy.nodes(".gg-speck").filter(n => n.visible() && n.style("label"));
+        if (!hidden.length) return;
+        hidden.style("font-size", (+CONFIG.labelFont || 12) * readable / z);  // (model px; measured so below)
+        const meets = (a, o) => a.x1 < o.x2 && o.x1 < a.x2 && a.y1 < o.y2 && o.y1 < a.y2;
+        const bodies = cy.nodes().filter(n => n.visible()).map(n => [n.id(), n.boundingBox(NODE_BODY)]);
+        const kept = [], shown = [];
+        hidden.sort((a, b) => (b.data("_focus") ? 1 : 0) - (a.data("_focus") ? 1 : 0)).forEach(n => {
+            const l = n.boundingBox(LABEL_ONLY), b = { x1: l.x1 + 1, y1: l.y1 + 1, x2: l.x2 - 1, y2: l.y2 - 1 };
+            // (its own node's box, with its ring and outline, reaches into its label)
+            if (!(l.w > 0) || bodies.some(([id, o]) => id !== n.id() && meets(b, o)) || kept.some(o => meets(b, o))) return;
+            kept.push(b);
+            shown.push(n);
+        });
+        const enlarged = cy.collection(shown);
+        cy.batch(() => { hidden.not(enlarged).removeStyle("font-size"); enlarged.removeClass("gg-speck"); });
+        cy.__ggSmall = enlarged.length ? enlarged : null;
+        cy.emit("gglabels");  // the bands' names placed again round the labels (13)
+    }
+
     // (18) Boards under CONFIG.minBoard px on screen drawn as glyphs; the class changes only when the zoom crosses the
     // threshold (or elements are added, `again`). The threshold is the game's (Offers.board_px: Dōbutsu's lettered 3x4
     // board with its hands reads from about 214 px, tic-tac-toe's from 18): read from the config the page set last
@@ -918,6 +1003,101 @@
         });
         cy.__ggPlaces = { clear, crossed, sig: null };
         revealNames(cy);
+    }
+
+    // (20) A node's label hangs below its node; where a move between two other nodes runs through it there (issue 35:
+    // "Edges never run through a caption"; moves passed under tic-tac-toe's three-line labels), it is put beside its
+    // node, right or left, or above it, else at one of its corners: the first of those spots that no move's line crosses (its own moves included)
+    // and that covers no node, no other label and no move's name; where none is, it stays below. Looked at once the
+    // nodes are still after a layout, a drag or an expansion (an expansion's nodes glide GLIDE_MS), then the moves'
+    // names are tucked anew round the labels as placed; nothing per frame. O(V x spots x (V + E + segments near)),
+    // not on a large canvas (it labels no node) nor on a grouped one (its labels sit where its layout made room).
+    const CAPTION_SPOTS = [
+        { "text-valign": "center", "text-halign": "right", "text-margin-x": 7, "text-margin-y": 0 },
+        { "text-valign": "center", "text-halign": "left", "text-margin-x": -7, "text-margin-y": 0 },
+        { "text-valign": "top", "text-halign": "center", "text-margin-x": 0, "text-margin-y": -3 },
+        { "text-valign": "bottom", "text-halign": "right", "text-margin-x": 2, "text-margin-y": 2 },
+        { "text-valign": "bottom", "text-halign": "left", "text-margin-x": -2, "text-margin-y": 2 },
+        { "text-valign": "top", "text-halign": "right", "text-margin-x": 2, "text-margin-y": -2 },
+        { "text-valign": "top", "text-halign": "left", "text-margin-x": -2, "text-margin-y": -2 },
+    ];
+    const CAPTION_STYLE = "text-valign text-halign text-margin-x text-margin-y";
+    // Every label moved put back below its node: before a spot is looked for, and before a layout runs (fcose makes room
+    // for each label where it is, nodeDimensionsIncludeLabels: a label left above its node by the layered layout was put
+    // back below at the force layout's end, over the node fcose had placed there; Dodgem 3x3, issue 35).
+    function resetCaptions(cy) {
+        const moved = cy.nodes().filter(n => n.scratch("_ggCaption"));
+        if (moved.length) cy.batch(() => moved.forEach(n => { n.removeStyle(CAPTION_STYLE); n.removeScratch("_ggCaption"); }));
+    }
+
+    function placeCaptions(cy) {
+        resetCaptions(cy);
+        if (cy.nodes().length >= CONFIG.large || cy.edges().length === 0 || cy.nodes("[?_cluster]").length) return;
+        const lines = new Map();
+        const cells = (b, f) => {
+            for (let i = Math.floor(b.x1 / CELL); i <= Math.floor(b.x2 / CELL); i++)
+                for (let j = Math.floor(b.y1 / CELL); j <= Math.floor(b.y2 / CELL); j++) f(i + "," + j);
+        };
+        cy.edges().filter(e => e.visible()).forEach(e => { const pts = movePoints(e); for (let i = 1; i < pts.length; i++) {
+            const a = pts[i - 1], c = pts[i];
+            cells({ x1: Math.min(a.x, c.x), y1: Math.min(a.y, c.y), x2: Math.max(a.x, c.x), y2: Math.max(a.y, c.y) }, k => {
+                if (!lines.has(k)) lines.set(k, []);
+                lines.get(k).push([a.x, a.y, c.x, c.y, e]);
+            });
+        } });
+        const crossed = (b, skip) => { let hit = false;
+            cells(b, k => { if (!hit) hit = (lines.get(k) || []).some(([x1, y1, x2, y2, e]) => !skip(e) && segmentInBox(x1, y1, x2, y2, b)); });
+            return hit; };
+        const inner = b => ({ x1: b.x1 + 1, y1: b.y1 + 1, x2: b.x2 - 1, y2: b.y2 - 1 });
+        const meets = (a, o) => a.x1 < o.x2 && o.x1 < a.x2 && a.y1 < o.y2 && o.y1 < a.y2;
+        const nodes = cy.nodes().filter(n => n.visible() && n.style("label"));
+        const bodies = cy.nodes().map(n => [n.id(), n.boundingBox(NODE_BODY)]);
+        const labels = nodes.map(n => inner(n.boundingBox(LABEL_ONLY)));
+        const names = cy.edges().map(e => e.boundingBox(LABEL_ONLY)).filter(b => b.w > 0 && isFinite(b.w));
+        const spots = CAPTION_SPOTS.map(spot => local(cy, spot));  // (Cytoscape.js takes only its own realm's objects)
+        // each node's whole box (its disc or board and its label), as the view keeper and the tests see a node: a label
+        // beside its node widens it, and it must not then reach another's (tic-tac-toe's force layout had two overlapping)
+        const WHOLE = { includeNodes: true, includeEdges: false, includeLabels: true, includeOverlays: false };
+        const wholes = new Map(cy.nodes().map(n => [n.id(), n.boundingBox(WHOLE)]));
+        // A node shown whole and clear of the overlays in the view as it is stays so (a label put above a node of the top
+        // row went past the canvas's edge: dobutsu:small's six-line labels, issue 35).
+        const doc = cy.container().ownerDocument, frame = cy.container().getBoundingClientRect();
+        const rects = OVERLAYS.map(id => overlayRect(doc, id)).filter(Boolean)
+            .map(r => ({ x1: r.left - frame.left - MARGIN, y1: r.top - frame.top - MARGIN,
+                         x2: r.right - frame.left + MARGIN, y2: r.bottom - frame.top + MARGIN }));
+        const z = cy.zoom(), pan = cy.pan();
+        const shown = b => { const r = { x1: b.x1 * z + pan.x, y1: b.y1 * z + pan.y, x2: b.x2 * z + pan.x, y2: b.y2 * z + pan.y };
+            return r.x1 >= 0 && r.y1 >= 0 && r.x2 <= frame.width && r.y2 <= frame.height && !rects.some(o => meets(r, o)); };
+        nodes.forEach((n, i) => {
+            const own = new Set(n.connectedEdges().map(e => e.id()));
+            if (!(labels[i].x2 > labels[i].x1) || !crossed(labels[i], e => own.has(e.id()))) return;
+            for (const spot of spots) {
+                n.style(spot);
+                const b = inner(n.boundingBox(LABEL_ONLY));
+                // (its own node's box holds its ring, which the label beside it may touch)
+                if (!(b.x2 > b.x1) || crossed(b, () => false) || bodies.some(([id, box]) => id !== n.id() && meets(b, box)) ||
+                    labels.some((o, j) => j !== i && meets(b, o)) || names.some(o => meets(b, o))) continue;
+                const whole = n.boundingBox(WHOLE);
+                if (Array.from(wholes).some(([id, o]) => id !== n.id() && meets(whole, o))) continue;
+                if (shown(wholes.get(n.id())) && !shown(whole)) continue;
+                wholes.set(n.id(), whole);
+                n.scratch("_ggCaption", true);
+                labels[i] = b;
+                return;
+            }
+            n.removeStyle(CAPTION_STYLE);
+        });
+    }
+
+    function captionsSoon(cy) {
+        const win = cy.container().ownerDocument.defaultView;
+        win.clearTimeout(cy.__ggCaptions);
+        cy.__ggCaptions = win.setTimeout(() => {
+            if (cy.animated() || cy.nodes().some(n => n.animated())) { captionsSoon(cy); return; }
+            placeCaptions(cy);
+            tuckNames(cy);
+            cy.emit("gglabels");  // the bands' names placed again round the labels as moved (13)
+        }, GLIDE_MS + 50);
     }
 
     // (12) A tucked move's name is shown when the move or one of its ends is selected or highlighted (the component
@@ -1062,6 +1242,9 @@
                 if (+e.style("text-opacity") > 0 && !e.hasClass("gg-speck")) boxes.push(e.renderedBoundingBox(ROW_LABEL));
             });
             const lines = placing ? rowLines() : [];
+            // the names placed so far (rendered px): a band's name is never drawn over another's (issue 35: after a fit
+            // at 1000 px, "draws, 2 moves away" lay under "draws, 7 moves away"). O(bands^2), only while the view is still.
+            const named = [];
             list.forEach((row, i) => {
                 const name = layer.children[i];
                 if (!name) return;
@@ -1083,13 +1266,30 @@
                         .sort((a, b) => Math.abs(a - spots[0]) - Math.abs(b - spots[0]));
                     spots.push(...inner);
                 }
-                const at = large ? undefined : gliding ? (name.__ggSpot === undefined ? undefined : name.__ggSpot * z + pan.x) :
-                    spots.find(left => {
-                    const b = { x1: left, y1: y - h / 2, x2: left + w, y2: y + h / 2 };
+                // Where the band's line is full across the clear area (no gap between its nodes as wide as the name; issue
+                // 35: after three expansions on tic-tac-toe the remoteness 6 band was nameless), the name goes just above
+                // the band's nodes, over one of them or a gap, the nearest to the band's left end first; then a line higher.
+                const tries = spots.map(left => [left, 0]);
+                const inLine = placing && area && typeof row.x2 === "number" ?
+                    boxes.filter(o => o.w > 0 && o.y1 < y + h / 2 && o.y2 > y - h / 2) : [];
+                if (inLine.length) {
+                    const top = Math.min(...inLine.map(o => o.y1)), end = row.x2 * z + pan.x, start = row.x * z + pan.x;
+                    [top - ROW_GAP_PX / 2 - h / 2 - y, top - ROW_GAP_PX / 2 - 1.5 * h - y].forEach(dy => {
+                        const strip = boxes.filter(o => o.w > 0 && o.y1 < y + dy + h / 2 && o.y2 > y + dy - h / 2);
+                        [area.x1, start].concat(strip.map(o => o.x2 + ROW_GAP_PX), strip.map(o => o.x1 - ROW_GAP_PX - w))
+                            .filter(left => left >= Math.max(area.x1, spots[0]) && left + w <= Math.min(area.x2, end))
+                            .sort((a, b) => Math.abs(a - start) - Math.abs(b - start))
+                            .forEach(left => tries.push([left, dy]));
+                    });
+                }
+                const kept = name.__ggSpot === undefined ? undefined : [name.__ggSpot * z + pan.x, (name.__ggDy || 0) * z];
+                const [at, dy] = (large ? undefined : gliding ? kept :
+                    tries.find(([left, dy]) => {
+                    const b = { x1: left, y1: y + dy - h / 2, x2: left + w, y2: y + dy + h / 2 };
                     // whole or not at all: never cut by the canvas's edge nor under an overlay
                     const whole = b.x1 >= area.x1 && b.x2 <= area.x2 && b.y1 >= area.y1 && b.y2 <= area.y2;
-                    // nor drawn over a node or its label (an expansion may place nodes beside a band)
-                    return whole && boxes.every(o => !(o.w > 0) || b.x2 <= o.x1 || b.x1 >= o.x2 || b.y2 <= o.y1 || b.y1 >= o.y2) &&
+                    // nor drawn over a node or its label (an expansion may place nodes beside a band), nor over another band's name
+                    return whole && named.every(o => b.x2 <= o.x1 || b.x1 >= o.x2 || b.y2 <= o.y1 || b.y1 >= o.y2) && boxes.every(o => !(o.w > 0) || b.x2 <= o.x1 || b.x1 >= o.x2 || b.y2 <= o.y1 || b.y1 >= o.y2) &&
                         // nor with a move's line running through it (issue 35: "remoteness 25" crossed)
                         !lines.some(([e, bb, pts]) => {
                             const m = { x1: (b.x1 - pan.x) / z, y1: (b.y1 - pan.y) / z, x2: (b.x2 - pan.x) / z, y2: (b.y2 - pan.y) / z };
@@ -1098,12 +1298,14 @@
                                 if (segmentInBox(pts[k - 1].x, pts[k - 1].y, pts[k].x, pts[k].y, m)) return true;
                             return false;
                         });
-                });
+                })) || [undefined, 0];
                 // (the spot kept in the graph's x, so that it follows the view while nodes glide, an inner spot as well)
                 if (placing) name.__ggSpot = at === undefined ? undefined : (at - pan.x) / z;
+                if (placing) name.__ggDy = dy / z;
+                if (at !== undefined) named.push({ x1: at, y1: y + dy - h / 2, x2: at + w, y2: y + dy + h / 2 });
                 // (placed as text that ends at its left + w: the layer's names are right-aligned by their transform)
                 name.style.left = ((at === undefined ? spots[0] : at) + w) + "px";
-                name.style.top = y + "px";
+                name.style.top = (y + dy) + "px";
                 name.style.visibility = at !== undefined ? "visible" : "hidden";
             });
             if (gliding && list.length && !large) soon();  // looked at again until nothing glides, then placed
@@ -1126,7 +1328,7 @@
             queued = true;
             doc.defaultView.requestAnimationFrame(() => { queued = false; update(); });
         };
-        cy.on("viewport resize layoutstop add remove position", soon);
+        cy.on("viewport resize layoutstop add remove position gglabels", soon);
         cy.on("class style", "edge", soon);  // a move's name shown or hidden (12)
         cy.on("data", "node[_focus]", soon);
         // the info panel opening or folding (its width grows over a transition, and the view may not move after it):
@@ -1625,6 +1827,7 @@
             return out;
         };
         cy.on("layoutstop dragfree", () => tuckSoon(cy));
+        cy.on("layoutstop dragfree add remove", () => captionsSoon(cy));  // (20) once the nodes are still
         cy.on("viewport resize layoutstop add remove position select unselect", () => coverSoon(cy));
         // (the info panel opens over a transition after a selection: looked at again once it has)
         cy.on("select unselect", () => win.setTimeout(() => coverSoon(cy), 400));
@@ -1632,11 +1835,13 @@
         cy.on("select unselect class", "edge", () => revealSoon(cy));  // (12) a name revealed where it is clear
         cy.__ggRestyled = () => tuckSoon(cy);  // a new sheet (move names turned on or off): wrapStyle
         cy.on("zoom", () => hideSpecks(cy));
+        cy.on("zoom layoutstop add remove", () => smallSoon(cy));  // (21)
         // a large canvas's newly selected node and highlighted moves (the component highlights them on select)
         cy.on("select", () => { if (cy.nodes().length >= CONFIG.large) setTimeout(() => hideSpecks(cy, true), 0); });
         cy.on("dragfree", "node", () => zoomFloor(cy));
         cy.on("add remove position style", () => { cy.__ggBox = null; });  // drawingBox's, out of date
-        const layout = cy.layout.bind(cy);
+        const layoutAsIs = cy.layout.bind(cy);
+        const layout = options => { resetCaptions(cy); return layoutAsIs(options); };  // (20) placed anew once still
         const skipped = { stop() { return this; }, on() { return this; }, one() { return this; }, promiseOn() { return Promise.resolve(); } };
         skipped.run = function () { return this; };
 
@@ -1648,7 +1853,7 @@
         if (fitButton) fitButton.addEventListener("click", () => { asked = Date.now(); }, true);
         cy.getFitViewport = function (eles, padding) {
             const whole = eles === undefined || typeof eles === "number";
-            if (whole && Date.now() - asked < 2000) { asked = 0; return clearViewport(cy, area => clearFitViewport(cy, eles, padding, area)); }
+            if (whole && Date.now() - asked < 2000) { asked = 0; return buttonFit(cy, eles, padding); }
             if (whole) return readableViewport(cy, typeof eles === "number" ? eles : padding);
             return clearFitViewport(cy, eles, padding);
         };
@@ -1719,6 +1924,7 @@
         readableView(cy, 30);
         hideSpecks(cy, true);
         tuckNames(cy);
+        captionsSoon(cy);  // (20)
         cy.scratch("_ggDefaultView", () => readableViewport(cy, 30));  // for the tests: the view (7) as of now
         cy.scratch("_gg", true);
     }
