@@ -520,8 +520,9 @@ def _check_arrays(game: Game, arrays: Check, graphs: _Graphs) -> None:
             continue
         slow = graphs.get(symmetry=sym, use_arrays=False)
         where = "with symmetry" if sym else "without symmetry"
-        fast_edges, slow_edges = _edge_set(fast), _edge_set(slow)
-        fast_nodes, slow_nodes = set(fast.keys()), set(slow.keys())
+        fast_keys, slow_keys = fast.keys(), slow.keys()  # once each: a key is format() of a position
+        fast_edges, slow_edges = _edge_set(fast, fast_keys), _edge_set(slow, slow_keys)
+        fast_nodes, slow_nodes = set(fast_keys), set(slow_keys)
         for edge in sorted(slow_edges - fast_edges)[:MAX_PER_CHECK]:
             arrays.fail(f"{where}: move {edge[1]!r} from {edge[0]!r} to {edge[2]!r} is missing from batch_moves")
         for edge in sorted(fast_edges - slow_edges)[:MAX_PER_CHECK]:
@@ -533,8 +534,8 @@ def _check_arrays(game: Game, arrays: Check, graphs: _Graphs) -> None:
             arrays.fail(f"{where}: position {key!r} is reached by the array path only")
 
 
-def _edge_set(graph) -> set[tuple[str, str, str]]:
-    keys = graph.keys()
+def _edge_set(graph, keys: list[str]) -> set[tuple[str, str, str]]:
+    """The graph's moves as (source key, label, target key); `keys` are graph.keys()."""
     sources = graph.edge_sources()
     return {(keys[int(s)], graph.label(e), keys[int(t)])
             for e, (s, t) in enumerate(zip(sources.tolist(), graph.succ_indices.tolist()))}
