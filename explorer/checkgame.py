@@ -442,7 +442,8 @@ def _check_unmoves(game: Game, reachable: list, edges: list, fmt, unmoves: Check
 
     def after(p):
         if p not in classes_after:
-            ok, moves = _call(unmoves, lambda: f"moves({fmt(p)})", lambda: game.moves(p) if game.outcome(p) is None else [])
+            ok, moves = _call(unmoves, lambda: f"moves({fmt(p)})",
+                              lambda: game.moves(p) if game.outcome(p) is None else [])
             classes_after[p] = {reduce(m.position) for m in moves} if ok else None
         return classes_after[p]
 
@@ -554,7 +555,8 @@ def _check_batch_columns(game: Game, reachable: list, columns: Check) -> None:
     codes = np.array([int(game.encode(p)) for p in reachable], dtype=np.int64)
     keys = [game.format(p) for p in reachable]
     given = [game.fields(p) for p in reachable]
-    ok, result = _call(columns, lambda: f"batch_columns of {len(codes):,} codes", lambda: game.batch_columns(codes.copy()))
+    ok, result = _call(columns, lambda: f"batch_columns of {len(codes):,} codes",
+                       lambda: game.batch_columns(codes.copy()))
     if not ok:
         return
     if not (isinstance(result, tuple) and len(result) == 2 and isinstance(result[1], dict)):
