@@ -91,12 +91,13 @@ class Report:
         return "\n".join(lines)
 
 
-def _call(check: Check, what: str, fn: Callable[[], Any]) -> tuple[bool, Any]:
-    """Run one rule call; an exception becomes a problem naming the call, not a crash."""
+def _call(check: Check, what: Callable[[], str], fn: Callable[[], Any]) -> tuple[bool, Any]:
+    """Run one rule call; an exception becomes a problem naming the call (`what()`), not a crash. The
+    name is made only then: formatting every position for a call that passes was a sixth of the walk."""
     try:
         return True, fn()
     except Exception as exc:  # the author's bug, reported, never raised
-        check.fail(f"{what} raised {type(exc).__name__}: {exc}")
+        check.fail(f"{what()} raised {type(exc).__name__}: {exc}")
         return False, None
 
 
@@ -116,7 +117,7 @@ def check_game(game: Game, limit: int = 200_000) -> Report:
     checks = [notation, determinism, ending, canonical, encoding, ranking, unmoves, tiers, symmetry, arrays, columns]
 
     fmt = _formatter(game)
-    ok, start = _call(ending, "start()", game.start)
+    ok, start = _call(ending, lambda: "start()", game.start)
     if not ok:
         for c in checks:
             if c is not ending:
@@ -126,7 +127,7 @@ def check_game(game: Game, limit: int = 200_000) -> Report:
         reachable, edges = _explore(game, start, limit, ending, fmt, bar)
     with progress.bar(f"check-game {game.display_name}: rules", total=len(reachable)) as bar:
         for p in reachable:
-            _guarded(ending, f"checking position {fmt(p)}",
+            _guarded(ending, lambda: f"checking position {fmt(p)}",
                      lambda: _check_position(game, p, fmt, notation, determinism, ending, canonical))
             bar.update()
     with progress.bar(f"check-game {game.display_name}") as bar:
@@ -175,6 +176,7 @@ def _later_checks(game: Game, reachable: list, limit: int, bar, notation: Check,
                   columns: Check) -> None:
     """The checks that run only when the rules they build on passed: symmetry, arrays, batch columns."""
     clean = ending.ok and determinism.ok
+    graphs = _Graphs(game, limit)
     _stage(bar, game, symmetry)  # generating and solving show their own bars
     if not game.has_symmetry():
         canonical.skipped = canonical.skipped or "the game declares no symmetry (has_symmetry() is False)"
@@ -182,14 +184,14 @@ def _later_checks(game: Game, reachable: list, limit: int, bar, notation: Check,
     elif not clean or not canonical.ok:
         symmetry.skipped = "the rules or the canonical form failed above"
     else:
-        _guarded(symmetry, "solving", lambda: _check_symmetric_solve(game, symmetry, limit))
+        _guarded(symmetry, "solving", lambda: _check_symmetric_solve(game, symmetry, graphs))
     _stage(bar, game, arrays)
     if not _has_arrays(game):
         arrays.skipped = _NO_ARRAYS
     elif not (clean and encoding.ok):
         arrays.skipped = "the rules or the encoding failed above"
     else:
-        _guarded(arrays, "generating", lambda: _check_arrays(game, arrays, limit))
+        _guarded(arrays, "generating", lambda: _check_arrays(game, arrays, graphs))
     _stage(bar, game, columns)
     if not game.offers.batch_columns:
         columns.skipped = "the game offers no batch columns (offers.batch_columns is False)"
@@ -201,13 +203,14 @@ def _later_checks(game: Game, reachable: list, limit: int, bar, notation: Check,
         _guarded(columns, "the batch columns check", lambda: _check_batch_columns(game, reachable, columns))
 
 
-def _guarded(check: Check, what: str, fn: Callable[[], None]) -> None:
+def _guarded(check: Check, what: str | Callable[[], str], fn: Callable[[], None]) -> None:
+    """Run one check; an exception becomes a problem naming `what` (a callable is called only then)."""
     try:
         fn()
-    except GameGraphError as exc:
-        check.fail(f"{what}: {exc}")
     except Exception as exc:  # a rule that raises on a second call, or a generator that chokes on bad output
-        check.fail(f"{what} raised {type(exc).__name__}: {exc}")
+        name = what() if callable(what) else what
+        check.fail(f"{name}: {exc}" if isinstance(exc, GameGraphError) else
+                   f"{name} raised {type(exc).__name__}: {exc}")
 
 
 def _formatter(game: Game) -> Callable[[Any], str]:
@@ -230,10 +233,10 @@ def _explore(game: Game, start: Hashable, limit: int, ending: Check, fmt, bar=No
         order.append(p)
         if bar is not None:
             bar.update()
-        ok, outcome = _call(ending, f"outcome({fmt(p)})", lambda: game.outcome(p))
+        ok, outcome = _call(ending, lambda: f"outcome({fmt(p)})", lambda: game.outcome(p))
         if not ok or outcome is not None:
             continue
-        ok, moves = _call(ending, f"moves({fmt(p)})", lambda: game.moves(p))
+        ok, moves = _call(ending, lambda: f"moves({fmt(p)})", lambda: game.moves(p))
         for move in moves or []:
             edges.append((p, move.label, move.position))
             try:
@@ -270,20 +273,20 @@ def _presets_within(game: Game, limit: int) -> str:
 
 
 def _check_position(game: Game, p, fmt, notation: Check, determinism: Check, ending: Check, canonical: Check) -> None:
-    ok, text = _call(notation, f"format({p!r})", lambda: game.format(p))
+    ok, text = _call(notation, lambda: f"format({p!r})", lambda: game.format(p))
     if ok:
-        ok, back = _call(notation, f"parse({text!r})", lambda: game.parse(text))
+        ok, back = _call(notation, lambda: f"parse({text!r})", lambda: game.parse(text))
         if ok and back != p:
             notation.fail(f"position {text}: parse(format(p)) gives {back!r}, not the position {p!r}")
     outcome = game.outcome(p)
     if game.outcome(p) != outcome:
         determinism.fail(f"outcome({fmt(p)}) changes between two calls")
-    ok, mover = _call(ending, f"to_move({fmt(p)})", lambda: game.to_move(p))
+    ok, mover = _call(ending, lambda: f"to_move({fmt(p)})", lambda: game.to_move(p))
     if ok and mover not in (0, 1):
         ending.fail(f"to_move({fmt(p)}) is {mover!r}, not 0 or 1")
     if game.to_move(p) != mover:
         determinism.fail(f"to_move({fmt(p)}) changes between two calls")
-    ok, moves = _call(ending, f"moves({fmt(p)})", lambda: game.moves(p))
+    ok, moves = _call(ending, lambda: f"moves({fmt(p)})", lambda: game.moves(p))
     moves = moves or []
     again = [(m.label, m.position) for m in game.moves(p)] if ok else []
     if ok and again != [(m.label, m.position) for m in moves]:
@@ -299,7 +302,7 @@ def _check_position(game: Game, p, fmt, notation: Check, determinism: Check, end
                 break
     if not game.has_symmetry():
         return
-    ok, c = _call(canonical, f"canonical({fmt(p)})", lambda: game.canonical(p))
+    ok, c = _call(canonical, lambda: f"canonical({fmt(p)})", lambda: game.canonical(p))
     if not ok:
         return
     if game.canonical(c) != c:
@@ -334,21 +337,21 @@ def _check_encoding(game: Game, reachable: list, fmt, encoding: Check) -> None:
 
     codes = []
     for p in reachable:
-        ok, code = _call(encoding, f"encode({fmt(p)})", lambda: game.encode(p))
+        ok, code = _call(encoding, lambda: f"encode({fmt(p)})", lambda: game.encode(p))
         if not ok:
             continue
         if not (isinstance(code, (int, np.integer)) and 0 <= code < space):
             encoding.fail(f"encode({fmt(p)}) = {code!r} is not in range(code_space()) = range({space})")
             continue
-        ok, back = _call(encoding, f"decode({code})", lambda: game.decode(int(code)))
+        ok, back = _call(encoding, lambda: f"decode({code})", lambda: game.decode(int(code)))
         if ok and back != p:
             encoding.fail(f"decode(encode(p)) is {fmt(back)}, not the position {fmt(p)} (code {code})")
         codes.append(int(code))
     if not encoding.ok or not codes:
         return
     array = np.asarray(codes, dtype=np.int64)
-    ok, outcomes = _call(encoding, "batch_outcomes", lambda: game.batch_outcomes(array))
-    ok2, movers = _call(encoding, "batch_to_move", lambda: game.batch_to_move(array))
+    ok, outcomes = _call(encoding, lambda: "batch_outcomes", lambda: game.batch_outcomes(array))
+    ok2, movers = _call(encoding, lambda: "batch_to_move", lambda: game.batch_to_move(array))
     if not (ok and ok2):
         return
     for p, got, mover in zip(reachable, outcomes.tolist(), movers.tolist()):
@@ -365,13 +368,13 @@ def _check_ranking(game: Game, reachable: list, fmt, ranking: Check) -> None:
         ranking.skipped = "the game offers no ranking (offers.ranking is False or index_space() is None)"
         return
     for p in reachable:
-        ok, index = _call(ranking, f"rank({fmt(p)})", lambda: game.rank(p))
+        ok, index = _call(ranking, lambda: f"rank({fmt(p)})", lambda: game.rank(p))
         if not ok:
             continue
         if not 0 <= index < space:
             ranking.fail(f"rank({fmt(p)}) = {index} is not in range(index_space()) = range({space})")
             continue
-        ok, back = _call(ranking, f"unrank({index})", lambda: game.unrank(index))
+        ok, back = _call(ranking, lambda: f"unrank({index})", lambda: game.unrank(index))
         if ok and back != p:
             ranking.fail(f"unrank(rank(p)) is {fmt(back)}, not the position {fmt(p)} (index {index})")
         if not game.is_valid_index(index):
@@ -400,7 +403,7 @@ def _check_tiers(game: Game, edges: list, fmt, tiers: Check) -> None:
         return bisect_right(declared.offsets, game.rank(p)) - 1
 
     for p, label, q in edges:
-        ok, pair = _call(tiers, f"rank of {fmt(p)} or {fmt(q)}", lambda: (tier(p), tier(q)))
+        ok, pair = _call(tiers, lambda: f"rank of {fmt(p)} or {fmt(q)}", lambda: (tier(p), tier(q)))
         if not ok:
             continue
         here, there = pair
@@ -427,7 +430,7 @@ def _check_unmoves(game: Game, reachable: list, edges: list, fmt, unmoves: Check
 
     def unmoves_of(q):
         if q not in listed:
-            ok, found = _call(unmoves, f"unmoves({fmt(q)})", lambda: list(game.unmoves(q)))
+            ok, found = _call(unmoves, lambda: f"unmoves({fmt(q)})", lambda: list(game.unmoves(q)))
             listed[q] = found if ok else None
         return listed[q]
 
@@ -439,7 +442,8 @@ def _check_unmoves(game: Game, reachable: list, edges: list, fmt, unmoves: Check
 
     def after(p):
         if p not in classes_after:
-            ok, moves = _call(unmoves, f"moves({fmt(p)})", lambda: game.moves(p) if game.outcome(p) is None else [])
+            ok, moves = _call(unmoves, lambda: f"moves({fmt(p)})",
+                              lambda: game.moves(p) if game.outcome(p) is None else [])
             classes_after[p] = {reduce(m.position) for m in moves} if ok else None
         return classes_after[p]
 
@@ -454,16 +458,16 @@ def _check_unmoves(game: Game, reachable: list, edges: list, fmt, unmoves: Check
                 unmoves.fail(f"unmoves({fmt(q)}) lists {fmt(p)}, but no move of {fmt(p)} reaches {fmt(q)}")
 
 
-def _check_symmetric_solve(game: Game, symmetry: Check, limit: int) -> None:
+def _check_symmetric_solve(game: Game, symmetry: Check, graphs: _Graphs) -> None:
     """Generated and solved here, not through explorer.solved.build: build first refuses from the game's
     size estimate, an upper bound that can pass the limit when the real graph does not (connect4:small is
     estimated at 201,755 positions and has 161,029), while this check has already counted the real graph
-    under `limit` (_explore), and the generator stops at that same limit. O(V + E)."""
-    from explorer.graph import generate
+    under `limit` (_explore), and the generator stops at that same limit. The two graphs are the game's
+    default generator's (the array path when offered), which the arrays check compares with the generic
+    path. O(V + E)."""
     from explorer.solver import solve
 
-    full = generate(game, symmetry=False, max_positions=limit)
-    reduced = generate(game, symmetry=True, max_positions=limit)
+    full, reduced = graphs.get(symmetry=False), graphs.get(symmetry=True)
     full_solution, reduced_solution = solve(full), solve(reduced)
     for node in range(full.num_positions):
         twin = reduced.node_of(full.position(node))
@@ -477,6 +481,28 @@ def _check_symmetric_solve(game: Game, symmetry: Check, limit: int) -> None:
                           f"{reduced.key(twin)} is {b} with it")
 
 
+class _Graphs:
+    """The generated graphs of one check_game, each made once: the symmetry check solves the default
+    generator's two graphs (with and without symmetry), which are the array path's when the game offers
+    it, and the arrays check compares those same two with the generic path's (they were generated
+    twice, once for each check). Each comparison still sets two
+    separate computations side by side (full against reduced; array path against generic path). A
+    generation that raises is not kept: the next check to ask gets its own exception."""
+
+    def __init__(self, game: Game, limit: int) -> None:
+        self.game, self.limit, self.made = game, limit, {}
+
+    def get(self, symmetry: bool, use_arrays: bool | None = None):
+        from explorer.graph import arrays_offered, generate
+
+        symmetry = symmetry and self.game.has_symmetry()
+        arrays = arrays_offered(self.game) if use_arrays is None else use_arrays
+        if (symmetry, arrays) not in self.made:
+            self.made[symmetry, arrays] = generate(self.game, symmetry=symmetry, use_arrays=arrays,
+                                                   max_positions=self.limit)
+        return self.made[symmetry, arrays]
+
+
 def _value(solution, node: int) -> str:
     """A solved position's value and remoteness as the problem lines say them ("win in 3", "draw")."""
     from explorer.core.values import Value
@@ -485,20 +511,19 @@ def _value(solution, node: int) -> str:
     return f"{Value(int(solution.value[node]))}" + ("" if remoteness < 0 else f" in {remoteness}")
 
 
-def _check_arrays(game: Game, arrays: Check, limit: int) -> None:
-    from explorer.graph import generate
-
+def _check_arrays(game: Game, arrays: Check, graphs: _Graphs) -> None:
     for sym in ([True, False] if game.has_symmetry() else [False]):
         try:
-            fast = generate(game, symmetry=sym, use_arrays=True, max_positions=limit)
+            fast = graphs.get(symmetry=sym, use_arrays=True)
         except Exception as exc:
             arrays.fail(f"the array generator failed ({'with' if sym else 'without'} symmetry): "
                         f"{type(exc).__name__}: {exc}")
             continue
-        slow = generate(game, symmetry=sym, use_arrays=False, max_positions=limit)
+        slow = graphs.get(symmetry=sym, use_arrays=False)
         where = "with symmetry" if sym else "without symmetry"
-        fast_edges, slow_edges = _edge_set(fast), _edge_set(slow)
-        fast_nodes, slow_nodes = set(fast.keys()), set(slow.keys())
+        fast_keys, slow_keys = fast.keys(), slow.keys()  # once each: a key is format() of a position
+        fast_edges, slow_edges = _edge_set(fast, fast_keys), _edge_set(slow, slow_keys)
+        fast_nodes, slow_nodes = set(fast_keys), set(slow_keys)
         for edge in sorted(slow_edges - fast_edges)[:MAX_PER_CHECK]:
             arrays.fail(f"{where}: move {edge[1]!r} from {edge[0]!r} to {edge[2]!r} is missing from batch_moves")
         for edge in sorted(fast_edges - slow_edges)[:MAX_PER_CHECK]:
@@ -510,8 +535,8 @@ def _check_arrays(game: Game, arrays: Check, limit: int) -> None:
             arrays.fail(f"{where}: position {key!r} is reached by the array path only")
 
 
-def _edge_set(graph) -> set[tuple[str, str, str]]:
-    keys = graph.keys()
+def _edge_set(graph, keys: list[str]) -> set[tuple[str, str, str]]:
+    """The graph's moves as (source key, label, target key); `keys` are graph.keys()."""
     sources = graph.edge_sources()
     return {(keys[int(s)], graph.label(e), keys[int(t)])
             for e, (s, t) in enumerate(zip(sources.tolist(), graph.succ_indices.tolist()))}
@@ -530,7 +555,8 @@ def _check_batch_columns(game: Game, reachable: list, columns: Check) -> None:
     codes = np.array([int(game.encode(p)) for p in reachable], dtype=np.int64)
     keys = [game.format(p) for p in reachable]
     given = [game.fields(p) for p in reachable]
-    ok, result = _call(columns, f"batch_columns of {len(codes):,} codes", lambda: game.batch_columns(codes.copy()))
+    ok, result = _call(columns, lambda: f"batch_columns of {len(codes):,} codes",
+                       lambda: game.batch_columns(codes.copy()))
     if not ok:
         return
     if not (isinstance(result, tuple) and len(result) == 2 and isinstance(result[1], dict)):

@@ -112,10 +112,18 @@ class Dodgem(Game[DodgemPosition]):
         return position.to_move
 
     def outcome(self, position: DodgemPosition) -> Value | None:
-        return None if self.moves(position) else Value.WIN
+        return None if self._can_move(position) else Value.WIN
+
+    def _can_move(self, position: DodgemPosition) -> bool:
+        """Whether `moves` lists any move (one a step to a free square or off the board), without making
+        them: building every move and its label to count them was half of a walk over the graph."""
+        mover = position.to_move
+        occupied = set(position.blue) | set(position.red)
+        return any(target not in occupied
+                   for square in (position.blue, position.red)[mover] for _, target in self._steps(mover, square))
 
     def ending(self, position: DodgemPosition) -> str | None:
-        if self.moves(position):
+        if self._can_move(position):
             return None
         mover = self.offers.player_names[position.to_move]
         cars = (position.blue, position.red)[position.to_move]
