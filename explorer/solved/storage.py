@@ -149,8 +149,10 @@ def _duration(seconds: float) -> tuple[str, str]:
 
 
 def solve_time(game: Game) -> str:
-    """How long the value-file solve of `game` takes here, in words: '31-69 s here (measured)', '3 min here
-    (measured)', else 'about N min here (estimated ...)'."""
+    """How long the value-file solve of `game` takes here, in words: '31-69 s here with the machine otherwise idle
+    (measured)', '3 min here with ...', else 'about N min here (estimated ...)'. (Other work on both cores
+    stretches a solve several times: the Dōbutsu solve a stranger started from the page beside a test run took
+    10 min, session 25.)"""
     fastest, slowest, measured = solve_seconds(game)
     high, unit = _duration(slowest)
     if not measured:
@@ -158,7 +160,7 @@ def solve_time(game: Game) -> str:
     low, low_unit = _duration(fastest)
     span = f"{high} {unit}" if low == high and low_unit == unit else (
         f"{low}-{high} {unit}" if low_unit == unit else f"{low} {low_unit}-{high} {unit}")
-    return f"{span} here (measured)"
+    return f"{span} here with the machine otherwise idle (measured)"
 
 
 def _value_file_remedy(spec: str, flag: str) -> str:

@@ -23,6 +23,7 @@ Cycles, draw levels and the console need the whole graph and are not offered her
 
 from __future__ import annotations
 
+import os
 from typing import Any
 
 import streamlit as st
@@ -458,9 +459,12 @@ def _job_progress(game: Game, slowest: float) -> None:
     elapsed = job.elapsed()
     minutes, seconds = divmod(int(elapsed), 60)
     fraction = min(elapsed / slowest, 0.99) if slowest > 0 else 0.0
-    st.progress(fraction, text=f"Solving {game.display_name} here: {minutes} min {seconds:02d} s so far, of "
-                               f"{solve_time(game)}. The page opens the game when it is done; you may close it "
-                               "meanwhile.")
+    expected = f"of {solve_time(game)}"
+    if slowest > 0 and elapsed > slowest:  # (the bar then stands at 99 %: say why it has not ended)
+        expected = (f"longer than the {solve_time(game)}: other work is running on this machine (load "
+                    f"{os.getloadavg()[0]:.1f}) and stretches it")
+    st.progress(fraction, text=f"Solving {game.display_name} here: {minutes} min {seconds:02d} s so far, "
+                               f"{expected}. The page opens the game when it is done; you may close it meanwhile.")
     line = job.last_line()
     if line:
         st.caption(md_escape(line))

@@ -86,7 +86,9 @@ class DobutsuPosition(NamedTuple):
 class Dobutsu(Game[DobutsuPosition]):
     name = "dobutsu"
     description = ("Dōbutsu shōgi (Kitao and Fujita 2008): 3x4 shogi with drops; take the lion or "
-                   "bring yours safely to the far rank. Solved by Tanaka (2009): the second player wins.")
+                   "bring yours safely to the far rank. Solved by Tanaka (2009): the second player wins in 78 "
+                   "plies, shown here as a loss in 77 for the first player (a game ends when the lion can be "
+                   "taken: the capture is not played).")
     Params = DobutsuParams
     presets = {"standard": dict(giraffes=1, elephants=1, chicks=1),
                "small": dict(giraffes=0, elephants=1, chicks=0),
