@@ -78,3 +78,17 @@ def test_a_crafted_scene_is_refused_in_one_escaped_line():
     shown = "\n".join(c.value for c in at.caption)
     assert "is not one of off, value, distance, cycles: the canvas uses value." in text_of(shown)
     assert "<b>" not in shown
+
+
+def test_a_bad_time_for_what_a_grouped_canvas_sends_ahead_is_one_line_and_the_canvas_is_drawn(monkeypatch):
+    """GAMEGRAPH_UI_AHEAD_SECONDS (explorer.core.settings.ui_ahead_seconds) wrong: the grouped canvas says so in
+    one escaped line and is drawn with its rings made in the default time."""
+    monkeypatch.setenv("GAMEGRAPH_UI_AHEAD_SECONDS", "<b>soon</b>")
+    at = page(game=GAME, view="Neighbourhood", k="4")
+    assert not at.exception, [e.value for e in at.exception]
+    said = [e.value for e in at.error if "GAMEGRAPH\\_UI\\_AHEAD\\_SECONDS" in e.value]   # (Markdown escaped)
+    assert len(said) == 1 and "\n" not in said[0] and "\\<b\\>soon\\</b\\>" in said[0], said   # shown as text
+    assert _drawn(at) is not None
+    monkeypatch.setenv("GAMEGRAPH_UI_AHEAD_SECONDS", "0.5")
+    at = page(game=GAME, view="Neighbourhood", k="4")
+    assert not [e.value for e in at.error if "AHEAD" in e.value] and _drawn(at) is not None
