@@ -22,19 +22,6 @@ sys.path.insert(0, str(ROOT))
 os.environ.setdefault("GAMEGRAPH_PROGRESS", "0")
 
 
-def shipped_specs() -> list[str]:
-    """The same list as tests/explorer/test_checkgame.py's shipped_specs: every shipped game with its
-    defaults and each preset, each rule set once."""
-    from explorer.games import games, parse_spec
-
-    specs = {}
-    for name, cls in games().items():
-        if cls.__module__.startswith("explorer.games."):
-            for spec in [name] + [f"{name}:{p}" for p in cls.presets]:
-                specs.setdefault(parse_spec(spec).id, spec)
-    return list(specs.values())
-
-
 def measure(spec: str, limit: int) -> tuple[float, float, str]:
     from explorer.checkgame import check_game
     from explorer.core.errors import GraphTooLarge
@@ -63,6 +50,8 @@ def main() -> None:
         profiler.runcall(measure, args.profile, args.limit)
         pstats.Stats(profiler).sort_stats("cumulative").print_stats(25)
         return
+    from explorer.games import shipped_specs
+
     specs = args.specs or shipped_specs()
     print(f"load average before: {' '.join(f'{x:.2f}' for x in os.getloadavg())}")
     print("| spec | wall s | CPU s | positions, result |")

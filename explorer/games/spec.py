@@ -29,6 +29,18 @@ def games() -> dict[str, type[Game]]:
     return registry.registered()
 
 
+def shipped_specs() -> list[str]:
+    """Every built-in game with its defaults and each of its presets, each rule set once (a preset equal to the
+    defaults, `connect4` and connect4:small, is named once): what `check-game` and its benchmark run over.
+    O(games x presets) parses."""
+    specs: dict[str, str] = {}
+    for name, cls in games().items():
+        if cls.__module__.startswith("explorer.games."):
+            for spec in [name] + [f"{name}:{preset}" for preset in cls.presets]:
+                specs.setdefault(parse_spec(spec).id, spec)
+    return list(specs.values())
+
+
 def game_class(name: str) -> type[Game]:
     available = games()
     if name not in available:

@@ -9,7 +9,7 @@ import pytest
 from explorer.checkgame import check_game
 from explorer.cli import main
 from explorer.core.errors import GraphTooLarge
-from explorer.games import games, parse_spec, plugins
+from explorer.games import parse_spec, plugins, shipped_specs
 
 BROKEN = Path(__file__).resolve().parents[1] / "support" / "plugin_games" / "broken_games.py"
 
@@ -18,17 +18,6 @@ BROKEN = Path(__file__).resolve().parents[1] / "support" / "plugin_games" / "bro
 def broken():
     yield {cls.name for cls in plugins.load_file(BROKEN)}
     plugins.unload(BROKEN)
-
-
-def shipped_specs() -> list[str]:
-    """Every registered game with its defaults and each preset (games added later are covered too), each
-    rule set once: `connect4` is connect4:small, `teeko` is teeko:standard (11 of 45 were checked twice)."""
-    specs = {}
-    for name, cls in games().items():
-        if cls.__module__.startswith("explorer.games."):
-            for spec in [name] + [f"{name}:{p}" for p in cls.presets]:
-                specs.setdefault(parse_spec(spec).id, spec)
-    return list(specs.values())
 
 
 @pytest.mark.parametrize("spec", shipped_specs())
