@@ -184,9 +184,11 @@ def _backend(solved: SolvedGraph) -> backends.Backend:
 
 def main() -> None:
     st.set_page_config(page_title="gamegraph explorer", page_icon=page_icon(), layout="wide")
-    unknown = state.url_unknown()
-    if unknown:
-        info(unknown)
+    # The link's parameters the page does not read, those given twice, an empty game= or pos=: one line each, and
+    # the address made what the page reads (each then checked by its reader: a bad value is its own line)
+    for line in (state.url_unknown(), state.url_repeated(), state.url_empty()):
+        if line:
+            info(line)
     game, spec = _game()
     if game is None:
         _bad_spec(spec)
