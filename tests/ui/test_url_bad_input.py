@@ -179,3 +179,16 @@ def test_clusters_opened_on_a_canvas_not_grouped_are_said():
     said = [line for line in _lines(at) if "cluster" in line]
     assert len(said) == 1 and "The link opens 2 clusters, but the canvas is not grouped" in said[0], _lines(at)
     assert _param(at, "open") is None
+
+
+@pytest.mark.parametrize("view", ["", "9" * 5_000, "<script>alert(1)</script>", "-1", "1.5", "٣"])
+def test_a_view_that_names_no_tab_is_one_line_saying_how_long_it_was(view):
+    """A long `view=` was cut to 40 characters without saying so, as if the link had held only those."""
+    at = page(game=GAME, view=view)
+    assert not at.exception, [e.value for e in at.exception]
+    _escaped(at)
+    said = [text_of(i.value) for i in at.info if "no tab called" in text_of(i.value)]
+    assert len(said) == 1 and "the page opens on Neighbourhood" in said[0], [i.value for i in at.info]
+    assert "view" not in at.query_params
+    if len(view) > 40:
+        assert "40 characters shown of 5,000" in said[0], said
