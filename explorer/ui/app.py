@@ -31,7 +31,7 @@ from explorer.games import Game, parse_spec  # noqa: E402
 from explorer.solved import SolvedGraph  # noqa: E402
 from explorer.ui import (analysis_panel, backend as backends, cgt_panel, console, downloads, graphs,  # noqa: E402
                          history, loading, overview, picker, play_panel, position, state)
-from explorer.ui.widgets import error, guarded, info, page_icon, stage_head  # noqa: E402
+from explorer.ui.widgets import echo, error, guarded, info, page_icon, stage_head  # noqa: E402
 from explorer.ui import whole_graph  # noqa: E402
 
 
@@ -184,9 +184,11 @@ def _backend(solved: SolvedGraph) -> backends.Backend:
 
 def main() -> None:
     st.set_page_config(page_title="gamegraph explorer", page_icon=page_icon(), layout="wide")
-    unknown = state.url_unknown()
-    if unknown:
-        info(unknown)
+    # The link's parameters the page does not read, those given twice, an empty game= or pos=: one line each, and
+    # the address made what the page reads (each then checked by its reader: a bad value is its own line)
+    for line in (state.url_unknown(), state.url_repeated(), state.url_empty()):
+        if line:
+            info(line)
     game, spec = _game()
     if game is None:
         _bad_spec(spec)
@@ -250,7 +252,7 @@ def main() -> None:
         info(f"No {asked_view} tab here: {left_out[asked_view]}.")
         del st.query_params["view"]
     elif asked_view is not None and asked_view not in {name for name, _, _ in PANELS}:
-        info(f"There is no tab called {asked_view[:40]!r}; the tabs are below.")
+        info(f"There is no tab called {echo(asked_view)}; the tabs are below (the page opens on {DEFAULT_VIEW}).")
         del st.query_params["view"]
     shown = [panel for panel in PANELS if panel[0] not in left_out]
     asked = asked_view if asked_view in {name for name, _, _ in shown} else DEFAULT_VIEW

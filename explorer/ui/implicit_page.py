@@ -31,7 +31,7 @@ import streamlit as st
 from explorer.core.errors import GameGraphError, GraphTooLarge, counted
 from explorer.games import Game
 from explorer.ui import drawing, play_panel, state
-from explorer.ui.widgets import error, guarded, info, md_escape, player_name, stage_head
+from explorer.ui.widgets import echo, error, guarded, info, md_escape, player_name, stage_head
 from queries.arrays_backend import ArraysBackend, SolvedView
 
 # The page's graph limit in positions; None: GAMEGRAPH_UI_MAX_POSITIONS (explorer.core.settings), the
@@ -146,7 +146,7 @@ def page(game: Game, spec: str) -> None:
         st.query_params["game"] = spec
     asked_view = st.query_params.get("view")
     if asked_view is not None and asked_view not in TABS:
-        info(f"No {asked_view[:40]!r} tab for a game answered from a value file; the tabs are below.")
+        info(f"No {echo(asked_view)} tab for a game answered from a value file; the tabs are below.")
         del st.query_params["view"]
     tabs = st.tabs(TABS, key="view", bind="query-params")
     with tabs[0]:

@@ -15,6 +15,8 @@ from urllib.parse import urlencode
 
 import streamlit as st
 
+from explorer.ui.widgets import echo
+
 DEFAULT_GAME = "chopsticks:standard"
 HISTORY_LIMIT = 200
 
@@ -30,10 +32,14 @@ def url_position() -> str | None:
 
 def url_k(maximum: int) -> tuple[int | None, str | None]:
     """The neighbourhood's k from the URL (`&k=3`): (k, None); (None, None) without one; (None, the
-    text given) when it is not a whole number from 1 to `maximum` (the caller says so, escaped)."""
-    text = (st.query_params.get("k") or "").strip()
-    if not text:
+    text given) when it is not a whole number from 1 to `maximum`, an empty `k=` included (the caller says so,
+    escaped: an empty one used to be taken for no k, without a word)."""
+    given = st.query_params.get("k")
+    if given is None:
         return None, None
+    text = given.strip()
+    if not text:
+        return None, given
     # The length first: int() of a number past 4,300 digits raises (Python's own limit), so a k that
     # long must be refused as text, never converted.
     if text.isascii() and text.isdigit() and len(text) <= len(str(maximum)) and 1 <= int(text) <= maximum:
@@ -43,10 +49,10 @@ def url_k(maximum: int) -> tuple[int | None, str | None]:
 
 def url_choice(name: str, allowed: Sequence[str], default: str) -> tuple[str, str | None]:
     """A URL parameter that must be one of `allowed` (Play's `side`, `opp`): (its value, None);
-    (`default`, None) without one; (`default`, the text given) when it is not one of them, so that the
-    caller says so in one escaped line naming both, and the page carries on with `default`. O(len(allowed))."""
+    (`default`, None) without one; (`default`, the text given) when it is not one of them (an empty one too), so
+    that the caller says so in one escaped line naming both, and the page carries on with `default`. O(len(allowed))."""
     text = st.query_params.get(name)
-    if text is None or text == "":
+    if text is None:
         return default, None
     if text in allowed:
         return text, None
@@ -109,19 +115,65 @@ def url_unknown() -> str | None:
             f"{', '.join(URL_PARAMS)}.")
 
 
-def _url_json(name: str, limit: int, too_long) -> tuple[str, object, str | None]:
-    """A scene parameter of the link read as JSON: (its text, its value, None); the value is None when the text is
-    empty or not JSON. When the text is longer than `limit` characters: (text, None, too_long(its length)), before
-    it is parsed, so a crafted link costs O(limit) at most. Each caller checks the value's shape and says its own
-    line (url_scene, url_paths, url_opened)."""
+def url_repeated() -> str | None:
+    """One line naming the link's parameters given more than once with different values (`k=1&k=`), each with its
+    values and the one read; None when there are none. Streamlit reads the last of them, so `k=1&k=` opened the canvas
+    at its own k without a word (issue 35). Each is put back into the address once, with the first of its values that
+    is not empty, which the page then reads and checks as any other (so said once); a parameter repeated with one
+    value is made one without a word: nothing was lost. O(the link's values)."""
+    said, kept = [], []
+    for name in [name for name in st.query_params if name in URL_PARAMS]:
+        values = st.query_params.get_all(name)
+        if len(values) < 2:
+            continue
+        read = next((value for value in values if value.strip()), values[0])
+        st.query_params[name] = read
+        distinct = list(dict.fromkeys(values))
+        if len(distinct) > 1:
+            shown = ", ".join(echo(value) for value in distinct[:3])
+            more = f" and {len(distinct) - 3:,} more" if len(distinct) > 3 else ""
+            said.append(f"{name}= {len(values):,} times ({shown}{more})")
+            kept.append(f"{name}={echo(read)}")
+    if not said:
+        return None
+    return (f"The link gives {'; '.join(said[:5])}{' and more' if len(said) > 5 else ''}: a parameter is read once, "
+            f"so the page reads the first value that is not empty: {', '.join(kept[:5])}.")
+
+
+# The parameters whose empty value means nothing but "not given", and what the page shows without them (the
+# canvas's, Play's and the scene's say their own line with the value they use: state.url_k, url_choice, url_scene,
+# panel._controls); an empty `play=` is Play's game at its start, written by the page itself.
+EMPTY_MEANS = {"game": f"the page opens {DEFAULT_GAME}", "pos": "the page shows the game's start position"}
+
+
+def url_empty() -> str | None:
+    """One line naming the link's `game=` or `pos=` that is empty (or blank), and what the page shows instead; they
+    are taken out of the address (so said once). None when neither is. An empty one used to be taken for no
+    parameter without a word (issue 35). O(1)."""
+    empty = [name for name in EMPTY_MEANS if name in st.query_params and not st.query_params.get(name, "").strip()]
+    if not empty:
+        return None
+    said = [f"{name}={echo(st.query_params.get(name, ''))} is empty: {EMPTY_MEANS[name]}" for name in empty]
+    for name in empty:
+        del st.query_params[name]
+    return f"The link's {'; its '.join(said)}."
+
+
+def _url_json(name: str, limit: int, too_long) -> tuple[str | None, object, str | None]:
+    """A scene parameter of the link read as JSON: (its text, its value, None); (None, None, None) without it; the
+    value is None when the text is not JSON (an empty `exp=` included: the caller's line names it). When the text is
+    longer than `limit` characters: (text, None, too_long(its length)), before it is parsed, so a crafted link costs
+    O(limit) at most. Each caller checks the value's shape and says its own line (url_scene, url_paths, url_opened)."""
     import json
 
-    text = st.query_params.get(name) or ""
+    text = st.query_params.get(name)
+    if text is None:
+        return None, None, None
     if len(text) > limit:
         return text, None, too_long(len(text))
     try:
-        return text, json.loads(text) if text else None, None
-    except ValueError:
+        return text, json.loads(text), None
+    except (ValueError, RecursionError):  # (RecursionError: "[[[[…" nested deeper than Python's stack, in the limit)
         return text, None, None
 
 
@@ -132,7 +184,7 @@ def url_scene() -> tuple[list[str], str | None]:
     text, keys, refused = _url_json("exp", SCENE_TEXT_LIMIT, lambda length: (
         f"The link's scene (exp=) is {length:,} characters, more than the {SCENE_TEXT_LIMIT:,} a scene may hold: "
         "the canvas opens without its expansions."))
-    if not text or refused:
+    if text is None or refused:
         return [], refused
     if not isinstance(keys, list) or not all(isinstance(k, str) and 0 < len(k) <= 400 for k in keys):
         return [], f"The link's scene (exp={_quote(text)}) is not a list of positions: the canvas opens without it."
@@ -150,7 +202,7 @@ def url_paths() -> tuple[list[tuple[str, int]], str | None]:
     text, pairs, refused = _url_json("path", PATH_TEXT_LIMIT, lambda length: (
         f"The link's searched positions (path=) are {length:,} characters, more than the {PATH_TEXT_LIMIT:,} a "
         "scene may hold: the canvas opens without them."))
-    if not text or refused:
+    if text is None or refused:
         return [], refused
     if not isinstance(pairs, list) or not all(
             isinstance(p, list) and len(p) == 2 and isinstance(p[0], str) and 0 < len(p[0]) <= 400
@@ -171,7 +223,7 @@ def url_opened() -> tuple[list[str], str | None]:
     text, ids, refused = _url_json("open", OPENED_TEXT_LIMIT, lambda length: (
         f"The link's opened clusters (open=) are {length:,} characters, more than the {OPENED_TEXT_LIMIT:,} a "
         "scene may hold: the canvas opens with every cluster closed."))
-    if not text or refused:
+    if text is None or refused:
         return [], refused
     if not isinstance(ids, list) or not all(isinstance(i, str) and 0 < len(i) <= OPENED_ID_LIMIT for i in ids):
         return [], (f"The link's opened clusters (open={_quote(text)}) are not a list of clusters: the canvas opens "

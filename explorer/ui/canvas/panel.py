@@ -102,7 +102,7 @@ def _controls(game: Game, last: tuple[int, str, bool]) -> tuple[int, str, str, s
                                  ("size", "canvas_size", sizings)) + tuple(
                                      (param, name, list(choices)) for param, name, choices, _ in SCENE_CHOICES):
         text = st.query_params.get(param)
-        if text and st.session_state.get(f"{name}_url") != text:
+        if text is not None and st.session_state.get(f"{name}_url") != text:  # (an empty one is refused too)
             st.session_state[f"{name}_url"] = text
             if text in allowed:
                 st.session_state[name] = _scene_value(name, text)
@@ -271,7 +271,12 @@ def _on_find(game: Game, solved: SolvedGraph, backend: Backend, focus: str) -> N
     try:
         found, note, added = search.find(grown, game, solved, backend, text, focus)
     except GameGraphError as exc:
-        grown.said.append(str(exc))
+        line = str(exc)
+        if len(text.strip()) > search.MAX_TEXT:  # (refused from its length) the box keeps what a search may hold:
+            # a widget's value travels with every rerun of the page
+            st.session_state["canvas_find"] = text.strip()[:search.MAX_TEXT]
+            line += f"; the box keeps its first {search.MAX_TEXT} characters"
+        grown.said.append(line)
         return
     search.mark(grown, found, added)
     grown.said.append(note)
@@ -317,12 +322,14 @@ def _canvas_fragment(game: Game, spec: str, solved: SolvedGraph, key: str, backe
         grown.layout_runs += 1
         grown.layout = {**layout_for(layout, grown, key, animate=grown.layout_runs > 1), "run": grown.layout_runs}
         grown.layout_name = layout
+    # No max_chars: Streamlit's box drops a change past it in the browser, so a longer text pasted did nothing, without
+    # a word (issue 35); the search refuses it in one line (search.find, _on_find)
     find_row.text_input("Find on the canvas", key="canvas_find", on_change=_on_find,
-                  args=(game, solved, backend, key), max_chars=search.MAX_TEXT,
+                  args=(game, solved, backend, key),
                   placeholder="a position, or value=win remoteness<5 cycle kind=number",
-                  help=search.FILTER_HELP[0].upper() + search.FILTER_HELP[1:] + ". What is found is ringed in "
-                  "dark cyan and brought into view; a position not drawn yet is added with a shortest path "
-                  "to it from here.")
+                  help=search.FILTER_HELP[0].upper() + search.FILTER_HELP[1:] + f"; at most {search.MAX_TEXT} "
+                  "characters. What is found is ringed in dark cyan and brought into view; a position not drawn yet is "
+                  "added with a shortest path to it from here.")
     st.caption(f"{len(grown.nodes)} positions and {len(grown.edges)} moves on the canvas, starting from those within "
                f"{k} of `{key}` — answered by {data.answered_by(backend)}. Drag to pan, Ctrl + scroll to zoom, "
                "**click a node** for its facts and to open it, **double-click** to expand it.")
@@ -331,7 +338,9 @@ def _canvas_fragment(game: Game, spec: str, solved: SolvedGraph, key: str, backe
     large = len(grouped[0]["nodes"] if grouped else grown.nodes) >= LARGE
     # Nothing above the canvas may come and go between runs: Streamlit would mount it anew (a new
     # iframe, the graph drawn again), so the notes go below it.
-    notes = grown.notes[-3:] + grown.said[-3:] + ([f"{len(grown.nodes)} positions: moves are drawn as plain lines "
+    # Every note of the canvas (each said once as it is made: at most one per kind, about nine): the last three hid a
+    # link's refused scene when its group=, open= and path= were refused too (issue 35)
+    notes = grown.notes + grown.said[-3:] + ([f"{len(grown.nodes)} positions: moves are drawn as plain lines "
                                                    "and positions "
                                   "without their keys" + ("" if pictures or not boards else " or boards")
                                   + ", so the canvas stays quick; click a position for its name, its facts and "
@@ -567,7 +576,7 @@ def _grouping(grown: Grown, k: int, where: Any = st) -> str:
             grown.notes.append(refused)
         st.session_state[OPENED] = (grown.generation, None, asked)  # (checked against the clusters when grouped)
     text = st.query_params.get("group")
-    if text and st.session_state.get("canvas_group_url") != text:
+    if text is not None and st.session_state.get("canvas_group_url") != text:  # (an empty one is refused too)
         st.session_state["canvas_group_url"] = text
         if text in clusters.GROUPINGS:
             st.session_state[GROUP] = text
@@ -628,6 +637,11 @@ def _grouped(grown: Grown, grouping: str, layout: str, focus: str, pictures: boo
     what it shows; a cluster opened would stay drawn). It was mounted anew, a new frame: seconds."""
     if grouping == "off":
         st.session_state.pop(GROUP_EXPANDED, None)
+        generation, kept_grouping, ids = st.session_state.get(OPENED) or (None, None, [])
+        if generation == grown.generation and kept_grouping is None and ids:  # a link's open= on a canvas not grouped
+            grown.notes.append(f"The link opens {len(ids)} cluster{'s' if len(ids) != 1 else ''}, but the canvas is not "
+                               "grouped: left out.")
+            st.session_state[OPENED] = (generation, grouping, [])
         return None
     opened = _opened(grown, grouping, focus)
     signature = _signature(grown, grouping, opened, layout, pictures)

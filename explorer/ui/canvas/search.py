@@ -18,7 +18,7 @@ from explorer.ui.canvas.layout import grow_layout
 from explorer.ui.canvas.marks import MAX_NODES
 from explorer.ui.local import Neighbourhood
 
-MAX_TEXT = 200        # characters of a search; longer is refused before any work
+MAX_TEXT = 200        # characters of a search; longer is refused, in one line, before any work (panel._on_find)
 MAX_PATH = 60         # moves of a path added to the canvas
 MAX_REMOTENESS_DIGITS = 6  # a remoteness term's number: at most 999,999 (no game here comes near it)
 VALUES = ("win", "loss", "tie", "draw")
@@ -88,7 +88,8 @@ def find(grown: Grown, game: Game, solved: SolvedGraph, backend: Backend, text: 
     position out of reach, or a canvas too full. O(nodes drawn) for a filter; a path query for a position."""
     text = text.strip()
     if len(text) > MAX_TEXT:
-        raise SearchError(f"a search of {len(text):,} characters is refused (at most {MAX_TEXT}): {FILTER_HELP}")
+        raise SearchError(f"a search of {len(text):,} characters is refused: at most {MAX_TEXT} (a position, or a "
+                          "filter such as value=win remoteness<5)")
     try:  # a position first: some games' notations hold =, < or >
         node = solved.graph.find(text)
     except (GameGraphError, KeyError, ValueError, IndexError) as exc:
