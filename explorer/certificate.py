@@ -199,6 +199,14 @@ def _strategy(solved, root: int, player: int, inside: Callable[[int], bool],
     label, then the smallest key.
     """
     graph, optimal = solved.graph, solved.solution.optimal
+    keys: dict[int, str] = {}
+
+    def key_of(node: int) -> str:
+        """graph.key, once a node: a node is named as an entry, as a choice and as a reply (decode and format)."""
+        if node not in keys:
+            keys[node] = graph.key(node)
+        return keys[node]
+
     positions: dict[str, dict[str, Any]] = {}
     queue, seen = deque([root]), {root}
     while queue:
@@ -215,14 +223,14 @@ def _strategy(solved, root: int, player: int, inside: Callable[[int], bool],
             for edge in graph.edge_range(node):
                 child = int(graph.succ_indices[edge])
                 if inside(child) and (rank is None or rank[child] == rank[node] - 1):
-                    choices.append((not optimal[edge], graph.label(edge), graph.key(child), child))
+                    choices.append((not optimal[edge], graph.label(edge), key_of(child), child))
             _, label, key, child = min(choices)
             entry["move"] = {"label": label, "to": key}
             children = [child]
         else:
             children = graph.successors(node).tolist()
-            entry["replies"] = sorted(graph.key(c) for c in children)
-        positions[graph.key(node)] = entry
+            entry["replies"] = sorted(key_of(c) for c in children)
+        positions[key_of(node)] = entry
         for child in children:
             if child not in seen:
                 seen.add(child)
@@ -299,11 +307,89 @@ def parse_certificate(raw: bytes, name: str) -> Any:
                                f"column {error.colno})") from None
 
 
+# The JSON types of SCHEMA's "type" keyword as json.loads gives them, and every type it gives (float among them).
+_JSON_TYPES = {"object": dict, "array": list, "string": str, "integer": int, "boolean": bool, "null": type(None)}
+_EXACT = frozenset({*_JSON_TYPES.values(), float})
+_SIZED = {"minLength": str, "maxLength": str, "minItems": list, "maxItems": list, "minProperties": dict}
+_ANNOTATIONS = {"$schema", "title"}  # keywords that check nothing
+
+
+def _conforming(schema: dict) -> Callable[[Any], bool]:
+    """A predicate true only for data `schema` accepts, for the keywords SCHEMA uses; ValueError for any other
+    keyword, so that a change of SCHEMA cannot pass it by. Stricter than jsonschema, never looser: only the
+    exact types json.loads gives (not a subclass, and bool is no integer), `const` and `enum` of the same
+    type. `validate` takes True as valid and asks jsonschema about the rest, which names the flaw (or finds
+    none). Why: jsonschema took half the time of checking a certificate, ~30 us an entry (check_certificate
+    on every position of dodgem:3x3 in tests/explorer/test_certificate.py). O(size of data)."""
+    checks: list[Callable[[Any], bool]] = []
+    properties: dict[str, Callable[[Any], bool]] = {}
+    other: Callable[[Any], bool] | None = lambda x: True  # a field not in `properties`; None: not allowed
+    for keyword, value in schema.items():
+        if keyword in _ANNOTATIONS:
+            continue
+        if keyword == "type":
+            kinds = tuple(_JSON_TYPES[name] for name in ([value] if isinstance(value, str) else value))
+            checks.append(lambda x, kinds=kinds: type(x) in kinds)
+        elif keyword in ("const", "enum"):
+            allowed = [value] if keyword == "const" else list(value)
+            checks.append(lambda x, allowed=allowed: any(type(x) is type(a) and x == a for a in allowed))
+        elif keyword == "minimum":
+            checks.append(lambda x, low=value: type(x) not in (int, float) or x >= low)
+        elif keyword == "maximum":
+            checks.append(lambda x, high=value: type(x) not in (int, float) or x <= high)
+        elif keyword in _SIZED:
+            if keyword.startswith("min"):
+                checks.append(lambda x, n=value, kind=_SIZED[keyword]: type(x) is not kind or len(x) >= n)
+            else:
+                checks.append(lambda x, n=value, kind=_SIZED[keyword]: type(x) is not kind or len(x) <= n)
+        elif keyword == "required":
+            checks.append(lambda x, names=tuple(value): type(x) is not dict or all(n in x for n in names))
+        elif keyword == "properties":
+            properties = {name: _conforming(sub) for name, sub in value.items()}
+        elif keyword == "additionalProperties" and (value is False or isinstance(value, dict)):
+            other = None if value is False else _conforming(value)
+        elif keyword == "propertyNames" and isinstance(value, dict):
+            names = _conforming(value)
+            checks.append(lambda x, names=names: type(x) is not dict or all(names(k) for k in x))
+        elif keyword == "items" and isinstance(value, dict):
+            item = _conforming(value)
+            checks.append(lambda x, item=item: type(x) is not list or all(item(e) for e in x))
+        else:
+            raise ValueError(f"the schema keyword {keyword}: {value!r} is not known to certificate._conforming")
+
+    def fields(x: Any) -> bool:
+        if type(x) is not dict:
+            return True
+        for name, item in x.items():
+            if type(name) is not str:
+                return False
+            check = properties.get(name, other)
+            if check is None or not check(item):
+                return False
+        return True
+
+    if properties or other is None or "additionalProperties" in schema:
+        checks.append(fields)
+
+    def conforms(x: Any) -> bool:
+        if type(x) not in _EXACT:
+            return False
+        for check in checks:
+            if not check(x):
+                return False
+        return True
+
+    return conforms
+
+
 def validate(data: Any) -> None:
     """CertificateError naming the first field of `data` that breaks SCHEMA (types, sizes, names).
 
-    O(size of data); the checker may then use every field without further type checks.
+    O(size of data); the checker may then use every field without further type checks. Data that
+    `_conforms` (a fast check, never looser than SCHEMA) is valid at once; jsonschema checks the rest.
     """
+    if _conforms(data):
+        return
     from jsonschema import Draft202012Validator, validators
     from jsonschema.exceptions import best_match
 
@@ -330,6 +416,7 @@ def validate(data: Any) -> None:
 
 
 _VALIDATOR = None
+_conforms = _conforming(SCHEMA)
 
 
 def check_certificate(data: Any) -> CheckReport:

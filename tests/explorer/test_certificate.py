@@ -391,3 +391,112 @@ def test_every_forged_certificate_is_rejected_or_still_true():
     result = run(seed=1, per_family=3)
     assert not result["bugs"], result["bugs"][:3]
     assert result["total"].get("rejected", 0) > 100
+
+
+# -- the fast schema check (certificate._conforms) is never looser than jsonschema ----------------------
+def _schema_says(data) -> bool:
+    """jsonschema's own verdict on `data` (validate with the fast check off)."""
+    import explorer.certificate as module
+
+    fast, module._conforms = module._conforms, lambda data: False
+    try:
+        module.validate(data)
+        return True
+    except CertificateError:
+        return False
+    finally:
+        module._conforms = fast
+
+
+def _edge_cases(data: dict):
+    """Certificates at and past each bound of SCHEMA, one field at a time (what the forgeries do not reach).
+    The first strategy's first entry with a move takes the entry's and the move's changes."""
+    from explorer.core.bounds import MAX_NOTATION_LENGTH
+    from explorer.certificate import MAX_LABEL_LENGTH, MAX_RANK
+    from explorer.games.spec import MAX_SPEC_LENGTH
+
+    at = next(key for key, entry in data["strategies"][0]["positions"].items() if "move" in entry)
+
+    def changed(change):
+        copy_ = copy.deepcopy(data)
+        change(copy_, copy_["strategies"][0], copy_["strategies"][0]["positions"][at])
+        return copy_
+
+    for n in (0, 1, MAX_NOTATION_LENGTH, MAX_NOTATION_LENGTH + 1):
+        yield changed(lambda d, s, e: d.update(position="A" * n))
+        yield changed(lambda d, s, e: s["positions"].update({"B" * n: {"to_move": 0}}))
+        yield changed(lambda d, s, e: e["move"].update(to="C" * n))
+        yield changed(lambda d, s, e: e.update(replies=["D" * n]))
+    for n in (0, 1, MAX_SPEC_LENGTH, MAX_SPEC_LENGTH + 1):
+        yield changed(lambda d, s, e: d.update(game="g" * n))
+        yield changed(lambda d, s, e: d.update(spec="s" * n))
+    for n in (MAX_LABEL_LENGTH, MAX_LABEL_LENGTH + 1):
+        yield changed(lambda d, s, e: e["move"].update(label="L" * n))
+    for number in (-1, 0, 1, 2, MAX_RANK, MAX_RANK + 1, 0.0, 1.0, 1.5, True, False, None):
+        yield changed(lambda d, s, e: d.update(to_move=number))
+        yield changed(lambda d, s, e: d.update(remoteness=number))
+        yield changed(lambda d, s, e: s.update(player=number))
+        yield changed(lambda d, s, e: e.update(rank=number))
+        yield changed(lambda d, s, e: e.update(remoteness=number))
+        yield changed(lambda d, s, e: d.update(version=number))
+    for count in (0, 1, 2, 3):
+        yield changed(lambda d, s, e: d.update(strategies=(d["strategies"] * 3)[:count]))
+    yield changed(lambda d, s, e: s.update(positions={}))
+    for where in ("top", "strategy", "entry", "move"):
+        for name in ("extra", "$schema"):
+            yield changed(lambda d, s, e: {"top": d, "strategy": s, "entry": e, "move": e["move"]}[where].update({name: 1}))
+    for name in ("format", "version", "game", "symmetry", "position", "claim", "strategies", "spec", "to_move"):
+        yield changed(lambda d, s, e: d.pop(name))
+    for name in ("player", "goal", "positions"):
+        yield changed(lambda d, s, e: s.pop(name))
+    yield changed(lambda d, s, e: e["move"].pop("to"))
+    for value in ("win", "WIN", "lose", "", 1):
+        yield changed(lambda d, s, e: e.update(value=value, outcome=value))
+        yield changed(lambda d, s, e: d.update(claim=value))
+        yield changed(lambda d, s, e: s.update(goal=value))
+    yield changed(lambda d, s, e: e.update(move=["to"]))
+    yield changed(lambda d, s, e: e.update(replies=("x",)))
+    yield changed(lambda d, s, e: s["positions"].update({5: {"to_move": 0}}))
+    yield changed(lambda d, s, e: d.update(format="gamegraph-certificate "))
+
+
+def test_the_fast_schema_check_accepts_only_what_jsonschema_accepts():
+    """validate takes what certificate._conforms passes as valid without asking jsonschema (which took half
+    of a check), so it must never pass what jsonschema refuses: on the forgeries of
+    tests/support/certificate_forgery.py (every field given every other type; a few of each other family)
+    and on each bound of SCHEMA. And it passes genuine certificates, so that they do take the fast path."""
+    import random
+    from collections import Counter
+
+    import explorer.certificate as module
+    from tests.support.certificate_forgery import forgeries, valid_certificates
+
+    # The small ones (at most 40 positions: every claim but a tie, one and two strategies): a forgery is a deep
+    # copy, and jsonschema's check of each the fast one passes is ~30 us an entry.
+    genuine = [c for c in valid_certificates() if sum(len(s["positions"]) for s in c["strategies"]) <= 40]
+    assert {c["claim"] for c in genuine} == {"win", "loss", "draw"}
+    rng = random.Random(3)
+    verdicts = {True: 0, False: 0}
+    for data in genuine:
+        assert module._conforms(data) and _schema_says(data)
+        cases, per_family = [], Counter()
+        for family, forged in forgeries(data, rng, [c for c in genuine if c is not data]):
+            per_family[family] += 1
+            if family == "types" or per_family[family] <= 5:
+                cases.append(forged)
+        if any("move" in entry for entry in data["strategies"][0]["positions"].values()):
+            cases += list(_edge_cases(data))
+        for case in cases:
+            fast = module._conforms(case)
+            assert not fast or _schema_says(case), json.dumps(case)[:300]
+            verdicts[fast] += 1
+    assert verdicts[True] > 100 and verdicts[False] > 1000, verdicts  # both answers were given, many times
+
+
+def test_the_fast_schema_check_refuses_a_keyword_it_does_not_know():
+    from explorer.certificate import _conforming
+
+    with pytest.raises(ValueError, match="maxProperties"):
+        _conforming({"type": "object", "maxProperties": 1})
+    with pytest.raises(ValueError, match="pattern"):
+        _conforming({"type": "object", "properties": {"a": {"type": "string", "pattern": "^x"}}})

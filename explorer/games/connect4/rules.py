@@ -346,7 +346,9 @@ class Connect4(Game[Connect4Position]):
         k = rem = sum(heights)
         heights_rank = 0
         for c, h in enumerate(heights):
-            heights_rank += sum(fill[c + 1][rem - v] for v in range(h) if rem - v >= 0)
+            # fill[c + 1][rem - v] for v in range(h): one slice, not a generator (encode was a third of
+            # check-game on a Connect Four board, through canonical's two ranks); h <= rem, so none is negative
+            heights_rank += sum(fill[c + 1][rem - h + 1:rem + 1])
             rem -= h
         marks = "".join(position.columns)  # column by column, bottom up: the order of the kernels' masks
         colours = sum(comb(i, j + 1) for j, i in enumerate(i for i, m in enumerate(marks) if m == "X"))

@@ -119,8 +119,9 @@ class Dodgem(Game[DodgemPosition]):
         them: building every move and its label to count them was half of a walk over the graph."""
         mover = position.to_move
         occupied = set(position.blue) | set(position.red)
-        return any(target not in occupied
-                   for square in (position.blue, position.red)[mover] for _, target in self._steps(mover, square))
+        table = self._step_table[mover]
+        return any(target not in occupied for square in (position.blue, position.red)[mover]
+                   for target, _ in table[square])
 
     def ending(self, position: DodgemPosition) -> str | None:
         if self._can_move(position):
@@ -130,6 +131,16 @@ class Dodgem(Game[DodgemPosition]):
         if not cars:
             return f"all of {mover}'s cars have left the board, so {mover} has no move and wins"
         return f"{mover}'s cars are blocked, so {mover} has no move and wins (a player must leave the other a move)"
+
+    @cached_property
+    def _step_table(self) -> tuple[tuple[tuple[tuple[int, str], ...], ...], ...]:
+        """[mover][square]: (target square or -1 for off the board, the move's label) of each step a car there
+        may try, made once a game: `moves` and `outcome` read it (building them anew a call, with the labels'
+        cell names, was half of a walk over the rules: check-game on dodgem:4x4)."""
+        n = self.n
+        return tuple(tuple(tuple((target, f"{cell_name(square, n)}-{cell_name(target, n) if target >= 0 else 'off'}")
+                                 for _, target in self._steps(mover, square))
+                           for square in range(n * n)) for mover in (0, 1))
 
     def _steps(self, mover: int, square: int):
         """(direction code, target square or -1 for off the board) of each step a car may try."""
@@ -146,14 +157,14 @@ class Dodgem(Game[DodgemPosition]):
         mover = position.to_move
         cars = (position.blue, position.red)
         occupied = set(position.blue) | set(position.red)
+        table = self._step_table[mover]
         result = []
         for square in cars[mover]:
-            for _, target in self._steps(mover, square):
+            for target, label in table[square]:
                 if target in occupied:
                     continue
                 mine = tuple(sorted([s for s in cars[mover] if s != square] + ([target] if target >= 0 else [])))
                 new = (mine, cars[1]) if mover == 0 else (cars[0], mine)
-                label = f"{cell_name(square, self.n)}-{cell_name(target, self.n) if target >= 0 else 'off'}"
                 result.append(Move(label, DodgemPosition(1 - mover, new[0], new[1])))
         return result
 
