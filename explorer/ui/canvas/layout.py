@@ -125,7 +125,7 @@ def layered_positions(nodes: dict[str, dict[str, Any]], spacing: float = SPACING
             y += step_y
         spans.append((keys, top, y))
         y += spacing * 0.6  # a gap between bands
-    placed = side_by_side(positions, spans, step_x, spacing, columns)
+    placed = side_by_side(positions, spans, step_x, spacing, columns, focus)
     if rows is not None:
         rows.extend(band_names({band: keys for (keys, _, _), band in zip(spans, sorted(bands))}, placed, far, node_size))
     return placed
@@ -166,7 +166,8 @@ MAX_COLUMNS = 12
 
 
 def side_by_side(positions: dict[str, dict[str, float]], spans: list[tuple[list[str], float, float]],
-                 step_x: float, spacing: float, columns: list[int] | None = None) -> dict[str, dict[str, float]]:
+                 step_x: float, spacing: float, columns: list[int] | None = None,
+                 focus: str | None = None) -> dict[str, dict[str, float]]:
     """The bands of a layered layout much taller than the canvas is (a part of a game with long lines of
     play: a band or two for each of many remoteness values) set in columns side by side, as a newspaper
     sets its text, each column the next bands upwards (whole bands: a band is never split), so that the
@@ -174,7 +175,10 @@ def side_by_side(positions: dict[str, dict[str, float]], spans: list[tuple[list[
     35 bands fitted the canvas at a fifth of the size). `spans`: each band's keys and the extent of
     its lines (y downwards from the first band). The number of columns is the fewest whose drawing the
     canvas shows largest (a drawing it shows at full size stays one column). `columns`, given, gets the number of
-    columns (the legend says what they do to the moves between them: style.legend). O(V + bands x MAX_COLUMNS)."""
+    columns (the legend says what they do to the moves between them: style.legend). The column of the `focus`, given,
+    goes in the middle of three or more, the others in their order either side of it (issue 35: Dodgem 3x3 at k=2 had
+    its focus at the drawing's right edge, and the moves from it ran across the whole canvas).
+    O(V + bands x MAX_COLUMNS)."""
     if len(spans) < 2 or not positions:
         if columns is not None:
             columns.append(1)
@@ -207,6 +211,10 @@ def side_by_side(positions: dict[str, dict[str, float]], spans: list[tuple[list[
         columns.append(len(best))
     if len(best) == 1:
         return positions
+    count = len(best)
+    mine = next((j for j, column in enumerate(best) if any(focus in spans[i][0] for i in column)), None)
+    if mine is not None and count >= 3:  # (the middle slot nearest its own: of four, the second or the third)
+        best.insert(min(max(mine, (count - 1) // 2), count // 2), best.pop(mine))
     placed = {}
     for j, column in enumerate(best):
         shift_x = (j - (len(best) - 1) / 2) * (width + step_x)
