@@ -328,6 +328,11 @@ class Room:
         # `around`'s own: how far each of the canvas's lines (its nodes' y) moved, and the lines it made
         self.shift: dict[float, float] = {}
         self.made: dict[tuple[int, int], list[float]] = {}
+        self.lines_y = {p["y"] for p in positions.values()}  # (each line's nodes move with it: `_open`)
+        self.spans: dict[float, tuple[float, float]] = {}
+        self._now: dict[tuple[int, int], list[float]] | None = None
+        self.reach = 0.0
+        self.tallest = max(map(len, (labels or {}).values()), default=1)  # (the most lines of a label)
         self.new_grid: dict[tuple[int, int], list[tuple[float, float]]] = {}
         self.new_boxes: dict[tuple[int, int], list[tuple[float, float, float, float, float]]] = {}
 
@@ -382,7 +387,9 @@ class Room:
             box = (x1 - BOX_GAP, y1 - BOX_GAP, x2 + BOX_GAP, y2 + BOX_GAP)
         if not self.shift:
             return self._clear_of(x, y, box, self.grid, self.boxes, None) and self._clear_of(x, y, box, grid, boxes, None)
-        return (all(self._clear_of(x, y, box, self.grid, self.boxes, by) for by in {0.0, *self.shift.values()})
+        # (the canvas's nodes moved alike, those whose lines are now within reach of y only)
+        return (all(self._clear_of(x, y, box, self.grid, self.boxes, by) for by, (top, bottom) in self.spans.items()
+                    if top - self.reach <= y <= bottom + self.reach)
                 and self._clear_of(x, y, box, grid, boxes, None))
 
     def around(self, centre: str, new: list[str], labels: dict[str, list[str]] | None = None,
@@ -395,7 +402,10 @@ class Room:
         self.new_grid, self.new_boxes = {}, {}
         ox, oy = self.positions[centre]["x"], self.positions[centre]["y"]
         placed: dict[str, dict[str, float]] = {}
-        self.placed_in, self.moved, self.shift, self.made = {}, {}, {}, {}
+        self.placed_in, self.moved, self.shift, self.made, self.spans, self._now = {}, {}, {}, {}, {}, None
+        # how far from a line a node's box may reach one on it (discs, labels, the gaps between): `_free`'s
+        tallest = max(self.tallest, *map(len, (labels or {}).values()))
+        self.reach = 2 * (self.radius + FOCUS_RING_WIDTH + TEXT_MARGIN + label_height(tallest) + BOX_GAP) + 2 * spacing
         for key in new:
             spot = None
             if self.bands is not None and data is not None and key in data:
@@ -426,10 +436,13 @@ class Room:
 
     def _lines_now(self) -> dict[tuple[int, int], list[float]]:
         """Every band's lines where they are now: the canvas's (moved by the room opened) and the ones made."""
-        now = {band: sorted(round(y + self.shift.get(y, 0.0), 1) for y in ys) for band, ys in self.bands.lines.items()}
-        for band, ys in self.made.items():
-            now[band] = sorted(set(now.get(band, [])) | set(ys))
-        return now
+        if self._now is None:
+            now = {band: sorted(round(y + self.shift.get(y, 0.0), 1) for y in ys)
+                   for band, ys in self.bands.lines.items()}
+            for band, ys in self.made.items():
+                now[band] = sorted(set(now.get(band, [])) | set(ys))
+            self._now = now
+        return self._now
 
     def _open(self, at: float, by: float, placed: dict[str, dict[str, float]]) -> None:
         """Room opened on the canvas: every line at `at` or beyond (below it for a `by` > 0, y growing downwards;
@@ -438,9 +451,15 @@ class Room:
         def beyond(y: float) -> bool:
             return y >= at - SPLIT if by > 0 else y <= at + SPLIT
 
-        for y in {p["y"] for p in self.positions.values()}:
+        for y in self.lines_y:
             if beyond(y + self.shift.get(y, 0.0)):
                 self.shift[y] = self.shift.get(y, 0.0) + by
+        self.spans = {}  # each distance the canvas's lines moved: the lines so moved, from the top one to the bottom one
+        for y in self.lines_y:
+            now = y + self.shift.get(y, 0.0)
+            top, bottom = self.spans.get(self.shift.get(y, 0.0), (now, now))
+            self.spans[self.shift.get(y, 0.0)] = (min(top, now), max(bottom, now))
+        self._now = None
         self.made = {band: [round(y + by, 1) if beyond(y) else y for y in ys] for band, ys in self.made.items()}
         if any(beyond(p["y"]) for p in placed.values()):
             self.new_grid, self.new_boxes = {}, {}
@@ -490,6 +509,7 @@ class Room:
         if band not in now:
             line = self._new_line(band, oy, placed)
             self.made[band] = [line]
+            self._now = None
             return self._along(key, [line], ox, oy, None)
         spot = self._along(key, now[band], ox, oy, ROW_TRIES)
         if spot is not None:
@@ -502,6 +522,7 @@ class Room:
             self._open(lines[-1] + 2 * SPLIT, step, placed)
             line = round(lines[-1] + step, 1)
         self.made.setdefault(band, []).append(line)
+        self._now = None
         return self._along(key, [line], ox, oy, None)
 
     def _along(self, key: str, lines: list[float], ox: float, oy: float, tries: int | None) -> dict[str, float] | None:
