@@ -404,7 +404,7 @@ class Room:
         placed: dict[str, dict[str, float]] = {}
         self.placed_in, self.moved, self.shift, self.made, self.spans, self._now = {}, {}, {}, {}, {}, None
         # how far from a line a node's box may reach one on it (discs, labels, the gaps between): `_free`'s
-        tallest = max(self.tallest, *map(len, (labels or {}).values()))
+        tallest = max([self.tallest, *map(len, (labels or {}).values())])
         self.reach = 2 * (self.radius + FOCUS_RING_WIDTH + TEXT_MARGIN + label_height(tallest) + BOX_GAP) + 2 * spacing
         for key in new:
             spot = None
