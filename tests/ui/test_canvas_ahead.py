@@ -29,9 +29,12 @@ def _canvas(spec: str, k: int, layout: str, mirror: bool = True):
 
 
 @pytest.mark.parametrize("spec, k, layout", [("tictactoe", 2, "layered"), ("chopsticks:standard", 2, "concentric"),
-                                              ("dodgem(size=3)", 1, "layered"), ("tictactoe", 1, "force")])
+                                              ("dodgem(size=3)", 1, "layered"), ("tictactoe", 1, "force"),
+                                              ("tictactoe", 1, "layered")])
 @pytest.mark.parametrize("mirror", [True, False])
 def test_each_ring_is_what_the_expansion_adds_where_it_places_it(spec, k, layout, mirror):
+    """... and where a layered band needed room, the nodes it moved (`m`) and the bands' names (`d`, the focus's
+    `_rows`) as the answer's (issue 35: tic-tac-toe at k=1, a new band between two drawn ones)."""
     solved, backend, key, grown = _canvas(spec, k, layout, mirror)
     # one expansion first, so that rings are asked of a canvas that grew (and a collapse can be sent)
     first = next(n for n in reversed(list(grown.nodes)) if n != key)
@@ -43,6 +46,7 @@ def test_each_ring_is_what_the_expansion_adds_where_it_places_it(spec, k, layout
     assert payload["count"] == [len(grown.nodes), len(grown.edges)] and payload["focus"] == key
     assert set(payload["ring"]) == set(grown.nodes) and not payload["cut"]
     assert any(r["n"] for r in payload["ring"].values())
+    shifted = 0
     for centre, ring in payload["ring"].items():
         real = copy.deepcopy(kept)
         new = canvas.expand(real, solved.game, solved, backend, centre, "both", False, key)
@@ -60,8 +64,16 @@ def test_each_ring_is_what_the_expansion_adds_where_it_places_it(spec, k, layout
             for ident in new:
                 place = real.layout["positions"][ident]
                 assert ring["p"][ident] == [place["x"], place["y"]], (centre, ident)
+            before = kept.layout["positions"]
+            moved = {n: [p["x"], p["y"]] for n, p in real.layout["positions"].items() if n in before and p != before[n]}
+            assert ring.get("m", {}) == moved, centre
+            shifted += bool(moved)
+            rows = real.nodes[key]["data"].get("_rows")
+            assert ring.get("d", {}).get(key, {}).get("_rows", kept.nodes[key]["data"].get("_rows")) == rows, centre
         elif new:
             assert "p" not in ring   # the browser's force layout places them
+    if (spec, k, layout) == ("tictactoe", 1, "layered"):
+        assert shifted   # (some rings open room: a band between two drawn ones)
     assert payload["collapse"] == {first: collapse_of(kept, first)}
     gone = canvas.collapse(copy.deepcopy(kept), first)
     assert payload["collapse"][first] == sorted(gone) and gone

@@ -151,13 +151,23 @@ def test_no_move_runs_through_a_bands_name(expanded):
     assert named > 0, (spec, width)                                     # the bands are named
 
 
-@pytest.mark.xfail(strict=False, reason="issue 35 left: bands in sight are still nameless after expansions (failed on every "
-                                        "game and width, before the spots above a full band were added and after)")
-def test_every_band_in_sight_is_named(expanded):
+# Where a band in sight is still nameless after the expansions (issue 35 left): at 1000 px the band along the bottom runs
+# from under the panel to the zoom buttons, moves cross every spot above it; dobutsu:small's bands are crossed by moves
+# across the whole canvas.
+STILL_NAMELESS = {("tictactoe", 1000), ("chopsticks:standard", 1000), ("dodgem(size=3)", 1000), ("dobutsu:small", 1440),
+                  ("dobutsu:small", 1000)}
+
+
+def test_every_band_in_sight_is_named(expanded, request):
     """A stranger's tic-tac-toe after three expansions: the remoteness 6 band, in sight, had no name (its line was full
-    of nodes across the free area: no gap beside them as wide as the name, its ends under the panel and past the edge).
-    Now every band of one line with a node in sight beside the opened panel has its name shown (where it is clear:
-    test_no_move_runs_through_a_bands_name, tests/ui/test_canvas_readable_browser.py's MEASURE)."""
+    of nodes across the free area: no gap beside them as wide as the name, its ends under the panel and past the edge),
+    and the top band's name was always hidden (it lay above the clear area's rectangle, which the toolbar in the far
+    corner cut short). Now every band of one line with a node in sight beside the opened panel has its name shown
+    (where it is clear: test_no_move_runs_through_a_bands_name, tests/ui/test_canvas_readable_browser.py's MEASURE);
+    still not everywhere (STILL_NAMELESS)."""
     spec, width, steps = expanded
+    if (spec, width) in STILL_NAMELESS:
+        request.applymarker(pytest.mark.xfail(strict=False, reason="issue 35 left: a band in sight is still nameless "
+                                                                   "after these expansions at this width"))
     for step, (key, _, _, nameless) in enumerate(steps):
         assert nameless == [], (spec, width, step, key)

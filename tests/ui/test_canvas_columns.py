@@ -44,3 +44,22 @@ def test_one_column_says_nothing_of_columns():
     _, _, _, grown = _layered("tictactoe", 2)
     assert "ggColumns" not in grown.layout
     assert "columns" not in legend("value")
+
+
+def test_the_focus_column_stands_in_the_middle():
+    """Dodgem 3x3 at k=2 set its bands in three columns with the focus's at the right edge: the moves from it ran across
+    the whole canvas, and a view round it showed the drawing's edge. The focus's column now stands in the middle (the
+    others in their order either side), so the focus is about the drawing's centre across."""
+    _, _, focus, grown = _layered("dodgem(size=3)", 2)
+    assert grown.layout.get("ggColumns", 1) >= 3
+    places = grown.layout["positions"]
+    xs = [p["x"] for p in places.values()]
+    middle, half = (max(xs) + min(xs)) / 2, (max(xs) - min(xs)) / 2
+    assert abs(places[focus]["x"] - middle) < half / 3, (places[focus], min(xs), max(xs))
+    # each column is still whole bands, read upwards: within one x range, the higher remoteness above
+    band_of = {k: grown.nodes[k]["data"].get("remoteness") for k in places}
+    for a in places:
+        for b in places:
+            if abs(places[a]["x"] - places[b]["x"]) < 1 and band_of[a] is not None and band_of[b] is not None \
+                    and band_of[a] < band_of[b]:
+                assert places[a]["y"] > places[b]["y"], (a, b)

@@ -168,3 +168,50 @@ def test_after_expansions_the_layered_layout_is_still_layered_and_its_bands_name
                                             min(at) - 0.1 <= r["y"] <= max(at) + 0.1)
         assert min(at) - 0.1 <= row["y"] <= max(at) + 0.1, (b, row, at)
         assert row["x"] < min(places[n]["x"] for n in grown.nodes if band[n] == b) - canvas.NODE_SIZE / 2
+
+
+def _by_label(grown, label: str) -> str:
+    """The node drawn with `label` (its board's rows joined by "/", as the stranger read them off the canvas)."""
+    return next(k for k, e in grown.nodes.items() if "/".join(str(e["data"].get("label", "")).split("\n")[:3]) == label)
+
+
+def test_a_strangers_three_expansions_keep_each_remoteness_on_its_own_line():
+    """A stranger's tic-tac-toe at k=1, layered: expanding X../.../..., then X../.O./..., then XX./.O./... left one
+    row mixing remoteness 7, 6 and 5 (a band new to the canvas got a line on top of another new band's, or one with no
+    room between its neighbours, and its nodes went on a ring round the node expanded). Now every node sits on a line of
+    its own band, no line holds two bands, the bands stay in order (the lower remoteness below), no two nodes' boxes
+    (disc and label) overlap, the node expanded never moves, and each band's name is at its line."""
+    import json
+
+    spec = "tictactoe"
+    solved = load_or_build(spec)
+    backend = Backend("networkx", "the networkx mirror", queries=NetworkxBackend(mirror_for(spec)))
+    key = solved.graph.key(0)
+    grown = canvas.start(solved.game, solved, backend, key, 1, "both", False, ("s",), 0)
+    grown.layout = canvas.layout_for("layered", grown, key)
+    for label in ("X../.../...", "X../.O./...", "XX./.O./..."):
+        centre = _by_label(grown, label)
+        was = dict(grown.layout["positions"][centre])
+        new = canvas.expand(grown, solved.game, solved, backend, centre, "both", False, key)
+        assert new, label
+        canvas.grow_layout(grown, centre, new)
+        assert grown.layout["positions"][centre] == was, label        # the node expanded stays where it was
+    places = grown.layout["positions"]
+    assert set(places) == set(grown.nodes)
+    lines: dict = {}
+    for n, e in grown.nodes.items():
+        lines.setdefault(e["data"]["remoteness"], set()).add(round(places[n]["y"], 1))
+    assert len(lines) >= 6                                              # 9, 8, 7, 6, 5 and 1 (at least)
+    for r, ys in lines.items():                                         # a line holds one band only
+        others = set().union(*(at for s, at in lines.items() if s != r))
+        assert not ys & others, (r, ys, others)
+    order = sorted(lines)
+    for lower, upper in zip(order, order[1:]):                          # the higher remoteness above (y grows down)
+        assert max(lines[upper]) < min(lines[lower]), (lower, upper, lines[lower], lines[upper])
+    boxes = _boxes(grown, places)
+    crowded = [(a, b) for a, b in itertools.combinations(sorted(boxes), 2) if not _apart(boxes[a], boxes[b])]
+    assert not crowded, crowded[:5]
+    rows = {r["text"]: r for r in json.loads(grown.nodes[key]["data"]["_rows"])}
+    assert set(rows) == {f"remoteness {r}" for r in lines}
+    for r, ys in lines.items():
+        assert min(ys) - 0.1 <= rows[f"remoteness {r}"]["y"] <= max(ys) + 0.1, (r, rows[f"remoteness {r}"], ys)

@@ -215,6 +215,14 @@ def ahead(grown: Grown, game: Game, solved: SolvedGraph, backend: Backend, direc
                                  {k: label_lines(e) for k, e in new_nodes.items()}, new_nodes)
             ring["p"] = {k: [p["x"], p["y"]] for k, p in places.items()}
             used += 30 * len(places)
+            if room.moved:  # (a layered band that needed room: the bands beyond it moved further out, as the answer's)
+                ring["m"] = {k: [p["x"], p["y"]] for k, p in room.moved.items()}
+                used += 30 * len(room.moved)
+            if room.bands is not None and focus in grown.nodes:  # the bands' names as the answer's (`_rows`)
+                rows = room.rows(places)
+                if rows != grown.nodes[focus]["data"].get("_rows"):
+                    ring["d"] = {focus: {"_rows": rows}}
+                    used += len(rows)
         rings[key] = ring
     payload = {"focus": focus, "count": [len(grown.nodes), len(grown.edges)], "preset": preset, "nodes": nodes,
                "edges": edges, "ring": rings, "collapse": {k: collapse_of(grown, k) for k in grown.grown}, "cut": cut}

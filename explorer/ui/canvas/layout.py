@@ -125,7 +125,7 @@ def layered_positions(nodes: dict[str, dict[str, Any]], spacing: float = SPACING
             y += step_y
         spans.append((keys, top, y))
         y += spacing * 0.6  # a gap between bands
-    placed = side_by_side(positions, spans, step_x, spacing, columns)
+    placed = side_by_side(positions, spans, step_x, spacing, columns, focus)
     if rows is not None:
         rows.extend(band_names({band: keys for (keys, _, _), band in zip(spans, sorted(bands))}, placed, far, node_size))
     return placed
@@ -166,7 +166,8 @@ MAX_COLUMNS = 12
 
 
 def side_by_side(positions: dict[str, dict[str, float]], spans: list[tuple[list[str], float, float]],
-                 step_x: float, spacing: float, columns: list[int] | None = None) -> dict[str, dict[str, float]]:
+                 step_x: float, spacing: float, columns: list[int] | None = None,
+                 focus: str | None = None) -> dict[str, dict[str, float]]:
     """The bands of a layered layout much taller than the canvas is (a part of a game with long lines of
     play: a band or two for each of many remoteness values) set in columns side by side, as a newspaper
     sets its text, each column the next bands upwards (whole bands: a band is never split), so that the
@@ -174,7 +175,10 @@ def side_by_side(positions: dict[str, dict[str, float]], spans: list[tuple[list[
     35 bands fitted the canvas at a fifth of the size). `spans`: each band's keys and the extent of
     its lines (y downwards from the first band). The number of columns is the fewest whose drawing the
     canvas shows largest (a drawing it shows at full size stays one column). `columns`, given, gets the number of
-    columns (the legend says what they do to the moves between them: style.legend). O(V + bands x MAX_COLUMNS)."""
+    columns (the legend says what they do to the moves between them: style.legend). The column of the `focus`, given,
+    goes in the middle of three or more, the others in their order either side of it (issue 35: Dodgem 3x3 at k=2 had
+    its focus at the drawing's right edge, and the moves from it ran across the whole canvas).
+    O(V + bands x MAX_COLUMNS)."""
     if len(spans) < 2 or not positions:
         if columns is not None:
             columns.append(1)
@@ -207,6 +211,10 @@ def side_by_side(positions: dict[str, dict[str, float]], spans: list[tuple[list[
         columns.append(len(best))
     if len(best) == 1:
         return positions
+    count = len(best)
+    mine = next((j for j, column in enumerate(best) if any(focus in spans[i][0] for i in column)), None)
+    if mine is not None and count >= 3:  # (the middle slot nearest its own: of four, the second or the third)
+        best.insert(min(max(mine, (count - 1) // 2), count // 2), best.pop(mine))
     placed = {}
     for j, column in enumerate(best):
         shift_x = (j - (len(best) - 1) / 2) * (width + step_x)
@@ -244,8 +252,8 @@ class Bands:
     """The bands of a layered layout as drawn (issue 35: after expansions the layout was no longer layered, and the
     bands' names no longer matched the rows): each band's lines (their y), from the nodes placed (`positions`) and
     their data, so that an expansion's new node goes into its own band (Room.around) and the bands are named anew
-    (`names`). A band the canvas does not have yet gets a line between its neighbours' (in the layered order: the
-    lower remoteness below), or a band's step past the last one."""
+    (`names`). Where a band the canvas does not have yet goes, and how the canvas makes room for it, is Room's
+    (`_new_line`, `_open`)."""
 
     def __init__(self, nodes: dict[str, dict[str, Any]], positions: dict[str, dict[str, float]],
                  edges: dict[str, dict[str, Any]], focus: str | None, spacing: float, node_size: float,
@@ -255,8 +263,16 @@ class Bands:
         self.hops = _hops(placed, edges, focus) if any(k not in known for k in placed) else {}
         self.far = max([b[1] for b in known.values() if b[0] == 1] + list(self.hops.values()), default=0) + 1
         self.node_size = node_size
-        self.step_x, step_y = layered_steps(placed, edges, spacing, node_size)
-        self.gap = step_y + spacing * 0.6
+        # (the moves between placed nodes only: an expansion's answer holds its new moves, the ring sent ahead of it
+        # does not, and both must find the same steps)
+        among = {i: e for i, e in (edges or {}).items() if e["data"]["source"] in placed and e["data"]["target"] in placed}
+        self.step_x, step_y = layered_steps(placed, among, spacing, node_size)
+        # a node's box (its disc with the focus's ring, and its label) is this tall: two lines are at least that and
+        # BOX_GAP apart, or `_free` finds no place on a line made for a band
+        tallest = max((len(label_lines(e)) for e in placed.values()), default=1)
+        clear = 2 * (node_size / 2 + FOCUS_RING_WIDTH) + TEXT_MARGIN + label_height(tallest) + BOX_GAP + 1
+        self.step_y = max(step_y, clear)         # between two lines of a band
+        self.gap = max(step_y + spacing * 0.6, clear)  # between two bands' lines (layered_positions' gap)
         self.lines: dict[tuple[int, int], list[float]] = {}
         self.of: dict[str, tuple[int, int]] = {}  # each node's band: where it was placed (`known`), else its own
         for key in placed:
@@ -270,45 +286,32 @@ class Bands:
         hops = mine[1] if mine and mine[0] == 1 else self.hops.get(centre)
         return band_of(data, hops + 1 if hops is not None and hops < self.far else None, self.far)
 
-    def ys(self, band: tuple[int, int], made: dict[tuple[int, int], list[float]]) -> list[float]:
-        """The lines of `band`: the canvas's, else one made for it (kept in `made`, the caller's: a Room's rings are
-        each placed on the canvas as it is)."""
-        if band in self.lines:
-            return self.lines[band]
-        if band not in made:
-            known = sorted(self.lines)
-            below = [b for b in known if b < band]
-            above = [b for b in known if b > band]
-            if below and above:
-                y = (self.lines[below[-1]][0] + self.lines[above[0]][-1]) / 2
-            elif below:
-                y = self.lines[below[-1]][0] - self.gap
-            elif above:
-                y = self.lines[above[0]][-1] + self.gap
-            else:
-                y = 0.0
-            made[band] = [round(y, 1)]
-        return made[band]
-
-    def names(self, positions: dict[str, dict[str, float]]) -> list[dict[str, Any]]:
+    def names(self, positions: dict[str, dict[str, float]],
+              more: dict[str, tuple[int, int]] | None = None) -> list[dict[str, Any]]:
         """The bands' names for the canvas as placed now (band_names), each node in the band it was placed in
-        (`of`: the Room's `around` adds the bands of what it places)."""
+        (`of`, and `more`: the bands of what a Room's `around` placed)."""
         bands: dict[tuple[int, int], list[str]] = {}
+        more = more or {}
         for key in positions:
-            if key in self.of:
-                bands.setdefault(self.of[key], []).append(key)
+            band = more.get(key) or self.of.get(key)
+            if band is not None:
+                bands.setdefault(band, []).append(key)
         return band_names(bands, positions, self.far, self.node_size)
 
 
-ROW_TRIES = 40  # places tried each side of the node expanded, along a line of a band, half a node's step apart
+ROW_TRIES = 10  # places tried each side of the node expanded, along a line of a band, half a node's step apart
+SPLIT = 0.05    # px: a line "beyond" another when this much further (the lines' y are rounded to 0.1)
 
 
 class Room:
     """The places taken on a canvas (`positions`, with the nodes' `labels`), in grids of `spacing`-sized cells
     built once, and `around`: place_around's places for an expansion, each asked on its own (the grids are
     never changed by it). The canvas's next ring (canvas/ahead.py) places every node's expansion over one Room.
-    Given the `bands` of a layered layout, a new node goes into its band's line (Bands), at the free place
-    nearest below or beside the node expanded, and only where its band has no room left around it."""
+    Given the `bands` of a layered layout, a new node goes on a line of its band (Bands), at the free place nearest
+    below or beside the node expanded; a band new to the canvas gets a line of its own between its neighbours', and
+    a band with no free place near the node expanded gets one more line: where two lines are too close for it, the
+    canvas opens room (`_open`: every line beyond moves further out, with its nodes, so that each node stays on its
+    band's line; the node expanded never moves). What moved is in `moved` after `around`."""
 
     def __init__(self, positions: dict[str, dict[str, float]], spacing: float = SPACING,
                  labels: dict[str, list[str]] | None = None, node_size: float = NODE_SIZE,
@@ -316,15 +319,26 @@ class Room:
         self.positions, self.spacing, self.labels, self.radius = positions, spacing, labels, node_size / 2
         self.bands = bands
         self.placed_in: dict[str, tuple[int, int]] = {}  # the last `around`'s new nodes' bands (layered)
+        self.moved: dict[str, dict[str, float]] = {}  # the last `around`'s nodes of the canvas moved (room opened)
         self.extra: dict[str, list[str]] = {}  # the labels of the nodes being placed, when `labels` lacks them
         self.grid: dict[tuple[int, int], list[tuple[float, float]]] = {}
-        self.boxes: dict[tuple[int, int], list[tuple[float, float, float, float]]] = {}
+        self.boxes: dict[tuple[int, int], list[tuple[float, float, float, float, float]]] = {}  # (+ its node's y)
         for key, p in positions.items():
             self._put(p["x"], p["y"], key, self.grid, self.boxes)
+        # `around`'s own: how far each of the canvas's lines (its nodes' y) moved, and the lines it made
+        self.shift: dict[float, float] = {}
+        self.made: dict[tuple[int, int], list[float]] = {}
+        self.lines_y = {p["y"] for p in positions.values()}  # (each line's nodes move with it: `_open`)
+        self.spans: dict[float, tuple[float, float]] = {}
+        self._now: dict[tuple[int, int], list[float]] | None = None
+        self.reach = 0.0
+        self.tallest = max(map(len, (labels or {}).values()), default=1)  # (the most lines of a label)
+        self.new_grid: dict[tuple[int, int], list[tuple[float, float]]] = {}
+        self.new_boxes: dict[tuple[int, int], list[tuple[float, float, float, float, float]]] = {}
 
     def _cells(self, box):
         cell = self.spacing
-        x1, y1, x2, y2 = box
+        x1, y1, x2, y2 = box[:4]
         return [(i, j) for i in range(math.floor(x1 / cell), math.floor(x2 / cell) + 1)
                 for j in range(math.floor(y1 / cell), math.floor(y2 / cell) + 1)]
 
@@ -336,77 +350,193 @@ class Room:
         cell = self.spacing
         grid.setdefault((math.floor(x / cell), math.floor(y / cell)), []).append((x, y))
         if self.labels is not None:
-            box = self._box(x, y, key)
+            box = (*self._box(x, y, key), y)
             for c in self._cells(box):
                 boxes.setdefault(c, []).append(box)
 
-    def _free(self, x: float, y: float, key: str, grid, boxes) -> bool:
+    def _clear_of(self, x: float, y: float, box, grid, boxes, moved_by: float | None) -> bool:
+        """Whether a node at (x, y) with `box` (widened by BOX_GAP) is clear of the nodes in `grid` and `boxes`;
+        `moved_by`, given: only of those whose line moved that far (`shift`: the canvas's grids hold the places
+        before the room opened, so the node is looked for that much back)."""
         spacing = self.spacing
+        if moved_by:
+            y -= moved_by
+            box = (box[0], box[1] - moved_by, box[2], box[3] - moved_by)
         cx, cy = math.floor(x / spacing), math.floor(y / spacing)
         least = (0.95 * spacing) ** 2
-        for g in (self.grid, grid):  # (plain loops that stop at the first clash: the hot path of an expansion)
-            for i in (-1, 0, 1):
-                for j in (-1, 0, 1):
-                    for qx, qy in g.get((cx + i, cy + j), ()):
-                        if (x - qx) ** 2 + (y - qy) ** 2 < least:
-                            return False
-        if self.labels is None:
-            return True
-        x1, y1, x2, y2 = self._box(x, y, key)
-        x1, y1, x2, y2 = x1 - BOX_GAP, y1 - BOX_GAP, x2 + BOX_GAP, y2 + BOX_GAP
-        for b in (self.boxes, boxes):
-            for c in self._cells((x1, y1, x2, y2)):
-                for a1, b1, a2, b2 in b.get(c, ()):
-                    if not (x2 <= a1 or x1 >= a2 or y2 <= b1 or y1 >= b2):
+        shift = self.shift
+        for i in (-1, 0, 1):  # (plain loops that stop at the first clash: the hot path of an expansion)
+            for j in (-1, 0, 1):
+                for qx, qy in grid.get((cx + i, cy + j), ()):
+                    if (x - qx) ** 2 + (y - qy) ** 2 < least and (moved_by is None or shift.get(qy, 0.0) == moved_by):
                         return False
+        if box is None:
+            return True
+        x1, y1, x2, y2 = box
+        for c in self._cells(box):
+            for a1, b1, a2, b2, at in boxes.get(c, ()):
+                if not (x2 <= a1 or x1 >= a2 or y2 <= b1 or y1 >= b2) and (
+                        moved_by is None or shift.get(at, 0.0) == moved_by):
+                    return False
         return True
+
+    def _free(self, x: float, y: float, key: str, grid, boxes) -> bool:
+        box = None
+        if self.labels is not None:
+            x1, y1, x2, y2 = self._box(x, y, key)
+            box = (x1 - BOX_GAP, y1 - BOX_GAP, x2 + BOX_GAP, y2 + BOX_GAP)
+        if not self.shift:
+            return self._clear_of(x, y, box, self.grid, self.boxes, None) and self._clear_of(x, y, box, grid, boxes, None)
+        # (the canvas's nodes moved alike, those whose lines are now within reach of y only)
+        return (all(self._clear_of(x, y, box, self.grid, self.boxes, by) for by, (top, bottom) in self.spans.items()
+                    if top - self.reach <= y <= bottom + self.reach)
+                and self._clear_of(x, y, box, grid, boxes, None))
 
     def around(self, centre: str, new: list[str], labels: dict[str, list[str]] | None = None,
                data: dict[str, dict[str, Any]] | None = None) -> dict[str, dict[str, float]]:
         """place_around's places for `new` around `centre` (their `labels` where the Room's lack them; their `data`,
-        key -> element, to find a band for each in a layered layout); what they take is kept apart from the grids."""
+        key -> element, to find a band for each in a layered layout); what they take is kept apart from the grids, and
+        the canvas's nodes moved to open room for them are in `moved`."""
         spacing = self.spacing
         self.extra = labels or {}
-        grid: dict[tuple[int, int], list[tuple[float, float]]] = {}
-        boxes: dict[tuple[int, int], list[tuple[float, float, float, float]]] = {}
+        self.new_grid, self.new_boxes = {}, {}
         ox, oy = self.positions[centre]["x"], self.positions[centre]["y"]
         placed: dict[str, dict[str, float]] = {}
-        made: dict[tuple[int, int], list[float]] = {}
-        self.placed_in = {}
+        self.placed_in, self.moved, self.shift, self.made, self.spans, self._now = {}, {}, {}, {}, {}, None
+        # how far from a line a node's box may reach one on it (discs, labels, the gaps between): `_free`'s
+        tallest = max([self.tallest, *map(len, (labels or {}).values())])
+        self.reach = 2 * (self.radius + FOCUS_RING_WIDTH + TEXT_MARGIN + label_height(tallest) + BOX_GAP) + 2 * spacing
         for key in new:
+            spot = None
             if self.bands is not None and data is not None and key in data:
                 band = self.placed_in[key] = self.bands.band(data[key]["data"], centre)
-                spot = self._in_band(key, band, ox, oy, grid, boxes, made)
-                if spot is not None:
-                    placed[key] = spot
-                    self._put(spot["x"], spot["y"], key, grid, boxes)
-                    continue
-            ring, spot = spacing, None
+                spot = self._in_band(key, band, ox, oy, placed)
+            ring = spacing
             while spot is None:
                 count = max(8, int(2 * math.pi * ring / (0.5 * spacing)))
                 for i in range(count):  # from straight below, alternating right and left of it
                     turn = (i + 1) // 2 * (1 if i % 2 else -1)
                     angle = math.pi / 2 + 2 * math.pi * turn / count
                     x, y = ox + ring * math.cos(angle), oy + ring * math.sin(angle)
-                    if self._free(x, y, key, grid, boxes):
+                    if self._free(x, y, key, self.new_grid, self.new_boxes):
                         spot = {"x": round(x, 1), "y": round(y, 1)}
                         break
                 ring += 0.6 * spacing
             placed[key] = spot
-            self._put(spot["x"], spot["y"], key, grid, boxes)
+            self._put(spot["x"], spot["y"], key, self.new_grid, self.new_boxes)
+        self.moved = {k: {"x": p["x"], "y": round(p["y"] + self.shift[p["y"]], 1)} for k, p in self.positions.items()
+                      if self.shift.get(p["y"])}
         return placed
 
-    def _in_band(self, key: str, band: tuple[int, int], ox: float, oy: float, grid, boxes,
-                 made: dict[tuple[int, int], list[float]]) -> dict[str, float] | None:
+    def rows(self, placed: dict[str, dict[str, float]]) -> str:
+        """The bands' names (the focus's `_rows`, JSON) once the last `around`'s nodes are `placed` and the nodes it
+        moved are `moved`: what grow_layout sends with the expansion, and canvas/ahead.py with its ring."""
+        names = self.bands.names({**self.positions, **self.moved, **placed}, self.placed_in)
+        return json.dumps(names, separators=(",", ":"))
+
+    def _lines_now(self) -> dict[tuple[int, int], list[float]]:
+        """Every band's lines where they are now: the canvas's (moved by the room opened) and the ones made."""
+        if self._now is None:
+            now = {band: sorted(round(y + self.shift.get(y, 0.0), 1) for y in ys)
+                   for band, ys in self.bands.lines.items()}
+            for band, ys in self.made.items():
+                now[band] = sorted(set(now.get(band, [])) | set(ys))
+            self._now = now
+        return self._now
+
+    def _open(self, at: float, by: float, placed: dict[str, dict[str, float]]) -> None:
+        """Room opened on the canvas: every line at `at` or beyond (below it for a `by` > 0, y growing downwards;
+        above it for a `by` < 0) moves `by` further, with its nodes: the canvas's (`shift`, by their y before), those
+        `around` placed so far (their grids made again), and the lines made."""
+        def beyond(y: float) -> bool:
+            return y >= at - SPLIT if by > 0 else y <= at + SPLIT
+
+        for y in self.lines_y:
+            if beyond(y + self.shift.get(y, 0.0)):
+                self.shift[y] = self.shift.get(y, 0.0) + by
+        self.spans = {}  # each distance the canvas's lines moved: the lines so moved, from the top one to the bottom one
+        for y in self.lines_y:
+            now = y + self.shift.get(y, 0.0)
+            top, bottom = self.spans.get(self.shift.get(y, 0.0), (now, now))
+            self.spans[self.shift.get(y, 0.0)] = (min(top, now), max(bottom, now))
+        self._now = None
+        self.made = {band: [round(y + by, 1) if beyond(y) else y for y in ys] for band, ys in self.made.items()}
+        if any(beyond(p["y"]) for p in placed.values()):
+            self.new_grid, self.new_boxes = {}, {}
+            for key, p in placed.items():
+                if beyond(p["y"]):
+                    p["y"] = round(p["y"] + by, 1)
+                self._put(p["x"], p["y"], key, self.new_grid, self.new_boxes)
+
+    def _new_line(self, band: tuple[int, int], oy: float, placed: dict[str, dict[str, float]]) -> float:
+        """A line for `band`, which has none yet: next to the band before or after it in the layered order (the lower
+        remoteness below), a band's gap from it, with room opened (`_open`) where the next line beyond is nearer than
+        two gaps, on the side away from the node expanded (at `oy`), which stays where it is."""
+        gap = self.bands.gap
+        now = self._lines_now()
+        ys = sorted({y for lines in now.values() for y in lines} | {p["y"] for p in placed.values()})
+        above = [b for b in now if b > band]   # (drawn higher: smaller y)
+        below = [b for b in now if b < band]
+        if not above and not below:
+            return round(oy + gap, 1)
+        if above and (not below or max(now[min(above)]) < min(now[max(below)])):
+            upper = max(now[min(above)])       # under the band above (its lowest line)
+            after = [y for y in ys if y > upper + SPLIT]
+            if after and after[0] - upper < 2 * gap:
+                if oy < after[0] - SPLIT:      # the lines from the next one down move down
+                    self._open(after[0], 2 * gap - (after[0] - upper), placed)
+                else:                          # the band above and the lines over it move up
+                    self._open(upper, -(2 * gap - (after[0] - upper)), placed)
+                    return round(after[0] - gap, 1)
+            return round(upper + gap, 1)
+        lower = min(now[max(below)])           # over the band below (its highest line)
+        before = [y for y in ys if y < lower - SPLIT]
+        if before and lower - before[-1] < 2 * gap:
+            if oy > before[-1] + SPLIT:
+                self._open(before[-1], -(2 * gap - (lower - before[-1])), placed)
+            else:
+                self._open(lower, 2 * gap - (lower - before[-1]), placed)
+                return round(before[-1] + gap, 1)
+        return round(lower - gap, 1)
+
+    def _in_band(self, key: str, band: tuple[int, int], ox: float, oy: float,
+                 placed: dict[str, dict[str, float]]) -> dict[str, float]:
         """The free place on a line of `band` nearest (ox, oy), the node expanded: its x first, then half a step
-        either side, further and further; the nearer line first. None when ROW_TRIES each side find none."""
-        lines = sorted(self.bands.ys(band, made), key=lambda y: abs(y - oy))
+        either side, further and further; the nearer line first. A band with no line gets one (`_new_line`); one with
+        no free place within ROW_TRIES each side gets one more, next to its lines on the side away from the node
+        expanded (`_open` makes the room); on a line made, the place is looked for until found."""
+        now = self._lines_now()
+        if band not in now:
+            line = self._new_line(band, oy, placed)
+            self.made[band] = [line]
+            self._now = None
+            return self._along(key, [line], ox, oy, None)
+        spot = self._along(key, now[band], ox, oy, ROW_TRIES)
+        if spot is not None:
+            return spot
+        lines, step = now[band], self.bands.step_y
+        if lines[-1] < oy - SPLIT:  # a band above the node expanded: a line over its highest
+            self._open(lines[0] - 2 * SPLIT, -step, placed)
+            line = round(lines[0] - step, 1)
+        else:                       # below it, or across it: a line under its lowest
+            self._open(lines[-1] + 2 * SPLIT, step, placed)
+            line = round(lines[-1] + step, 1)
+        self.made.setdefault(band, []).append(line)
+        self._now = None
+        return self._along(key, [line], ox, oy, None)
+
+    def _along(self, key: str, lines: list[float], ox: float, oy: float, tries: int | None) -> dict[str, float] | None:
+        """The free place on `lines` nearest (ox, oy), `tries` half steps each side at most (None: until one is found,
+        as one is past every node's box)."""
+        lines = sorted(lines, key=lambda y: abs(y - oy))
         half = self.bands.step_x / 2
-        for i in range(2 * ROW_TRIES + 1):
+        i = 0
+        while tries is None or i <= 2 * tries:
             x = ox + (i + 1) // 2 * half * (1 if i % 2 else -1)
             for y in lines:
-                if self._free(x, y, key, grid, boxes):
+                if self._free(x, y, key, self.new_grid, self.new_boxes):
                     return {"x": round(x, 1), "y": round(y, 1)}
+            i += 1
         return None
 
 
@@ -646,7 +776,9 @@ def grow_layout(grown: Grown, centre: str, new: set[str]) -> None:
     if layout.get("name") == "preset" and centre in layout["positions"]:
         positions = {k: p for k, p in layout["positions"].items() if k in grown.nodes}
         room = room_for(grown, positions)
-        positions.update(room.around(centre, expansion_order(grown.nodes, new), data=grown.nodes))
+        brought = room.around(centre, expansion_order(grown.nodes, new), data=grown.nodes)
+        positions.update(brought)
+        positions.update(room.moved)  # (the bands beyond a band that needed room, moved further out with their nodes)
         drawn = {i: _placed(e) for i, e in grown.edges.items()}
         bend_around(grown, positions, _spacing(grown))
         place_move_names(grown, positions, BOARD_SIZE if grown.boards else NODE_SIZE)
@@ -655,10 +787,9 @@ def grow_layout(grown: Grown, centre: str, new: set[str]) -> None:
         changed = {i: now for i, e in grown.edges.items() if (now := _placed(e)) != drawn.get(i)}
         focus = _focus_of(grown)
         if room.bands is not None:
-            grown.bands.update({k: b for k, b in room.placed_in.items()})
-            room.bands.of.update(room.placed_in)
+            grown.bands.update(room.placed_in)
         if room.bands is not None and focus is not None:  # the bands named anew, as they are drawn now
-            rows = json.dumps(room.bands.names(positions), separators=(",", ":"))
+            rows = room.rows(brought)
             if rows != grown.nodes[focus]["data"].get("_rows"):
                 grown.nodes[focus]["data"]["_rows"] = rows
                 changed[focus] = {"_rows": rows}

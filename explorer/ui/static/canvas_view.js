@@ -1200,6 +1200,7 @@
     // (13) the layered bands' names, on a layer of their own over the drawing
     const ROW_FONT = 11;
     const ROW_SHIFT = 24;  // px on screen: how far a band's name may move further out, away from a move through it
+    const ROW_EDGE = 2;    // px on screen between a band's name and the canvas's edge (whole, if close)
     const ROW_GAP_PX = 6;  // px on screen between a band's name put inside the band and the node or label beside it
     const ROW_BODY = { includeNodes: true, includeEdges: false, includeLabels: false, includeOverlays: false };
     const ROW_LABEL = { includeNodes: false, includeEdges: false, includeLabels: true, includeOverlays: false };
@@ -1233,6 +1234,17 @@
                 });
             }
             const z = cy.zoom(), pan = cy.pan(), area = list.length ? clearArea(cy) : null;
+            // Where a name may be: whole in the canvas and clear of each overlay (each one's own box, with MARGIN), not
+            // only inside the clear area, the one rectangle clearArea keeps clear of them all (issue 35: the top band's
+            // name, beside a focus drawn at the top, was above that rectangle, which the toolbar in the far corner cut
+            // short, and so always hidden; at 1000 px the zoom buttons cut its right side off the bands above them).
+            const frame = cy.container().getBoundingClientRect();
+            const covered = list.length ? OVERLAYS.map(id => overlayRect(doc, id)).filter(r => r).map(r => ({
+                x1: r.left - frame.left - MARGIN, y1: r.top - frame.top - MARGIN,
+                x2: r.right - frame.left + MARGIN, y2: r.bottom - frame.top + MARGIN })) : [];
+            const inSight = b => b.x1 >= ROW_EDGE && b.y1 >= ROW_EDGE && b.x2 <= frame.width - ROW_EDGE &&
+                b.y2 <= frame.height - ROW_EDGE && covered.every(o => b.x2 <= o.x1 || b.x1 >= o.x2 || b.y2 <= o.y1 || b.y1 >= o.y2);
+            const right = frame.width - ROW_EDGE;  // (the furthest right a name may end)
             const large = cy.nodes().length >= CONFIG.large;  // (a large canvas labels no node: nor its bands)
             const placing = list.length && !large && !gliding;
             const boxes = placing ? cy.nodes().map(n => [n.renderedBoundingBox(ROW_BODY),
@@ -1262,13 +1274,17 @@
                     const end = row.x2 * z + pan.x;  // (never past the band's ends: a name away from its band misleads)
                     const inner = [area.x1].concat(inRow.map(o => o.x2 + ROW_GAP_PX),
                                                    inRow.map(o => o.x1 - ROW_GAP_PX - w))
-                        .filter(left => left >= Math.max(area.x1, spots[0]) && left + w <= Math.min(area.x2, end))
+                        .filter(left => left >= Math.max(area.x1, spots[0]) && left + w <= Math.min(right, end))
                         .sort((a, b) => Math.abs(a - spots[0]) - Math.abs(b - spots[0]));
                     spots.push(...inner);
                 }
                 // Where the band's line is full across the clear area (no gap between its nodes as wide as the name; issue
                 // 35: after three expansions on tic-tac-toe the remoteness 6 band was nameless), the name goes just above
                 // the band's nodes, over one of them or a gap, the nearest to the band's left end first; then a line higher.
+                // Then at the margins of what is in sight, at the band's height, as a table's row names (issue 35: at 1000 px,
+                // moves ran beside a band of one node on both sides, and "remoteness 7" had no spot near it): the clear
+                // area's left edge, and the canvas's right edge.
+                if (placing && area) spots.push(area.x1, right - w);
                 const tries = spots.map(left => [left, 0]);
                 const inLine = placing && area && typeof row.x2 === "number" ?
                     boxes.filter(o => o.w > 0 && o.y1 < y + h / 2 && o.y2 > y - h / 2) : [];
@@ -1277,7 +1293,7 @@
                     [top - ROW_GAP_PX / 2 - h / 2 - y, top - ROW_GAP_PX / 2 - 1.5 * h - y].forEach(dy => {
                         const strip = boxes.filter(o => o.w > 0 && o.y1 < y + dy + h / 2 && o.y2 > y + dy - h / 2);
                         [area.x1, start].concat(strip.map(o => o.x2 + ROW_GAP_PX), strip.map(o => o.x1 - ROW_GAP_PX - w))
-                            .filter(left => left >= Math.max(area.x1, spots[0]) && left + w <= Math.min(area.x2, end))
+                            .filter(left => left >= Math.max(area.x1, spots[0]) && left + w <= Math.min(right, end))
                             .sort((a, b) => Math.abs(a - start) - Math.abs(b - start))
                             .forEach(left => tries.push([left, dy]));
                     });
@@ -1287,7 +1303,7 @@
                     tries.find(([left, dy]) => {
                     const b = { x1: left, y1: y + dy - h / 2, x2: left + w, y2: y + dy + h / 2 };
                     // whole or not at all: never cut by the canvas's edge nor under an overlay
-                    const whole = b.x1 >= area.x1 && b.x2 <= area.x2 && b.y1 >= area.y1 && b.y2 <= area.y2;
+                    const whole = inSight(b);
                     // nor drawn over a node or its label (an expansion may place nodes beside a band), nor over another band's name
                     return whole && named.every(o => b.x2 <= o.x1 || b.x1 >= o.x2 || b.y2 <= o.y1 || b.y1 >= o.y2) && boxes.every(o => !(o.w > 0) || b.x2 <= o.x1 || b.x1 >= o.x2 || b.y2 <= o.y1 || b.y1 >= o.y2) &&
                         // nor with a move's line running through it (issue 35: "remoteness 25" crossed)
