@@ -347,7 +347,8 @@
     const WHOLE_BOX = { includeNodes: true, includeEdges: false, includeLabels: true, includeOverlays: false };
     function comfortFirst(cy, wide, centre, around, rest) {
         const least = comfortZoom();
-        if (!(least > 0) || cy.nodes().length >= CONFIG.large || !centre.length) return rest;
+        // (with boards on, a board reads where its label is too small to: reveal's tiers as they were, issue 18)
+        if (!(least > 0) || cy.nodes().length >= CONFIG.large || !centre.length || boardsOn(cy)) return rest;
         const zoom = Math.min(cy.zoom(), least), area = clearArea(cy);
         const w = (area.x2 - area.x1) / zoom, h = (area.y2 - area.y1) / zoom;
         const c = centre.boundingBox(NODE_BODY), cx = (c.x1 + c.x2) / 2, cyy = (c.y1 + c.y2) / 2;
