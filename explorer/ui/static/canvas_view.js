@@ -326,6 +326,12 @@
         const after = shown.slice(chosen), own = after[0][2] ? after.filter(t => t[2]) : after;
         if (cy.nodes().length < CONFIG.large && hiding(cy, view) > 0)
             view = clearOf(cy, view, after.map(([eles]) => eles), Math.min(...own.map(([, floor]) => floor)));
+        // A view at the comfortable zoom that still leaves a node under an overlay (the opened panel: at 1000 px a band
+        // wider than the free area had two nodes under it) gives way to reveal's own tiers: the panel never hides a node.
+        if (after[0][2] && cy.nodes().length < CONFIG.large && hiding(cy, view) > 0) {
+            const plain = tiers.filter(t => !(Array.isArray(t) && t[2] > 0));
+            if (plain.length < tiers.length) { reveal(cy, plain); return; }
+        }
         const zoom = view.zoom, px = view.pan.x, py = view.pan.y;
         if (Math.abs(zoom - now) < 1e-6 && Math.abs(px - pan.x) < 0.5 && Math.abs(py - pan.y) < 0.5) return;
         cy.stop();  // a glide of the view still going (an expansion's, a tap's) ends where it is
