@@ -5,9 +5,10 @@ part under one of the component's overlays (the info panel, its node action bar,
 outside the canvas are counted.
 
 The view's rules (explorer/ui/static/canvas_view.js, 3, 7 and 10): a drawing that fits the free area at the readable
-zoom is shown whole after every layout, expansion and opening of the panel; one that does not is shown at that zoom
-around the node expanded, every node in the window whole. At 1440 px the three games' drawings after three expansions
-fit: nothing may be hidden (before: 1 node under the panel and 4 cut at the edge on tic-tac-toe). At 1000 px the
+zoom is shown whole after every layout and opening of the panel, and after an expansion if it fits at the comfortable
+zoom (labels COMFORT_LABEL_PX on screen, or the first view's zoom if lower: a stranger found the labels 5 to 6 px tall
+after three expansions); one that does not is shown at that zoom around the node expanded, every node in the window
+whole and clear (before: 1 node under the panel and 4 cut at the edge on tic-tac-toe at 1440 px). At 1000 px the
 canvas is 534 px wide and the opened panel takes 160 of them: where the drawing fits the free area readably nothing
 may be hidden, else the zoom stays readable and the node expanded is clear (what it brought may lie further out along
 its band than the free area is wide: tic-tac-toe's second expansion, 2 nodes out of sight; at 1000 px the readable
@@ -73,10 +74,15 @@ def _next_key(frame, done: list[str]) -> str:
 def test_no_node_hides_under_the_controls_after_three_expansions(server, browser, spec, k, width):  # noqa: F811
     from explorer.ui.canvas import READABLE_ZOOM
 
+    from explorer.ui.canvas.marks import COMFORT_LABEL_PX, LABEL_FONT
+    from tests.ui.test_canvas_clear_browser import NODES
+
     page = browser.new_page(viewport={"width": width, "height": 900})
     frame_element, frame = open_canvas(page, f"{server}/?game={spec}&view=Neighbourhood&k={k}")
     seen = frame.evaluate(SEEN)
     assert hidden(seen) == [], (spec, width, "first view")
+    # (an expansion keeps the labels at COMFORT_LABEL_PX, or the size of the first view if smaller: canvas_view.js 3)
+    comfort = min(COMFORT_LABEL_PX / LABEL_FONT, seen["zoom"])
     done: list[str] = []
     for step in range(3):
         key = _next_key(frame, done)
@@ -91,11 +97,15 @@ def test_no_node_hides_under_the_controls_after_three_expansions(server, browser
         brought = [n for n in seen["nodes"] if n not in before]
         assert brought, (spec, width, step, key)
         where = (spec, width, step, key, round(seen["zoom"], 3), round(seen["fit"], 3))
-        if width >= 1440 or seen["fit"] >= READABLE_ZOOM:
+        if seen["fit"] >= comfort:
             assert hidden(seen) == [], where                            # the whole drawing, clear of every overlay
         else:
             assert seen["zoom"] >= READABLE_ZOOM * 0.97, where         # readable, around the node expanded
             assert hidden(seen, [key]) == [], where
+            # every other node shown whole and clear, or not at all (past the canvas's edge, or wholly under the panel)
+            nodes = frame.evaluate(NODES)["nodes"]
+            shown_in_part = sorted(k for k, n in nodes.items() if set(n["under"]) - set(n["wholly"]) or n["cut"])
+            assert shown_in_part == [], where
     ARTIFACTS.mkdir(exist_ok=True)
     frame_element.screenshot(path=str(ARTIFACTS / f"canvas-fit-{spec.split('(')[0].split(':')[0]}-{width}.png"))
     page.close()

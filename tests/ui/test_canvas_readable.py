@@ -215,3 +215,19 @@ def test_a_strangers_three_expansions_keep_each_remoteness_on_its_own_line():
     assert set(rows) == {f"remoteness {r}" for r in lines}
     for r, ys in lines.items():
         assert min(ys) - 0.1 <= rows[f"remoteness {r}"]["y"] <= max(ys) + 0.1, (r, rows[f"remoteness {r}"], ys)
+
+
+def test_a_move_through_its_targets_label_ends_at_the_label():
+    """The style sheet ends a move at its target's label where it comes through it (target-endpoint
+    outside-to-node-or-label: an upward move's arrowhead lay under the label's opaque card, issue 35); the names are
+    placed on the line as drawn, cut there. A move that misses the label keeps its whole length."""
+    from explorer.ui.canvas.captions import ending_at_label
+
+    up = canvas.move_path({"x": 0, "y": 200}, {"x": 0, "y": 0}, 0.0, 17, 17, steps=200)
+    label = canvas._label_box(0, 0, ["X..", "...", "..."], 17)
+    cut = ending_at_label(up, label)
+    assert abs(cut[-1][1] - label[3]) < 0.01 and abs(cut[-1][0]) < 1e-9    # at the label's bottom edge
+    assert abs(cut[-1][2] - (200 - 17 - label[3])) < 0.01                  # its length along the line
+    down = canvas.move_path({"x": 0, "y": 0}, {"x": 0, "y": 200}, 0.0, 17, 17)
+    assert ending_at_label(down, canvas._label_box(0, 200, ["X.."], 17)) == down  # from above: not through it
+

@@ -319,13 +319,13 @@ def test_a_position_found_is_centred_with_no_name_under_the_toolbar(server, brow
     page.close()
 
 
-LEFT = pytest.mark.xfail(strict=False, reason="issue 35 left: a few labels (1-4) have no spot beside or above their node "
-                                               "that no move crosses (canvas_view.js 20); the layout does not yet route "
-                                               "moves round labels")
+LEFT = pytest.mark.xfail(strict=False, reason="issue 35 left: on tic-tac-toe after three expansions a label or two is still "
+                                               "crossed by a move that no bend of it clears (canvas_view.js 20, "
+                                               "routeAround); Dodgem's passes since moves are bent round labels")
 
 
 @pytest.mark.parametrize("spec, grow", [pytest.param("tictactoe", True, marks=LEFT), ("chopsticks:standard", False),
-                                        pytest.param("dodgem(size=3)", False, marks=LEFT)],
+                                        ("dodgem(size=3)", False)],
                          ids=["tictactoe", "chopsticks", "dodgem"])
 @pytest.mark.parametrize("width", [1440, 1000])
 def test_no_move_runs_through_a_label(server, browser, spec, grow, width):  # noqa: F811

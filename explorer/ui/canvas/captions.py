@@ -58,6 +58,29 @@ def move_path(a: dict[str, float], b: dict[str, float], bend: float, start_radiu
     return points
 
 
+def ending_at_label(path: list[tuple[float, float, float]],
+                    label: tuple[float, float, float, float]) -> list[tuple[float, float, float]]:
+    """`path` (move_path) cut where it first enters the box `label` of the node it reaches: the style sheet ends a
+    move at its target's label when it comes through it (target-endpoint outside-to-node-or-label: an upward move of
+    the layered layout, whose arrowhead lay under the label's card), and its arrow is drawn there."""
+    x1, y1, x2, y2 = label
+    inside = [i for i, (x, y, _) in enumerate(path) if x1 < x < x2 and y1 < y < y2]
+    if not inside or inside[0] == 0:
+        return path
+    i = inside[0]
+    (ax, ay, ad), (bx, by, bd) = path[i - 1], path[i]
+    # the border's crossing between the last point outside and the first inside, by halving
+    lo, hi = 0.0, 1.0
+    for _ in range(20):
+        mid = (lo + hi) / 2
+        x, y = ax + (bx - ax) * mid, ay + (by - ay) * mid
+        if x1 < x < x2 and y1 < y < y2:
+            hi = mid
+        else:
+            lo = mid
+    return path[:i] + [(ax + (bx - ax) * lo, ay + (by - ay) * lo, ad + (bd - ad) * lo)]
+
+
 ARROW = 9  # px: the arrow at a move's end, which a name keeps clear of
 NODE_RING_WIDTH = 3    # px a node's drawing reaches past its disc: half its border, and a margin
 FOCUS_RING_WIDTH = 7   # the focus's: its thick border and its outline (style_rules)
@@ -171,6 +194,8 @@ def place_move_names(grown: Grown, positions: dict[str, dict[str, float]], node_
             continue
         path = move_path(a, b, float(data.get("_bend") or 0.0), radius(data["source"]), radius(data["target"]))
         if path:
+            lines = str(grown.nodes[data["target"]]["data"].get("label", "")).split("\n")
+            path = ending_at_label(path, _label_box(b["x"], b["y"], lines, radius(data["target"])))
             paths[data["id"]] = path
             for x, y in _dense(path):
                 line_grid.setdefault((math.floor(x / cell), math.floor(y / cell)), []).append((x, y, data["id"]))

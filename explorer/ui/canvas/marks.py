@@ -48,12 +48,20 @@ MOVE_CHAR = 0.62 * MOVE_FONT  # px per character of a move's name
 # view shows them all. (Cytoscape's min-zoomed-font-size cannot do it: it rounds the zoom up to a power of
 # two, so a 10 px name stayed drawn down to zoom 0.5, 5 px high.)
 MIN_LABEL_PX = 7
+# The size, on screen, at which the labels are read with ease: an expansion and the info panel's opening keep the view's
+# zoom where the labels are at least this (static/canvas_view.js, comfortFirst; or at the zoom of before, if lower),
+# showing what was added in part rather than zooming out to READABLE_ZOOM, where a stranger found the captions 5 to 6 px
+# tall after three expansions at 1000 px (issue 35).
+COMFORT_LABEL_PX = 10
 # The least width, on screen, of a node with its board drawn (static/canvas_view.js, 18): below it the board (88% of
 # the node) is not drawn and the node shows as a glyph, its shape in the value colour. 18 px: a 3x4 board's cells are
 # still 4 px, at the half of READABLE_ZOOM that a node clicked beside the opened info panel may be shown at. The default:
 # a game whose board needs more declares its own (Offers.board_px: Dōbutsu shōgi's lettered pieces, 214 px).
 MIN_BOARD_PX = 18
 TEXT_MARGIN = 3           # px between a node and its label
+# The most of the canvas's width the opened info panel takes (static/canvas_view.js tidyPanel): the component's 17.5 rem
+# took 160 of a 534 px canvas at 1000 px (issue 35), leaving the drawing 360 px beside it; at 1440 px it is under this.
+INFO_PANEL_SHARE = 0.25
 
 
 MOVE_HALF_HEIGHT = MOVE_FONT / 2 + 3  # half the height a move's name takes, with its card and a margin

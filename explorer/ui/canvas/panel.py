@@ -22,8 +22,8 @@ import explorer.ui.canvas.search as search
 from explorer.ui.canvas.ahead import ahead, ahead_json, grouped_ahead
 from explorer.ui.canvas.elements import Grown, collapse, expand, has_boards, remove, set_boards, start
 from explorer.ui.canvas.layout import EXPAND_ANIMATION_MS, grow_layout, layout_for
-from explorer.ui.canvas.marks import (BOARD_SIZE, HEIGHT, HIGHLIGHT, LABEL_FONT, LARGE, MAX_NODES, MIN_BOARD_PX,
-                                      MIN_LABEL_PX, MOVE_FONT, NODE_SIZE, READABLE_ZOOM)
+from explorer.ui.canvas.marks import (BOARD_SIZE, COMFORT_LABEL_PX, HEIGHT, HIGHLIGHT, INFO_PANEL_SHARE, LABEL_FONT,
+                                      LARGE, MAX_NODES, MIN_BOARD_PX, MIN_LABEL_PX, MOVE_FONT, NODE_SIZE, READABLE_ZOOM)
 from explorer.ui.canvas.style import (LEAN_MARK, PERSPECTIVES, _Rule, cluster_legend, cluster_rules, legend,
                                       legend_strip, style_rules)
 from explorer.ui.widgets import as_text, echo, error, player_name
@@ -547,7 +547,8 @@ def keep_view(board_px: int | None = None) -> None:
     mount the canvas again. `board_px`: the game's least width of a node whose board reads (Offers.board_px), else
     MIN_BOARD_PX."""
     config = json.dumps({"highlight": HIGHLIGHT, "large": LARGE, "readable": READABLE_ZOOM, "leanMark": LEAN_MARK,
-                         "minLabel": MIN_LABEL_PX, "labelFont": LABEL_FONT, "moveFont": MOVE_FONT,
+                         "minLabel": MIN_LABEL_PX, "comfortLabel": COMFORT_LABEL_PX, "labelFont": LABEL_FONT,
+                         "moveFont": MOVE_FONT, "panelShare": INFO_PANEL_SHARE,
                          "minBoard": board_px or MIN_BOARD_PX, "boardSize": BOARD_SIZE})
     st.html(f"<script>window.__ggCanvas = {config};\n{_view_keeper_script()}</script>", unsafe_allow_javascript=True)
 

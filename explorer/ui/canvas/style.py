@@ -80,6 +80,10 @@ def style_rules(colouring: str, move_labels: bool, boards: bool, large: bool = F
         _Rule("node[_focus]", focus),
         _Rule("node[_scc >= 0]", {"border-style": "double", "border-width": 5}),
         _Rule("edge", {"curve-style": "bezier", "target-arrow-shape": "triangle", "arrow-scale": 0.9,
+                       # a move into a node from below (an upward move of the layered layout) ends at its label's
+                       # border, not under its opaque card: its arrowhead was hidden there (issue 35). The view keeper
+                       # ends the moves at the node again while the labels are hidden (canvas_view.js, 11)
+                       "target-endpoint": "outside-to-node-or-label",
                        "width": 1.2, "line-color": OTHER_EDGE, "target-arrow-color": OTHER_EDGE,
                        # level, as every name (docs/ui.md): a layout the browser makes (force-directed) has no
                        # placed spot, and names turned along curved moves read sideways

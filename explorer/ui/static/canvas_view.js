@@ -15,7 +15,8 @@
 // 3. After an expansion the view changes only as much as needed (pan, and zoom out, never in and never
 //    below the readable zoom) so that what was in sight, the expanded node and its new neighbours are all
 //    clear of the overlays; where that needs a lower zoom, the expanded node and its neighbours, or at least
-//    it and what it brought (reveal).
+//    it and what it brought (reveal). The zoom is first kept where the labels are CONFIG.comfortLabel px (comfortFirst):
+//    what was added is shown in part at that size rather than everything shrunk to the readable zoom.
 // 4. The component's highlight (a selected node's moves, an expansion's new nodes) is red, which on
 //    this canvas means a loss: its rules, which come last in every style sheet the component sets,
 //    are followed by rules of ours in the value-neutral colour the canvas package gives (window.__ggCanvas).
@@ -51,7 +52,8 @@
 // 10. A click on a node opens the info panel over the drawing's left part: once it has opened, the view
 //    pans as little as it can (reveal) so that the node clicked and its neighbours are beside the panel, not
 //    under it, zooming out no lower than the readable zoom (with boards on, half of it: PANEL_SHARE), or the node
-//    alone where they do not fit at that zoom.
+//    alone where they do not fit at that zoom; first, as 3, at the comfortable zoom (comfortFirst). The opened panel
+//    takes at most CONFIG.panelShare of the canvas's width (tidyPanel), and the zoom bar's "Recenter Veiw" is retitled.
 //
 // 11. A label or a move's name smaller on screen than CONFIG.minLabel px is hidden (class gg-speck), not
 //    drawn as a speck nobody can read; zooming in brings it back. Cytoscape's min-zoomed-font-size rounds
@@ -61,7 +63,9 @@
 //    gg-tucked) until the move or one of its ends is selected or under the pointer: the force-directed
 //    layout, made in the browser, drew names under the nodes' labels. Looked at again after every layout,
 //    drag and expansion. A name shown on a selection (or an expansion's highlight) is drawn only where it is
-//    clear (class gg-shown): at its place, or slid along its move to the nearest clear spot (revealNames).
+//    clear (class gg-shown): at its place, or slid along its move to the nearest clear spot, else just beside its line
+//    (revealNames). A move ends at its target's label where it comes through it (an upward move's arrowhead was under
+//    the label's card), at the node where the label is hidden (arrowEnds).
 // 13. The layered layout names its bands ("remoteness 3", "draws, 2 from here") left of each band's leftmost
 //    node: the server sends them with the focus's data (`_rows`, JSON of model x, y and text; "" in another
 //    layout; an expansion's answer sends them anew, in `ggData`, for the bands its nodes went into), and they are
@@ -124,7 +128,8 @@
 //    Size by, the downloads), whose answer then sets the same data and sheet and its layout is skipped; until its next
 //    ring comes nothing else is shown ahead.
 // 20. A node's label that a move between two other nodes runs through is put beside its node or above it, where no move
-//    crosses it and it covers nothing (placeCaptions), once the nodes are still after a layout, a drag or an expansion.
+//    crosses it and it covers nothing (placeCaptions), once the nodes are still after a layout, a drag or an expansion;
+//    a move that still runs through a label is bent round it (routeAround).
 // 21. Below the zoom at which labels are drawn at their size (a Fit of a drawing wider than the canvas), once the zoom is
 //    still, the labels are drawn at CONFIG.minLabel px on screen where they cover no node and no other label (smallLabels).
 //
@@ -148,7 +153,8 @@
     const PANEL_FONT = 12;       // px: the least size of the info panel's text (5)
     const OVERLAYS = ["infopanel", "nodeActions", "toolbar", "viewbar"];  // the component's, over the canvas
     const CONFIG = window.__ggCanvas || { highlight: "#008b8b", large: 400, readable: 0.6, leanMark: ".gg-lean",
-                                          minLabel: 7, labelFont: 12, moveFont: 12, minBoard: 18, boardSize: 64 };
+                                          minLabel: 7, comfortLabel: 10, labelFont: 12, moveFont: 12, minBoard: 18,
+                                          boardSize: 64, panelShare: 0.25 };
     const NEUTRAL = [
         { selector: "node:selected, node.highlight",
           style: { "outline-color": CONFIG.highlight, "text-background-color": CONFIG.highlight } },
@@ -166,6 +172,8 @@
         { selector: ".gg-gone", style: { display: "none" } },
         // (18) a board too small to be read: the node's shape in its value colour
         { selector: "node.gg-glyph", style: { "background-image": "none" } },
+        // (11) a move into a node whose label is hidden ends at the node, not at the hidden label's border (arrowEnds)
+        { selector: "edge.gg-to-node", style: { "target-endpoint": "outside-to-node" } },
         // (11) last, so that no rule that names or highlights an element draws its speck of a label
         { selector: ".gg-speck", style: { "text-opacity": 0, "text-background-opacity": 0 } },
     ];
@@ -265,8 +273,11 @@
     function reveal(cy, tiers) {
         const now = cy.zoom();
         const readable = Math.min(now, +CONFIG.readable || now);
+        // (a tier given as [nodes, share, least]: not below `least`, a zoom of its own, or the zoom of now if lower)
         const shown = tiers.map(t => Array.isArray(t) ? t : [t, 1])
-            .map(([eles, share]) => [eles.filter(n => n.inside()), Math.max(cy.minZoom(), readable * share)])
+            .map(([eles, share, least]) => [eles.filter(n => n.inside()),
+                                            least > 0 ? Math.max(cy.minZoom(), Math.min(now, least))
+                                                      : Math.max(cy.minZoom(), readable * share), least > 0])
             .filter(([eles]) => eles.length > 0);
         if (shown.length === 0) return;
         const pan = cy.pan();
@@ -311,13 +322,49 @@
         // where one would lie under an overlay or be cut by the canvas's edge the view is made again so that none does
         // (clearOf). Issue 35: at 1000 px, Dodgem 3x3 after three expansions had 2 nodes under the opened info panel,
         // dobutsu:small 1 to 4.
+        // (a tier kept at its own zoom, comfortFirst's, is not lowered past the least of those after it)
+        const after = shown.slice(chosen), own = after[0][2] ? after.filter(t => t[2]) : after;
         if (cy.nodes().length < CONFIG.large && hiding(cy, view) > 0)
-            view = clearOf(cy, view, shown.slice(chosen).map(([eles]) => eles),
-                           Math.min(...shown.slice(chosen).map(([, floor]) => floor)));
+            view = clearOf(cy, view, after.map(([eles]) => eles), Math.min(...own.map(([, floor]) => floor)));
+        // A view at the comfortable zoom that still leaves a node under an overlay (the opened panel: at 1000 px a band
+        // wider than the free area had two nodes under it) gives way to reveal's own tiers: the panel never hides a node.
+        if (after[0][2] && cy.nodes().length < CONFIG.large && hiding(cy, view) > 0) {
+            const plain = tiers.filter(t => !(Array.isArray(t) && t[2] > 0));
+            if (plain.length < tiers.length) { reveal(cy, plain); return; }
+        }
         const zoom = view.zoom, px = view.pan.x, py = view.pan.y;
         if (Math.abs(zoom - now) < 1e-6 && Math.abs(px - pan.x) < 0.5 && Math.abs(py - pan.y) < 0.5) return;
         cy.stop();  // a glide of the view still going (an expansion's, a tap's) ends where it is
         cy.animate(local(cy, { zoom: zoom, pan: { x: px, y: py } }), local(cy, { duration: GLIDE_MS }));
+    }
+
+    // (3, 10) The zoom at which the nodes' labels are CONFIG.comfortLabel px on screen: an expansion, and the info panel's
+    // opening, keep the view at it (or at the zoom of now, if lower) where they can. Zooming out to the readable zoom
+    // (CONFIG.readable, labels 7.2 px) to keep all that was in sight beside the panel left every caption 5 to 6 px tall
+    // after three expansions at 1000 px (issue 35).
+    function comfortZoom() {
+        return (+CONFIG.comfortLabel || 0) / (+CONFIG.labelFont || 12);
+    }
+
+    // reveal's tiers with, before them, each of `wide` (what was in sight, the node and its neighbours...) at the
+    // comfortable zoom, then `centre` with as many of `around` (what an expansion brought, or the neighbours) as fit the
+    // clear area with it at that zoom, the nearest to it first: what was added is shown at a readable size, in part if it
+    // must be, rather than everything shrunk. The view keeps every node shown whole or not at all (reveal, clearOf).
+    const WHOLE_BOX = { includeNodes: true, includeEdges: false, includeLabels: true, includeOverlays: false };
+    function comfortFirst(cy, wide, centre, around, rest) {
+        const least = comfortZoom();
+        // (with boards on, a board reads where its label is too small to: reveal's tiers as they were, issue 18)
+        if (!(least > 0) || cy.nodes().length >= CONFIG.large || !centre.length || boardsOn(cy)) return rest;
+        const zoom = Math.min(cy.zoom(), least), area = clearArea(cy);
+        const w = (area.x2 - area.x1) / zoom, h = (area.y2 - area.y1) / zoom;
+        const c = centre.boundingBox(NODE_BODY), cx = (c.x1 + c.x2) / 2, cyy = (c.y1 + c.y2) / 2;
+        const far = n => Math.hypot(n.position("x") - cx, n.position("y") - cyy);
+        let held = centre;
+        around.not(centre).filter(n => n.inside()).sort((a, b) => far(a) - far(b)).forEach(n => {
+            const more = held.union(n), b = more.boundingBox(WHOLE_BOX);
+            if (b.w <= w && b.h <= h) held = more;
+        });
+        return wide.map(t => [t, 1, least]).concat([[held, 1, least]], rest);
     }
 
     // How many nodes (drawn, with their labels) `view` would show in part under one of the component's overlays (MARGIN
@@ -741,7 +788,10 @@
                           "font-family: 'DejaVu Sans Mono', Menlo, Consolas, monospace; line-height: 1.15; }" +
                           `.infopanel { font-size: max(${PANEL_FONT}px, 1rem); }` +
                           ".infopanel__key, .infopanel__val { line-height: 1.4em; overflow-wrap: anywhere; }" +
-                          `.infopanel__action-btn { font-size: max(${PANEL_FONT - 1}px, 0.85rem); }`;
+                          `.infopanel__action-btn { font-size: max(${PANEL_FONT - 1}px, 0.85rem); }` +
+                          // at most a share of the canvas's width (the component's 17.5 rem took a third of it at 1000 px,
+                          // issue 35); its resize handle still narrows it
+                          `.infopanel[data-expanded="true"] { max-width: ${100 * (+CONFIG.panelShare || 1)}%; }`;
         doc.head.appendChild(fit);
         const hideId = () => props.querySelectorAll(".infopanel__prop").forEach(row => {
             const key = row.querySelector(".infopanel__key");
@@ -757,6 +807,18 @@
         };
         panel.addEventListener("transitionend", placeBar);
         new MutationObserver(placeBar).observe(panel, { attributes: true, attributeFilter: ["data-expanded", "style"] });
+    }
+
+    // The component's own controls keep their tooltips but one: its zoom bar's recentre button is titled "Recenter Veiw"
+    // (a typo in streamlit-cytoscape's page). Its frame is of our origin, so the title is set here; the component never
+    // sets it again.
+    const TITLES = { viewbarCenter: "Recenter view" };
+    function retitle(cy) {
+        const doc = cy.container().ownerDocument;
+        Object.entries(TITLES).forEach(([id, title]) => {
+            const el = doc.getElementById(id);
+            if (el) el.title = title;
+        });
     }
 
     // The least zoom (8): FLOOR times the zoom that fits the whole drawing into the whole canvas (the default
@@ -848,7 +910,8 @@
                 if (steady < 3) { if (Date.now() < until) win.requestAnimationFrame(look); return; }
                 if (!node.selected() || !node.inside()) return;
                 const near = node.closedNeighborhood().nodes();
-                reveal(cy, [seen.union(near), near].concat(boardsOn(cy) ? [[near, PANEL_SHARE]] : [], [node]));
+                reveal(cy, comfortFirst(cy, [seen.union(near), near], node, near,
+                                        [seen.union(near), near].concat(boardsOn(cy) ? [[near, PANEL_SHARE]] : [], [node])));
             };
             win.requestAnimationFrame(look);
         });
@@ -872,6 +935,18 @@
             const named = large ? cy.edges(":selected, .highlight") : cy.edges();
             if (nodes) labelled.addClass("gg-speck"); else cy.nodes(".gg-speck").removeClass("gg-speck");
             if (moves) named.addClass("gg-speck"); else cy.edges(".gg-speck").removeClass("gg-speck");
+            arrowEnds(cy);
+        });
+    }
+
+    // (11) A move ends at its target's label where the label is drawn (canvas/style.py: target-endpoint
+    // outside-to-node-or-label, so an upward move's arrowhead is not under the label's card), and at the node itself
+    // where the label is hidden as a speck: else the arrow stopped in the empty air under the node.
+    function arrowEnds(cy) {
+        const bare = cy.edges().filter(e => e.target().hasClass("gg-speck"));
+        cy.batch(() => {
+            cy.edges(".gg-to-node").not(bare).removeClass("gg-to-node");
+            bare.filter(e => !e.hasClass("gg-to-node")).addClass("gg-to-node");
         });
     }
 
@@ -918,7 +993,7 @@
             shown.push(n);
         });
         const enlarged = cy.collection(shown);
-        cy.batch(() => { hidden.not(enlarged).removeStyle("font-size"); enlarged.removeClass("gg-speck"); });
+        cy.batch(() => { hidden.not(enlarged).removeStyle("font-size"); enlarged.removeClass("gg-speck"); arrowEnds(cy); });
         cy.__ggSmall = enlarged.length ? enlarged : null;
         cy.emit("gglabels");  // the bands' names placed again round the labels (13)
     }
@@ -1028,6 +1103,50 @@
     function resetCaptions(cy) {
         const moved = cy.nodes().filter(n => n.scratch("_ggCaption"));
         if (moved.length) cy.batch(() => moved.forEach(n => { n.removeStyle(CAPTION_STYLE); n.removeScratch("_ggCaption"); }));
+        const routed = cy.edges().filter(e => e.scratch("_ggRouted"));
+        if (routed.length) cy.batch(() => routed.forEach(e => { e.removeStyle(ROUTE_STYLE); e.removeScratch("_ggRouted"); }));
+    }
+
+    // (20) A move that still runs through a node's label (or its disc) once the labels are placed, neither of them its
+    // own ends', is bent round it: drawn as a curve through one control point (as the server bends a move round a node in
+    // its way, canvas/layout.py bend_around), the least bend, either side, that leaves it crossing none, else the fewest
+    // (issue 35: on tic-tac-toe and Dodgem 3x3 one to four labels had no spot beside or above their node that no move
+    // crossed). Undone with the labels' spots (resetCaptions), before any layout and before they are looked at again; the
+    // moves' names are then tucked anew round the lines as bent (tuckNames). O(E crossing x ROUTE_BENDS x (V + labels)).
+    const ROUTE_STYLE = "curve-style control-point-distances control-point-weights";
+    const ROUTE_BENDS = [16, 24, 32, 44, 58, 74, 92, 112, 136];  // model px: the control point's distance, least first
+    function routeAround(cy, nodes, labels) {
+        const boxes = nodes.map((n, i) => [n.id(), labels[i]]).filter(([, b]) => b.x2 > b.x1)
+            .concat(cy.nodes().filter(n => n.visible()).map(n => [n.id(), n.boundingBox(NODE_BODY)]));
+        const through = (e, pts) => {
+            const ends = [e.source().id(), e.target().id()];
+            let count = 0;
+            boxes.forEach(([id, b]) => {
+                if (ends.includes(id) || pts.every(p => p.x < b.x1 || p.x > b.x2) || pts.every(p => p.y < b.y1 || p.y > b.y2)) return;
+                for (let k = 1; k < pts.length; k++)
+                    if (segmentInBox(pts[k - 1].x, pts[k - 1].y, pts[k].x, pts[k].y, b)) { count++; return; }
+            });
+            return count;
+        };
+        cy.edges().filter(e => e.visible() && !e.isLoop()).forEach(e => {
+            const now = through(e, movePoints(e));
+            if (now === 0) return;
+            const base = e.data("_bent") ? (+e.data("_bend") || 0) : 0;
+            let best = null, least = now;
+            for (const bend of ROUTE_BENDS) {
+                for (const side of [1, -1]) {
+                    const d = base + side * bend;
+                    e.style(local(cy, { "curve-style": "unbundled-bezier", "control-point-distances": d, "control-point-weights": 0.5 }));
+                    const n = through(e, movePoints(e));
+                    if (n < least) { least = n; best = d; }
+                    if (least === 0) break;
+                }
+                if (least === 0) break;
+            }
+            if (best === null) { e.removeStyle(ROUTE_STYLE); return; }
+            e.style(local(cy, { "curve-style": "unbundled-bezier", "control-point-distances": best, "control-point-weights": 0.5 }));
+            e.scratch("_ggRouted", true);
+        });
     }
 
     function placeCaptions(cy) {
@@ -1087,6 +1206,7 @@
             }
             n.removeStyle(CAPTION_STYLE);
         });
+        routeAround(cy, nodes, labels);
     }
 
     function captionsSoon(cy) {
@@ -1106,7 +1226,8 @@
     // spot along its move, nearest its own place (a source label at that distance, as the server places names:
     // canvas/captions.py); where there is none it stays hidden (the pointer over the move shows it). Revealed
     // where they were, after a double-click the names of the new moves lay on the nodes' labels (issue 35).
-    const SHOWN_STYLE = "label source-label source-text-offset source-text-rotation";
+    const BESIDE = [2, 8, 14];  // model px between a move's line and its name put beside it (revealNames)
+    const SHOWN_STYLE = "label source-label source-text-offset source-text-rotation source-text-margin-x source-text-margin-y";
     function unreveal(cy, eles) {
         if (!eles.length) return;
         cy.batch(() => eles.forEach(e => { e.removeClass("gg-shown"); if (e.scratch("_ggMoved")) { e.removeStyle(SHOWN_STYLE); e.removeScratch("_ggMoved"); } }));
@@ -1137,12 +1258,23 @@
             let walked = 0;
             const spots = points.map((p, i) => {
                 if (i > 0) walked += Math.hypot(p.x - points[i - 1].x, p.y - points[i - 1].y);
-                return { p, at: walked, far: Math.hypot(p.x - cx, p.y - cyy) };
+                // (whether the move runs more up and down than across here: a name beside it then goes left or right)
+                const a = points[Math.max(0, i - 1)], c = points[Math.min(points.length - 1, i + 1)];
+                return { p, at: walked, far: Math.hypot(p.x - cx, p.y - cyy), steep: Math.abs(c.y - a.y) >= Math.abs(c.x - a.x) };
             }).sort((u, v) => u.far - v.far);
-            for (const { p, at } of spots) {
+            // On its line first; else beside it, touching it or a little further out (a short move whose line is under
+            // its ends' labels had no spot on it: after three expansions on tic-tac-toe, a node's move in from the node
+            // above was nameless). The name shown takes the highlight's colour, as its move does.
+            const beside = BESIDE.flatMap(gap => spots.flatMap(({ p, at, steep }) =>
+                (steep ? [[b.w / 2 + gap, 0], [-b.w / 2 - gap, 0]] : [[0, -b.h / 2 - gap], [0, b.h / 2 + gap]])
+                    .map(([dx, dy]) => ({ p: { x: p.x + dx, y: p.y + dy }, at, dx, dy }))));
+            for (const { p, at, dx, dy } of spots.concat(beside)) {
                 const box = { x1: p.x - b.w / 2 + 1, y1: p.y - b.h / 2 + 1, x2: p.x + b.w / 2 - 1, y2: p.y + b.h / 2 - 1 };
                 if (!free(box, e)) continue;
-                e.style({ "label": "", "source-label": text, "source-text-offset": at, "source-text-rotation": "none" });
+                // (an object of the frame's realm: Cytoscape.js took this page's for no style at all, so no name slid
+                // along its move was ever drawn, and the new moves of a node selected after an expansion stayed nameless)
+                e.style(local(cy, { "label": "", "source-label": text, "source-text-offset": at, "source-text-rotation": "none",
+                                    "source-text-margin-x": dx || 0, "source-text-margin-y": dy || 0 }));
                 e.scratch("_ggMoved", true);
                 const got = e.boundingBox(LABEL_ONLY);  // where Cytoscape.js draws it, which must be clear too
                 const drawn = { x1: got.x1 + 1, y1: got.y1 + 1, x2: got.x2 - 1, y2: got.y2 - 1 };
@@ -1530,7 +1662,8 @@
             // (a cluster opened: its positions stand where it was)
             const centre = gone.has(node) ? nodes : node;
             const near = centre.closedNeighborhood().nodes().not(".gg-gone");
-            reveal(cy, [keep.not(".gg-gone").union(centre).union(nodes), near, centre.union(nodes), centre]);
+            const wide = [keep.not(".gg-gone").union(centre).union(nodes), near, centre.union(nodes)];
+            reveal(cy, comfortFirst(cy, wide, centre, nodes.union(near), wide.concat([centre])));
         }, GLIDE_MS + 20);
     }
 
@@ -1793,6 +1926,7 @@
         neutralHighlight(cy);
         namesAsText(cy);
         tidyPanel(cy);
+        retitle(cy);
         edgesOnViewport(cy);
         wheelGuard(cy);
         revealOnTap(cy);
@@ -1929,8 +2063,10 @@
                     selectFound(cy, cy.nodes().filter(n => found.has(n.id())));
                     return;
                 }
-                reveal(cy, [keep, near].concat(panel && panel.width > 100 && boardsOn(cy) ? [[near, PANEL_SHARE]] : [],
-                                              [centre.union(cy.nodes().filter(n => fresh.has(n.id()))), centre]));
+                const brought = cy.nodes().filter(n => fresh.has(n.id()));
+                reveal(cy, comfortFirst(cy, [keep, near, centre.union(brought)], centre, brought.union(near),
+                                        [keep, near].concat(panel && panel.width > 100 && boardsOn(cy) ? [[near, PANEL_SHARE]] : [],
+                                                            [centre.union(brought), centre])));
             });
             return run;
         };
