@@ -71,7 +71,7 @@ def test_a_crafted_scene_is_refused_in_one_escaped_line():
     shown = "\n".join(c.value for c in at.caption)
     assert "are not a list of clusters" in text_of(shown) and "**not**" not in shown  # echoed escaped
     at = page(game=GAME, view="Neighbourhood", k="4", open=json.dumps(["v win 3 X", "no such cluster"]))
-    assert "1 of the link's 2 opened clusters are not clusters of this canvas: left out." in _captions(at)
+    assert "1 of the link's 2 opened clusters is not a cluster of this canvas: left out." in _captions(at)
     assert clusters.node_id("v win 3 X") not in {n["data"]["id"] for n in _drawn(at)["nodes"]}  # the good one opened
     at = page(game=GAME, view="Neighbourhood", k="4", group="<b>everything</b>")
     assert not at.exception and at.session_state[panel.GROUP] == "value"

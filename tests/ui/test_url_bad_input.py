@@ -192,3 +192,15 @@ def test_a_view_that_names_no_tab_is_one_line_saying_how_long_it_was(view):
     assert "view" not in at.query_params
     if len(view) > 40:
         assert "40 characters shown of 5,000" in said[0], said
+
+
+@pytest.mark.parametrize("blank", ["", "   "])
+def test_a_find_box_emptied_or_blank_takes_the_last_searchs_line_away(blank):
+    """A stranger's walk: after a refused search, spaces typed into Find left the refusal under the box, now about
+    nothing. A box emptied or blank is an action as any other: the last search's line goes, and nothing is said."""
+    at = page(game=GAME, view="Neighbourhood", k="1")
+    at.text_input(key="canvas_find").set_value("Q../.../...").run()
+    assert [text_of(c.value) for c in at.caption if "Q../.../..." in text_of(c.value)], "the refusal is said first"
+    at.text_input(key="canvas_find").set_value(blank).run()
+    _usable(at)
+    assert not [text_of(c.value) for c in at.caption if "Q../.../..." in text_of(c.value)]

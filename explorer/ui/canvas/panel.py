@@ -265,9 +265,11 @@ def _on_find(game: Game, solved: SolvedGraph, backend: Backend, focus: str) -> N
     why nothing was (the canvas's `said`, shown escaped below it until the next action)."""
     grown: Grown | None = st.session_state.get(GROWN)
     text = str(st.session_state.get("canvas_find") or "")
-    if grown is None or not text.strip():
+    if grown is None:
         return
-    grown.said = []  # a new action: the last one's lines go
+    grown.said = []  # a new action, a box emptied (or left blank) too: the last search's lines go, never stale
+    if not text.strip():
+        return
     try:
         found, note, added = search.find(grown, game, solved, backend, text, focus)
     except GameGraphError as exc:
@@ -611,8 +613,9 @@ def _opened(grown: Grown, grouping: str, focus: str) -> list[str]:
         known = clusters.clusters_of(grown.nodes, grown.edges, grouping, focus)
         unknown = [i for i in ids if i not in known]
         if unknown:
-            grown.notes.append(f"{len(unknown)} of the link's {len(ids)} opened clusters are not clusters of this "
-                               "canvas: left out.")
+            grown.notes.append(f"{len(unknown)} of the link's {len(ids)} opened clusters "
+                               f"{'is not a cluster' if len(unknown) == 1 else 'are not clusters'} of this canvas: "
+                               "left out.")
         ids = [i for i in ids if i in known]
     elif kept_grouping != grouping:
         ids = []
