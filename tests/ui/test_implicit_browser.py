@@ -159,6 +159,7 @@ def test_the_neighbourhood_of_a_part_is_readable_at_its_default_zoom(server, bro
     taller than the canvas) opens at a zoom its labels read at (canvas.READABLE_ZOOM, centred on the
     focus), not at the fit of the whole drawing (about 0.2 before)."""
     from explorer.ui.canvas import READABLE_ZOOM
+    from explorer.ui.canvas.marks import LABEL_FONT, MIN_LABEL_PX
 
     page = browser.new_page(viewport={"width": 1400, "height": 1000})
     page.goto(f"{server}/?game={URL_SPEC}&view=Neighbourhood")
@@ -178,7 +179,10 @@ def test_the_neighbourhood_of_a_part_is_readable_at_its_default_zoom(server, bro
                                         "const p = f.renderedPosition(); "
                                         "return [cy.zoom(), cy.nodes().length, [p.x, p.y, cy.width(), cy.height()]]; }")
     assert nodes > 20
-    assert zoom >= READABLE_ZOOM - 1e-6, zoom
+    # The readable zoom, or one a little below it that canvas_view.js tries (ZOOM_TRIES, down to 3 % less) when no
+    # window at it leaves every node whole: the part's layout decides which (CI opened it at 0.594). Either way its
+    # labels are drawn, never the whole drawing's fit.
+    assert READABLE_ZOOM * 0.97 - 1e-6 <= zoom and zoom * LABEL_FONT >= MIN_LABEL_PX, zoom
     x, y, width, height = focus
     assert 0 < x < width and 0 < y < height  # the page's position is in sight
     element = page.locator('iframe[src*="streamlit_cytoscape"]').first
