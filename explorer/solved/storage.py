@@ -108,8 +108,10 @@ def advice(game: Game | str, spec: str | None = None, command: str = "solve") ->
                 if flag else "choose smaller parameters")
     if command == "ui":  # the page (explorer/ui): the solve, how long it takes here, and that the page then opens it
         if flag:
-            return (f"`{shell_hint('solve', spec, flag)}` solves it in {solve_time(game)}, and the page then opens "
-                    "it from its value file")
+            memory = solve_memory(game)
+            holding = f", holding up to {limits.human_bytes(memory)} of memory," if memory else ""
+            return (f"`{shell_hint('solve', spec, flag)}` solves it in {solve_time(game)}{holding} and the page then "
+                    "opens it from its value file")
         return f"solve it with `{shell_hint('solve', spec)}`, whose graph the page then opens, or choose smaller parameters"
     if command == "dot":
         return _too_large_to_draw(game, flag)
@@ -139,6 +141,19 @@ def solve_seconds(game: Game) -> tuple[float, float, bool]:
         return float(measured[0]), float(measured[1]), True
     seconds = (game.index_space() or 0) / INDICES_PER_SECOND
     return seconds, seconds, False
+
+
+def solve_memory(game: Game) -> int | None:
+    """The most memory, in bytes, the value-file solve of `game` holds at once: its largest tier's (tiered.tier_memory)
+    for a game with tiers, else the implicit solve's (implicit.solving_memory: measured with a margin where the game
+    declares it, else the worst case). None for a game with neither. O(tiers)."""
+    flag = tiered.edgeless_flag(game)
+    if flag == "--tiered":
+        return max(tiered.tier_memory(game.tiers()))
+    if flag == "--implicit":
+        found = implicit.solving_memory(game)
+        return found[0] if found else None
+    return None
 
 
 def _duration(seconds: float) -> tuple[str, str]:

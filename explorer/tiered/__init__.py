@@ -35,7 +35,7 @@ from explorer.tiered.files import (  # noqa: F401
 from explorer.tiered.manager import _claim, _compress_all, _write_meta, solve  # noqa: F401
 from explorer.tiered.reader import TieredValues, exists, open_solved, open_values, solved_exists  # noqa: F401
 from explorer.tiered.tiers import (  # noqa: F401
-    _is_loop_free, _require, check_size, check_tiers, edgeless_flag, supports, tiers_of)
+    _is_loop_free, _require, check_size, check_tiers, edgeless_flag, supports, tier_memory, tiers_of)
 from explorer.tiered.worker import (  # noqa: F401
     FORWARD_TASKS_PER_WORKER, MIN_FORWARD_CHUNK, PROGRESS_SECONDS, SEED_WINDOW_MIN, SEED_WINDOW_PASSES,
     SEED_WINDOW_SHARE, TIER_PROGRESS_STEP, _quiet_task, _solve_forward, _solve_tier_task, _warm_up, _worker_report,

@@ -91,6 +91,14 @@ def edgeless_flag(game: Game) -> str | None:
     return "--implicit" if size < implicit.MAX_INDICES else None
 
 
+def tier_memory(tiers: Tiers) -> list[int]:
+    """The bytes each tier's solve holds (check_size): 2 a position of the tier (6 with the queue and seeds of a
+    loopy one) and 2 a position of each child tier read. O(tiers + child links)."""
+    sizes = [b - a for a, b in zip(tiers.offsets, tiers.offsets[1:])]
+    return [size * (2 if _is_loop_free(tiers, t) else 6) + sum(2 * sizes[c] for c in tiers.children[t])
+            for t, size in enumerate(sizes)]
+
+
 def check_size(game: Game, tiers: Tiers) -> None:
     """Refuse before any work, in one line (GraphTooLarge): a tier over the one-tier limit, or a tier
     whose solve needs more memory than is available: 2 bytes a position of the tier (4 for the
@@ -104,8 +112,7 @@ def check_size(game: Game, tiers: Tiers) -> None:
         raise GraphTooLarge(f"{game.display_name}: tier {t} ({tiers.names[t]}) has {sizes[t]:,} indices; the tiered "
                             f"solver solves a tier of at most {implicit.MAX_INDICES - 1:,}")
     available = meminfo_available()
-    for t, size in enumerate(sizes):
-        need = size * (2 if _is_loop_free(tiers, t) else 6) + sum(2 * sizes[c] for c in tiers.children[t])
+    for t, need in enumerate(tier_memory(tiers)):
         if available is not None and need > available:
             raise GraphTooLarge(f"{game.display_name}: tier {t} ({tiers.names[t]}) needs about {need / 2**30:,.1f} GiB "
                                 f"to solve, and {available / 2**30:,.1f} GiB of memory is available")

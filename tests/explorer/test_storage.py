@@ -85,3 +85,34 @@ def test_one_reader_whatever_the_storage(home):
             [(m["label"], m["value"], m["optimal"]) for m in graph.moves(key)]
         assert values.record(key)["on_cycle"] is None and graph.record(key)["on_cycle"] in (True, False)
     assert [r["key"] for r in values.line(limit=12)] == [r["key"] for r in graph.line(limit=12)]
+
+
+@pytest.mark.parametrize("spec", ["dobutsu:standard", "connect4:6x4", "dodgem:5x5"])
+def test_the_pages_solve_advice_names_the_memory_the_solves_check_asks_for(spec, monkeypatch):
+    """The page's line for a game solved into a value file names how much memory the solve holds (a stranger saw the
+    time and the command, no memory figure: issue 35), and that figure is the one the solve's own check refuses one
+    byte short of (implicit.check_memory; a tiered solve's tiers.check_size, its largest tier), so the two cannot
+    drift apart."""
+    from explorer import implicit, tiered
+    from explorer.core import limits
+    from explorer.core.errors import GraphTooLarge
+    from explorer.solved import advice
+    from explorer.solved.storage import solve_memory
+
+    game = parse_spec(spec)
+    need = solve_memory(game)
+    assert need and f"holding up to {limits.human_bytes(need)} of memory" in advice(game, command="ui")
+    if tiered.edgeless_flag(game) == "--tiered":
+        tiers = game.tiers()
+        check = lambda: tiered.check_size(game, tiers)  # noqa: E731
+        room = lambda n: monkeypatch.setattr(limits, "meminfo_available", lambda: n)  # noqa: E731
+    else:
+        check = lambda: implicit.check_memory(game)  # noqa: E731
+        room = lambda n: (monkeypatch.setattr(limits, "resident_room", lambda: limits.Room(n, limits.AVAILABLE_NOW)),  # noqa: E731
+                          monkeypatch.setattr(limits, "address_space_room", lambda: None))
+    room(need)
+    check()
+    room(need - 1)
+    with pytest.raises(GraphTooLarge):
+        check()
+    assert solve_memory(parse_spec("tictactoe")) is None  # no value-file solve: no figure
