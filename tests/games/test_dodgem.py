@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import functools
+
 import numpy as np
 import pytest
 from hypothesis import given, settings
@@ -98,14 +100,21 @@ def test_4x4_is_a_draw_and_both_solvers_agree(tmp_path):
     assert np.array_equal(np.asarray(values.remoteness_array)[codes].astype(np.int32), solved.solution.remoteness)
 
 
+@functools.cache
+def dodgem_5x5():
+    """The game and its kernels, made once for every example below (their context tables, built in Python,
+    were made again for each of the 200)."""
+    game = parse_spec("dodgem:5x5")
+    return game, game.implicit_kernels()
+
+
 @settings(max_examples=200, deadline=None)
 @given(data=st.data())
 def test_5x5_ranking_python_equals_compiled(data):
     """The 5x5 ranking (2.4e8 indices) sampled: Python and numba rank/unrank and moves agree."""
     from explorer.games.dodgem import kernels as k
 
-    game = parse_spec("dodgem:5x5")
-    kernels = game.implicit_kernels()
+    game, kernels = dodgem_5x5()
     index = data.draw(st.integers(0, game.index_space() - 1))
     position = game.unrank(index)
     assert game.rank(position) == index
