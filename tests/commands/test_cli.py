@@ -20,7 +20,9 @@ def run(*args: str, home) -> subprocess.CompletedProcess:
     env = {"GAMEGRAPH_HOME": str(home), "GAMEGRAPH_PROGRESS": "0", "PATH": "/usr/bin:/bin"}
     import os
     env = {**os.environ, **env}
-    return subprocess.run([sys.executable, "-m", "explorer.cli", *args], capture_output=True, text=True, env=env, timeout=120)
+    # 600 s: a guard against a hang, not a measure; `up` of every Chopsticks preset and the small games, compiled in
+    # the child, came near 120 s under CI's load (session 27, helper H34)
+    return subprocess.run([sys.executable, "-m", "explorer.cli", *args], capture_output=True, text=True, env=env, timeout=600)
 
 
 @pytest.fixture
