@@ -74,9 +74,10 @@
 //    a name that the canvas's edge or an overlay would cut, that would lie over a node, its label or a move's name, or
 //    that a move's line would run through, is moved further left, else right of the band's rightmost node (`x2`), else
 //    (the band's ends out of the clear area: its left end under the opened info panel, its right end past the canvas's
-//    edge) inside the band's extent, at the clear area's left edge or in a gap beside one of its nodes, else just above
-//    the band's nodes, and hidden where none of those spots is whole and clear (nor clear of the names placed before it),
-//    until the view shows it so; a large canvas names no band.
+//    edge) inside the band's extent, at the clear area's left edge or in a gap beside one of its nodes; where moves
+//    cross every one of those spots, at the first of them on its opaque card over the moves' lines (never over an
+//    arrowhead); else just above the band's nodes; and hidden where none of those spots is whole and clear (nor clear of
+//    the names placed before it), until the view shows it so; a large canvas names no band.
 // 14. The canvas's search (canvas/search.py) sends a layout marked `ggFind` (the keys found): nothing moves,
 //    and the view brings what was found into the middle of the clear area (`showFound`); after a path was
 //    added for it, the expansion's layout places the path first (on a grouped canvas, whose answer is the whole
@@ -1365,6 +1366,19 @@
     const ROW_GAP_PX = 6;  // px on screen between a band's name put inside the band and the node or label beside it
     const ROW_BODY = { includeNodes: true, includeEdges: false, includeLabels: false, includeOverlays: false };
     const ROW_LABEL = { includeNodes: false, includeEdges: false, includeLabels: true, includeOverlays: false };
+    // The box (model px) of a move's arrowhead: the last ARROW_LENGTH px of its line `pts` (movePoints), ARROW_HALF
+    // either side (Cytoscape.js's triangle at the style sheet's arrow-scale 0.9 is about 8 px long and 8 px wide)
+    const ARROW_LENGTH = 10, ARROW_HALF = 5;
+    function arrowBox(pts) {
+        const t = pts[pts.length - 1];
+        let i = pts.length - 2;
+        while (i > 0 && Math.hypot(t.x - pts[i].x, t.y - pts[i].y) < ARROW_LENGTH) i--;
+        const s = pts[Math.max(0, i)], d = Math.hypot(t.x - s.x, t.y - s.y) || 1;
+        const a = { x: t.x + (s.x - t.x) * Math.min(1, ARROW_LENGTH / d), y: t.y + (s.y - t.y) * Math.min(1, ARROW_LENGTH / d) };
+        return { x1: Math.min(t.x, a.x) - ARROW_HALF, y1: Math.min(t.y, a.y) - ARROW_HALF,
+                 x2: Math.max(t.x, a.x) + ARROW_HALF, y2: Math.max(t.y, a.y) + ARROW_HALF };
+    }
+
     function rowNames(cy) {
         const doc = cy.container().ownerDocument;
         const layer = doc.createElement("div");
@@ -1390,7 +1404,7 @@
                     name.className = "gg-row";
                     name.textContent = String(row.text);
                     name.style.cssText = "position:absolute;transform:translate(-100%,-50%);white-space:nowrap;" +
-                        `font:${ROW_FONT}px sans-serif;color:#555555;background:rgba(255,255,255,0.9);padding:0 3px;`;
+                        `font:${ROW_FONT}px sans-serif;color:#555555;background:#ffffff;padding:0 3px;border-radius:2px;`;
                     layer.appendChild(name);
                 });
             }
@@ -1406,6 +1420,16 @@
             const inSight = b => b.x1 >= ROW_EDGE && b.y1 >= ROW_EDGE && b.x2 <= frame.width - ROW_EDGE &&
                 b.y2 <= frame.height - ROW_EDGE && covered.every(o => b.x2 <= o.x1 || b.x1 >= o.x2 || b.y2 <= o.y1 || b.y1 >= o.y2);
             const right = frame.width - ROW_EDGE;  // (the furthest right a name may end)
+            // the left edge of what is clear between the heights y1 and y2 for a name `w` wide: right of every overlay
+            // (with MARGIN) in its way from the canvas's left edge on
+            const leftAt = (y1, y2, w) => {
+                let x = ROW_EDGE;
+                for (let moved = true, n = 0; moved && n <= covered.length; n++) {
+                    moved = false;
+                    covered.forEach(o => { if (o.y1 < y2 && o.y2 > y1 && o.x1 < x + w && o.x2 > x) { x = o.x2; moved = true; } });
+                }
+                return x;
+            };
             const large = cy.nodes().length >= CONFIG.large;  // (a large canvas labels no node: nor its bands)
             const placing = list.length && !large && !gliding;
             const boxes = placing ? cy.nodes().map(n => [n.renderedBoundingBox(ROW_BODY),
@@ -1439,43 +1463,68 @@
                         .sort((a, b) => Math.abs(a - spots[0]) - Math.abs(b - spots[0]));
                     spots.push(...inner);
                 }
-                // Where the band's line is full across the clear area (no gap between its nodes as wide as the name; issue
-                // 35: after three expansions on tic-tac-toe the remoteness 6 band was nameless), the name goes just above
-                // the band's nodes, over one of them or a gap, the nearest to the band's left end first; then a line higher.
-                // Then at the margins of what is in sight, at the band's height, as a table's row names (issue 35: at 1000 px,
-                // moves ran beside a band of one node on both sides, and "remoteness 7" had no spot near it): the clear
-                // area's left edge, and the canvas's right edge.
-                if (placing && area) spots.push(area.x1, right - w);
+                // Then at the left edge of what is clear at the band's height (right of the info panel, or of the toolbar
+                // where the band is as high as it), as a table's row names (issue 35: at 1000 px, moves ran beside a band
+                // of one node on both sides, and "remoteness 7" had no spot near it). No longer at the canvas's right edge:
+                // after a Fit at 1000 px "remoteness 7" sat there, far from its band's one node.
+                if (placing) spots.push(leftAt(y - h / 2, y + h / 2, w));
                 const tries = spots.map(left => [left, 0]);
                 const inLine = placing && area && typeof row.x2 === "number" ?
                     boxes.filter(o => o.w > 0 && o.y1 < y + h / 2 && o.y2 > y - h / 2) : [];
+                // Where the band's line is full across the clear area (no gap between its nodes as wide as the name; issue
+                // 35: after three expansions on tic-tac-toe the remoteness 6 band was nameless), the name goes just above
+                // the band's nodes, over one of them or a gap, the nearest to the band's left end first; then a line higher.
+                const above = [];
                 if (inLine.length) {
                     const top = Math.min(...inLine.map(o => o.y1)), end = row.x2 * z + pan.x, start = row.x * z + pan.x;
                     [top - ROW_GAP_PX / 2 - h / 2 - y, top - ROW_GAP_PX / 2 - 1.5 * h - y].forEach(dy => {
                         const strip = boxes.filter(o => o.w > 0 && o.y1 < y + dy + h / 2 && o.y2 > y + dy - h / 2);
-                        [area.x1, start].concat(strip.map(o => o.x2 + ROW_GAP_PX), strip.map(o => o.x1 - ROW_GAP_PX - w))
-                            .filter(left => left >= Math.max(area.x1, spots[0]) && left + w <= Math.min(right, end))
+                        // (over the band's extent, or just beside it: a band of one node narrower than its name is named
+                        // over that node or beside it; after an expansion at 1440 px on Dodgem 3x3, "remoteness 19" was
+                        // nameless so)
+                        [area.x1, start, (start + end - w) / 2, end - w, start - w, end]
+                            .concat(strip.map(o => o.x2 + ROW_GAP_PX), strip.map(o => o.x1 - ROW_GAP_PX - w))
+                            .filter(left => left + w >= start && left <= end && left + w <= right)
                             .sort((a, b) => Math.abs(a - start) - Math.abs(b - start))
-                            .forEach(left => tries.push([left, dy]));
+                            .forEach(left => above.push([left, dy]));
                     });
                 }
-                const kept = name.__ggSpot === undefined ? undefined : [name.__ggSpot * z + pan.x, (name.__ggDy || 0) * z];
-                const [at, dy] = (large ? undefined : gliding ? kept :
-                    tries.find(([left, dy]) => {
+                // Whole in sight, clear of every node, label, move's name drawn and other band's name; and, `overMoves`
+                // false, of every move's line too. With `overMoves` a name may lie over moves' lines on its opaque card
+                // (a move is a thin line, the name reads over it; issue 35: at 1000 px after three expansions on
+                // tic-tac-toe, moves crossed every spot beside the bottom band and all six names were hidden), but never
+                // over a move's arrowhead, which says where the move goes, nor along a move (one that runs under the
+                // card for more than half its width: a move between two nodes of the band, hidden in the gap between them).
+                const fits = ([left, dy], overMoves) => {
                     const b = { x1: left, y1: y + dy - h / 2, x2: left + w, y2: y + dy + h / 2 };
                     // whole or not at all: never cut by the canvas's edge nor under an overlay
-                    const whole = inSight(b);
+                    if (!inSight(b)) return false;
                     // nor drawn over a node or its label (an expansion may place nodes beside a band), nor over another band's name
-                    return whole && named.every(o => b.x2 <= o.x1 || b.x1 >= o.x2 || b.y2 <= o.y1 || b.y1 >= o.y2) && boxes.every(o => !(o.w > 0) || b.x2 <= o.x1 || b.x1 >= o.x2 || b.y2 <= o.y1 || b.y1 >= o.y2) &&
+                    if (!(named.every(o => b.x2 <= o.x1 || b.x1 >= o.x2 || b.y2 <= o.y1 || b.y1 >= o.y2) &&
+                          boxes.every(o => !(o.w > 0) || b.x2 <= o.x1 || b.x1 >= o.x2 || b.y2 <= o.y1 || b.y1 >= o.y2))) return false;
+                    const m = { x1: (b.x1 - pan.x) / z, y1: (b.y1 - pan.y) / z, x2: (b.x2 - pan.x) / z, y2: (b.y2 - pan.y) / z };
+                    return !lines.some(([e, bb, pts, arrow]) => {
+                        // never over a move's arrowhead, nor grazing its side
+                        if (!(arrow.x2 <= m.x1 || arrow.x1 >= m.x2 || arrow.y2 <= m.y1 || arrow.y1 >= m.y2)) return true;
+                        if (bb.x2 < m.x1 || bb.x1 > m.x2 || bb.y2 < m.y1 || bb.y1 > m.y2) return false;
+                        if (overMoves) {
+                            // a move may cross the card, not run along under it (a long stretch of it hidden; the
+                            // points are about LINE_STEP apart)
+                            const under = pts.filter(p => p.x > m.x1 && p.x < m.x2 && p.y > m.y1 && p.y < m.y2).length;
+                            return under * LINE_STEP * z > w / 2;
+                        }
                         // nor with a move's line running through it (issue 35: "remoteness 25" crossed)
-                        !lines.some(([e, bb, pts]) => {
-                            const m = { x1: (b.x1 - pan.x) / z, y1: (b.y1 - pan.y) / z, x2: (b.x2 - pan.x) / z, y2: (b.y2 - pan.y) / z };
-                            if (bb.x2 < m.x1 || bb.x1 > m.x2 || bb.y2 < m.y1 || bb.y1 > m.y2) return false;
-                            for (let k = 1; k < pts.length; k++)
-                                if (segmentInBox(pts[k - 1].x, pts[k - 1].y, pts[k].x, pts[k].y, m)) return true;
-                            return false;
-                        });
-                })) || [undefined, 0];
+                        for (let k = 1; k < pts.length; k++)
+                            if (segmentInBox(pts[k - 1].x, pts[k - 1].y, pts[k].x, pts[k].y, m)) return true;
+                        return false;
+                    });
+                };
+                // At the band's height clear of moves; else at its height over moves, on its card; only then just above
+                // the band's nodes (its line full), clear of moves, then over them: a name stays at its row.
+                const kept = name.__ggSpot === undefined ? undefined : [name.__ggSpot * z + pan.x, (name.__ggDy || 0) * z];
+                const [at, dy] = (large ? undefined : gliding ? kept :
+                    tries.find(t => fits(t, false)) || tries.find(t => fits(t, true)) ||
+                    above.find(t => fits(t, false)) || above.find(t => fits(t, true))) || [undefined, 0];
                 // (the spot kept in the graph's x, so that it follows the view while nodes glide, an inner spot as well)
                 if (placing) name.__ggSpot = at === undefined ? undefined : (at - pan.x) / z;
                 if (placing) name.__ggDy = dy / z;
@@ -1494,7 +1543,8 @@
             if (!drawnLines) drawnLines = cy.edges().filter(e => e.visible()).map(e => {
                 const pts = movePoints(e);
                 const xs = pts.map(p => p.x), ys = pts.map(p => p.y);
-                return [e, { x1: Math.min(...xs), y1: Math.min(...ys), x2: Math.max(...xs), y2: Math.max(...ys) }, pts];
+                return [e, { x1: Math.min(...xs), y1: Math.min(...ys), x2: Math.max(...xs), y2: Math.max(...ys) }, pts,
+                        arrowBox(pts)];
             }).filter(([, , pts]) => pts.length > 1);
             return drawnLines;
         };
