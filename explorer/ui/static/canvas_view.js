@@ -517,9 +517,23 @@
             }
         }
         const bb = shown.boundingBox({ includeLabels: true, includeOverlays: false });
-        const zoom = Math.min(now, Math.max(fitOf(bb), least));
-        let view = { zoom, pan: { x: (area.x1 + area.x2) / 2 - zoom * (bb.x1 + bb.w / 2),
+        let view;
+        if (shown.length > found.length) {
+            // what was found in the middle, its path round it, at the zoom that fits them so, or if that one is under
+            // `least`, at `least` (the labels still drawn), shifted as little as keeps the path in the clear area
+            const f = found.boundingBox({ includeLabels: true, includeOverlays: false });
+            const at = { x: f.x1 + f.w / 2, y: f.y1 + f.h / 2 };
+            const reach = { w: 2 * Math.max(at.x - bb.x1, bb.x2 - at.x), h: 2 * Math.max(at.y - bb.y1, bb.y2 - at.y) };
+            const zoom = Math.min(now, Math.max(fitOf(reach), least), fitOf(bb));
+            const keepIn = (pan, lo, hi, min, max) => lo * zoom + pan < min ? min - lo * zoom
+                : hi * zoom + pan > max ? max - hi * zoom : pan;
+            view = { zoom, pan: { x: keepIn((area.x1 + area.x2) / 2 - zoom * at.x, bb.x1, bb.x2, area.x1, area.x2),
+                                  y: keepIn((area.y1 + area.y2) / 2 - zoom * at.y, bb.y1, bb.y2, area.y1, area.y2) } };
+        } else {
+            const zoom = Math.min(now, Math.max(fitOf(bb), least));
+            view = { zoom, pan: { x: (area.x1 + area.x2) / 2 - zoom * (bb.x1 + bb.w / 2),
                                   y: (area.y1 + area.y2) / 2 - zoom * (bb.y1 + bb.h / 2) } };
+        }
         // What was found is clear of the overlays, the nodes beside it need not be: where one would lie in part under the
         // opened info panel (or a bar, or be cut by the canvas's edge), the view is panned by the least shifts that take
         // each such node wholly out from under it or wholly under it, what was found kept whole and clear (shiftClear).
