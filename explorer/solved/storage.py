@@ -109,7 +109,9 @@ def advice(game: Game | str, spec: str | None = None, command: str = "solve") ->
     if command == "ui":  # the page (explorer/ui): the solve, how long it takes here, and that the page then opens it
         if flag:
             memory = solve_memory(game)
-            holding = f", holding up to {limits.human_bytes(memory)} of memory," if memory else ""
+            # (the figure the solve's own check asks to be free, implicit.check_memory or tiers.check_size: a measured
+            # peak with a margin where the game declares one, README's figures being the peak itself)
+            holding = f", asking up to {limits.human_bytes(memory)} of memory free," if memory else ""
             return (f"`{shell_hint('solve', spec, flag)}` solves it in {solve_time(game)}{holding} and the page then "
                     "opens it from its value file")
         return f"solve it with `{shell_hint('solve', spec)}`, whose graph the page then opens, or choose smaller parameters"

@@ -101,7 +101,7 @@ def test_the_pages_solve_advice_names_the_memory_the_solves_check_asks_for(spec,
 
     game = parse_spec(spec)
     need = solve_memory(game)
-    assert need and f"holding up to {limits.human_bytes(need)} of memory" in advice(game, command="ui")
+    assert need and f"asking up to {limits.human_bytes(need)} of memory free" in advice(game, command="ui")
     if tiered.edgeless_flag(game) == "--tiered":
         tiers = game.tiers()
         check = lambda: tiered.check_size(game, tiers)  # noqa: E731
