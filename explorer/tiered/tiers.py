@@ -101,7 +101,7 @@ def tier_memory(tiers: Tiers) -> list[int]:
 
 def check_size(game: Game, tiers: Tiers) -> None:
     """Refuse before any work, in one line (GraphTooLarge): a tier over the one-tier limit, or a tier
-    whose solve needs more memory than is available: 2 bytes a position of the tier (4 for the
+    whose solve needs more memory than is available (tier_memory): 2 bytes a position of the tier (6 for the
     queue and seeds of a loopy one) and its children's files read through the page cache."""
     from explorer.core.errors import GraphTooLarge
     from explorer.core.limits import meminfo_available
