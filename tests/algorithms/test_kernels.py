@@ -287,6 +287,11 @@ def test_results_are_bit_identical_with_one_thread_and_with_two(tmp_path):
     assert digests["1"] == digests["2"]
 
 
+def _not_numbas(folder, names) -> list[str]:
+    """shutil.copytree's ignore: every name but numba's index and data files."""
+    return [name for name in names if not name.endswith((".nbi", ".nbc"))]
+
+
 def shared_kernels_into(cache: Path) -> None:
     """Into the empty cache folder `cache` (a NUMBA_CACHE_DIR to be): this run's compiled kernels of explorer/kernels
     (the shared ones every game's solve calls: finish_cells, count_cells, ...) as the install's warm-up leaves them,
@@ -294,12 +299,24 @@ def shared_kernels_into(cache: Path) -> None:
     there: the same kernel sources and numba make the same key."""
     import shutil
 
-    def not_numbas(folder, names):
-        return [name for name in names if not name.endswith((".nbi", ".nbc"))]
-
     warm = Path(os.environ["NUMBA_CACHE_DIR"])  # explorer.kernels' keyed folder (imported above: bfs, csr)
     if (warm / "explorer" / "kernels").is_dir():
-        shutil.copytree(warm / "explorer" / "kernels", cache / warm.name / "explorer" / "kernels", ignore=not_numbas)
+        shutil.copytree(warm / "explorer" / "kernels", cache / warm.name / "explorer" / "kernels", ignore=_not_numbas)
+
+
+def games_kernels_into(cache: Path, games: tuple[str, ...]) -> bool:
+    """Into the cache folder `cache` (as `shared_kernels_into` leaves it): the compiled kernels of these games
+    (explorer/games/<game>) that the run's cache holds, as the install's warm-up (explorer.kernels.warmup) or an
+    earlier process of the run left them; False, copying nothing, when it holds none of one of them."""
+    import shutil
+
+    warm = Path(os.environ["NUMBA_CACHE_DIR"])
+    folders = [warm / "explorer" / "games" / game for game in games]
+    if not all(any(folder.glob("*.nbi")) for folder in folders):
+        return False
+    for folder in folders:
+        shutil.copytree(folder, cache / warm.name / folder.relative_to(warm), dirs_exist_ok=True, ignore=_not_numbas)
+    return True
 
 
 @pytest.mark.slow  # among the slowest of the suite (bench/README.md, Test suite)
@@ -308,14 +325,17 @@ def test_the_implicit_kernels_are_cached(tmp_path):
     cache in the next process instead of compiling again (issue 20: no compile tax): Dodgem's own
     solve, and the wrappers explorer.kernels.ranked builds from one template for each game (Dodgem's
     batch helpers, Chopsticks' solve), each game's filed apart (the same bytecode, other callees).
-    The cache starts as an install leaves it for a game not compiled yet: the shared kernels of
-    explorer/kernels in it (`shared_kernels_into`), none of either game's, so the first process compiles the
-    games' wrappers it checks and not every shared kernel the solve calls besides (finish_cells, count_cells,
-    ...: an empty folder is test_kernels_run_from_a_fresh_cache_folder's case; here it made this test the
-    suite's slowest, 141 s once)."""
-    shared_kernels_into(tmp_path / "cache")
-    env = {**os.environ, "NUMBA_CACHE_DIR": str(tmp_path / "cache"), "GAMEGRAPH_PROGRESS": "0",
-           "GAMEGRAPH_HOME": str(tmp_path / "home")}
+
+    Compiling them is most of the cost (Dodgem's solve alone 104 s of CPU, the whole test 216 s at load 7-14, issue 34),
+    and another process has already paid it when the run's cache holds both games' kernels: the install's warm-up
+    compiles every built-in game's (scripts/install), the suite's own process those its tests call. Then they are
+    copied into a cache of the test's own and one fresh process must load all four (`1 1 1 1`): another process
+    stored them, this one compiled none. Otherwise (no warm-up, or it stored other specialisations than these calls
+    need) the test compiles them itself: the cache starts as an install leaves it for a game not compiled yet, the
+    shared kernels of explorer/kernels in it (`shared_kernels_into`), none of either game's, so the first process
+    compiles the games' wrappers it checks and not every shared kernel the solve calls besides (finish_cells,
+    count_cells, ...: an empty folder is test_kernels_run_from_a_fresh_cache_folder's case), stores them (`0 0 0 0`)
+    and the second loads them (`1 1 1 1`)."""
     script = ("import tempfile; from explorer import implicit; from explorer.games import parse_spec; "
               "game = parse_spec('dodgem:3x3'); k = game.implicit_kernels(); "
               "implicit.solve(game, tempfile.mkdtemp() + '/v'); k.batch_moves([0, 1]); k.batch_terminal([0, 1]); "
@@ -323,9 +343,23 @@ def test_the_implicit_kernels_are_cached(tmp_path):
               "implicit.solve(other, tempfile.mkdtemp() + '/v'); "
               "print(*(sum(f.stats.cache_hits.values()) for f in (k.solve, k.moves_of, k.terminal_of, c.solve)))")
     root = Path(__file__).resolve().parents[2]
-    runs = [subprocess.run([sys.executable, "-c", script], cwd=root, env=env, capture_output=True, text=True,
-                           timeout=900) for _ in range(2)]
-    assert all(run.returncode == 0 for run in runs), runs[0].stderr + runs[1].stderr
+
+    def run(cache: Path) -> subprocess.CompletedProcess:
+        env = {**os.environ, "NUMBA_CACHE_DIR": str(cache), "GAMEGRAPH_PROGRESS": "0",
+               "GAMEGRAPH_HOME": str(tmp_path / "home")}
+        return subprocess.run([sys.executable, "-c", script], cwd=root, env=env, capture_output=True, text=True,
+                              timeout=900)
+
+    stored_before = tmp_path / "stored-before"
+    shared_kernels_into(stored_before)
+    if games_kernels_into(stored_before, ("dodgem", "chopsticks")):
+        loaded = run(stored_before)
+        assert loaded.returncode == 0, loaded.stderr
+        if loaded.stdout.split() == ["1", "1", "1", "1"]:
+            return  # each loaded what another process stored
+    shared_kernels_into(tmp_path / "cache")
+    runs = [run(tmp_path / "cache") for _ in range(2)]
+    assert all(done.returncode == 0 for done in runs), runs[0].stderr + runs[1].stderr
     assert runs[0].stdout.split() == ["0", "0", "0", "0"]  # compiled and stored
     assert runs[1].stdout.split() == ["1", "1", "1", "1"]  # loaded
 
