@@ -105,7 +105,7 @@ ROWS = f"""() => {{ const cy = {CY}; const box = document.getElementById('cy').g
         const band = bands.find(r => String(r.text) === el.textContent);
         const y = band ? band.y * z + pan.y : NaN, h = b.y2 - b.y1 + 2;
         const beside = boxes.filter(([id, o]) => /^(node|label|move name) /.test(id) && o.y1 < y + h / 2 && o.y2 > y - h / 2);
-        return {{ text: el.textContent,
+        return {{ text: el.textContent, lastResort: el.dataset.along === 'true',
                   moves: lines.filter(([, pts]) => pts.some(inside)).map(([name]) => name),
                   along: Math.round(Math.max(0, ...lines.map(([, pts]) => pts.reduce((sum, p, k) =>
                       k && inside(p) && inside(pts[k - 1]) ? sum + Math.hypot(p[0] - pts[k - 1][0], p[1] - pts[k - 1][1]) : sum, 0)))),
@@ -133,6 +133,16 @@ NAMELESS = f"""() => {{ const cy = {CY}; const box = document.getElementById('cy
         if (Math.abs(n.position('y') - r.y) > 0.5) return false;
         const b = n.renderedBoundingBox({{includeLabels: true, includeOverlays: false}});
         return b.x1 >= left && b.x2 <= box.width && b.y1 >= 0 && b.y2 <= box.height; }})).map(r => r.text); }}"""
+
+
+def wait_names_placed(frame, timeout_ms: int = 30_000) -> None:
+    """Wait until the page has placed the bands' names for the view as it is (static/canvas_view.js, 13: the names
+    layer's data-placed, false from any change of the view, the nodes, the moves or the info panel's size until the
+    names are placed again once nothing glides). A fixed sleep was what the tests waited before (0.2 s after
+    wait_still), which a busy machine can outlast."""
+    frame.wait_for_function("() => { const layer = document.querySelector('.gg-rows'); "
+                            "return !!layer && layer.dataset.placed === 'true'; }", polling=50, timeout=timeout_ms)
+
 
 GAMES = [("tictactoe", 1), ("chopsticks:standard", 2), ("dodgem(size=3)", 1), ("dobutsu:small", 1)]
 
@@ -173,7 +183,7 @@ def expanded(request, server, browser):  # noqa: F811
         frame_element, frame = expand_node(page, frame_element, frame, key)
         time.sleep(0.8)  # the panel's opening (a transition), then the view's glide
         wait_still(frame)
-        time.sleep(0.2)  # the bands' names are placed in the frame after the view's last move
+        wait_names_placed(frame)
         steps.append((key, frame.evaluate(NODES), frame.evaluate(ROWS), frame.evaluate(NAMELESS)))
     ARTIFACTS.mkdir(exist_ok=True)
     frame_element.screenshot(path=str(ARTIFACTS / f"canvas-clear-{spec.split('(')[0].split(':')[0]}-{width}.png"))
@@ -216,7 +226,7 @@ def test_no_bands_name_covers_a_node_a_caption_a_control_or_another_name(expande
     name reads over it. Before, the rule was that no move ran through a name at all; a name still goes where no move
     runs when there is such a spot at its band's height (`crossed` counts the others, for the report)."""
     spec, width, steps = expanded
-    named = crossed = 0
+    named = crossed = resorted = 0
     for step, (key, _, rows, _) in enumerate(steps):
         where = (spec, width, step, key)
         named += len(rows)
@@ -227,9 +237,15 @@ def test_no_bands_name_covers_a_node_a_caption_a_control_or_another_name(expande
             assert row["dy"] is not None and (abs(row["dy"]) <= 1 or (
                 row["top"] is not None and row["dy"] < 0 and row["dy"] >= row["top"] - 40)), (where, row)
         assert [row["text"] for row in rows if row["far"]] == [], (where, rows)
-        # a move may cross a name's card, not run along under it (a long stretch hidden: half the name's width at most)
-        assert [(row["text"], row["along"]) for row in rows if row["along"] > row["width"] / 2 + 4] == [], where
-    print(f"{spec} at {width} px: {named} names shown over the 4 views, {crossed} over a move's line")
+        # a move may cross a name's card, not run along under it (a long stretch hidden: half the name's width at most),
+        # but for the page's last resort, at its band's height, where every spot there has a move along it: then the
+        # band is named over them rather than nameless (issue 35, session 28)
+        assert [(row["text"], row["along"]) for row in rows
+                if row["along"] > row["width"] / 2 + 4 and not row["lastResort"]] == [], where
+        assert all(abs(row["dy"]) <= 1 for row in rows if row["lastResort"]), (where, rows)
+        resorted += sum(row["lastResort"] for row in rows)
+    print(f"{spec} at {width} px: {named} names shown over the 4 views, {crossed} over a move's line, "
+          f"{resorted} as the last resort over moves along it")
     assert named > 0, (spec, width)                                     # the bands are named
 
 

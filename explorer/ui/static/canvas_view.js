@@ -75,8 +75,11 @@
 //    (the band's ends out of the clear area: its left end under the opened info panel, its right end past the canvas's
 //    edge) inside the band's extent, at the clear area's left edge or in a gap beside one of its nodes; where moves
 //    cross every one of those spots, at the first of them on its opaque card over the moves' lines (never over an
-//    arrowhead); else just above the band's nodes; and hidden where none of those spots is whole and clear (nor clear of
-//    the names placed before it), until the view shows it so; a large canvas names no band.
+//    arrowhead); else just above the band's nodes (above the line's tallest, then above those under the spot); else, the
+//    last resort, at its height over moves that run along under its card (never over an arrowhead; marked data-along);
+//    and hidden where none of those spots is whole and clear (nor clear of the names placed before it), until the view
+//    shows it so; a large canvas names no band. The layer's data-placed is "false" from any change until the names are
+//    placed for the view as it then is (nothing gliding): what a test waits for before it measures them.
 // 14. The canvas's search (canvas/search.py) sends a layout marked `ggFind` (the keys found): nothing moves,
 //    and the view brings what was found into the middle of the clear area (`showFound`); after a path was
 //    added for it, the expansion's layout places the path first (on a grouped canvas, whose answer is the whole
@@ -1459,6 +1462,16 @@
                             .sort((a, b) => Math.abs(a - start) - Math.abs(b - start))
                             .forEach(left => above.push([left, dy]));
                     });
+                    // then just above the nodes under the name's spot only, not above the line's tallest: a tall label
+                    // elsewhere in the line (a board's five lines) put every spot above out of the canvas when the band
+                    // was near its top edge (issue 35, session 28: "draws, 2 moves away" on dobutsu:small, nameless)
+                    [start, end - w].concat(inLine.map(o => o.x2 + ROW_GAP_PX), inLine.map(o => o.x1 - ROW_GAP_PX - w))
+                        .filter(left => left + w >= start && left <= end && left + w <= right)
+                        .sort((a, b) => Math.abs(a - start) - Math.abs(b - start))
+                        .forEach(left => {
+                            const under = inLine.filter(o => o.x1 < left + w + ROW_GAP_PX && o.x2 > left - ROW_GAP_PX);
+                            if (under.length) above.push([left, Math.min(...under.map(o => o.y1)) - ROW_GAP_PX / 2 - h / 2 - y]);
+                        });
                 }
                 // Whole in sight, clear of every node, label, move's name drawn and other band's name; and, `overMoves`
                 // false, of every move's line too. With `overMoves` a name may lie over moves' lines on its opaque card
@@ -1466,6 +1479,11 @@
                 // tic-tac-toe, moves crossed every spot beside the bottom band and all six names were hidden), but never
                 // over a move's arrowhead, which says where the move goes, nor along a move (one that runs under the
                 // card for more than half its width: a move between two nodes of the band, hidden in the gap between them).
+                // `overMoves` "along", the last resort at the band's height only: a move may run along under the card too
+                // (still never over an arrowhead), where every spot there has one (issue 35, session 28: a band of one node
+                // at the canvas's top edge beside the info panel and its node action bar, its moves leaving it flat to the
+                // right as curves: no spot above it in sight, none left of it clear of the panel, and moves along every
+                // spot right of it; the band in sight was nameless in one CI run of dobutsu:small at 1440 px).
                 const fits = ([left, dy], overMoves) => {
                     const b = { x1: left, y1: y + dy - h / 2, x2: left + w, y2: y + dy + h / 2 };
                     // whole or not at all: never cut by the canvas's edge nor under an overlay
@@ -1478,6 +1496,7 @@
                         // never over a move's arrowhead, nor grazing its side
                         if (!(arrow.x2 <= m.x1 || arrow.x1 >= m.x2 || arrow.y2 <= m.y1 || arrow.y1 >= m.y2)) return true;
                         if (bb.x2 < m.x1 || bb.x1 > m.x2 || bb.y2 < m.y1 || bb.y1 > m.y2) return false;
+                        if (overMoves === "along") return false;
                         if (overMoves) {
                             // a move may cross the card, not run along under it (a long stretch of it hidden; the
                             // points are about LINE_STEP apart)
@@ -1493,9 +1512,14 @@
                 // At the band's height clear of moves; else at its height over moves, on its card; only then just above
                 // the band's nodes (its line full), clear of moves, then over them: a name stays at its row.
                 const kept = name.__ggSpot === undefined ? undefined : [name.__ggSpot * z + pan.x, (name.__ggDy || 0) * z];
+                // A band in sight is named: as the last resort at its height over moves running along under its card.
+                let along = false;
                 const [at, dy] = (large ? undefined : gliding ? kept :
                     tries.find(t => fits(t, false)) || tries.find(t => fits(t, true)) ||
-                    above.find(t => fits(t, false)) || above.find(t => fits(t, true))) || [undefined, 0];
+                    above.find(t => fits(t, false)) || above.find(t => fits(t, true)) ||
+                    (along = true, tries.find(t => fits(t, "along")))) || [undefined, 0];
+                // (marked, so that a test can tell the last resort from a name placed so by mistake)
+                if (placing) { if (along && at !== undefined) name.dataset.along = "true"; else delete name.dataset.along; }
                 // (the spot kept in the graph's x, so that it follows the view while nodes glide, an inner spot as well)
                 if (placing) name.__ggSpot = at === undefined ? undefined : (at - pan.x) / z;
                 if (placing) name.__ggDy = dy / z;
@@ -1506,6 +1530,8 @@
                 name.style.visibility = at !== undefined ? "visible" : "hidden";
             });
             if (gliding && list.length && !large) soon();  // looked at again until nothing glides, then placed
+            // (the signal that the names are placed for the view as it is now: false from a change until then)
+            else if (!queued) layer.dataset.placed = "true";
         };
         // (13) every move's line as drawn (movePoints), with its box, in model px: made again after the moves or the
         // nodes change, not at every frame of a pan
@@ -1522,6 +1548,7 @@
         cy.on("add remove position layoutstop data style", () => { drawnLines = null; });
         let queued = false;  // once a frame, however many viewport events ask for it
         const soon = () => {
+            layer.dataset.placed = "false";
             if (queued) return;
             queued = true;
             doc.defaultView.requestAnimationFrame(() => { queued = false; update(); });
