@@ -110,15 +110,17 @@ def md_escape(text: str) -> str:
 STAGE_CSS = """<style>
 [data-testid=stMainBlockContainer] { padding-top: 3.9rem; }  /* clear of the 3.75rem header */
 [data-testid=stMainBlockContainer] h1 { font-size: 1.75rem; padding: 0; }
-[data-testid=stMainBlockContainer] [data-testid=stVerticalBlock] { gap: 0.6rem; }  /* Streamlit's 1rem */
+[data-testid=stMainBlockContainer] [data-testid=stVerticalBlock] { gap: 0.5rem; }  /* Streamlit's 1rem */
+[data-testid=stMainBlockContainer] [data-testid=stTabPanel] { padding-top: 0.5rem; }  /* Streamlit's 1rem */
 </style>"""
 
 
 def stage_head(title: str, description: str) -> None:
-    """The page's head: the game's name and its one-line description on one row (a description too long for
-    the row wraps beside the name), so that the canvas starts higher in the first screen. The name is
-    escaped: Streamlit reads "teeko:small" as a :small[] directive and drops it."""
+    """The page's head: the game's name and its description on one line, so that the canvas starts higher in the
+    first screen. A description too long for the row ends in an ellipsis and shows whole on hover (it wrapped onto
+    three lines beside the name at 1,000 px: 50 px of the first screen). The name is escaped: Streamlit reads
+    "teeko:small" as a :small[] directive and drops it."""
     st.html(STAGE_CSS)
     with st.container(horizontal=True, vertical_alignment="center", gap="medium", wrap=False):
         st.title(md_escape(title), width="content", anchor=False)
-        st.caption(description)
+        st.caption(description, wrap=False)

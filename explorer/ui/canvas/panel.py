@@ -34,9 +34,10 @@ COLOURINGS = {"value": "value", "remoteness": "remoteness", "draw_level": "draw 
 SIZINGS = {"none": "nothing (all alike)", "remoteness": "remoteness", "degree": "degree (moves out and in)",
            "temperature": "temperature (CGT)"}
 CGT_ONLY = ("cgt_kind", "temperature")  # choices for games with combinatorial values only
-# The first row's columns (k, Layout, Colour by): at a 1,000 px window's 540 px column, 106, 232 and 170 px, each
-# wide enough for its longest value ("concentric around the focus", "temperature (CGT)") whole.
-CONTROL_WIDTHS = (110, 240, 175)
+# The bar's first boxes (k, Layout, Colour by) in px: together with two 8 px gaps, 524 px, one row in a 1,000 px window's
+# 540 px column; each wide enough for its longest value ("concentric around the focus", "temperature (CGT)") whole.
+CONTROL_WIDTHS = (106, 232, 170)
+FIND_WIDTH = 290  # px: the search box, beside the Group box (GROUP_WIDTH) in that column, beside the switches at 1,440
 EXPAND_DIRECTIONS = {"both": "successors and predecessors", "out": "successors (moves from it)",
                      "in": "predecessors (moves into it)"}
 
@@ -59,9 +60,10 @@ GROWN = "canvas_grown"
 ACTIONS = (("open", "Open this position"), ("collapse", "Collapse what it expanded"))
 
 
-def _controls(game: Game, last: tuple[int, str, bool]) -> tuple[int, str, str, str, bool, bool, str, str, str]:
+def _controls(game: Game, last: tuple[int, str, bool]) -> tuple[int, str, str, str, bool, bool, str, str, str, tuple]:
     """The canvas controls; (k, direction, layout, colouring, boards, move labels, expand direction,
-    perspective: whose side the nodes' values are seen from, PERSPECTIVES; sizing, SIZINGS).
+    perspective: whose side the nodes' values are seen from, PERSPECTIVES; sizing, SIZINGS; the bar's two slots for
+    the Group box and the search, which need the canvas).
     k, direction and labels start from `last` and are kept as `hood_settings` for the downloads
     (graphs.settings), which draw the same neighbourhood with Graphviz."""
     from explorer.cgt.evaluate import supports_cgt
@@ -117,24 +119,25 @@ def _controls(game: Game, last: tuple[int, str, bool]) -> tuple[int, str, str, s
         st.session_state["canvas_size"] = "none"
     if said or bad_scene:
         slot.warning(as_text(" ".join(said + bad_scene)))
-    # Three controls a user changes most in a row, the boards, labels and layout button below them, the rest in
-    # a popover: at a 1,000 px window the page's column is 540 px, where ten controls side by side were cut
-    # ("nothi…", "layered by r…"); each control's label and value is whole at 1,000 and 1,440 px.
-    top = st.columns(CONTROL_WIDTHS, vertical_alignment="bottom")
+    # The controls in one bar that wraps (issue 35, the graph is the stage): k, Layout, Colour by, then the Group and
+    # Find boxes (`slots`, filled once the canvas is known), then the switches and the More popover. At 1,440 px that is
+    # two rows and at 1,000 px (a 540 px column) three, each control's label and value whole: there were four rows and a
+    # two-line caption (the canvas began at 501 px of 900 at 1,440 and at 576 at 1,000).
+    bar = st.container(horizontal=True, vertical_alignment="bottom", gap="xsmall", wrap=True, key="canvas_bar")
     # "k (moves away, 1 to 10)" was on two lines in a 1,000 px window (its column is 102 px; the label needs 134 and the
     # help mark): "moves away" is in the help
-    top[0].number_input(f"k (1 to {data.MAX_K})", min_value=1, max_value=data.MAX_K, step=1,
-                        key="hood_k", on_change=_k_into_url, help=f"k: how many moves away. The canvas starts with the "
-                        f"positions up to k moves from here (the nearest {MAX_NODES} at most)")
-    top[1].selectbox("Layout", list(LAYOUTS), key="canvas_layout", format_func=LAYOUTS.get)
-    top[2].selectbox("Colour by", colourings, key="canvas_colour", format_func=COLOURINGS.get)
-    low = st.container(horizontal=True, vertical_alignment="center")
-    low.checkbox("Boards on the nodes", key="canvas_boards", disabled=not has_boards(game),
+    bar.number_input(f"k (1 to {data.MAX_K})", min_value=1, max_value=data.MAX_K, step=1, width=CONTROL_WIDTHS[0],
+                     key="hood_k", on_change=_k_into_url, help=f"k: how many moves away. The canvas starts with the "
+                     f"positions up to k moves from here (the nearest {MAX_NODES} at most)")
+    bar.selectbox("Layout", list(LAYOUTS), key="canvas_layout", format_func=LAYOUTS.get, width=CONTROL_WIDTHS[1])
+    bar.selectbox("Colour by", colourings, key="canvas_colour", format_func=COLOURINGS.get, width=CONTROL_WIDTHS[2])
+    slots = (bar.empty(), bar.empty())  # the Group box and the search (_canvas_fragment)
+    bar.checkbox("Boards on the nodes", key="canvas_boards", disabled=not has_boards(game),
                  help=None if has_boards(game) else f"{game.display_name} has no board drawing: nodes show its notation")
-    low.checkbox("Move labels", key="hood_labels", on_change=_whole_page)
-    low.button("Lay out again", key="canvas_relayout", on_click=_relayout,
+    bar.checkbox("Move labels", key="hood_labels", on_change=_whole_page)
+    bar.button("Lay out again", key="canvas_relayout", on_click=_relayout,
                help="place every node again with the chosen layout")
-    more = low.popover("More", icon=":material/tune:",
+    more = bar.popover("More", icon=":material/tune:",
                        help="which moves the canvas follows, node sizes, what an expansion adds, whose values")
     more.selectbox("Follow moves", ["both", "out", "in"], key="hood_dir", on_change=_whole_page,
                    format_func={"both": "both ways", "out": "forward", "in": "backward"}.get)
@@ -153,7 +156,7 @@ def _controls(game: Game, last: tuple[int, str, bool]) -> tuple[int, str, str, s
     boards = bool(st.session_state["canvas_boards"]) and has_boards(game)
     return (k, st.session_state["hood_dir"], st.session_state["canvas_layout"], st.session_state["canvas_colour"],
             boards, bool(st.session_state["hood_labels"]), st.session_state["canvas_expand"],
-            st.session_state["canvas_perspective"], st.session_state["canvas_size"])
+            st.session_state["canvas_perspective"], st.session_state["canvas_size"], slots)
 
 
 # The saved scene's other settings (state.SCENE_PARAMS): (URL parameter, session key, its choices, the default, written
@@ -300,7 +303,7 @@ def neighbourhood_panel(game: Game, spec: str, solved: SolvedGraph, key: str, ba
 @st.fragment
 def _canvas_fragment(game: Game, spec: str, solved: SolvedGraph, key: str, backend: Backend,
                      last: tuple[int, str, bool]) -> None:
-    k, direction, layout, colouring, boards, move_labels, _, perspective, sizing = _controls(game, last)
+    k, direction, layout, colouring, boards, move_labels, _, perspective, sizing, slots = _controls(game, last)
     scope = (solved.graph.graph_id, key, k, direction, backend.kind)
     grown: Grown | None = st.session_state.get(GROWN)
     if grown is None or grown.scope != scope:
@@ -310,8 +313,7 @@ def _canvas_fragment(game: Game, spec: str, solved: SolvedGraph, key: str, backe
                       shown(solved, solved.graph.find(key)))
         st.session_state[GROWN] = grown
         _scene_into(grown, game, solved, backend, key, layout)
-    find_row = st.container(horizontal=True, vertical_alignment="bottom")  # the Group box, then the search
-    grouping = _grouping(grown, k, find_row)
+    grouping = _grouping(grown, k, slots[0])
     # Boards are drawn on canvases of fewer than LARGE positions (one that grew past it keeps them, so
     # that an expansion moves nothing): pictures change the nodes' size, so they are placed again.
     pictures = boards and (grown.boards or len(grown.nodes) < LARGE)
@@ -326,20 +328,25 @@ def _canvas_fragment(game: Game, spec: str, solved: SolvedGraph, key: str, backe
         grown.layout_name = layout
     # No max_chars: Streamlit's box drops a change past it in the browser, so a longer text pasted did nothing, without
     # a word (issue 35); the search refuses it in one line (search.find, _on_find)
-    find_row.text_input("Find on the canvas", key="canvas_find", on_change=_on_find,
+    slots[1].text_input("Find on the canvas", key="canvas_find", on_change=_on_find, width=FIND_WIDTH,
                   args=(game, solved, backend, key),
                   placeholder="a position, or value=win remoteness<5 cycle kind=number",
                   help=search.FILTER_HELP[0].upper() + search.FILTER_HELP[1:] + f"; at most {search.MAX_TEXT} "
                   "characters. What is found is ringed in dark cyan and brought into view; a position not drawn yet is "
                   "added with a shortest path to it from here.")
-    st.caption(f"{len(grown.nodes)} positions and {len(grown.edges)} moves on the canvas, starting from those within "
-               f"{k} of `{key}` — answered by {data.answered_by(backend)}. Drag to pan, Ctrl + scroll to zoom, "
-               "**click a node** for its facts and to open it, **double-click** to expand it.")
+    # The link's line: what the canvas holds, the Copy link button and the link's notes, one row above the canvas (the
+    # button was under the canvas and its legend, out of the first screen); how to drag, zoom and expand is the help.
+    link_row = st.container(horizontal=True, vertical_alignment="center", gap="small", wrap=False, key="canvas_link_row")
+    link_row.caption(f"{len(grown.nodes)} positions and {len(grown.edges)} moves on the canvas, starting from those "
+                     f"within {k} of `{key}` — answered by {data.answered_by(backend)}.", width="stretch", wrap=False,
+                     help="Drag to pan, Ctrl + scroll to zoom, **click a node** for its facts and to open it, "
+                          "**double-click** to expand it. *Copy link* copies the page's address, which holds this "
+                          "canvas: its position, k, expansions, layout and style.")
+    _copy_link(link_row)
+    notes_slot = st.empty()  # the canvas's notes, the link's refused parts among them (below)
     grouped = _grouped(grown, grouping, layout, key, pictures)  # (elements, layout, widget key's end) or None
     widget = f"canvas_{grown.generation}" + (grouped[2] if grouped else "")
     large = len(grouped[0]["nodes"] if grouped else grown.nodes) >= LARGE
-    # Nothing above the canvas may come and go between runs: Streamlit would mount it anew (a new
-    # iframe, the graph drawn again), so the notes go below it.
     # Every note of the canvas (each said once as it is made: at most one per kind, about nine): the last three hid a
     # link's refused scene when its group=, open= and path= were refused too (issue 35)
     notes = grown.notes + grown.said[-3:] + ([f"{len(grown.nodes)} positions: moves are drawn as plain lines "
@@ -347,7 +354,10 @@ def _canvas_fragment(game: Game, spec: str, solved: SolvedGraph, key: str, backe
                                   "without their keys" + ("" if pictures or not boards else " or boards")
                                   + ", so the canvas stays quick; click a position for its name, its facts and "
                                   "its moves' arrows and names."] if large else [])
-    st.caption("  \n".join(as_text(n) for n in notes))  # always one element here, so the canvas below keeps its place
+    # One slot on every run (an element that came and went above the canvas would make Streamlit mount it anew),
+    # empty, so of no height, when there is nothing to say
+    if notes:
+        notes_slot.caption("  \n".join(as_text(n) for n in notes))
     seen = perspective if grown.player is not None else "each"
     extra = cluster_rules() if grouped else []
     sheets = {c: [rule.dump() for rule in style_rules(c, move_labels, pictures, large, seen, sizing) + extra]
@@ -371,7 +381,6 @@ def _canvas_fragment(game: Game, spec: str, solved: SolvedGraph, key: str, backe
     _send_ahead(grown, game, solved, backend, key, styles, (grouping, layout, pictures) if grouped else None)
     _scene_out(grown, layout, colouring, sizing)
     _group_out(grown, grouping)
-    _copy_link()
 
 
 AHEAD = "canvas_ahead"
@@ -529,9 +538,10 @@ b.addEventListener("click", () => { const url = window.parent.location.href; con
 () => { said.textContent = "the address bar holds this canvas's link"; }); }); })();</script>"""
 
 
-def _copy_link() -> None:
-    """A "Copy link" button: the page's address, which holds the scene (_scene_out), to the clipboard."""
-    st.html(COPY_LINK, unsafe_allow_javascript=True)
+def _copy_link(where: Any = st) -> None:
+    """A "Copy link" button (in `where`): the page's address, which holds the scene (_scene_out), to the clipboard.
+    The address is read at the click, so a button drawn before the run writes the scene copies the scene."""
+    where.html(COPY_LINK, unsafe_allow_javascript=True, width="content")
 
 
 VIEW_KEEPER = Path(__file__).parent.parent / "static" / "canvas_view.js"
