@@ -34,7 +34,8 @@
 //    whole drawing does not fit at that zoom, the window shown holds the focus and its neighbours and
 //    is shifted into the drawing's box, so no band of the canvas stays empty beside nodes out of sight.
 //    A layout of the whole canvas (the first, another one, boards turned on or off, "Lay out again")
-//    ends in this view; an expansion never does (3).
+//    ends in this view; an expansion never does (3). A drawing only a little too large for the readable zoom (its
+//    whole fits at WHOLE_SHARE of it or more) is shown whole instead, its labels drawn at CONFIG.minLabel px where clear (21).
 // 8. The wheel scrolls the page, as over a map embedded in a page: a plain wheel over the canvas is
 //    left to the page (Cytoscape never sees a wheel) and a hint, "Ctrl + scroll to zoom", shows a
 //    moment; Ctrl/⌘ + wheel zooms, and so does a plain wheel after a click on the canvas, until the
@@ -78,7 +79,8 @@
 //    arrowhead); else just above the band's nodes; and hidden where none of those spots is whole and clear (nor clear of
 //    the names placed before it), until the view shows it so; a large canvas names no band.
 // 14. The canvas's search (canvas/search.py) sends a layout marked `ggFind` (the keys found): nothing moves,
-//    and the view brings what was found into the middle of the clear area (`showFound`); after a path was
+//    and the view brings what was found into the middle of the clear area (`showFound`), with as much of the path from
+//    the focus to it as fits at a zoom whose labels are drawn, when it was added with that path; after a path was
 //    added for it, the expansion's layout places the path first (on a grouped canvas, whose answer is the whole
 //    canvas grouped anew, its places are taken without a fit, then what was found is shown). The one position found becomes the node selected,
 //    so the info panel shows it, not the node selected before (a filter's several matches: nothing selected;
@@ -146,6 +148,7 @@
     const FLOOR = 0.5;           // the least zoom, as a share of the zoom that fits the whole drawing (8)
     const BAND = 30;             // px of the canvas a window may leave empty past the drawing to show a node whole (7)
     const HINT_MS = 1200;        // how long the wheel's hint stays (8)
+    const WHOLE_SHARE = 0.85;    // (7) the least zoom, as a share of the readable one, at which a drawing opens whole
     const ZOOM_TRIES = [0, 0.01, -0.01, 0.02, -0.02, 0.03, -0.03];  // (7) shares of the readable zoom, nearest first
     const PANEL_SHARE = 0.5;     // (10) the least zoom, as a share of the readable one, that shows a node clicked and
                                  // its neighbours beside the opened info panel, with boards on (a board reads
@@ -495,15 +498,43 @@
     // 14. What the canvas's search found (canvas/search.py, ringed by the sheet): its box in the middle of the
     // clear area, at the zoom of now if it fits there, else as low as it needs but not below the readable
     // zoom (or the zoom of now if that is lower already); never zoomed in.
-    function showFound(cy, found) {
+    // `path` (a position added with its path from the focus: the path's nodes in order, the focus first, what was found
+    // last): the found node with as much of its path as fits the clear area at a zoom whose labels are drawn
+    // (labelZoom, or the zoom of now if lower), the nodes nearest it first. The found node alone, kept at the zoom of
+    // now, left the path out of sight (issue 35: tic-tac-toe at k=1, a position four moves out).
+    function showFound(cy, found, path) {
         if (!found.length) return;
         const area = clearArea(cy);
-        const bb = found.boundingBox({ includeLabels: true, includeOverlays: false });
         const now = cy.zoom();
-        const fit = Math.min((area.x2 - area.x1) / Math.max(bb.w, 1), (area.y2 - area.y1) / Math.max(bb.h, 1));
-        const zoom = Math.min(now, Math.max(fit, Math.min(now, +CONFIG.readable || now)));
-        let view = { zoom, pan: { x: (area.x1 + area.x2) / 2 - zoom * (bb.x1 + bb.w / 2),
+        const fitOf = b => Math.min((area.x2 - area.x1) / Math.max(b.w, 1), (area.y2 - area.y1) / Math.max(b.h, 1));
+        let shown = found, least = Math.min(now, +CONFIG.readable || now);
+        if (path && path.length > 1) {
+            least = Math.min(now, labelZoom());
+            const steps = path.not(found).toArray().reverse();  // the nearest to what was found first
+            for (const n of steps) {
+                const more = shown.union(n);
+                if (fitOf(more.boundingBox({ includeLabels: true, includeOverlays: false })) < least - 1e-9) break;
+                shown = more;
+            }
+        }
+        const bb = shown.boundingBox({ includeLabels: true, includeOverlays: false });
+        let view;
+        if (shown.length > found.length) {
+            // what was found in the middle, its path round it, at the zoom that fits them so, or if that one is under
+            // `least`, at `least` (the labels still drawn), shifted as little as keeps the path in the clear area
+            const f = found.boundingBox({ includeLabels: true, includeOverlays: false });
+            const at = { x: f.x1 + f.w / 2, y: f.y1 + f.h / 2 };
+            const reach = { w: 2 * Math.max(at.x - bb.x1, bb.x2 - at.x), h: 2 * Math.max(at.y - bb.y1, bb.y2 - at.y) };
+            const zoom = Math.min(now, Math.max(fitOf(reach), least), fitOf(bb));
+            const keepIn = (pan, lo, hi, min, max) => lo * zoom + pan < min ? min - lo * zoom
+                : hi * zoom + pan > max ? max - hi * zoom : pan;
+            view = { zoom, pan: { x: keepIn((area.x1 + area.x2) / 2 - zoom * at.x, bb.x1, bb.x2, area.x1, area.x2),
+                                  y: keepIn((area.y1 + area.y2) / 2 - zoom * at.y, bb.y1, bb.y2, area.y1, area.y2) } };
+        } else {
+            const zoom = Math.min(now, Math.max(fitOf(bb), least));
+            view = { zoom, pan: { x: (area.x1 + area.x2) / 2 - zoom * (bb.x1 + bb.w / 2),
                                   y: (area.y1 + area.y2) / 2 - zoom * (bb.y1 + bb.h / 2) } };
+        }
         // What was found is clear of the overlays, the nodes beside it need not be: where one would lie in part under the
         // opened info panel (or a bar, or be cut by the canvas's edge), the view is panned by the least shifts that take
         // each such node wholly out from under it or wholly under it, what was found kept whole and clear (shiftClear).
@@ -512,8 +543,12 @@
         // (a node wholly under the panel is out of sight, as one past the canvas's edge: a search's match in a band wider
         // than the free area leaves some there)
         if (cy.nodes().length < CONFIG.large) {
-            const [clear, , held] = shiftClear(cy, view, found, true);
+            const [clear, , held] = shiftClear(cy, view, shown, true);
             if (held) view = clear;
+            else if (shown.length > found.length) {  // (the path kept whole nowhere: what was found, at least)
+                const [alone, , kept] = shiftClear(cy, view, found, true);
+                if (kept) view = alone;
+            }
         }
         cy.stop();
         cy.animate(local(cy, { zoom: view.zoom, pan: view.pan }), local(cy, { duration: GLIDE_MS }));
@@ -566,6 +601,14 @@
         if (!fit) return fit;
         const least = Math.min(cy.maxZoom(), +CONFIG.readable || 0);
         if (fit.zoom >= least) return fit;
+        // A drawing only a little too large for the readable zoom is shown whole, its padding given up, at a zoom down to
+        // WHOLE_SHARE of it: the labels under CONFIG.minLabel there are drawn at that size where they are clear (21). The
+        // window at the readable zoom left nodes out of sight (issue 35: Dodgem 3x3 at k=2 in a 1000 px window, 3 of its
+        // 13 nodes past the left edge, where the whole fits at 0.54).
+        if (cy.nodes().length < CONFIG.large) {
+            const tight = clearViewport(cy, area => clearFitViewport(cy, undefined, 0, area));
+            if (tight && tight.zoom >= least * WHOLE_SHARE) return tight;
+        }
         // A position the search found (ringed, `_found`; a reopened link's last searched one too, canvas/panel.py
         // _scene_into) stays in sight: the window holds it and the focus where both fit at this zoom, else it alone
         // (a link copied after a search reopened round the focus, the searched position above the canvas: issue 35).
@@ -1839,10 +1882,22 @@
     // not the node selected before; the component re-selects that one when the answer's elements come), and once the
     // panel has opened (its width steady, as revealOnTap waits) it is brought into the middle of the clear area
     // again; a filter's several matches leave nothing selected (the panel closes). Then showFound.
-    function selectFound(cy, found) {
+    // (14) The nodes of a shortest path of drawn moves from the focus to the one position `found`, in order (the focus
+    // first); null for several, or where the moves drawn hold none. O(V + E log V) once per search.
+    function pathTo(cy, found) {
+        const focus = cy.nodes("[_focus]");
+        if (found.length !== 1 || focus.length !== 1 || focus.same(found)) return null;
+        for (const directed of [true, false]) {
+            const route = cy.elements().aStar({ root: focus, goal: found, directed });
+            if (route.found) return route.path.nodes();
+        }
+        return null;
+    }
+
+    function selectFound(cy, found, path) {
         const one = found.length === 1;
         cy.$(":selected").not(one ? found : cy.collection()).unselect();
-        showFound(cy, found);
+        showFound(cy, found, path);
         if (!one || found.selected()) return;
         found.select();
         const doc = cy.container().ownerDocument, win = doc.defaultView, until = Date.now() + 2000;
@@ -1852,7 +1907,7 @@
             steady = w > 1 && Math.abs(w - last) < 0.5 ? steady + 1 : 0;
             last = w;
             if (steady < 3) { if (Date.now() < until) win.requestAnimationFrame(look); return; }
-            if (found.selected() && found.inside()) showFound(cy, found);
+            if (found.selected() && found.inside()) showFound(cy, found, path && path.filter(n => n.inside()));
         };
         win.requestAnimationFrame(look);
     }
@@ -2108,9 +2163,9 @@
                 // else it and what it brought; else it alone
                 const near = centre.closedNeighborhood().nodes();
                 const panel = overlayRect(cy.container().ownerDocument, "infopanel");
-                if (options.ggFind) {  // a search's path (14): what it found, in the middle
-                    const found = new Set(options.ggFind);
-                    selectFound(cy, cy.nodes().filter(n => found.has(n.id())));
+                if (options.ggFind) {  // a search's path (14): what it found, in the middle, with the path to it
+                    const found = new Set(options.ggFind), nodes = cy.nodes().filter(n => found.has(n.id()));
+                    selectFound(cy, nodes, pathTo(cy, nodes));
                     return;
                 }
                 const brought = cy.nodes().filter(n => fresh.has(n.id()));
