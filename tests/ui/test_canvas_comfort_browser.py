@@ -115,6 +115,18 @@ def test_the_panel_is_narrow_and_hides_no_node(walked):
         assert hidden == {}, (width, key, round(state["zoom"], 3))
 
 
+def test_the_focus_stays_in_sight(walked):
+    """The stranger's walk ends two rows below the focus: at the comfortable zoom the view showed the node expanded and
+    the nearest new nodes and left the focus's row above the canvas (issue 35). The focus now stays whole and clear of
+    every control after each expansion."""
+    width, states, nodes, _ = walked
+    for state, seen in zip(states, nodes):
+        focus = seen["focus"]
+        where = (width, state["key"], round(state["zoom"], 3))
+        assert focus and seen["nodes"][focus]["inside"], where
+        assert seen["nodes"][focus]["under"] == [], where
+
+
 def test_the_selected_nodes_moves_are_named(walked):
     width, states, _, opened = walked
     for state in states:

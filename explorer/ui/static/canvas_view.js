@@ -16,7 +16,8 @@
 //    below the readable zoom) so that what was in sight, the expanded node and its new neighbours are all
 //    clear of the overlays; where that needs a lower zoom, the expanded node and its neighbours, or at least
 //    it and what it brought (reveal). The zoom is first kept where the labels are CONFIG.comfortLabel px (comfortFirst):
-//    what was added is shown in part at that size rather than everything shrunk to the readable zoom.
+//    what was added is shown in part at that size rather than everything shrunk to the readable zoom. The focus (the
+//    page's position), if it was in sight, stays in sight: the view zooms out for it, down to the readable zoom.
 // 4. The component's highlight (a selected node's moves, an expansion's new nodes) is red, which on
 //    this canvas means a loss: its rules, which come last in every style sheet the component sets,
 //    are followed by rules of ours in the value-neutral colour the canvas package gives (window.__ggCanvas).
@@ -354,21 +355,46 @@
     // comfortable zoom, then `centre` with as many of `around` (what an expansion brought, or the neighbours) as fit the
     // clear area with it at that zoom, the nearest to it first: what was added is shown at a readable size, in part if it
     // must be, rather than everything shrunk. The view keeps every node shown whole or not at all (reveal, clearOf).
+    // The focus (the page's position, node[_focus]) in sight before (in `wide`'s first, what was in sight) is held in
+    // all of those tiers, and then in each of `rest`, with, before `rest`'s last, `centre` and the focus and as many of
+    // `around` as fit at the readable zoom: an expansion zooms out, down to the readable zoom, rather than push the focus
+    // out of sight (issue 35: the comfortable zoom showed the node expanded and the nearest new nodes, and after three
+    // expansions of tic-tac-toe, Chopsticks or Dodgem 3x3 the focus's row was above the canvas, at 1440 and 1000 px).
+    // Only where even the focus and `centre` do not fit at the readable zoom do the tiers without the focus follow.
     const WHOLE_BOX = { includeNodes: true, includeEdges: false, includeLabels: true, includeOverlays: false };
     function comfortFirst(cy, wide, centre, around, rest) {
         const least = comfortZoom();
+        const focus = cy.nodes("[_focus]").filter(n => n.inside() && !n.hasClass("gg-gone"));
+        const held = focus.length && centre.length && wide.length && wide[0].has(focus) && !centre.has(focus)
+            ? focus : cy.collection();
+        const also = t => Array.isArray(t) ? [t[0].union(held), ...t.slice(1)] : t.union(held);
+        const readable = +CONFIG.readable || cy.zoom();
+        const last = rest[rest.length - 1];
+        const focused = held.length ? rest.slice(0, -1).map(also)
+            .concat([holding(cy, centre, around, readable, held), also(last)]) : [];
         // (with boards on, a board reads where its label is too small to: reveal's tiers as they were, issue 18)
-        if (!(least > 0) || cy.nodes().length >= CONFIG.large || !centre.length || boardsOn(cy)) return rest;
-        const zoom = Math.min(cy.zoom(), least), area = clearArea(cy);
+        if (!(least > 0) || cy.nodes().length >= CONFIG.large || !centre.length || boardsOn(cy))
+            return focused.concat(rest);
+        const comfort = wide.map(t => [t, 1, least]).concat([[holding(cy, centre, around, least), 1, least]]);
+        if (!held.length) return comfort.concat(rest);
+        return wide.map(t => [t.union(held), 1, least])
+            .concat([[holding(cy, centre, around, least, held), 1, least]], focused, comfort, rest);
+    }
+
+    // `centre` (and `also`) with as many of `around` as fit the clear area with it at `zoom` (at most the zoom of now),
+    // the nearest to `centre`'s nodes' middle first.
+    function holding(cy, centre, around, zoom, also) {
+        zoom = Math.min(cy.zoom(), zoom);
+        const area = clearArea(cy);
         const w = (area.x2 - area.x1) / zoom, h = (area.y2 - area.y1) / zoom;
         const c = centre.boundingBox(NODE_BODY), cx = (c.x1 + c.x2) / 2, cyy = (c.y1 + c.y2) / 2;
         const far = n => Math.hypot(n.position("x") - cx, n.position("y") - cyy);
-        let held = centre;
-        around.not(centre).filter(n => n.inside()).sort((a, b) => far(a) - far(b)).forEach(n => {
+        let held = also ? centre.union(also) : centre;
+        around.not(held).filter(n => n.inside()).sort((a, b) => far(a) - far(b)).forEach(n => {
             const more = held.union(n), b = more.boundingBox(WHOLE_BOX);
             if (b.w <= w && b.h <= h) held = more;
         });
-        return wide.map(t => [t, 1, least]).concat([[held, 1, least]], rest);
+        return held;
     }
 
     // How many nodes (drawn, with their labels) `view` would show in part under one of the component's overlays (MARGIN
@@ -398,7 +424,7 @@
     // hidden out from under what hides it (shiftClear); else the whole drawing centred in the free area if it fits
     // there at that zoom; else, of the views that keep `keep`, the one that hides the fewest, if fewer than
     // `view`. `tiers`: reveal's, from the one `view` shows, then the later ones (with boards on, those that still hold
-    // the node and its neighbours beside the panel, issue 18). Never a lower zoom than `view`'s, but where no view at it
+    // the node and its neighbours beside the panel, issue 18; where `view`'s holds the focus, those that hold it too). Never a lower zoom than `view`'s, but where no view at it
     // hides no node, a few zooms a little lower (LOWER, down to `floor`, the least reveal allowed those tiers): the nodes'
     // columns and the panel's edge are a fixed width apart, and one zoom may leave no gap for the edge to fall in where
     // a slightly lower one does (issue 35: with boards on, the view still hid one node or two under the opened panel).
@@ -408,6 +434,8 @@
         // the tiers after it are tried too (the node clicked or expanded is the last), with boards on only those that
         // still hold the node and its neighbours (a board reads at half the readable zoom, where reveal showed them)
         const node = tiers[tiers.length - 1], core = node.closedNeighborhood().nodes().filter(n => n.inside());
+        // (and, where `view`'s tier holds the focus, only those that hold it too: comfortFirst's)
+        const focus = tiers[0].filter("[_focus]");
         const kept = tiers[0].boundingBox({ includeLabels: true, includeOverlays: false });
         const mid = { x: kept.x1 + kept.w / 2, y: kept.y1 + kept.h / 2 };
         const zooms = [view.zoom].concat(LOWER.map(f => view.zoom * f).filter(z => z >= (floor || view.zoom) - 1e-9));
@@ -417,6 +445,7 @@
                                           y: view.pan.y + (view.zoom - zoom) * mid.y } };
             for (const [i, keep] of tiers.entries()) {
                 if (i > 0 && boardsOn(cy) && !core.every(n => keep.has(n))) continue;
+                if (i > 0 && !focus.every(n => keep.has(n))) continue;
                 const filled = clearViewport(cy, area => fillAt(cy, area, 0, zoom, keep));
                 for (const start of [filled, scaled]) {
                     if (!start) continue;
