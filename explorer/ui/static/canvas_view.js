@@ -12,12 +12,14 @@
 //    whole canvas (everything moves, then the server's places move it back); that force layout is
 //    skipped: the new nodes start on the expanded node and glide to the places the server's layout
 //    gives them, and with a preset layout (layered, concentric) nothing else moves.
-// 3. After an expansion the view changes only as much as needed (pan, and zoom out, never in and never
-//    below the readable zoom) so that what was in sight, the expanded node and its new neighbours are all
+// 3. After an expansion the view changes only as much as needed (pan, and zoom out, never in but to the readable
+//    zoom, and never below it) so that what was in sight, the expanded node and its new neighbours are all
 //    clear of the overlays; where that needs a lower zoom, the expanded node and its neighbours, or at least
 //    it and what it brought (reveal). The zoom is first kept where the labels are CONFIG.comfortLabel px (comfortFirst):
 //    what was added is shown in part at that size rather than everything shrunk to the readable zoom. The focus (the
 //    page's position), if it was in sight, stays in sight: the view zooms out for it, down to the readable zoom.
+//    From a view under the readable zoom (a drawing opened whole at WHOLE_SHARE of it, 7, or zoomed out), an
+//    expansion's view is made at the readable zoom: the zoom is raised to it (expansionLift).
 // 4. The component's highlight (a selected node's moves, an expansion's new nodes) is red, which on
 //    this canvas means a loss: its rules, which come last in every style sheet the component sets,
 //    are followed by rules of ours in the value-neutral colour the canvas package gives (window.__ggCanvas).
@@ -275,13 +277,15 @@
     // from 0.6 to 0.3, where every label is under CONFIG.minLabel and hidden (issue 18).
     // Each tier is tried in the free area as AREAS makes it (the canvas less the panel first), and taken there only
     // if none of its nodes then lies under one of the overlays (a node of the tier under the toolbar, say).
-    function reveal(cy, tiers) {
-        const now = cy.zoom();
-        const readable = Math.min(now, +CONFIG.readable || now);
+    // `lift` (an expansion's, expansionLift): a zoom the view may be raised to, the readable one, where the view is under it:
+    // the zoom of now is then no ceiling.
+    function reveal(cy, tiers, lift) {
+        const now = cy.zoom(), top = Math.max(now, lift || 0);
+        const readable = Math.min(top, +CONFIG.readable || top);
         // (a tier given as [nodes, share, least]: not below `least`, a zoom of its own, or the zoom of now if lower)
         const shown = tiers.map(t => Array.isArray(t) ? t : [t, 1])
             .map(([eles, share, least]) => [eles.filter(n => n.inside()),
-                                            least > 0 ? Math.max(cy.minZoom(), Math.min(now, least))
+                                            least > 0 ? Math.max(cy.minZoom(), Math.min(top, least))
                                                       : Math.max(cy.minZoom(), readable * share), least > 0])
             .filter(([eles]) => eles.length > 0);
         if (shown.length === 0) return;
@@ -305,7 +309,7 @@
                 const area = clearArea(cy, ids);
                 const fit = Math.min((area.x2 - area.x1) / Math.max(bb.w, 1), (area.y2 - area.y1) / Math.max(bb.h, 1));
                 if (fit < floor - 1e-9) continue;
-                const v = viewOf(tier, Math.min(now, fit), area);
+                const v = viewOf(tier, Math.min(top, fit), area);
                 if (ids === OVERLAYS || !underOverlays(cy, v, tier)) { view = v; break; }
             }
             // The first tier (what was in sight) does not fit readably, a later one at the full floor does: the window
@@ -315,7 +319,7 @@
             // 1000 px, 1 to 4 nodes under the panel after one expansion).
             if (view && i > 0 && shown[i][1] >= readable - 1e-9 && cy.nodes().length < CONFIG.large) {
                 const filled = clearViewport(cy, area => fillViewport(cy, area, 0, floor, null, tier));
-                if (filled && filled.zoom <= now + 1e-9) view = filled;
+                if (filled && filled.zoom <= top + 1e-9) view = filled;
             }
             if (view) break;
         }
@@ -335,7 +339,7 @@
         // wider than the free area had two nodes under it) gives way to reveal's own tiers: the panel never hides a node.
         if (after[0][2] && cy.nodes().length < CONFIG.large && hiding(cy, view) > 0) {
             const plain = tiers.filter(t => !(Array.isArray(t) && t[2] > 0));
-            if (plain.length < tiers.length) { reveal(cy, plain); return; }
+            if (plain.length < tiers.length) { reveal(cy, plain, lift); return; }
         }
         const zoom = view.zoom, px = view.pan.x, py = view.pan.y;
         if (Math.abs(zoom - now) < 1e-6 && Math.abs(px - pan.x) < 0.5 && Math.abs(py - pan.y) < 0.5) return;
@@ -362,7 +366,7 @@
     // expansions of tic-tac-toe, Chopsticks or Dodgem 3x3 the focus's row was above the canvas, at 1440 and 1000 px).
     // Only where even the focus and `centre` do not fit at the readable zoom do the tiers without the focus follow.
     const WHOLE_BOX = { includeNodes: true, includeEdges: false, includeLabels: true, includeOverlays: false };
-    function comfortFirst(cy, wide, centre, around, rest) {
+    function comfortFirst(cy, wide, centre, around, rest, lift) {
         const least = comfortZoom();
         const focus = cy.nodes("[_focus]").filter(n => n.inside() && !n.hasClass("gg-gone"));
         const held = focus.length && centre.length && wide.length && wide[0].has(focus) && !centre.has(focus)
@@ -371,20 +375,20 @@
         const readable = +CONFIG.readable || cy.zoom();
         const last = rest[rest.length - 1];
         const focused = held.length ? rest.slice(0, -1).map(also)
-            .concat([holding(cy, centre, around, readable, held), also(last)]) : [];
+            .concat([holding(cy, centre, around, readable, held, lift), also(last)]) : [];
         // (with boards on, a board reads where its label is too small to: reveal's tiers as they were, issue 18)
         if (!(least > 0) || cy.nodes().length >= CONFIG.large || !centre.length || boardsOn(cy))
             return focused.concat(rest);
-        const comfort = wide.map(t => [t, 1, least]).concat([[holding(cy, centre, around, least), 1, least]]);
+        const comfort = wide.map(t => [t, 1, least]).concat([[holding(cy, centre, around, least, null, lift), 1, least]]);
         if (!held.length) return comfort.concat(rest);
         return wide.map(t => [t.union(held), 1, least])
-            .concat([[holding(cy, centre, around, least, held), 1, least]], focused, comfort, rest);
+            .concat([[holding(cy, centre, around, least, held, lift), 1, least]], focused, comfort, rest);
     }
 
-    // `centre` (and `also`) with as many of `around` as fit the clear area with it at `zoom` (at most the zoom of now),
-    // the nearest to `centre`'s nodes' middle first.
-    function holding(cy, centre, around, zoom, also) {
-        zoom = Math.min(cy.zoom(), zoom);
+    // `centre` (and `also`) with as many of `around` as fit the clear area with it at `zoom` (at most the zoom of now, or
+    // `lift` if higher: reveal's), the nearest to `centre`'s nodes' middle first.
+    function holding(cy, centre, around, zoom, also, lift) {
+        zoom = Math.min(Math.max(cy.zoom(), lift || 0), zoom);
         const area = clearArea(cy);
         const w = (area.x2 - area.x1) / zoom, h = (area.y2 - area.y1) / zoom;
         const c = centre.boundingBox(NODE_BODY), cx = (c.x1 + c.x2) / 2, cyy = (c.y1 + c.y2) / 2;
@@ -660,6 +664,16 @@
     // The least zoom at which the nodes' labels are drawn (11: CONFIG.minLabel px on screen), a hair above it.
     function labelZoom() {
         return (+CONFIG.minLabel || 0) / (+CONFIG.labelFont || 12) * 1.005;
+    }
+
+    // (3) The zoom an expansion's view may be raised to: the readable one, where the view is under it now (a drawing
+    // opened whole at WHOLE_SHARE of it, 7, or zoomed out); else 0. What the expansion added is shown at a zoom whose
+    // captions are drawn, not at the zoom of now: the whole that view showed is gone once the drawing grows (issue 35:
+    // dobutsu:small at 1000 px opened whole at 0.55, and its first expansion kept that zoom, its labels under
+    // CONFIG.minLabel, most of them hidden). Not on a large canvas (it labels only its focus and the node selected).
+    function expansionLift(cy) {
+        const readable = Math.min(cy.maxZoom(), +CONFIG.readable || 0);
+        return cy.nodes().length < CONFIG.large && cy.zoom() < readable - 1e-9 ? readable : 0;
     }
 
     function fillViewport(cy, area, padding, least, fit, anchor) {
@@ -1785,7 +1799,8 @@
             const centre = gone.has(node) ? nodes : node;
             const near = centre.closedNeighborhood().nodes().not(".gg-gone");
             const wide = [keep.not(".gg-gone").union(centre).union(nodes), near, centre.union(nodes)];
-            reveal(cy, comfortFirst(cy, wide, centre, nodes.union(near), wide.concat([centre])));
+            const lift = expansionLift(cy);
+            reveal(cy, comfortFirst(cy, wide, centre, nodes.union(near), wide.concat([centre]), lift), lift);
         }, GLIDE_MS + 20);
     }
 
@@ -2197,10 +2212,10 @@
                     selectFound(cy, nodes, pathTo(cy, nodes));
                     return;
                 }
-                const brought = cy.nodes().filter(n => fresh.has(n.id()));
+                const brought = cy.nodes().filter(n => fresh.has(n.id())), lift = expansionLift(cy);
                 reveal(cy, comfortFirst(cy, [keep, near, centre.union(brought)], centre, brought.union(near),
                                         [keep, near].concat(panel && panel.width > 100 && boardsOn(cy) ? [[near, PANEL_SHARE]] : [],
-                                                            [centre.union(brought), centre])));
+                                                            [centre.union(brought), centre]), lift), lift);
             });
             return run;
         };
