@@ -495,6 +495,11 @@
         const count = v => boxes.reduce((n, b) => n + (hid(screen(b, v)) ? 1 : 0), 0);
         const holds = v => { const s = screen(kept, v);
             return s.x1 >= 0 && s.y1 >= 0 && s.x2 <= W && s.y2 <= H && !rects.some(r => meets(s, r)); };
+        // (of the shifts that hide as few, the one that leaves the most nodes whole in sight, then the least: clearing a
+        // column from the opened panel's edge by a shift up pushed a whole row above the canvas where one of 40 px to the
+        // side kept it, issue 35: tic-tac-toe after an expansion at 1400 px, 7 nodes out of sight)
+        const clear = s => s.x1 >= 0 && s.y1 >= 0 && s.x2 <= W && s.y2 <= H && !rects.some(r => meets(s, r));
+        const seen = v => boxes.reduce((n, b) => n + (clear(screen(b, v)) ? 1 : 0), 0);
         let cur = view, least = count(view);
         for (let round = 0; round < 8 && least > 0; round++) {
             const shifts = [];
@@ -510,12 +515,14 @@
                 if (s.y1 < 0) shifts.push([0, -s.y1 + 1], [0, -s.y2 - 1]);
                 if (s.y2 > H) shifts.push([0, H - s.y2 - 1], [0, H - s.y1 + 1]);
             });
-            let next = null, fewest = least, far = Infinity;
+            let next = null, fewest = least, far = Infinity, most = -1;
             shifts.forEach(([dx, dy]) => {
                 const v = { zoom: cur.zoom, pan: { x: cur.pan.x + dx, y: cur.pan.y + dy } };
                 if (!holds(v)) return;
-                const n = count(v), d = Math.abs(dx) + Math.abs(dy);
-                if (n < fewest || (n === fewest && next && d < far)) { next = v; fewest = n; far = d; }
+                const n = count(v), d = Math.abs(dx) + Math.abs(dy), m = n <= fewest ? seen(v) : -1;
+                if (n < fewest || (n === fewest && next && (m > most || (m === most && d < far)))) {
+                    next = v; fewest = n; far = d; most = m;
+                }
             });
             if (!next) break;
             cur = next; least = fewest;
