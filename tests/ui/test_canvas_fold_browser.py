@@ -13,8 +13,7 @@ import pytest
 from tests.ui.test_browser import ARTIFACTS, browser, server  # noqa: F401 - fixtures
 from tests.ui.test_browser import pytestmark  # noqa: F401 - browser, and Chromium must be there
 from tests.ui.test_canvas_browser import open_canvas, wait_still
-
-CANVAS = 'iframe[src*="streamlit_cytoscape"]'
+from tests.ui.test_tabs_browser import CANVAS  # the canvas's iframe
 SCREEN = 900          # px: the window's height, the first screen
 IN_SIGHT = 0.65       # the least share of the canvas's height on the first screen ("most of it")
 # The labelled controls that must stay on the page (in reach, not folded away) with the canvas, and the tabs' names

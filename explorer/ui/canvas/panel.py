@@ -538,7 +538,7 @@ b.addEventListener("click", () => { const url = window.parent.location.href; con
 () => { said.textContent = "the address bar holds this canvas's link"; }); }); })();</script>"""
 
 
-def _copy_link(where: Any = st) -> None:
+def _copy_link(where: Any) -> None:
     """A "Copy link" button (in `where`): the page's address, which holds the scene (_scene_out), to the clipboard.
     The address is read at the click, so a button drawn before the run writes the scene copies the scene."""
     where.html(COPY_LINK, unsafe_allow_javascript=True, width="content")
