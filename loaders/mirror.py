@@ -29,9 +29,8 @@ from datetime import datetime, timezone
 from itertools import chain
 from operator import itemgetter
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-import networkx as nx
 import numpy as np
 
 from explorer.core import private
@@ -41,6 +40,9 @@ from explorer.games import Game, parse_spec
 from explorer.graph import DEFAULT_MAX_POSITIONS, check_size, graph_id
 from explorer.solved import CACHE_FORMAT, SolvedGraph, load_or_build
 from explorer.core.values import Value
+
+if TYPE_CHECKING:  # networkx loads with the first mirror built or opened: `gamegraph load` and the import
+    import networkx as nx  # files never build one, and it cost every such process 0.3-0.5 s of CPU at its start
 
 # Bump when the mirror's attributes or file layout change: old files are then ignored and rebuilt.
 # Format 1 was a pickle (<name>-<hash>.pickle); it is never opened again, and removed when a mirror is saved.
@@ -283,6 +285,8 @@ def to_networkx(solved: SolvedGraph, solved_at: str | None = None) -> nx.DiGraph
     positions = position_columns(solved)
     names = list(positions)
     keys = positions["key"]
+    import networkx as nx
+
     G = nx.DiGraph(**game_properties(solved, solved_at))
     G.add_nodes_from((keys[i], dict(zip(names, row))) for i, row in enumerate(zip(*positions.values())))
     moves = move_columns(solved)
@@ -351,6 +355,8 @@ def open(path: str | os.PathLike) -> nx.DiGraph:  # noqa: A001 - the module's re
 def _graph(document: dict, source: list[int], target: list[int], label: list[int], optimal: list[bool]) -> nx.DiGraph:
     keys, columns, labels = document["keys"], document["columns"], document["labels"]
     names = list(columns)
+    import networkx as nx
+
     G = nx.DiGraph(**document["graph"])
     if names:
         G.add_nodes_from((key, dict(zip(names, row))) for key, row in zip(keys, zip(*columns.values())))
