@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import json
 import os
 import subprocess
@@ -439,7 +440,15 @@ def _solve_in_mode(mode: str, spec: str, folder):
 def _thread_graph_args(spec: str):
     """The edge case's random graph: `hub` a hub of PARALLEL_UNMOVES predecessors (big batches on one thread
     too) or `plain` (chunks on one thread, big batches on two); big enough that levels hold more than
-    PARALLEL_MIN entries, loopy enough that all four values occur."""
+    PARALLEL_MIN entries, loopy enough that all four values occur. A fresh copy of its arrays for each
+    solve, so that no solve sees what another may have written into them."""
+    return tuple(array.copy() for array in _thread_graph_arrays(spec))
+
+
+@functools.cache
+def _thread_graph_arrays(spec: str):
+    """The arrays of `_thread_graph_args`, built once per case: random_game_graph of 200,000 positions is
+    plain Python (9 s of CPU), and the test solves the same graph three times (one thread, two, the plain solver)."""
     from explorer.kernels.retrograde import PARALLEL_UNMOVES
 
     graph = random_game_graph(11, 200_000, degree=3, hub=PARALLEL_UNMOVES if spec == "hub" else 0)
@@ -587,23 +596,11 @@ def test_count_values_counts_each_decoded_value_like_a_comparison_per_value(size
     assert count_values(values).tolist() == expected
 
 
-_SORT_LEVEL = None
-
-
 def _sort_level_kernel():
-    """retrograde._sort_level in a parallel wrapper of its own (it is inlined into solve_cells'), compiled once."""
-    global _SORT_LEVEL
-    if _SORT_LEVEL is None:
-        from numba import njit
+    """retrograde._sort_level in a parallel wrapper of its own (it is inlined into solve_cells')."""
+    from tests.algorithms import sort_level_kernel
 
-        from explorer.kernels.retrograde import _sort_level
-
-        @njit(parallel=True)
-        def sort_level(queue, head, tail, n, parts):
-            return _sort_level(queue, head, tail, n, parts)
-
-        _SORT_LEVEL = sort_level
-    return _SORT_LEVEL
+    return sort_level_kernel.sort_level
 
 
 @pytest.mark.parametrize("n", [5, 1 << 12, 1 << 20, (1 << 28) + 11, (1 << 31) - 1])

@@ -20,10 +20,16 @@ def broken():
     plugins.unload(BROKEN)
 
 
+# Over every preset that fits (the largest, dobutsu:small, has 28,862 reachable positions; the next, tictactoe,
+# 5,478). A preset past it is walked up to the limit before it is skipped: at 100,000 the ten too large for the
+# check (connect4:small has 161,029, the others millions) cost 45 s of CPU and checked nothing (issue 34).
+SHIPPED_LIMIT = 40_000
+
+
 @pytest.mark.parametrize("spec", shipped_specs())
 def test_every_shipped_game_passes(spec):
     try:
-        report = check_game(parse_spec(spec), limit=100_000)
+        report = check_game(parse_spec(spec), limit=SHIPPED_LIMIT)
     except GraphTooLarge as exc:  # e.g. a 5x5 preset meant for the implicit mode: checked at its small sizes
         pytest.skip(str(exc))
     assert report.ok, report.text()

@@ -54,7 +54,10 @@ def graph_valid(ctx, x):
     return ctx[_pred_at(ctx) + ctx[0] + 1 + ctx[1] + ctx[0] + x] != 0
 
 
-@njit(nogil=True)
+# The two loops below are cached like every kernel (explorer.kernels: in its keyed folder, whose name changes with
+# retrograde.py's solve_cells and forward_cells, under tests/explorer): compiled in every run they took 80 and 26 s
+# under load, in the first test of each kind (issue 34).
+@njit(nogil=True, cache=True)
 def graph_solve(ctx, max_unmoves, cells, queue, state, budget, lo, seeds, seed_runs):
     """The one loop compiled with the graph's kernels once for the module (as a game's kernels module does)."""
     return solve_cells(implicit_initial, graph_predecessors, graph_valid, graph_move_count, graph_terminal, ctx,
@@ -71,7 +74,7 @@ def graph_labelled_successors(ctx, x, out, labels):
     return end - start
 
 
-@njit(nogil=True, parallel=True)
+@njit(nogil=True, parallel=True, cache=True)
 def graph_forward(ctx, max_moves, lo, cells, child_lo, child_cells, status):
     """The one-pass solve of a loop-free tier compiled with the graph's kernels."""
     return forward_cells(graph_labelled_successors, graph_valid, graph_terminal, ctx, max_moves, lo, cells, child_lo,
