@@ -11,8 +11,8 @@ from typing import Any
 
 from explorer.ui.canvas.captions import FOCUS_RING_WIDTH, _label_box, _no_move_name, move_label_step, place_move_names
 from explorer.ui.canvas.elements import Grown
-from explorer.ui.canvas.marks import (BOARD_SIZE, HEIGHT, LABEL_CHAR, LARGE, NODE_SIZE, READABLE_ZOOM, SPACING,
-                                      TEXT_MARGIN, label_height)
+from explorer.ui.canvas.marks import (BOARD_SIZE, HEIGHT, LABEL_CHAR, LARGE, NODE_SIZE, SPACING, TEXT_MARGIN,
+                                      label_height)
 
 
 def row_width(count: int) -> int:
@@ -179,11 +179,8 @@ def side_by_side(positions: dict[str, dict[str, float]], spans: list[tuple[list[
     sets its text, each column the next bands upwards (whole bands: a band is never split), so that the
     fitted drawing has about the canvas's shape and its labels stay readable (a single column of
     35 bands fitted the canvas at a fifth of the size). `spans`: each band's keys and the extent of
-    its lines (y downwards from the first band). One column while the canvas fits it at READABLE_ZOOM (the view's
-    least zoom: a taller one is shown at it round the focus, and scrolled); beyond that, the columns whose drawing the
-    canvas shows largest, up to READABLE_ZOOM, then the fewest (issue 35: a stranger found bands side by side on one
-    line hard to read, which band is which remoteness, and the moves between columns; Dodgem 3x3 at k=2, 13
-    positions, was set in three columns to be fitted at full size). `columns`, given, gets the number of
+    its lines (y downwards from the first band). The number of columns is the fewest whose drawing the
+    canvas shows largest (a drawing it shows at full size stays one column). `columns`, given, gets the number of
     columns (the legend says what they do to the moves between them: style.legend). The column of the `focus`, given,
     goes in the middle of three or more, the others in their order either side of it (issue 35: Dodgem 3x3 at k=2 had
     its focus at the drawing's right edge, and the moves from it ran across the whole canvas).
@@ -209,11 +206,11 @@ def side_by_side(positions: dict[str, dict[str, float]], spans: list[tuple[list[
         return columns
 
     def scale(columns: list[list[int]]) -> tuple[float, int]:
-        """The zoom the canvas fits the drawing at, up to READABLE_ZOOM (a drawing fitted at it reads: more
-        columns gain nothing), then the fewer columns the better."""
+        """The zoom the canvas fits the drawing at, up to 1 (full size: more columns gain nothing), then
+        the fewer columns the better."""
         tall = max(spans[c[-1]][2] - spans[c[0]][1] for c in columns) + spacing
         wide = len(columns) * width + (len(columns) - 1) * step_x
-        return min(CANVAS_WIDTH / wide, HEIGHT / tall, READABLE_ZOOM), -len(columns)
+        return min(CANVAS_WIDTH / wide, HEIGHT / tall, 1.0), -len(columns)
 
     best = max((columns_of(n) for n in range(1, min(MAX_COLUMNS, len(spans)) + 1)), key=scale)
     if columns is not None:
