@@ -56,11 +56,18 @@ def layered_steps(nodes: dict[str, dict[str, Any]], edges: dict[str, dict[str, A
     return step_x, step_y
 
 
-def band_of(data: dict[str, Any], hops: int | None, far: int) -> tuple[int, int]:
-    """A node's band in the layered layout: (0, its remoteness), or for a draw (1, its distance from the focus;
-    `far` when it is not connected to it)."""
+UNCONNECTED = (2, 0)  # the band of the draws not connected to the focus: above every other (bands sort as tuples)
+
+
+def band_of(data: dict[str, Any], hops: int | None) -> tuple[int, int]:
+    """A node's band in the layered layout: (0, its remoteness), or for a draw (1, its distance from the focus), or
+    UNCONNECTED for a draw not connected to it. (A band of its own, not (1, one more than the farthest distance): an
+    expansion's draw one move beyond the farthest took that number, and its band was named "draws, not connected"
+    until the canvas was laid out again; issue 35.)"""
     remoteness = data.get("remoteness")
-    return (0, int(remoteness)) if remoteness is not None else (1, hops if hops is not None else far)
+    if remoteness is not None:
+        return 0, int(remoteness)
+    return (1, hops) if hops is not None else UNCONNECTED
 
 
 def layered_positions(nodes: dict[str, dict[str, Any]], spacing: float = SPACING,
@@ -82,10 +89,9 @@ def layered_positions(nodes: dict[str, dict[str, Any]], spacing: float = SPACING
     gets how many columns side_by_side set the bands in.
     O(V + E) plus the sorts."""
     hops = _hops(nodes, edges, focus)
-    far = max(hops.values(), default=0) + 1
     bands: dict[tuple[int, int], list[str]] = {}
     for key, element in nodes.items():
-        band = band_of(element["data"], hops.get(key), far)
+        band = band_of(element["data"], hops.get(key))
         bands.setdefault(band, []).append(key)
         if placed_in is not None:
             placed_in[key] = band
@@ -127,14 +133,14 @@ def layered_positions(nodes: dict[str, dict[str, Any]], spacing: float = SPACING
         y += spacing * 0.6  # a gap between bands
     placed = side_by_side(positions, spans, step_x, spacing, columns, focus)
     if rows is not None:
-        rows.extend(band_names({band: keys for (keys, _, _), band in zip(spans, sorted(bands))}, placed, far, node_size))
+        rows.extend(band_names({band: keys for (keys, _, _), band in zip(spans, sorted(bands))}, placed, node_size))
     return placed
 
 
 ROW_GAP = 10  # px between a layered band's name and its leftmost node
 
 
-def band_names(bands: dict[tuple[int, int], list[str]], positions: dict[str, dict[str, float]], far: int,
+def band_names(bands: dict[tuple[int, int], list[str]], positions: dict[str, dict[str, float]],
                node_size: float) -> list[dict[str, Any]]:
     """Each band's name (row_name), left of its leftmost node (`x`, where the name ends), at the height of its lines'
     middle: what static/canvas_view.js (13) writes beside the band; or, where a move runs through it there, right
@@ -146,16 +152,16 @@ def band_names(bands: dict[tuple[int, int], list[str]], positions: dict[str, dic
             continue
         xs, ys = [positions[k]["x"] for k in keys], sorted({positions[k]["y"] for k in keys})
         names.append({"x": round(min(xs) - node_size * 0.625 - ROW_GAP, 1), "y": round((ys[0] + ys[-1]) / 2, 1),
-                      "x2": round(max(xs) + node_size * 0.625 + ROW_GAP, 1), "text": row_name(band, far)})
+                      "x2": round(max(xs) + node_size * 0.625 + ROW_GAP, 1), "text": row_name(band)})
     return names
 
 
-def row_name(band: tuple[int, int], far: int) -> str:
+def row_name(band: tuple[int, int]) -> str:
     """What a band of the layered layout holds, in words: a remoteness, or the draws at a distance."""
     kind, number = band
     if kind == 0:
         return f"remoteness {number}"
-    if number >= far:
+    if band == UNCONNECTED:
         return "draws, not connected"
     return "draws, here" if number == 0 else f"draws, {number} {'move' if number == 1 else 'moves'} away"
 
@@ -260,8 +266,10 @@ class Bands:
                  known: dict[str, tuple[int, int]] | None = None):
         placed = {k: nodes[k] for k in positions if k in nodes}
         known = known or {}
-        self.hops = _hops(placed, edges, focus) if any(k not in known for k in placed) else {}
-        self.far = max([b[1] for b in known.values() if b[0] == 1] + list(self.hops.values()), default=0) + 1
+        # (each placed node's distance from the focus: made once, when a node with no known band needs it, or when an
+        # expansion of a decided node brings a draw, `band`; without it, such a draw was named "not connected")
+        self._hops: dict[str, int] | None = None
+        self._graph = (placed, edges, focus)
         self.node_size = node_size
         # (the moves between placed nodes only: an expansion's answer holds its new moves, the ring sent ahead of it
         # does not, and both must find the same steps)
@@ -276,15 +284,22 @@ class Bands:
         self.lines: dict[tuple[int, int], list[float]] = {}
         self.of: dict[str, tuple[int, int]] = {}  # each node's band: where it was placed (`known`), else its own
         for key in placed:
-            band = self.of[key] = tuple(known.get(key) or band_of(nodes[key]["data"], self.hops.get(key), self.far))
+            band = self.of[key] = tuple(known.get(key) or band_of(nodes[key]["data"], self.hops.get(key)))
             self.lines.setdefault(band, []).append(positions[key]["y"])
         self.lines = {band: sorted(set(ys)) for band, ys in self.lines.items()}
+
+    @property
+    def hops(self) -> dict[str, int]:
+        """Moves from the focus to each placed node (_hops), made on first use. O(V + E) once."""
+        if self._hops is None:
+            self._hops = _hops(*self._graph)
+        return self._hops
 
     def band(self, data: dict[str, Any], centre: str) -> tuple[int, int]:
         """The band of a node an expansion of `centre` brings (a draw: one move further from the focus than it)."""
         mine = self.of.get(centre)
         hops = mine[1] if mine and mine[0] == 1 else self.hops.get(centre)
-        return band_of(data, hops + 1 if hops is not None and hops < self.far else None, self.far)
+        return band_of(data, hops + 1 if hops is not None else None)
 
     def names(self, positions: dict[str, dict[str, float]],
               more: dict[str, tuple[int, int]] | None = None) -> list[dict[str, Any]]:
@@ -296,7 +311,7 @@ class Bands:
             band = more.get(key) or self.of.get(key)
             if band is not None:
                 bands.setdefault(band, []).append(key)
-        return band_names(bands, positions, self.far, self.node_size)
+        return band_names(bands, positions, self.node_size)
 
 
 ROW_TRIES = 10  # places tried each side of the node expanded, along a line of a band, half a node's step apart
