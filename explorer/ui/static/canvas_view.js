@@ -17,6 +17,12 @@
 //    clear of the overlays; where that needs a lower zoom, the expanded node and its neighbours, or at least
 //    it and what it brought (reveal). The zoom is first kept where the labels are CONFIG.comfortLabel px (comfortFirst):
 //    what was added is shown in part at that size rather than everything shrunk to the readable zoom.
+//    The view after an expansion has one owner and is made once (expansionView): from the double-click on, a tap's
+//    reveal still waiting (10) is not made; the expansion's reveal waits until what it added stands at its places and
+//    the info panel (opened by the double-click's selection) is steady, so its clear area is final; the server's answer
+//    makes the view anew only where its layout placed a node elsewhere than it was drawn (or brought one not shown
+//    ahead, 15). The same expansion ends in the same view whether the answer comes before or after the panel is steady
+//    (three reveals, the last to come winning, ended one scripted expansion at zoom 0.83 or 0.62 by the load).
 // 4. The component's highlight (a selected node's moves, an expansion's new nodes) is red, which on
 //    this canvas means a loss: its rules, which come last in every style sheet the component sets,
 //    are followed by rules of ours in the value-neutral colour the canvas package gives (window.__ggCanvas).
@@ -54,6 +60,8 @@
 //    under it, zooming out no lower than the readable zoom (with boards on, half of it: PANEL_SHARE), or the node
 //    alone where they do not fit at that zoom; first, as 3, at the comfortable zoom (comfortFirst). The opened panel
 //    takes at most CONFIG.panelShare of the canvas's width (tidyPanel), and the zoom bar's "Recenter Veiw" is retitled.
+//    The reveal waits until a second click can no longer make the click a double-click, and is not made if one
+//    did (an expansion's view is then the one, 3), nor if another node was clicked since (askView).
 //
 // 11. A label or a move's name smaller on screen than CONFIG.minLabel px is hidden (class gg-speck), not
 //    drawn as a speck nobody can read; zooming in brings it back. Cytoscape's min-zoomed-font-size rounds
@@ -94,7 +102,8 @@
 //    does; while they glide they take no click, which goes to the node under them) and a click on "Collapse what
 //    it expanded" takes its nodes off at once. The component still sends the
 //    event and the server's answer still comes: its elements settle the data of what was shown (a label in another
-//    orientation, a move's bend) and take off what it did not add; nothing shown moves again. A ring is used only
+//    orientation, a move's bend) and take off what it did not add; nothing shown moves again, nor does the view, where
+//    the answer places everything as the ring did (3). A ring is used only
 //    when it was made for the canvas as it is (its focus and its numbers of nodes and moves), and one at a time
 //    (until the answer comes, or AHEAD_WAIT_MS, a second double-click waits for the server as before).
 //    A grouped canvas (canvas/clusters.py) gets rings too (ahead.grouped_ahead, `grouped`): a double-click on a
@@ -893,32 +902,75 @@
         }, { capture: true, passive: false });
     }
 
-    // (10) A click on a node opens the info panel over the drawing's left part, where it can cover the node
-    // clicked: once the panel has opened (the component opens it a tenth of a second after the selection,
-    // and its width grows over a transition), the view pans, as little as it can, to put the node beside it.
-    function revealOnTap(cy) {
+    // (3, 10, 15) One owner of the view at a time. A tap's reveal and an expansion's each ask for the view with the next
+    // number (askView) and are made only if nothing asked since: the tap of a double-click no longer reveals after the
+    // expansion did, nor the expansion's reveal ahead and the server's answer both move it (issue 35: the same scripted
+    // expansion ended at zoom 0.83 or 0.62, whichever of three reveals came last on a loaded machine).
+    function askView(cy) {
+        cy.__ggViewAsk = (cy.__ggViewAsk || 0) + 1;
+        return cy.__ggViewAsk;
+    }
+
+    // `show` once the view asked for as `mine` is still the one asked for, not before `from` (a time), and the info panel
+    // is open with its width steady for three frames (the component opens it a tenth of a second after the selection,
+    // and its width grows over a transition: the clear area is then final). Past `until`: `show` all the same if
+    // `anyway` (an expansion's view, the panel closed), else nothing.
+    function whenPanelSteady(cy, mine, from, until, anyway, show) {
         const doc = cy.container().ownerDocument, win = doc.defaultView;
-        let asked = 0;
+        let last = -1, steady = 0;
+        const look = () => {
+            if (mine !== cy.__ggViewAsk) return;  // another click or expansion since
+            const panel = doc.getElementById("infopanel");
+            const open = panel && panel.getAttribute("data-expanded") === "true";
+            const r = open ? overlayRect(doc, "infopanel") : null;
+            const w = r ? r.width : -1;
+            steady = w > 1 && Math.abs(w - last) < 0.5 ? steady + 1 : 0;
+            last = w;
+            const late = Date.now() >= until;
+            if ((steady < 3 || Date.now() < from) && !late) { win.requestAnimationFrame(look); return; }
+            if (steady >= 3 || anyway) show();
+        };
+        win.requestAnimationFrame(look);
+    }
+
+    // (10) A click on a node opens the info panel over the drawing's left part, where it can cover the node
+    // clicked: once the panel has opened, the view pans, as little as it can, to put the node beside it. Not before a
+    // second click could still make the click a double-click (Cytoscape's multiClickDebounceTime): that expansion's
+    // view is then the one made (expansionView), and this one never is.
+    function revealOnTap(cy) {
+        const double = (typeof cy.multiClickDebounceTime === "function" ? cy.multiClickDebounceTime() : 250) + 20;
         cy.on("tap", "node", e => {
-            const node = e.target, mine = ++asked, until = Date.now() + 2000;
+            const node = e.target, mine = askView(cy), now = Date.now();
             const seen = cy.nodes().filter(n => inSight(cy, n));  // what was in sight: kept clear of the panel if it fits
-            let last = -1, steady = 0;
-            const look = () => {
-                if (mine !== asked) return;  // another click since
-                const panel = doc.getElementById("infopanel");
-                const open = panel && panel.getAttribute("data-expanded") === "true";
-                const r = open ? overlayRect(doc, "infopanel") : null;
-                const w = r ? r.width : -1;
-                steady = w > 1 && Math.abs(w - last) < 0.5 ? steady + 1 : 0;
-                last = w;
-                if (steady < 3) { if (Date.now() < until) win.requestAnimationFrame(look); return; }
+            whenPanelSteady(cy, mine, now + double, now + 2000, false, () => {
                 if (!node.selected() || !node.inside()) return;
                 const near = node.closedNeighborhood().nodes();
                 reveal(cy, comfortFirst(cy, [seen.union(near), near], node, near,
                                         [seen.union(near), near].concat(boardsOn(cy) ? [[near, PANEL_SHARE]] : [], [node])));
-            };
-            win.requestAnimationFrame(look);
+            });
         });
+    }
+
+    // (3, 15) An expansion of `node` begins (a double-click, or a grouped canvas's collapse shown ahead): the view is
+    // its own from now on (a tap's reveal still waiting is not made), and what is in sight now is what its reveal keeps.
+    // Cytoscape sends a double-click as both dblclick and dbltap: the second is the same expansion.
+    function beginExpansion(cy, node) {
+        const was = cy.__ggExpansion;
+        if (was && was.node === node.id() && Date.now() - was.at < 100) return was;
+        cy.__ggSettled = null;  // (an earlier expansion's ring, settled)
+        cy.__ggExpansion = { node: node.id(), at: Date.now(), ask: askView(cy),
+                             seen: cy.nodes().filter(n => inSight(cy, n)) };
+        return cy.__ggExpansion;
+    }
+
+    // (3, 15) An expansion's view, made once: after `wait` ms (what it added still glides) and once the info panel is
+    // steady (the double-click's selection opens it), unless another view was asked for since (`mine`).
+    function expansionView(cy, mine, wait, tiers) {
+        win(cy).setTimeout(() => whenPanelSteady(cy, mine, 0, Date.now() + 2000, true, () => {
+            zoomFloor(cy);
+            const t = tiers();
+            if (t) reveal(cy, t);
+        }), wait);
     }
 
     // (11) Labels and names under CONFIG.minLabel px on screen hidden; the classes change only when the zoom
@@ -1664,7 +1716,7 @@
         const data = aheadPayload(cy);
         const ring = data && (given || data.ring[node.id()]);
         if (!ring || (ring.n.length === 0 && ring.e.length === 0 && !(ring.gone || []).length &&
-                      !Object.keys(ring.d || {}).length)) return;
+                      !Object.keys(ring.d || {}).length)) return false;
         const own = ring.own || {}, places = ring.p || {};
         const from = { ...node.position() };
         const fresh = ring.n.filter(id => cy.getElementById(id).length === 0);
@@ -1677,7 +1729,9 @@
                                     y: from.y + 90 * Math.sin(Math.PI / 2 + 2 * Math.PI * i / Math.max(n, 1)) });
         const target = {};
         fresh.forEach((id, i) => { const p = places[id]; target[id] = p ? { x: p[0], y: p[1] } : spread(i, fresh.length); });
-        const keep = cy.nodes().filter(n => inSight(cy, n));
+        const expansion = given ? beginExpansion(cy, node) : cy.__ggExpansion && cy.__ggExpansion.node === node.id()
+            ? cy.__ggExpansion : beginExpansion(cy, node);
+        const keep = expansion.seen.filter(n => n.inside());
         const added = [];
         fresh.forEach(id => added.push({ group: "nodes", data: own[id] || data.nodes[id], position: { x: from.x, y: from.y },
                                          classes: "gg-ahead highlight" }));
@@ -1690,7 +1744,7 @@
                 return;
             added.push({ group: "edges", data: d, classes: "gg-ahead" });
         });
-        if (!added.length && !gone.length && !Object.keys(ring.d || {}).length) return;
+        if (!added.length && !gone.length && !Object.keys(ring.d || {}).length) return false;
         // The component sends the expansion of its last selected node (150 ms after the double-click, which it reads
         // from the selections it saw): the node is made the one selected, so that what the server expands is what
         // is shown here (a double-click that moved the selection onto it left the component's last selection empty).
@@ -1712,8 +1766,12 @@
             });
         });
         const shown = (cy.__ggAdd || cy.add.bind(cy))(local(cy, added));  // (not the answer's: replaceWith)
-        const pending = { centre: node.id(), ids: new Set(shown.map(e => e.id())), undo: undo,
-                          timer: win(cy).setTimeout(() => dropAhead(cy), AHEAD_WAIT_MS) };
+        // (where each node shown ahead, or moved, goes: an answer that places them there moves nothing, and the view
+        // made for them stays, expansionView)
+        const goesTo = { ...target };
+        Object.entries(moved).forEach(([id, p]) => { goesTo[id] = { x: p[0], y: p[1] }; });
+        const pending = { centre: node.id(), ids: new Set(shown.map(e => e.id())), undo: undo, places: goesTo,
+                          ask: expansion.ask, timer: win(cy).setTimeout(() => dropAhead(cy), AHEAD_WAIT_MS) };
         cy.__ggAhead = pending;
         node.connectedEdges().addClass("highlight");
         Object.entries(moved).forEach(([id, p]) => {
@@ -1733,15 +1791,18 @@
         nodes.style("events", "no");
         win(cy).setTimeout(() => nodes.removeStyle("events"), GLIDE_MS + 20);
         nodes.forEach(n => n.animate(local(cy, { position: target[n.id()] }), local(cy, { duration: GLIDE_MS })));
-        win(cy).setTimeout(() => {
-            if (cy.__ggAhead !== pending) return;
-            zoomFloor(cy);
-            // (a cluster opened: its positions stand where it was)
-            const centre = gone.has(node) ? nodes : node;
+        // The expansion's view, once they stand at their places and the panel is steady: the server's answer, come before
+        // or after, changes it only where it placed something elsewhere (hook's layout, `ggExpand`).
+        expansionView(cy, expansion.ask, GLIDE_MS + 20, () => {
+            // (a cluster opened: its positions stand where it was; after the answer, its nodes are no longer gg-gone)
+            const mine = nodes.filter(n => n.inside());
+            const centre = gone.has(node) || !node.inside() ? mine : node;
+            if (!centre.length) return null;
             const near = centre.closedNeighborhood().nodes().not(".gg-gone");
-            const wide = [keep.not(".gg-gone").union(centre).union(nodes), near, centre.union(nodes)];
-            reveal(cy, comfortFirst(cy, wide, centre, nodes.union(near), wide.concat([centre])));
-        }, GLIDE_MS + 20);
+            const wide = [keep.filter(n => n.inside()).not(".gg-gone").union(centre).union(mine), near, centre.union(mine)];
+            return comfortFirst(cy, wide, centre, mine.union(near), wide.concat([centre]));
+        });
+        return true;
     }
 
     // (15) No answer came as an expansion (the page ran the canvas anew instead, or the server added nothing): what
@@ -1753,6 +1814,7 @@
         cy.__ggAhead = null;
         const data = refused ? null : aheadPayload(cy);
         if (data) { cy.elements(".gg-ahead").removeClass("gg-ahead"); cy.elements(".gg-gone").remove(); return; }
+        if (cy.__ggViewAsk === pending.ask) askView(cy);  // (what the expansion's view was for is taken back)
         cy.batch(() => {
             cy.elements(".gg-ahead").remove();
             cy.elements(".gg-gone").removeClass("gg-gone");
@@ -1780,7 +1842,7 @@
 
     function replaceWith(cy, entries) {
         const pending = cy.__ggAhead;
-        if (pending) { win(cy).clearTimeout(pending.timer); cy.__ggAhead = null; }
+        if (pending) { win(cy).clearTimeout(pending.timer); cy.__ggAhead = null; cy.__ggSettled = pending; }
         const given = new Set(entries.map(e => e && e.data && e.data.id));
         const rest = [];
         cy.batch(() => {
@@ -1802,6 +1864,7 @@
         if (!pending) return entries;
         win(cy).clearTimeout(pending.timer);
         cy.__ggAhead = null;
+        cy.__ggSettled = pending;  // (the answer's layout moves nothing where it places them as the ring did)
         const given = new Set();
         const rest = [];
         cy.batch(() => {
@@ -2021,7 +2084,21 @@
         hoverNames(cy);
         rowNames(cy);
         // (15) before the component's own double-click handler sends the event (it waits 150 ms)
-        cy.on("dblclick dbltap", "node", e => expandAhead(cy, e.target));
+        // (3) and from the double-click on, the view is the expansion's: without a ring shown ahead, the node is put
+        // beside the opened panel as a tap's reveal would (a node with nothing to add gets no answer), and the server's
+        // answer, when it comes, makes the expansion's view (its layout's `ggExpand`)
+        cy.on("dblclick dbltap", "node", e => {
+            const node = e.target, expansion = beginExpansion(cy, node);
+            if (expansion.handled) return;  // (the same double-click's other event)
+            expansion.handled = true;
+            if (expandAhead(cy, node)) return;
+            expansionView(cy, expansion.ask, 0, () => {
+                if (!node.inside()) return null;
+                const near = node.closedNeighborhood().nodes(), seen = expansion.seen.filter(n => n.inside());
+                return comfortFirst(cy, [seen.union(near), near], node, near,
+                                    [seen.union(near), near].concat(boardsOn(cy) ? [[near, PANEL_SHARE]] : [], [node]));
+            });
+        });
         collapseAhead(cy);
         const add = cy.add.bind(cy);
         cy.__ggAdd = add;  // (15) what is shown ahead is added as it is, not taken for an answer
@@ -2125,25 +2202,51 @@
                 if (edge.length) edge.data(local(cy, data));
             }));
             const fresh = new Set(options.ggNew || []);
-            let keep = cy.nodes().filter(n => !fresh.has(n.id()) && inSight(cy, n));
-            keep = keep.union(cy.getElementById(options.ggExpand)).union(cy.nodes().filter(n => fresh.has(n.id())));
-            const run = layout(options);
             const centre = cy.getElementById(options.ggExpand);
+            // (3, 15) The view after an expansion is made once. Where this answer places every node drawn where it
+            // stands (or, shown ahead, where it glides to) and brings nothing that was not shown ahead, the view made
+            // for what was shown ahead (expandAhead's expansionView, made or still waiting for the panel) is the one:
+            // nothing moves again, whether the answer came before or after the panel was steady. Else the answer's
+            // layout makes it, once it stops and the panel is steady; what is kept in sight is what was in sight at
+            // the double-click.
+            const settled = cy.__ggSettled && cy.__ggSettled.centre === options.ggExpand ? cy.__ggSettled : null;
+            cy.__ggSettled = null;
+            const expansion = cy.__ggExpansion && cy.__ggExpansion.node === options.ggExpand ? cy.__ggExpansion : null;
+            const given = options.name === "preset" && options.positions && typeof options.positions === "object"
+                ? options.positions : null;
+            const stays = !!(settled && given && !options.ggFind && [...fresh].every(id => settled.ids.has(id)) &&
+                cy.nodes().every(n => {
+                    const to = given[n.id()], at = settled.places[n.id()] || n.position();
+                    return !to || (Math.abs(to.x - at.x) < 1 && Math.abs(to.y - at.y) < 1);
+                }));
+            let keep = (expansion ? expansion.seen.filter(n => n.inside()) : cy.nodes().filter(n => inSight(cy, n)))
+                .filter(n => !fresh.has(n.id()));
+            keep = keep.union(centre).union(cy.nodes().filter(n => fresh.has(n.id())));
+            // (asked for anew: a view still waiting, the one for what was shown ahead or the double-click's without a
+            // ring, is not made)
+            const mine = stays ? 0 : askView(cy);
+            cy.scratch("_ggAnswerMoves", !stays);  // (for the tests: whether this answer makes the view anew)
+            const run = layout(options);
             run.one("layoutstop", () => {
                 zoomFloor(cy);
-                // what was in sight, if it fits at a readable zoom; else the node expanded and all its neighbours;
-                // else it and what it brought; else it alone
-                const near = centre.closedNeighborhood().nodes();
-                const panel = overlayRect(cy.container().ownerDocument, "infopanel");
                 if (options.ggFind) {  // a search's path (14): what it found, in the middle
                     const found = new Set(options.ggFind);
                     selectFound(cy, cy.nodes().filter(n => found.has(n.id())));
                     return;
                 }
-                const brought = cy.nodes().filter(n => fresh.has(n.id()));
-                reveal(cy, comfortFirst(cy, [keep, near, centre.union(brought)], centre, brought.union(near),
-                                        [keep, near].concat(panel && panel.width > 100 && boardsOn(cy) ? [[near, PANEL_SHARE]] : [],
-                                                            [centre.union(brought), centre])));
+                if (stays) return;
+                // what was in sight, if it fits at a readable zoom; else the node expanded and all its neighbours;
+                // else it and what it brought; else it alone
+                expansionView(cy, mine, 0, () => {
+                    if (!centre.inside()) return null;
+                    const near = centre.closedNeighborhood().nodes();
+                    const panel = overlayRect(cy.container().ownerDocument, "infopanel");
+                    const brought = cy.nodes().filter(n => fresh.has(n.id()));
+                    const kept = keep.filter(n => n.inside());
+                    return comfortFirst(cy, [kept, near, centre.union(brought)], centre, brought.union(near),
+                                        [kept, near].concat(panel && panel.width > 100 && boardsOn(cy) ? [[near, PANEL_SHARE]] : [],
+                                                            [centre.union(brought), centre]));
+                });
             });
             return run;
         };
