@@ -12,11 +12,14 @@
 //    whole canvas (everything moves, then the server's places move it back); that force layout is
 //    skipped: the new nodes start on the expanded node and glide to the places the server's layout
 //    gives them, and with a preset layout (layered, concentric) nothing else moves.
-// 3. After an expansion the view changes only as much as needed (pan, and zoom out, never in and never
-//    below the readable zoom) so that what was in sight, the expanded node and its new neighbours are all
+// 3. After an expansion the view changes only as much as needed (pan, and zoom out, never in but to the readable
+//    zoom, and never below it) so that what was in sight, the expanded node and its new neighbours are all
 //    clear of the overlays; where that needs a lower zoom, the expanded node and its neighbours, or at least
 //    it and what it brought (reveal). The zoom is first kept where the labels are CONFIG.comfortLabel px (comfortFirst):
-//    what was added is shown in part at that size rather than everything shrunk to the readable zoom.
+//    what was added is shown in part at that size rather than everything shrunk to the readable zoom. The focus (the
+//    page's position), if it was in sight, stays in sight: the view zooms out for it, down to the readable zoom.
+//    From a view under the readable zoom (a drawing opened whole at WHOLE_SHARE of it, 7, or zoomed out), an
+//    expansion's view is made at the readable zoom: the zoom is raised to it (expansionLift).
 //    The view after an expansion has one owner and is made once (expansionView): from the double-click on, a tap's
 //    reveal still waiting (10) is not made; the expansion's reveal waits until what it added stands at its places and
 //    the info panel (opened by the double-click's selection) is steady, so its clear area is final; the server's answer
@@ -40,7 +43,8 @@
 //    whole drawing does not fit at that zoom, the window shown holds the focus and its neighbours and
 //    is shifted into the drawing's box, so no band of the canvas stays empty beside nodes out of sight.
 //    A layout of the whole canvas (the first, another one, boards turned on or off, "Lay out again")
-//    ends in this view; an expansion never does (3).
+//    ends in this view; an expansion never does (3). A drawing only a little too large for the readable zoom (its
+//    whole fits at WHOLE_SHARE of it or more) is shown whole instead, its labels drawn at CONFIG.minLabel px where clear (21).
 // 8. The wheel scrolls the page, as over a map embedded in a page: a plain wheel over the canvas is
 //    left to the page (Cytoscape never sees a wheel) and a hint, "Ctrl + scroll to zoom", shows a
 //    moment; Ctrl/⌘ + wheel zooms, and so does a plain wheel after a click on the canvas, until the
@@ -89,7 +93,8 @@
 //    shows it so; a large canvas names no band. The layer's data-placed is "false" from any change until the names are
 //    placed for the view as it then is (nothing gliding): what a test waits for before it measures them.
 // 14. The canvas's search (canvas/search.py) sends a layout marked `ggFind` (the keys found): nothing moves,
-//    and the view brings what was found into the middle of the clear area (`showFound`); after a path was
+//    and the view brings what was found into the middle of the clear area (`showFound`), with as much of the path from
+//    the focus to it as fits at a zoom whose labels are drawn, when it was added with that path; after a path was
 //    added for it, the expansion's layout places the path first (on a grouped canvas, whose answer is the whole
 //    canvas grouped anew, its places are taken without a fit, then what was found is shown). The one position found becomes the node selected,
 //    so the info panel shows it, not the node selected before (a filter's several matches: nothing selected;
@@ -158,6 +163,7 @@
     const FLOOR = 0.5;           // the least zoom, as a share of the zoom that fits the whole drawing (8)
     const BAND = 30;             // px of the canvas a window may leave empty past the drawing to show a node whole (7)
     const HINT_MS = 1200;        // how long the wheel's hint stays (8)
+    const WHOLE_SHARE = 0.85;    // (7) the least zoom, as a share of the readable one, at which a drawing opens whole
     const ZOOM_TRIES = [0, 0.01, -0.01, 0.02, -0.02, 0.03, -0.03];  // (7) shares of the readable zoom, nearest first
     const PANEL_SHARE = 0.5;     // (10) the least zoom, as a share of the readable one, that shows a node clicked and
                                  // its neighbours beside the opened info panel, with boards on (a board reads
@@ -283,13 +289,15 @@
     // from 0.6 to 0.3, where every label is under CONFIG.minLabel and hidden (issue 18).
     // Each tier is tried in the free area as AREAS makes it (the canvas less the panel first), and taken there only
     // if none of its nodes then lies under one of the overlays (a node of the tier under the toolbar, say).
-    function reveal(cy, tiers) {
-        const now = cy.zoom();
-        const readable = Math.min(now, +CONFIG.readable || now);
+    // `lift` (an expansion's, expansionLift): a zoom the view may be raised to, the readable one, where the view is under it:
+    // the zoom of now is then no ceiling.
+    function reveal(cy, tiers, lift) {
+        const now = cy.zoom(), top = Math.max(now, lift || 0);
+        const readable = Math.min(top, +CONFIG.readable || top);
         // (a tier given as [nodes, share, least]: not below `least`, a zoom of its own, or the zoom of now if lower)
         const shown = tiers.map(t => Array.isArray(t) ? t : [t, 1])
             .map(([eles, share, least]) => [eles.filter(n => n.inside()),
-                                            least > 0 ? Math.max(cy.minZoom(), Math.min(now, least))
+                                            least > 0 ? Math.max(cy.minZoom(), Math.min(top, least))
                                                       : Math.max(cy.minZoom(), readable * share), least > 0])
             .filter(([eles]) => eles.length > 0);
         if (shown.length === 0) return;
@@ -313,7 +321,7 @@
                 const area = clearArea(cy, ids);
                 const fit = Math.min((area.x2 - area.x1) / Math.max(bb.w, 1), (area.y2 - area.y1) / Math.max(bb.h, 1));
                 if (fit < floor - 1e-9) continue;
-                const v = viewOf(tier, Math.min(now, fit), area);
+                const v = viewOf(tier, Math.min(top, fit), area);
                 if (ids === OVERLAYS || !underOverlays(cy, v, tier)) { view = v; break; }
             }
             // The first tier (what was in sight) does not fit readably, a later one at the full floor does: the window
@@ -323,7 +331,7 @@
             // 1000 px, 1 to 4 nodes under the panel after one expansion).
             if (view && i > 0 && shown[i][1] >= readable - 1e-9 && cy.nodes().length < CONFIG.large) {
                 const filled = clearViewport(cy, area => fillViewport(cy, area, 0, floor, null, tier));
-                if (filled && filled.zoom <= now + 1e-9) view = filled;
+                if (filled && filled.zoom <= top + 1e-9) view = filled;
             }
             if (view) break;
         }
@@ -343,7 +351,7 @@
         // wider than the free area had two nodes under it) gives way to reveal's own tiers: the panel never hides a node.
         if (after[0][2] && cy.nodes().length < CONFIG.large && hiding(cy, view) > 0) {
             const plain = tiers.filter(t => !(Array.isArray(t) && t[2] > 0));
-            if (plain.length < tiers.length) { reveal(cy, plain); return; }
+            if (plain.length < tiers.length) { reveal(cy, plain, lift); return; }
         }
         const zoom = view.zoom, px = view.pan.x, py = view.pan.y;
         if (Math.abs(zoom - now) < 1e-6 && Math.abs(px - pan.x) < 0.5 && Math.abs(py - pan.y) < 0.5) return;
@@ -363,21 +371,46 @@
     // comfortable zoom, then `centre` with as many of `around` (what an expansion brought, or the neighbours) as fit the
     // clear area with it at that zoom, the nearest to it first: what was added is shown at a readable size, in part if it
     // must be, rather than everything shrunk. The view keeps every node shown whole or not at all (reveal, clearOf).
+    // The focus (the page's position, node[_focus]) in sight before (in `wide`'s first, what was in sight) is held in
+    // all of those tiers, and then in each of `rest`, with, before `rest`'s last, `centre` and the focus and as many of
+    // `around` as fit at the readable zoom: an expansion zooms out, down to the readable zoom, rather than push the focus
+    // out of sight (issue 35: the comfortable zoom showed the node expanded and the nearest new nodes, and after three
+    // expansions of tic-tac-toe, Chopsticks or Dodgem 3x3 the focus's row was above the canvas, at 1440 and 1000 px).
+    // Only where even the focus and `centre` do not fit at the readable zoom do the tiers without the focus follow.
     const WHOLE_BOX = { includeNodes: true, includeEdges: false, includeLabels: true, includeOverlays: false };
-    function comfortFirst(cy, wide, centre, around, rest) {
+    function comfortFirst(cy, wide, centre, around, rest, lift) {
         const least = comfortZoom();
+        const focus = cy.nodes("[_focus]").filter(n => n.inside() && !n.hasClass("gg-gone"));
+        const held = focus.length && centre.length && wide.length && wide[0].has(focus) && !centre.has(focus)
+            ? focus : cy.collection();
+        const also = t => Array.isArray(t) ? [t[0].union(held), ...t.slice(1)] : t.union(held);
+        const readable = +CONFIG.readable || cy.zoom();
+        const last = rest[rest.length - 1];
+        const focused = held.length ? rest.slice(0, -1).map(also)
+            .concat([holding(cy, centre, around, readable, held, lift), also(last)]) : [];
         // (with boards on, a board reads where its label is too small to: reveal's tiers as they were, issue 18)
-        if (!(least > 0) || cy.nodes().length >= CONFIG.large || !centre.length || boardsOn(cy)) return rest;
-        const zoom = Math.min(cy.zoom(), least), area = clearArea(cy);
+        if (!(least > 0) || cy.nodes().length >= CONFIG.large || !centre.length || boardsOn(cy))
+            return focused.concat(rest);
+        const comfort = wide.map(t => [t, 1, least]).concat([[holding(cy, centre, around, least, null, lift), 1, least]]);
+        if (!held.length) return comfort.concat(rest);
+        return wide.map(t => [t.union(held), 1, least])
+            .concat([[holding(cy, centre, around, least, held, lift), 1, least]], focused, comfort, rest);
+    }
+
+    // `centre` (and `also`) with as many of `around` as fit the clear area with it at `zoom` (at most the zoom of now, or
+    // `lift` if higher: reveal's), the nearest to `centre`'s nodes' middle first.
+    function holding(cy, centre, around, zoom, also, lift) {
+        zoom = Math.min(Math.max(cy.zoom(), lift || 0), zoom);
+        const area = clearArea(cy);
         const w = (area.x2 - area.x1) / zoom, h = (area.y2 - area.y1) / zoom;
         const c = centre.boundingBox(NODE_BODY), cx = (c.x1 + c.x2) / 2, cyy = (c.y1 + c.y2) / 2;
         const far = n => Math.hypot(n.position("x") - cx, n.position("y") - cyy);
-        let held = centre;
-        around.not(centre).filter(n => n.inside()).sort((a, b) => far(a) - far(b)).forEach(n => {
+        let held = also ? centre.union(also) : centre;
+        around.not(held).filter(n => n.inside()).sort((a, b) => far(a) - far(b)).forEach(n => {
             const more = held.union(n), b = more.boundingBox(WHOLE_BOX);
             if (b.w <= w && b.h <= h) held = more;
         });
-        return wide.map(t => [t, 1, least]).concat([[held, 1, least]], rest);
+        return held;
     }
 
     // How many nodes (drawn, with their labels) `view` would show in part under one of the component's overlays (MARGIN
@@ -407,7 +440,7 @@
     // hidden out from under what hides it (shiftClear); else the whole drawing centred in the free area if it fits
     // there at that zoom; else, of the views that keep `keep`, the one that hides the fewest, if fewer than
     // `view`. `tiers`: reveal's, from the one `view` shows, then the later ones (with boards on, those that still hold
-    // the node and its neighbours beside the panel, issue 18). Never a lower zoom than `view`'s, but where no view at it
+    // the node and its neighbours beside the panel, issue 18; where `view`'s holds the focus, those that hold it too). Never a lower zoom than `view`'s, but where no view at it
     // hides no node, a few zooms a little lower (LOWER, down to `floor`, the least reveal allowed those tiers): the nodes'
     // columns and the panel's edge are a fixed width apart, and one zoom may leave no gap for the edge to fall in where
     // a slightly lower one does (issue 35: with boards on, the view still hid one node or two under the opened panel).
@@ -417,6 +450,8 @@
         // the tiers after it are tried too (the node clicked or expanded is the last), with boards on only those that
         // still hold the node and its neighbours (a board reads at half the readable zoom, where reveal showed them)
         const node = tiers[tiers.length - 1], core = node.closedNeighborhood().nodes().filter(n => n.inside());
+        // (and, where `view`'s tier holds the focus, only those that hold it too: comfortFirst's)
+        const focus = tiers[0].filter("[_focus]");
         const kept = tiers[0].boundingBox({ includeLabels: true, includeOverlays: false });
         const mid = { x: kept.x1 + kept.w / 2, y: kept.y1 + kept.h / 2 };
         const zooms = [view.zoom].concat(LOWER.map(f => view.zoom * f).filter(z => z >= (floor || view.zoom) - 1e-9));
@@ -426,6 +461,7 @@
                                           y: view.pan.y + (view.zoom - zoom) * mid.y } };
             for (const [i, keep] of tiers.entries()) {
                 if (i > 0 && boardsOn(cy) && !core.every(n => keep.has(n))) continue;
+                if (i > 0 && !focus.every(n => keep.has(n))) continue;
                 const filled = clearViewport(cy, area => fillAt(cy, area, 0, zoom, keep));
                 for (const start of [filled, scaled]) {
                     if (!start) continue;
@@ -471,6 +507,11 @@
         const count = v => boxes.reduce((n, b) => n + (hid(screen(b, v)) ? 1 : 0), 0);
         const holds = v => { const s = screen(kept, v);
             return s.x1 >= 0 && s.y1 >= 0 && s.x2 <= W && s.y2 <= H && !rects.some(r => meets(s, r)); };
+        // (of the shifts that hide as few, the one that leaves the most nodes whole in sight, then the least: clearing a
+        // column from the opened panel's edge by a shift up pushed a whole row above the canvas where one of 40 px to the
+        // side kept it, issue 35: tic-tac-toe after an expansion at 1400 px, 7 nodes out of sight)
+        const clear = s => s.x1 >= 0 && s.y1 >= 0 && s.x2 <= W && s.y2 <= H && !rects.some(r => meets(s, r));
+        const seen = v => boxes.reduce((n, b) => n + (clear(screen(b, v)) ? 1 : 0), 0);
         let cur = view, least = count(view);
         for (let round = 0; round < 8 && least > 0; round++) {
             const shifts = [];
@@ -486,12 +527,14 @@
                 if (s.y1 < 0) shifts.push([0, -s.y1 + 1], [0, -s.y2 - 1]);
                 if (s.y2 > H) shifts.push([0, H - s.y2 - 1], [0, H - s.y1 + 1]);
             });
-            let next = null, fewest = least, far = Infinity;
+            let next = null, fewest = least, far = Infinity, most = -1;
             shifts.forEach(([dx, dy]) => {
                 const v = { zoom: cur.zoom, pan: { x: cur.pan.x + dx, y: cur.pan.y + dy } };
                 if (!holds(v)) return;
-                const n = count(v), d = Math.abs(dx) + Math.abs(dy);
-                if (n < fewest || (n === fewest && next && d < far)) { next = v; fewest = n; far = d; }
+                const n = count(v), d = Math.abs(dx) + Math.abs(dy), m = n <= fewest ? seen(v) : -1;
+                if (n < fewest || (n === fewest && next && (m > most || (m === most && d < far)))) {
+                    next = v; fewest = n; far = d; most = m;
+                }
             });
             if (!next) break;
             cur = next; least = fewest;
@@ -507,15 +550,43 @@
     // 14. What the canvas's search found (canvas/search.py, ringed by the sheet): its box in the middle of the
     // clear area, at the zoom of now if it fits there, else as low as it needs but not below the readable
     // zoom (or the zoom of now if that is lower already); never zoomed in.
-    function showFound(cy, found) {
+    // `path` (a position added with its path from the focus: the path's nodes in order, the focus first, what was found
+    // last): the found node with as much of its path as fits the clear area at a zoom whose labels are drawn
+    // (labelZoom, or the zoom of now if lower), the nodes nearest it first. The found node alone, kept at the zoom of
+    // now, left the path out of sight (issue 35: tic-tac-toe at k=1, a position four moves out).
+    function showFound(cy, found, path) {
         if (!found.length) return;
         const area = clearArea(cy);
-        const bb = found.boundingBox({ includeLabels: true, includeOverlays: false });
         const now = cy.zoom();
-        const fit = Math.min((area.x2 - area.x1) / Math.max(bb.w, 1), (area.y2 - area.y1) / Math.max(bb.h, 1));
-        const zoom = Math.min(now, Math.max(fit, Math.min(now, +CONFIG.readable || now)));
-        let view = { zoom, pan: { x: (area.x1 + area.x2) / 2 - zoom * (bb.x1 + bb.w / 2),
+        const fitOf = b => Math.min((area.x2 - area.x1) / Math.max(b.w, 1), (area.y2 - area.y1) / Math.max(b.h, 1));
+        let shown = found, least = Math.min(now, +CONFIG.readable || now);
+        if (path && path.length > 1) {
+            least = Math.min(now, labelZoom());
+            const steps = path.not(found).toArray().reverse();  // the nearest to what was found first
+            for (const n of steps) {
+                const more = shown.union(n);
+                if (fitOf(more.boundingBox({ includeLabels: true, includeOverlays: false })) < least - 1e-9) break;
+                shown = more;
+            }
+        }
+        const bb = shown.boundingBox({ includeLabels: true, includeOverlays: false });
+        let view;
+        if (shown.length > found.length) {
+            // what was found in the middle, its path round it, at the zoom that fits them so, or if that one is under
+            // `least`, at `least` (the labels still drawn), shifted as little as keeps the path in the clear area
+            const f = found.boundingBox({ includeLabels: true, includeOverlays: false });
+            const at = { x: f.x1 + f.w / 2, y: f.y1 + f.h / 2 };
+            const reach = { w: 2 * Math.max(at.x - bb.x1, bb.x2 - at.x), h: 2 * Math.max(at.y - bb.y1, bb.y2 - at.y) };
+            const zoom = Math.min(now, Math.max(fitOf(reach), least), fitOf(bb));
+            const keepIn = (pan, lo, hi, min, max) => lo * zoom + pan < min ? min - lo * zoom
+                : hi * zoom + pan > max ? max - hi * zoom : pan;
+            view = { zoom, pan: { x: keepIn((area.x1 + area.x2) / 2 - zoom * at.x, bb.x1, bb.x2, area.x1, area.x2),
+                                  y: keepIn((area.y1 + area.y2) / 2 - zoom * at.y, bb.y1, bb.y2, area.y1, area.y2) } };
+        } else {
+            const zoom = Math.min(now, Math.max(fitOf(bb), least));
+            view = { zoom, pan: { x: (area.x1 + area.x2) / 2 - zoom * (bb.x1 + bb.w / 2),
                                   y: (area.y1 + area.y2) / 2 - zoom * (bb.y1 + bb.h / 2) } };
+        }
         // What was found is clear of the overlays, the nodes beside it need not be: where one would lie in part under the
         // opened info panel (or a bar, or be cut by the canvas's edge), the view is panned by the least shifts that take
         // each such node wholly out from under it or wholly under it, what was found kept whole and clear (shiftClear).
@@ -524,8 +595,12 @@
         // (a node wholly under the panel is out of sight, as one past the canvas's edge: a search's match in a band wider
         // than the free area leaves some there)
         if (cy.nodes().length < CONFIG.large) {
-            const [clear, , held] = shiftClear(cy, view, found, true);
+            const [clear, , held] = shiftClear(cy, view, shown, true);
             if (held) view = clear;
+            else if (shown.length > found.length) {  // (the path kept whole nowhere: what was found, at least)
+                const [alone, , kept] = shiftClear(cy, view, found, true);
+                if (kept) view = alone;
+            }
         }
         cy.stop();
         cy.animate(local(cy, { zoom: view.zoom, pan: view.pan }), local(cy, { duration: GLIDE_MS }));
@@ -578,6 +653,14 @@
         if (!fit) return fit;
         const least = Math.min(cy.maxZoom(), +CONFIG.readable || 0);
         if (fit.zoom >= least) return fit;
+        // A drawing only a little too large for the readable zoom is shown whole, its padding given up, at a zoom down to
+        // WHOLE_SHARE of it: the labels under CONFIG.minLabel there are drawn at that size where they are clear (21). The
+        // window at the readable zoom left nodes out of sight (issue 35: Dodgem 3x3 at k=2 in a 1000 px window, 3 of its
+        // 13 nodes past the left edge, where the whole fits at 0.54).
+        if (cy.nodes().length < CONFIG.large) {
+            const tight = clearViewport(cy, area => clearFitViewport(cy, undefined, 0, area));
+            if (tight && tight.zoom >= least * WHOLE_SHARE) return tight;
+        }
         // A position the search found (ringed, `_found`; a reopened link's last searched one too, canvas/panel.py
         // _scene_into) stays in sight: the window holds it and the focus where both fit at this zoom, else it alone
         // (a link copied after a search reopened round the focus, the searched position above the canvas: issue 35).
@@ -600,6 +683,16 @@
     // The least zoom at which the nodes' labels are drawn (11: CONFIG.minLabel px on screen), a hair above it.
     function labelZoom() {
         return (+CONFIG.minLabel || 0) / (+CONFIG.labelFont || 12) * 1.005;
+    }
+
+    // (3) The zoom an expansion's view may be raised to: the readable one, where the view is under it now (a drawing
+    // opened whole at WHOLE_SHARE of it, 7, or zoomed out); else 0. What the expansion added is shown at a zoom whose
+    // captions are drawn, not at the zoom of now: the whole that view showed is gone once the drawing grows (issue 35:
+    // dobutsu:small at 1000 px opened whole at 0.55, and its first expansion kept that zoom, its labels under
+    // CONFIG.minLabel, most of them hidden). Not on a large canvas (it labels only its focus and the node selected).
+    function expansionLift(cy) {
+        const readable = Math.min(cy.maxZoom(), +CONFIG.readable || 0);
+        return cy.nodes().length < CONFIG.large && cy.zoom() < readable - 1e-9 ? readable : 0;
     }
 
     function fillViewport(cy, area, padding, least, fit, anchor) {
@@ -963,13 +1056,13 @@
         return cy.__ggExpansion;
     }
 
-    // (3, 15) An expansion's view, made once: after `wait` ms (what it added still glides) and once the info panel is
-    // steady (the double-click's selection opens it), unless another view was asked for since (`mine`).
-    function expansionView(cy, mine, wait, tiers) {
+    // (3, 15) An expansion's view (`show`, which reveals), made once: after `wait` ms (what it added still glides) and
+    // once the info panel is steady (the double-click's selection opens it), unless another view was asked for since
+    // (`mine`).
+    function expansionView(cy, mine, wait, show) {
         win(cy).setTimeout(() => whenPanelSteady(cy, mine, 0, Date.now() + 2000, true, () => {
             zoomFloor(cy);
-            const t = tiers();
-            if (t) reveal(cy, t);
+            show();
         }), wait);
     }
 
@@ -1797,10 +1890,11 @@
             // (a cluster opened: its positions stand where it was; after the answer, its nodes are no longer gg-gone)
             const mine = nodes.filter(n => n.inside());
             const centre = gone.has(node) || !node.inside() ? mine : node;
-            if (!centre.length) return null;
+            if (!centre.length) return;
             const near = centre.closedNeighborhood().nodes().not(".gg-gone");
             const wide = [keep.filter(n => n.inside()).not(".gg-gone").union(centre).union(mine), near, centre.union(mine)];
-            return comfortFirst(cy, wide, centre, mine.union(near), wide.concat([centre]));
+            const lift = expansionLift(cy);
+            reveal(cy, comfortFirst(cy, wide, centre, mine.union(near), wide.concat([centre]), lift), lift);
         });
         return true;
     }
@@ -1929,10 +2023,22 @@
     // not the node selected before; the component re-selects that one when the answer's elements come), and once the
     // panel has opened (its width steady, as revealOnTap waits) it is brought into the middle of the clear area
     // again; a filter's several matches leave nothing selected (the panel closes). Then showFound.
-    function selectFound(cy, found) {
+    // (14) The nodes of a shortest path of drawn moves from the focus to the one position `found`, in order (the focus
+    // first); null for several, or where the moves drawn hold none. O(V + E log V) once per search.
+    function pathTo(cy, found) {
+        const focus = cy.nodes("[_focus]");
+        if (found.length !== 1 || focus.length !== 1 || focus.same(found)) return null;
+        for (const directed of [true, false]) {
+            const route = cy.elements().aStar({ root: focus, goal: found, directed });
+            if (route.found) return route.path.nodes();
+        }
+        return null;
+    }
+
+    function selectFound(cy, found, path) {
         const one = found.length === 1;
         cy.$(":selected").not(one ? found : cy.collection()).unselect();
-        showFound(cy, found);
+        showFound(cy, found, path);
         if (!one || found.selected()) return;
         found.select();
         const doc = cy.container().ownerDocument, win = doc.defaultView, until = Date.now() + 2000;
@@ -1942,7 +2048,7 @@
             steady = w > 1 && Math.abs(w - last) < 0.5 ? steady + 1 : 0;
             last = w;
             if (steady < 3) { if (Date.now() < until) win.requestAnimationFrame(look); return; }
-            if (found.selected() && found.inside()) showFound(cy, found);
+            if (found.selected() && found.inside()) showFound(cy, found, path && path.filter(n => n.inside()));
         };
         win.requestAnimationFrame(look);
     }
@@ -2093,10 +2199,10 @@
             expansion.handled = true;
             if (expandAhead(cy, node)) return;
             expansionView(cy, expansion.ask, 0, () => {
-                if (!node.inside()) return null;
+                if (!node.inside()) return;
                 const near = node.closedNeighborhood().nodes(), seen = expansion.seen.filter(n => n.inside());
-                return comfortFirst(cy, [seen.union(near), near], node, near,
-                                    [seen.union(near), near].concat(boardsOn(cy) ? [[near, PANEL_SHARE]] : [], [node]));
+                reveal(cy, comfortFirst(cy, [seen.union(near), near], node, near,
+                                        [seen.union(near), near].concat(boardsOn(cy) ? [[near, PANEL_SHARE]] : [], [node])));
             });
         });
         collapseAhead(cy);
@@ -2229,23 +2335,23 @@
             const run = layout(options);
             run.one("layoutstop", () => {
                 zoomFloor(cy);
-                if (options.ggFind) {  // a search's path (14): what it found, in the middle
-                    const found = new Set(options.ggFind);
-                    selectFound(cy, cy.nodes().filter(n => found.has(n.id())));
+                if (options.ggFind) {  // a search's path (14): what it found, in the middle, with the path to it
+                    const found = new Set(options.ggFind), nodes = cy.nodes().filter(n => found.has(n.id()));
+                    selectFound(cy, nodes, pathTo(cy, nodes));
                     return;
                 }
                 if (stays) return;
                 // what was in sight, if it fits at a readable zoom; else the node expanded and all its neighbours;
                 // else it and what it brought; else it alone
                 expansionView(cy, mine, 0, () => {
-                    if (!centre.inside()) return null;
+                    if (!centre.inside()) return;
                     const near = centre.closedNeighborhood().nodes();
                     const panel = overlayRect(cy.container().ownerDocument, "infopanel");
-                    const brought = cy.nodes().filter(n => fresh.has(n.id()));
+                    const brought = cy.nodes().filter(n => fresh.has(n.id())), lift = expansionLift(cy);
                     const kept = keep.filter(n => n.inside());
-                    return comfortFirst(cy, [kept, near, centre.union(brought)], centre, brought.union(near),
-                                        [kept, near].concat(panel && panel.width > 100 && boardsOn(cy) ? [[near, PANEL_SHARE]] : [],
-                                                            [centre.union(brought), centre]));
+                    reveal(cy, comfortFirst(cy, [kept, near, centre.union(brought)], centre, brought.union(near),
+                                            [kept, near].concat(panel && panel.width > 100 && boardsOn(cy) ? [[near, PANEL_SHARE]] : [],
+                                                                [centre.union(brought), centre]), lift), lift);
                 });
             });
             return run;
