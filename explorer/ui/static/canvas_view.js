@@ -16,7 +16,8 @@
 //    zoom, and never below it) so that what was in sight, the expanded node and its new neighbours are all
 //    clear of the overlays; where that needs a lower zoom, the expanded node and its neighbours, or at least
 //    it and what it brought (reveal). The zoom is first kept where the labels are CONFIG.comfortLabel px (comfortFirst):
-//    what was added is shown in part at that size rather than everything shrunk to the readable zoom. The focus (the
+//    what was added is shown in part at that size rather than everything shrunk to the readable zoom; what was in sight
+//    and what was added are shown whole down to WHOLE_SHARE of that zoom, before in part at it. The focus (the
 //    page's position), if it was in sight, stays in sight: the view zooms out for it, down to the readable zoom.
 //    From a view under the readable zoom (a drawing opened whole at WHOLE_SHARE of it, 7, or zoomed out), an
 //    expansion's view is made at the readable zoom: the zoom is raised to it (expansionLift).
@@ -391,9 +392,13 @@
         // (with boards on, a board reads where its label is too small to: reveal's tiers as they were, issue 18)
         if (!(least > 0) || cy.nodes().length >= CONFIG.large || !centre.length || boardsOn(cy))
             return focused.concat(rest);
-        const comfort = wide.map(t => [t, 1, least]).concat([[holding(cy, centre, around, least, null, lift), 1, least]]);
+        // (the first of `wide`, what was in sight with what was added, is shown whole down to WHOLE_SHARE of the
+        // comfortable zoom, labels 8.5 px, rather than in part at it: issue 35, tic-tac-toe at 1400 px, the held tiers at
+        // the comfortable zoom 0.83 left a row of 7 nodes above the canvas where the whole fitted at 0.74)
+        const at = (t, i) => [t, 1, i === 0 ? least * WHOLE_SHARE : least];
+        const comfort = wide.map(at).concat([[holding(cy, centre, around, least, null, lift), 1, least]]);
         if (!held.length) return comfort.concat(rest);
-        return wide.map(t => [t.union(held), 1, least])
+        return wide.map((t, i) => at(t.union(held), i))
             .concat([[holding(cy, centre, around, least, held, lift), 1, least]], focused, comfort, rest);
     }
 
