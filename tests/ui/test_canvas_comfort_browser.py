@@ -4,7 +4,9 @@ expansions by double-click (X../.../..., X../.O./..., XX./.O./...), each of whic
 - the captions 5 to 6 px tall at 1000 px after the three expansions (the view zoomed out to the readable zoom, 0.6, to keep
   all that was in sight beside the panel, even when the first expansion added nothing): now every node label drawn in
   sight stays at least COMFORT_LABEL_PX on screen, or the size the canvas opened at if smaller (the view never zooms in
-  on an expansion; it shows what was added in part rather than shrinking everything: canvas_view.js comfortFirst);
+  on an expansion; it shows what was added in part rather than shrinking everything: canvas_view.js comfortFirst), but
+  for a little less, 8.5 px, where no view at the comfortable zoom keeps every node clear of the panel and the focus in
+  sight (the issue asks for both; the comfortable size is this project's aim, not the issue's: session 28);
 - the opened info panel taking a third of the canvas, and nodes under it or cut at the canvas's edge: now the panel takes
   at most INFO_PANEL_SHARE of the canvas's width, and no node lies, even in part, under the panel, its bar, the toolbar or the
   zoom buttons, nor is cut by the canvas's edge (a node is shown whole or not at all);
@@ -91,11 +93,16 @@ def test_every_caption_in_sight_reads_after_each_expansion(walked):
     # (not above the size the canvas opened at: the view never zooms in on an expansion; at 1000 px it opens at 9.7 px)
     least = min(COMFORT_LABEL_PX, min(px for _, px in opened["labels"]))
     assert least >= 9, opened["zoom"]
-    if width < 1200:
-        # At 1000 px the third expansion's band is wider than the free area: at the comfortable zoom two nodes lay under
-        # the opened panel, and "the panel never hides a node" wins (canvas_view.js reveal falls back to its own tiers):
-        # 8.8 px measured there, against 7.2 before. Left: a view both comfortable and hiding nothing at that width.
-        least = 8.5
+    # The comfortable size gives way where no view at it keeps the rules the issue sets, and the view is then the one at the
+    # highest zoom that keeps them (labels still well over MIN_LABEL_PX; 7.2 px at the readable zoom, where the view went
+    # before, fails this):
+    # - "the panel never hides a node": at 1000 px the third expansion's band is wider than the free area, and at the
+    #   comfortable zoom two nodes lay under the opened panel (canvas_view.js reveal falls back to its own tiers): 8.8 px;
+    # - "keep the focus node in view" (test_the_focus_stays_in_sight): at 1440 px after the second expansion the node
+    #   expanded, the focus two rows above it and the nodes beside the panel fit together only at zoom 0.826 (9.9 px),
+    #   a hair under the comfortable 0.833 (comfortFirst's tiers that hold the focus, session 28).
+    # Left: a view both comfortable and hiding nothing, the focus in it, at those widths.
+    least = min(least, 8.5)
     for key, state in zip(WALK, states):
         assert state["labels"], (width, key)
         small = [(k, round(px, 1)) for k, px in state["labels"] if px < least - 1e-6]
@@ -113,6 +120,18 @@ def test_the_panel_is_narrow_and_hides_no_node(walked):
         assert seen["nodes"][key]["inside"], (width, key)                # the node expanded is in sight
         hidden = {k: n["under"] or "cut" for k, n in seen["nodes"].items() if n["under"] or n["cut"]}
         assert hidden == {}, (width, key, round(state["zoom"], 3))
+
+
+def test_the_focus_stays_in_sight(walked):
+    """The stranger's walk ends two rows below the focus: at the comfortable zoom the view showed the node expanded and
+    the nearest new nodes and left the focus's row above the canvas (issue 35). The focus now stays whole and clear of
+    every control after each expansion."""
+    width, states, nodes, _ = walked
+    for state, seen in zip(states, nodes):
+        focus = seen["focus"]
+        where = (width, state["key"], round(state["zoom"], 3))
+        assert focus and seen["nodes"][focus]["inside"], where
+        assert seen["nodes"][focus]["under"] == [], where
 
 
 def test_the_selected_nodes_moves_are_named(walked):

@@ -185,3 +185,60 @@ def test_the_fit_button_keeps_the_labels_readable(server, browser, spec, scene, 
     measured = frame.evaluate(MEASURE)
     assert measured["bad"] == [], (where, measured["bad"][:4])
     page.close()
+
+
+@pytest.mark.parametrize("width", [1000, 1440])
+def test_a_small_drawing_opens_whole(server, browser, width):  # noqa: F811
+    """A stranger opened Dodgem 3x3 at its default k (13 positions, layered) in a 1000 px window: the drawing fits the
+    free area only at zoom 0.53, a little under the readable 0.6, and the window at 0.6 left 3 of the 13 nodes past the
+    left edge. Now a drawing only a little too large for the readable zoom opens whole (canvas_view.js 7): every node
+    inside the canvas, under no overlay, and its labels drawn at MIN_LABEL_PX or more where they are clear (21), most
+    of them; none smaller."""
+    from explorer.ui.canvas import LABEL_FONT, MIN_LABEL_PX
+
+    page = browser.new_page(viewport={"width": width, "height": 900})
+    frame_element, frame = open_canvas(page, f"{server}/?game=dodgem(size=3)&view=Neighbourhood", warm=True)
+    frame.wait_for_timeout(600)  # the labels under their size are drawn once the view is still (canvas_view.js 21)
+    wait_still(frame)
+    ARTIFACTS.mkdir(exist_ok=True)
+    frame_element.screenshot(path=str(ARTIFACTS / f"canvas-fit-open-dodgem3-{width}.png"))
+    seen = frame.evaluate(SEEN)
+    state = frame.evaluate(TIGHT)
+    where = (width, round(seen["zoom"], 3), round(seen["fit"], 3), len(seen["nodes"]))
+    assert len(seen["nodes"]) >= 10, where
+    assert hidden(seen) == [], where                                    # every node whole in the canvas, clear
+    assert all(px >= MIN_LABEL_PX - 0.01 for px in state["drawn"]), (where, state["drawn"])
+    assert len(state["drawn"]) > state["nodes"] / 2, (where, len(state["drawn"]))
+    if seen["zoom"] * LABEL_FONT >= MIN_LABEL_PX:
+        assert len(state["drawn"]) == state["nodes"], where
+    page.close()
+
+
+# Every caption drawn (a node's label, a move's name: not hidden as a speck, not transparent), its size on screen (px).
+CAPTIONS = f"""() => {{ const cy = {CY}; const z = cy.zoom(); const out = [];
+    cy.elements().filter(e => e.visible()).forEach(e => {{
+        if (!e.style('label') || +e.style('text-opacity') === 0 || e.hasClass('gg-speck')) return;
+        out.push([e.isNode() ? e.id() : e.data('move'), parseFloat(e.style('font-size')) * z]); }});
+    return {{ zoom: z, captions: out }}; }}"""
+
+
+@pytest.mark.parametrize("scene", ["game=dodgem(size=3)", "game=dodgem(size=3)&k=3", "game=tictactoe&k=2",
+                                   "game=chopsticks:standard&pos=A|1-2|1-3&k=2"],
+                         ids=["dodgem3", "dodgem3-k3", "tictactoe", "chopsticks"])
+def test_the_fit_button_draws_no_caption_under_the_least_size(server, browser, scene):  # noqa: F811
+    """At 1000 px a stranger saw Fit draw captions of about 6 px. Once the Fit button's view is still, every caption
+    drawn, a node's label or a move's name, is MIN_LABEL_PX or more on screen: under the zoom at which they are drawn at
+    their size they are hidden, or drawn at that size where clear (canvas_view.js 11, 21)."""
+    from explorer.ui.canvas import MIN_LABEL_PX
+
+    page = browser.new_page(viewport={"width": 1000, "height": 900})
+    frame_element, frame = open_canvas(page, f"{server}/?{scene}&view=Neighbourhood")
+    frame.locator("#viewbarFit").click()
+    time.sleep(1.0)  # the button's fit runs debounced, then glides
+    wait_still(frame)
+    frame.wait_for_timeout(600)
+    seen = frame.evaluate(CAPTIONS)
+    assert hidden(frame.evaluate(SEEN)) == [], scene                      # the Fit button shows every node
+    small = [(what, round(px, 2)) for what, px in seen["captions"] if px < MIN_LABEL_PX - 0.01]
+    assert small == [], (scene, round(seen["zoom"], 3), small[:6])
+    page.close()

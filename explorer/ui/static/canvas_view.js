@@ -12,11 +12,21 @@
 //    whole canvas (everything moves, then the server's places move it back); that force layout is
 //    skipped: the new nodes start on the expanded node and glide to the places the server's layout
 //    gives them, and with a preset layout (layered, concentric) nothing else moves.
-// 3. After an expansion the view changes only as much as needed (pan, and zoom out, never in and never
-//    below the readable zoom) so that what was in sight, the expanded node and its new neighbours are all
+// 3. After an expansion the view changes only as much as needed (pan, and zoom out, never in but to the readable
+//    zoom, and never below it) so that what was in sight, the expanded node and its new neighbours are all
 //    clear of the overlays; where that needs a lower zoom, the expanded node and its neighbours, or at least
 //    it and what it brought (reveal). The zoom is first kept where the labels are CONFIG.comfortLabel px (comfortFirst):
-//    what was added is shown in part at that size rather than everything shrunk to the readable zoom.
+//    what was added is shown in part at that size rather than everything shrunk to the readable zoom; what was in sight
+//    and what was added are shown whole down to WHOLE_SHARE of that zoom, before in part at it. The focus (the
+//    page's position), if it was in sight, stays in sight: the view zooms out for it, down to the readable zoom.
+//    From a view under the readable zoom (a drawing opened whole at WHOLE_SHARE of it, 7, or zoomed out), an
+//    expansion's view is made at the readable zoom: the zoom is raised to it (expansionLift).
+//    The view after an expansion has one owner and is made once (expansionView): from the double-click on, a tap's
+//    reveal still waiting (10) is not made; the expansion's reveal waits until what it added stands at its places and
+//    the info panel (opened by the double-click's selection) is steady, so its clear area is final; the server's answer
+//    makes the view anew only where its layout placed a node elsewhere than it was drawn (or brought one not shown
+//    ahead, 15). The same expansion ends in the same view whether the answer comes before or after the panel is steady
+//    (three reveals, the last to come winning, ended one scripted expansion at zoom 0.83 or 0.62 by the load).
 // 4. The component's highlight (a selected node's moves, an expansion's new nodes) is red, which on
 //    this canvas means a loss: its rules, which come last in every style sheet the component sets,
 //    are followed by rules of ours in the value-neutral colour the canvas package gives (window.__ggCanvas).
@@ -34,7 +44,8 @@
 //    whole drawing does not fit at that zoom, the window shown holds the focus and its neighbours and
 //    is shifted into the drawing's box, so no band of the canvas stays empty beside nodes out of sight.
 //    A layout of the whole canvas (the first, another one, boards turned on or off, "Lay out again")
-//    ends in this view; an expansion never does (3).
+//    ends in this view; an expansion never does (3). A drawing only a little too large for the readable zoom (its
+//    whole fits at WHOLE_SHARE of it or more) is shown whole instead, its labels drawn at CONFIG.minLabel px where clear (21).
 // 8. The wheel scrolls the page, as over a map embedded in a page: a plain wheel over the canvas is
 //    left to the page (Cytoscape never sees a wheel) and a hint, "Ctrl + scroll to zoom", shows a
 //    moment; Ctrl/⌘ + wheel zooms, and so does a plain wheel after a click on the canvas, until the
@@ -54,6 +65,8 @@
 //    under it, zooming out no lower than the readable zoom (with boards on, half of it: PANEL_SHARE), or the node
 //    alone where they do not fit at that zoom; first, as 3, at the comfortable zoom (comfortFirst). The opened panel
 //    takes at most CONFIG.panelShare of the canvas's width (tidyPanel), and the zoom bar's "Recenter Veiw" is retitled.
+//    The reveal waits until a second click can no longer make the click a double-click, and is not made if one
+//    did (an expansion's view is then the one, 3), nor if another node was clicked since (askView).
 //
 // 11. A label or a move's name smaller on screen than CONFIG.minLabel px is hidden (class gg-speck), not
 //    drawn as a speck nobody can read; zooming in brings it back. Cytoscape's min-zoomed-font-size rounds
@@ -81,7 +94,8 @@
 //    shows it so; a large canvas names no band. The layer's data-placed is "false" from any change until the names are
 //    placed for the view as it then is (nothing gliding): what a test waits for before it measures them.
 // 14. The canvas's search (canvas/search.py) sends a layout marked `ggFind` (the keys found): nothing moves,
-//    and the view brings what was found into the middle of the clear area (`showFound`); after a path was
+//    and the view brings what was found into the middle of the clear area (`showFound`), with as much of the path from
+//    the focus to it as fits at a zoom whose labels are drawn, when it was added with that path; after a path was
 //    added for it, the expansion's layout places the path first (on a grouped canvas, whose answer is the whole
 //    canvas grouped anew, its places are taken without a fit, then what was found is shown). The one position found becomes the node selected,
 //    so the info panel shows it, not the node selected before (a filter's several matches: nothing selected;
@@ -94,7 +108,8 @@
 //    does; while they glide they take no click, which goes to the node under them) and a click on "Collapse what
 //    it expanded" takes its nodes off at once. The component still sends the
 //    event and the server's answer still comes: its elements settle the data of what was shown (a label in another
-//    orientation, a move's bend) and take off what it did not add; nothing shown moves again. A ring is used only
+//    orientation, a move's bend) and take off what it did not add; nothing shown moves again, nor does the view, where
+//    the answer places everything as the ring did (3). A ring is used only
 //    when it was made for the canvas as it is (its focus and its numbers of nodes and moves), and one at a time
 //    (until the answer comes, or AHEAD_WAIT_MS, a second double-click waits for the server as before).
 //    A grouped canvas (canvas/clusters.py) gets rings too (ahead.grouped_ahead, `grouped`): a double-click on a
@@ -149,6 +164,7 @@
     const FLOOR = 0.5;           // the least zoom, as a share of the zoom that fits the whole drawing (8)
     const BAND = 30;             // px of the canvas a window may leave empty past the drawing to show a node whole (7)
     const HINT_MS = 1200;        // how long the wheel's hint stays (8)
+    const WHOLE_SHARE = 0.85;    // (7) the least zoom, as a share of the readable one, at which a drawing opens whole
     const ZOOM_TRIES = [0, 0.01, -0.01, 0.02, -0.02, 0.03, -0.03];  // (7) shares of the readable zoom, nearest first
     const PANEL_SHARE = 0.5;     // (10) the least zoom, as a share of the readable one, that shows a node clicked and
                                  // its neighbours beside the opened info panel, with boards on (a board reads
@@ -274,13 +290,15 @@
     // from 0.6 to 0.3, where every label is under CONFIG.minLabel and hidden (issue 18).
     // Each tier is tried in the free area as AREAS makes it (the canvas less the panel first), and taken there only
     // if none of its nodes then lies under one of the overlays (a node of the tier under the toolbar, say).
-    function reveal(cy, tiers) {
-        const now = cy.zoom();
-        const readable = Math.min(now, +CONFIG.readable || now);
+    // `lift` (an expansion's, expansionLift): a zoom the view may be raised to, the readable one, where the view is under it:
+    // the zoom of now is then no ceiling.
+    function reveal(cy, tiers, lift) {
+        const now = cy.zoom(), top = Math.max(now, lift || 0);
+        const readable = Math.min(top, +CONFIG.readable || top);
         // (a tier given as [nodes, share, least]: not below `least`, a zoom of its own, or the zoom of now if lower)
         const shown = tiers.map(t => Array.isArray(t) ? t : [t, 1])
             .map(([eles, share, least]) => [eles.filter(n => n.inside()),
-                                            least > 0 ? Math.max(cy.minZoom(), Math.min(now, least))
+                                            least > 0 ? Math.max(cy.minZoom(), Math.min(top, least))
                                                       : Math.max(cy.minZoom(), readable * share), least > 0])
             .filter(([eles]) => eles.length > 0);
         if (shown.length === 0) return;
@@ -304,7 +322,7 @@
                 const area = clearArea(cy, ids);
                 const fit = Math.min((area.x2 - area.x1) / Math.max(bb.w, 1), (area.y2 - area.y1) / Math.max(bb.h, 1));
                 if (fit < floor - 1e-9) continue;
-                const v = viewOf(tier, Math.min(now, fit), area);
+                const v = viewOf(tier, Math.min(top, fit), area);
                 if (ids === OVERLAYS || !underOverlays(cy, v, tier)) { view = v; break; }
             }
             // The first tier (what was in sight) does not fit readably, a later one at the full floor does: the window
@@ -314,7 +332,7 @@
             // 1000 px, 1 to 4 nodes under the panel after one expansion).
             if (view && i > 0 && shown[i][1] >= readable - 1e-9 && cy.nodes().length < CONFIG.large) {
                 const filled = clearViewport(cy, area => fillViewport(cy, area, 0, floor, null, tier));
-                if (filled && filled.zoom <= now + 1e-9) view = filled;
+                if (filled && filled.zoom <= top + 1e-9) view = filled;
             }
             if (view) break;
         }
@@ -334,7 +352,7 @@
         // wider than the free area had two nodes under it) gives way to reveal's own tiers: the panel never hides a node.
         if (after[0][2] && cy.nodes().length < CONFIG.large && hiding(cy, view) > 0) {
             const plain = tiers.filter(t => !(Array.isArray(t) && t[2] > 0));
-            if (plain.length < tiers.length) { reveal(cy, plain); return; }
+            if (plain.length < tiers.length) { reveal(cy, plain, lift); return; }
         }
         const zoom = view.zoom, px = view.pan.x, py = view.pan.y;
         if (Math.abs(zoom - now) < 1e-6 && Math.abs(px - pan.x) < 0.5 && Math.abs(py - pan.y) < 0.5) return;
@@ -354,21 +372,50 @@
     // comfortable zoom, then `centre` with as many of `around` (what an expansion brought, or the neighbours) as fit the
     // clear area with it at that zoom, the nearest to it first: what was added is shown at a readable size, in part if it
     // must be, rather than everything shrunk. The view keeps every node shown whole or not at all (reveal, clearOf).
+    // The focus (the page's position, node[_focus]) in sight before (in `wide`'s first, what was in sight) is held in
+    // all of those tiers, and then in each of `rest`, with, before `rest`'s last, `centre` and the focus and as many of
+    // `around` as fit at the readable zoom: an expansion zooms out, down to the readable zoom, rather than push the focus
+    // out of sight (issue 35: the comfortable zoom showed the node expanded and the nearest new nodes, and after three
+    // expansions of tic-tac-toe, Chopsticks or Dodgem 3x3 the focus's row was above the canvas, at 1440 and 1000 px).
+    // Only where even the focus and `centre` do not fit at the readable zoom do the tiers without the focus follow.
     const WHOLE_BOX = { includeNodes: true, includeEdges: false, includeLabels: true, includeOverlays: false };
-    function comfortFirst(cy, wide, centre, around, rest) {
+    function comfortFirst(cy, wide, centre, around, rest, lift) {
         const least = comfortZoom();
+        const focus = cy.nodes("[_focus]").filter(n => n.inside() && !n.hasClass("gg-gone"));
+        const held = focus.length && centre.length && wide.length && wide[0].has(focus) && !centre.has(focus)
+            ? focus : cy.collection();
+        const also = t => Array.isArray(t) ? [t[0].union(held), ...t.slice(1)] : t.union(held);
+        const readable = +CONFIG.readable || cy.zoom();
+        const last = rest[rest.length - 1];
+        const focused = held.length ? rest.slice(0, -1).map(also)
+            .concat([holding(cy, centre, around, readable, held, lift), also(last)]) : [];
         // (with boards on, a board reads where its label is too small to: reveal's tiers as they were, issue 18)
-        if (!(least > 0) || cy.nodes().length >= CONFIG.large || !centre.length || boardsOn(cy)) return rest;
-        const zoom = Math.min(cy.zoom(), least), area = clearArea(cy);
+        if (!(least > 0) || cy.nodes().length >= CONFIG.large || !centre.length || boardsOn(cy))
+            return focused.concat(rest);
+        // (the first of `wide`, what was in sight with what was added, is shown whole down to WHOLE_SHARE of the
+        // comfortable zoom, labels 8.5 px, rather than in part at it: issue 35, tic-tac-toe at 1400 px, the held tiers at
+        // the comfortable zoom 0.83 left a row of 7 nodes above the canvas where the whole fitted at 0.74)
+        const at = (t, i) => [t, 1, i === 0 ? least * WHOLE_SHARE : least];
+        const comfort = wide.map(at).concat([[holding(cy, centre, around, least, null, lift), 1, least]]);
+        if (!held.length) return comfort.concat(rest);
+        return wide.map((t, i) => at(t.union(held), i))
+            .concat([[holding(cy, centre, around, least, held, lift), 1, least]], focused, comfort, rest);
+    }
+
+    // `centre` (and `also`) with as many of `around` as fit the clear area with it at `zoom` (at most the zoom of now, or
+    // `lift` if higher: reveal's), the nearest to `centre`'s nodes' middle first.
+    function holding(cy, centre, around, zoom, also, lift) {
+        zoom = Math.min(Math.max(cy.zoom(), lift || 0), zoom);
+        const area = clearArea(cy);
         const w = (area.x2 - area.x1) / zoom, h = (area.y2 - area.y1) / zoom;
         const c = centre.boundingBox(NODE_BODY), cx = (c.x1 + c.x2) / 2, cyy = (c.y1 + c.y2) / 2;
         const far = n => Math.hypot(n.position("x") - cx, n.position("y") - cyy);
-        let held = centre;
-        around.not(centre).filter(n => n.inside()).sort((a, b) => far(a) - far(b)).forEach(n => {
+        let held = also ? centre.union(also) : centre;
+        around.not(held).filter(n => n.inside()).sort((a, b) => far(a) - far(b)).forEach(n => {
             const more = held.union(n), b = more.boundingBox(WHOLE_BOX);
             if (b.w <= w && b.h <= h) held = more;
         });
-        return wide.map(t => [t, 1, least]).concat([[held, 1, least]], rest);
+        return held;
     }
 
     // How many nodes (drawn, with their labels) `view` would show in part under one of the component's overlays (MARGIN
@@ -398,7 +445,7 @@
     // hidden out from under what hides it (shiftClear); else the whole drawing centred in the free area if it fits
     // there at that zoom; else, of the views that keep `keep`, the one that hides the fewest, if fewer than
     // `view`. `tiers`: reveal's, from the one `view` shows, then the later ones (with boards on, those that still hold
-    // the node and its neighbours beside the panel, issue 18). Never a lower zoom than `view`'s, but where no view at it
+    // the node and its neighbours beside the panel, issue 18; where `view`'s holds the focus, those that hold it too). Never a lower zoom than `view`'s, but where no view at it
     // hides no node, a few zooms a little lower (LOWER, down to `floor`, the least reveal allowed those tiers): the nodes'
     // columns and the panel's edge are a fixed width apart, and one zoom may leave no gap for the edge to fall in where
     // a slightly lower one does (issue 35: with boards on, the view still hid one node or two under the opened panel).
@@ -408,6 +455,8 @@
         // the tiers after it are tried too (the node clicked or expanded is the last), with boards on only those that
         // still hold the node and its neighbours (a board reads at half the readable zoom, where reveal showed them)
         const node = tiers[tiers.length - 1], core = node.closedNeighborhood().nodes().filter(n => n.inside());
+        // (and, where `view`'s tier holds the focus, only those that hold it too: comfortFirst's)
+        const focus = tiers[0].filter("[_focus]");
         const kept = tiers[0].boundingBox({ includeLabels: true, includeOverlays: false });
         const mid = { x: kept.x1 + kept.w / 2, y: kept.y1 + kept.h / 2 };
         const zooms = [view.zoom].concat(LOWER.map(f => view.zoom * f).filter(z => z >= (floor || view.zoom) - 1e-9));
@@ -417,6 +466,7 @@
                                           y: view.pan.y + (view.zoom - zoom) * mid.y } };
             for (const [i, keep] of tiers.entries()) {
                 if (i > 0 && boardsOn(cy) && !core.every(n => keep.has(n))) continue;
+                if (i > 0 && !focus.every(n => keep.has(n))) continue;
                 const filled = clearViewport(cy, area => fillAt(cy, area, 0, zoom, keep));
                 for (const start of [filled, scaled]) {
                     if (!start) continue;
@@ -462,6 +512,11 @@
         const count = v => boxes.reduce((n, b) => n + (hid(screen(b, v)) ? 1 : 0), 0);
         const holds = v => { const s = screen(kept, v);
             return s.x1 >= 0 && s.y1 >= 0 && s.x2 <= W && s.y2 <= H && !rects.some(r => meets(s, r)); };
+        // (of the shifts that hide as few, the one that leaves the most nodes whole in sight, then the least: clearing a
+        // column from the opened panel's edge by a shift up pushed a whole row above the canvas where one of 40 px to the
+        // side kept it, issue 35: tic-tac-toe after an expansion at 1400 px, 7 nodes out of sight)
+        const clear = s => s.x1 >= 0 && s.y1 >= 0 && s.x2 <= W && s.y2 <= H && !rects.some(r => meets(s, r));
+        const seen = v => boxes.reduce((n, b) => n + (clear(screen(b, v)) ? 1 : 0), 0);
         let cur = view, least = count(view);
         for (let round = 0; round < 8 && least > 0; round++) {
             const shifts = [];
@@ -477,12 +532,14 @@
                 if (s.y1 < 0) shifts.push([0, -s.y1 + 1], [0, -s.y2 - 1]);
                 if (s.y2 > H) shifts.push([0, H - s.y2 - 1], [0, H - s.y1 + 1]);
             });
-            let next = null, fewest = least, far = Infinity;
+            let next = null, fewest = least, far = Infinity, most = -1;
             shifts.forEach(([dx, dy]) => {
                 const v = { zoom: cur.zoom, pan: { x: cur.pan.x + dx, y: cur.pan.y + dy } };
                 if (!holds(v)) return;
-                const n = count(v), d = Math.abs(dx) + Math.abs(dy);
-                if (n < fewest || (n === fewest && next && d < far)) { next = v; fewest = n; far = d; }
+                const n = count(v), d = Math.abs(dx) + Math.abs(dy), m = n <= fewest ? seen(v) : -1;
+                if (n < fewest || (n === fewest && next && (m > most || (m === most && d < far)))) {
+                    next = v; fewest = n; far = d; most = m;
+                }
             });
             if (!next) break;
             cur = next; least = fewest;
@@ -498,15 +555,43 @@
     // 14. What the canvas's search found (canvas/search.py, ringed by the sheet): its box in the middle of the
     // clear area, at the zoom of now if it fits there, else as low as it needs but not below the readable
     // zoom (or the zoom of now if that is lower already); never zoomed in.
-    function showFound(cy, found) {
+    // `path` (a position added with its path from the focus: the path's nodes in order, the focus first, what was found
+    // last): the found node with as much of its path as fits the clear area at a zoom whose labels are drawn
+    // (labelZoom, or the zoom of now if lower), the nodes nearest it first. The found node alone, kept at the zoom of
+    // now, left the path out of sight (issue 35: tic-tac-toe at k=1, a position four moves out).
+    function showFound(cy, found, path) {
         if (!found.length) return;
         const area = clearArea(cy);
-        const bb = found.boundingBox({ includeLabels: true, includeOverlays: false });
         const now = cy.zoom();
-        const fit = Math.min((area.x2 - area.x1) / Math.max(bb.w, 1), (area.y2 - area.y1) / Math.max(bb.h, 1));
-        const zoom = Math.min(now, Math.max(fit, Math.min(now, +CONFIG.readable || now)));
-        let view = { zoom, pan: { x: (area.x1 + area.x2) / 2 - zoom * (bb.x1 + bb.w / 2),
+        const fitOf = b => Math.min((area.x2 - area.x1) / Math.max(b.w, 1), (area.y2 - area.y1) / Math.max(b.h, 1));
+        let shown = found, least = Math.min(now, +CONFIG.readable || now);
+        if (path && path.length > 1) {
+            least = Math.min(now, labelZoom());
+            const steps = path.not(found).toArray().reverse();  // the nearest to what was found first
+            for (const n of steps) {
+                const more = shown.union(n);
+                if (fitOf(more.boundingBox({ includeLabels: true, includeOverlays: false })) < least - 1e-9) break;
+                shown = more;
+            }
+        }
+        const bb = shown.boundingBox({ includeLabels: true, includeOverlays: false });
+        let view;
+        if (shown.length > found.length) {
+            // what was found in the middle, its path round it, at the zoom that fits them so, or if that one is under
+            // `least`, at `least` (the labels still drawn), shifted as little as keeps the path in the clear area
+            const f = found.boundingBox({ includeLabels: true, includeOverlays: false });
+            const at = { x: f.x1 + f.w / 2, y: f.y1 + f.h / 2 };
+            const reach = { w: 2 * Math.max(at.x - bb.x1, bb.x2 - at.x), h: 2 * Math.max(at.y - bb.y1, bb.y2 - at.y) };
+            const zoom = Math.min(now, Math.max(fitOf(reach), least), fitOf(bb));
+            const keepIn = (pan, lo, hi, min, max) => lo * zoom + pan < min ? min - lo * zoom
+                : hi * zoom + pan > max ? max - hi * zoom : pan;
+            view = { zoom, pan: { x: keepIn((area.x1 + area.x2) / 2 - zoom * at.x, bb.x1, bb.x2, area.x1, area.x2),
+                                  y: keepIn((area.y1 + area.y2) / 2 - zoom * at.y, bb.y1, bb.y2, area.y1, area.y2) } };
+        } else {
+            const zoom = Math.min(now, Math.max(fitOf(bb), least));
+            view = { zoom, pan: { x: (area.x1 + area.x2) / 2 - zoom * (bb.x1 + bb.w / 2),
                                   y: (area.y1 + area.y2) / 2 - zoom * (bb.y1 + bb.h / 2) } };
+        }
         // What was found is clear of the overlays, the nodes beside it need not be: where one would lie in part under the
         // opened info panel (or a bar, or be cut by the canvas's edge), the view is panned by the least shifts that take
         // each such node wholly out from under it or wholly under it, what was found kept whole and clear (shiftClear).
@@ -515,8 +600,12 @@
         // (a node wholly under the panel is out of sight, as one past the canvas's edge: a search's match in a band wider
         // than the free area leaves some there)
         if (cy.nodes().length < CONFIG.large) {
-            const [clear, , held] = shiftClear(cy, view, found, true);
+            const [clear, , held] = shiftClear(cy, view, shown, true);
             if (held) view = clear;
+            else if (shown.length > found.length) {  // (the path kept whole nowhere: what was found, at least)
+                const [alone, , kept] = shiftClear(cy, view, found, true);
+                if (kept) view = alone;
+            }
         }
         cy.stop();
         cy.animate(local(cy, { zoom: view.zoom, pan: view.pan }), local(cy, { duration: GLIDE_MS }));
@@ -569,6 +658,14 @@
         if (!fit) return fit;
         const least = Math.min(cy.maxZoom(), +CONFIG.readable || 0);
         if (fit.zoom >= least) return fit;
+        // A drawing only a little too large for the readable zoom is shown whole, its padding given up, at a zoom down to
+        // WHOLE_SHARE of it: the labels under CONFIG.minLabel there are drawn at that size where they are clear (21). The
+        // window at the readable zoom left nodes out of sight (issue 35: Dodgem 3x3 at k=2 in a 1000 px window, 3 of its
+        // 13 nodes past the left edge, where the whole fits at 0.54).
+        if (cy.nodes().length < CONFIG.large) {
+            const tight = clearViewport(cy, area => clearFitViewport(cy, undefined, 0, area));
+            if (tight && tight.zoom >= least * WHOLE_SHARE) return tight;
+        }
         // A position the search found (ringed, `_found`; a reopened link's last searched one too, canvas/panel.py
         // _scene_into) stays in sight: the window holds it and the focus where both fit at this zoom, else it alone
         // (a link copied after a search reopened round the focus, the searched position above the canvas: issue 35).
@@ -591,6 +688,16 @@
     // The least zoom at which the nodes' labels are drawn (11: CONFIG.minLabel px on screen), a hair above it.
     function labelZoom() {
         return (+CONFIG.minLabel || 0) / (+CONFIG.labelFont || 12) * 1.005;
+    }
+
+    // (3) The zoom an expansion's view may be raised to: the readable one, where the view is under it now (a drawing
+    // opened whole at WHOLE_SHARE of it, 7, or zoomed out); else 0. What the expansion added is shown at a zoom whose
+    // captions are drawn, not at the zoom of now: the whole that view showed is gone once the drawing grows (issue 35:
+    // dobutsu:small at 1000 px opened whole at 0.55, and its first expansion kept that zoom, its labels under
+    // CONFIG.minLabel, most of them hidden). Not on a large canvas (it labels only its focus and the node selected).
+    function expansionLift(cy) {
+        const readable = Math.min(cy.maxZoom(), +CONFIG.readable || 0);
+        return cy.nodes().length < CONFIG.large && cy.zoom() < readable - 1e-9 ? readable : 0;
     }
 
     function fillViewport(cy, area, padding, least, fit, anchor) {
@@ -893,32 +1000,75 @@
         }, { capture: true, passive: false });
     }
 
-    // (10) A click on a node opens the info panel over the drawing's left part, where it can cover the node
-    // clicked: once the panel has opened (the component opens it a tenth of a second after the selection,
-    // and its width grows over a transition), the view pans, as little as it can, to put the node beside it.
-    function revealOnTap(cy) {
+    // (3, 10, 15) One owner of the view at a time. A tap's reveal and an expansion's each ask for the view with the next
+    // number (askView) and are made only if nothing asked since: the tap of a double-click no longer reveals after the
+    // expansion did, nor the expansion's reveal ahead and the server's answer both move it (issue 35: the same scripted
+    // expansion ended at zoom 0.83 or 0.62, whichever of three reveals came last on a loaded machine).
+    function askView(cy) {
+        cy.__ggViewAsk = (cy.__ggViewAsk || 0) + 1;
+        return cy.__ggViewAsk;
+    }
+
+    // `show` once the view asked for as `mine` is still the one asked for, not before `from` (a time), and the info panel
+    // is open with its width steady for three frames (the component opens it a tenth of a second after the selection,
+    // and its width grows over a transition: the clear area is then final). Past `until`: `show` all the same if
+    // `anyway` (an expansion's view, the panel closed), else nothing.
+    function whenPanelSteady(cy, mine, from, until, anyway, show) {
         const doc = cy.container().ownerDocument, win = doc.defaultView;
-        let asked = 0;
+        let last = -1, steady = 0;
+        const look = () => {
+            if (mine !== cy.__ggViewAsk) return;  // another click or expansion since
+            const panel = doc.getElementById("infopanel");
+            const open = panel && panel.getAttribute("data-expanded") === "true";
+            const r = open ? overlayRect(doc, "infopanel") : null;
+            const w = r ? r.width : -1;
+            steady = w > 1 && Math.abs(w - last) < 0.5 ? steady + 1 : 0;
+            last = w;
+            const late = Date.now() >= until;
+            if ((steady < 3 || Date.now() < from) && !late) { win.requestAnimationFrame(look); return; }
+            if (steady >= 3 || anyway) show();
+        };
+        win.requestAnimationFrame(look);
+    }
+
+    // (10) A click on a node opens the info panel over the drawing's left part, where it can cover the node
+    // clicked: once the panel has opened, the view pans, as little as it can, to put the node beside it. Not before a
+    // second click could still make the click a double-click (Cytoscape's multiClickDebounceTime): that expansion's
+    // view is then the one made (expansionView), and this one never is.
+    function revealOnTap(cy) {
+        const double = (typeof cy.multiClickDebounceTime === "function" ? cy.multiClickDebounceTime() : 250) + 20;
         cy.on("tap", "node", e => {
-            const node = e.target, mine = ++asked, until = Date.now() + 2000;
+            const node = e.target, mine = askView(cy), now = Date.now();
             const seen = cy.nodes().filter(n => inSight(cy, n));  // what was in sight: kept clear of the panel if it fits
-            let last = -1, steady = 0;
-            const look = () => {
-                if (mine !== asked) return;  // another click since
-                const panel = doc.getElementById("infopanel");
-                const open = panel && panel.getAttribute("data-expanded") === "true";
-                const r = open ? overlayRect(doc, "infopanel") : null;
-                const w = r ? r.width : -1;
-                steady = w > 1 && Math.abs(w - last) < 0.5 ? steady + 1 : 0;
-                last = w;
-                if (steady < 3) { if (Date.now() < until) win.requestAnimationFrame(look); return; }
+            whenPanelSteady(cy, mine, now + double, now + 2000, false, () => {
                 if (!node.selected() || !node.inside()) return;
                 const near = node.closedNeighborhood().nodes();
                 reveal(cy, comfortFirst(cy, [seen.union(near), near], node, near,
                                         [seen.union(near), near].concat(boardsOn(cy) ? [[near, PANEL_SHARE]] : [], [node])));
-            };
-            win.requestAnimationFrame(look);
+            });
         });
+    }
+
+    // (3, 15) An expansion of `node` begins (a double-click, or a grouped canvas's collapse shown ahead): the view is
+    // its own from now on (a tap's reveal still waiting is not made), and what is in sight now is what its reveal keeps.
+    // Cytoscape sends a double-click as both dblclick and dbltap: the second is the same expansion.
+    function beginExpansion(cy, node) {
+        const was = cy.__ggExpansion;
+        if (was && was.node === node.id() && Date.now() - was.at < 100) return was;
+        cy.__ggSettled = null;  // (an earlier expansion's ring, settled)
+        cy.__ggExpansion = { node: node.id(), at: Date.now(), ask: askView(cy),
+                             seen: cy.nodes().filter(n => inSight(cy, n)) };
+        return cy.__ggExpansion;
+    }
+
+    // (3, 15) An expansion's view (`show`, which reveals), made once: after `wait` ms (what it added still glides) and
+    // once the info panel is steady (the double-click's selection opens it), unless another view was asked for since
+    // (`mine`).
+    function expansionView(cy, mine, wait, show) {
+        win(cy).setTimeout(() => whenPanelSteady(cy, mine, 0, Date.now() + 2000, true, () => {
+            zoomFloor(cy);
+            show();
+        }), wait);
     }
 
     // (11) Labels and names under CONFIG.minLabel px on screen hidden; the classes change only when the zoom
@@ -1664,7 +1814,7 @@
         const data = aheadPayload(cy);
         const ring = data && (given || data.ring[node.id()]);
         if (!ring || (ring.n.length === 0 && ring.e.length === 0 && !(ring.gone || []).length &&
-                      !Object.keys(ring.d || {}).length)) return;
+                      !Object.keys(ring.d || {}).length)) return false;
         const own = ring.own || {}, places = ring.p || {};
         const from = { ...node.position() };
         const fresh = ring.n.filter(id => cy.getElementById(id).length === 0);
@@ -1677,7 +1827,9 @@
                                     y: from.y + 90 * Math.sin(Math.PI / 2 + 2 * Math.PI * i / Math.max(n, 1)) });
         const target = {};
         fresh.forEach((id, i) => { const p = places[id]; target[id] = p ? { x: p[0], y: p[1] } : spread(i, fresh.length); });
-        const keep = cy.nodes().filter(n => inSight(cy, n));
+        const expansion = given ? beginExpansion(cy, node) : cy.__ggExpansion && cy.__ggExpansion.node === node.id()
+            ? cy.__ggExpansion : beginExpansion(cy, node);
+        const keep = expansion.seen.filter(n => n.inside());
         const added = [];
         fresh.forEach(id => added.push({ group: "nodes", data: own[id] || data.nodes[id], position: { x: from.x, y: from.y },
                                          classes: "gg-ahead highlight" }));
@@ -1690,7 +1842,7 @@
                 return;
             added.push({ group: "edges", data: d, classes: "gg-ahead" });
         });
-        if (!added.length && !gone.length && !Object.keys(ring.d || {}).length) return;
+        if (!added.length && !gone.length && !Object.keys(ring.d || {}).length) return false;
         // The component sends the expansion of its last selected node (150 ms after the double-click, which it reads
         // from the selections it saw): the node is made the one selected, so that what the server expands is what
         // is shown here (a double-click that moved the selection onto it left the component's last selection empty).
@@ -1712,8 +1864,12 @@
             });
         });
         const shown = (cy.__ggAdd || cy.add.bind(cy))(local(cy, added));  // (not the answer's: replaceWith)
-        const pending = { centre: node.id(), ids: new Set(shown.map(e => e.id())), undo: undo,
-                          timer: win(cy).setTimeout(() => dropAhead(cy), AHEAD_WAIT_MS) };
+        // (where each node shown ahead, or moved, goes: an answer that places them there moves nothing, and the view
+        // made for them stays, expansionView)
+        const goesTo = { ...target };
+        Object.entries(moved).forEach(([id, p]) => { goesTo[id] = { x: p[0], y: p[1] }; });
+        const pending = { centre: node.id(), ids: new Set(shown.map(e => e.id())), undo: undo, places: goesTo,
+                          ask: expansion.ask, timer: win(cy).setTimeout(() => dropAhead(cy), AHEAD_WAIT_MS) };
         cy.__ggAhead = pending;
         node.connectedEdges().addClass("highlight");
         Object.entries(moved).forEach(([id, p]) => {
@@ -1733,15 +1889,19 @@
         nodes.style("events", "no");
         win(cy).setTimeout(() => nodes.removeStyle("events"), GLIDE_MS + 20);
         nodes.forEach(n => n.animate(local(cy, { position: target[n.id()] }), local(cy, { duration: GLIDE_MS })));
-        win(cy).setTimeout(() => {
-            if (cy.__ggAhead !== pending) return;
-            zoomFloor(cy);
-            // (a cluster opened: its positions stand where it was)
-            const centre = gone.has(node) ? nodes : node;
+        // The expansion's view, once they stand at their places and the panel is steady: the server's answer, come before
+        // or after, changes it only where it placed something elsewhere (hook's layout, `ggExpand`).
+        expansionView(cy, expansion.ask, GLIDE_MS + 20, () => {
+            // (a cluster opened: its positions stand where it was; after the answer, its nodes are no longer gg-gone)
+            const mine = nodes.filter(n => n.inside());
+            const centre = gone.has(node) || !node.inside() ? mine : node;
+            if (!centre.length) return;
             const near = centre.closedNeighborhood().nodes().not(".gg-gone");
-            const wide = [keep.not(".gg-gone").union(centre).union(nodes), near, centre.union(nodes)];
-            reveal(cy, comfortFirst(cy, wide, centre, nodes.union(near), wide.concat([centre])));
-        }, GLIDE_MS + 20);
+            const wide = [keep.filter(n => n.inside()).not(".gg-gone").union(centre).union(mine), near, centre.union(mine)];
+            const lift = expansionLift(cy);
+            reveal(cy, comfortFirst(cy, wide, centre, mine.union(near), wide.concat([centre]), lift), lift);
+        });
+        return true;
     }
 
     // (15) No answer came as an expansion (the page ran the canvas anew instead, or the server added nothing): what
@@ -1753,6 +1913,7 @@
         cy.__ggAhead = null;
         const data = refused ? null : aheadPayload(cy);
         if (data) { cy.elements(".gg-ahead").removeClass("gg-ahead"); cy.elements(".gg-gone").remove(); return; }
+        if (cy.__ggViewAsk === pending.ask) askView(cy);  // (what the expansion's view was for is taken back)
         cy.batch(() => {
             cy.elements(".gg-ahead").remove();
             cy.elements(".gg-gone").removeClass("gg-gone");
@@ -1780,7 +1941,7 @@
 
     function replaceWith(cy, entries) {
         const pending = cy.__ggAhead;
-        if (pending) { win(cy).clearTimeout(pending.timer); cy.__ggAhead = null; }
+        if (pending) { win(cy).clearTimeout(pending.timer); cy.__ggAhead = null; cy.__ggSettled = pending; }
         const given = new Set(entries.map(e => e && e.data && e.data.id));
         const rest = [];
         cy.batch(() => {
@@ -1802,6 +1963,7 @@
         if (!pending) return entries;
         win(cy).clearTimeout(pending.timer);
         cy.__ggAhead = null;
+        cy.__ggSettled = pending;  // (the answer's layout moves nothing where it places them as the ring did)
         const given = new Set();
         const rest = [];
         cy.batch(() => {
@@ -1866,10 +2028,22 @@
     // not the node selected before; the component re-selects that one when the answer's elements come), and once the
     // panel has opened (its width steady, as revealOnTap waits) it is brought into the middle of the clear area
     // again; a filter's several matches leave nothing selected (the panel closes). Then showFound.
-    function selectFound(cy, found) {
+    // (14) The nodes of a shortest path of drawn moves from the focus to the one position `found`, in order (the focus
+    // first); null for several, or where the moves drawn hold none. O(V + E log V) once per search.
+    function pathTo(cy, found) {
+        const focus = cy.nodes("[_focus]");
+        if (found.length !== 1 || focus.length !== 1 || focus.same(found)) return null;
+        for (const directed of [true, false]) {
+            const route = cy.elements().aStar({ root: focus, goal: found, directed });
+            if (route.found) return route.path.nodes();
+        }
+        return null;
+    }
+
+    function selectFound(cy, found, path) {
         const one = found.length === 1;
         cy.$(":selected").not(one ? found : cy.collection()).unselect();
-        showFound(cy, found);
+        showFound(cy, found, path);
         if (!one || found.selected()) return;
         found.select();
         const doc = cy.container().ownerDocument, win = doc.defaultView, until = Date.now() + 2000;
@@ -1879,7 +2053,7 @@
             steady = w > 1 && Math.abs(w - last) < 0.5 ? steady + 1 : 0;
             last = w;
             if (steady < 3) { if (Date.now() < until) win.requestAnimationFrame(look); return; }
-            if (found.selected() && found.inside()) showFound(cy, found);
+            if (found.selected() && found.inside()) showFound(cy, found, path && path.filter(n => n.inside()));
         };
         win.requestAnimationFrame(look);
     }
@@ -2021,7 +2195,21 @@
         hoverNames(cy);
         rowNames(cy);
         // (15) before the component's own double-click handler sends the event (it waits 150 ms)
-        cy.on("dblclick dbltap", "node", e => expandAhead(cy, e.target));
+        // (3) and from the double-click on, the view is the expansion's: without a ring shown ahead, the node is put
+        // beside the opened panel as a tap's reveal would (a node with nothing to add gets no answer), and the server's
+        // answer, when it comes, makes the expansion's view (its layout's `ggExpand`)
+        cy.on("dblclick dbltap", "node", e => {
+            const node = e.target, expansion = beginExpansion(cy, node);
+            if (expansion.handled) return;  // (the same double-click's other event)
+            expansion.handled = true;
+            if (expandAhead(cy, node)) return;
+            expansionView(cy, expansion.ask, 0, () => {
+                if (!node.inside()) return;
+                const near = node.closedNeighborhood().nodes(), seen = expansion.seen.filter(n => n.inside());
+                reveal(cy, comfortFirst(cy, [seen.union(near), near], node, near,
+                                        [seen.union(near), near].concat(boardsOn(cy) ? [[near, PANEL_SHARE]] : [], [node])));
+            });
+        });
         collapseAhead(cy);
         const add = cy.add.bind(cy);
         cy.__ggAdd = add;  // (15) what is shown ahead is added as it is, not taken for an answer
@@ -2125,25 +2313,51 @@
                 if (edge.length) edge.data(local(cy, data));
             }));
             const fresh = new Set(options.ggNew || []);
-            let keep = cy.nodes().filter(n => !fresh.has(n.id()) && inSight(cy, n));
-            keep = keep.union(cy.getElementById(options.ggExpand)).union(cy.nodes().filter(n => fresh.has(n.id())));
-            const run = layout(options);
             const centre = cy.getElementById(options.ggExpand);
+            // (3, 15) The view after an expansion is made once. Where this answer places every node drawn where it
+            // stands (or, shown ahead, where it glides to) and brings nothing that was not shown ahead, the view made
+            // for what was shown ahead (expandAhead's expansionView, made or still waiting for the panel) is the one:
+            // nothing moves again, whether the answer came before or after the panel was steady. Else the answer's
+            // layout makes it, once it stops and the panel is steady; what is kept in sight is what was in sight at
+            // the double-click.
+            const settled = cy.__ggSettled && cy.__ggSettled.centre === options.ggExpand ? cy.__ggSettled : null;
+            cy.__ggSettled = null;
+            const expansion = cy.__ggExpansion && cy.__ggExpansion.node === options.ggExpand ? cy.__ggExpansion : null;
+            const given = options.name === "preset" && options.positions && typeof options.positions === "object"
+                ? options.positions : null;
+            const stays = !!(settled && given && !options.ggFind && [...fresh].every(id => settled.ids.has(id)) &&
+                cy.nodes().every(n => {
+                    const to = given[n.id()], at = settled.places[n.id()] || n.position();
+                    return !to || (Math.abs(to.x - at.x) < 1 && Math.abs(to.y - at.y) < 1);
+                }));
+            let keep = (expansion ? expansion.seen.filter(n => n.inside()) : cy.nodes().filter(n => inSight(cy, n)))
+                .filter(n => !fresh.has(n.id()));
+            keep = keep.union(centre).union(cy.nodes().filter(n => fresh.has(n.id())));
+            // (asked for anew: a view still waiting, the one for what was shown ahead or the double-click's without a
+            // ring, is not made)
+            const mine = stays ? 0 : askView(cy);
+            cy.scratch("_ggAnswerMoves", !stays);  // (for the tests: whether this answer makes the view anew)
+            const run = layout(options);
             run.one("layoutstop", () => {
                 zoomFloor(cy);
-                // what was in sight, if it fits at a readable zoom; else the node expanded and all its neighbours;
-                // else it and what it brought; else it alone
-                const near = centre.closedNeighborhood().nodes();
-                const panel = overlayRect(cy.container().ownerDocument, "infopanel");
-                if (options.ggFind) {  // a search's path (14): what it found, in the middle
-                    const found = new Set(options.ggFind);
-                    selectFound(cy, cy.nodes().filter(n => found.has(n.id())));
+                if (options.ggFind) {  // a search's path (14): what it found, in the middle, with the path to it
+                    const found = new Set(options.ggFind), nodes = cy.nodes().filter(n => found.has(n.id()));
+                    selectFound(cy, nodes, pathTo(cy, nodes));
                     return;
                 }
-                const brought = cy.nodes().filter(n => fresh.has(n.id()));
-                reveal(cy, comfortFirst(cy, [keep, near, centre.union(brought)], centre, brought.union(near),
-                                        [keep, near].concat(panel && panel.width > 100 && boardsOn(cy) ? [[near, PANEL_SHARE]] : [],
-                                                            [centre.union(brought), centre])));
+                if (stays) return;
+                // what was in sight, if it fits at a readable zoom; else the node expanded and all its neighbours;
+                // else it and what it brought; else it alone
+                expansionView(cy, mine, 0, () => {
+                    if (!centre.inside()) return;
+                    const near = centre.closedNeighborhood().nodes();
+                    const panel = overlayRect(cy.container().ownerDocument, "infopanel");
+                    const brought = cy.nodes().filter(n => fresh.has(n.id())), lift = expansionLift(cy);
+                    const kept = keep.filter(n => n.inside());
+                    reveal(cy, comfortFirst(cy, [kept, near, centre.union(brought)], centre, brought.union(near),
+                                            [kept, near].concat(panel && panel.width > 100 && boardsOn(cy) ? [[near, PANEL_SHARE]] : [],
+                                                                [centre.union(brought), centre]), lift), lift);
+                });
             });
             return run;
         };
