@@ -1897,9 +1897,13 @@
             const centre = gone.has(node) || !node.inside() ? mine : node;
             if (!centre.length) return;
             const near = centre.closedNeighborhood().nodes().not(".gg-gone");
-            const wide = [keep.filter(n => n.inside()).not(".gg-gone").union(centre).union(mine), near, centre.union(mine)];
+            // (what was in sight with the node's whole neighbourhood first, as a tap's reveal had it: at 940 px with boards
+            // on, the node's older neighbours were left under the canvas's bottom edge)
+            const seen = keep.filter(n => n.inside()).not(".gg-gone");
+            const wide = [seen.union(centre).union(mine).union(near), near, centre.union(mine)];
             const lift = expansionLift(cy);
-            reveal(cy, comfortFirst(cy, wide, centre, mine.union(near), wide.concat([centre]), lift), lift);
+            const rest = [wide[0], near].concat(boardsOn(cy) ? [[near, PANEL_SHARE]] : [], [centre.union(mine), centre]);
+            reveal(cy, comfortFirst(cy, wide, centre, mine.union(near), rest, lift), lift);
         });
         return true;
     }
