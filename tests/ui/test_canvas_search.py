@@ -134,26 +134,3 @@ def test_a_position_added_in_another_orientation_is_named_as_drawn(tictactoe):
         says = "added with its path from here (4 moves)"
         assert note == (f"{drawn} {says}" if typed == drawn else
                         f"{typed} {says}, drawn as its mirror image (or turn) {drawn}"), note
-
-
-@pytest.mark.parametrize("value", ["loss", "win"])
-def test_a_value_filter_reads_values_as_the_nodes_are_filled(value):
-    """Issue 35: Find's value=loss matched the positions whose own mover loses, while the canvas fills every node from
-    one perspective (by default the player to move at the page's position, elements.seen_by): half the nodes it
-    marked were drawn in the win colour. Under the perspective "focus" it now matches the nodes filled in the value's
-    colour, and says whose values it read; under "each", each node's own mover's, and says so."""
-    from explorer.render import palette
-    from explorer.ui.widgets import player_name
-
-    solved = load_or_build("dodgem(size=3)")   # (tic-tac-toe's first moves are all ties: nothing to tell apart)
-    backend = Backend("arrays", "the solved arrays")
-    grown, start = _canvas(solved, backend, k=2)
-    assert grown.player is not None
-    filled = sorted(k for k, n in grown.nodes.items() if n["data"]["_pfill_value"] == palette.FILLS[value])
-    found, note, _ = search.find(grown, solved.game, solved, backend, f"value={value}", start, grown.player)
-    assert found and sorted(found) == filled
-    assert f"for {player_name(solved.game, grown.player)}, the player to move here" in note
-    own = sorted(k for k, n in grown.nodes.items() if n["data"]["_fill_value"] == palette.FILLS[value])
-    assert own != filled   # (the two perspectives differ on this canvas: the check can tell them apart)
-    found, note, _ = search.find(grown, solved.game, solved, backend, f"value={value}", start, None)
-    assert sorted(found) == own and "the player to move at each position" in note

@@ -274,8 +274,7 @@ def _on_find(game: Game, solved: SolvedGraph, backend: Backend, focus: str) -> N
     if not text.strip():
         return
     try:
-        seen = grown.player if st.session_state.get("canvas_perspective") == "focus" else None  # (as _canvas_fragment)
-        found, note, added = search.find(grown, game, solved, backend, text, focus, seen)
+        found, note, added = search.find(grown, game, solved, backend, text, focus)
     except GameGraphError as exc:
         line = str(exc)
         if len(text.strip()) > search.MAX_TEXT:  # (refused from its length) the box keeps what a search may hold:

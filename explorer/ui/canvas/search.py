@@ -13,11 +13,10 @@ from explorer.games import Game
 from explorer.solved import SolvedGraph
 from explorer.ui import data
 from explorer.ui.backend import Backend
-from explorer.ui.canvas.elements import Grown, _add, _board, seen_by
+from explorer.ui.canvas.elements import Grown, _add, _board
 from explorer.ui.canvas.layout import grow_layout
 from explorer.ui.canvas.marks import MAX_NODES
 from explorer.ui.local import Neighbourhood
-from explorer.ui.widgets import player_name
 
 MAX_TEXT = 200        # characters of a search; longer is refused, in one line, before any work (panel._on_find)
 MAX_PATH = 60         # moves of a path added to the canvas
@@ -60,15 +59,13 @@ def parse_filter(text: str) -> list[tuple[str, str, str]] | None:
     return parsed
 
 
-def _matches(record: dict, terms: list[tuple[str, str, str]], player: int | None = None) -> bool:
-    """Whether a position's `record` meets every term; a value as the canvas fills it: from `player`'s side (the
-    perspective "focus", elements.seen_by), or for the player to move there (None, the perspective "each")."""
+def _matches(record: dict, terms: list[tuple[str, str, str]]) -> bool:
     for name, op, value in terms:
         if name == "cycle":
             if not record.get("on_cycle"):
                 return False
         elif name == "value":
-            if str(seen_by(record.get("value"), record.get("to_move", 0), player)) != value:
+            if str(record.get("value")) != value:
                 return False
         elif name == "kind":
             if str(record.get("cgt_kind")).lower() != value.lower():
@@ -85,12 +82,9 @@ def _matches(record: dict, terms: list[tuple[str, str, str]], player: int | None
 
 
 def find(grown: Grown, game: Game, solved: SolvedGraph, backend: Backend, text: str,
-         focus: str, player: int | None = None) -> tuple[list[str], str, bool]:
+         focus: str) -> tuple[list[str], str, bool]:
     """The keys found for `text` (already on the canvas, or added with their path from `focus`), the
-    line that says so, and whether a path was added. A filter's value= term reads values as the nodes are filled:
-    from `player`'s side (the canvas's perspective "focus": the player to move at the page's position), or, None,
-    each node's own mover's; the line says which (issue 35: value=loss matched the nodes whose own mover loses,
-    drawn in the win colour from the page's side). SearchError (one line) for text that is neither a position nor a filter, a
+    line that says so, and whether a path was added. SearchError (one line) for text that is neither a position nor a filter, a
     position out of reach, or a canvas too full. O(nodes drawn) for a filter; a path query for a position."""
     text = text.strip()
     if len(text) > MAX_TEXT:
@@ -106,12 +100,8 @@ def find(grown: Grown, game: Game, solved: SolvedGraph, backend: Backend, text: 
         if terms is None:
             raise SearchError(f"{text[:40]!r} is not a position of {game.display_name} ({exc}) nor a filter: "
                               f"{FILTER_HELP}") from None
-        found = [k for k in grown.nodes if _matches(solved.record(solved.graph.find(k)), terms, player)]
-        seen = ""
-        if any(name == "value" for name, _, _ in terms):
-            seen = (f" (values for {player_name(game, player)}, the player to move here, as the nodes are coloured)"
-                    if player is not None else " (values for the player to move at each position)")
-        return found, f"{len(found)} of the {len(grown.nodes)} positions drawn match {text!r}{seen}", False
+        found = [k for k in grown.nodes if _matches(solved.record(solved.graph.find(k)), terms)]
+        return found, f"{len(found)} of the {len(grown.nodes)} positions drawn match {text!r}", False
     key = solved.graph.key(node)
     if key in grown.nodes:
         return [key], found_line(grown, game, solved, key, text, "is on the canvas"), False
