@@ -358,6 +358,17 @@ HIDDEN = f"""() => {{ const cy = {CY}; const box = document.getElementById('cy')
     }}).map(n => n.id()); }}"""
 
 
+def leaf_on_the_right(frame, also: str = "", least_id: bool = False) -> str | None:
+    """A node whose moves are not drawn yet (not the focus, not a game's end) in the right half of the canvas, clear of
+    its right edge, where the info panel opening on a double-click's first click does not catch the second; `also`, a
+    further condition on `n` (JS). The first in the drawing's order, or with `least_id` the least key (the same node
+    in every run)."""
+    ids = cy(frame, "cy.nodes().filter(n => !n.data('terminal') && !n.data('_focus') && n.outdegree() === 0 && "
+                    "n.renderedPosition().x > cy.width() * 0.5 && n.renderedPosition().x < cy.width() - 80"
+                    + (f" && {also}" if also else "") + ").map(n => n.id())")
+    return (sorted(ids) if least_id else ids)[0] if ids else None
+
+
 def test_no_node_hides_under_the_overlays_after_an_expansion(server, browser):  # noqa: F811
     """A stranger on Teeko expanded a node and found nodes under the info panel and the zoom buttons:
     the fit knew one padding for all four sides, and the panel opens over the left of the drawing."""
@@ -365,11 +376,7 @@ def test_no_node_hides_under_the_overlays_after_an_expansion(server, browser):  
     frame_element, frame = open_canvas(page, f"{server}/?game=tictactoe&view=Neighbourhood&pos=.../.X./...", warm=True)
     assert frame.evaluate(HIDDEN) == []                      # the first fit leaves the bars clear
     before = cy(frame, "cy.nodes().length")
-    # a node whose moves are not drawn yet, in the right half (the panel opening on the first click
-    # must not catch the second)
-    target = cy(frame, "cy.nodes().filter(n => !n.data('terminal') && !n.data('_focus') && n.outdegree() === 0 && "
-                       "n.renderedPosition().x > cy.width() * 0.5 && n.renderedPosition().x < cy.width() - 80)"
-                       ".map(n => n.id())[0]")
+    target = leaf_on_the_right(frame)
     assert target, "no node to expand in the right half of the canvas"
     wait_still(frame)
     page.mouse.dblclick(*node_point(frame_element, frame, target))
@@ -391,9 +398,7 @@ def test_an_expansion_moves_nothing_already_drawn_and_keeps_the_view(server, bro
     frame_element, frame = open_canvas(page, f"{server}/?game=chopsticks:standard&view=Neighbourhood&pos=A|1-2|1-3",
                                        warm=True)
     before = cy(frame, "cy.nodes().length")
-    target = cy(frame, "cy.nodes().filter(n => !n.data('terminal') && !n.data('_focus') && n.outdegree() === 0 && "
-                       "n.renderedPosition().x > cy.width() * 0.5 && n.renderedPosition().x < cy.width() - 80 && "
-                       "n.renderedPosition().y > 80 && n.renderedPosition().y < cy.height() - 80).map(n => n.id())[0]")
+    target = leaf_on_the_right(frame, "n.renderedPosition().y > 80 && n.renderedPosition().y < cy.height() - 80")
     assert target, "no node to expand in the right half of the canvas"
     frame.evaluate(f"""() => {{ const cy = {CY}; window.__moved = [];
         cy.nodes().forEach(n => n.scratch('_old', {{...n.position()}}));

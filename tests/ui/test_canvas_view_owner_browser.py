@@ -16,7 +16,7 @@ import re
 
 from tests.ui.test_browser import ARTIFACTS, browser, server  # noqa: F401 - fixtures
 from tests.ui.test_browser import pytestmark  # noqa: F401 - browser, and Chromium must be there
-from tests.ui.test_canvas_browser import CY, cy, node_point, open_canvas, wait_grown, wait_still
+from tests.ui.test_canvas_browser import CY, cy, leaf_on_the_right, node_point, open_canvas, wait_grown, wait_still
 
 URL = "/?game=tictactoe&view=Neighbourhood&pos=.../.X./..."
 SIZE = {"width": 1400, "height": 900}
@@ -51,9 +51,7 @@ def _expand(browser, server, slow_panel: bool, hold_ms: int):  # noqa: F811
     page.route_web_socket(re.compile(r"/_stcore/stream"), route)
     frame_element, frame = open_canvas(page, f"{server}{URL}", warm=True)
     before = cy(frame, "cy.nodes().length")
-    target = cy(frame, "cy.nodes().filter(n => !n.data('terminal') && !n.data('_focus') && n.outdegree() === 0 && "
-                       "n.renderedPosition().x > cy.width() * 0.5 && n.renderedPosition().x < cy.width() - 80)"
-                       ".map(n => n.id()).sort()[0]")
+    target = leaf_on_the_right(frame, least_id=True)
     assert target, "no node to expand in the right half of the canvas"
     wait_still(frame)
     if slow_panel:
