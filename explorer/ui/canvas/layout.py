@@ -7,6 +7,7 @@ from __future__ import annotations
 import json
 import math
 from collections import deque
+from functools import cached_property
 from typing import Any
 
 from explorer.ui.canvas.captions import FOCUS_RING_WIDTH, _label_box, _no_move_name, move_label_step, place_move_names
@@ -268,7 +269,6 @@ class Bands:
         known = known or {}
         # (each placed node's distance from the focus: made once, when a node with no known band needs it, or when an
         # expansion of a decided node brings a draw, `band`; without it, such a draw was named "not connected")
-        self._hops: dict[str, int] | None = None
         self._graph = (placed, edges, focus)
         self.node_size = node_size
         # (the moves between placed nodes only: an expansion's answer holds its new moves, the ring sent ahead of it
@@ -288,12 +288,10 @@ class Bands:
             self.lines.setdefault(band, []).append(positions[key]["y"])
         self.lines = {band: sorted(set(ys)) for band, ys in self.lines.items()}
 
-    @property
+    @cached_property
     def hops(self) -> dict[str, int]:
         """Moves from the focus to each placed node (_hops), made on first use. O(V + E) once."""
-        if self._hops is None:
-            self._hops = _hops(*self._graph)
-        return self._hops
+        return _hops(*self._graph)
 
     def band(self, data: dict[str, Any], centre: str) -> tuple[int, int]:
         """The band of a node an expansion of `centre` brings (a draw: one move further from the focus than it)."""
